@@ -1,0 +1,75 @@
+import { authHeaders, serviceBase, type ServiceName } from '../api/service.js';
+import type { Ctx } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { readBodyArg } from '../core/input.js';
+import { paginate } from '../core/paging.js';
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export interface ApiOptions {
+  service: ServiceName;
+  data?: string;
+  header?: string[];
+  paginate?: boolean;
+}
+
+export function parseHeaders(list: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`invalid --header "${h}": expected key:value`);
+    const k = h.slice(0, i).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new UsageError(`invalid header name "${k}"`);
+    out[k] = h.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** Resolves the path against the service's base; an absolute URL must be on the same origin. */
+export function resolveApiUrl(base: string, path: string): string {
+  if (/^https?:\/\//i.test(path)) {
+    const u = new URL(path);
+    if (u.origin !== new URL(base).origin) {
+      throw new UsageError(`${path} is not on the configured endpoint ${new URL(base).origin}; vx sends credentials only there`);
+    }
+    return u.toString();
+  }
+  return `${base}${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: string): Promise<void> {
+  const method = methodArg.toUpperCase();
+  if (!METHODS.has(method)) throw new UsageError(`invalid method "${methodArg}"; use one of ${[...METHODS].join(', ')}`);
+  const extra = parseHeaders(opts.header);
+  const base = serviceBase(ctx.config, opts.service);
+  const url = resolveApiUrl(base, path);
+  let body: string | undefined;
+  const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service)) };
+  if (opts.data !== undefined) {
+    body = await readBodyArg(opts.data, ctx.io.stdin);
+    let isJson = true;
+    try {
+      JSON.parse(body);
+    } catch {
+      isJson = false;
+    }
+    if (isJson) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
+  }
+  if (opts.service === 'lcs') headers['x-vendor-version'] ??= '2017-09-15';
+  Object.assign(headers, extra);
+  if (opts.paginate) {
+    if (method !== 'GET') throw new UsageError('--paginate works with GET only');
+    const items: unknown[] = [];
+    for await (const item of paginate(url, async (u) => (await ctx.http.send({ method, url: u, headers })).json())) items.push(item);
+    await ctx.print(items);
+    return;
+  }
+  const res = await ctx.http.send({ method, url, headers, body });
+  if (!res.body.length) return;
+  const ct = res.headers['content-type'] ?? '';
+  if (ct.includes('json') || /^\s*[[{]/.test(res.text)) {
+    await ctx.print(res.json());
+  } else {
+    await ctx.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+  }
+}

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import type { Ctx } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+
+export interface EmulatorOptions {
+  port: string;
+  host: string;
+  state?: string;
+  faults?: string;
+  saveProfile?: string;
+}
+
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
+
+async function startServer(opts: EmulatorOptions) {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port "${opts.port}": expected 0-65535`);
+  if (!LOOPBACK.test(opts.host)) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
+  const { startEmulator } = await import('../emulator/index.js');
+  try {
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
+    throw new UsageError(err.message);
+  }
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
+  const emu = await startServer(opts);
+  const env = emu.env();
+  ctx.info(`vx emulator listening on ${emu.url} (translator, erp, lcs, mgmt, auth); Ctrl-C stops it`);
+  if (opts.saveProfile) {
+    const map: Record<string, string> = {
+      VX_TRANSLATOR_ENDPOINT: 'translator.endpoint',
+      VX_TRANSLATOR_KEY: 'translator.key',
+      VX_ERP_PREFIX: 'erp.prefix',
+      VX_ERP_TOKEN: 'erp.token',
+      VX_ERP_COMPANY: 'erp.company',
+      VX_LCS_ENDPOINT: 'lcs.endpoint',
+      VX_LCS_TOKEN: 'lcs.token',
+      VX_MGMT_ENDPOINT: 'mgmt.endpoint',
+      VX_MGMT_TOKEN: 'mgmt.token',
+      VX_SUBSCRIPTION: 'mgmt.subscription',
+      VX_AUTH_URL: 'auth.url',
+    };
+    const values: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) if (map[k] && v) values[map[k]] = v;
+    await ctx.config.setMany(values, opts.saveProfile);
+    ctx.info(`saved profile "${opts.saveProfile}": use it with \`vx -p ${opts.saveProfile} ...\``);
+  }
+  await ctx.write(Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once('SIGTERM', stop);
+    ctx.signal.addEventListener('abort', stop, { once: true });
+  });
+  await emu.close();
+  ctx.info('vx emulator stopped');
+}
+
+export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): Promise<void> {
+  if (!command.length) throw new UsageError('name the command to run after --');
+  const emu = await startServer(opts);
+  // a `vx` on PATH that runs this very build
+  const shimDir = mkdtempSync(join(tmpdir(), 'vx-emu-'));
+  const shim = join(shimDir, 'vx');
+  writeFileSync(shim, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1]))} "$@"\n`);
+  chmodSync(shim, 0o755);
+  try {
+    const code = await new Promise<number>((resolveCode, reject) => {
+      const child = spawn(command[0], command.slice(1), {
+        stdio: 'inherit',
+        env: { ...process.env, ...emu.env(), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
+      });
+      child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
+      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : 1)));
+    });
+    process.exitCode = code;
+    if (code !== 0) {
+      const { VxError } = await import('../core/errors.js');
+      class ChildExit extends VxError {
+        override readonly exitCode = code;
+      }
+      throw new ChildExit(`${command.join(' ')} exited with ${code}`);
+    }
+  } finally {
+    rmSync(shimDir, { recursive: true, force: true });
+    await emu.close();
+  }
+}

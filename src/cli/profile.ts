@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { act, examples } from './runner.js';
+
+const run = () => import('./profile-run.js');
+
+export function registerProfile(program: Command): void {
+  const profile = program
+    .command('profile')
+    .description('manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)')
+    .addHelpText('after', examples('vx profile set mgmt.endpoint https://management.example.com', 'vx profile use staging', 'vx profile show'));
+  profile
+    .command('list')
+    .description('list profiles and mark the active one')
+    .addHelpText('after', examples('vx profile list -o json'))
+    .action(act(async (ctx) => (await run()).list(ctx)));
+  profile
+    .command('show [name]')
+    .description('show the settings of a profile (secrets masked) and where each effective value comes from')
+    .addHelpText('after', examples('vx profile show', 'vx profile show staging -o json'))
+    .action(act(async (ctx, _o, name?: string) => (await run()).show(ctx, name)));
+  profile
+    .command('set <key> [value]')
+    .description('set a key in the profile; without a value it is read from a masked prompt or from stdin')
+    .addHelpText(
+      'after',
+      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 3f0e...'),
+    )
+    .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value)));
+  profile
+    .command('unset <key>')
+    .description('remove a key from the profile')
+    .addHelpText('after', examples('vx profile unset erp.token'))
+    .action(act(async (ctx, _o, key: string) => (await run()).unset(ctx, key)));
+  profile
+    .command('use <name>')
+    .description('make a profile the active one (created when new)')
+    .addHelpText('after', examples('vx profile use staging'))
+    .action(act(async (ctx, _o, name: string) => (await run()).use(ctx, name)));
+  profile
+    .command('delete <name>')
+    .description('delete a profile and the credentials stored in it (asks; --yes without a terminal)')
+    .addHelpText('after', examples('vx profile delete old --yes'))
+    .action(act(async (ctx, _o, name: string) => (await run()).remove(ctx, name)));
+}

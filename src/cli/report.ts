@@ -1,0 +1,19 @@
+// Turns any error into one line on stderr and the contract's exit code.
+import type { Ctx } from '../core/context.js';
+import { asVxError, EXIT } from '../core/errors.js';
+import { DryRunHalt } from '../core/http.js';
+import { redact } from '../core/redact.js';
+
+export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean): Promise<number> {
+  if (err instanceof DryRunHalt && ctx) {
+    await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const e = asVxError(err);
+  const stderr = ctx?.io.stderr ?? process.stderr;
+  const red = ctx ? ctx.errChalk.red : (s: string) => s;
+  stderr.write(`${red('vx:')} ${redact(e.message)}\n`);
+  if (e.hint) stderr.write(`${redact(e.hint)}\n`);
+  if (debug && (err as Error)?.stack) stderr.write(`${redact(String((err as Error).stack))}\n`);
+  return e.exitCode;
+}

@@ -1,0 +1,40 @@
+// Glue between commander and the run functions: builds the Ctx from the global options (loaded
+// lazily, so `vx --help` pays for nothing) and hands the action's arguments on.
+import type { Command } from 'commander';
+import type { Ctx, GlobalOptions } from '../core/context.js';
+
+export interface RunState {
+  signal: AbortSignal;
+  ctx?: Ctx;
+}
+
+export const state: RunState = { signal: new AbortController().signal };
+
+/**
+ * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`.
+ * `opts` are the command's own options merged with the globals.
+ */
+export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>): (...args: any[]) => Promise<void> {
+  return async (...args: any[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const positionals = args.slice(0, -2);
+    const opts = cmd.optsWithGlobals() as O & GlobalOptions;
+    const [{ Ctx }, { SETTINGS }] = await Promise.all([import('../core/context.js'), import('../api/settings.js')]);
+    const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
+    state.ctx = ctx;
+    await fn(ctx, opts, ...positionals);
+    // commands that plan several requests (translate batches) return normally in --dry-run
+    if (ctx.http.dryRun && ctx.http.planned.length) await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);
+    ctx.verboseExchanges();
+  };
+}
+
+/** Help text with examples, appended after the options. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** Collects a repeatable option into an array. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

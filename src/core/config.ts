@@ -1,0 +1,280 @@
+// The one door to configuration. Precedence: flag > environment > profile > default.
+// Reads take a fast path (one readFileSync + JSON.parse); writes go through conf, loaded lazily,
+// which writes atomically with mode 0600. The setting registry is handed in by the caller: this
+// module knows nothing about any API family.
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { AuthError, UsageError } from './errors.js';
+import { addSecret } from './redact.js';
+
+export interface SettingDef {
+  key: string;
+  env?: string;
+  secret?: boolean;
+  default?: string;
+  description: string;
+  /** allowed values, checked by `profile set` */
+  choices?: readonly string[];
+  /** a credential: its absence is an authentication error (exit 3) rather than a usage error */
+  credential?: boolean;
+  /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
+  fallback?: string;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Resolved {
+  value: string;
+  source: Source;
+  /** the env variable or profile name it came from */
+  origin?: string;
+}
+
+export type ProfileData = Record<string, string>;
+
+export interface StoreData {
+  activeProfile?: string;
+  profiles?: Record<string, ProfileData>;
+}
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.VX_CONFIG_DIR) return env.VX_CONFIG_DIR;
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vx');
+}
+
+export function maskSecret(value: string | undefined): string {
+  if (!value) return '';
+  return '********';
+}
+
+export class Config {
+  readonly dir: string;
+  readonly path: string;
+  private data: StoreData | undefined;
+  private readonly defs = new Map<string, SettingDef>();
+
+  constructor(
+    defs: readonly SettingDef[],
+    private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    for (const d of defs) this.defs.set(d.key, d);
+    this.dir = opts.dir ?? defaultConfigDir(this.env);
+    this.path = join(this.dir, 'config.json');
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
+  }
+
+  settings(): SettingDef[] {
+    return [...this.defs.values()];
+  }
+
+  def(key: string): SettingDef | undefined {
+    return this.defs.get(key);
+  }
+
+  /** The raw store, read once. A file that is not valid JSON is reported, never replaced. */
+  store(): StoreData {
+    if (this.data) return this.data;
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
+      throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}`);
+    }
+    if (!text.trim()) return (this.data = {});
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(
+        `config file ${this.path} is not valid JSON (${(e as Error).message}); fix it or remove it — vx leaves it untouched`,
+      );
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UsageError(`config file ${this.path} does not hold a JSON object; fix it or remove it — vx leaves it untouched`);
+    }
+    this.data = parsed as StoreData;
+    for (const p of Object.values(this.data.profiles ?? {})) {
+      for (const [k, v] of Object.entries(p ?? {})) if (this.defs.get(k)?.secret && typeof v === 'string') addSecret(v);
+    }
+    return this.data;
+  }
+
+  /** flag > VX_PROFILE > the active profile > "default" */
+  profileName(): string {
+    return this.opts.profileFlag || this.env.VX_PROFILE || this.store().activeProfile || 'default';
+  }
+
+  profile(name = this.profileName()): ProfileData {
+    return this.store().profiles?.[name] ?? {};
+  }
+
+  profileExists(name: string): boolean {
+    return Boolean(this.store().profiles?.[name]);
+  }
+
+  /** Resolves a setting: flag > environment > profile > default (then its fallback setting). */
+  resolve(key: string, flag?: string): Resolved | undefined {
+    const def = this.defs.get(key);
+    if (flag !== undefined && flag !== '') return { value: flag, source: 'flag' };
+    if (def?.env) {
+      const v = this.env[def.env];
+      if (v !== undefined && v !== '') {
+        if (def.secret) addSecret(v);
+        return { value: v, source: 'env', origin: def.env };
+      }
+    }
+    const p = this.profile()[key];
+    if (typeof p === 'string' && p !== '') return { value: p, source: 'profile', origin: this.profileName() };
+    if (def?.default !== undefined) return { value: def.default, source: 'default' };
+    if (def?.fallback) return this.resolve(def.fallback);
+    return undefined;
+  }
+
+  get(key: string, flag?: string): string | undefined {
+    return this.resolve(key, flag)?.value;
+  }
+
+  /** Like get(), but a missing value is an error that says how to set it. */
+  require(key: string, flag?: string, what?: string): string {
+    const r = this.resolve(key, flag);
+    if (r) return r.value;
+    const def = this.defs.get(key);
+    const how = [def?.env ? `set ${def.env}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
+    const label = what ?? def?.description ?? key;
+    if (def?.credential) {
+      throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login\``);
+    }
+    throw new UsageError(`${label} is not set: ${how}`);
+  }
+
+  // ---- writes (conf, loaded on demand) ----
+
+  private async conf() {
+    const { default: Conf } = await import('conf');
+    this.ensureDir();
+    this.store(); // refuse to touch a corrupt file
+    return new Conf<Record<string, unknown>>({
+      cwd: this.dir,
+      configName: 'config',
+      projectName: 'vx',
+      projectSuffix: '',
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      configFileMode: 0o600,
+    });
+  }
+
+  private ensureDir(): void {
+    if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      if ((statSync(this.dir).mode & 0o777) !== 0o700) chmodSync(this.dir, 0o700);
+    } catch {
+      /* not ours to fix (e.g. a shared directory we do not own) */
+    }
+  }
+
+  private async mutate(fn: (d: StoreData) => void): Promise<void> {
+    const conf = await this.conf();
+    const d: StoreData = {
+      activeProfile: conf.get('activeProfile') as string | undefined,
+      profiles: structuredClone((conf.get('profiles') as StoreData['profiles']) ?? {}),
+    };
+    fn(d);
+    const next: Record<string, unknown> = { ...conf.store, profiles: d.profiles };
+    if (d.activeProfile) next.activeProfile = d.activeProfile;
+    else delete next.activeProfile;
+    conf.store = next;
+    try {
+      chmodSync(this.path, 0o600);
+    } catch {
+      /* ignore */
+    }
+    this.data = next as StoreData;
+  }
+
+  validateKey(key: string): SettingDef {
+    const def = this.defs.get(key);
+    if (!def) {
+      throw new UsageError(`unknown setting "${key}"; known settings: ${[...this.defs.keys()].join(', ')}`);
+    }
+    return def;
+  }
+
+  async set(key: string, value: string, profile = this.profileName()): Promise<void> {
+    const def = this.validateKey(key);
+    if (def.choices && !def.choices.includes(value)) {
+      throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
+    }
+    if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
+    await this.mutate((d) => {
+      d.profiles ??= {};
+      d.profiles[profile] = { ...(d.profiles[profile] ?? {}), [key]: value };
+    });
+  }
+
+  /** Stores several keys at once (one write). Keys are not checked against the registry. */
+  async setMany(values: Record<string, string | undefined>, profile = this.profileName()): Promise<void> {
+    await this.mutate((d) => {
+      d.profiles ??= {};
+      const p = { ...(d.profiles[profile] ?? {}) };
+      for (const [k, v] of Object.entries(values)) {
+        if (v === undefined) delete p[k];
+        else p[k] = v;
+      }
+      d.profiles[profile] = p;
+    });
+  }
+
+  async unset(key: string, profile = this.profileName()): Promise<boolean> {
+    let had = false;
+    await this.mutate((d) => {
+      const p = d.profiles?.[profile];
+      if (p && key in p) {
+        had = true;
+        delete p[key];
+      }
+    });
+    return had;
+  }
+
+  async use(name: string): Promise<void> {
+    if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid profile name "${name}"`);
+    await this.mutate((d) => {
+      d.profiles ??= {};
+      d.profiles[name] ??= {};
+      d.activeProfile = name;
+    });
+  }
+
+  async deleteProfile(name: string): Promise<void> {
+    if (!this.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+    await this.mutate((d) => {
+      delete d.profiles?.[name];
+      if (d.activeProfile === name) delete d.activeProfile;
+    });
+  }
+
+  listProfiles(): { name: string; active: boolean; settings: number }[] {
+    const s = this.store();
+    const active = this.profileName();
+    const names = new Set(Object.keys(s.profiles ?? {}));
+    names.add(active);
+    return [...names].sort().map((name) => ({ name, active: name === active, settings: Object.keys(s.profiles?.[name] ?? {}).length }));
+  }
+
+  /** The profile's stored settings with secrets masked. */
+  showProfile(name = this.profileName()): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.profile(name))) out[k] = this.defs.get(k)?.secret ? maskSecret(v) : String(v);
+    return out;
+  }
+}

@@ -1,0 +1,139 @@
+// What a command's run function receives: config, HTTP, prompts, output and stderr messages,
+// all built from the global options. Nothing here knows an API family.
+import { Config, type SettingDef } from './config.js';
+import { UsageError } from './errors.js';
+import { Http } from './http.js';
+import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
+import { terminalPrompter, type Prompter } from './prompt.js';
+import { redact } from './redact.js';
+import { colorEnabled, makeChalk, terminalWidth } from './term.js';
+import type { ChalkInstance } from 'chalk';
+
+export interface GlobalOptions {
+  profile?: string;
+  output?: string;
+  query?: string;
+  debug?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+  timeout?: string;
+  retries?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+export interface Streams {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+}
+
+function parseNumberOption(name: string, value: string | undefined, opts: { min: number; max: number; integer?: boolean }): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) || n < opts.min || n > opts.max) {
+    throw new UsageError(`invalid value "${value}" for ${name}: expected ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min} to ${opts.max}`);
+  }
+  return n;
+}
+
+export class Ctx {
+  readonly config: Config;
+  readonly http: Http;
+  readonly prompter: Prompter;
+  readonly chalk: ChalkInstance;
+  readonly errChalk: ChalkInstance;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  private readonly envFormat: Format | undefined;
+  private readonly flagFormat: Format | undefined;
+
+  constructor(
+    readonly globals: GlobalOptions,
+    settings: readonly SettingDef[],
+    readonly io: Streams = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    readonly signal: AbortSignal = new AbortController().signal,
+    opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    const env = opts.env ?? process.env;
+    this.config = new Config(settings, { profileFlag: globals.profile, env });
+    this.flagFormat = parseFormat(globals.output);
+    this.envFormat = env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT) : undefined;
+    this.timeoutMs = (parseNumberOption('--timeout', globals.timeout, { min: 0.001, max: 86_400 }) ?? 60) * 1000;
+    this.retries = parseNumberOption('--retries', globals.retries, { min: 0, max: 100, integer: true }) ?? 4;
+    const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${line}`)}\n`) : undefined;
+    this.http = new Http({
+      timeoutMs: this.timeoutMs,
+      retries: this.retries,
+      debug,
+      dryRun: globals.dryRun,
+      signal,
+      backoffBaseMs: env.VX_BACKOFF_BASE_MS ? Number(env.VX_BACKOFF_BASE_MS) : undefined,
+    });
+    this.prompter = opts.prompter ?? terminalPrompter(signal);
+    this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
+    this.errChalk = makeChalk(colorEnabled(io.stderr, globals.color === false, env));
+  }
+
+  get stdoutIsTTY(): boolean {
+    return Boolean(this.io.stdout.isTTY);
+  }
+
+  get stderrIsTTY(): boolean {
+    return Boolean(this.io.stderr.isTTY);
+  }
+
+  /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
+  format(notTTY: Format = 'json'): Format {
+    if (this.flagFormat) return this.flagFormat;
+    if (this.envFormat) return this.envFormat;
+    const fromProfile = this.config.profile()['output'];
+    if (fromProfile) return parseFormat(fromProfile)!;
+    return this.stdoutIsTTY ? 'table' : notTTY;
+  }
+
+  /** Applies --query, renders in the chosen format and writes to stdout. */
+  async print(value: unknown, opts: RenderOptions & { notTTY?: Format } = {}): Promise<void> {
+    const format = this.format(opts.notTTY);
+    const queried = await applyQuery(value, this.globals.query);
+    const renderOpts: RenderOptions = {
+      ...opts,
+      columns: this.globals.query ? undefined : opts.columns,
+      text: this.globals.query ? undefined : opts.text,
+      width: terminalWidth(this.io.stdout),
+      color: this.chalk.level > 0,
+    };
+    const text = await render(queried, format, renderOpts);
+    if (text) await this.write(text);
+  }
+
+  /** Writes to stdout honouring back-pressure. */
+  write(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.io.stdout.write(text)) resolve();
+      else this.io.stdout.once('drain', () => resolve());
+    });
+  }
+
+  /** A message for the person at the terminal (stderr); secrets redacted. */
+  info(message: string): void {
+    this.io.stderr.write(`${redact(message)}\n`);
+  }
+
+  warn(message: string): void {
+    this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${redact(message)}\n`);
+  }
+
+  /** Only with --verbose. */
+  verbose(message: string): void {
+    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(redact(message))}\n`);
+  }
+
+  /** Summarises request ids and timings with --verbose. */
+  verboseExchanges(): void {
+    if (!this.globals.verbose) return;
+    for (const x of this.http.exchanges) {
+      this.verbose(`${x.method} ${x.url} -> ${x.status} in ${x.ms} ms${x.requestId ? ` (request id ${x.requestId})` : ''}`);
+    }
+  }
+}

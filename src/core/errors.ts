@@ -1,0 +1,209 @@
+// Errors are values with a class; main.ts maps the class to the contract's exit code.
+// Nothing here knows about a particular API family beyond the shapes of their error bodies.
+
+export const EXIT = {
+  ok: 0,
+  service: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  throttled: 6,
+  unavailable: 7,
+  network: 8,
+  interrupted: 130,
+} as const;
+
+export interface ErrorDetails {
+  status?: number;
+  code?: string;
+  requestId?: string;
+  /** extra lines printed after the one-line message (hints), never secrets */
+  hint?: string;
+}
+
+export class VxError extends Error {
+  readonly exitCode: number = EXIT.service;
+  status?: number;
+  code?: string;
+  requestId?: string;
+  hint?: string;
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = details.status;
+    this.code = details.code;
+    this.requestId = details.requestId;
+    this.hint = details.hint;
+  }
+}
+
+export class ServiceError extends VxError {}
+export class UsageError extends VxError {
+  override readonly exitCode = EXIT.usage;
+}
+export class AuthError extends VxError {
+  override readonly exitCode = EXIT.auth;
+}
+export class NotFoundError extends VxError {
+  override readonly exitCode = EXIT.notFound;
+}
+export class ConflictError extends VxError {
+  override readonly exitCode = EXIT.conflict;
+}
+export class ThrottledError extends VxError {
+  override readonly exitCode = EXIT.throttled;
+}
+export class UnavailableError extends VxError {
+  override readonly exitCode = EXIT.unavailable;
+}
+export class NetworkError extends VxError {
+  override readonly exitCode = EXIT.network;
+}
+export class InterruptedError extends VxError {
+  override readonly exitCode = EXIT.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+/** The service families whose error bodies differ. */
+export type Family = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth' | 'raw';
+
+export interface ParsedServiceError {
+  code?: string;
+  message?: string;
+  details?: string[];
+}
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function detailLines(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (const d of v) {
+    if (d && typeof d === 'object') {
+      const code = str((d as Record<string, unknown>).code);
+      const message = str((d as Record<string, unknown>).message);
+      const target = str((d as Record<string, unknown>).target);
+      const parts = [code, target ? `(${target})` : undefined, message].filter(Boolean);
+      if (parts.length) out.push(parts.join(' '));
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads an error body of any family: `{error:{code,message,details?}}` (translator with a
+ * 6-digit numeric code, ERP, quota, version sets) or the flat `{code,message,details}` (health
+ * events). Returns an empty object when the body is not JSON or has neither shape.
+ */
+export function parseErrorBody(text: string): ParsedServiceError {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  const b = body as Record<string, unknown>;
+  const inner =
+    b.error && typeof b.error === 'object' && !Array.isArray(b.error)
+      ? (b.error as Record<string, unknown>)
+      : b;
+  const code = str(inner.code);
+  const message = str(inner.message) ?? (typeof b.error === 'string' ? b.error : undefined);
+  const details = detailLines(inner.details);
+  if (code === undefined && message === undefined && details.length === 0) return {};
+  return { code, message, details };
+}
+
+/** A short description of a non-JSON body (an HTML page from a proxy, plain text). */
+export function describeBody(text: string, contentType: string | undefined): string | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  if ((contentType ?? '').includes('html') || /^<(!doctype|html)/i.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1]?.trim();
+    return title ? `HTML page "${title.slice(0, 80)}" (not a service response; a proxy?)` : 'an HTML page (not a service response; a proxy?)';
+  }
+  const oneLine = t.replace(/\s+/g, ' ');
+  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? '';
+}
+
+/** Maps an HTTP error status to the error class of the contract. */
+export function errorClassFor(status: number): new (m: string, d?: ErrorDetails) => VxError {
+  if (status === 401 || status === 403) return AuthError;
+  if (status === 404) return NotFoundError;
+  if (status === 409 || status === 412) return ConflictError;
+  if (status === 429) return ThrottledError;
+  if (status === 408 || status >= 500) return UnavailableError;
+  if (status >= 400 && status < 500) return ServiceError;
+  return ServiceError;
+}
+
+/**
+ * Builds the one error a non-2xx response becomes: the message names the HTTP status, the
+ * service's code and message, and the request id.
+ */
+export function errorFromResponse(
+  status: number,
+  bodyText: string,
+  headers: Record<string, string | string[] | undefined>,
+): VxError {
+  const parsed = parseErrorBody(bodyText);
+  const h = (name: string): string | undefined => {
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const requestId = h('x-requestid') ?? h('x-request-id') ?? h('x-ms-request-id') ?? h('request-id') ?? h('x-correlation-id');
+  let message = parsed.message;
+  if (message === undefined && parsed.code === undefined) message = describeBody(bodyText, h('content-type'));
+  const parts = [`HTTP ${status}${statusText(status) ? ' ' + statusText(status) : ''}`];
+  if (parsed.code) parts.push(parsed.code);
+  let line = parts.join(' ');
+  if (message) line += `: ${message.replace(/\s+/g, ' ').trim()}`;
+  if (parsed.details && parsed.details.length) line += ` [${parsed.details.join('; ')}]`;
+  if (requestId) line += ` (request id ${requestId})`;
+  const Cls = errorClassFor(status);
+  return new Cls(line, { status, code: parsed.code, requestId });
+}
+
+/** Turns anything thrown into a VxError (unknown errors become ServiceError with their message). */
+export function asVxError(err: unknown): VxError {
+  if (err instanceof VxError) return err;
+  const e = err as { code?: string; message?: string; name?: string } | undefined;
+  if (e && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) return new InterruptedError();
+  if (e && typeof e.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_)/.test(e.code)) {
+    return new NetworkError(`network error: ${e.message ?? e.code}`);
+  }
+  if (e && (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'ENOTDIR')) {
+    return new UsageError(e.message ?? String(err));
+  }
+  return new ServiceError(e?.message ?? String(err));
+}

@@ -1,0 +1,373 @@
+// The one door to the network: a single undici dispatcher per process (keep-alive pool, proxy
+// from HTTPS_PROXY/HTTP_PROXY/NO_PROXY), per-request timeouts, one retry policy, --debug traces
+// with secrets redacted, and --dry-run.
+import type { Dispatcher } from 'undici';
+import {
+  NetworkError,
+  ServiceError,
+  ThrottledError,
+  UnavailableError,
+  VxError,
+  errorFromResponse,
+  InterruptedError,
+} from './errors.js';
+import { redact, redactHeaders } from './redact.js';
+
+declare const __VX_VERSION__: string;
+export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
+export const USER_AGENT = `vx/${VERSION}`;
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string | undefined>;
+  /** a string or bytes; objects are sent as JSON */
+  body?: string | Uint8Array | object;
+  /** the caller declares that repeating this POST/PATCH is harmless (translate does) */
+  idempotent?: boolean;
+  /** a short label for messages about an unknown outcome, e.g. "create currency" */
+  describe?: string;
+  /** how to find out whether an ambiguous non-idempotent request took effect */
+  checkHint?: string;
+  /** statuses that are not errors for this call (e.g. 404 for an existence check) */
+  okStatuses?: number[];
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  text: string;
+  /** parses the body as JSON; a malformed body is a ServiceError, never a crash */
+  json<T = unknown>(): T;
+  requestId?: string;
+  url: string;
+}
+
+export interface HttpOptions {
+  timeoutMs?: number;
+  retries?: number;
+  debug?: (line: string) => void;
+  dryRun?: boolean;
+  signal?: AbortSignal;
+  /** for tests: the backoff base and cap */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** how many connections per origin (sized to the caller's concurrency) */
+  connections?: number;
+  /** responses larger than this are refused */
+  maxBodyBytes?: number;
+  /** injected clock/sleep/random for tests */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+/** statuses that prove the server did nothing, so even a non-idempotent request may be repeated */
+export const NOTHING_DONE_STATUS = new Set([429, 503]);
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/** errors that mean the exchange failed on the network (anything else is a bug and is not retried) */
+const NETWORK_CODES =
+  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
+const MAX_RETRY_AFTER_MS = 120_000;
+
+/** Parses Retry-After (delta seconds or an HTTP-date) into milliseconds from now. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(parseFloat(v) * 1000);
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, t - now);
+}
+
+/**
+ * How long to wait before retry number `attempt` (0-based): the server's Retry-After when given
+ * (capped at two minutes), else exponential backoff with full jitter: random in [base*2^a/2, base*2^a], capped.
+ */
+export function retryDelay(
+  attempt: number,
+  retryAfter: string | undefined,
+  opts: { baseMs?: number; capMs?: number; now?: number; random?: () => number } = {},
+): number {
+  const ra = parseRetryAfter(retryAfter, opts.now ?? Date.now());
+  if (ra !== undefined) return Math.min(ra, MAX_RETRY_AFTER_MS);
+  const base = opts.baseMs ?? 500;
+  const cap = opts.capMs ?? 20_000;
+  const exp = Math.min(cap, base * 2 ** attempt);
+  const r = (opts.random ?? Math.random)();
+  return Math.round(exp / 2 + (exp / 2) * r);
+}
+
+export function isIdempotent(req: Pick<HttpRequest, 'method' | 'idempotent'>): boolean {
+  return req.idempotent === true || IDEMPOTENT_METHODS.has(req.method.toUpperCase());
+}
+
+/** The request as --dry-run prints it: method, url, headers with secrets redacted, body. */
+export interface RequestDescription {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export class DryRunHalt extends VxError {
+  override readonly exitCode = 0;
+  constructor() {
+    super('dry run');
+  }
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function truncate(s: string, n = 2000): string {
+  return s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
+}
+
+function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export class Http {
+  private dispatcher: Dispatcher | undefined;
+  private undici: typeof import('undici') | undefined;
+  /** requests recorded in dry-run mode */
+  readonly planned: RequestDescription[] = [];
+  /** every response's timing and request id, for --verbose */
+  readonly exchanges: { method: string; url: string; status: number; ms: number; requestId?: string }[] = [];
+
+  constructor(readonly opts: HttpOptions = {}) {}
+
+  get dryRun(): boolean {
+    return Boolean(this.opts.dryRun);
+  }
+
+  private async agent(): Promise<{ undici: typeof import('undici'); dispatcher: Dispatcher }> {
+    if (!this.undici) {
+      const mod = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+      this.undici = mod.default ?? mod;
+    }
+    if (!this.dispatcher) {
+      const timeout = this.opts.timeoutMs ?? 60_000;
+      this.dispatcher = new this.undici.EnvHttpProxyAgent({
+        connections: this.opts.connections ?? 16,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        connectTimeout: Math.min(timeout, 30_000),
+        keepAliveTimeout: 10_000,
+      });
+    }
+    return { undici: this.undici, dispatcher: this.dispatcher };
+  }
+
+  /** Closes the pool so the process can exit at once. */
+  async close(): Promise<void> {
+    const d = this.dispatcher;
+    this.dispatcher = undefined;
+    if (d) await d.destroy().catch(() => undefined);
+  }
+
+  private encode(req: HttpRequest): { headers: Record<string, string>; body?: string | Uint8Array } {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+    let body: string | Uint8Array | undefined;
+    if (req.body !== undefined) {
+      if (typeof req.body === 'string' || req.body instanceof Uint8Array) body = req.body;
+      else {
+        body = JSON.stringify(req.body);
+        headers['content-type'] = 'application/json';
+      }
+    }
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    return { headers, body };
+  }
+
+  describe(req: HttpRequest): RequestDescription {
+    const { headers, body } = this.encode(req);
+    const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(req.url), headers: redactHeaders(headers) };
+    if (body !== undefined) {
+      const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+      try {
+        d.body = JSON.parse(redact(text));
+      } catch {
+        d.body = redact(text);
+      }
+    }
+    return d;
+  }
+
+  /** Records a request for --dry-run without sending it. */
+  plan(req: HttpRequest): void {
+    this.planned.push(this.describe(req));
+  }
+
+  private trace(line: string): void {
+    this.opts.debug?.(redact(line));
+  }
+
+  /**
+   * Sends a request, retrying what the policy allows. Returns 2xx responses (and okStatuses);
+   * every other outcome is thrown as the VxError of its class.
+   */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    if (this.opts.dryRun) {
+      this.plan(req);
+      throw new DryRunHalt();
+    }
+    const method = req.method.toUpperCase();
+    const idempotent = isIdempotent(req);
+    const maxRetries = Math.max(0, this.opts.retries ?? 4);
+    const sleep = this.opts.sleep ?? defaultSleep;
+    const { headers, body } = this.encode(req);
+    const signal = req.signal ?? this.opts.signal;
+    let attempt = 0;
+    for (;;) {
+      if (signal?.aborted) throw new InterruptedError();
+      const started = performance.now();
+      this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
+      for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
+      if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+      let res: HttpResponse;
+      try {
+        res = await this.once(method, req.url, headers, body, signal);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+        const code = e.code ?? e.cause?.code ?? e.name;
+        const ms = Math.round(performance.now() - started);
+        if (signal?.aborted) throw new InterruptedError();
+        if (err instanceof VxError) throw err;
+        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
+        this.trace(`< ${code} after ${ms} ms: ${e.message}`);
+        const nothingSent = SAFE_NETWORK_CODES.has(String(code));
+        const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
+        const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
+        if (idempotent || nothingSent) {
+          if (attempt < maxRetries) {
+            const delay = retryDelay(attempt, undefined, { baseMs: this.opts.backoffBaseMs, capMs: this.opts.backoffCapMs, random: this.opts.random });
+            this.trace(`retrying in ${delay} ms`);
+            await sleep(delay, signal);
+            attempt++;
+            continue;
+          }
+          throw new NetworkError(`${method} ${redact(req.url)}: ${what}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`);
+        }
+        const label = req.describe ?? `${method} ${redact(req.url)}`;
+        throw new NetworkError(
+          `${label}: ${what}; the outcome is unknown (the request may or may not have taken effect) and it was not repeated` +
+            (req.checkHint ? `; check with: ${req.checkHint}` : ''),
+        );
+      }
+      const ms = Math.round(performance.now() - started);
+      this.exchanges.push({ method, url: req.url, status: res.status, ms, requestId: res.requestId });
+      this.trace(`< ${res.status} (${ms} ms)`);
+      for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
+      if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
+      if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) return res;
+      const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
+      if (canRetry && attempt < maxRetries) {
+        const delay = retryDelay(attempt, res.headers['retry-after'], {
+          baseMs: this.opts.backoffBaseMs,
+          capMs: this.opts.backoffCapMs,
+          random: this.opts.random,
+        });
+        this.trace(`retrying in ${delay} ms`);
+        await sleep(delay, signal);
+        attempt++;
+        continue;
+      }
+      const error = errorFromResponse(res.status, res.text, res.headers);
+      if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
+        error.message += ` (after ${attempt + 1} attempts)`;
+      }
+      throw error;
+    }
+  }
+
+  private async once(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpResponse> {
+    const { undici, dispatcher } = await this.agent();
+    const timeout = this.opts.timeoutMs ?? 60_000;
+    const timer = AbortSignal.timeout(timeout);
+    const combined = signal ? AbortSignal.any([signal, timer]) : timer;
+    let r: Dispatcher.ResponseData;
+    try {
+      r = await undici.request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal: combined });
+    } catch (e) {
+      if (timer.aborted && !signal?.aborted) {
+        const err = new Error(`timed out after ${timeout} ms`) as NodeJS.ErrnoException;
+        err.code = 'ETIMEDOUT';
+        throw err;
+      }
+      throw e;
+    }
+    const max = this.opts.maxBodyBytes ?? 256 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of r.body) {
+        size += (chunk as Buffer).length;
+        if (size > max) {
+          r.body.destroy();
+          throw new ServiceError(`${method} ${redact(url)}: response larger than ${max} bytes; refused`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (e) {
+      if (e instanceof VxError) throw e;
+      if (timer.aborted && !signal?.aborted) {
+        const err = new Error(`timed out after ${timeout} ms while reading the response`) as NodeJS.ErrnoException;
+        err.code = 'ETIMEDOUT';
+        throw err;
+      }
+      throw e;
+    }
+    const buf = Buffer.concat(chunks);
+    const h = lowerHeaders(r.headers);
+    let text: string | undefined;
+    const res: HttpResponse = {
+      status: r.statusCode,
+      headers: h,
+      body: buf,
+      url,
+      get text() {
+        return (text ??= buf.toString('utf8'));
+      },
+      requestId: h['x-requestid'] ?? h['x-request-id'] ?? h['x-ms-request-id'] ?? h['request-id'],
+      json<T>(): T {
+        const t = res.text;
+        try {
+          return JSON.parse(t) as T;
+        } catch {
+          const ct = h['content-type'] ?? 'no content type';
+          const peek = t.trim().slice(0, 60).replace(/\s+/g, ' ');
+          throw new ServiceError(
+            `HTTP ${r.statusCode} from ${method} ${redact(url)}: the response is not valid JSON (${ct}${peek ? `: "${peek}${t.trim().length > 60 ? '…' : ''}"` : ', empty body'})`,
+            { status: r.statusCode, requestId: res.requestId },
+          );
+        }
+      },
+    };
+    return res;
+  }
+}

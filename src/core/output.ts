@@ -1,0 +1,242 @@
+// The one door to results on stdout: json | yaml | table | tsv | ndjson | text | none, with
+// --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
+import stringWidth from 'string-width';
+import { UsageError } from './errors.js';
+
+export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface Column {
+  header: string;
+  /** a dotted path into the row, or a function */
+  get: string | ((row: any) => unknown);
+  /** right-align (numbers) */
+  align?: 'left' | 'right';
+  /** a column that may be dropped first when the terminal is narrow */
+  optional?: boolean;
+}
+
+export interface RenderOptions {
+  columns?: Column[];
+  /** terminal width for tables; undefined = no limit */
+  width?: number;
+  /** how `text` renders this value; default: like tsv for rows, plain for scalars */
+  text?: (value: unknown) => string;
+  /** colour the table header */
+  color?: boolean;
+  /** text shown instead of an empty table */
+  empty?: string;
+}
+
+export function parseFormat(value: string | undefined): Format | undefined {
+  if (value === undefined) return undefined;
+  const v = value.toLowerCase();
+  if (!(FORMATS as readonly string[]).includes(v)) {
+    throw new UsageError(`invalid output format "${value}"; allowed: ${FORMATS.join(', ')}`);
+  }
+  return v as Format;
+}
+
+let jmes: typeof import('@jmespath-community/jmespath') | undefined;
+
+/** Applies a JMESPath expression; a bad expression is a usage error. */
+export async function applyQuery(value: unknown, expr: string | undefined): Promise<unknown> {
+  if (!expr) return value;
+  jmes ??= await import('@jmespath-community/jmespath');
+  try {
+    jmes.compile(expr);
+  } catch (e) {
+    throw new UsageError(`invalid --query expression "${expr}": ${(e as Error).message}`);
+  }
+  try {
+    return jmes.search(value as any, expr);
+  } catch (e) {
+    throw new UsageError(`--query "${expr}" failed: ${(e as Error).message}`);
+  }
+}
+
+export function getPath(row: unknown, path: string): unknown {
+  if (row === null || row === undefined) return undefined;
+  if (path === '' || path === '.') return row;
+  let cur: any = row;
+  for (const part of path.split('.')) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+function cell(row: unknown, c: Column): unknown {
+  return typeof c.get === 'function' ? c.get(row) : getPath(row, c.get);
+}
+
+/** A scalar as one line of text: strings as is, null/undefined empty, objects as compact JSON. */
+export function scalarText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Columns derived from the data: the scalar-valued keys of the rows, in first-seen order (@odata keys left out). */
+export function inferColumns(rows: unknown[]): Column[] {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const r of rows.slice(0, 200)) {
+    if (!isPlainObject(r)) continue;
+    for (const [k, v] of Object.entries(r)) {
+      if (seen.has(k) || k.startsWith('@odata')) continue;
+      if (v !== null && typeof v === 'object') continue;
+      seen.add(k);
+      keys.push(k);
+    }
+  }
+  return keys.map((k) => ({ header: k, get: k }));
+}
+
+function rowsOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+export function renderJson(value: unknown): string {
+  if (value === undefined) return '';
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+export function renderNdjson(value: unknown): string {
+  if (value === undefined) return '';
+  return rowsOf(value)
+    .map((v) => `${JSON.stringify(v)}\n`)
+    .join('');
+}
+
+function tsvCell(v: unknown): string {
+  return scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+}
+
+/** Tab-separated rows with no header (like `az -o tsv`), for cut/awk/while read. */
+export function renderTsv(value: unknown, columns?: Column[]): string {
+  if (value === undefined || value === null) return '';
+  const rows = rowsOf(value);
+  if (rows.every((r) => !isPlainObject(r))) return rows.map((r) => `${tsvCell(r)}\n`).join('');
+  const cols = columns ?? inferColumns(rows);
+  return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c))).join('\t')}\n`).join('');
+}
+
+/** Plain text: scalars as they are, a list of scalars one per line, objects `key<TAB>value`, rows as tsv. */
+export function renderText(value: unknown, columns?: Column[]): string {
+  if (value === undefined || value === null) return '';
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  if (isPlainObject(value) && !columns) {
+    return Object.entries(value)
+      .filter(([k]) => !k.startsWith('@odata'))
+      .map(([k, v]) => `${k}\t${tsvCell(v)}\n`)
+      .join('');
+  }
+  return renderTsv(value, columns);
+}
+
+export async function renderYaml(value: unknown): Promise<string> {
+  if (value === undefined) return '';
+  const YAML = await import('yaml');
+  return YAML.stringify(value, { lineWidth: 0 });
+}
+
+/** Display width of a string in terminal cells (CJK and emoji count two). */
+export function displayWidth(s: string): number {
+  return stringWidth(s);
+}
+
+/** Cuts a string to at most `width` terminal cells, ending with … when cut. */
+export function truncateToWidth(s: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(s) <= width) return s;
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = displayWidth(ch);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
+function pad(s: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
+  return align === 'right' ? fill + s : s + fill;
+}
+
+/**
+ * A table sized to the terminal: columns keep their natural width when they fit; otherwise optional
+ * columns are dropped, then the widest columns are shrunk and their cells cut with …
+ */
+export function renderTable(value: unknown, opts: RenderOptions = {}): string {
+  if (value === undefined || value === null) return '';
+  const rows = rowsOf(value);
+  if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
+  if (rows.every((r) => !isPlainObject(r))) {
+    if (isPlainObject(value) === false && !Array.isArray(value)) return `${scalarText(value)}\n`;
+    return rows.map((r) => `${scalarText(r).replace(/\r?\n/g, ' ')}\n`).join('');
+  }
+  let cols = opts.columns ?? inferColumns(rows);
+  if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
+    // one object: a two-column key/value table reads better than one wide row
+    const kv = Object.entries(value)
+      .filter(([k]) => !k.startsWith('@odata'))
+      .map(([k, v]) => ({ field: k, value: v }));
+    return renderTable(kv, { ...opts, columns: [{ header: 'FIELD', get: 'field' }, { header: 'VALUE', get: 'value' }] });
+  }
+  if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
+  const texts = (cs: Column[]) => rows.map((r) => cs.map((c) => scalarText(cell(r, c)).replace(/\r?\n/g, ' ')));
+  const sep = 2;
+  const natural = (cs: Column[], body: string[][]) =>
+    cs.map((c, i) => Math.max(displayWidth(c.header.toUpperCase()), ...body.map((row) => displayWidth(row[i]))));
+  let body = texts(cols);
+  let widths = natural(cols, body);
+  const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
+  if (opts.width) {
+    while (total(widths) > opts.width && cols.some((c) => c.optional)) {
+      const idx = cols.map((c) => Boolean(c.optional)).lastIndexOf(true);
+      cols = cols.filter((_, i) => i !== idx);
+      body = texts(cols);
+      widths = natural(cols, body);
+    }
+    const min = 6;
+    while (total(widths) > opts.width) {
+      let widest = 0;
+      for (let i = 1; i < widths.length; i++) if (widths[i] > widths[widest]) widest = i;
+      if (widths[widest] <= min) break;
+      widths[widest] = Math.max(min, widths[widest] - (total(widths) - opts.width));
+    }
+  }
+  const header = cols.map((c, i) => pad(truncateToWidth(c.header.toUpperCase(), widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd();
+  const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  for (const row of body) {
+    lines.push(cols.map((c, i) => pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd());
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function render(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
+  switch (format) {
+    case 'none':
+      return '';
+    case 'json':
+      return renderJson(value);
+    case 'ndjson':
+      return renderNdjson(value);
+    case 'yaml':
+      return renderYaml(value);
+    case 'tsv':
+      return renderTsv(value, opts.columns);
+    case 'text':
+      return opts.text ? opts.text(value) : renderText(value, opts.columns);
+    case 'table':
+      return renderTable(value, opts);
+  }
+}

@@ -1,0 +1,73 @@
+// The only door to @inquirer/prompts. Prompts are drawn on stderr so stdout stays clean for data.
+// Commands receive a Prompter; tests inject one. Without a terminal nothing is ever asked.
+import { InterruptedError, UsageError } from './errors.js';
+
+export interface Choice<T = string> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+export interface Prompter {
+  /** true when questions can be asked (stdin and stderr are terminals) */
+  readonly interactive: boolean;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  input(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  password(message: string): Promise<string>;
+  select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
+  /** a searchable list; `source` is called with the typed term */
+  search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]): Promise<T>;
+}
+
+export function isInteractive(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+function wrapCancel(e: unknown): never {
+  const name = (e as Error)?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError('cancelled');
+  throw e;
+}
+
+/** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use. */
+export function terminalPrompter(signal?: AbortSignal): Prompter {
+  let mod: typeof import('@inquirer/prompts') | undefined;
+  const load = async () => (mod ??= await import('@inquirer/prompts'));
+  const ctx = { input: process.stdin, output: process.stderr, signal, clearPromptOnDone: false };
+  return {
+    interactive: isInteractive(),
+    async confirm(message, defaultValue = false) {
+      const m = await load();
+      return m.confirm({ message, default: defaultValue }, ctx).catch(wrapCancel);
+    },
+    async input(message, opts = {}) {
+      const m = await load();
+      return m.input({ message, default: opts.default, validate: opts.validate }, ctx).catch(wrapCancel);
+    },
+    async password(message) {
+      const m = await load();
+      return m.password({ message, mask: '*' }, ctx).catch(wrapCancel);
+    },
+    async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
+      const m = await load();
+      return (m.select({ message, choices, default: opts.default, pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
+    },
+    async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
+      const m = await load();
+      return (m.search({ message, source: async (term) => source(term), pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
+    },
+  };
+}
+
+/**
+ * Asks before a destructive operation. `--yes` skips the question; without a terminal and without
+ * `--yes` it is a usage error (exit 2) and nothing is sent; answering no cancels (exit 2).
+ */
+export async function confirmDestructive(prompter: Prompter, yes: boolean | undefined, question: string): Promise<void> {
+  if (yes) return;
+  if (!prompter.interactive) {
+    throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed; pass --yes to proceed without a terminal (nothing was sent)`);
+  }
+  const ok = await prompter.confirm(question, false);
+  if (!ok) throw new UsageError('cancelled; nothing was sent');
+}

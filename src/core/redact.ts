@@ -1,0 +1,65 @@
+// The one registry of secret values known to this process. Every trace, error message and
+// dry-run description passes through redact() before it reaches stderr or stdout.
+
+const secrets = new Set<string>();
+let pattern: RegExp | undefined;
+
+/** Headers whose values are always secrets, whatever they hold. */
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'vendor-subscription-key',
+  'ocp-apim-subscription-key',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
+
+export const MASK = '***';
+
+export function addSecret(value: string | undefined | null): void {
+  if (!value || value.length < 4) return;
+  if (secrets.has(value)) return;
+  secrets.add(value);
+  // A bearer token may also appear URL-encoded (in a redirect URL or form body).
+  const enc = encodeURIComponent(value);
+  if (enc !== value) secrets.add(enc);
+  pattern = undefined;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces every known secret, and anything that looks like a bearer token or a client secret, with ***. */
+export function redact(text: string): string {
+  if (!text) return text;
+  if (secrets.size) {
+    pattern ??= new RegExp([...secrets].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g');
+    text = text.replace(pattern, MASK);
+  }
+  return text
+    .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
+    .replace(/((?:access_token|refresh_token|id_token|client_secret|code|device_code)=)[^&\s"#]+/g, `$1${MASK}`)
+    .replace(/("(?:access_token|refresh_token|id_token|client_secret|device_code|key|token)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`);
+}
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    const value = Array.isArray(v) ? v.join(', ') : String(v);
+    if (SECRET_HEADERS.has(k.toLowerCase())) {
+      out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
+    } else {
+      out[k] = redact(value);
+    }
+  }
+  return out;
+}
+
+/** For tests. */
+export function clearSecrets(): void {
+  secrets.clear();
+  pattern = undefined;
+}

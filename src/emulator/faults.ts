@@ -1,0 +1,102 @@
+// Fault injection: "429:0.1,503:0.05,500:0.02,reset:0.02,reset-after:0.01,hang:0.01,slow:0.05,latency:50".
+// A probability in (0,1], or a count "2x" (the first two matching requests). A "family/" prefix
+// limits a rule to one family ("erp/503:0.1"). "retry-after:N" sets the Retry-After seconds on
+// 429/503 (default 1), "slow-ms:N" the delay of a slow answer (default 1500), "seed:N" the random seed.
+
+export type FaultKind = 'status' | 'reset' | 'reset-after' | 'hang' | 'slow';
+
+export interface FaultRule {
+  kind: FaultKind;
+  status?: number;
+  family?: string;
+  probability?: number;
+  remaining?: number;
+}
+
+export interface FaultSpec {
+  rules: FaultRule[];
+  latencyMs: number;
+  slowMs: number;
+  retryAfter: number;
+  random: () => number;
+}
+
+export interface PickedFault {
+  kind: FaultKind | 'latency';
+  status?: number;
+  latencyMs?: number;
+}
+
+/** mulberry32: a small seeded generator so fault runs can be repeated */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function parseFaults(spec: string): FaultSpec {
+  const out: FaultSpec = { rules: [], latencyMs: 0, slowMs: 1500, retryAfter: 1, random: Math.random };
+  if (!spec.trim()) return out;
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^(?:(translator|erp|lcs|mgmt)\/)?([a-z0-9-]+):([0-9.]+)(x?)$/i.exec(part);
+    if (!m) throw new Error(`invalid fault "${part}": expected kind:probability, kind:Nx or latency:ms`);
+    const [, family, kindRaw, num, x] = m;
+    const kind = kindRaw.toLowerCase();
+    const value = Number(num);
+    if (!Number.isFinite(value)) throw new Error(`invalid number in fault "${part}"`);
+    if (kind === 'latency') out.latencyMs = value;
+    else if (kind === 'slow-ms') out.slowMs = value;
+    else if (kind === 'retry-after') out.retryAfter = value;
+    else if (kind === 'seed') out.random = seeded(value);
+    else {
+      let rule: FaultRule;
+      if (/^\d{3}$/.test(kind)) {
+        const status = Number(kind);
+        if (status < 400 || status > 599) throw new Error(`invalid fault status ${status}: use 400-599`);
+        rule = { kind: 'status', status };
+      } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
+        rule = { kind };
+      } else {
+        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), reset, reset-after, hang, slow, latency, slow-ms, retry-after or seed`);
+      }
+      if (family) rule.family = family.toLowerCase();
+      if (x) rule.remaining = Math.floor(value);
+      else {
+        if (value <= 0 || value > 1) throw new Error(`invalid probability in fault "${part}": use a number in (0, 1] or a count like 2x`);
+        rule.probability = value;
+      }
+      out.rules.push(rule);
+    }
+  }
+  return out;
+}
+
+/** Decides the fault (if any) for one request. Count rules are used up first, in order. */
+export function pickFault(spec: FaultSpec, family: string): PickedFault | undefined {
+  for (const r of spec.rules) {
+    if (r.family && r.family !== family) continue;
+    if (r.remaining !== undefined && r.remaining > 0) {
+      r.remaining--;
+      return toPicked(r, spec);
+    }
+  }
+  const roll = spec.random();
+  let acc = 0;
+  for (const r of spec.rules) {
+    if (r.family && r.family !== family) continue;
+    if (r.probability === undefined) continue;
+    acc += r.probability;
+    if (roll < acc) return toPicked(r, spec);
+  }
+  return spec.latencyMs ? { kind: 'latency', latencyMs: spec.latencyMs } : undefined;
+}
+
+function toPicked(r: FaultRule, spec: FaultSpec): PickedFault {
+  const latencyMs = (r.kind === 'slow' ? spec.slowMs : 0) + spec.latencyMs;
+  return { kind: r.kind, status: r.status, latencyMs: latencyMs || undefined };
+}

@@ -1,0 +1,24 @@
+// The emulator's public face: start it, and the families it serves.
+import { authFamily } from './auth.js';
+import { erpFamily, lcsFamily } from './erp.js';
+import { mgmtFamily } from './mgmt.js';
+import { Emulator, type EmulatorOptions } from './server.js';
+import { translatorFamily } from './translator.js';
+
+export { Emulator, EmuError, DEFAULT_KEY, DEFAULT_TOKEN } from './server.js';
+export type { EmuRequest, EmuReply, FamilyDef, Route, LogEntry } from './server.js';
+
+export function allFamilies() {
+  return [translatorFamily(), erpFamily(), lcsFamily(), mgmtFamily(), authFamily()];
+}
+
+export interface StartOptions extends Omit<EmulatorOptions, 'families'> {
+  port?: number;
+  host?: string;
+}
+
+export async function startEmulator(opts: StartOptions = {}): Promise<Emulator> {
+  const emu = new Emulator({ ...opts, families: allFamilies() });
+  await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+  return emu;
+}

@@ -1,0 +1,468 @@
+// The emulator's HTTP server: families under path prefixes, each with its own authentication and
+// error shape; in-memory state (optionally persisted); a request log; fault injection. It is a
+// product feature (a sandbox) and the test bed. It imports nothing from cli/ or api/.
+import { randomUUID } from 'node:crypto';
+import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { parseFaults, pickFault, type FaultSpec } from './faults.js';
+
+export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth';
+
+export interface EmuRequest {
+  method: string;
+  /** path below the family prefix, without the query, percent-decoding NOT applied */
+  path: string;
+  url: URL;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  /** parses the body as JSON; malformed JSON is answered with the family's 400 */
+  json<T = any>(): T;
+  params: Record<string, string>;
+  family: FamilyDef;
+  emulator: Emulator;
+  requestId: string;
+  /** the bearer token or key the request carried (after authentication) */
+  credential?: string;
+}
+
+export interface EmuReply {
+  status: number;
+  headers?: Record<string, string | number | string[]>;
+  /** JSON body */
+  body?: unknown;
+  /** raw body (bytes or text), sent as is */
+  raw?: Buffer | string;
+}
+
+/** Thrown by handlers: rendered with the family's error shape. */
+export class EmuError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Route {
+  method: string;
+  /** `{name}` matches one segment part (no `/`, `(` or `)`), `{name*}` any run of characters */
+  path: string | RegExp;
+  handler: (req: EmuRequest) => EmuReply | Promise<EmuReply>;
+  /** default true */
+  auth?: boolean;
+}
+
+export interface FamilyCodes {
+  unauthorized: string;
+  notFound: string;
+  badRequest: string;
+  badJson: string;
+  tooLarge: string;
+  throttled: string;
+  unavailable: string;
+  internal: string;
+  methodNotAllowed?: string;
+}
+
+export interface FamilyDef {
+  name: FamilyName;
+  prefix: string;
+  auth: 'key' | 'bearer' | 'none';
+  codes: FamilyCodes;
+  /** the family's error body */
+  errorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra?: Record<string, unknown>): unknown;
+  requestIdHeader: string;
+  routes: Route[];
+  /** fresh state for this family */
+  seed?(): unknown;
+}
+
+export interface LogEntry {
+  family: FamilyName | 'control' | 'unknown';
+  method: string;
+  path: string;
+  status: number;
+  fault?: string;
+  time: number;
+}
+
+export interface EmulatorOptions {
+  families: FamilyDef[];
+  faults?: string;
+  statePath?: string;
+  /** the subscription key the translator accepts */
+  key?: string;
+  /** the bearer token erp/lcs/mgmt accept */
+  token?: string;
+  maxBodyBytes?: number;
+}
+
+interface CompiledRoute extends Route {
+  re: RegExp;
+}
+
+function compile(path: string | RegExp): RegExp {
+  if (path instanceof RegExp) return path;
+  let src = '';
+  let i = 0;
+  while (i < path.length) {
+    const m = /^\{(\w+)(\*?)\}/.exec(path.slice(i));
+    if (m) {
+      src += m[2] ? `(?<${m[1]}>.+?)` : `(?<${m[1]}>[^/()]+?)`;
+      i += m[0].length;
+    } else {
+      src += path[i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      i++;
+    }
+  }
+  return new RegExp(`^${src}$`);
+}
+
+export const DEFAULT_KEY = 'emulator-key';
+export const DEFAULT_TOKEN = 'emulator-token';
+
+export class Emulator {
+  readonly families: FamilyDef[];
+  private routes = new Map<FamilyName, CompiledRoute[]>();
+  state: Record<string, any> = {};
+  readonly log: LogEntry[] = [];
+  faults: FaultSpec;
+  readonly key: string;
+  readonly token: string;
+  /** tokens issued by the auth family: token -> expiry (ms since epoch) */
+  readonly tokens = new Map<string, { expiresAt: number; scope?: string; refresh?: boolean }>();
+  private server: Server | undefined;
+  private sockets = new Set<Socket>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  url = '';
+
+  constructor(readonly opts: EmulatorOptions) {
+    this.families = opts.families;
+    this.key = opts.key ?? DEFAULT_KEY;
+    this.token = opts.token ?? DEFAULT_TOKEN;
+    this.faults = parseFaults(opts.faults ?? '');
+    for (const f of this.families) this.routes.set(f.name, f.routes.map((r) => ({ ...r, re: compile(r.path) })));
+    this.reset();
+    if (opts.statePath && existsSync(opts.statePath)) {
+      try {
+        const saved = JSON.parse(readFileSync(opts.statePath, 'utf8'));
+        if (saved && typeof saved === 'object') for (const f of this.families) if (saved[f.name] !== undefined) this.state[f.name] = saved[f.name];
+      } catch (e) {
+        throw new Error(`cannot load emulator state from ${opts.statePath}: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** Back to the seed data; clears the request log. */
+  reset(): void {
+    this.state = {};
+    for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
+    this.log.length = 0;
+    this.tokens.clear();
+  }
+
+  setFaults(spec: string): void {
+    this.faults = parseFaults(spec);
+  }
+
+  /** Requests counted per family/method/path pattern, for tests that prove "nothing sent" or "sent once". */
+  count(filter: Partial<Pick<LogEntry, 'family' | 'method'>> & { path?: string | RegExp } = {}): number {
+    return this.log.filter(
+      (e) =>
+        e.family !== 'control' &&
+        (!filter.family || e.family === filter.family) &&
+        (!filter.method || e.method === filter.method) &&
+        (!filter.path || (typeof filter.path === 'string' ? e.path.includes(filter.path) : filter.path.test(e.path))),
+    ).length;
+  }
+
+  issueToken(ttlSeconds: number, scope?: string): string {
+    const token = `emu.${randomUUID().replace(/-/g, '')}`;
+    this.tokens.set(token, { expiresAt: Date.now() + ttlSeconds * 1000, scope });
+    return token;
+  }
+
+  /** The environment variables that point vx at this emulator. */
+  env(): Record<string, string> {
+    return {
+      VX_TRANSLATOR_ENDPOINT: `${this.url}/translator`,
+      VX_TRANSLATOR_KEY: this.key,
+      VX_ERP_PREFIX: `${this.url}/erp`,
+      VX_ERP_TOKEN: this.token,
+      VX_ERP_COMPANY: this.state.erp?.defaultCompany ?? '',
+      VX_LCS_ENDPOINT: `${this.url}/lcs`,
+      VX_LCS_TOKEN: this.token,
+      VX_MGMT_ENDPOINT: `${this.url}/mgmt`,
+      VX_MGMT_TOKEN: this.token,
+      VX_SUBSCRIPTION: this.state.mgmt?.defaultSubscription ?? '',
+      VX_AUTH_URL: `${this.url}/auth`,
+    };
+  }
+
+  async listen(port = 4010, host = '127.0.0.1'): Promise<string> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    server.keepAliveTimeout = 5000;
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const addr = server.address() as AddressInfo;
+    const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    this.url = `http://${h}:${addr.port}`;
+    return this.url;
+  }
+
+  async close(): Promise<void> {
+    this.flushState();
+    const s = this.server;
+    this.server = undefined;
+    if (!s) return;
+    for (const sock of this.sockets) sock.destroy();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+
+  /** Marks state as changed: written to --state shortly after (atomically). */
+  changed(): void {
+    if (!this.opts.statePath || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.flushState(), 50);
+    this.saveTimer.unref();
+  }
+
+  flushState(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.opts.statePath) return;
+    const tmp = `${this.opts.statePath}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state, null, 1));
+    renameSync(tmp, this.opts.statePath);
+  }
+
+  private family(path: string): { family: FamilyDef; rest: string } | undefined {
+    for (const f of this.families) {
+      if (path === f.prefix || path.startsWith(`${f.prefix}/`)) return { family: f, rest: path.slice(f.prefix.length) || '/' };
+    }
+    return undefined;
+  }
+
+  private send(res: ServerResponse, reply: EmuReply, extraHeaders: Record<string, string>): void {
+    const headers: Record<string, string | number | string[]> = { ...extraHeaders, ...(reply.headers ?? {}) };
+    let payload: Buffer | undefined;
+    if (reply.raw !== undefined) payload = Buffer.isBuffer(reply.raw) ? reply.raw : Buffer.from(reply.raw);
+    else if (reply.body !== undefined) {
+      payload = Buffer.from(JSON.stringify(reply.body));
+      headers['content-type'] ??= 'application/json; charset=utf-8';
+    }
+    if (payload) headers['content-length'] = payload.length;
+    else if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = 0;
+    res.writeHead(reply.status, headers);
+    res.end(payload);
+  }
+
+  private async readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(c as Buffer);
+    }
+    return tooLarge ? 'too-large' : Buffer.concat(chunks);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const entry: LogEntry = { family: 'unknown', method, path: `${url.pathname}${url.search}`, status: 0, time: Date.now() };
+    const requestId = randomUUID();
+    try {
+      if (url.pathname.startsWith('/_emulator/')) {
+        entry.family = 'control';
+        this.log.push(entry);
+        const body = await this.readBody(req, 1 << 20);
+        const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
+        entry.status = reply.status;
+        return this.send(res, reply, {});
+      }
+      const found = this.family(url.pathname);
+      if (!found) {
+        const body = await this.readBody(req, 1 << 20);
+        void body;
+        entry.status = 404;
+        this.log.push(entry);
+        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under /translator, /erp, /lcs, /mgmt and /auth` } } }, {});
+      }
+      const { family, rest } = found;
+      entry.family = family.name;
+      entry.path = `${rest}${url.search}`;
+      this.log.push(entry);
+      const idHeaders = { [family.requestIdHeader]: requestId };
+      const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}, extra?: Record<string, unknown>) => {
+        entry.status = status;
+        this.send(res, { status, headers, body: family.errorBody(status, code, message, { requestId, path: rest }, extra) }, idHeaders);
+      };
+
+      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+
+      // fault injection (never on the identity endpoints)
+      const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name);
+      if (fault) {
+        entry.fault = fault.kind;
+        if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+        if (fault.kind === 'reset') {
+          entry.status = -1;
+          req.socket.destroy();
+          return;
+        }
+        if (fault.kind === 'hang') {
+          entry.status = -2;
+          return; // never answered; the client's timeout decides
+        }
+        if (fault.status) {
+          const code = fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal;
+          const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
+          return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
+        }
+      }
+      if (raw === 'too-large') return fail(413, family.codes.tooLarge, 'The request body is too large.');
+
+      // route
+      const routes = this.routes.get(family.name) ?? [];
+      let params: Record<string, string> | undefined;
+      let route: CompiledRoute | undefined;
+      let pathMatched = false;
+      for (const r of routes) {
+        const m = r.re.exec(rest);
+        if (!m) continue;
+        pathMatched = true;
+        if (r.method !== method && !(r.method === 'GET' && method === 'HEAD')) continue;
+        route = r;
+        params = { ...(m.groups ?? {}) };
+        break;
+      }
+      if (!route) {
+        if (pathMatched) return fail(405, family.codes.methodNotAllowed ?? family.codes.badRequest, `The method ${method} is not allowed on ${rest}.`);
+        return fail(404, family.codes.notFound, `The requested resource ${rest} was not found.`);
+      }
+
+      // authentication
+      let credential: string | undefined;
+      if (route.auth !== false && family.auth !== 'none') {
+        const check = this.authenticate(family, req.headers);
+        if (check.ok !== true) return fail(401, family.codes.unauthorized, check.message);
+        credential = check.credential;
+      }
+
+      const bodyText = raw.toString('utf8');
+      const emuReq: EmuRequest = {
+        method,
+        path: rest,
+        url,
+        query: url.searchParams,
+        headers: req.headers,
+        body: raw,
+        text: bodyText,
+        json: <T>() => {
+          if (!bodyText.trim()) throw new EmuError(400, family.codes.badJson, 'The request body is empty; a JSON body is required.');
+          try {
+            return JSON.parse(bodyText) as T;
+          } catch {
+            throw new EmuError(400, family.codes.badJson, 'The request body is not valid JSON.');
+          }
+        },
+        params: params ?? {},
+        family,
+        emulator: this,
+        requestId,
+        credential,
+      };
+      let reply: EmuReply;
+      try {
+        reply = await route.handler(emuReq);
+      } catch (e) {
+        if (e instanceof EmuError) return fail(e.status, e.code, e.message, e.headers, e.extra);
+        throw e;
+      }
+      entry.status = reply.status;
+      if (method !== 'GET' && method !== 'HEAD' && reply.status < 400) this.changed();
+      if (fault?.kind === 'reset-after') {
+        // the work is done, but the answer is lost: an ambiguous failure for the client
+        entry.status = -1;
+        req.socket.destroy();
+        return;
+      }
+      if (method === 'HEAD') reply = { ...reply, body: undefined, raw: undefined };
+      return this.send(res, reply, idHeaders);
+    } catch (e) {
+      entry.status = 500;
+      if (!res.headersSent) {
+        const f = this.family(url.pathname)?.family;
+        const body = f ? f.errorBody(500, f.codes.internal, `emulator error: ${(e as Error).message}`, { requestId }) : { error: { code: 'InternalError', message: (e as Error).message } };
+        this.send(res, { status: 500, body }, {});
+      } else res.destroy();
+    }
+  }
+
+  private authenticate(family: FamilyDef, headers: IncomingHttpHeaders): { ok: true; credential: string } | { ok: false; message: string } {
+    if (family.auth === 'key') {
+      const key = headers['vendor-subscription-key'];
+      const auth = headers.authorization;
+      if (typeof key === 'string' && key.length) {
+        return key === this.key ? { ok: true, credential: key } : { ok: false, message: 'The request is not authorized because credentials are missing or invalid.' };
+      }
+      if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) {
+        const t = auth.replace(/^Bearer\s+/i, '');
+        if (this.tokenValid(t)) return { ok: true, credential: t };
+      }
+      return { ok: false, message: 'The request is not authorized because credentials are missing or invalid.' };
+    }
+    const auth = headers.authorization;
+    if (typeof auth !== 'string' || !/^Bearer\s+\S/i.test(auth)) return { ok: false, message: 'The request has no bearer token in the Authorization header.' };
+    const t = auth.replace(/^Bearer\s+/i, '').trim();
+    const issued = this.tokens.get(t);
+    if (issued && issued.expiresAt <= Date.now()) return { ok: false, message: 'The access token has expired.' };
+    if (!this.tokenValid(t)) return { ok: false, message: 'The access token is invalid.' };
+    return { ok: true, credential: t };
+  }
+
+  private tokenValid(t: string): boolean {
+    if (t === this.token) return true;
+    const issued = this.tokens.get(t);
+    return Boolean(issued && !issued.refresh && issued.expiresAt > Date.now());
+  }
+
+  private control(method: string, path: string, body: Buffer): EmuReply {
+    if (method === 'GET' && path === '/_emulator/health') return { status: 200, body: { status: 'ok', families: this.families.map((f) => f.prefix) } };
+    if (method === 'GET' && path === '/_emulator/requests') return { status: 200, body: this.log.filter((e) => e.family !== 'control') };
+    if (method === 'GET' && path === '/_emulator/state') return { status: 200, body: this.state };
+    if (method === 'POST' && path === '/_emulator/reset') {
+      this.reset();
+      this.changed();
+      return { status: 204 };
+    }
+    if (method === 'PUT' && path === '/_emulator/faults') {
+      try {
+        this.setFaults(body.toString('utf8').trim());
+      } catch (e) {
+        return { status: 400, body: { error: { code: 'InvalidFaults', message: (e as Error).message } } };
+      }
+      return { status: 204 };
+    }
+    return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults' } } };
+  }
+}

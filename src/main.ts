@@ -1,0 +1,46 @@
+// Entry: declare the command tree, run it, and turn any error into one message and an exit code.
+import { CommanderError } from 'commander';
+import { state } from './cli/runner.js';
+import { buildProgram } from './cli/program.js';
+
+async function main(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  state.signal = controller.signal;
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    controller.abort();
+    // give cleanup (temporary files, open prompts) a moment, then leave
+    setTimeout(() => process.exit(130), 3000).unref();
+  };
+  process.on('SIGINT', onSigint);
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
+  });
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return interrupted ? 130 : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 2;
+      return 2;
+    }
+    if (interrupted) {
+      const ctx = state.ctx;
+      (ctx?.io.stderr ?? process.stderr).write('vx: interrupted\n');
+      return 130;
+    }
+    const { report } = await import('./cli/report.js');
+    return report(err, state.ctx, argv.includes('--debug'));
+  } finally {
+    await state.ctx?.http.close();
+  }
+}
+
+const code = await main(process.argv);
+process.exitCode = code;
+// flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

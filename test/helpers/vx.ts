@@ -1,0 +1,71 @@
+// Spawns the built bin/vx.js with an isolated VX_CONFIG_DIR and a clean environment.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'vx.js');
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  configDir?: string;
+  timeoutMs?: number;
+  cwd?: string;
+  /** called with the child right after spawn (to send signals) */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+export function tempDir(prefix = 'vx-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The environment every spawned vx gets: nothing from the developer's shell but PATH and HOME. */
+export function baseEnv(configDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    VX_CONFIG_DIR: configDir,
+    VX_BACKOFF_BASE_MS: '5',
+    NO_COLOR: '1',
+  };
+}
+
+export function runVx(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const configDir = opts.configDir ?? tempDir();
+  const env: Record<string, string> = { ...baseEnv(configDir) };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 25_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (!opts.configDir) removeDir(configDir);
+      resolvePromise({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.on('error', () => undefined);
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+    opts.onSpawn?.(child);
+  });
+}
