@@ -216,9 +216,9 @@ function listReply(req: EmuRequest, rows: Row[], context: string, isField: (n: s
   const page = out.slice(from, from + (size ?? DEFAULT_PAGE_SIZE));
   const body: Row = { '@odata.context': context, value: page.map(project) };
   if (from + page.length < out.length) {
-    const q = new URLSearchParams(req.query);
-    q.set('$skiptoken', String(from + page.length));
-    body['@odata.nextLink'] = `${base(req)}${req.path}?${q.toString()}`;
+    const kept = req.url.search.replace(/^\?/, '').split('&').filter((p) => p && !/^(\$|%24)skiptoken=/i.test(p));
+    kept.push(`$skiptoken=${from + page.length}`);
+    body['@odata.nextLink'] = `${base(req)}${req.path}?${kept.join('&')}`;
   }
   return { status: 200, headers: size ? { 'preference-applied': `odata.maxpagesize=${size}` } : {}, body };
 }
