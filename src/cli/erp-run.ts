@@ -56,11 +56,12 @@ export function listQuery(opts: ListOpts): ListQuery {
 }
 
 export function columnsOf(set: ErpSet | undefined): Column[] | undefined {
-  return set?.columns.map((c) => ({
+  // the first four columns stay on a narrow terminal; the others are dropped first
+  return set?.columns.map((c, i) => ({
     header: c,
     get: c,
     align: set.fields[c]?.type === 'decimal' || set.fields[c]?.type === 'integer' ? 'right' : undefined,
-    optional: c === 'id' ? false : undefined,
+    optional: i >= 4,
   }));
 }
 

@@ -18,10 +18,6 @@ export function fieldHelp(set: ErpSet, writableOnly = false): string {
   return `\nFields of a ${set.singular}:\n${lines.join('\n')}\n`;
 }
 
-function exampleId(set: ErpSet): string {
-  return set.fields.id?.type === 'guid' ? '<id>' : '<id>';
-}
-
 function companyOption(cmd: Command, set: ErpSet): Command {
   return set.scope === 'root' ? cmd : cmd.option('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');
 }
@@ -67,7 +63,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     const c = companyOption(noun.command('get').argument('<id>', `${set.singular} id`).description(`show one ${set.singular}`), set)
       .option('--select <fields>', 'OData $select: comma-separated fields')
       .option('--expand <navigation>', 'OData $expand');
-    c.addHelpText('after', examples(`${p} get ${exampleId(set)}`, `${p} get ${exampleId(set)} -o json`) + help);
+    c.addHelpText('after', examples(`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`) + help);
     c.action(act(async (ctx, opts, id: string) => (await run()).runGet(ctx, set, opts, id)));
   }
   if (set.operations.includes('create')) {
@@ -103,7 +99,10 @@ export function registerSet(parent: Command, set: ErpSet): Command {
       set,
     ).option('--out <file>', 'pdfDocument only: save the document content to this file');
     const navHelp = `\nNavigation properties:\n${navs.map(([n, d]) => `  ${n}${d.collection ? ' (list)' : ''}${d.description ? ` — ${d.description}` : ''}`).join('\n')}\n`;
-    c.addHelpText('after', examples(`${p} related <id> salesOrderLines`, `${p} related <id> customer -o json`, `${p} related <id> pdfDocument --out order.pdf`) + navHelp);
+    const many = navs.find(([, d]) => d.collection)?.[0];
+    const one = navs.find(([, d]) => !d.collection)?.[0];
+    const lines = [many && `${p} related <id> ${many}`, one && `${p} related <id> ${one} -o json`, set.navigation?.pdfDocument && `${p} related <id> pdfDocument --out document.pdf`];
+    c.addHelpText('after', examples(...lines.filter((l): l is string => Boolean(l))) + navHelp);
     c.action(act(async (ctx, opts, id: string, nav: string) => (await run()).runRelated(ctx, set, opts, id, nav)));
   }
   return noun;
