@@ -64,11 +64,10 @@ function base(req: EmuRequest): string {
   return `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}`;
 }
 
-function setFor(req: EmuRequest, name: string, version: string, scope: 'root' | 'company'): ErpSet {
+function setFor(name: string, version: string, scope: 'root' | 'company'): ErpSet {
   const set = ERP_SETS.find((s) => s.name === name && (s.scope ?? 'company') === scope);
   if (!set) throw notFound(`The resource '${name}' was not found`);
   if (set.apiVersion !== version) throw notFound(`The resource '${name}' is not available in API version ${version}; it lives in ${set.apiVersion}`);
-  void req;
   return set;
 }
 
@@ -335,7 +334,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'GET',
       path: new RegExp(`^/api/${V}/(?<set>companies)$`),
       handler: (req) => {
-        const set = setFor(req, 'companies', req.params.v, 'root');
+        const set = setFor('companies', req.params.v, 'root');
         const ctx = `${base(req)}/api/${req.params.v}/$metadata#companies`;
         return listReply(req, st(req).companies, ctx, (n) => n in set.fields, (r) => shape(req, undefined, set, r));
       },
@@ -354,7 +353,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'GET',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'list');
         const rows = rowsOf(req, req.params.c, set);
         return listReply(req, rows, ctxOf(req, req.params.v, req.params.c, set), (n) => n in set.fields, (r) => shape(req, req.params.c, set, r));
@@ -364,7 +363,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'POST',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'create');
         const rows = rowsOf(req, req.params.c, set);
         const body = checkBody(req, set, true);
@@ -378,7 +377,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'GET',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'get');
         const row = findRow(rowsOf(req, req.params.c, set), set, parseKey(req.params.id));
         return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), shape(req, req.params.c, set, row));
@@ -388,7 +387,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'PATCH',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'update');
         const rows = rowsOf(req, req.params.c, set);
         const row = findRow(rows, set, parseKey(req.params.id));
@@ -403,7 +402,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'DELETE',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'delete');
         const rows = rowsOf(req, req.params.c, set);
         const row = findRow(rows, set, parseKey(req.params.id));
@@ -417,7 +416,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'GET',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)/(?<nav>\\w+)(?<content>/pdfDocumentContent)?$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'get');
         const row = findRow(rowsOf(req, req.params.c, set), set, parseKey(req.params.id));
         const nav = req.params.nav;
@@ -439,7 +438,7 @@ function erpRoutes(): FamilyDef['routes'] {
       method: 'POST',
       path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)/(?<ns>[A-Za-z_][\\w.]*)\\.(?<action>\\w+)$`),
       handler: (req) => {
-        const set = setFor(req, req.params.set, req.params.v, 'company');
+        const set = setFor(req.params.set, req.params.v, 'company');
         if (req.params.ns !== EMU_ACTION_NAMESPACE) throw notFound(`The namespace '${req.params.ns}' is not known; bound actions live in ${EMU_ACTION_NAMESPACE}`);
         const action = set.actions?.find((a) => a.action === req.params.action);
         if (!action) throw notFound(`The action '${req.params.action}' is not bound to '${set.name}'`);
