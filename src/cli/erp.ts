@@ -47,7 +47,7 @@ function etagOptions(cmd: Command): Command {
 
 /** Adds the commands of one entity set under `parent`. */
 export function registerSet(parent: Command, set: ErpSet): Command {
-  const sample = set.columns.find((c) => c !== 'id' && !set.fields[c]?.readOnly) ?? 'displayName';
+  const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
   const noun = parent
     .command(set.noun)
     .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${set.operations.length <= 2 ? ', read-only' : ''}`);
