@@ -17,7 +17,31 @@ end
 function __vx_cmds
   switch $argv[1]
     case 'vx'
-      printf '%s\n' profile api completion emulator
+      printf '%s\n' erp profile api completion emulator
+    case 'vx erp'
+      printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
+    case 'vx erp companies'
+      printf '%s\n' list
+    case 'vx erp salespeople'
+      printf '%s\n' list get create update delete
+    case 'vx erp salespeoplepurchasers'
+      printf '%s\n' list get create update delete
+    case 'vx erp salespeople-purchasers'
+      printf '%s\n' list get create update delete
+    case 'vx erp currencies'
+      printf '%s\n' list get create update delete
+    case 'vx erp job-queue-entries'
+      printf '%s\n' list get restart
+    case 'vx erp jobqueueentries'
+      printf '%s\n' list get restart
+    case 'vx erp sales-orders'
+      printf '%s\n' list get create update delete ship-and-invoice related
+    case 'vx erp salesorders'
+      printf '%s\n' list get create update delete ship-and-invoice related
+    case 'vx erp sales-quotes'
+      printf '%s\n' list get create update delete make-order make-invoice send
+    case 'vx erp salesquotes'
+      printf '%s\n' list get create update delete make-order make-invoice send
     case 'vx profile'
       printf '%s\n' list show set unset use delete
     case 'vx emulator'
@@ -28,6 +52,146 @@ function __vx_valued
   switch $argv[1]
     case 'vx'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp companies'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp companies list'
+      printf '%s\n' --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salespeople'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salespeople get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp salespeople create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeople update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeople delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salespeoplepurchasers get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeoplepurchasers update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeoplepurchasers delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salespeople-purchasers get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp salespeople-purchasers create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeople-purchasers update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salespeople-purchasers delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp currencies get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp currencies create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp currencies update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp currencies delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp job-queue-entries'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp job-queue-entries list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp job-queue-entries get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp job-queue-entries restart'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp jobqueueentries'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp jobqueueentries list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp jobqueueentries get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp jobqueueentries restart'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp sales-orders get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp sales-orders create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp sales-orders update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp sales-orders delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders ship-and-invoice'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders related'
+      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salesorders'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salesorders get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp salesorders create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salesorders update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salesorders delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders ship-and-invoice'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders related'
+      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp sales-quotes'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp sales-quotes get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp sales-quotes create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp sales-quotes update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp sales-quotes delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes make-order'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes make-invoice'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes send'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes list'
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp salesquotes get'
+      printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
+    case 'vx erp salesquotes create'
+      printf '%s\n' --company --data --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salesquotes update'
+      printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
+    case 'vx erp salesquotes delete'
+      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes make-order'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes make-invoice'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes send'
+      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp refresh'
+      printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
     case 'vx profile'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx profile list'
@@ -55,7 +219,7 @@ function __vx_valued
   end
 end
 complete -c vx -f
-complete -c vx -n 'test (__vx_path) = "vx"' -a 'profile api completion emulator'
+complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp profile api completion emulator'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
@@ -68,6 +232,1096 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list'
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l expand -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l data -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l set -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l force
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l poll-interval -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l project -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l source -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l target -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l wait
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run

@@ -1,5 +1,135 @@
-import type { Command } from 'commander';
+// The `vx erp` tree, generated from the entity-set models in spec/erp.ts: one noun per set with
+// the verbs its model allows, its bound actions and its navigation properties; plus `refresh`.
+// Declarations only; every action loads erp-run.js when it runs.
+import { Argument, Command, Option } from 'commander';
+import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
+import { act, collect, examples } from './runner.js';
+
+const run = () => import('./erp-run.js');
+
+/** The field list shown in the help of every verb of a set. */
+export function fieldHelp(set: ErpSet, writableOnly = false): string {
+  const rows = Object.entries(set.fields).filter(([, f]) => !writableOnly || !f.readOnly);
+  const width = Math.max(...rows.map(([n]) => n.length));
+  const lines = rows.map(([n, f]) => {
+    const notes = [f.readOnly ? 'read-only' : '', f.required ? 'required on create' : '', f.description ?? ''].filter(Boolean).join('; ');
+    return `  ${n.padEnd(width)}  ${typeText(f)}${notes ? ` (${notes})` : ''}`;
+  });
+  return `\nFields of a ${set.singular}:\n${lines.join('\n')}\n`;
+}
+
+function companyOption(cmd: Command, set: ErpSet): Command {
+  return set.scope === 'root' ? cmd : cmd.option('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');
+}
+
+function listOptions(cmd: Command): Command {
+  return cmd
+    .option('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\"")
+    .option('--select <fields>', 'OData $select: comma-separated fields')
+    .option('--expand <navigation>', 'OData $expand, e.g. salesOrderLines')
+    .option('--orderby <fields>', 'OData $orderby, e.g. "orderDate desc,number"')
+    .option('--top <n>', 'at most n items in total ($top)')
+    .option('--skip <n>', 'skip the first n items ($skip)')
+    .option('--page-size <n>', 'items per page (Prefer: odata.maxpagesize=n); all pages are still read');
+}
+
+function bodyOptions(cmd: Command): Command {
+  return cmd
+    .option('-d, --data <json|@file|->', 'the fields as a JSON object: JSON text, @file, or - for stdin')
+    .option('--set <field=value>', 'set one field, typed by the model (repeatable; wins over --data)', collect);
+}
+
+function etagOptions(cmd: Command): Command {
+  return cmd
+    .option('--if-match <etag>', 'the ETag the record must still have (default: the @odata.etag of a fresh read)')
+    .option('--force', 'send If-Match: * (overwrite whatever changed since)');
+}
+
+/** Adds the commands of one entity set under `parent`. */
+export function registerSet(parent: Command, set: ErpSet): Command {
+  const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
+  const noun = parent
+    .command(set.noun)
+    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${set.operations.length <= 2 ? ', read-only' : ''}`);
+  if (set.aliases?.length) noun.aliases([...set.aliases]);
+  const help = fieldHelp(set);
+  const p = `vx erp ${set.noun}`;
+  if (set.operations.includes('list')) {
+    const c = companyOption(listOptions(noun.command('list').description(`list ${set.singular} records (every page)`)), set);
+    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`) + help);
+    c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
+  }
+  if (set.operations.includes('get')) {
+    const c = companyOption(noun.command('get').argument('<id>', `${set.singular} id`).description(`show one ${set.singular}`), set)
+      .option('--select <fields>', 'OData $select: comma-separated fields')
+      .option('--expand <navigation>', 'OData $expand');
+    c.addHelpText('after', examples(`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`) + help);
+    c.action(act(async (ctx, opts, id: string) => (await run()).runGet(ctx, set, opts, id)));
+  }
+  if (set.operations.includes('create')) {
+    const c = companyOption(bodyOptions(noun.command('create').description(`create a ${set.singular}`)), set);
+    c.addHelpText('after', examples(`${p} create --set ${sample}=X`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
+    c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
+  }
+  if (set.operations.includes('update')) {
+    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', `${set.singular} id`).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
+    c.addHelpText('after', examples(`${p} update <id> --set ${sample}=Y`, `${p} update <id> --data '{"${sample}":"Y"}' --if-match 'W/"..."'`) + fieldHelp(set, true));
+    c.action(act(async (ctx, opts, id: string) => (await run()).runUpdate(ctx, set, opts, id)));
+  }
+  if (set.operations.includes('delete')) {
+    const c = companyOption(etagOptions(noun.command('delete').argument('<id>', `${set.singular} id`).description(`delete a ${set.singular} (asks first; --yes without a terminal)`)), set);
+    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`));
+    c.action(act(async (ctx, opts, id: string) => (await run()).runDelete(ctx, set, opts, id)));
+  }
+  for (const a of set.actions ?? []) {
+    const c = companyOption(noun.command(a.command).argument('<id>', `${set.singular} id`).description(`${a.description} (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`), set);
+    c.addHelpText('after', examples(`${p} ${a.command} <id>`));
+    c.action(act(async (ctx, opts, id: string) => (await run()).runAction(ctx, set, a, opts, id)));
+  }
+  const navs = Object.entries(set.navigation ?? {});
+  if (navs.length) {
+    const c = companyOption(
+      listOptions(
+        noun
+          .command('related')
+          .argument('<id>', `${set.singular} id`)
+          .addArgument(new Argument('<navigation>', 'the navigation property').choices(navs.map(([n]) => n)))
+          .description(`show what a ${set.singular} links to`),
+      ),
+      set,
+    ).option('--out <file>', 'pdfDocument only: save the document content to this file');
+    const navHelp = `\nNavigation properties:\n${navs.map(([n, d]) => `  ${n}${d.collection ? ' (list)' : ''}${d.description ? ` — ${d.description}` : ''}`).join('\n')}\n`;
+    const many = navs.find(([, d]) => d.collection)?.[0];
+    const one = navs.find(([, d]) => !d.collection)?.[0];
+    const lines = [many && `${p} related <id> ${many}`, one && `${p} related <id> ${one} -o json`, set.navigation?.pdfDocument && `${p} related <id> pdfDocument --out document.pdf`];
+    c.addHelpText('after', examples(...lines.filter((l): l is string => Boolean(l))) + navHelp);
+    c.action(act(async (ctx, opts, id: string, nav: string) => (await run()).runRelated(ctx, set, opts, id, nav)));
+  }
+  return noun;
+}
+
+export function registerErpSets(erp: Command, sets: readonly ErpSet[] = ERP_SETS): void {
+  for (const set of sets) registerSet(erp, set);
+}
 
 export function registerErp(program: Command): void {
-  void program;
+  const erp = program
+    .command('erp')
+    .description('business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh');
+  erp.addHelpText('after', examples('vx erp companies list', "vx erp sales-orders list --filter \"status eq 'Open'\" --top 20", 'vx erp refresh --project 1234 --source <envId> --target <envId> --wait'));
+  registerErpSets(erp);
+  erp
+    .command('refresh')
+    .description("refresh the target environment's database from the source environment (overwrites the target; asks first)")
+    .addOption(new Option('--project <id>', 'project id').makeOptionMandatory())
+    .addOption(new Option('--source <envId>', 'source environment id').makeOptionMandatory())
+    .addOption(new Option('--target <envId>', 'target environment id (its database is overwritten)').makeOptionMandatory())
+    .option('--wait', 'poll the operation until it completes or fails (progress on stderr)')
+    .option('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)')
+    .addHelpText(
+      'after',
+      examples('vx erp refresh --project 1234 --source 5e0c… --target 8f2a…', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
+        '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
+    )
+    .action(act(async (ctx, opts) => (await run()).runRefresh(ctx, opts)));
 }

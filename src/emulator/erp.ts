@@ -1,5 +1,11 @@
-// Business-data (ERP) and database-refresh (LCS) families of the emulator (routes added by the ERP work).
-import type { FamilyDef } from './server.js';
+// Business-data (ERP) and database-refresh (LCS) families of the emulator. The entity sets come
+// from the models in spec/erp.ts (one generic store: list with OData options and paging, get,
+// create, update, delete with If-Match); the behaviour is written from the spec and the notes.
+import { randomUUID } from 'node:crypto';
+import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
+import { applyFilter, applyOrderBy, ODataError, parseSelect } from './erp-odata.js';
+import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
+import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 
 const erpCodes = {
   unauthorized: 'Authentication_InvalidCredentials',
@@ -18,10 +24,525 @@ const erpError = (_status: number, code: string, message: string, req: { request
   error: { code, message: `${message.replace(/\.?$/, '.')}  CorrelationId:  ${req.requestId}.` },
 });
 
+/** the namespace of bound actions the emulated service knows */
+export const EMU_ACTION_NAMESPACE = 'Vendor.NAV';
+/** the default page size when the client asks for none (as the real service) */
+const DEFAULT_PAGE_SIZE = 20_000;
+
+type Row = Record<string, unknown>;
+
+const bad = (message: string, code = 'BadRequest') => new EmuError(400, code, message);
+const notFound = (message: string) => new EmuError(404, 'BadRequest_NotFound', message);
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw bad(`The URL segment "${s}" is not correctly percent-encoded`);
+  }
+}
+
+/** `<guid>` or `'text'` (quotes doubled inside) */
+function parseKey(raw: string): string {
+  const k = decode(raw).trim();
+  if (/^'.*'$/.test(k)) return k.slice(1, -1).replace(/''/g, "'");
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(k)) return k.toLowerCase();
+  throw bad(`The key "${k}" is not a GUID or a quoted string`);
+}
+
+function st(req: EmuRequest): ErpState {
+  return req.emulator.state.erp as ErpState;
+}
+
+function nextEtag(req: EmuRequest): string {
+  const s = st(req);
+  s.version += 1;
+  return etagOf(s.version);
+}
+
+function base(req: EmuRequest): string {
+  return `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}`;
+}
+
+function setFor(name: string, version: string, scope: 'root' | 'company'): ErpSet {
+  const set = ERP_SETS.find((s) => s.name === name && (s.scope ?? 'company') === scope);
+  if (!set) throw notFound(`The resource '${name}' was not found`);
+  if (set.apiVersion !== version) throw notFound(`The resource '${name}' is not available in API version ${version}; it lives in ${set.apiVersion}`);
+  return set;
+}
+
+function companyData(req: EmuRequest, company: string): Record<string, Row[]> {
+  const c = parseKey(company);
+  const d = st(req).data[c];
+  if (!d) throw notFound(`The company '${c}' does not exist`);
+  return d;
+}
+
+function rowsOf(req: EmuRequest, company: string, set: ErpSet): Row[] {
+  const d = companyData(req, company);
+  return (d[set.name] ??= []);
+}
+
+function findRow(rows: Row[], set: ErpSet, id: string): Row {
+  const r = rows.find((x) => String(x.id).toLowerCase() === id.toLowerCase());
+  if (!r) throw notFound(`The ${set.name} record '${id}' does not exist`);
+  return r;
+}
+
+function need(set: ErpSet, op: string): void {
+  if (!(set.operations as readonly string[]).includes(op)) throw new EmuError(405, 'BadRequest_MethodNotAllowed', `'${op}' is not allowed on the entity set '${set.name}'`);
+}
+
+// ---- navigation properties of sales orders (what the emulator can resolve) ----
+
+type NavValue = Row | Row[] | null;
+
+function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: string): NavValue {
+  if (!set.navigation?.[nav]) throw bad(`Could not find a navigation property named '${nav}' on '${set.name}'`);
+  const link = `${base(req)}/api/${set.apiVersion}/companies(${parseKey(company)})/${set.name}(${row.id})`;
+  switch (nav) {
+    case 'customer':
+      return CUSTOMERS.find((c) => c.id === row.customerId || c.number === row.customerNumber) ?? null;
+    case 'currency': {
+      const cur = companyData(req, company).currencies ?? [];
+      return cur.find((c) => c.id === row.currencyId || (row.currencyCode && c.code === row.currencyCode)) ?? null;
+    }
+    case 'paymentTerm':
+      return PAYMENT_TERMS.find((p) => p.id === row.paymentTermsId) ?? null;
+    case 'shipmentMethod':
+      return SHIPMENT_METHODS.find((p) => p.id === row.shipmentMethodId) ?? null;
+    case 'dimensionValue':
+      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department' } : null;
+    case 'salesOrderLines':
+      return st(req).lines[String(row.id)] ?? [];
+    case 'pdfDocument':
+      return { id: row.id, parentId: row.id, parentType: 'Sales Order', 'pdfDocumentContent@odata.mediaReadLink': `${link}/pdfDocument/pdfDocumentContent` };
+    case 'attachments':
+    case 'documentAttachments':
+    case 'dimensionSetLines':
+      return [];
+  }
+  return null;
+}
+
+/** A minimal, valid one-page PDF naming the order. */
+function pdfOf(row: Row): Buffer {
+  const text = `Sales order ${String(row.number)} for ${String(row.customerName)}`.replace(/[()\\]/g, '');
+  const content = `BT /F1 14 Tf 72 720 Td (${text}) Tj ET`;
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+// ---- OData query options ----
+
+function intOption(req: EmuRequest, name: string): number | undefined {
+  const v = req.query.get(name);
+  if (v === null) return undefined;
+  if (!/^\d+$/.test(v)) throw bad(`The query option ${name} must be a non-negative whole number, got '${v}'`);
+  return Number(v);
+}
+
+function pageSize(req: EmuRequest): number | undefined {
+  const prefer = req.headers.prefer;
+  const text = Array.isArray(prefer) ? prefer.join(',') : prefer;
+  const m = text ? /odata\.maxpagesize\s*=\s*(\d+)/i.exec(text) : null;
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return n > 0 ? n : undefined;
+}
+
+function expandNames(req: EmuRequest, set: ErpSet): string[] {
+  const e = req.query.get('$expand');
+  if (e === null) return [];
+  return e.split(',').map((x) => {
+    const n = x.trim().replace(/\(.*\)$/, '');
+    if (!set.navigation?.[n]) throw bad(`Could not find a navigation property named '${n}' on '${set.name}'`);
+    return n;
+  });
+}
+
+function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: Row): Row {
+  const sel = req.query.get('$select');
+  let out: Row = row;
+  if (sel !== null) {
+    const names = odata(() => parseSelect(sel, (n) => n in set.fields));
+    out = { '@odata.etag': row['@odata.etag'] };
+    for (const n of names) out[n] = row[n];
+    if (out['@odata.etag'] === undefined) delete out['@odata.etag'];
+  } else out = { ...row };
+  for (const n of expandNames(req, set)) out[n] = navigate(req, company!, set, row, n);
+  return out;
+}
+
+function odata<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ODataError) throw bad(e.message);
+    throw e;
+  }
+}
+
+/** filter, order, skip, top, then one page from $skiptoken with an absolute nextLink */
+function listReply(req: EmuRequest, rows: Row[], context: string, isField: (n: string) => boolean, project: (r: Row) => Row): EmuReply {
+  const filter = req.query.get('$filter');
+  const orderby = req.query.get('$orderby');
+  let out = rows;
+  if (filter !== null) out = odata(() => applyFilter(out, filter, isField));
+  if (orderby !== null) out = odata(() => applyOrderBy(out, orderby, isField));
+  const skip = intOption(req, '$skip') ?? 0;
+  const top = intOption(req, '$top');
+  out = out.slice(skip, top === undefined ? undefined : skip + top);
+  const token = req.query.get('$skiptoken');
+  if (token !== null && !/^\d+$/.test(token)) throw bad(`The skip token '${token}' is not valid`);
+  const from = token === null ? 0 : Number(token);
+  const size = pageSize(req);
+  const page = out.slice(from, from + (size ?? DEFAULT_PAGE_SIZE));
+  const body: Row = { '@odata.context': context, value: page.map(project) };
+  if (from + page.length < out.length) {
+    const kept = req.url.search.replace(/^\?/, '').split('&').filter((p) => p && !/^(\$|%24)skiptoken=/i.test(p));
+    kept.push(`$skiptoken=${from + page.length}`);
+    body['@odata.nextLink'] = `${base(req)}${req.path}?${kept.join('&')}`;
+  }
+  return { status: 200, headers: size ? { 'preference-applied': `odata.maxpagesize=${size}` } : {}, body };
+}
+
+function entityReply(req: EmuRequest, status: number, context: string, row: Row): EmuReply {
+  return { status, headers: { etag: String(row['@odata.etag'] ?? '') }, body: { '@odata.context': context, ...row } };
+}
+
+/** Validates a POST/PATCH body against the model: unknown and read-only fields, types, lengths. */
+function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
+  const body = req.json<unknown>();
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('The request body must be a JSON object', 'BadRequest_InvalidRequestBody');
+  const out: Row = {};
+  for (const [k, v] of Object.entries(body as Row)) {
+    if (k.startsWith('@odata.')) continue;
+    const f = set.fields[k];
+    if (!f) throw bad(`The property '${k}' does not exist on type 'Vendor.NAV.${set.name}'. Make sure to only use property names that are defined by the type`, 'BadRequest_PropertyNotFound');
+    if (f.readOnly) throw bad(`The property '${k}' is read-only and cannot be set`, 'BadRequest_PropertyReadOnly');
+    const problem = checkValue(f, v);
+    if (problem) throw bad(`The value of '${k}' is invalid: ${problem}`);
+    out[k] = v;
+  }
+  if (create) {
+    for (const [k, f] of Object.entries(set.fields)) {
+      if (f.required && (out[k] === undefined || out[k] === null || out[k] === '')) throw bad(`The field '${k}' must have a value`, 'Application_FieldMustHaveValue');
+    }
+  }
+  return out;
+}
+
+function checkIfMatch(req: EmuRequest, row: Row): void {
+  const h = req.headers['if-match'];
+  const v = Array.isArray(h) ? h[0] : h;
+  if (!v) throw bad('Could not validate the client concurrency token required by the service. Please provide a valid token in the client request', 'BadRequest_InvalidToken');
+  if (v.trim() === '*') return;
+  const strip = (e: string) => e.trim().replace(/^W\//, '');
+  if (!v.split(',').some((e: string) => strip(e) === strip(String(row['@odata.etag'])))) {
+    throw new EmuError(412, 'Request_EntityChanged', 'Another user has already changed the record');
+  }
+}
+
+function uniqueCode(set: ErpSet, rows: Row[], body: Row, self?: Row): void {
+  if (!('code' in set.fields) || typeof body.code !== 'string') return;
+  if (rows.some((r) => r !== self && String(r.code).toUpperCase() === body.code!.toString().toUpperCase())) {
+    throw bad(`The record in table ${set.name} already exists. Identification fields and values: Code='${body.code}'`, 'Application_EntityWithSameKeyExists');
+  }
+}
+
+/** What the service fills in on create. */
+function newRecord(req: EmuRequest, set: ErpSet, body: Row): Row {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const s = st(req);
+  const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
+  if (set.name === 'salesOrders') {
+    extra.number = `S-ORD${s.nextOrderNumber++}`;
+    if (body.orderDate === undefined) extra.orderDate = now.slice(0, 10);
+    if (body.status === undefined) extra.status = 'Draft';
+    const c = CUSTOMERS.find((x) => x.number === body.customerNumber || x.id === body.customerId);
+    if (c) Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
+  }
+  if (set.name === 'salesQuotes' && body.number === undefined) extra.number = `S-QUO${1000 + s.version}`;
+  return { '@odata.etag': nextEtag(req), ...fullRecord(set.name, { ...body, ...extra }) };
+}
+
+function touch(req: EmuRequest, row: Row, changes: Row = {}): void {
+  Object.assign(row, changes, { lastModifiedDateTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+  row['@odata.etag'] = nextEtag(req);
+}
+
+/** Bound actions: their effect on the records. */
+function runAction(req: EmuRequest, company: string, set: ErpSet, rows: Row[], row: Row, action: string): void {
+  switch (`${set.name}.${action}`) {
+    case 'salesOrders.shipAndInvoice': {
+      if (row.fullyShipped === true) throw bad(`The sales order ${String(row.number)} has already been shipped and invoiced`, 'Application_DialogException');
+      touch(req, row, { status: 'Open', fullyShipped: true, postingDate: new Date().toISOString().slice(0, 10) });
+      return;
+    }
+    case 'jobQueueEntries.restart':
+      touch(req, row, { status: 'Ready', numberOfAttemptsToRun: 0, errorMessage: '' });
+      return;
+    case 'salesQuotes.send':
+      touch(req, row, { status: 'Sent' });
+      return;
+    case 'salesQuotes.makeOrder': {
+      const orderSet = ERP_SETS.find((s) => s.name === 'salesOrders')!;
+      const order = newRecord(req, orderSet, {
+        customerId: row.customerId,
+        customerNumber: row.customerNumber,
+        currencyCode: row.currencyCode,
+        paymentTermsId: row.paymentTermsId,
+        salesperson: row.salesperson,
+        externalDocumentNumber: row.externalDocumentNumber,
+      });
+      Object.assign(order, { totalAmountExcludingTax: row.totalAmountExcludingTax, totalTaxAmount: row.totalTaxAmount, totalAmountIncludingTax: row.totalAmountIncludingTax });
+      rowsOf(req, company, orderSet).push(order);
+      rows.splice(rows.indexOf(row), 1);
+      return;
+    }
+    case 'salesQuotes.makeInvoice':
+      rows.splice(rows.indexOf(row), 1);
+      return;
+  }
+  throw notFound(`The action '${action}' is not bound to '${set.name}'`);
+}
+
+const V = '(?<v>v\\d+\\.\\d+)';
+const COMPANY = `companies\\((?<c>[^()/]*)\\)`;
+
+function erpRoutes(): FamilyDef['routes'] {
+  const ctxOf = (req: EmuRequest, v: string, c: string, set: ErpSet, suffix = '') =>
+    `${base(req)}/api/${v}/$metadata#companies(${parseKey(c)})/${set.name}${suffix}`;
+  return [
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/(?<set>companies)$`),
+      handler: (req) => {
+        const set = setFor('companies', req.params.v, 'root');
+        const ctx = `${base(req)}/api/${req.params.v}/$metadata#companies`;
+        return listReply(req, st(req).companies, ctx, (n) => n in set.fields, (r) => shape(req, undefined, set, r));
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/${COMPANY}$`),
+      handler: (req) => {
+        const id = parseKey(req.params.c);
+        const c = st(req).companies.find((x) => x.id === id);
+        if (!c) throw notFound(`The company '${id}' does not exist`);
+        return { status: 200, body: { '@odata.context': `${base(req)}/api/${req.params.v}/$metadata#companies/$entity`, ...c } };
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'list');
+        const rows = rowsOf(req, req.params.c, set);
+        return listReply(req, rows, ctxOf(req, req.params.v, req.params.c, set), (n) => n in set.fields, (r) => shape(req, req.params.c, set, r));
+      },
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'create');
+        const rows = rowsOf(req, req.params.c, set);
+        const body = checkBody(req, set, true);
+        uniqueCode(set, rows, body);
+        const row = newRecord(req, set, body);
+        rows.push(row);
+        return entityReply(req, 201, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), row);
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'get');
+        const row = findRow(rowsOf(req, req.params.c, set), set, parseKey(req.params.id));
+        return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), shape(req, req.params.c, set, row));
+      },
+    },
+    {
+      method: 'PATCH',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'update');
+        const rows = rowsOf(req, req.params.c, set);
+        const row = findRow(rows, set, parseKey(req.params.id));
+        checkIfMatch(req, row);
+        const body = checkBody(req, set, false);
+        uniqueCode(set, rows, body, row);
+        touch(req, row, body);
+        return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), row);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'delete');
+        const rows = rowsOf(req, req.params.c, set);
+        const row = findRow(rows, set, parseKey(req.params.id));
+        checkIfMatch(req, row);
+        rows.splice(rows.indexOf(row), 1);
+        if (set.name === 'salesOrders') delete st(req).lines[String(row.id)];
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)/(?<nav>\\w+)(?<content>/pdfDocumentContent)?$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'get');
+        const row = findRow(rowsOf(req, req.params.c, set), set, parseKey(req.params.id));
+        const nav = req.params.nav;
+        if (req.params.content) {
+          if (nav !== 'pdfDocument' || !set.navigation?.pdfDocument) throw notFound(`'${nav}' has no content stream`);
+          return { status: 200, headers: { 'content-type': 'application/pdf' }, raw: pdfOf(row) };
+        }
+        const value = navigate(req, req.params.c, set, row, nav);
+        const ctx = ctxOf(req, req.params.v, req.params.c, set, `(${String(row.id)})/${nav}`);
+        if (Array.isArray(value)) {
+          const fields = new Set(value.flatMap((r) => Object.keys(r)));
+          return listReply(req, value, ctx, (n) => fields.has(n) || value.length === 0, (r) => r);
+        }
+        if (value === null) throw notFound(`The sales order ${String(row.number)} has no ${nav}`);
+        return { status: 200, body: { '@odata.context': `${ctx}/$entity`, ...value } };
+      },
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)\\((?<id>[^()/]*)\\)/(?<ns>[A-Za-z_][\\w.]*)\\.(?<action>\\w+)$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        if (req.params.ns !== EMU_ACTION_NAMESPACE) throw notFound(`The namespace '${req.params.ns}' is not known; bound actions live in ${EMU_ACTION_NAMESPACE}`);
+        const action = set.actions?.find((a) => a.action === req.params.action);
+        if (!action) throw notFound(`The action '${req.params.action}' is not bound to '${set.name}'`);
+        const rows = rowsOf(req, req.params.c, set);
+        const row = findRow(rows, set, parseKey(req.params.id));
+        runAction(req, req.params.c, set, rows, row, action.action);
+        return { status: 204 };
+      },
+    },
+  ];
+}
+
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: [] };
+  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: erpRoutes(), seed: seedErp };
+}
+
+// ---- database refresh (lcs) ----
+
+interface Operation {
+  id: string;
+  project: string;
+  source: string;
+  target: string;
+  time: number;
+  polls: number;
+}
+
+interface LcsState {
+  operations: Operation[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Environments whose id starts with this end their refresh in `Failed` (a sandbox convention to try failures). */
+export const FAILING_ENVIRONMENT_PREFIX = 'fail-';
+const VERSION_EOL = '2027-09-15T00:00:00Z';
+
+function lcsRoutes(): FamilyDef['routes'] {
+  const result = (IsSuccess: boolean, OperationActivityId: string | null, ErrorMessage: string | null) => ({ IsSuccess, OperationActivityId, ErrorMessage, VersionEOL: VERSION_EOL });
+  const versionProblem = (req: EmuRequest): string | undefined => {
+    const v = req.headers['x-vendor-version'];
+    if (v === undefined) return 'The x-vendor-version header is missing; send x-vendor-version: 2017-09-15.';
+    if (v !== LCS_VERSION) return `The API version '${String(v)}' given in x-vendor-version is not supported; use 2017-09-15.`;
+    return undefined;
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/databasemovement/v1/refresh/project/{project}/source/{source}/target/{target}',
+      handler: (req) => {
+        const s = req.emulator.state.lcs as LcsState;
+        const { project, source, target } = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, decode(v)]));
+        const problem = versionProblem(req);
+        if (problem) return { status: 200, body: result(false, null, problem) };
+        if (source === target) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
+        const now = Date.now();
+        const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
+        if (recent.length >= REFRESH_LIMIT_PER_DAY) {
+          return { status: 200, body: result(false, null, `The limit of ${REFRESH_LIMIT_PER_DAY} database refresh operations in 24 hours for environment ${target} has been reached. Try again later.`) };
+        }
+        const op: Operation = { id: randomUUID(), project, source, target, time: now, polls: 0 };
+        s.operations.push(op);
+        return { status: 200, body: result(true, op.id, null) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/databasemovement/v1/fetchstatus/project/{project}/environment/{environment}/operationactivity/{activity}',
+      handler: (req) => {
+        const s = req.emulator.state.lcs as LcsState;
+        const problem = versionProblem(req);
+        if (problem) return { status: 200, body: { IsSuccess: false, OperationStatus: null, ErrorMessage: problem } };
+        const project = decode(req.params.project);
+        const env = decode(req.params.environment);
+        const op = s.operations.find((o) => o.id === decode(req.params.activity) && o.project === project && o.target === env);
+        if (!op) return { status: 200, body: { IsSuccess: false, OperationStatus: null, ErrorMessage: `No operation activity ${decode(req.params.activity)} for environment ${env} in project ${project}.` } };
+        op.polls += 1;
+        req.emulator.changed();
+        const failing = op.target.startsWith(FAILING_ENVIRONMENT_PREFIX);
+        const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : failing ? 'Failed' : 'Completed';
+        return {
+          status: 200,
+          body: {
+            IsSuccess: true,
+            OperationActivityId: op.id,
+            ProjectId: op.project,
+            EnvironmentId: op.target,
+            OperationStatus: status,
+            ErrorMessage: status === 'Failed' ? 'The database copy failed: the target environment ran out of space.' : null,
+          },
+        };
+      },
+    },
+  ];
 }
 
 export function lcsFamily(): FamilyDef {
-  return { name: 'lcs', prefix: '/lcs', auth: 'bearer', requestIdHeader: 'x-request-id', codes: erpCodes, errorBody: erpError, routes: [] };
+  return {
+    name: 'lcs',
+    prefix: '/lcs',
+    auth: 'bearer',
+    requestIdHeader: 'x-request-id',
+    codes: erpCodes,
+    errorBody: erpError,
+    routes: lcsRoutes(),
+    seed: (): LcsState => ({ operations: [] }),
+  };
 }

@@ -1,0 +1,141 @@
+// One generic client for every entity set of the business-data API, driven by the models in
+// spec/erp.ts: URLs, OData list options and paging, get/create/update/delete with If-Match,
+// bound actions, navigation properties, document content. No terminal, no commander.
+import type { Config } from '../../core/config.js';
+import { ConflictError, UsageError } from '../../core/errors.js';
+import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import { paginate } from '../../core/paging.js';
+import { buildQuery, type QueryValue } from '../../core/url.js';
+import { collectionPath, isGuid, keySegment, type ErpSet } from '../../spec/erp.js';
+import { authHeaders, serviceBase } from '../service.js';
+
+export interface ListQuery {
+  filter?: string;
+  select?: string;
+  expand?: string;
+  orderby?: string;
+  top?: number;
+  skip?: number;
+  /** asked for with `Prefer: odata.maxpagesize=N` */
+  pageSize?: number;
+}
+
+export type Entity = Record<string, unknown>;
+
+/** the placeholder used in --dry-run where the ETag of a fresh read would go */
+export const ETAG_PLACEHOLDER = '<@odata.etag of a fresh GET>';
+
+export class ErpClient {
+  private constructor(
+    private readonly http: Http,
+    readonly base: string,
+    readonly headers: Record<string, string>,
+    readonly company: string | undefined,
+  ) {}
+
+  /** Resolves the prefix, token and (for company-scoped sets) the company; a malformed company id is a usage error. */
+  static async open(http: Http, config: Config, set: ErpSet, companyFlag?: string): Promise<ErpClient> {
+    const base = serviceBase(config, 'erp');
+    let company: string | undefined;
+    if (set.scope !== 'root') {
+      company = config.require('erp.company', companyFlag, 'the company (--company)');
+      if (!isGuid(company)) throw new UsageError(`invalid company id "${company}": expected a GUID (list them with \`vx erp companies list\`)`);
+    }
+    const headers = await authHeaders(config, 'erp');
+    return new ErpClient(http, base, headers, company);
+  }
+
+  collectionUrl(set: ErpSet, query?: Record<string, QueryValue>): string {
+    return `${this.base}${collectionPath(set, this.company)}${buildQuery(query)}`;
+  }
+
+  itemUrl(set: ErpSet, id: string, rest = '', query?: Record<string, QueryValue>): string {
+    if (set.fields.id?.type === 'guid' && !isGuid(id)) throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID`);
+    if (!id) throw new UsageError(`invalid ${set.singular} id: empty`);
+    return `${this.base}${collectionPath(set, this.company)}(${encodeURIComponent(keySegment(id)).replace(/%27/g, "'")})${rest}${buildQuery(query)}`;
+  }
+
+  private send(req: HttpRequest): Promise<HttpResponse> {
+    return this.http.send({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+  }
+
+  /** All items of a collection, following @odata.nextLink; `top` caps the total. */
+  async *list(set: ErpSet, q: ListQuery = {}, url = this.collectionUrl(set, odataQuery(q))): AsyncGenerator<Entity> {
+    const headers: Record<string, string> = q.pageSize ? { Prefer: `odata.maxpagesize=${q.pageSize}` } : {};
+    yield* paginate<Entity>(url, async (u) => (await this.send({ method: 'GET', url: u, headers })).json(), { max: q.top, nextKey: '@odata.nextLink' });
+  }
+
+  async get(set: ErpSet, id: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Entity> {
+    return (await this.send({ method: 'GET', url: this.itemUrl(set, id, '', odataQuery(q)) })).json<Entity>();
+  }
+
+  async create(set: ErpSet, body: Entity, checkHint?: string): Promise<Entity> {
+    const res = await this.send({ method: 'POST', url: this.collectionUrl(set), body, describe: `create ${set.singular}`, checkHint });
+    return res.json<Entity>();
+  }
+
+  /** The ETag to send: the given one, `*` when forced, else the @odata.etag of a fresh GET (a placeholder in --dry-run). */
+  async ifMatch(set: ErpSet, id: string, given?: string, force?: boolean): Promise<string> {
+    if (given) return given;
+    if (force) return '*';
+    if (this.http.dryRun) {
+      this.http.plan({ method: 'GET', url: this.itemUrl(set, id), headers: this.headers });
+      return ETAG_PLACEHOLDER;
+    }
+    const etag = (await this.get(set, id))['@odata.etag'];
+    if (typeof etag !== 'string' || !etag) throw new UsageError(`the ${set.singular} ${id} came without an @odata.etag; pass --if-match <etag> or --force`);
+    return etag;
+  }
+
+  async update(set: ErpSet, id: string, body: Entity, etag: string): Promise<Entity | undefined> {
+    const res = await conflictMessage(set, id, () => this.send({ method: 'PATCH', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, body, describe: `update ${set.singular} ${id}`, checkHint: `vx erp ${set.noun} get ${id}` }));
+    return res.body.length ? res.json<Entity>() : undefined;
+  }
+
+  async remove(set: ErpSet, id: string, etag: string): Promise<void> {
+    await conflictMessage(set, id, () => this.send({ method: 'DELETE', url: this.itemUrl(set, id), headers: { 'If-Match': etag } }));
+  }
+
+  /** POST to a bound action `<namespace>.<action>`; returns the body when there is one. */
+  async action(set: ErpSet, id: string, namespace: string, action: string): Promise<unknown> {
+    const res = await this.send({ method: 'POST', url: this.itemUrl(set, id, `/${namespace}.${action}`), describe: `${action} on ${set.singular} ${id}`, checkHint: `vx erp ${set.noun} get ${id}` });
+    return res.body.length ? res.json() : undefined;
+  }
+
+  /** A navigation property: one entity, or (collection) all items across pages. */
+  async related(set: ErpSet, id: string, nav: string, q: ListQuery = {}): Promise<unknown> {
+    const def = set.navigation?.[nav];
+    if (!def) throw new UsageError(`unknown navigation "${nav}" of a ${set.singular}`);
+    if (def.collection) {
+      const out: Entity[] = [];
+      for await (const x of this.list(set, q, this.itemUrl(set, id, `/${nav}`, odataQuery(q)))) out.push(x);
+      return out;
+    }
+    return (await this.send({ method: 'GET', url: this.itemUrl(set, id, `/${nav}`, odataQuery({ select: q.select, expand: q.expand })) })).json();
+  }
+
+  /** The bytes of a media stream below an entity, e.g. `/pdfDocument/pdfDocumentContent`. */
+  async content(set: ErpSet, id: string, rest: string): Promise<Buffer> {
+    return (await this.send({ method: 'GET', url: this.itemUrl(set, id, rest), headers: { Accept: 'application/pdf, application/octet-stream, */*' } })).body;
+  }
+}
+
+export function odataQuery(q: ListQuery): Record<string, QueryValue> {
+  return { $filter: q.filter, $select: q.select, $expand: q.expand, $orderby: q.orderby, $top: q.top, $skip: q.skip };
+}
+
+/** A stale ETag (409/412) becomes a conflict that says what happened to the record. */
+async function conflictMessage<T>(set: ErpSet, id: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ConflictError) {
+      throw new ConflictError(`the ${set.singular} ${id} was changed by someone else since its ETag was read; it was left as it was. Read it again and retry (${e.message})`, {
+        status: e.status,
+        code: e.code,
+        requestId: e.requestId,
+      });
+    }
+    throw e;
+  }
+}

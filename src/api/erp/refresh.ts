@@ -1,0 +1,77 @@
+// The database refresh (lcs) operation and the status of its operation activity.
+import type { Config } from '../../core/config.js';
+import { ServiceError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../spec/erp.js';
+import { authHeaders, serviceBase } from '../service.js';
+
+export interface RefreshResult {
+  IsSuccess: boolean;
+  OperationActivityId?: string | null;
+  ErrorMessage?: string | null;
+  VersionEOL?: string | null;
+  [k: string]: unknown;
+}
+
+export interface OperationStatus {
+  IsSuccess?: boolean;
+  OperationStatus?: string;
+  ErrorMessage?: string | null;
+  [k: string]: unknown;
+}
+
+export interface RefreshTarget {
+  project: string;
+  source: string;
+  target: string;
+}
+
+const seg = (v: string) => encodeURIComponent(v);
+
+export class LcsClient {
+  private constructor(
+    private readonly http: Http,
+    readonly base: string,
+    readonly headers: Record<string, string>,
+  ) {}
+
+  static async open(http: Http, config: Config): Promise<LcsClient> {
+    const base = serviceBase(config, 'lcs');
+    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs')), [LCS_VERSION_HEADER]: LCS_VERSION });
+  }
+
+  refreshUrl(t: RefreshTarget): string {
+    return `${this.base}/databasemovement/v1/refresh/project/${seg(t.project)}/source/${seg(t.source)}/target/${seg(t.target)}`;
+  }
+
+  statusUrl(project: string, environment: string, activity: string): string {
+    return `${this.base}/databasemovement/v1/fetchstatus/project/${seg(project)}/environment/${seg(environment)}/operationactivity/${seg(activity)}`;
+  }
+
+  /** Starts a refresh: a non-idempotent POST without a body, never repeated after an ambiguous failure. */
+  async refresh(t: RefreshTarget): Promise<RefreshResult> {
+    const res = await this.http.send({
+      method: 'POST',
+      url: this.refreshUrl(t),
+      headers: this.headers,
+      describe: `database refresh of ${t.target} from ${t.source}`,
+      checkHint: 'the environment history of the project in the lifecycle services portal',
+    });
+    const body = res.json<RefreshResult>();
+    if (!body || typeof body !== 'object' || typeof body.IsSuccess !== 'boolean') throw new ServiceError('the refresh answer has no IsSuccess field');
+    return body;
+  }
+
+  async status(project: string, environment: string, activity: string): Promise<{ body: OperationStatus; retryAfter?: string }> {
+    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers: this.headers });
+    return { body: res.json<OperationStatus>(), retryAfter: res.headers['retry-after'] };
+  }
+}
+
+export type Outcome = 'done' | 'failed' | 'running';
+
+export function outcomeOf(status: string | undefined): Outcome {
+  if (status && (OPERATION_DONE as readonly string[]).includes(status)) return 'done';
+  if (status && (OPERATION_FAILED as readonly string[]).includes(status)) return 'failed';
+  return 'running';
+}

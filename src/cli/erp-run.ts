@@ -1,0 +1,216 @@
+// The work behind `vx erp`: thin adapters from options to the generic ERP client and back to output.
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ErpClient, type Entity, type ListQuery } from '../api/erp/client.js';
+import { buildBody } from '../api/erp/body.js';
+import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
+import type { Ctx } from '../core/context.js';
+import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
+import { readJsonArg } from '../core/input.js';
+import type { Column } from '../core/output.js';
+import { confirmDestructive } from '../core/prompt.js';
+import { findSet, type ActionDef, type ErpSet } from '../spec/erp.js';
+
+interface CompanyOpts {
+  company?: string;
+}
+interface ListOpts extends CompanyOpts {
+  filter?: string;
+  select?: string;
+  expand?: string;
+  orderby?: string;
+  top?: string;
+  skip?: string;
+  pageSize?: string;
+  out?: string;
+}
+interface BodyOpts extends CompanyOpts {
+  data?: string;
+  set?: string[];
+}
+interface EtagOpts extends CompanyOpts {
+  ifMatch?: string;
+  force?: boolean;
+}
+
+function count(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`invalid value "${v}" for ${name}: expected a whole number of at least ${min}`);
+  return n;
+}
+
+export function listQuery(opts: ListOpts): ListQuery {
+  for (const k of ['filter', 'select', 'expand', 'orderby'] as const) {
+    if (opts[k] !== undefined && !opts[k]!.trim()) throw new UsageError(`--${k} may not be empty`);
+  }
+  return {
+    filter: opts.filter,
+    select: opts.select,
+    expand: opts.expand,
+    orderby: opts.orderby,
+    top: count('--top', opts.top, 0),
+    skip: count('--skip', opts.skip, 0),
+    pageSize: count('--page-size', opts.pageSize, 1),
+  };
+}
+
+export function columnsOf(set: ErpSet | undefined): Column[] | undefined {
+  // the first four columns stay on a narrow terminal; the others are dropped first
+  return set?.columns.map((c, i) => ({
+    header: c,
+    get: c,
+    align: set.fields[c]?.type === 'decimal' || set.fields[c]?.type === 'integer' ? 'right' : undefined,
+    optional: i >= 4,
+  }));
+}
+
+async function bodyFrom(ctx: Ctx, set: ErpSet, mode: 'create' | 'update', opts: BodyOpts): Promise<Entity> {
+  const data = opts.data === undefined ? undefined : await readJsonArg(opts.data, ctx.io.stdin);
+  return buildBody(set, mode, data, opts.set);
+}
+
+export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<void> {
+  const q = listQuery(opts);
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const items: Entity[] = [];
+  for await (const x of client.list(set, q)) items.push(x);
+  await ctx.print(items, { columns: columnsOf(set), empty: `no ${set.singular} records` });
+}
+
+export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string): Promise<void> {
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  await ctx.print(await client.get(set, id, { select: opts.select, expand: opts.expand }));
+}
+
+export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<void> {
+  const body = await bodyFrom(ctx, set, 'create', opts);
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const key = set.naturalKey && typeof body[set.naturalKey] === 'string' ? set.naturalKey : undefined;
+  const hint = key
+    ? `vx erp ${set.noun} list --filter "${key} eq '${String(body[key]).replace(/'/g, "''")}'"`
+    : `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
+  const created = await client.create(set, body, hint);
+  if (ctx.stderrIsTTY) ctx.info(`created ${set.singular} ${String(created.id ?? '')}`);
+  await ctx.print(created);
+}
+
+export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, id: string): Promise<void> {
+  if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+  const body = await bodyFrom(ctx, set, 'update', opts);
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  client.itemUrl(set, id); // checks the id before anything is sent
+  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force);
+  const updated = await client.update(set, id, body, etag);
+  if (updated !== undefined) await ctx.print(updated);
+}
+
+export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, id: string): Promise<void> {
+  if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  client.itemUrl(set, id);
+  if (!ctx.http.dryRun) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete ${set.singular} ${id}?`);
+  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force);
+  await client.remove(set, id, etag);
+  if (ctx.stderrIsTTY) ctx.info(`deleted ${set.singular} ${id}`);
+}
+
+export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, id: string): Promise<void> {
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
+  if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  const result = await client.action(set, id, ns, action.action);
+  if (result !== undefined) await ctx.print(result);
+  if (ctx.stderrIsTTY) ctx.info(`${set.singular} ${id} ${action.done}`);
+}
+
+/** Writes a file atomically: a temporary file next to it, then a rename. */
+async function writeAtomic(path: string, data: Buffer): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`cannot write ${path}: ${err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.message}`);
+  }
+}
+
+export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string, nav: string): Promise<void> {
+  const def = set.navigation?.[nav];
+  if (!def) throw new UsageError(`unknown navigation "${nav}"`);
+  if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
+  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+  const q = listQuery(opts);
+  if (!def.collection && (q.filter || q.orderby || q.top !== undefined || q.skip !== undefined || q.pageSize !== undefined)) {
+    throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
+  }
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  if (opts.out !== undefined) {
+    const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
+    await writeAtomic(opts.out, bytes);
+    if (ctx.stderrIsTTY) ctx.info(`saved ${bytes.length} bytes to ${opts.out}`);
+    return;
+  }
+  const value = await client.related(set, id, nav, q);
+  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined) : undefined });
+}
+
+interface RefreshOpts {
+  project: string;
+  source: string;
+  target: string;
+  wait?: boolean;
+  pollInterval?: string;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
+  for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
+  if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
+  let interval = 15;
+  if (opts.pollInterval !== undefined) {
+    interval = Number(opts.pollInterval);
+    if (!opts.pollInterval.trim() || !Number.isFinite(interval) || interval < 0 || interval > 3600) throw new UsageError(`invalid value "${opts.pollInterval}" for --poll-interval: expected seconds from 0 to 3600`);
+  }
+  const client = await LcsClient.open(ctx.http, ctx.config);
+  if (!ctx.http.dryRun) {
+    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
+  }
+  const result = await client.refresh(opts);
+  await ctx.print(result);
+  if (!result.IsSuccess) throw new ServiceError(`the database refresh was not started: ${result.ErrorMessage ?? 'the service gave no reason'}`);
+  const activity = result.OperationActivityId;
+  if (ctx.stderrIsTTY) ctx.info(`database refresh of ${opts.target} from ${opts.source} started (operation ${activity ?? 'unknown'})`);
+  if (!opts.wait) return;
+  if (!activity) throw new ServiceError('the refresh answer has no OperationActivityId to follow');
+  const progress = (m: string) => (ctx.stderrIsTTY || ctx.globals.verbose ? ctx.info(m) : undefined);
+  let last: string | undefined;
+  for (;;) {
+    const { body, retryAfter }: { body: OperationStatus; retryAfter?: string } = await client.status(opts.project, opts.target, activity);
+    if (body.IsSuccess === false) throw new ServiceError(`the status of operation ${activity} could not be read: ${body.ErrorMessage ?? 'no reason given'}`);
+    const status = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
+    if (status !== last) progress(`operation ${activity}: ${status ?? 'unknown'}`);
+    last = status;
+    const outcome = outcomeOf(status);
+    if (outcome === 'done') return;
+    if (outcome === 'failed') throw new ServiceError(`the database refresh of ${opts.target} ended as ${status}${body.ErrorMessage ? `: ${body.ErrorMessage}` : ''}`);
+    const ra = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+    await sleep(Math.min(ra ?? interval, 3600) * 1000, ctx.signal);
+  }
+}

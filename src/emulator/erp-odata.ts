@@ -1,0 +1,305 @@
+// The emulator's OData query options: a $filter parser and evaluator (comparison, logical and
+// `in` operators, parentheses, string functions, string/number/boolean/null/date/date-time/GUID
+// literals), $orderby, $select. Written from the OData conventions, not shared with the client.
+
+export class ODataError extends Error {}
+
+type Node =
+  | { k: 'lit'; v: unknown }
+  | { k: 'prop'; name: string }
+  | { k: 'list'; items: Node[] }
+  | { k: 'bin'; op: string; l: Node; r: Node }
+  | { k: 'not'; e: Node }
+  | { k: 'call'; fn: string; args: Node[] };
+
+interface Tok {
+  t: 'str' | 'lit' | 'word' | 'punct';
+  v: string | unknown;
+  pos: number;
+}
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})(?![\w])/;
+const DATE = /^\d{4}-\d{2}-\d{2}(?![\w:-])/;
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?[mMdDfFlL]?(?![\w])/;
+const WORD = /^[A-Za-z_][\w]*(\/[A-Za-z_][\w]*)*/;
+
+function tokenize(src: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    const rest = src.slice(i);
+    if (c === "'") {
+      let j = i + 1;
+      let s = '';
+      for (;;) {
+        if (j >= src.length) throw new ODataError(`unterminated string literal at position ${i}`);
+        if (src[j] === "'") {
+          if (src[j + 1] === "'") {
+            s += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        s += src[j++];
+      }
+      out.push({ t: 'str', v: s, pos: i });
+      i = j + 1;
+      continue;
+    }
+    if ('(),'.includes(c)) {
+      out.push({ t: 'punct', v: c, pos: i });
+      i++;
+      continue;
+    }
+    let m: RegExpExecArray | null;
+    if ((m = GUID.exec(rest))) out.push({ t: 'lit', v: m[0].toLowerCase(), pos: i });
+    else if ((m = DATETIME.exec(rest))) out.push({ t: 'lit', v: m[0], pos: i });
+    else if ((m = DATE.exec(rest))) out.push({ t: 'lit', v: m[0], pos: i });
+    else if ((m = NUMBER.exec(rest))) out.push({ t: 'lit', v: Number(m[0].replace(/[mMdDfFlL]$/, '')), pos: i });
+    else if ((m = WORD.exec(rest))) out.push({ t: 'word', v: m[0], pos: i });
+    else throw new ODataError(`syntax error at position ${i}: unexpected "${c}"`);
+    i += m[0].length;
+  }
+  return out;
+}
+
+const COMPARE = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
+const FUNCTIONS: Record<string, [number, number]> = {
+  contains: [2, 2],
+  startswith: [2, 2],
+  endswith: [2, 2],
+  tolower: [1, 1],
+  toupper: [1, 1],
+  trim: [1, 1],
+  length: [1, 1],
+  indexof: [2, 2],
+  substring: [2, 3],
+  concat: [2, 2],
+};
+
+/** Parses a $filter expression; `isField` says which property names exist. */
+export function parseFilter(src: string, isField: (name: string) => boolean): Node {
+  const toks = tokenize(src);
+  let p = 0;
+  const peek = () => toks[p];
+  const isWord = (w: string) => peek()?.t === 'word' && String(peek()!.v).toLowerCase() === w;
+  const expectPunct = (c: string) => {
+    const t = toks[p];
+    if (!t || t.t !== 'punct' || t.v !== c) throw new ODataError(`syntax error: expected "${c}" ${t ? `at position ${t.pos}` : 'at the end'}`);
+    p++;
+  };
+  const orExpr = (): Node => {
+    let l = andExpr();
+    while (isWord('or')) {
+      p++;
+      l = { k: 'bin', op: 'or', l, r: andExpr() };
+    }
+    return l;
+  };
+  const andExpr = (): Node => {
+    let l = notExpr();
+    while (isWord('and')) {
+      p++;
+      l = { k: 'bin', op: 'and', l, r: notExpr() };
+    }
+    return l;
+  };
+  const notExpr = (): Node => {
+    if (isWord('not')) {
+      p++;
+      return { k: 'not', e: notExpr() };
+    }
+    return cmpExpr();
+  };
+  const cmpExpr = (): Node => {
+    const l = primary();
+    const t = peek();
+    if (t?.t === 'word' && COMPARE.has(String(t.v).toLowerCase())) {
+      p++;
+      return { k: 'bin', op: String(t.v).toLowerCase(), l, r: primary() };
+    }
+    if (isWord('in')) {
+      p++;
+      expectPunct('(');
+      const items: Node[] = [primary()];
+      while (peek()?.t === 'punct' && peek()!.v === ',') {
+        p++;
+        items.push(primary());
+      }
+      expectPunct(')');
+      return { k: 'bin', op: 'in', l, r: { k: 'list', items } };
+    }
+    return l;
+  };
+  const primary = (): Node => {
+    const t = toks[p];
+    if (!t) throw new ODataError('syntax error: the expression ends too early');
+    if (t.t === 'punct' && t.v === '(') {
+      p++;
+      const e = orExpr();
+      expectPunct(')');
+      return e;
+    }
+    if (t.t === 'str' || t.t === 'lit') {
+      p++;
+      return { k: 'lit', v: t.v };
+    }
+    if (t.t === 'word') {
+      p++;
+      const w = String(t.v);
+      const lw = w.toLowerCase();
+      if (lw === 'true' || lw === 'false') return { k: 'lit', v: lw === 'true' };
+      if (lw === 'null') return { k: 'lit', v: null };
+      if (peek()?.t === 'punct' && peek()!.v === '(') {
+        const arity = FUNCTIONS[lw];
+        if (!arity) throw new ODataError(`unknown function "${w}"`);
+        p++;
+        const args: Node[] = [];
+        if (!(peek()?.t === 'punct' && peek()!.v === ')')) {
+          args.push(orExpr());
+          while (peek()?.t === 'punct' && peek()!.v === ',') {
+            p++;
+            args.push(orExpr());
+          }
+        }
+        expectPunct(')');
+        if (args.length < arity[0] || args.length > arity[1]) throw new ODataError(`function ${lw} takes ${arity[0]}${arity[1] !== arity[0] ? ` to ${arity[1]}` : ''} arguments`);
+        return { k: 'call', fn: lw, args };
+      }
+      if (!isField(w)) throw new ODataError(`Could not find a property named '${w}'`);
+      return { k: 'prop', name: w };
+    }
+    throw new ODataError(`syntax error at position ${t.pos}: unexpected "${String(t.v)}"`);
+  };
+  const tree = orExpr();
+  if (p < toks.length) throw new ODataError(`syntax error at position ${toks[p].pos}: unexpected "${String(toks[p].v)}"`);
+  return tree;
+}
+
+const GUID_FULL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function norm(v: unknown): unknown {
+  return typeof v === 'string' && GUID_FULL.test(v) ? v.toLowerCase() : v;
+}
+
+function compare(a: unknown, b: unknown): number | undefined {
+  a = norm(a);
+  b = norm(b);
+  if (a === null || a === undefined || b === null || b === undefined) return undefined;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  throw new ODataError(`cannot compare ${JSON.stringify(a)} with ${JSON.stringify(b)}: the types differ`);
+}
+
+function str(v: unknown, fn: string): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v !== 'string') throw new ODataError(`function ${fn} needs text, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export function evaluate(n: Node, row: Record<string, unknown>): unknown {
+  switch (n.k) {
+    case 'lit':
+      return n.v;
+    case 'prop':
+      return n.name.split('/').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), row) ?? null;
+    case 'list':
+      return n.items.map((i) => evaluate(i, row));
+    case 'not':
+      return !truthy(evaluate(n.e, row));
+    case 'call': {
+      const a = n.args.map((x) => evaluate(x, row));
+      switch (n.fn) {
+        case 'contains':
+          return str(a[0], n.fn).includes(str(a[1], n.fn));
+        case 'startswith':
+          return str(a[0], n.fn).startsWith(str(a[1], n.fn));
+        case 'endswith':
+          return str(a[0], n.fn).endsWith(str(a[1], n.fn));
+        case 'tolower':
+          return str(a[0], n.fn).toLowerCase();
+        case 'toupper':
+          return str(a[0], n.fn).toUpperCase();
+        case 'trim':
+          return str(a[0], n.fn).trim();
+        case 'length':
+          return str(a[0], n.fn).length;
+        case 'indexof':
+          return str(a[0], n.fn).indexOf(str(a[1], n.fn));
+        case 'concat':
+          return str(a[0], n.fn) + str(a[1], n.fn);
+        case 'substring': {
+          if (typeof a[1] !== 'number' || (a[2] !== undefined && typeof a[2] !== 'number')) throw new ODataError('substring needs whole-number positions');
+          return a[2] === undefined ? str(a[0], n.fn).slice(a[1]) : str(a[0], n.fn).substr(a[1], a[2] as number);
+        }
+      }
+      throw new ODataError(`unknown function ${n.fn}`);
+    }
+    case 'bin': {
+      if (n.op === 'and') return truthy(evaluate(n.l, row)) && truthy(evaluate(n.r, row));
+      if (n.op === 'or') return truthy(evaluate(n.l, row)) || truthy(evaluate(n.r, row));
+      const l = evaluate(n.l, row);
+      const r = evaluate(n.r, row);
+      if (n.op === 'in') return (r as unknown[]).some((x) => norm(x) === norm(l) || compare(l, x) === 0);
+      if (n.op === 'eq') return norm(l) === norm(r) || (l !== null && r !== null && compare(l, r) === 0);
+      if (n.op === 'ne') return !(norm(l) === norm(r) || (l !== null && r !== null && compare(l, r) === 0));
+      const c = compare(l, r);
+      if (c === undefined) return false;
+      return n.op === 'gt' ? c > 0 : n.op === 'ge' ? c >= 0 : n.op === 'lt' ? c < 0 : c <= 0;
+    }
+  }
+}
+
+function truthy(v: unknown): boolean {
+  if (typeof v !== 'boolean' && v !== null) throw new ODataError(`a condition must be true or false, got ${JSON.stringify(v)}`);
+  return v === true;
+}
+
+/** Filters rows with a $filter expression. */
+export function applyFilter<T extends Record<string, unknown>>(rows: T[], filter: string, isField: (name: string) => boolean): T[] {
+  const tree = parseFilter(filter, isField);
+  return rows.filter((r) => truthy(evaluate(tree, r)));
+}
+
+/** Sorts by `$orderby` (`a desc, b asc`); stable. */
+export function applyOrderBy<T extends Record<string, unknown>>(rows: T[], orderby: string, isField: (name: string) => boolean): T[] {
+  const keys = orderby.split(',').map((part) => {
+    const m = /^\s*([A-Za-z_]\w*)(?:\s+(asc|desc))?\s*$/i.exec(part);
+    if (!m) throw new ODataError(`invalid $orderby clause "${part.trim()}"`);
+    if (!isField(m[1])) throw new ODataError(`Could not find a property named '${m[1]}'`);
+    return { name: m[1], desc: m[2]?.toLowerCase() === 'desc' };
+  });
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      for (const k of keys) {
+        const av = a.r[k.name] ?? null;
+        const bv = b.r[k.name] ?? null;
+        let c = 0;
+        if (av === null && bv !== null) c = -1;
+        else if (bv === null && av !== null) c = 1;
+        else if (av !== null && bv !== null) c = compare(av, bv) ?? 0;
+        if (c !== 0) return k.desc ? -c : c;
+      }
+      return a.i - b.i;
+    })
+    .map((x) => x.r);
+}
+
+/** The names of a $select (validated). */
+export function parseSelect(select: string, isField: (name: string) => boolean): string[] {
+  return select.split(',').map((s) => {
+    const n = s.trim();
+    if (!/^[A-Za-z_]\w*$/.test(n)) throw new ODataError(`invalid $select item "${n}"`);
+    if (!isField(n)) throw new ODataError(`Could not find a property named '${n}'`);
+    return n;
+  });
+}

@@ -1,0 +1,257 @@
+// Seed data of the emulated business-data service: two companies, records in every entity set
+// (45 sales orders, enough to page), and the customers, payment terms and shipment methods that
+// sales orders link to. Deterministic: the same ids on every start.
+import { ERP_SETS, type FieldDef } from '../spec/erp.js';
+
+export const DEFAULT_COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
+export const OTHER_COMPANY = '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e';
+
+/** a deterministic GUID from a label and a number */
+export function seedGuid(kind: number, n: number): string {
+  const h = (kind * 0x10000 + n).toString(16).padStart(12, '0');
+  return `${(0x1000 + kind).toString(16).padStart(8, '0')}-0000-4000-8000-${h}`;
+}
+
+export function defaultValue(f: FieldDef): unknown {
+  switch (f.type) {
+    case 'decimal':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'guid':
+      return '00000000-0000-0000-0000-000000000000';
+    case 'date':
+      return '0001-01-01';
+    case 'datetime':
+      return '0001-01-01T00:00:00Z';
+    case 'time':
+      return '00:00:00';
+    default:
+      return f.values ? f.values[0] : '';
+  }
+}
+
+/** A full record of a set: every field of the model, defaults where not given. */
+export function fullRecord(setName: string, values: Record<string, unknown>): Record<string, unknown> {
+  const set = ERP_SETS.find((s) => s.name === setName)!;
+  const out: Record<string, unknown> = {};
+  for (const [n, f] of Object.entries(set.fields)) out[n] = values[n] !== undefined ? values[n] : defaultValue(f);
+  return out;
+}
+
+const SEED_TIME = '2026-01-15T08:00:00Z';
+
+export const CUSTOMERS = [
+  ['10000', 'Adatum Corporation'],
+  ['20000', 'Trey Research'],
+  ['30000', 'School of Fine Art'],
+  ['40000', 'Alpine Ski House'],
+  ['50000', 'Relecloud'],
+].map(([number, displayName], i) => ({ id: seedGuid(1, i + 1), number, displayName, type: 'Company', email: `orders@${displayName.split(' ')[0].toLowerCase()}.example`, currencyCode: '', blocked: ' ' }));
+
+export const PAYMENT_TERMS = [
+  ['14 DAYS', 'Net 14 days', '14D'],
+  ['1M(8D)', '1 Month/2% 8 days', '1M'],
+].map(([code, displayName, dueDateCalculation], i) => ({ id: seedGuid(2, i + 1), code, displayName, dueDateCalculation }));
+
+export const SHIPMENT_METHODS = [
+  ['EXW', 'Ex Warehouse'],
+  ['PICKUP', 'Pickup at Location'],
+].map(([code, displayName], i) => ({ id: seedGuid(3, i + 1), code, displayName }));
+
+const CURRENCIES = [
+  ['EUR', 'Euro', '€', '2:2', 0.01],
+  ['USD', 'US dollar', '$', '2:2', 0.01],
+  ['GBP', 'Pound sterling', '£', '2:2', 0.01],
+  ['DKK', 'Danish krone', 'kr', '2:2', 0.01],
+  ['JPY', 'Japanese yen', '¥', '0:0', 1],
+];
+
+const SALESPEOPLE = [
+  ['AH', 'Annette Hill', 'Sales Manager', 5],
+  ['BC', 'Benjamin Chiu', 'Account Manager', 3.5],
+  ['JO', 'Jim Olive', 'Purchaser', 0],
+  ['PS', 'Peter Saddow', 'Sales Representative', 2.25],
+  ['MH', 'Marty Hanson', 'Purchasing Agent', 0],
+];
+
+export interface CompanyData {
+  [set: string]: Record<string, unknown>[];
+}
+
+export interface ErpState {
+  defaultCompany: string;
+  companies: Record<string, unknown>[];
+  data: Record<string, CompanyData>;
+  /** sales order lines by order id */
+  lines: Record<string, Record<string, unknown>[]>;
+  /** the counter behind ETags and numbers */
+  version: number;
+  nextOrderNumber: number;
+}
+
+export function etagOf(version: number): string {
+  return `W/"JzE5OzE${Buffer.from(`${version};${version * 7919}`).toString('base64').replace(/=/g, '')}Oyc="`;
+}
+
+export function seedErp(): ErpState {
+  let version = 0;
+  const stamp = (r: Record<string, unknown>) => ({ '@odata.etag': etagOf(++version), ...r });
+  const companyData = (withRecords: boolean): { data: CompanyData; lines: Record<string, Record<string, unknown>[]> } => {
+    const data: CompanyData = Object.fromEntries(ERP_SETS.filter((s) => s.scope !== 'root').map((s) => [s.name, []]));
+    const lines: Record<string, Record<string, unknown>[]> = {};
+    if (!withRecords) return { data, lines };
+    data.salespeoplePurchasers = SALESPEOPLE.map(([code, displayName, jobTitle, pct], i) =>
+      stamp(fullRecord('salespeoplePurchasers', { id: seedGuid(10, i + 1), code, displayName, jobTitle, commisionPercent: pct, email: `${String(code).toLowerCase()}@cronus.example`, lastModifiedDateTime: SEED_TIME })),
+    );
+    data.currencies = CURRENCIES.map(([code, displayName, symbol, places, precision], i) =>
+      stamp(fullRecord('currencies', { id: seedGuid(11, i + 1), code, displayName, symbol, amountDecimalPlaces: places, amountRoundingPrecision: precision, lastModifiedDateTime: SEED_TIME })),
+    );
+    data.jobQueueEntries = [
+      ['Codeunit', 1509, 'Post inventory cost to G/L', 'Ready'],
+      ['Report', 795, 'Adjust cost - item entries', 'On Hold'],
+      ['Codeunit', 5150, 'Sync with email', 'Error'],
+      ['Codeunit', 1231, 'Bank statement import', 'Ready'],
+    ].map(([type, objId, description, status], i) =>
+      stamp(
+        fullRecord('jobQueueEntries', {
+          id: seedGuid(12, i + 1),
+          jobQueueEntryId: `JQ${1000 + i}`,
+          userId: seedGuid(9, 1),
+          objectTypeToRun: type,
+          objectIdToRun: objId,
+          objectCaptionToRun: description,
+          description,
+          status,
+          lastReadyState: '2026-01-15T07:00:00Z',
+          earliestStartDateTime: `2026-01-${String(16 + i).padStart(2, '0')}T06:00:00Z`,
+          expirationDateTime: '0001-01-01T00:00:00Z',
+          referenceStartingTime: '0001-01-01T00:00:00Z',
+          maxNumberAttemptsToRun: 3,
+          numberOfAttemptsToRun: status === 'Error' ? 3 : 0,
+          recurringJob: i % 2 === 0,
+          numberOfMinutesBetweenRuns: i % 2 === 0 ? 60 : 0,
+          runOnMonday: true,
+          runOnTuesday: true,
+          runOnWednesday: true,
+          runOnThursday: true,
+          runOnFridays: true,
+          startingTime: '06:00:00',
+          endingTime: '22:00:00',
+          errorMessage: status === 'Error' ? 'The mailbox could not be reached.' : '',
+          systemTaskId: seedGuid(13, i + 1),
+          userLanguageId: 1033,
+          jobTimeOut: 43200000,
+          lastModifiedDateTime: SEED_TIME,
+        }),
+      ),
+    );
+    const statuses = ['Draft', 'Open', 'Open', 'In Review', 'Open'];
+    data.salesOrders = Array.from({ length: 45 }, (_, i) => {
+      const c = CUSTOMERS[i % CUSTOMERS.length];
+      const cur = ['', 'EUR', 'USD', '', 'GBP'][i % 5];
+      const currency = data.currencies.find((x) => x.code === cur);
+      const id = seedGuid(14, i + 1);
+      const orderLines = [1, 2].map((n) => {
+        const quantity = ((i + n) % 4) + 1;
+        const unitPrice = 100 + ((i * 37 + n * 11) % 900);
+        return {
+          '@odata.etag': etagOf(++version),
+          id: `${id.slice(0, 24)}${String(n * 10000).padStart(12, '0')}`,
+          documentId: id,
+          sequence: n * 10000,
+          itemId: seedGuid(15, ((i + n) % 7) + 1),
+          lineType: 'Item',
+          lineObjectNumber: `19${String(((i + n) % 7) + 10).padStart(2, '0')}-S`,
+          description: ['ATHENS Desk', 'PARIS Guest Chair', 'ROME Guest Chair', 'TOKYO Guest Chair', 'MEXICO Swivel Chair', 'MUNICH Swivel Chair', 'AMSTERDAM Lamp'][(i + n) % 7],
+          quantity,
+          unitPrice,
+          amountExcludingTax: quantity * unitPrice,
+        };
+      });
+      lines[id] = orderLines;
+      const net = orderLines.reduce((a, l) => a + (l.amountExcludingTax as number), 0);
+      const tax = Math.round(net * 25) / 100;
+      const day = String((i % 28) + 1).padStart(2, '0');
+      return stamp(
+        fullRecord('salesOrders', {
+          id,
+          number: `S-ORD${101001 + i}`,
+          externalDocumentNumber: i % 3 === 0 ? `PO-${7000 + i}` : '',
+          orderDate: `2026-0${(i % 3) + 1}-${day}`,
+          postingDate: `2026-0${(i % 3) + 1}-${day}`,
+          customerId: c.id,
+          customerNumber: c.number,
+          customerName: c.displayName,
+          billToName: c.displayName,
+          billToCustomerId: c.id,
+          billToCustomerNumber: c.number,
+          shipToName: c.displayName,
+          sellToCity: ['Atlanta', 'Chicago', 'Miami', 'Denver', 'Seattle'][i % 5],
+          sellToCountry: 'US',
+          currencyId: currency?.id ?? '00000000-0000-0000-0000-000000000000',
+          currencyCode: cur,
+          paymentTermsId: PAYMENT_TERMS[i % 2].id,
+          shipmentMethodId: SHIPMENT_METHODS[i % 2].id,
+          salesperson: SALESPEOPLE[i % SALESPEOPLE.length][0],
+          requestedDeliveryDate: '0001-01-01',
+          totalAmountExcludingTax: net,
+          totalTaxAmount: tax,
+          totalAmountIncludingTax: Math.round((net + tax) * 100) / 100,
+          status: statuses[i % statuses.length],
+          fullyShipped: false,
+          shortcutDimension1Code: i % 4 === 0 ? 'SALES' : '',
+          email: c.email,
+          lastModifiedDateTime: SEED_TIME,
+        }),
+      );
+    });
+    data.salesQuotes = Array.from({ length: 6 }, (_, i) => {
+      const c = CUSTOMERS[i % CUSTOMERS.length];
+      return stamp(
+        fullRecord('salesQuotes', {
+          id: seedGuid(16, i + 1),
+          number: `S-QUO${1001 + i}`,
+          documentDate: `2026-02-${String(i + 1).padStart(2, '0')}`,
+          dueDate: `2026-03-${String(i + 1).padStart(2, '0')}`,
+          validUntilDate: `2026-03-${String(i + 15).padStart(2, '0')}`,
+          customerId: c.id,
+          customerNumber: c.number,
+          customerName: c.displayName,
+          currencyCode: i % 2 ? 'EUR' : '',
+          paymentTermsId: PAYMENT_TERMS[0].id,
+          salesperson: 'AH',
+          totalAmountExcludingTax: 1000 + i * 250,
+          totalTaxAmount: (1000 + i * 250) / 4,
+          totalAmountIncludingTax: (1000 + i * 250) * 1.25,
+          status: i === 5 ? 'Sent' : 'Draft',
+          lastModifiedDateTime: SEED_TIME,
+        }),
+      );
+    });
+    return { data, lines };
+  };
+  const a = companyData(true);
+  const b = companyData(false);
+  const company = (id: string, name: string) => ({
+    id,
+    systemVersion: '26.0.12345.0',
+    timestamp: 1000 + version,
+    name,
+    displayName: name,
+    businessProfileId: '',
+    systemCreatedAt: '2025-11-01T09:00:00Z',
+    systemCreatedBy: '00000000-0000-0000-0000-000000000001',
+    systemModifiedAt: SEED_TIME,
+    systemModifiedBy: '00000000-0000-0000-0000-000000000001',
+  });
+  return {
+    defaultCompany: DEFAULT_COMPANY,
+    companies: [company(DEFAULT_COMPANY, 'CRONUS USA, Inc.'), company(OTHER_COMPANY, 'My Company')],
+    data: { [DEFAULT_COMPANY]: a.data, [OTHER_COMPANY]: b.data },
+    lines: { ...a.lines },
+    version,
+    nextOrderNumber: 101001 + 45,
+  };
+}

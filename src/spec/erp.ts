@@ -1,0 +1,351 @@
+// The business-data (ERP) entity sets as data: everything the CLI (commands, --set typing,
+// help, table columns) and the emulator (store, validation, paging) need to know about a set.
+// Adding an entity set means adding one ErpSet object to ERP_SETS; nothing else changes.
+// Pure data and pure functions only: imported by api/, cli/ and emulator/.
+
+export type ScalarType = 'string' | 'guid' | 'decimal' | 'integer' | 'boolean' | 'date' | 'datetime' | 'time';
+
+export interface FieldDef {
+  type: ScalarType;
+  /** allowed values (an enum) */
+  values?: readonly string[];
+  readOnly?: boolean;
+  required?: boolean;
+  maxLength?: number;
+  /** a pattern the value must match, with the human description */
+  pattern?: { re: RegExp; text: string };
+  description?: string;
+}
+
+export type ErpOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+export interface NavigationDef {
+  /** true: the navigation returns a collection (`value` array) */
+  collection?: boolean;
+  /** the entity set the target belongs to, when it is one of ERP_SETS */
+  set?: string;
+  description?: string;
+}
+
+export interface ActionDef {
+  /** the command name, e.g. ship-and-invoice */
+  command: string;
+  /** the bound action, e.g. shipAndInvoice (sent as <namespace>.<action>) */
+  action: string;
+  description: string;
+  /** what happened, for the person at the terminal, e.g. "shipped and invoiced" */
+  done: string;
+}
+
+export interface ErpSet {
+  /** the collection segment in the URL, e.g. salesOrders */
+  name: string;
+  /** the command noun, e.g. sales-orders */
+  noun: string;
+  aliases?: readonly string[];
+  /** a readable singular, e.g. "sales order" */
+  singular: string;
+  apiVersion: 'v1.0' | 'v2.0';
+  /** `root`: addressed at {prefix}/api/<v>/<name> (companies); default: under a company */
+  scope?: 'company' | 'root';
+  operations: readonly ErpOperation[];
+  fields: Readonly<Record<string, FieldDef>>;
+  /** the table columns (field names) */
+  columns: readonly string[];
+  navigation?: Readonly<Record<string, NavigationDef>>;
+  actions?: readonly ActionDef[];
+  /** a field that identifies a record to people (for the check hint of create), e.g. code or number */
+  naturalKey?: string;
+}
+
+const GUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATETIME_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,7})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$/;
+
+export function isGuid(s: string): boolean {
+  return GUID_RE.test(s);
+}
+
+const id: FieldDef = { type: 'guid', readOnly: true, description: 'identifier (set by the service)' };
+const modified: FieldDef = { type: 'datetime', readOnly: true, description: 'last change (set by the service)' };
+const s = (maxLength?: number, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'string', ...(maxLength ? { maxLength } : {}), ...extra });
+const ro = (type: ScalarType): FieldDef => ({ type, readOnly: true });
+const t = (type: ScalarType): FieldDef => ({ type });
+
+function fieldsOf(names: string, def: FieldDef): Record<string, FieldDef> {
+  return Object.fromEntries(names.split(/\s+/).filter(Boolean).map((n) => [n, def]));
+}
+
+export const SALES_ORDER_STATUS = ['Draft', 'In Review', 'Open'] as const;
+export const SALES_QUOTE_STATUS = ['Draft', 'Sent', 'Accepted', 'Expired'] as const;
+export const JOB_QUEUE_STATUS = ['Ready', 'In Process', 'Error', 'On Hold', 'Finished', 'On Hold with Inactivity Timeout', 'Waiting'] as const;
+
+export const ERP_SETS: readonly ErpSet[] = [
+  {
+    name: 'companies',
+    noun: 'companies',
+    singular: 'company',
+    apiVersion: 'v2.0',
+    scope: 'root',
+    operations: ['list'],
+    fields: {
+      id,
+      systemVersion: ro('string'),
+      timestamp: ro('integer'),
+      name: ro('string'),
+      displayName: ro('string'),
+      businessProfileId: ro('string'),
+      systemCreatedAt: ro('datetime'),
+      systemCreatedBy: ro('guid'),
+      systemModifiedAt: ro('datetime'),
+      systemModifiedBy: ro('guid'),
+    },
+    columns: ['id', 'name', 'displayName', 'systemVersion'],
+  },
+  {
+    name: 'salespeoplePurchasers',
+    noun: 'salespeople',
+    aliases: ['salespeoplepurchasers', 'salespeople-purchasers'],
+    singular: 'salesperson/purchaser',
+    apiVersion: 'v2.0',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    naturalKey: 'code',
+    fields: {
+      id,
+      code: s(20, { required: true, description: 'short code' }),
+      displayName: s(50),
+      email: s(80),
+      email2: s(80),
+      phoneNo: s(30),
+      jobTitle: s(30),
+      commisionPercent: { type: 'decimal', description: 'commission percentage (spelled so by the service)' },
+      privacyBlocked: t('boolean'),
+      blocked: t('boolean'),
+      lastModifiedDateTime: modified,
+    },
+    columns: ['id', 'code', 'displayName', 'email', 'jobTitle', 'commisionPercent', 'blocked'],
+  },
+  {
+    name: 'currencies',
+    noun: 'currencies',
+    singular: 'currency',
+    apiVersion: 'v1.0',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    naturalKey: 'code',
+    fields: {
+      id: { type: 'string', readOnly: true, description: 'identifier (set by the service)' },
+      code: s(10, { required: true, description: 'currency code' }),
+      displayName: s(30),
+      symbol: s(10),
+      amountDecimalPlaces: s(5, { pattern: { re: /^\d{1,2}:\d{1,2}$/, text: '<min>:<max>, e.g. 2:2' } }),
+      amountRoundingPrecision: t('decimal'),
+      lastModifiedDateTime: modified,
+    },
+    columns: ['id', 'code', 'displayName', 'symbol', 'amountDecimalPlaces', 'amountRoundingPrecision'],
+  },
+  {
+    name: 'jobQueueEntries',
+    noun: 'job-queue-entries',
+    aliases: ['jobqueueentries'],
+    singular: 'job queue entry',
+    apiVersion: 'v2.0',
+    operations: ['list', 'get'],
+    fields: {
+      id,
+      ...fieldsOf('jobQueueEntryId lastReadyState objectTypeToRun objectCaptionToRun reportOutputType recordIdToProcess parameterString', ro('string')),
+      userId: ro('guid'),
+      ...fieldsOf('expirationDateTime earliestStartDateTime referenceStartingTime', ro('datetime')),
+      ...fieldsOf('objectIdToRun maxNumberAttemptsToRun numberOfAttemptsToRun numberOfMinutesBetweenRuns userLanguageId rerunDelay jobTimeOut priorityWithinCategory', ro('integer')),
+      status: { type: 'string', readOnly: true, values: JOB_QUEUE_STATUS },
+      ...fieldsOf('recurringJob runOnMonday runOnTuesday runOnWednesday runOnThursday runOnFridays runOnSaturdays runOnSundays runInUserSession userSessionStarted notifyOnSuccess scheduled manualRecurrence', ro('boolean')),
+      ...fieldsOf('startingTime endingTime', ro('time')),
+      ...fieldsOf('nextRunDateFormula description userSessionId jobQueueCategoryCode errorMessage userServiceInstanceId printerName reportRequestPageOptions', ro('string')),
+      systemTaskId: ro('guid'),
+      lastModifiedDateTime: modified,
+    },
+    columns: ['id', 'objectTypeToRun', 'objectIdToRun', 'description', 'status', 'earliestStartDateTime'],
+    actions: [{ command: 'restart', action: 'restart', description: 'restart the job queue entry', done: 'restarted' }],
+  },
+  {
+    name: 'salesOrders',
+    noun: 'sales-orders',
+    aliases: ['salesorders'],
+    singular: 'sales order',
+    apiVersion: 'v2.0',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    naturalKey: 'externalDocumentNumber',
+    fields: {
+      id,
+      number: { type: 'string', readOnly: true, description: 'order number (set by the service)' },
+      externalDocumentNumber: s(35),
+      orderDate: t('date'),
+      postingDate: t('date'),
+      customerId: t('guid'),
+      customerNumber: s(20),
+      customerName: s(100),
+      billToName: s(100),
+      billToCustomerId: t('guid'),
+      billToCustomerNumber: s(20),
+      shipToName: s(100),
+      shipToContact: s(100),
+      ...fieldsOf('sellToAddressLine1 sellToAddressLine2 billToAddressLine1 billToAddressLine2 shipToAddressLine1 shipToAddressLine2', s(100)),
+      ...fieldsOf('sellToCity billToCity shipToCity sellToState billToState shipToState', s(30)),
+      ...fieldsOf('sellToCountry billToCountry shipToCountry', s(10)),
+      ...fieldsOf('sellToPostCode billToPostCode shipToPostCode', s(20)),
+      ...fieldsOf('shortcutDimension1Code shortcutDimension2Code', s(20)),
+      currencyId: t('guid'),
+      currencyCode: s(10),
+      pricesIncludeTax: ro('boolean'),
+      paymentTermsId: t('guid'),
+      shipmentMethodId: t('guid'),
+      salesperson: s(20, { description: 'salesperson code' }),
+      partialShipping: t('boolean'),
+      requestedDeliveryDate: t('date'),
+      discountAmount: t('decimal'),
+      discountAppliedBeforeTax: t('boolean'),
+      totalAmountExcludingTax: ro('decimal'),
+      totalTaxAmount: ro('decimal'),
+      totalAmountIncludingTax: ro('decimal'),
+      fullyShipped: t('boolean'),
+      status: { type: 'string', values: SALES_ORDER_STATUS },
+      lastModifiedDateTime: modified,
+      phoneNumber: s(30),
+      email: s(80),
+    },
+    columns: ['id', 'number', 'orderDate', 'customerNumber', 'customerName', 'currencyCode', 'totalAmountIncludingTax', 'status', 'fullyShipped'],
+    navigation: {
+      customer: { description: 'the customer' },
+      dimensionValue: { description: 'the dimension value' },
+      currency: { set: 'currencies', description: 'the currency' },
+      paymentTerm: { description: 'the payment term' },
+      shipmentMethod: { description: 'the shipment method' },
+      dimensionSetLines: { collection: true, description: 'the dimension set lines' },
+      salesOrderLines: { collection: true, description: 'the order lines' },
+      pdfDocument: { description: 'the PDF document (save its content with --out file.pdf)' },
+      attachments: { collection: true, description: 'the attachments' },
+      documentAttachments: { collection: true, description: 'the document attachments' },
+    },
+    actions: [{ command: 'ship-and-invoice', action: 'shipAndInvoice', description: 'ship and invoice the sales order', done: 'shipped and invoiced' }],
+  },
+  {
+    name: 'salesQuotes',
+    noun: 'sales-quotes',
+    aliases: ['salesquotes'],
+    singular: 'sales quote',
+    apiVersion: 'v1.0',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    naturalKey: 'externalDocumentNumber',
+    fields: {
+      id,
+      number: s(20),
+      externalDocumentNumber: s(35),
+      documentDate: t('date'),
+      dueDate: t('date'),
+      validUntilDate: t('date'),
+      customerId: t('guid'),
+      customerNumber: s(20),
+      customerName: s(100),
+      currencyCode: s(10),
+      paymentTermsId: t('guid'),
+      salesperson: s(20),
+      email: s(80),
+      discountAmount: t('decimal'),
+      totalAmountExcludingTax: ro('decimal'),
+      totalTaxAmount: ro('decimal'),
+      totalAmountIncludingTax: ro('decimal'),
+      status: { type: 'string', readOnly: true, values: SALES_QUOTE_STATUS },
+      lastModifiedDateTime: modified,
+    },
+    columns: ['id', 'number', 'documentDate', 'customerNumber', 'currencyCode', 'totalAmountIncludingTax', 'status'],
+    actions: [
+      { command: 'make-order', action: 'makeOrder', description: 'turn the quote into a sales order', done: 'turned into a sales order' },
+      { command: 'make-invoice', action: 'makeInvoice', description: 'turn the quote into a sales invoice', done: 'turned into a sales invoice' },
+      { command: 'send', action: 'send', description: 'send the quote to the customer', done: 'sent' },
+    ],
+  },
+];
+
+export function findSet(name: string, sets: readonly ErpSet[] = ERP_SETS): ErpSet | undefined {
+  return sets.find((x) => x.name === name || x.noun === name || x.aliases?.includes(name));
+}
+
+/** A type as people read it in help and error messages. */
+export function typeText(f: FieldDef): string {
+  if (f.values) return `one of ${f.values.map((v) => `"${v}"`).join(', ')}`;
+  switch (f.type) {
+    case 'guid':
+      return 'GUID';
+    case 'decimal':
+      return 'number';
+    case 'integer':
+      return 'whole number';
+    case 'boolean':
+      return 'true or false';
+    case 'date':
+      return 'date YYYY-MM-DD';
+    case 'datetime':
+      return 'date-time YYYY-MM-DDThh:mm:ssZ';
+    case 'time':
+      return 'time hh:mm:ss';
+    default:
+      return f.pattern ? `text ${f.pattern.text}` : f.maxLength ? `text (at most ${f.maxLength} characters)` : 'text';
+  }
+}
+
+/**
+ * Checks a JSON value against a field; returns the problem (without the field name) or undefined.
+ * null is accepted for every field that is not required.
+ */
+export function checkValue(f: FieldDef, v: unknown): string | undefined {
+  if (v === null) return f.required ? 'may not be null' : undefined;
+  const want = `expected ${typeText(f)}`;
+  switch (f.type) {
+    case 'decimal':
+      return typeof v === 'number' && Number.isFinite(v) ? undefined : want;
+    case 'integer':
+      return typeof v === 'number' && Number.isSafeInteger(v) ? undefined : want;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : want;
+    default:
+      break;
+  }
+  if (typeof v !== 'string') return want;
+  if (f.type === 'guid' && !GUID_RE.test(v)) return want;
+  if (f.type === 'date' && !(DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want;
+  if (f.type === 'datetime' && !(DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want;
+  if (f.type === 'time' && !TIME_RE.test(v)) return want;
+  if (f.values && !f.values.includes(v)) return want;
+  if (f.pattern && !f.pattern.re.test(v)) return want;
+  if (f.maxLength !== undefined && [...v].length > f.maxLength) return `is ${[...v].length} characters long; at most ${f.maxLength} allowed`;
+  return undefined;
+}
+
+/** Turns the text of `--set field=value` into the field's JSON value; throws a message on a malformed value. */
+export function parseFieldText(f: FieldDef, text: string): unknown {
+  let v: unknown = text;
+  if (text === 'null') v = null;
+  else if (f.type === 'decimal' || f.type === 'integer') v = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : text;
+  else if (f.type === 'boolean') v = text === 'true' ? true : text === 'false' ? false : text;
+  const problem = checkValue(f, v);
+  if (problem) throw new Error(problem);
+  return v;
+}
+
+/** The URL segment of a key: GUIDs bare, other keys as quoted OData strings. */
+export function keySegment(key: string): string {
+  return GUID_RE.test(key) ? key : `'${key.replace(/'/g, "''")}'`;
+}
+
+/** The path below `{prefix}` of a set's collection: `/api/<v>/companies(<c>)/<name>`. */
+export function collectionPath(set: ErpSet, company?: string): string {
+  if (set.scope === 'root') return `/api/${set.apiVersion}/${set.name}`;
+  return `/api/${set.apiVersion}/companies(${encodeURIComponent(company ?? '')})/${set.name}`;
+}
+
+// Database refresh (lcs)
+export const LCS_VERSION_HEADER = 'x-vendor-version';
+export const LCS_VERSION = '2017-09-15';
+export const REFRESH_LIMIT_PER_DAY = 3;
+export const OPERATION_DONE = ['Completed', 'SignedOff'] as const;
+export const OPERATION_FAILED = ['Failed', 'Aborted', 'Rollback', 'Cancelled'] as const;

@@ -1,0 +1,306 @@
+// vx erp <set> list/get/create/update/delete against the emulator.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const ORDER = '0000100e-0000-4000-8000-0000000e0001';
+const CURRENCY_EUR = '0000100b-0000-4000-8000-0000000b0001';
+const SALESPERSON = '0000100a-0000-4000-8000-0000000a0001';
+const json = (s: string) => JSON.parse(s);
+const company = () => e2e.emu.state.erp.defaultCompany as string;
+const store = (set: string) => e2e.emu.state.erp.data[company()][set] as Record<string, any>[];
+const sent = (method?: string) => e2e.emu.count({ family: 'erp', method });
+
+describe('erp list', () => {
+  it('lists companies without a company id', async () => {
+    const r = await e2e.run(['erp', 'companies', 'list'], { env: { VX_ERP_COMPANY: undefined } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const list = json(r.stdout);
+    expect(list.map((c: any) => c.name)).toEqual(['CRONUS USA, Inc.', 'My Company']);
+    expect(e2e.emu.count({ family: 'erp', method: 'GET', path: '/api/v2.0/companies' })).toBe(1);
+  });
+
+  it('follows @odata.nextLink across pages and prints one array (Prefer: odata.maxpagesize)', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--page-size', '20']);
+    expect(r.code).toBe(0);
+    const list = json(r.stdout);
+    expect(list).toHaveLength(45);
+    expect(list.map((o: any) => o.number)).toEqual(Array.from({ length: 45 }, (_, i) => `S-ORD${101001 + i}`));
+    expect(list[0]['@odata.etag']).toMatch(/^W\/"/);
+    expect(e2e.emu.count({ family: 'erp', method: 'GET', path: '/salesOrders' })).toBe(3);
+    expect(e2e.emu.count({ family: 'erp', method: 'GET', path: '$skiptoken=40' })).toBe(1);
+  });
+
+  it('reads everything in one request without --page-size', async () => {
+    const r = await e2e.run(['erp', 'salesorders', 'list']);
+    expect(json(r.stdout)).toHaveLength(45);
+    expect(sent('GET')).toBe(1);
+  });
+
+  it('--top caps the total across pages; --skip, --filter, --orderby and --select are sent as OData options', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--page-size', '10', '--top', '25', '--skip', '2']);
+    const list = json(r.stdout);
+    expect(list).toHaveLength(25);
+    expect(list[0].number).toBe('S-ORD101003');
+    expect(sent('GET')).toBe(3);
+    expect(e2e.emu.log[0].path).toContain('$top=25&$skip=2');
+
+    const f = await e2e.run(['erp', 'sales-orders', 'list', '--filter', "status eq 'Open' and customerNumber eq '20000'", '--orderby', 'totalAmountIncludingTax desc', '--select', 'number,status,totalAmountIncludingTax']);
+    expect(f.code).toBe(0);
+    const rows = json(f.stdout);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const o of rows) expect(Object.keys(o).sort()).toEqual(['@odata.etag', 'number', 'status', 'totalAmountIncludingTax']);
+    const totals = rows.map((o: any) => o.totalAmountIncludingTax);
+    expect(totals).toEqual([...totals].sort((a: number, b: number) => b - a));
+  });
+
+  it('shows the useful columns in a table', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'list', '-o', 'table']);
+    expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['ID', 'CODE', 'DISPLAYNAME', 'SYMBOL', 'AMOUNTDECIMALPLACES', 'AMOUNTROUNDINGPRECISION']);
+    expect(r.stdout).toContain('Pound sterling');
+  });
+
+  it('lists every set through its aliases', async () => {
+    for (const [noun, n] of [['salespeoplepurchasers', 5], ['salespeople', 5], ['jobqueueentries', 4], ['job-queue-entries', 4], ['salesquotes', 6], ['sales-quotes', 6], ['currencies', 5]] as const) {
+      const r = await e2e.run(['erp', noun, 'list']);
+      expect(r.code, noun).toBe(0);
+      expect(json(r.stdout), noun).toHaveLength(n);
+    }
+    expect(e2e.emu.log.map((l) => l.path.replace(/companies\([^)]*\)/, 'c'))).toContain('/api/v1.0/c/currencies');
+  });
+
+  it('takes --company over VX_ERP_COMPANY', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--company', '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toEqual([]);
+  });
+
+  it('rejects bad options before sending anything', async () => {
+    for (const args of [
+      ['erp', 'sales-orders', 'list', '--top', '-1'],
+      ['erp', 'sales-orders', 'list', '--page-size', '0'],
+      ['erp', 'sales-orders', 'list', '--skip', 'x'],
+      ['erp', 'sales-orders', 'list', '--filter', ' '],
+      ['erp', 'sales-orders', 'list', '--company', 'not-a-guid'],
+      ['erp', 'sales-orders', 'get', 'not-a-guid'],
+      ['erp', 'job-queue-entries', 'create'],
+    ]) {
+      const r = await e2e.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^vx: |error: /);
+    }
+    const noCompany = await e2e.run(['erp', 'currencies', 'list'], { env: { VX_ERP_COMPANY: undefined } });
+    expect(noCompany.code).toBe(2);
+    expect(noCompany.stderr).toMatch(/company .*VX_ERP_COMPANY/);
+    expect(sent()).toBe(0);
+  });
+
+  it('reports a bad $filter from the service (exit 1), 401 (exit 3), a missing token (exit 3, nothing sent) and 404 (exit 4)', async () => {
+    const bad = await e2e.run(['erp', 'currencies', 'list', '--filter', "nosuch eq 'x'"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/HTTP 400 .*BadRequest.*nosuch/);
+    const unauth = await e2e.run(['erp', 'currencies', 'list'], { env: { VX_ERP_TOKEN: 'wrong' } });
+    expect(unauth.code).toBe(3);
+    expect(unauth.stderr).toMatch(/HTTP 401 .*Authentication_InvalidCredentials/);
+    expect(unauth.stderr).not.toContain('wrong');
+    const before = sent();
+    const none = await e2e.run(['erp', 'currencies', 'list'], { env: { VX_ERP_TOKEN: undefined } });
+    expect(none.code).toBe(3);
+    expect(sent()).toBe(before);
+    const missing = await e2e.run(['erp', 'sales-orders', 'get', '11111111-2222-4333-8444-555555555555']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/^vx: HTTP 404 Not Found BadRequest_NotFound: .*\(request id [0-9a-f-]+\)\n$/);
+  });
+});
+
+describe('erp get', () => {
+  it('prints the entity as returned, with --select and --expand', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'get', ORDER, '--select', 'number,status', '--expand', 'salesOrderLines']);
+    expect(r.code).toBe(0);
+    const o = json(r.stdout);
+    expect(o['@odata.context']).toContain('/salesOrders/$entity');
+    expect(o['@odata.etag']).toBe(store('salesOrders')[0]['@odata.etag']);
+    expect(o.number).toBe('S-ORD101001');
+    expect(o.customerName).toBeUndefined();
+    expect(o.salesOrderLines).toHaveLength(2);
+    expect(e2e.emu.log[0].path).toBe(`/api/v2.0/companies(${company()})/salesOrders(${ORDER})?$select=number,status&$expand=salesOrderLines`);
+  });
+});
+
+describe('erp create', () => {
+  it('POSTs typed --set values to the collection and prints the 201 entity', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=CHF', '--set', 'displayName=Swiss franc', '--set', 'amountRoundingPrecision=0.05', '--set', 'amountDecimalPlaces=2:2']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const c = json(r.stdout);
+    expect(c).toMatchObject({ code: 'CHF', displayName: 'Swiss franc', amountRoundingPrecision: 0.05, amountDecimalPlaces: '2:2' });
+    expect(c['@odata.etag']).toMatch(/^W\/"/);
+    expect(store('currencies').find((x) => x.code === 'CHF')?.id).toBe(c.id);
+    expect(e2e.emu.count({ family: 'erp', method: 'POST', path: /\/api\/v1\.0\/companies\([^)]+\)\/currencies$/ })).toBe(1);
+  });
+
+  it('merges --data @file with --set (which wins); salespeople create is a POST to the collection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vx-erp-'));
+    const file = join(dir, 'sp.json');
+    writeFileSync(file, JSON.stringify({ code: 'ZZ', displayName: 'From file', commisionPercent: 1.5, blocked: false }));
+    const r = await e2e.run(['erp', 'salespeople', 'create', '--data', `@${file}`, '--set', 'displayName=From set', '--set', 'blocked=true', '--set', 'commisionPercent=7']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ code: 'ZZ', displayName: 'From set', blocked: true, commisionPercent: 7 });
+    expect(e2e.emu.count({ family: 'erp', method: 'POST', path: /salespeoplePurchasers$/ })).toBe(1);
+    const stdin = await e2e.run(['erp', 'sales-orders', 'create', '--data', '-', '--set', 'orderDate=2026-04-01'], { input: '{"customerNumber":"20000","externalDocumentNumber":"PO-1"}' });
+    expect(stdin.code).toBe(0);
+    expect(json(stdin.stdout)).toMatchObject({ customerNumber: '20000', customerName: 'Trey Research', orderDate: '2026-04-01', status: 'Draft', number: 'S-ORD101046' });
+  });
+
+  it('refuses malformed values of every type, unknown and read-only fields and missing required fields: exit 2, nothing sent', async () => {
+    const cases: [string[], RegExp][] = [
+      [['erp', 'sales-orders', 'create', '--set', 'discountAmount=12,5'], /--set discountAmount: invalid value "12,5": expected number/],
+      [['erp', 'sales-orders', 'create', '--set', 'partialShipping=yes'], /partialShipping: .*expected true or false/],
+      [['erp', 'sales-orders', 'create', '--set', 'orderDate=01/02/2026'], /orderDate: .*expected date YYYY-MM-DD/],
+      [['erp', 'sales-orders', 'create', '--set', 'customerId=123'], /customerId: .*expected GUID/],
+      [['erp', 'sales-orders', 'create', '--set', 'status=Closed'], /status: .*expected one of "Draft", "In Review", "Open"/],
+      [['erp', 'sales-orders', 'create', '--set', 'totalTaxAmount=1'], /"totalTaxAmount" of a sales order is read-only/],
+      [['erp', 'sales-orders', 'create', '--set', 'colour=red'], /unknown field "colour"/],
+      [['erp', 'sales-orders', 'create', '--data', '{"number":"S-1"}'], /--data field "number".*read-only/],
+      [['erp', 'sales-orders', 'create', '--data', '{"discountAmount":"5"}'], /--data field "discountAmount": expected number/],
+      [['erp', 'sales-orders', 'create', '--data', '{bad json'], /not valid JSON/],
+      [['erp', 'currencies', 'create', '--set', 'code=ABCDEFGHIJK'], /code: .*at most 10/],
+      [['erp', 'currencies', 'create', '--set', 'code=AB', '--set', 'amountDecimalPlaces=2'], /amountDecimalPlaces: .*<min>:<max>/],
+      [['erp', 'currencies', 'create', '--set', 'displayName=No code'], /needs code/],
+      [['erp', 'salespeople', 'create', '--set', 'code=X', '--set', 'commisionPercent=ten'], /commisionPercent: .*expected number/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await e2e.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(re);
+      expect(r.stdout).toBe('');
+    }
+    expect(sent()).toBe(0);
+  });
+
+  it('reports a duplicate code from the service (exit 1) and an ambiguous failure with a way to check (exit 8, not repeated)', async () => {
+    const dup = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=EUR']);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/HTTP 400 .*Application_EntityWithSameKeyExists/);
+    e2e.emu.setFaults('erp/reset-after:1x');
+    const lost = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=NOK']);
+    expect(lost.code).toBe(8);
+    expect(lost.stderr).toMatch(/create currency: .*outcome is unknown.*check with: vx erp currencies list --filter "code eq 'NOK'"/);
+    expect(e2e.emu.count({ family: 'erp', method: 'POST' })).toBe(2);
+    expect(store('currencies').filter((c) => c.code === 'NOK')).toHaveLength(1);
+  });
+
+  it('--dry-run prints the request and sends nothing', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=SEK', '--dry-run']);
+    expect(r.code).toBe(0);
+    const [req] = json(r.stdout);
+    expect(req).toMatchObject({ method: 'POST', url: `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${company()})/currencies`, body: { code: 'SEK' } });
+    expect(req.headers.authorization).not.toContain('emulator-token');
+    expect(sent()).toBe(0);
+  });
+});
+
+describe('erp update (If-Match)', () => {
+  it('without --if-match reads the record first and sends its @odata.etag; PATCH carries only the given fields', async () => {
+    const before = { ...store('salesOrders')[0] };
+    const r = await e2e.run(['erp', 'sales-orders', 'update', ORDER, '--set', 'discountAmount=5', '--set', 'requestedDeliveryDate=2026-05-01']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const o = json(r.stdout);
+    expect(o).toMatchObject({ discountAmount: 5, requestedDeliveryDate: '2026-05-01', customerName: before.customerName, status: before.status });
+    expect(o['@odata.etag']).not.toBe(before['@odata.etag']);
+    expect(e2e.emu.log.map((l) => l.method)).toEqual(['GET', 'PATCH']);
+
+    const dry = await e2e.run(['erp', 'sales-orders', 'update', ORDER, '--set', 'discountAmount=6', '--dry-run']);
+    const reqs = json(dry.stdout);
+    expect(reqs.map((x: any) => x.method)).toEqual(['GET', 'PATCH']);
+    expect(reqs[1].body).toEqual({ discountAmount: 6 });
+    expect(reqs[1].headers['if-match']).toMatch(/fresh GET/);
+  });
+
+  it('sends --if-match as given (no read); a stale ETag exits 5 and leaves the record as it was', async () => {
+    const etag = store('currencies')[0]['@odata.etag'];
+    const ok = await e2e.run(['erp', 'currencies', 'update', CURRENCY_EUR, '--set', 'symbol=EUR', '--if-match', etag]);
+    expect(ok.code).toBe(0);
+    expect(e2e.emu.log.map((l) => l.method)).toEqual(['PATCH']);
+    const stale = await e2e.run(['erp', 'currencies', 'update', CURRENCY_EUR, '--set', 'symbol=XX', '--if-match', etag]);
+    expect(stale.code).toBe(5);
+    expect(stale.stderr).toMatch(/changed by someone else.*left as it was.*HTTP 412 .*Request_EntityChanged/);
+    expect(store('currencies')[0].symbol).toBe('EUR');
+  });
+
+  it('--force sends If-Match: *', async () => {
+    const dry = await e2e.run(['erp', 'salespeople', 'update', SALESPERSON, '--set', 'jobTitle=Boss', '--force', '--dry-run']);
+    expect(json(dry.stdout)).toEqual([expect.objectContaining({ method: 'PATCH', headers: expect.objectContaining({ 'if-match': '*' }), body: { jobTitle: 'Boss' } })]);
+    const r = await e2e.run(['erp', 'salespeople', 'update', SALESPERSON, '--set', 'jobTitle=Boss', '--force']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).jobTitle).toBe('Boss');
+    expect(e2e.emu.log.map((l) => l.method)).toEqual(['PATCH']);
+  });
+
+  it('needs something to change; --if-match and --force exclude each other; read-only fields are refused; nothing sent', async () => {
+    for (const args of [
+      ['erp', 'sales-orders', 'update', ORDER],
+      ['erp', 'sales-orders', 'update', ORDER, '--set', 'status=Open', '--force', '--if-match', 'W/"x"'],
+      ['erp', 'sales-orders', 'update', ORDER, '--set', 'number=1'],
+      ['erp', 'sales-orders', 'update', ORDER, '--set', 'lastModifiedDateTime=2026-01-01T00:00:00Z'],
+      ['erp', 'sales-orders', 'update', 'xyz', '--set', 'status=Open'],
+    ]) {
+      const r = await e2e.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(sent()).toBe(0);
+  });
+});
+
+describe('erp delete', () => {
+  it('needs --yes without a terminal: exit 2, nothing sent', async () => {
+    const r = await e2e.run(['erp', 'sales-quotes', 'delete', '00001010-0000-4000-8000-000000100001']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/confirmation needed; pass --yes/);
+    expect(sent()).toBe(0);
+  });
+
+  it('with --yes reads the ETag, deletes (204, no output) and the record is gone', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'delete', ORDER, '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(e2e.emu.log.map((l) => l.method)).toEqual(['GET', 'DELETE']);
+    const gone = await e2e.run(['erp', 'sales-orders', 'get', ORDER]);
+    expect(gone.code).toBe(4);
+  });
+
+  it('a stale --if-match exits 5 and keeps the record; --force deletes without a read', async () => {
+    const stale = await e2e.run(['erp', 'currencies', 'delete', CURRENCY_EUR, '-y', '--if-match', 'W/"old"']);
+    expect(stale.code).toBe(5);
+    expect(stale.stderr).toMatch(/changed by someone else/);
+    expect(store('currencies')).toHaveLength(5);
+    const forced = await e2e.run(['erp', 'currencies', 'delete', CURRENCY_EUR, '-y', '--force']);
+    expect(forced.code).toBe(0);
+    expect(store('currencies')).toHaveLength(4);
+    expect(e2e.emu.log.map((l) => l.method)).toEqual(['DELETE', 'DELETE']);
+  });
+
+  it('a missing record is exit 4', async () => {
+    const r = await e2e.run(['erp', 'salespeople', 'delete', '11111111-2222-4333-8444-555555555555', '--yes']);
+    expect(r.code).toBe(4);
+  });
+});
+
+describe('job queue entries (read-only)', () => {
+  it('lists and gets, and offers no write verbs', async () => {
+    const list = await e2e.run(['erp', 'job-queue-entries', 'list', '--filter', "status eq 'Error'"]);
+    const [entry] = json(list.stdout);
+    expect(entry.description).toBe('Sync with email');
+    const get = await e2e.run(['erp', 'jobqueueentries', 'get', entry.id]);
+    expect(json(get.stdout).startingTime).toBe('06:00:00');
+    for (const verb of ['update', 'delete']) {
+      const r = await e2e.run(['erp', 'job-queue-entries', verb, entry.id]);
+      expect(r.code).toBe(2);
+    }
+  });
+});

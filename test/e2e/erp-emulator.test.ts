@@ -1,0 +1,88 @@
+// The emulated ERP and refresh services on their own (what vx never sends on purpose).
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const ORDER = '0000100e-0000-4000-8000-0000000e0001';
+const auth = { authorization: 'Bearer emulator-token' };
+const orders = () => `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(${e2e.env.VX_ERP_COMPANY})/salesOrders`;
+const call = async (method: string, url: string, headers: Record<string, string> = {}, body?: unknown) => {
+  const res = await fetch(url, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+};
+
+describe('emulated business-data service', () => {
+  it('pages with Prefer: odata.maxpagesize, answers Preference-Applied and an absolute nextLink', async () => {
+    const r = await call('GET', `${orders()}?$filter=status eq 'Open'`, { prefer: 'odata.maxpagesize=5' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('preference-applied')).toBe('odata.maxpagesize=5');
+    expect(r.body['@odata.context']).toMatch(/\$metadata#companies\(.*\)\/salesOrders$/);
+    expect(r.body.value).toHaveLength(5);
+    expect(decodeURIComponent(r.body['@odata.nextLink'])).toBe(`${orders()}?$filter=status eq 'Open'&$skiptoken=5`);
+    const all = await call('GET', orders());
+    expect(all.body.value).toHaveLength(45);
+    expect(all.body['@odata.nextLink']).toBeUndefined();
+  });
+
+  it('PATCH and DELETE need If-Match (400 BadRequest_InvalidToken), a stale one is 412 Request_EntityChanged, * is accepted', async () => {
+    const none = await call('PATCH', `${orders()}(${ORDER})`, {}, { discountAmount: 1 });
+    expect(none.status).toBe(400);
+    expect(none.body.error.code).toBe('BadRequest_InvalidToken');
+    expect(none.body.error.message).toMatch(/CorrelationId: {2}[0-9a-f-]+\.$/);
+    expect((await call('DELETE', `${orders()}(${ORDER})`)).body.error.code).toBe('BadRequest_InvalidToken');
+    const stale = await call('PATCH', `${orders()}(${ORDER})`, { 'if-match': 'W/"stale"' }, { discountAmount: 1 });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error.code).toBe('Request_EntityChanged');
+    const current = (await call('GET', `${orders()}(${ORDER})`)).body['@odata.etag'];
+    const ok = await call('PATCH', `${orders()}(${ORDER})`, { 'if-match': current }, { discountAmount: 1 });
+    expect(ok.status).toBe(200);
+    expect(ok.body['@odata.etag']).not.toBe(current);
+    expect((await call('PATCH', `${orders()}(${ORDER})`, { 'if-match': current }, { discountAmount: 2 })).status).toBe(412);
+    expect((await call('PATCH', `${orders()}(${ORDER})`, { 'if-match': '*' }, { discountAmount: 2 })).status).toBe(200);
+    expect((await call('DELETE', `${orders()}(${ORDER})`, { 'if-match': '*' })).status).toBe(204);
+    expect((await call('GET', `${orders()}(${ORDER})`)).body.error.code).toBe('BadRequest_NotFound');
+  });
+
+  it('rejects read-only, unknown and malformed fields', async () => {
+    const ro = await call('POST', orders(), {}, { number: 'X' });
+    expect(ro.status).toBe(400);
+    expect(ro.body.error.message).toMatch(/'number' is read-only/);
+    expect((await call('POST', orders(), {}, { colour: 'red' })).status).toBe(400);
+    expect((await call('POST', orders(), {}, { orderDate: 'today' })).status).toBe(400);
+    const cur = `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`;
+    expect((await call('POST', cur, {}, { code: 'ABCDEFGHIJK' })).status).toBe(400);
+    expect((await call('POST', cur, {}, { displayName: 'no code' })).status).toBe(400);
+    const created = await call('POST', cur, {}, { code: 'CHF' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('etag')).toBe(created.body['@odata.etag']);
+  });
+
+  it('answers the wrong api version with 404, a missing operation with 405, a bad key or query option with 400', async () => {
+    expect((await call('GET', `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`)).status).toBe(404);
+    expect((await call('POST', `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(${e2e.env.VX_ERP_COMPANY})/jobQueueEntries`, {}, {})).status).toBe(405);
+    expect((await call('GET', `${orders()}(nonsense)`)).status).toBe(400);
+    expect((await call('GET', `${orders()}?$top=-1`)).status).toBe(400);
+    expect((await call('GET', `${orders()}?$filter=(status eq`)).status).toBe(400);
+    expect((await call('GET', `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(11111111-2222-4333-8444-555555555555)/salesOrders`)).status).toBe(404);
+    expect((await fetch(orders())).status).toBe(401);
+  });
+});
+
+describe('emulated refresh service', () => {
+  const lcs = () => e2e.env.VX_LCS_ENDPOINT;
+  it('answers 200 IsSuccess:false without x-vendor-version; the status moves NotStarted -> InProgress -> Completed', async () => {
+    const url = `${lcs()}/databasemovement/v1/refresh/project/p/source/a/target/b`;
+    const missing = await call('POST', url);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toMatchObject({ IsSuccess: false, OperationActivityId: null, ErrorMessage: expect.stringMatching(/x-vendor-version/) });
+    const ok = await call('POST', url, { 'x-vendor-version': '2017-09-15' });
+    expect(ok.body.IsSuccess).toBe(true);
+    const status = `${lcs()}/databasemovement/v1/fetchstatus/project/p/environment/b/operationactivity/${ok.body.OperationActivityId}`;
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push((await call('GET', status, { 'x-vendor-version': '2017-09-15' })).body.OperationStatus);
+    expect(seen).toEqual(['NotStarted', 'InProgress', 'Completed', 'Completed']);
+    const unknown = await call('GET', status.replace(/[0-9a-f-]{36}$/, '11111111-2222-4333-8444-555555555555'), { 'x-vendor-version': '2017-09-15' });
+    expect(unknown.body.IsSuccess).toBe(false);
+  });
+});

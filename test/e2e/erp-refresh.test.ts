@@ -1,0 +1,104 @@
+// vx erp refresh against the emulated database-refresh (lcs) API.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const json = (s: string) => JSON.parse(s);
+const args = (target = 'uat-1', ...more: string[]) => ['erp', 'refresh', '--project', '1234', '--source', 'prod-1', '--target', target, ...more];
+const refreshPath = (target = 'uat-1') => `/databasemovement/v1/refresh/project/1234/source/prod-1/target/${target}`;
+
+describe('erp refresh', () => {
+  it('is destructive: without a terminal and without --yes it exits 2 and sends nothing', async () => {
+    const r = await e2e.run(args());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/uat-1.*prod-1.*pass --yes/);
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+  });
+
+  it('POSTs without a body, with x-vendor-version and the bearer token, and prints the result', async () => {
+    const dry = await e2e.run([...args(), '--dry-run']);
+    const [req] = json(dry.stdout);
+    expect(req).toMatchObject({ method: 'POST', url: `${e2e.env.VX_LCS_ENDPOINT}${refreshPath()}` });
+    expect(req.headers['x-vendor-version']).toBe('2017-09-15');
+    expect(req.headers.authorization).toMatch(/^Bearer /);
+    expect(req.headers.authorization).not.toContain('emulator-token');
+    expect(req.body).toBeUndefined();
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+
+    const r = await e2e.run([...args(), '--yes']);
+    expect(r.code).toBe(0);
+    const result = json(r.stdout);
+    expect(result).toEqual({ IsSuccess: true, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: null, VersionEOL: expect.any(String) });
+    expect(e2e.emu.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST ${refreshPath()}`]);
+  });
+
+  it('IsSuccess:false (the fourth refresh in 24 hours) prints the result, shows ErrorMessage on stderr and exits 1', async () => {
+    for (let i = 0; i < 3; i++) expect((await e2e.run([...args(), '-y'])).code).toBe(0);
+    const r = await e2e.run([...args(), '-y']);
+    expect(r.code).toBe(1);
+    const result = json(r.stdout);
+    expect(result.IsSuccess).toBe(false);
+    expect(result.ErrorMessage).toMatch(/limit of 3/);
+    expect(r.stderr).toBe(`vx: the database refresh was not started: ${result.ErrorMessage}\n`);
+    expect((await e2e.run([...args('uat-2'), '-y'])).code).toBe(0);
+  });
+
+  it('--wait polls the operation status until Completed, with progress under --verbose', async () => {
+    const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0', '--verbose']);
+    expect(r.code).toBe(0);
+    const id = json(r.stdout).OperationActivityId;
+    expect(r.stderr).toContain(`operation ${id}: NotStarted`);
+    expect(r.stderr).toContain(`operation ${id}: InProgress`);
+    expect(r.stderr).toContain(`operation ${id}: Completed`);
+    expect(e2e.emu.count({ family: 'lcs', method: 'GET', path: `/databasemovement/v1/fetchstatus/project/1234/environment/uat-1/operationactivity/${id}` })).toBe(3);
+    expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(1);
+  });
+
+  it('--wait exits 1 when the operation fails', async () => {
+    const r = await e2e.run([...args('fail-uat'), '--yes', '--wait', '--poll-interval', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^vx: the database refresh of fail-uat ended as Failed: .*space/m);
+    expect(json(r.stdout).IsSuccess).toBe(true);
+  });
+
+  it('401 exits 3; the lcs token falls back to the ERP token', async () => {
+    const bad = await e2e.run([...args(), '-y'], { env: { VX_LCS_TOKEN: 'nope' } });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/HTTP 401/);
+    const fallback = await e2e.run([...args(), '-y'], { env: { VX_LCS_TOKEN: undefined } });
+    expect(fallback.code).toBe(0);
+    const none = await e2e.run([...args(), '-y'], { env: { VX_LCS_TOKEN: undefined, VX_ERP_TOKEN: undefined } });
+    expect(none.code).toBe(3);
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(2);
+  });
+
+  it('a wrong endpoint path is exit 4', async () => {
+    const r = await e2e.run([...args(), '-y'], { env: { VX_LCS_ENDPOINT: `${e2e.env.VX_LCS_ENDPOINT}/nowhere` } });
+    expect(r.code).toBe(4);
+  });
+
+  it('rejects bad input before sending anything', async () => {
+    for (const a of [
+      ['erp', 'refresh', '--project', '1', '--source', 'a', '-y'],
+      ['erp', 'refresh', '--project', '1', '--source', 'a', '--target', 'a', '-y'],
+      [...args(), '-y', '--wait', '--poll-interval', 'soon'],
+      ['erp', 'refresh', '--project', ' ', '--source', 'a', '--target', 'b', '-y'],
+    ]) {
+      const r = await e2e.run(a);
+      expect(r.code, a.join(' ')).toBe(2);
+    }
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+  });
+
+  it('is never repeated after an ambiguous failure (exit 8), but is repeated after a 503 that did nothing', async () => {
+    e2e.emu.setFaults('lcs/reset-after:1x');
+    const lost = await e2e.run([...args(), '-y']);
+    expect(lost.code).toBe(8);
+    expect(lost.stderr).toMatch(/database refresh of uat-1 from prod-1: .*outcome is unknown/);
+    expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(1);
+    e2e.emu.setFaults('lcs/503:1x,retry-after:0');
+    const retried = await e2e.run([...args(), '-y']);
+    expect(retried.code).toBe(0);
+    expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(3);
+  });
+});

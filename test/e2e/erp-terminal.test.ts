@@ -1,0 +1,116 @@
+// The run functions in-process with a fake terminal (stdout/stderr TTYs and a scripted prompter):
+// what vx asks and says when a person is at the terminal.
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/api/settings.js';
+import { runAction, runDelete, runRefresh, runCreate } from '../../src/cli/erp-run.js';
+import { Ctx, type GlobalOptions } from '../../src/core/context.js';
+import { UsageError } from '../../src/core/errors.js';
+import type { Prompter } from '../../src/core/prompt.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { findSet } from '../../src/spec/erp.js';
+import { tempDir, removeDir } from '../helpers/vx.js';
+
+let emu: Emulator;
+let configDir: string;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  configDir = tempDir();
+});
+beforeEach(() => emu.reset());
+afterAll(async () => {
+  await emu?.close();
+  removeDir(configDir);
+});
+
+function tty(): Writable & { isTTY: boolean; columns: number; text: string } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    write(c, _e, cb) {
+      chunks.push(String(c));
+      cb();
+    },
+  }) as Writable & { isTTY: boolean; columns: number; text: string };
+  w.isTTY = true;
+  w.columns = 200;
+  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
+  return w;
+}
+
+function session(answer: boolean, globals: GlobalOptions = {}) {
+  const asked: string[] = [];
+  const prompter: Prompter = {
+    interactive: true,
+    async confirm(message) {
+      asked.push(message);
+      return answer;
+    },
+    input: async () => '',
+    password: async () => '',
+    select: async () => undefined as never,
+    search: async () => undefined as never,
+  };
+  const stdout = tty();
+  const stderr = tty();
+  const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1' };
+  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter, env });
+  return { ctx, asked, stdout, stderr };
+}
+
+const ORDER = '0000100e-0000-4000-8000-0000000e0001';
+const orders = findSet('salesOrders')!;
+
+describe('at a terminal', () => {
+  it('delete asks, naming the record; "no" sends nothing (exit 2), "yes" deletes and says so', async () => {
+    const no = session(false);
+    await expect(runDelete(no.ctx, orders, {}, ORDER)).rejects.toThrow(UsageError);
+    expect(no.asked).toEqual([`Delete sales order ${ORDER}?`]);
+    expect(emu.count({ family: 'erp' })).toBe(0);
+    const yes = session(true);
+    await runDelete(yes.ctx, orders, {}, ORDER);
+    expect(yes.stderr.text).toBe(`deleted sales order ${ORDER}\n`);
+    expect(yes.stdout.text).toBe('');
+    expect(emu.count({ family: 'erp', method: 'DELETE' })).toBe(1);
+    await yes.ctx.http.close();
+  });
+
+  it('--yes skips the question', async () => {
+    const s = session(false, { yes: true });
+    await runDelete(s.ctx, orders, { force: true }, ORDER);
+    expect(s.asked).toEqual([]);
+    await s.ctx.http.close();
+  });
+
+  it('ship-and-invoice says what happened on stderr and prints nothing on stdout', async () => {
+    const s = session(true);
+    await runAction(s.ctx, orders, orders.actions![0], {}, ORDER);
+    expect(s.stdout.text).toBe('');
+    expect(s.stderr.text).toBe(`sales order ${ORDER} shipped and invoiced\n`);
+    await s.ctx.http.close();
+  });
+
+  it('create says which record was created', async () => {
+    const s = session(true);
+    await runCreate(s.ctx, findSet('currencies')!, { set: ['code=NOK'] });
+    const created = JSON.parse(s.stdout.text);
+    expect(s.stderr.text).toBe(`created currency ${created.id}\n`);
+    await s.ctx.http.close();
+  });
+
+  it('refresh asks, naming source and target; "no" sends nothing; with --wait progress goes to stderr', async () => {
+    const no = session(false);
+    await expect(runRefresh(no.ctx, { project: '9', source: 'prod-1', target: 'uat-1' })).rejects.toThrow(/cancelled/);
+    expect(no.asked).toEqual(['Overwrite the database of environment uat-1 with a copy of environment prod-1 (project 9)?']);
+    expect(emu.count({ family: 'lcs' })).toBe(0);
+    const yes = session(true);
+    await runRefresh(yes.ctx, { project: '9', source: 'prod-1', target: 'uat-1', wait: true, pollInterval: '0' });
+    const id = JSON.parse(yes.stdout.text).OperationActivityId;
+    expect(yes.stderr.text.split('\n').filter(Boolean)).toEqual([
+      `database refresh of uat-1 from prod-1 started (operation ${id})`,
+      `operation ${id}: NotStarted`,
+      `operation ${id}: InProgress`,
+      `operation ${id}: Completed`,
+    ]);
+    await yes.ctx.http.close();
+  });
+});
