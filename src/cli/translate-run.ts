@@ -254,7 +254,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     requests++;
     if (o.billed === undefined) unmetered++;
     else billed += o.billed;
-    ctx.debug(
+    if (ctx.globals.debug) ctx.debug(
       `batch ${b.seq + 1}: ${items.label.range(b.first + 1, b.first + b.texts.length)} (${b.texts.length} items, ${fmt(b.chars)} characters x ${params.to.length}): ` +
         `X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`,
     );

@@ -240,9 +240,11 @@ export class Http {
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const started = performance.now();
-      this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
-      for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
-      if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+      if (this.opts.debug) {
+        this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
+        for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
+        if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+      }
       let res: HttpResponse;
       try {
         res = await this.once(method, req.url, headers, body, signal);
@@ -275,9 +277,11 @@ export class Http {
       }
       const ms = Math.round(performance.now() - started);
       this.exchanges.push({ method, url: req.url, status: res.status, ms, requestId: res.requestId });
-      this.trace(`< ${res.status} (${ms} ms)`);
-      for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
-      if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
+      if (this.opts.debug) {
+        this.trace(`< ${res.status} (${ms} ms)`);
+        for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
+        if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
+      }
       if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) return res;
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
       if (canRetry && attempt < maxRetries) {

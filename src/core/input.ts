@@ -169,7 +169,11 @@ export async function forEachLine(
     try {
       return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
     } catch {
-      throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + 1})`);
+      // the line of the first bad byte: the lines so far, plus the newlines before it in this chunk
+      const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
+      const bad = lenient.indexOf('\ufffd');
+      const before = bad < 0 ? 0 : lenient.slice(0, bad).split('\n').length - 1;
+      throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + 1 + before})`);
     }
   };
   const emit = (line: string) => onLine(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line, ++n);

@@ -142,7 +142,9 @@ export function renderText(value: unknown, columns?: Column[]): string {
 
 export async function renderYaml(value: unknown): Promise<string> {
   if (value === undefined) return '';
-  const YAML = await import('yaml');
+  const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  // the bundled CommonJS build exposes its functions on `default`
+  const YAML = mod.default ?? mod;
   return YAML.stringify(value, { lineWidth: 0 });
 }
 

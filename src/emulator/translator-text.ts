@@ -8,17 +8,21 @@ import type { ProfanityAction, ProfanityMarker } from '../spec/translator.js';
 
 const PLAIN = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCENTED = 'ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýž';
-const TO_PSEUDO = new Map<string, string>();
+/** char code (< 128) -> its look-alike */
+const TO_PSEUDO: string[] = [];
 const FROM_PSEUDO = new Map<string, string>();
 for (let i = 0; i < PLAIN.length; i++) {
-  TO_PSEUDO.set(PLAIN[i], ACCENTED[i]);
+  TO_PSEUDO[PLAIN.charCodeAt(i)] = ACCENTED[i];
   FROM_PSEUDO.set(ACCENTED[i], PLAIN[i]);
 }
 
 /** Swaps every basic Latin letter for its accented look-alike (one UTF-16 unit for one). */
 export function pseudo(word: string): string {
   let out = '';
-  for (const ch of word) out += TO_PSEUDO.get(ch) ?? ch;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    out += (c < 128 && TO_PSEUDO[c]) || word[i];
+  }
   return out;
 }
 

@@ -20,11 +20,9 @@ export interface BatchOutcome {
   traceId: string;
 }
 
-/** The JSON body `[{"Text":"..."},...]`, written directly (no intermediate objects). */
+/** The JSON body `[{"Text":"..."},...]` (one stringify of the whole array: measured fastest). */
 export function requestBody(texts: readonly string[]): string {
-  let s = '[';
-  for (let i = 0; i < texts.length; i++) s += `${i ? ',' : ''}{"Text":${JSON.stringify(texts[i])}}`;
-  return `${s}]`;
+  return JSON.stringify(texts.map((Text) => ({ Text })));
 }
 
 export class TranslatorClient {
