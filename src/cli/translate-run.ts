@@ -286,15 +286,25 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     if (b) await pipeline.submit(b);
   };
   try {
-    await items.feed((text, chars) => {
-      const before = batcher.fits(chars) ? undefined : batcher.take();
-      batcher.push(text, chars);
-      const full = batcher.full ? batcher.take() : undefined;
-      if (before || full) return submitTwo(before, full);
-    });
-    const last = batcher.take();
-    if (last) await pipeline.submit(last);
+    let late: UsageError | undefined;
+    try {
+      await items.feed((text, chars) => {
+        const before = batcher.fits(chars) ? undefined : batcher.take();
+        batcher.push(text, chars);
+        const full = batcher.full ? batcher.take() : undefined;
+        if (before || full) return submitTwo(before, full);
+      });
+      const last = batcher.take();
+      if (last) await pipeline.submit(last);
+    } catch (e) {
+      // a problem found late in a stream that could not be checked first: what was sent is still written
+      if (!(e instanceof UsageError)) throw e;
+      late = e;
+      const open = batcher.take();
+      if (open) await pipeline.submit(open);
+    }
     await pipeline.finish();
+    if (late) throw late;
     if (renderer) await sink.write(renderer.end());
     else {
       const value = run.format === 'table' && !ctx.globals.query ? keptRows : kept;
@@ -305,6 +315,8 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
   } catch (e) {
     pipeline.cancel();
     progress?.stop();
+    // stdout keeps what was delivered, well-formed (a json array is closed)
+    if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);
     await sink.abort();
     throw explain(e, items, delivered, run.out);
   }
@@ -318,7 +330,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
 /** A failed batch becomes its error with a hint naming what was not translated and what was written. */
 function explain(e: unknown, items: ItemSource, delivered: number, out: string | undefined): unknown {
   if (!(e instanceof BatchFailure)) {
-    if (e instanceof UsageError && delivered > 0) e.hint = `${items.label.range(1, delivered)} had been translated${out ? `; nothing was written to ${out}` : ' and written'}`;
+    if (e instanceof UsageError && delivered > 0) e.hint = `${items.label.range(1, delivered)} were translated${out ? `; nothing was written to ${out}` : ' and written'}`;
     return e;
   }
   const err = asVxError(e.cause);

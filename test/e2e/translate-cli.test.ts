@@ -290,6 +290,15 @@ describe('translate: errors', () => {
     expect(sent()).toBe(0);
   });
 
+  it('a long line late in piped stdin: exit 2 naming it; the lines before it are translated and the JSON stays well-formed', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `row ${i}`);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-o', 'json'], { input: `${lines.join('\n')}\n${'x'.repeat(50_001)}\nafter\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: line 2,501 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing from this line on was sent\nlines 1-2,500 were translated and written\n');
+    expect(JSON.parse(r.stdout)).toHaveLength(2500);
+    expect(calls().flatMap((c) => c.texts)).toEqual(lines);
+  });
+
   it('invalid UTF-8 in a file is a usage error before sending', async () => {
     const p = join(dir, 'bad.txt');
     writeFileSync(p, Buffer.from([0x61, 0x0a, 0xff, 0xfe, 0x0a]));
