@@ -12,8 +12,9 @@ export interface ProgressOptions {
 }
 
 function compact(n: number): string {
-  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1)}M`;
-  if (n >= 1e4) return `${(n / 1e3).toFixed(n >= 1e5 ? 0 : 1)}k`;
+  const short = (x: number, digits: number) => x.toFixed(digits).replace(/\.0$/, '');
+  if (n >= 1e6) return `${short(n / 1e6, n >= 1e7 ? 0 : 1)}M`;
+  if (n >= 1e4) return `${short(n / 1e3, n >= 1e5 ? 0 : 1)}k`;
   return String(n);
 }
 
