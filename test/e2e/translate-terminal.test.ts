@@ -105,6 +105,6 @@ describe('progress line', () => {
     const q = new Progress(stream(true) as any, { unit: 'lines', now: () => t });
     t = 2000;
     q.update(123_456);
-    expect(q.line(80, t)).toBe('123k lines  62k lines/s');
+    expect(q.line(80, t)).toBe('123k lines  61.7k lines/s');
   });
 });
