@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { runTranslate } from '../../src/cli/translate-run.js';
@@ -11,6 +11,7 @@ import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { captureStream } from '../helpers/streams.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 let emu: Emulator;
@@ -25,19 +26,7 @@ afterAll(async () => {
   removeDir(configDir);
 });
 
-function stream(isTTY: boolean): Writable & { isTTY: boolean; columns: number; text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(c, _e, cb) {
-      chunks.push(String(c));
-      cb();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  w.isTTY = isTTY;
-  w.columns = 100;
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
+const stream = (isTTY: boolean) => captureStream(isTTY, 100);
 
 function session(opts: { stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: boolean }, globals: GlobalOptions = {}) {
   const stdout = stream(opts.stdoutTTY);
