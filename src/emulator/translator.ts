@@ -68,6 +68,7 @@ export function seedTranslator(): TranslatorState {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const DIGITS = /\d+/g;
 const bad = (code: number, message: string) => new EmuError(Math.floor(code / 1000), String(code), message);
 
 // ---- language detection: tinyld, loaded on first use ----
@@ -93,7 +94,8 @@ function scopeCode(iso: string, text: string): string | undefined {
 
 /** The detected language of a text with a score in [0, 1], or null when detection fails. */
 function detect(detectAll: Detector, text: string): { language: string; score: number } | null {
-  const key = text.length > 200 ? text.slice(0, 200) : text;
+  // digits say nothing about the language: texts that differ only in numbers share one detection
+  const key = (text.length > 200 ? text.slice(0, 200) : text).replace(DIGITS, '0');
   const hit = detected.get(key);
   if (hit !== undefined) return hit;
   let found: { language: string; score: number } | null = null;
