@@ -281,9 +281,14 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     signal: ctx.signal,
   });
   const batcher = new Batcher(params.to.length);
+  let submitted = 0;
+  const submit = (b: Batch) => {
+    submitted++;
+    return pipeline.submit(b);
+  };
   const submitTwo = async (a: Batch | undefined, b: Batch | undefined) => {
-    if (a) await pipeline.submit(a);
-    if (b) await pipeline.submit(b);
+    if (a) await submit(a);
+    if (b) await submit(b);
   };
   try {
     let late: UsageError | undefined;
@@ -295,13 +300,16 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
         if (before || full) return submitTwo(before, full);
       });
       const last = batcher.take();
-      if (last) await pipeline.submit(last);
+      if (last) await submit(last);
     } catch (e) {
       // a problem found late in a stream that could not be checked first: what was sent is still written
       if (!(e instanceof UsageError)) throw e;
       late = e;
+      // when something was sent already, the lines up to the bad one are sent too (the output stays contiguous);
+      // when nothing was, nothing is
       const open = batcher.take();
-      if (open) await pipeline.submit(open);
+      if (!submitted) late.message = late.message.replace(/nothing from this line on was sent$/, 'nothing was sent');
+      else if (open) await submit(open);
     }
     await pipeline.finish();
     if (late) throw late;
