@@ -141,6 +141,19 @@ describe('translate: input', () => {
   });
 });
 
+describe('translate: profanity', () => {
+  it('--profanity-action NoAction|Marked|Deleted and --profanity-marker Asterisk|Tag change the translation', async () => {
+    const t = async (...flags: string[]) => (await e2e.run(['translate', '--to', 'de', '--from', 'en', 'what the hell', ...flags])).stdout;
+    expect(await t()).toBe('[de] ŵĥåţ ţĥé hell\n');
+    expect(await t('--profanity-action', 'NoAction')).toBe('[de] ŵĥåţ ţĥé hell\n');
+    expect(await t('--profanity-action', 'Marked')).toBe('[de] ŵĥåţ ţĥé ****\n');
+    expect(await t('--profanity-action', 'Marked', '--profanity-marker', 'Asterisk')).toBe('[de] ŵĥåţ ţĥé ****\n');
+    expect(await t('--profanity-action', 'Marked', '--profanity-marker', 'Tag')).toBe('[de] ŵĥåţ ţĥé <profanity>hell</profanity>\n');
+    expect(await t('--profanity-action', 'Deleted')).toBe('[de] ŵĥåţ ţĥé\n');
+    expect(calls().map((c) => new URLSearchParams(c.query).get('profanityAction'))).toEqual([null, 'NoAction', 'Marked', 'Marked', 'Marked', 'Deleted']);
+  });
+});
+
 describe('translate: output formats', () => {
   const args = ['translate', '--to', 'de', '--to', 'fr', 'Good morning', 'Danke schön'];
 
@@ -306,6 +319,23 @@ describe('translate: errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`vx: ${p} is not valid UTF-8 (line 2)\n`);
     expect(sent()).toBe(0);
+  });
+
+  it('--whole input over the per-item limit is a usage error, nothing sent', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--whole'], { input: 'w '.repeat(60_000) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: the input (--whole, standard input) is too long: more than 50,000 characters; one item may have at most 50,000; nothing was sent\n');
+    const two = await e2e.run(['translate', '--to', 'de,fr', '--whole'], { input: 'v'.repeat(30_000) });
+    expect(two.stderr).toMatch(/^vx: the input \(--whole, standard input\) is too long: 30,000 characters x 2 targets = 60,000 counted characters/);
+    expect(sent()).toBe(0);
+  });
+
+  it('--timeout: an answer that never comes is retried, then exit 8 naming what was not translated', async () => {
+    e2e.emu.setFaults('hang:1');
+    const r = await e2e.run(['translate', '--to', 'de', '--timeout', '0.3', '--retries', '1', 'one', 'two']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^vx: POST .*\/translate\?api-version=3\.0&to=de: timed out after \d+ ms \(after 2 attempts\) \(client trace id [0-9a-f-]{36}\)\nnot translated: arguments 1-2\n$/);
+    expect(sent()).toBe(2);
   });
 
   it('a wrong key is 401000, exit 3; no key configured is exit 3 with nothing sent', async () => {
