@@ -211,14 +211,27 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   }
 }
 
+/**
+ * Feeds every item through the batcher and hands each batch to `send` as soon as it is closed,
+ * waiting when `send` returns a promise. The batch still open at the end stays in the batcher.
+ */
+async function feedBatches(items: ItemSource, batcher: Batcher, send: (b: Batch) => void | Promise<void>): Promise<void> {
+  const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
+    if (a) await send(a);
+    if (b) await send(b);
+  };
+  await items.feed((text, chars) => {
+    const before = batcher.fits(chars) ? undefined : batcher.take();
+    batcher.push(text, chars);
+    const full = batcher.full ? batcher.take() : undefined;
+    if (before || full) return sendTwo(before, full);
+  });
+}
+
 /** --dry-run: every batch's request, nothing sent (the runner prints them). */
 async function plan(client: TranslatorClient, items: ItemSource, targets: number): Promise<void> {
   const batcher = new Batcher(targets);
-  await items.feed((text, chars) => {
-    if (!batcher.fits(chars)) client.plan(batcher.take()!.texts);
-    batcher.push(text, chars);
-    if (batcher.full) client.plan(batcher.take()!.texts);
-  });
+  await feedBatches(items, batcher, (b) => client.plan(b.texts));
   const last = batcher.take();
   if (last) client.plan(last.texts);
 }
@@ -286,19 +299,10 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     submitted++;
     return pipeline.submit(b);
   };
-  const submitTwo = async (a: Batch | undefined, b: Batch | undefined) => {
-    if (a) await submit(a);
-    if (b) await submit(b);
-  };
   try {
     let late: UsageError | undefined;
     try {
-      await items.feed((text, chars) => {
-        const before = batcher.fits(chars) ? undefined : batcher.take();
-        batcher.push(text, chars);
-        const full = batcher.full ? batcher.take() : undefined;
-        if (before || full) return submitTwo(before, full);
-      });
+      await feedBatches(items, batcher, submit);
       const last = batcher.take();
       if (last) await submit(last);
     } catch (e) {
