@@ -4,27 +4,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { runTranslate } from '../../src/cli/translate-run.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';
-import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { captureStream } from '../helpers/streams.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { useEmulator } from '../helpers/emulator.js';
 
-let emu: Emulator;
-let configDir: string;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
-  configDir = tempDir();
-});
-beforeEach(() => emu.reset());
-afterAll(async () => {
-  await emu?.close();
-  removeDir(configDir);
-});
+const e2e = useEmulator();
 
 const stream = (isTTY: boolean) => captureStream(isTTY, 100);
 
@@ -33,7 +22,7 @@ function session(opts: { stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: bool
   const stderr = stream(opts.stderrTTY);
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = opts.stdinTTY ?? false;
-  const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1' };
+  const env = { ...e2e.env, VX_CONFIG_DIR: e2e.configDir, NO_COLOR: '1' };
   const ctx = new Ctx(globals, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, new AbortController().signal, { env });
   return { ctx, stdout, stderr, stdin };
 }
@@ -70,7 +59,7 @@ describe('translate at a terminal', () => {
     const { ctx } = session({ stdoutTTY: true, stderrTTY: true, stdinTTY: true });
     await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(UsageError);
     await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(/nothing to translate: give the text as arguments, with --file <path>, or on standard input/);
-    expect(emu.count({ family: 'translator' })).toBe(0);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
   });
 
   it('reads a piped stdin stream', async () => {
