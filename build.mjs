@@ -5,7 +5,23 @@ import { rmSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+// commander requires node:child_process at load time for executable subcommands, which vx does
+// not use; loading it costs ~4 ms of every start. Give commander a lazy stand-in instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'vx-lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'vx-lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_t, k) => require('node:child_process')[k] });",
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
+  plugins: [lazyChildProcess],
   entryPoints: { main: 'src/main.ts', emulator: 'src/emulator/index.ts' },
   outdir: 'dist',
   bundle: true,

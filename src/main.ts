@@ -1,9 +1,19 @@
 // Entry: declare the command tree, run it, and turn any error into one message and an exit code.
-import { CommanderError } from 'commander';
-import { state } from './cli/runner.js';
-import { buildProgram } from './cli/program.js';
+// `vx --version` alone is answered before anything else is loaded (the version is inlined here
+// by the build rather than imported, so this path reads one file).
+declare const __VX_VERSION__: string;
+const VERSION = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const [{ CommanderError }, { state }, { buildProgram }] = await Promise.all([
+    import('commander'),
+    import('./cli/runner.js'),
+    import('./cli/program.js'),
+  ]);
   const controller = new AbortController();
   state.signal = controller.signal;
   let interrupted = false;
@@ -18,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
   });
-  const program = buildProgram();
+  const program = buildProgram(argv.slice(2));
   try {
     await program.parseAsync(argv);
     return interrupted ? 130 : 0;
