@@ -1,19 +1,16 @@
 // Entry: declare the command tree, run it, and turn any error into one message and an exit code.
-// `vx --version` alone is answered before anything else is loaded (the version is inlined here
-// by the build rather than imported, so this path reads one file).
-declare const __VX_VERSION__: string;
-const VERSION = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
+// Built as the single CommonJS file dist/main.cjs (see build.mjs); everything an action needs is
+// imported on demand.
+import { CommanderError } from 'commander';
+import { state } from './cli/runner.js';
+import { buildProgram } from './cli/program.js';
+import { VERSION } from './cli/version.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const [{ CommanderError }, { state }, { buildProgram }] = await Promise.all([
-    import('commander'),
-    import('./cli/runner.js'),
-    import('./cli/program.js'),
-  ]);
   const controller = new AbortController();
   state.signal = controller.signal;
   let interrupted = false;
@@ -50,7 +47,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv);
-process.exitCode = code;
-// flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+  // flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+});
