@@ -99,7 +99,7 @@ export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<voi
 /** A readable view of one event for the table format. */
 export function eventView(e: HealthEvent): Record<string, unknown> {
   const p = e.properties ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() : v);
+  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : v);
   const view: Record<string, unknown> = {
     trackingId: e.name,
     title: p.title,
