@@ -365,7 +365,7 @@ export async function runVsGet(ctx: Ctx, opts: ServiceOpts, id: string): Promise
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const { body, etag } = await getVersionSet(c, scope, id);
   if (etag) ctx.verbose(`ETag: ${etag}`);
-  await ctx.print(body);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
 export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
@@ -379,7 +379,7 @@ export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   if (etag) ctx.verbose(`ETag: ${etag}`);
   if (status === 200) ctx.info(`version set ${id} already existed; it was replaced with the given fields`);
   else if (ctx.stderrIsTTY) ctx.info(`created version set ${id}`);
-  await ctx.print(body);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
 export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
@@ -412,7 +412,7 @@ export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   const { body, etag: newEtag } = await putVersionSet(c, scope, id, props, etag);
   if (newEtag) ctx.verbose(`ETag: ${newEtag}`);
   if (ctx.stderrIsTTY) ctx.info(`updated version set ${id}`);
-  await ctx.print(body);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
 export async function runVsDelete(ctx: Ctx, opts: ServiceOpts & { ifMatch?: string }, id: string): Promise<void> {

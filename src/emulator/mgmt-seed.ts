@@ -60,6 +60,8 @@ export interface MgmtState {
   pollsToFinish: number;
   pageSize: { events: number; versionSets: number; requests: number };
   version: number;
+  /** every write received (method, path, If-Match, body), for sandbox users and tests */
+  writes: { method: string; path: string; ifMatch?: string; body?: unknown }[];
 }
 
 export function scopeKey(...parts: string[]): string {
@@ -282,5 +284,6 @@ export function seedMgmt(now = Date.now()): MgmtState {
     pollsToFinish: 2,
     pageSize: { events: 4, versionSets: 5, requests: 5 },
     version,
+    writes: [],
   };
 }

@@ -482,6 +482,22 @@ function deleteVersionSet(req: EmuRequest): EmuReply {
 
 // ---------------------------------------------------------------- the family
 
+/** Records a write as received (before any check), then handles it. */
+function recorded(handler: (req: EmuRequest) => EmuReply): (req: EmuRequest) => EmuReply {
+  return (req) => {
+    let body: unknown;
+    if (req.text) {
+      try {
+        body = JSON.parse(req.text);
+      } catch {
+        body = req.text;
+      }
+    }
+    st(req).writes.push({ method: req.method, path: req.path, ifMatch: ifMatchOf(req), body });
+    return handler(req);
+  };
+}
+
 const ROUTES: Route[] = [
   { method: 'GET', path: healthRe(''), handler: eventsBySubscription },
   { method: 'POST', path: healthRe('/(?<trackingId>[^/]+)/fetchEventDetails'), handler: fetchEventDetails },
@@ -492,14 +508,14 @@ const ROUTES: Route[] = [
   },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimits$`), handler: listQuotas },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`), handler: getQuota },
-  { method: 'PATCH', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`), handler: patchQuota },
+  { method: 'PATCH', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`), handler: recorded(patchQuota) },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests$`), handler: listRequests },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests/(?<id>[^/]+)$`), handler: getRequest },
   { method: 'GET', path: new RegExp(`${APIM}$`), handler: listVersionSets },
   { method: 'GET', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: getVersionSet },
-  { method: 'PUT', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: putVersionSet },
-  { method: 'PATCH', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: patchVersionSet },
-  { method: 'DELETE', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: deleteVersionSet },
+  { method: 'PUT', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(putVersionSet) },
+  { method: 'PATCH', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(patchVersionSet) },
+  { method: 'DELETE', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(deleteVersionSet) },
 ];
 
 export function mgmtFamily(): FamilyDef {
