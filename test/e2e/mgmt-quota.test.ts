@@ -57,7 +57,7 @@ describe('vx mgmt quota set', () => {
     const done = json(r.stdout);
     expect(done.properties.provisioningState).toBe('Succeeded');
     expect(done.properties.value[0]).toMatchObject({ limit: 150, unit: 'Count', name: { value: 'cores' } });
-    expect(writes().map(({ method, path, body }) => ({ method, path, body }))).toEqual([{ method: 'PATCH', path: `${base()}/serviceLimits/cores?api-version=2020-10-25`, body: { properties: { limit: 150, unit: 'Count', name: { value: 'cores' } } } }]);
+    expect(writes().map(({ method, path, body }) => ({ method, path, body }))).toEqual([{ method: 'PATCH', path: `${base()}/serviceLimits/cores`, body: { properties: { limit: 150, unit: 'Count', name: { value: 'cores' } } } }]);
     const log = await mgmtLog();
     expect(log.map((l) => `${l.method} ${l.path.replace(base(), '')} ${l.status}`)).toEqual([
       'GET /serviceLimits/cores?api-version=2020-10-25 200',
