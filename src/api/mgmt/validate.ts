@@ -30,7 +30,7 @@ export function checkCount(flag: string, value: string | undefined, min: number)
 export function checkLimit(value: string | undefined, flag = '--limit'): number {
   if (value === undefined) throw new UsageError(`${flag} is required; nothing was sent`);
   const r = checkInt32(value, 0);
-  if (r.error) throw new UsageError(`invalid ${flag} ${shown(value)}: a quota limit ${r.error} (a 32-bit integer of at least 0); nothing was sent`);
+  if (r.error) throw new UsageError(`invalid ${flag} ${shown(value)}: a quota limit ${r.error}; nothing was sent`);
   return r.value!;
 }
 
