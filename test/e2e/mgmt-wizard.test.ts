@@ -1,6 +1,5 @@
 // vx mgmt quota wizard: in-process with a scripted prompter (happy path, typed resource, invalid
 // limits, Ctrl-C at every step, answering no), and the refusal without a terminal (spawned).
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { runQuotaWizard } from '../../src/cli/mgmt-wizard.js';
@@ -8,6 +7,7 @@ import { Ctx } from '../../src/core/context.js';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import type { Choice, Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { tty } from '../helpers/tty.js';
 import { removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 let emu: Emulator;
@@ -24,20 +24,6 @@ afterAll(async () => {
   await emu?.close();
   removeDir(configDir);
 });
-
-function tty(): Writable & { isTTY: boolean; columns: number; text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(c, _e, cb) {
-      chunks.push(String(c));
-      cb();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  w.isTTY = true;
-  w.columns = 200;
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
 
 type Step =
   | { kind: 'input'; message: RegExp; answers: string[] }

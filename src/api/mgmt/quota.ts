@@ -1,7 +1,7 @@
 // Quota (service limits, api-version 2020-10-25): read a quota, list the quotas of a provider and
 // location, request a new limit (PATCH), and follow the request until it ends.
-import { InterruptedError, ServiceError } from '../../core/errors.js';
-import { parseRetryAfter } from '../../core/http.js';
+import { ServiceError } from '../../core/errors.js';
+import { defaultSleep as sleep, parseRetryAfter } from '../../core/http.js';
 import { resolveNextLink } from '../../core/paging.js';
 import { checkRule, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
 import { seg, type MgmtClient } from './client.js';
@@ -120,21 +120,6 @@ export function isFinal(state: string | undefined): boolean {
 
 export function isFailure(state: string | undefined): boolean {
   return Boolean(state && (QUOTA_FAILED_STATES as readonly string[]).includes(state));
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export interface PollOptions {
