@@ -105,6 +105,23 @@ describe('vx mgmt quota set', () => {
     expect(json(follow.stdout).properties.provisioningState).toBe('InProgress');
   });
 
+  it('Ctrl-C while waiting exits 130 and says how to follow the submitted request', async () => {
+    e2e.emu.state.mgmt.retryAfter = 30;
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes'], {
+      onSpawn: (child) => {
+        const t = setInterval(() => {
+          if (e2e.emu.count({ family: 'mgmt', method: 'PATCH' }) > 0) {
+            clearInterval(t);
+            setTimeout(() => child.kill('SIGINT'), 200);
+          }
+        }, 50);
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus\nvx: interrupted\n$/);
+    expect(r.stdout).toBe('');
+  });
+
   it('a 200 to the PATCH means done at once (a decrease above usage)', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--yes']);
     expect(r.code).toBe(0);

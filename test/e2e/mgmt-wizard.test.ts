@@ -111,6 +111,8 @@ describe('vx mgmt quota wizard', () => {
     expect(err).toContain('standardDSv3Family (Standard DSv3 Family vCPUs): limit 50 Count, usage 48 (96% used)');
     expect(err).toContain('Summary:\n  subscription  7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n  provider      Vendor.Compute\n  location      eastus\n  quota         standardDSv3Family\n  limit         50 -> 120 Count\n');
     expect(err).toMatch(/quota request [0-9a-f-]+: Succeeded\n/);
+    // the spinner ran on the (fake) terminal while the request was InProgress
+    expect(err).toMatch(/\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] quota request [0-9a-f-]+: InProgress/);
     expect(err).toContain('the limit of standardDSv3Family in eastus is now 120');
     expect(JSON.parse(s.stdout.text).properties.provisioningState).toBe('Succeeded');
     expect(writes().map((w) => [w.method, w.body])).toEqual([['PATCH', { properties: { limit: 120, unit: 'Count', name: { value: 'standardDSv3Family' } } }]]);
