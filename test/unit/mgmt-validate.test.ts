@@ -194,3 +194,12 @@ describe('version-set merge', () => {
     expect(schemeProblem({ versioningScheme: 'Segment' })).toBeUndefined();
   });
 });
+
+describe('links handed out by the service', () => {
+  it('get the api-version when they have none', async () => {
+    const { withApiVersion } = await import('../../src/api/mgmt/client.js');
+    expect(withApiVersion('http://127.0.0.1/x?$skipToken=4', '2025-05-01')).toBe('http://127.0.0.1/x?$skipToken=4&api-version=2025-05-01');
+    expect(withApiVersion('http://127.0.0.1/x', '2020-10-25')).toBe('http://127.0.0.1/x?api-version=2020-10-25');
+    expect(withApiVersion('http://127.0.0.1/x?api-version=1', '2')).toBe('http://127.0.0.1/x?api-version=1');
+  });
+});

@@ -37,6 +37,14 @@ export function resolveNamespace(config: Config): string {
   return ns;
 }
 
+/** Adds `api-version` to a URL the service handed out (next link, Location) when it has none. */
+export function withApiVersion(url: string, version: string | undefined): string {
+  if (!version) return url;
+  const u = new URL(url);
+  if (u.searchParams.has('api-version')) return url;
+  return `${url}${u.search ? '&' : '?'}api-version=${encodeURIComponent(version)}`;
+}
+
 export class MgmtClient {
   private constructor(
     private readonly http: Http,
@@ -75,8 +83,12 @@ export class MgmtClient {
     this.http.plan({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
   }
 
-  /** Every item of a list, following `nextLink` (absent, null or empty ends it); `max` caps the total. */
+  /**
+   * Every item of a list, following `nextLink` (absent, null or empty ends it); `max` caps the
+   * total. A next link without an api-version gets the one of the first request.
+   */
   list<T>(url: string, max?: number): AsyncGenerator<T> {
-    return paginate<T>(url, async (u) => (await this.send({ method: 'GET', url: u })).json(), { max, nextKey: 'nextLink' });
+    const version = new URL(url).searchParams.get('api-version') ?? undefined;
+    return paginate<T>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' });
   }
 }

@@ -3,8 +3,8 @@
 import { ServiceError } from '../../core/errors.js';
 import { defaultSleep as sleep, parseRetryAfter } from '../../core/http.js';
 import { resolveNextLink } from '../../core/paging.js';
-import { checkRule, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
-import { seg, type MgmtClient } from './client.js';
+import { checkRule, MGMT_API_VERSION, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
+import { seg, withApiVersion, type MgmtClient } from './client.js';
 
 export interface Quota {
   id?: string;
@@ -98,7 +98,7 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
     checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location}`,
   });
   let location: string | undefined;
-  if (res.headers.location) location = resolveNextLink(res.headers.location, url, new URL(url).origin);
+  if (res.headers.location) location = withApiVersion(resolveNextLink(res.headers.location, url, new URL(url).origin), MGMT_API_VERSION.quota);
   return { status: res.status, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
 }
 
