@@ -2,6 +2,7 @@
 // limits, Ctrl-C at every step, answering no), and the refusal without a terminal (spawned).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
+import { runQuotaSet, runVsDelete } from '../../src/cli/mgmt-run.js';
 import { runQuotaWizard } from '../../src/cli/mgmt-wizard.js';
 import { Ctx } from '../../src/core/context.js';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
@@ -208,5 +209,31 @@ describe('vx mgmt quota wizard', () => {
     expect(r.stderr).toBe('vx: the quota wizard needs a terminal (stdin and stderr); without one use: vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes\n');
     expect(r.stdout).toBe('');
     expect(emu.count({ family: 'mgmt' })).toBe(0);
+  });
+});
+
+describe('confirmation at a terminal', () => {
+  const scope = { provider: 'Vendor.Compute', location: 'eastus' };
+
+  it('quota set asks with the current and new limit; no sends nothing, yes changes it', async () => {
+    const no = session([{ kind: 'confirm', message: /^Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count\?$/, answer: false }]);
+    await expect(runQuotaSet(no.ctx, { ...scope, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
+    expect(writes()).toEqual([]);
+    const yes = session([{ kind: 'confirm', message: /^Change the limit/, answer: true }]);
+    await runQuotaSet(yes.ctx, { ...scope, limit: '150', pollInterval: '0' }, 'cores');
+    expect(limitOf('Vendor.Compute', 'cores')).toBe(150);
+    expect(yes.stderr.text).toContain('the limit of cores in eastus is now 150');
+    await no.ctx.http.close();
+    await yes.ctx.http.close();
+  });
+
+  it('version-sets delete asks; no sends nothing', async () => {
+    const no = session([{ kind: 'confirm', message: /^Delete version set orders of service contoso-api\?$/, answer: false }]);
+    await expect(runVsDelete(no.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders')).rejects.toThrow(UsageError);
+    expect(emu.count({ family: 'mgmt' })).toBe(0);
+    const yes = session([{ kind: 'confirm', message: /^Delete version set orders/, answer: true }]);
+    await runVsDelete(yes.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders');
+    expect(yes.stderr.text).toBe('deleted version set orders\n');
+    await yes.ctx.http.close();
   });
 });
