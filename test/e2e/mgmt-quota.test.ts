@@ -69,6 +69,14 @@ describe('vx mgmt quota set', () => {
     expect(limitOf('cores')).toBe(150);
   });
 
+  it('without a terminal the progress is silent; --verbose prints each state as a line', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes', '--verbose']);
+    expect(r.code).toBe(0);
+    const states = r.stderr.split('\n').filter((l) => l.startsWith('quota request ')).map((l) => l.replace(/^quota request [0-9a-f-]+: /, ''));
+    expect(states).toEqual(['InProgress', 'InProgress', 'InProgress', 'Succeeded']);
+    expect(r.stderr).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
+
   it('honours Retry-After between polls', async () => {
     e2e.emu.state.mgmt.retryAfter = 1;
     const started = Date.now();
