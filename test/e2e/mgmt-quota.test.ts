@@ -115,18 +115,18 @@ describe('vx mgmt quota set', () => {
 
   it('Ctrl-C while waiting exits 130 and says how to follow the submitted request', async () => {
     e2e.emu.state.mgmt.retryAfter = 30;
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes'], {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes', '--verbose'], {
       onSpawn: (child) => {
-        const t = setInterval(() => {
-          if (e2e.emu.count({ family: 'mgmt', method: 'PATCH' }) > 0) {
-            clearInterval(t);
-            setTimeout(() => child.kill('SIGINT'), 200);
-          }
-        }, 50);
+        // interrupt once the wait has begun (the first state line of --verbose)
+        let seen = '';
+        child.stderr!.on('data', (c) => {
+          seen += String(c);
+          if (seen.includes(': InProgress')) child.kill('SIGINT');
+        });
       },
     });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus\nvx: interrupted\n$/);
+    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus\nvx: interrupted\n$/);
     expect(r.stdout).toBe('');
   });
 
