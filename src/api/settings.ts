@@ -14,6 +14,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'mgmt.endpoint', env: 'VX_MGMT_ENDPOINT', description: 'management endpoint ({mgmt_url})' },
   { key: 'mgmt.token', env: 'VX_MGMT_TOKEN', secret: true, credential: true, description: 'management bearer token' },
   { key: 'mgmt.subscription', env: 'VX_SUBSCRIPTION', description: 'default subscription id' },
+  { key: 'mgmt.provider', env: 'VX_MGMT_PROVIDER', description: 'default quota resource provider id (--provider), e.g. Vendor.Compute' },
+  { key: 'mgmt.location', env: 'VX_MGMT_LOCATION', description: 'default quota location (--location), e.g. eastus' },
   { key: 'mgmt.namespace', env: 'VX_MGMT_NAMESPACE', default: 'Vendor', description: 'provider namespace prefix' },
   { key: 'auth.url', env: 'VX_AUTH_URL', description: 'sign-in address ({auth_url})' },
   {

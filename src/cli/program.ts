@@ -25,7 +25,7 @@ export const NOUNS: readonly { name: string; term: string; summary: string; regi
     summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
     register: registerErp,
   },
-  { name: 'mgmt', term: 'mgmt', summary: '', register: registerMgmt },
+  { name: 'mgmt', term: 'mgmt', summary: 'resource management: service health events, quotas (with an interactive wizard), API version sets', register: registerMgmt },
   { name: 'auth', term: 'auth', summary: '', register: registerAuth },
   { name: 'profile', term: 'profile', summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)', register: registerProfile },
   { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },

@@ -127,7 +127,8 @@ export class DryRunHalt extends VxError {
   }
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`; an abort of `signal` rejects with InterruptedError. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
     const t = setTimeout(() => {
