@@ -277,3 +277,54 @@ describe('key and token from stdin', () => {
     expect(r.stderr).toContain('warning: VX_MGMT_TOKEN is set and takes precedence over the stored credential');
   });
 });
+
+describe('sign-in requests go through the one HTTP door', () => {
+  it('--dry-run prints the token request with the secret masked and sends nothing', async () => {
+    const r = await t.run(['auth', 'login', '--service', 'erp', '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso', '--dry-run'], {
+      input: EMULATOR_CLIENT_SECRET,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        method: 'POST',
+        url: `${t.env.VX_AUTH_URL}/contoso/oauth2/token`,
+        headers: { 'user-agent': expect.stringMatching(/^vx\//), accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+        body: 'scope=user_impersonation&grant_type=client_credentials&client_id=ci-app&client_secret=***',
+      },
+    ]);
+    expect(r.stdout + r.stderr).not.toContain(EMULATOR_CLIENT_SECRET);
+    expect(t.emu.log).toEqual([]);
+    expect(t.profile()).toEqual({});
+  });
+
+  it('--debug traces the exchange without the secret or the tokens; a refused connection is exit 8', async () => {
+    const { result: r } = await drive(t, ['auth', 'login', '--service', 'mgmt', '--device-code', '--debug'], async (child) => {
+      const [, url] = await waitForStderr(child, DEVICE_URL);
+      await fetch(url);
+    });
+    expect(r.code).toBe(0);
+    for (const k of ['mgmt.token', 'mgmt.refreshToken']) expect(r.stderr).not.toContain(t.profile()[k]);
+    expect(r.stderr).toContain('"refresh_token":"***"');
+    expect(r.stderr).toMatch(/\[debug\] > POST http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/devicecode/);
+    expect(r.stderr).toContain('"device_code":"***"');
+    expect(r.stderr).toContain('device_code=***&grant_type=urn');
+    const cc = await t.run([...['auth', 'login', '--service', 'mgmt', '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso'], '--debug'], { input: EMULATOR_CLIENT_SECRET });
+    expect(cc.code).toBe(0);
+    expect(cc.stderr).toContain('client_secret=***');
+    expect(cc.stderr).toContain('"access_token":"***"');
+    expect(cc.stderr).not.toContain(EMULATOR_CLIENT_SECRET);
+    expect(cc.stderr).not.toContain(t.profile()['mgmt.token']);
+    const down = await t.run(['auth', 'login', '--service', 'mgmt', '--device-code', '--retries', '0'], { env: { VX_AUTH_URL: 'http://127.0.0.1:1/auth' } });
+    expect(down.code).toBe(8);
+    expect(down.stderr).toBe('vx: POST http://127.0.0.1:1/auth/common/oauth2/devicecode: connect ECONNREFUSED 127.0.0.1:1\n');
+  });
+
+  it('Ctrl-C while waiting for the browser is exit 130 and stores nothing', async () => {
+    const { result } = await drive(t, ['auth', 'login', '--service', 'erp'], async (child) => {
+      await waitForStderr(child, SIGN_IN_URL);
+      child.kill('SIGINT');
+    });
+    expect(result.code).toBe(130);
+    expect(t.profile()).toEqual({});
+  });
+});

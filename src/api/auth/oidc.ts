@@ -41,7 +41,8 @@ function configuration(auth: Authority, http: Http, secret?: string): client.Con
 
 /** Turns whatever openid-client throws into a VxError with the server's OAuth error. */
 function explain(e: unknown, what: string): never {
-  if (e instanceof VxError) throw e;
+  // openid-client wraps what the fetch threw (a network error, an interruption, --dry-run's halt)
+  for (let c: unknown = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) if (c instanceof VxError) throw c;
   const err = e as { name?: string; error?: string; error_description?: string; message?: string; code?: string; cause?: unknown };
   if (err?.name === 'AbortError' || err?.name === 'TimeoutError') throw new InterruptedError();
   if (err?.error) {
