@@ -1,6 +1,6 @@
 // The auth run functions in-process with a fake terminal: what vx asks (masked prompts through
 // the prompter) and what it refuses to show on a terminal.
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { login, status, token } from '../../src/cli/auth-run.js';
@@ -10,6 +10,7 @@ import type { Prompter } from '../../src/core/prompt.js';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
+import { tty } from '../helpers/tty.js';
 
 let emu: Emulator;
 let configDir: string;
@@ -25,20 +26,6 @@ afterAll(async () => {
   await emu?.close();
   removeDir(configDir);
 });
-
-function tty(): Writable & { isTTY: boolean; columns: number; text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(c, _e, cb) {
-      chunks.push(String(c));
-      cb();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  w.isTTY = true;
-  w.columns = 200;
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
 
 function session(answers: { password?: string; select?: string } = {}, globals: GlobalOptions = {}, extraEnv: Record<string, string> = {}) {
   const asked: string[] = [];
