@@ -127,7 +127,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
   });
 
   it('opens the browser with VX_BROWSER (a command given the address)', async () => {
-    const { writeFileSync, readFileSync, mkdtempSync } = await import('node:fs');
+    const { writeFileSync, readFileSync, mkdtempSync, rmSync, existsSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'vx-browser-'));
@@ -154,6 +154,18 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     );
     expect(result.stderr).toContain('Opening your browser to sign in to lcs');
     expect(result.code).toBe(0);
+
+    // --no-browser: the command is not run, the address is printed
+    rmSync(seen, { force: true });
+    const { result: quiet } = await drive(
+      t,
+      ['auth', 'login', '--service', 'lcs', '--no-browser', '--wait', '1'],
+      async (child) => void (await waitForStderr(child, SIGN_IN_URL)),
+      { env: { VX_BROWSER: `${process.execPath} ${script}` } },
+    );
+    expect(quiet.code).toBe(3);
+    expect(quiet.stderr).toContain('Open this address in a browser to sign in to lcs');
+    expect(existsSync(seen)).toBe(false);
   });
 
   it('--dry-run prints the authorize request and listens for nothing', async () => {
