@@ -1,5 +1,6 @@
 // vx auth login: every flow against the emulator's identity endpoints, driven as a browser or a
 // person would, and the refusals (state mismatch, foreign origin, timeout, bad input).
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { deliverFragment, DEVICE_URL, drive, followAuthorize, SIGN_IN_URL, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
@@ -167,6 +168,18 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     expect(quiet.stderr).toContain('Open this address in a browser to sign in to lcs');
     expect(existsSync(seen)).toBe(false);
   });
+
+  // a real browser runs the callback page's script (skipped where no Chromium is installed)
+  const chromium = ['chromium', 'chromium-browser'].flatMap((n) => (process.env.PATH ?? '').split(':').map((d) => `${d}/${n}`)).find((p) => existsSync(p));
+  it.skipIf(!chromium)('completes in a headless Chromium: authorize redirect, callback page, fragment delivered by its script', async () => {
+    const r = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '60'], {
+      env: { VX_BROWSER: `${chromium} --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom` },
+      timeoutMs: 70_000,
+    });
+    expect(r.stderr).toContain('Opening your browser to sign in to mgmt');
+    expect(r.code).toBe(0);
+    expect(t.profile()['mgmt.token']).toMatch(/^emu\./);
+  }, 80_000);
 
   it('--dry-run prints the authorize request and listens for nothing', async () => {
     const r = await t.run(['auth', 'login', '--service', 'mgmt', '--dry-run']);
