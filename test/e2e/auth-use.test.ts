@@ -230,3 +230,18 @@ describe('auth status, logout and token', () => {
     expect(none.code).toBe(3);
   });
 });
+
+describe('profiles', () => {
+  it('login, status and logout act on the selected profile only', async () => {
+    const key = await t.run(['-p', 'staging', 'auth', 'login', '--service', 'translator', '--with-key'], { input: 'staging-key' });
+    expect(key.stderr).toBe('Signed in to translator (subscription key) in profile "staging"\n');
+    await t.run(['auth', 'login', '--service', 'translator', '--with-key'], { input: 'emulator-key' });
+    expect(await probe('translator')).toBe('emulator-key');
+    const staging = await t.run(['auth', 'token', '--service', 'translator'], { env: { VX_PROFILE: 'staging' } });
+    expect(staging.stdout).toBe('staging-key\n');
+    expect((await t.run(['-p', 'staging', 'auth', 'logout'])).stderr).toBe('Signed out of translator in profile "staging" (stored credentials removed)\n');
+    expect(t.profile()['translator.key']).toBe('emulator-key');
+    const status = await t.run(['-p', 'staging', 'auth', 'status', '--service', 'translator']);
+    expect(status.code).toBe(3);
+  });
+});
