@@ -53,24 +53,25 @@ export async function authHeaders(config: Config, service: ServiceName, http?: H
 
 /**
  * The credential of a service (flag > env > profile), checked for expiry when it is a stored
- * sign-in: an expired one is renewed with its refresh token when there is one, else refused.
+ * sign-in: an expired one is renewed with its refresh token (or, for a client-credentials sign-in,
+ * with the client secret from VX_CLIENT_SECRET / auth.clientSecret) when there is one, else refused.
  */
 export async function credential(config: Config, service: ServiceName, http?: Http): Promise<string> {
   const key = CREDENTIAL_KEY[service];
   const r = config.resolve(key);
   if (!r) return config.require(key);
   if (r.source !== 'profile') return r.value;
-  const { storedOwner, storedSignIn, isExpired, isOAuthFamily, refreshKey } = await import('./auth/credentials.js');
+  const { storedOwner, storedSignIn, isExpired, renewalMeans } = await import('./auth/credentials.js');
   const owner = storedOwner(config, service);
   if (!owner) return r.value;
   const record = storedSignIn(config, owner);
   if (!record || !isExpired(record)) return r.value;
-  const refresh = isOAuthFamily(owner) ? config.profile()[refreshKey(owner)] : undefined;
-  if (refresh && !http?.dryRun) {
+  const means = renewalMeans(config, owner, record);
+  if (means && !http?.dryRun) {
     const { renew } = await import('./auth/renew.js');
-    return renew(config, owner as 'erp' | 'lcs' | 'mgmt', refresh, record, http);
+    return renew(config, owner as 'erp' | 'lcs' | 'mgmt', means, record, http);
   }
-  if (refresh) return r.value; // --dry-run: nothing is sent, the renewal included
+  if (means) return r.value; // --dry-run: nothing is sent, the renewal included
   throw new AuthError(
     `the ${owner} sign-in stored in profile "${config.profileName()}" expired at ${record.expiresAt}; sign in again with \`vx auth login --service ${owner}\``,
   );

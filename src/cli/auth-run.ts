@@ -5,10 +5,9 @@ import { authority, type Authority } from '../api/auth/authority.js';
 import { browserSignIn, authorizeUrl, CALLBACK_PATH } from '../api/auth/browser.js';
 import {
   isExpired,
-  isOAuthFamily,
   jwtExpiry,
-  refreshKey,
   removeCredentials,
+  renewalMeans,
   saveCredential,
   storedOwner,
   storedSignIn,
@@ -248,7 +247,7 @@ export function statusRows(ctx: Ctx, services: readonly ServiceName[]): StatusRo
     }
     const owner = storedOwner(config, service) ?? service;
     const record = storedSignIn(config, owner);
-    const renewable = isOAuthFamily(owner) && Boolean(config.profile()[refreshKey(owner)]);
+    const renewable = Boolean(renewalMeans(config, owner, record));
     return {
       ...base,
       status: isExpired(record) ? 'expired' : 'signed in',

@@ -128,6 +128,27 @@ describe('expired sign-ins', () => {
     expect(t.emu.log.map((l) => l.family)).toEqual(['erp']);
   });
 
+  it('from client credentials are renewed when the client secret is at hand (VX_CLIENT_SECRET), else refused', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginCc('mgmt');
+    t.emu.state.auth.tokenTtl = 3600;
+    const old = t.profile()['mgmt.token'];
+    t.emu.log.length = 0;
+    const refused = await t.run(['api', 'GET', '/_probe', '--service', 'mgmt']);
+    expect(refused.code).toBe(3);
+    expect(t.emu.log).toEqual([]);
+    const status = await t.run(['auth', 'status', '--service', 'mgmt'], { env: { VX_CLIENT_SECRET: EMULATOR_CLIENT_SECRET } });
+    expect(JSON.parse(status.stdout)[0]).toMatchObject({ status: 'expired', renewable: true });
+    const ok = await t.run(['api', 'GET', '/_probe', '--service', 'mgmt', '--debug'], { env: { VX_CLIENT_SECRET: EMULATOR_CLIENT_SECRET } });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(t.emu.log.map((l) => `${l.family} ${l.method} ${l.path}`)).toEqual(['auth POST /contoso/oauth2/token', 'mgmt GET /_probe']);
+    const fresh = t.profile()['mgmt.token'];
+    expect(fresh).not.toBe(old);
+    expect(JSON.parse(ok.stdout).credential).toBe(fresh);
+    expect(JSON.parse(t.profile()['mgmt.signIn'])).toMatchObject({ method: 'client-credentials', clientId: 'ci-app', tenant: 'contoso' });
+    for (const secret of [old, fresh, EMULATOR_CLIENT_SECRET]) expect(ok.stderr).not.toContain(secret);
+  });
+
   it('that cannot be renewed are refused (exit 3) with zero requests to the service', async () => {
     t.emu.state.auth.tokenTtl = 0;
     await loginDevice('mgmt');

@@ -131,3 +131,12 @@ export async function removeCredentials(config: Config, services: readonly Servi
   if (removed.length) await config.setMany(values);
   return removed;
 }
+
+/** What can renew an expired stored sign-in: its refresh token, or for an application sign-in the client secret at hand. */
+export function renewalMeans(config: Config, owner: ServiceName, record: SignInRecord | undefined): { refreshToken?: string; clientSecret?: string } | undefined {
+  if (!isOAuthFamily(owner) || !record) return undefined;
+  const refreshToken = config.profile()[refreshKey(owner)];
+  if (refreshToken) return { refreshToken };
+  const clientSecret = record.method === 'client-credentials' ? config.get('auth.clientSecret') : undefined;
+  return clientSecret ? { clientSecret } : undefined;
+}
