@@ -344,6 +344,25 @@ describe('sign-in requests go through the one HTTP door', () => {
     expect(down.stderr).toBe('vx: POST http://127.0.0.1:1/auth/common/oauth2/devicecode: connect ECONNREFUSED 127.0.0.1:1\n');
   });
 
+  it('Ctrl-C while polling for a device code is exit 130 and stores nothing', async () => {
+    const { result } = await drive(t, ['auth', 'login', '--service', 'lcs', '--device-code'], async (child) => {
+      await waitForStderr(child, DEVICE_URL);
+      child.kill('SIGINT');
+    });
+    expect(result.code).toBe(130);
+    expect(t.profile()).toEqual({});
+  });
+
+  it('without a sign-in address it is a usage error naming VX_AUTH_URL, nothing sent', async () => {
+    const r = await t.run(['auth', 'login', '--service', 'erp', '--device-code'], { env: { VX_AUTH_URL: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: sign-in address ({auth_url}) is not set: set VX_AUTH_URL or run `vx profile set auth.url <value>`\n');
+    const http = await t.run(['auth', 'login', '--service', 'erp', '--device-code'], { env: { VX_AUTH_URL: 'http://login.example.com' } });
+    expect(http.code).toBe(2);
+    expect(http.stderr).toContain('must use https (plain http is accepted only for a loopback address)');
+    expect(t.emu.log).toEqual([]);
+  });
+
   it('Ctrl-C while waiting for the browser is exit 130 and stores nothing', async () => {
     const { result } = await drive(t, ['auth', 'login', '--service', 'erp'], async (child) => {
       await waitForStderr(child, SIGN_IN_URL);

@@ -163,6 +163,17 @@ describe('expired sign-ins', () => {
     expect(t.emu.log.map((l) => l.family)).toEqual(['auth']);
   });
 
+  it('an expiry belongs to the token it was recorded for: a token set by hand afterwards is not refused', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginCc('erp');
+    expect((await t.run(['erp', 'companies', 'list'])).code).toBe(3);
+    expect((await t.run(['profile', 'set', 'erp.token', 'emulator-token'])).code).toBe(0);
+    const r = await t.run(['erp', 'companies', 'list']);
+    expect(r.code, r.stderr).toBe(0);
+    const status = JSON.parse((await t.run(['auth', 'status', '--service', 'erp'])).stdout)[0];
+    expect(status).toMatchObject({ status: 'signed in', method: 'token', expiresAt: null, source: 'profile "default"' });
+  });
+
   it('a token the service no longer accepts gives the service 401 as exit 3', async () => {
     await loginCc('mgmt');
     for (const v of t.emu.tokens.values()) v.expiresAt = Date.now() - 1000;
