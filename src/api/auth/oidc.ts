@@ -1,15 +1,22 @@
 // The standard OAuth 2.0 grants through openid-client (device code, client credentials, refresh
 // token), configured without discovery from the authority URLs. Every request goes through the
 // one HTTP door (core/http.ts) via openid-client's customFetch, so --debug traces them redacted,
-// --timeout/--retries apply and --dry-run sends nothing.
-import * as client from 'openid-client';
+// --timeout/--retries apply and --dry-run sends nothing. openid-client is loaded on first use (a
+// bare dynamic import, so the build keeps it out of the start-up file).
+import type * as OpenId from 'openid-client';
 import { AuthError, InterruptedError, VxError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
 import { addSecret } from '../../core/redact.js';
 import type { Authority } from './authority.js';
 import type { Obtained } from './credentials.js';
 
-function configuration(auth: Authority, http: Http, secret?: string): client.Configuration {
+let loaded: typeof OpenId | undefined;
+async function openid(): Promise<typeof OpenId> {
+  return (loaded ??= await import('openid-client'));
+}
+
+async function configuration(auth: Authority, http: Http, secret?: string): Promise<OpenId.Configuration> {
+  const client = await openid();
   const config = new client.Configuration(
     { issuer: `${auth.authUrl}/${auth.tenant}`, token_endpoint: auth.tokenUrl, device_authorization_endpoint: auth.deviceCodeUrl },
     auth.clientId,
@@ -51,7 +58,7 @@ function explain(e: unknown, what: string): never {
   throw new AuthError(`${what} failed: ${err?.message ?? String(e)}`);
 }
 
-function obtained(t: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): Obtained {
+function obtained(t: OpenId.TokenEndpointResponse & OpenId.TokenEndpointResponseHelpers): Obtained {
   addSecret(t.access_token);
   addSecret(t.refresh_token);
   return { accessToken: t.access_token, expiresIn: t.expiresIn(), refreshToken: t.refresh_token };
@@ -72,8 +79,9 @@ export async function deviceCodeGrant(
   onCode: (p: DeviceCodePrompt) => void,
   signal: AbortSignal,
 ): Promise<Obtained> {
-  const config = configuration(auth, http);
-  let d: client.DeviceAuthorizationResponse;
+  const client = await openid();
+  const config = await configuration(auth, http);
+  let d: OpenId.DeviceAuthorizationResponse;
   try {
     d = await client.initiateDeviceAuthorization(config, { scope: auth.scope });
   } catch (e) {
@@ -98,7 +106,8 @@ export async function deviceCodeGrant(
 export async function clientCredentialsGrant(auth: Authority, http: Http, secret: string): Promise<Obtained> {
   addSecret(secret);
   try {
-    return obtained(await client.clientCredentialsGrant(configuration(auth, http, secret), { scope: auth.scope }));
+    const client = await openid();
+    return obtained(await client.clientCredentialsGrant(await configuration(auth, http, secret), { scope: auth.scope }));
   } catch (e) {
     explain(e, 'client credentials sign-in');
   }
@@ -107,7 +116,8 @@ export async function clientCredentialsGrant(auth: Authority, http: Http, secret
 export async function refreshTokenGrant(auth: Authority, http: Http, refreshToken: string): Promise<Obtained> {
   addSecret(refreshToken);
   try {
-    return obtained(await client.refreshTokenGrant(configuration(auth, http), refreshToken, { scope: auth.scope }));
+    const client = await openid();
+    return obtained(await client.refreshTokenGrant(await configuration(auth, http), refreshToken, { scope: auth.scope }));
   } catch (e) {
     explain(e, 'refreshing the token');
   }
