@@ -21,6 +21,10 @@ _vx() {
     "vx mgmt version-sets update|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
     "vx mgmt versionsets create|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
     "vx mgmt versionsets update|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
+    "vx auth login|--service") COMPREPLY=($(compgen -W "translator erp lcs mgmt" -- "$cur")); return ;;
+    "vx auth status|--service") COMPREPLY=($(compgen -W "translator erp lcs mgmt" -- "$cur")); return ;;
+    "vx auth logout|--service") COMPREPLY=($(compgen -W "translator erp lcs mgmt" -- "$cur")); return ;;
+    "vx auth token|--service") COMPREPLY=($(compgen -W "translator erp lcs mgmt" -- "$cur")); return ;;
     "vx api|--service") COMPREPLY=($(compgen -W "translator erp lcs mgmt" -- "$cur")); return ;;
   esac
   if [[ " $valued " == *" $prev "* ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
@@ -29,7 +33,7 @@ _vx() {
 _vx_node() {
   cmds=""; opts=""; valued=""; args=""
   case "$1" in
-    "vx") cmds="erp mgmt profile api completion emulator"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
+    "vx") cmds="erp mgmt auth profile api completion emulator"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp") cmds="companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp companies") cmds="list"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp companies list") cmds=""; opts="--debug --dry-run --expand --filter --help --no-color --orderby --output --page-size --profile --query --retries --select --skip --timeout --top --verbose --version --yes -V -o -p -q -y"; valued="--expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q"; args="" ;;
@@ -124,6 +128,11 @@ _vx_node() {
     "vx mgmt versionsets create") cmds=""; opts="--debug --description --display-name --dry-run --header-name --help --no-color --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout --verbose --version --yes -V -o -p -q -y"; valued="--description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q"; args="" ;;
     "vx mgmt versionsets update") cmds=""; opts="--debug --description --display-name --dry-run --header-name --help --if-match --no-color --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout --verbose --version --yes -V -o -p -q -y"; valued="--description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q"; args="" ;;
     "vx mgmt versionsets delete") cmds=""; opts="--debug --dry-run --help --if-match --no-color --output --profile --query --resource-group --retries --service --subscription --timeout --verbose --version --yes -V -o -p -q -y"; valued="--if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q"; args="" ;;
+    "vx auth") cmds="login status logout token"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
+    "vx auth login") cmds=""; opts="--client-credentials --client-id --debug --device-code --dry-run --help --no-browser --no-color --output --profile --query --retries --scope --service --tenant --timeout --verbose --version --wait --with-key --with-secret --with-token --yes -V -o -p -q -y"; valued="--client-id --output --profile --query --retries --scope --service --tenant --timeout --wait -o -p -q"; args="" ;;
+    "vx auth status") cmds=""; opts="--debug --dry-run --help --no-color --output --profile --query --retries --service --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --service --timeout -o -p -q"; args="" ;;
+    "vx auth logout") cmds=""; opts="--debug --dry-run --help --no-color --output --profile --query --retries --service --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --service --timeout -o -p -q"; args="" ;;
+    "vx auth token") cmds=""; opts="--debug --dry-run --help --no-color --output --profile --query --retries --service --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --service --timeout -o -p -q"; args="" ;;
     "vx profile") cmds="list show set unset use delete"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx profile list") cmds=""; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx profile show") cmds=""; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;

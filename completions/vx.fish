@@ -17,7 +17,7 @@ end
 function __vx_cmds
   switch $argv[1]
     case 'vx'
-      printf '%s\n' erp mgmt profile api completion emulator
+      printf '%s\n' erp mgmt auth profile api completion emulator
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -56,6 +56,8 @@ function __vx_cmds
       printf '%s\n' list get create update delete
     case 'vx mgmt versionsets'
       printf '%s\n' list get create update delete
+    case 'vx auth'
+      printf '%s\n' login status logout token
     case 'vx profile'
       printf '%s\n' list show set unset use delete
     case 'vx emulator'
@@ -254,6 +256,16 @@ function __vx_valued
       printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
     case 'vx mgmt versionsets delete'
       printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+    case 'vx auth'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx auth login'
+      printf '%s\n' --client-id --output --profile --query --retries --scope --service --tenant --timeout --wait -o -p -q
+    case 'vx auth status'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
+    case 'vx auth logout'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
+    case 'vx auth token'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
     case 'vx profile'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx profile list'
@@ -281,7 +293,7 @@ function __vx_valued
   end
 end
 complete -c vx -f
-complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp mgmt profile api completion emulator'
+complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp mgmt auth profile api completion emulator'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
@@ -1767,6 +1779,81 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth"' -a 'login status logout token'
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-credentials
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-id -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l device-code
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-browser
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l scope -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l tenant -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l wait -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-key
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-secret
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-token
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run

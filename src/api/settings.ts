@@ -18,6 +18,18 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'mgmt.location', env: 'VX_MGMT_LOCATION', description: 'default quota location (--location), e.g. eastus' },
   { key: 'mgmt.namespace', env: 'VX_MGMT_NAMESPACE', default: 'Vendor', description: 'provider namespace prefix' },
   { key: 'auth.url', env: 'VX_AUTH_URL', description: 'sign-in address ({auth_url})' },
+  { key: 'auth.tenant', env: 'VX_TENANT', default: 'common', description: 'directory (tenant) for sign-in; per family: <family>.tenant' },
+  { key: 'auth.clientId', env: 'VX_CLIENT_ID', default: 'vx-cli', description: 'application (client) id for sign-in; per family: <family>.clientId' },
+  { key: 'auth.browser', env: 'VX_BROWSER', description: 'command that opens the sign-in address (the address is appended); `none` never opens one' },
+  { key: 'auth.clientSecret', env: 'VX_CLIENT_SECRET', secret: true, description: 'client secret for `vx auth login --client-credentials` (prefer the environment)' },
+  ...(['erp', 'lcs', 'mgmt'] as const).flatMap((f): SettingDef[] => [
+    { key: `${f}.tenant`, description: `tenant for ${f} sign-in (default auth.tenant)` },
+    { key: `${f}.clientId`, description: `client id for ${f} sign-in (default auth.clientId)` },
+    { key: `${f}.scope`, default: 'user_impersonation', description: `scope requested at ${f} sign-in` },
+    { key: `${f}.refreshToken`, secret: true, description: `refresh token from \`vx auth login\` (${f})` },
+    { key: `${f}.signIn`, description: `how the stored ${f} token was obtained and when it expires (written by \`vx auth login\`)` },
+  ]),
+  { key: 'translator.signIn', description: 'how the stored translator key was stored (written by `vx auth login`)' },
   {
     key: 'output',
     description: 'default output format',

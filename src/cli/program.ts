@@ -26,7 +26,7 @@ export const NOUNS: readonly { name: string; term: string; summary: string; regi
     register: registerErp,
   },
   { name: 'mgmt', term: 'mgmt', summary: 'resource management: service health events, quotas (with an interactive wizard), API version sets', register: registerMgmt },
-  { name: 'auth', term: 'auth', summary: '', register: registerAuth },
+  { name: 'auth', term: 'auth', summary: 'sign in to the services and manage the stored credentials of the profile', register: registerAuth },
   { name: 'profile', term: 'profile', summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)', register: registerProfile },
   { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },
   { name: 'completion', term: 'completion [options] [shell]', summary: 'print a shell completion script generated from the command tree', register: registerCompletion },

@@ -41,7 +41,7 @@ export class ErpClient {
       company = config.require('erp.company', companyFlag, 'the company (--company)');
       if (!isGuid(company)) throw new UsageError(`invalid company id "${company}": expected a GUID (list them with \`vx erp companies list\`)`);
     }
-    const headers = await authHeaders(config, 'erp');
+    const headers = await authHeaders(config, 'erp', http);
     return new ErpClient(http, base, headers, company);
   }
 
