@@ -9,6 +9,7 @@ import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
+import { selectFor, selected } from './runner.js';
 
 
 /**
@@ -40,6 +41,7 @@ const TERM = Symbol('vx.term');
  * superset of what commander will select); without, the whole tree (completion, tests).
  */
 export function buildProgram(argv?: readonly string[]): Command {
+  selectFor(argv);
   const program = new Command('vx');
   program
     .description('One CLI for the text translation service, the business-data (ERP) API and the resource-management APIs.')
@@ -76,7 +78,7 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
 6 throttled, 7 service unavailable, 8 network, 130 interrupted.`,
     );
   for (const noun of NOUNS) {
-    if (!argv || argv.includes(noun.name)) {
+    if (selected(noun.name)) {
       noun.register(program);
     } else {
       const placeholder = program.command(noun.name).description(noun.summary);
