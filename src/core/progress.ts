@@ -1,6 +1,45 @@
-// A one-line progress bar on stderr, only at a terminal: redrawn at most every 100 ms, cleared
-// before results are written to the same terminal and at the end. Knows nothing of any API.
-import { terminalWidth } from './term.js';
+// Progress on stderr, drawn only when stderr is a terminal: a one-line spinner (elsewhere it does
+// nothing; callers print plain lines with --verbose instead), and a counting progress bar redrawn
+// at most every 100 ms, cleared before results are written to the same terminal and at the end.
+// Knows nothing of any API. No dependencies.
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface Spinner {
+  /** changes the text next to the spinner */
+  update(text: string): void;
+  /** clears the spinner line; prints `final` in its place when given */
+  stop(final?: string): void;
+}
+
+export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { intervalMs?: number } = {}): Spinner {
+  if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${final}\n`)) };
+  let i = 0;
+  let current = text;
+  let stopped = false;
+  const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${current}\u001b[K`);
+  draw();
+  const timer = setInterval(draw, opts.intervalMs ?? 100);
+  timer.unref();
+  return {
+    update(t) {
+      current = t;
+      if (!stopped) draw();
+    },
+    stop(final) {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      stream.write(`\r\u001b[K${final !== undefined ? `${final}\n` : ''}`);
+    },
+  };
+}
+
+/** COLUMNS, else the terminal's width, else 80 */
+function width(stream: NodeJS.WriteStream): number {
+  const cols = Number(process.env.COLUMNS);
+  return Number.isInteger(cols) && cols > 0 ? cols : stream.columns || 80;
+}
 
 export interface ProgressOptions {
   /** the unit counted, e.g. "lines" */
@@ -61,7 +100,7 @@ export class Progress {
   private draw(t: number): void {
     this.lastDraw = t;
     this.shown = true;
-    this.stream.write(`\r\u001b[K${this.line(terminalWidth(this.stream) ?? 80, t)}`);
+    this.stream.write(`\r\u001b[K${this.line(width(this.stream), t)}`);
   }
 
   /** Removes the bar (before other output on the same terminal); the next update draws it again. */

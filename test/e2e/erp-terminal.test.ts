@@ -8,7 +8,7 @@ import { UsageError } from '../../src/core/errors.js';
 import type { Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { findSet } from '../../src/spec/erp.js';
-import { captureStream } from '../helpers/streams.js';
+import { tty } from '../helpers/tty.js';
 import { tempDir, removeDir } from '../helpers/vx.js';
 
 let emu: Emulator;
@@ -22,8 +22,6 @@ afterAll(async () => {
   await emu?.close();
   removeDir(configDir);
 });
-
-const tty = () => captureStream(true, 200);
 
 function session(answer: boolean, globals: GlobalOptions = {}) {
   const asked: string[] = [];

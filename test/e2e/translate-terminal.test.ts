@@ -10,12 +10,16 @@ import { runTranslate } from '../../src/cli/translate-run.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';
-import { captureStream } from '../helpers/streams.js';
+import { tty } from '../helpers/tty.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const e2e = useEmulator();
 
-const stream = (isTTY: boolean) => captureStream(isTTY, 100);
+const stream = (isTTY: boolean) => {
+  const s = tty(100);
+  s.isTTY = isTTY;
+  return s;
+};
 
 function session(opts: { stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: boolean }, globals: GlobalOptions = {}) {
   const stdout = stream(opts.stdoutTTY);
