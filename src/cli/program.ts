@@ -19,7 +19,12 @@ import { selectFor, selected } from './runner.js';
  * requires identical help text, so the table cannot drift from the real registrations.
  */
 export const NOUNS: readonly { name: string; term: string; summary: string; register: (program: Command) => void }[] = [
-  { name: 'translate', term: 'translate [options] [text...]', summary: 'translate text: arguments, a file or standard input, one item per line, any volume', register: registerTranslate },
+  {
+    name: 'translate',
+    term: 'translate [options] [text...]',
+    summary: 'translate text: arguments, a file or standard input, one item per line, any volume',
+    register: registerTranslate,
+  },
   {
     name: 'erp',
     term: 'erp',
