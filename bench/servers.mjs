@@ -55,3 +55,29 @@ export function quotaServer() {
     res.end(body);
   });
 }
+
+/**
+ * A translator that answers at once: the items of the body, each upper-cased per `to`, with the
+ * X-Metered-Usage header (the client's cost is what the benchmark shows).
+ */
+export function translatorServer() {
+  return listen((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const u = new URL(req.url, 'http://x');
+      const to = u.searchParams.getAll('to');
+      const items = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      let chars = 0;
+      const out = items.map(({ Text }) => {
+        chars += Text.length;
+        return { translations: to.map((t) => ({ to: t, text: Text.toUpperCase() })) };
+      });
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.setHeader('x-requestid', 'bench');
+      res.setHeader('x-mt-system', to.map(() => 'Team').join(','));
+      res.setHeader('x-metered-usage', String(chars * to.length));
+      res.end(JSON.stringify(out));
+    });
+  });
+}

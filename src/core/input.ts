@@ -2,6 +2,7 @@
 // streamed line by line with back-pressure.
 import { createReadStream, fstatSync } from 'node:fs';
 import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
 
@@ -242,4 +243,99 @@ export async function readBoundedText(
     throw e;
   }
   return { text, overflow: text.length > opts.maxUnits };
+}
+
+export interface ScanOptions {
+  /** names the input in messages */
+  what: string;
+  signal?: AbortSignal;
+  /**
+   * lines of at most this many bytes are not decoded (a line has no more characters than bytes);
+   * longer ones are decoded and handed to `check`
+   */
+  decodeOver: number;
+  /** gets each longer line as text (a trailing \r removed); may throw */
+  check: (lineNumber: number, text: string) => void;
+  /** a pending line past this many bytes is not held: called (it should throw) with its number */
+  maxBytes?: number;
+  onOverlong?: (lineNumber: number) => void;
+}
+
+/**
+ * Checks a stream of UTF-8 text line by line at the byte level, decoding only the lines that need
+ * it: the whole input is validated as UTF-8 (a usage error names the first bad line) and the
+ * number of lines is returned, counted as forEachLine counts them. Several times faster than
+ * decoding everything, for the first pass over a file that is then read again.
+ */
+export async function scanLines(stream: NodeJS.ReadableStream, opts: ScanOptions): Promise<number> {
+  if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
+  const maxBytes = opts.maxBytes ?? Infinity;
+  let n = 0;
+  let carry: Buffer | undefined;
+  let first = true;
+  const invalid = (region: Buffer): never => {
+    // find the line of the first bad byte (rare: decode line by line)
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    let start = 0;
+    let line = n;
+    for (;;) {
+      const nl = region.indexOf(10, start);
+      const end = nl < 0 ? region.length : nl;
+      line++;
+      try {
+        fatal.decode(region.subarray(start, end));
+      } catch {
+        throw new UsageError(`${opts.what} is not valid UTF-8 (line ${line})`);
+      }
+      if (nl < 0) throw new UsageError(`${opts.what} is not valid UTF-8 (line ${line})`);
+      start = nl + 1;
+    }
+  };
+  const lines = (region: Buffer, complete: boolean) => {
+    // `region` holds whole lines (ends with \n) unless `complete` marks the end of the input
+    if (!isUtf8(region)) invalid(region);
+    let start = 0;
+    for (;;) {
+      const nl = region.indexOf(10, start);
+      if (nl < 0 && (!complete || start >= region.length)) return;
+      const end = nl < 0 ? region.length : nl;
+      n++;
+      if (end - start > opts.decodeOver) {
+        let text = region.toString('utf8', start, end);
+        if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
+        opts.check(n, text);
+      }
+      first = false;
+      if (nl < 0) return;
+      start = nl + 1;
+    }
+  };
+  try {
+    for await (const raw of stream) {
+      let chunk = typeof raw === 'string' ? Buffer.from(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw as Uint8Array);
+      const last = chunk.lastIndexOf(10);
+      if (last < 0) {
+        carry = carry ? Buffer.concat([carry, chunk]) : chunk;
+        if (carry.length > maxBytes) opts.onOverlong?.(n + 1);
+        continue;
+      }
+      if (carry) {
+        chunk = Buffer.concat([carry, chunk]);
+        carry = undefined;
+      }
+      const cut = chunk.lastIndexOf(10) + 1;
+      lines(chunk.subarray(0, cut), false);
+      if (cut < chunk.length) {
+        carry = Buffer.from(chunk.subarray(cut));
+        if (carry.length > maxBytes) opts.onOverlong?.(n + 1);
+      }
+      first = false;
+    }
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
+    throw e;
+  }
+  if (carry?.length) lines(carry, true);
+  return n;
 }
