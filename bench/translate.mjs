@@ -1,6 +1,6 @@
 // vx translate at volume: 100,000 lines against a bare client doing the same batches with 4
 // requests in flight, and the peak RSS of vx as the input grows from 100,000 to 1,000,000 lines.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +13,15 @@ function lines(n) {
   return `${out.join('\n')}\n`;
 }
 
-/** peak RSS in kB of one run, from /usr/bin/time */
+/** peak RSS in kB of one run, from /usr/bin/time (asynchronous: the server lives in this process) */
 function peakRss(args, env) {
-  const out = execFileSync('/usr/bin/time', ['-f', '%M', process.execPath, VX, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  return Number(out.trim().split('\n').pop());
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, VX, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Number(err.trim().split('\n').pop())) : reject(new Error(`vx exited ${code}: ${err.slice(-500)}`))));
+  });
 }
 
 export async function translate({ rounds = 7, small = 100_000, large = 1_000_000 } = {}) {
@@ -38,8 +43,8 @@ export async function translate({ rounds = 7, small = 100_000, large = 1_000_000
     if (existsSync('/usr/bin/time')) {
       const largeFile = join(dir, 'large.txt');
       writeFileSync(largeFile, lines(large));
-      const a = peakRss(['translate', '--to', 'de', '--from', 'en', '-f', smallFile], env);
-      const b = peakRss(['translate', '--to', 'de', '--from', 'en', '-f', largeFile], env);
+      const a = await peakRss(['translate', '--to', 'de', '--from', 'en', '-f', smallFile], env);
+      const b = await peakRss(['translate', '--to', 'de', '--from', 'en', '-f', largeFile], env);
       report(`vx translate peak RSS, ${large.toLocaleString('en-US')} vs ${small.toLocaleString('en-US')} lines`, b, a, 1.3, { unit: 'kB' });
     }
   } finally {
