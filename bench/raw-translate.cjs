@@ -1,29 +1,22 @@
-// Baseline: a bare client for the same job as `vx translate -f FILE --to de`: reads the file,
-// batches it within the service limits (1,000 items, 50,000 characters), keeps 4 requests in
-// flight with node:http keep-alive, prints the translations in input order.
+// Baseline: an ideal translate client. Reads the file as a stream of lines, sends maximal batches
+// (1,000 items, 50,000 characters x targets) with `concurrency` requests in flight over keep-alive
+// connections, and writes the translations in input order. With batch=1 it is the naive client
+// that sends one request per line.
+// usage: node raw-translate.cjs <url> <file> <to> <concurrency> [batchItems]
 const http = require('node:http');
 const fs = require('node:fs');
-const [url, file] = process.argv.slice(2);
-const lines = fs.readFileSync(file, 'utf8').split('\n');
-if (lines[lines.length - 1] === '') lines.pop();
-const batches = [];
-let cur = [];
-let chars = 0;
-for (const l of lines) {
-  if (cur.length === 1000 || chars + l.length > 50000) {
-    batches.push(cur);
-    cur = [];
-    chars = 0;
-  }
-  cur.push(l);
-  chars += l.length;
-}
-if (cur.length) batches.push(cur);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-const post = (batch) =>
-  new Promise((resolve, reject) => {
-    const body = JSON.stringify(batch.map((Text) => ({ Text })));
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json; charset=UTF-8', 'vendor-subscription-key': 'k', 'content-length': Buffer.byteLength(body) } }, (res) => {
+const readline = require('node:readline');
+const [url, file, to, concurrencyArg, batchArg] = process.argv.slice(2);
+const concurrency = Number(concurrencyArg);
+const maxItems = Number(batchArg ?? 1000);
+const targets = to.split(',');
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const target = `${url}/translate?api-version=3.0&${targets.map((t) => `to=${t}`).join('&')}`;
+
+function post(items) {
+  const body = JSON.stringify(items.map((t) => ({ Text: t })));
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json; charset=UTF-8', 'vendor-subscription-key': 'k', 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
@@ -31,23 +24,32 @@ const post = (batch) =>
     req.on('error', reject);
     req.end(body);
   });
-const results = new Array(batches.length);
-let next = 0;
-let written = 0;
-const flush = () => {
-  while (written < batches.length && results[written]) {
-    process.stdout.write(results[written].map((r) => `${r.translations[0].text}\n`).join(''));
-    results[written++] = null;
+}
+
+(async () => {
+  const rl = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  const window = [];
+  let batch = [];
+  let chars = 0;
+  const flushHead = async () => {
+    const results = await window.shift();
+    let out = '';
+    for (const r of results) for (const t of r.translations) out += targets.length > 1 ? `${t.to}\t${t.text}\n` : `${t.text}\n`;
+    if (!process.stdout.write(out)) await new Promise((r) => process.stdout.once('drain', r));
+  };
+  const send = async () => {
+    window.push(post(batch));
+    batch = [];
+    chars = 0;
+    while (window.length >= concurrency) await flushHead();
+  };
+  for await (const line of rl) {
+    const n = line.length * targets.length;
+    if (batch.length && (batch.length >= maxItems || chars + n > 50_000)) await send();
+    batch.push(line);
+    chars += n;
   }
-};
-const worker = async () => {
-  while (next < batches.length) {
-    const i = next++;
-    results[i] = await post(batches[i]);
-    flush();
-  }
-};
-Promise.all([worker(), worker(), worker(), worker()]).then(() => {
-  flush();
+  if (batch.length) await send();
+  while (window.length) await flushHead();
   agent.destroy();
-});
+})();

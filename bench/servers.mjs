@@ -57,27 +57,30 @@ export function quotaServer() {
 }
 
 /**
- * A translator that answers at once: the items of the body, each upper-cased per `to`, with the
- * X-Metered-Usage header (the client's cost is what the benchmark shows).
+ * A minimal translate server: answers the translator's result shape for every item and every
+ * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares).
  */
-export function translatorServer() {
-  return listen((req, res) => {
+export function translateServer() {
+  let requests = 0;
+  const server = listen((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const u = new URL(req.url, 'http://x');
-      const to = u.searchParams.getAll('to');
+      requests++;
+      const to = new URL(req.url, 'http://x').searchParams.getAll('to').flatMap((t) => t.split(','));
       const items = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const out = items.map((it) => ({ translations: to.map((t) => ({ text: it.Text ?? it.text, to: t })) }));
+      const body = JSON.stringify(out);
       let chars = 0;
-      const out = items.map(({ Text }) => {
-        chars += Text.length;
-        return { translations: to.map((t) => ({ to: t, text: Text.toUpperCase() })) };
+      for (const it of items) chars += (it.Text ?? it.text).length;
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-requestid': `bench-${requests}`,
+        'x-mt-system': 'Neural',
+        'x-metered-usage': String(chars * to.length),
       });
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.setHeader('x-requestid', 'bench');
-      res.setHeader('x-mt-system', to.map(() => 'Team').join(','));
-      res.setHeader('x-metered-usage', String(chars * to.length));
-      res.end(JSON.stringify(out));
+      res.end(body);
     });
   });
+  return server.then((s) => ({ ...s, requests: () => requests }));
 }

@@ -1,55 +1,86 @@
-// vx translate at volume: 100,000 lines against a bare client doing the same batches with 4
-// requests in flight, and the peak RSS of vx as the input grows from 100,000 to 1,000,000 lines.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Bulk translation: `vx translate` of 100,000 lines (~3 MB) against a local translate server,
+// against an ideal raw client with the same concurrency; peak RSS at 100,000 and 1,000,000 lines;
+// and the speed-up over one request per line.
+import { createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
-import { translatorServer } from './servers.mjs';
-import { report, timeCommands, ROOT, VX } from './lib.mjs';
+import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { translateServer } from './servers.mjs';
+import { median, report, ROOT, VX } from './lib.mjs';
 
-function lines(n) {
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(`This is line number ${i} of the benchmark file, with a few more words.`);
-  return `${out.join('\n')}\n`;
+async function makeFile(path, lines) {
+  const out = createWriteStream(path);
+  const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog', 'morning', 'report', 'quarterly', 'invoice', 'shipping'];
+  for (let i = 0; i < lines; i++) {
+    let s = `Line ${i}:`;
+    for (let w = 0; w < 4; w++) s += ` ${words[(i * 7 + w * 3) % words.length]}`;
+    if (!out.write(`${s}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return statSync(path).size;
 }
 
-/** peak RSS in kB of one run, from /usr/bin/time (asynchronous: the server lives in this process) */
-function peakRss(args, env) {
+/** Runs a command with stdout to /dev/null; wall ms and peak RSS (kB) from /usr/bin/time -v. */
+function measured(file, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, VX, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const t0 = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-v', file, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (b) => (err += b));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Number(err.trim().split('\n').pop())) : reject(new Error(`vx exited ${code}: ${err.slice(-500)}`))));
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN);
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-1500)}`));
+      else resolve({ ms, rss });
+    });
   });
 }
 
-export async function translate({ rounds = 7, small = 100_000, large = 1_000_000 } = {}) {
-  const server = await translatorServer();
-  const dir = mkdtempSync(join(tmpdir(), 'vx-bench-translate-'));
-  const env = { ...process.env, VX_CONFIG_DIR: dir, VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key' };
-  const smallFile = join(dir, 'small.txt');
-  writeFileSync(smallFile, lines(small));
+export async function translate({ rounds = 5, lines = 100_000, bigLines = 1_000_000, concurrency = 4 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vx-bench-'));
+  const small = join(dir, 'small.txt');
+  const big = join(dir, 'big.txt');
+  const sample = join(dir, 'sample.txt');
+  const bytes = await makeFile(small, lines);
+  await makeFile(sample, 2_000);
+  const server = await translateServer();
+  const env = { ...process.env, VX_CONFIG_DIR: join(dir, 'cfg'), VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key' };
+  const vxArgs = (f) => [VX, 'translate', '--to', 'de', '--file', f, '--concurrency', String(concurrency)];
+  const rawArgs = (f, batch) => [join(ROOT, 'bench', 'raw-translate.cjs'), server.url, f, 'de', String(concurrency), ...(batch ? [String(batch)] : [])];
   try {
-    const url = `${server.url}/translate?api-version=3.0&to=de&from=en`;
-    const m = await timeCommands(
-      {
-        raw: [process.execPath, join(ROOT, 'bench', 'raw-translate.cjs'), url, smallFile],
-        vx: [process.execPath, VX, 'translate', '--to', 'de', '--from', 'en', '-f', smallFile],
-      },
-      { rounds, warmup: 1, env },
-    );
-    report(`vx translate of ${small.toLocaleString('en-US')} lines vs bare client`, m.vx, m.raw, 1.25);
-    if (existsSync('/usr/bin/time')) {
-      const largeFile = join(dir, 'large.txt');
-      writeFileSync(largeFile, lines(large));
-      const a = await peakRss(['translate', '--to', 'de', '--from', 'en', '-f', smallFile], env);
-      const b = await peakRss(['translate', '--to', 'de', '--from', 'en', '-f', largeFile], env);
-      report(`vx translate peak RSS, ${large.toLocaleString('en-US')} vs ${small.toLocaleString('en-US')} lines`, b, a, 1.3, { unit: 'kB' });
+    const vx = [];
+    const raw = [];
+    for (let r = 0; r < rounds; r++) {
+      const pair = [
+        async () => raw.push(await measured(process.execPath, rawArgs(small), env)),
+        async () => vx.push(await measured(process.execPath, vxArgs(small), env)),
+      ];
+      if (r % 2) pair.reverse();
+      for (const f of pair) await f();
+    }
+    const vxMs = median(vx.map((x) => x.ms));
+    const rawMs = median(raw.map((x) => x.ms));
+    report(`vx translate ${lines} lines (${(bytes / 1e6).toFixed(1)} MB) throughput vs ideal raw client`, bytes / vxMs, bytes / rawMs, 0.8, {
+      unit: 'kB/s',
+      higherIsBetter: true,
+    });
+    const rss100k = median(vx.map((x) => x.rss));
+    // one request per line: the naive client on 2,000 lines, per line
+    const naive = await measured(process.execPath, rawArgs(sample, 1), env);
+    const naivePerLine = naive.ms / 2_000;
+    const vxPerLine = vxMs / lines;
+    report('vx translate speed-up over one request per line (per line, naive vs vx)', naivePerLine / vxPerLine, 1, 50, { unit: 'x', higherIsBetter: true });
+    if (bigLines) {
+      await makeFile(big, bigLines);
+      const b = await measured(process.execPath, vxArgs(big), env);
+      console.log(`      peak RSS: ${(rss100k / 1024).toFixed(0)} MB at ${lines} lines, ${(b.rss / 1024).toFixed(0)} MB at ${bigLines} lines (${(b.ms / 1000).toFixed(1)} s); goal <= 150 MB and flat`);
+      report(`vx translate peak RSS at ${bigLines} lines vs 150 MB`, b.rss / 1024, 150, 1, { unit: 'MB' });
+      report(`vx translate peak RSS growth ${lines} -> ${bigLines} lines`, b.rss, rss100k, 1.25, { unit: 'kB' });
     }
   } finally {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -25,7 +25,7 @@ async function lines(buf: Buffer, cuts: number[]): Promise<string[]> {
 
 async function scan(buf: Buffer, cuts: number[], decodeOver: number) {
   const long: [number, string][] = [];
-  const n = await scanLines(chunked(buf, cuts), { what: 'input', decodeOver, check: (i, t) => void long.push([i, t]) });
+  const n = await scanLines(chunked(buf, cuts), (t, i) => void long.push([i, t]), { what: 'input', longBytes: decodeOver });
   return { n, long };
 }
 
