@@ -86,16 +86,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function inferColumns(rows: unknown[]): Column[] {
   const keys: string[] = [];
   const seen = new Set<string>();
+  const structured = new Set<string>(); // an object or array in any row: not a column
   for (const r of rows.slice(0, 200)) {
     if (!isPlainObject(r)) continue;
     for (const [k, v] of Object.entries(r)) {
+      if (v !== null && typeof v === 'object') structured.add(k);
       if (seen.has(k) || k.startsWith('@odata')) continue;
-      if (v !== null && typeof v === 'object') continue;
       seen.add(k);
       keys.push(k);
     }
   }
-  return keys.map((k) => ({ header: k, get: k }));
+  return keys.filter((k) => !structured.has(k)).map((k) => ({ header: k, get: k }));
 }
 
 function rowsOf(value: unknown): unknown[] {
