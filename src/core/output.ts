@@ -149,7 +149,9 @@ export function renderText(value: unknown, columns?: Column[]): string {
 
 export async function renderYaml(value: unknown): Promise<string> {
   if (value === undefined) return '';
-  const YAML = await import('yaml');
+  // bundled, the CommonJS build of yaml arrives under `default`
+  const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const YAML = typeof mod.stringify === 'function' ? mod : mod.default!;
   return YAML.stringify(value, { lineWidth: 0 });
 }
 

@@ -183,6 +183,40 @@ describe('vx api against every family', () => {
   });
 });
 
+describe('output formats from the binary', () => {
+  it('json, yaml, table, tsv, ndjson, text and none, with --query', async () => {
+    const q = ['-q', 'value[].{name: name, id: id}'];
+    const args = (f: string) => ['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-o', f, ...q];
+    const out: Record<string, string> = {};
+    for (const f of ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none']) {
+      const r = await e2e.run(args(f));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      out[f] = r.stdout;
+    }
+    const rows = JSON.parse(out.json) as { name: string; id: string }[];
+    expect(rows.map((r) => r.name)).toEqual(['CRONUS USA, Inc.', 'My Company']);
+    expect(out.yaml).toBe(rows.map((r) => `- name: ${r.name}\n  id: ${r.id}\n`).join(''));
+    expect(out.table.split('\n')[0]).toMatch(/^NAME +ID$/);
+    expect(out.tsv).toBe(rows.map((r) => `${r.name}\t${r.id}\n`).join(''));
+    expect(out.text).toBe(out.tsv);
+    expect(out.ndjson).toBe(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(out.none).toBe('');
+  });
+
+  it('colour only when forced: FORCE_COLOR colours the table header, NO_COLOR wins', async () => {
+    const args = ['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-o', 'table', '-q', 'value[].{name: name}'];
+    const forced = await e2e.run(args, { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(forced.stdout.startsWith('\u001b[1mNAME')).toBe(true);
+    const both = await e2e.run(args, { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(both.stdout.startsWith('NAME')).toBe(true);
+    const flag = await e2e.run(['--no-color', ...args], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(flag.stdout).not.toContain('\u001b[');
+    const err = await e2e.run(['api', 'GET', '/nope', '--service', 'erp'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(err.stderr.startsWith('\u001b[31mvx:')).toBe(true);
+  });
+});
+
 describe('SIGINT', () => {
   it('exits 130 with one line while a request hangs', async () => {
     e2e.emu.setFaults('hang:1');
