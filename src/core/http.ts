@@ -72,6 +72,8 @@ const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'E
 const NETWORK_CODES =
   /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
+/** certificate verification failures: permanent, and the request never left the client */
+const TLS_TRUST_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
 
 /** Parses Retry-After (delta seconds or an HTTP-date) into milliseconds from now. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
@@ -166,7 +168,13 @@ export class Http {
     }
     if (!this.dispatcher) {
       const timeout = this.opts.timeoutMs ?? 60_000;
+      // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
+      // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).
+      const tls = { rejectUnauthorized: true };
       this.dispatcher = new this.undici.EnvHttpProxyAgent({
+        connect: tls,
+        requestTls: tls,
+        proxyTls: tls,
         connections: this.opts.connections ?? 16,
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -254,6 +262,13 @@ export class Http {
         if (err instanceof VxError) throw err;
         if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);
+        if (TLS_TRUST_CODES.test(String(code))) {
+          // retrying cannot help, and nothing reached the server
+          throw new NetworkError(
+            `${method} ${redact(req.url)}: the server's TLS certificate is not trusted (${code}: ${e.message}); nothing was sent`,
+            { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
+          );
+        }
         const nothingSent = SAFE_NETWORK_CODES.has(String(code));
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
         const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
