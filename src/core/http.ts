@@ -260,7 +260,6 @@ export class Http {
         const ms = Math.round(performance.now() - started);
         if (signal?.aborted) throw new InterruptedError();
         if (err instanceof VxError) throw err;
-        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);
         if (TLS_TRUST_CODES.test(String(code))) {
           // retrying cannot help, and nothing reached the server
@@ -269,6 +268,7 @@ export class Http {
             { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
           );
         }
+        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         const nothingSent = SAFE_NETWORK_CODES.has(String(code));
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
         const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;

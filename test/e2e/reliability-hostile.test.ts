@@ -15,7 +15,7 @@ interface Fake {
 const TOKEN = 'hostile-test-token-4d2f';
 
 async function fake(): Promise<Fake> {
-  const f = { seen: [], handler: (_q, s) => s.end() } as unknown as Fake;
+  const f = { seen: [], handler: ((_q, s) => s.end()) as Handler } as unknown as Fake;
   f.server = createServer((req, res) => {
     f.seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization });
     req.resume();
