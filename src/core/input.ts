@@ -59,6 +59,6 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
 /** Like readJsonArg but also accepts non-JSON text (for raw request bodies). An empty body is refused. */
 export async function readBodyArg(arg: string, stdin: NodeJS.ReadableStream = process.stdin, flag = '--data'): Promise<string> {
   const [text, where] = arg === '-' ? [await readAllStdin(stdin), 'standard input'] : arg.startsWith('@') ? [await readTextFile(arg.slice(1)), arg.slice(1)] : [arg, flag];
-  if (!text) throw new UsageError(`${flag}: ${where} is empty; nothing was sent`);
+  if (!text) throw new UsageError(`${where === flag ? flag : `${flag}: ${where}`} is empty; nothing was sent`);
   return text;
 }

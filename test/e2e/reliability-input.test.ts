@@ -17,7 +17,7 @@ const INVALID_UTF8 = Buffer.from([0x7b, 0x22, 0x63, 0x6f, 0x64, 0x65, 0x22, 0x3a
 describe('refused before anything is sent (exit 2)', () => {
   const cases: [string, string[], string | Buffer | undefined, RegExp][] = [
     ['empty stdin to vx api', ['api', 'POST', '/x', '--service', 'erp', '--data', '-'], '', /^vx: --data: standard input is empty; nothing was sent\n$/],
-    ['empty --data text', ['api', 'POST', '/x', '--service', 'erp', '--data', ''], undefined, /^vx: --data: --data is empty; nothing was sent\n$/],
+    ['empty --data text', ['api', 'POST', '/x', '--service', 'erp', '--data', ''], undefined, /^vx: --data is empty; nothing was sent\n$/],
     ['empty stdin to erp create', ['erp', 'currencies', 'create', '--data', '-'], '', /^vx: --data: standard input is empty\n$/],
     ['whitespace-only stdin to erp create', ['erp', 'currencies', 'create', '--data', '-'], ' \r\n\t\n', /^vx: --data: standard input is empty\n$/],
     ['invalid UTF-8 to vx api', ['api', 'POST', '/x', '--service', 'erp', '--data', '-'], INVALID_UTF8, /^vx: standard input is not valid UTF-8\n$/],
