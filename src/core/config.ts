@@ -62,7 +62,11 @@ export class Config {
     defs: readonly SettingDef[],
     private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv } = {},
   ) {
-    for (const d of defs) this.defs.set(d.key, d);
+    for (const d of defs) {
+      this.defs.set(d.key, d);
+      // every secret in the environment is redacted, whether or not this command uses it
+      if (d.secret && d.env) addSecret(this.env[d.env]);
+    }
     this.dir = opts.dir ?? defaultConfigDir(this.env);
     this.path = join(this.dir, 'config.json');
   }
