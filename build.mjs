@@ -1,13 +1,122 @@
-// Bundles src/main.ts into dist/ with code splitting: the command tree is in the entry chunk,
-// every action's module (and the heavy libraries it needs) lands in a chunk loaded on demand.
+// The build, shaped for start-up time (see the README's performance section).
+//
+// dist/main.cjs: one CommonJS file with all of vx's own code (main, the command tree, the run
+//   functions, core, api, spec) and the small libraries it always needs (commander, chalk). A
+//   single CommonJS file is the cheapest thing Node 20 loads: no ESM loader, no per-file
+//   resolution, builtins through plain require(). The run functions stay lazy inside it (each
+//   `await import('./x-run.js')` becomes a lazily initialised module of the same file), so a
+//   command only executes what it uses. bin/vx.js runs it from a V8 code cache.
+// dist/vendor/*.js: the heavy libraries, loaded only by the commands that need them (undici,
+//   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
+//   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
 import { build } from 'esbuild';
-import { rmSync, readFileSync } from 'node:fs';
+import { rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+const root = dirname(fileURLToPath(import.meta.url));
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const define = { __VX_VERSION__: JSON.stringify(pkg.version) };
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+rmSync(dist, { recursive: true, force: true });
+
+// commander requires node:child_process at load time for executable subcommands, which vx does
+// not use; loading it costs ~4 ms of every start. Give commander a lazy stand-in instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'vx-lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'vx-lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_t, k) => require('node:child_process')[k] });",
+      loader: 'js',
+    }));
+  },
+};
+
+// In an ES module every `import ... from 'node:x'` builds an ESM facade of the builtin (~1 ms
+// each); the vendor bundle gets its builtins through require() instead (the banner provides one).
+const builtinsViaRequire = {
+  name: 'builtins-via-require',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      if (!BUILTINS.has(args.path)) return undefined;
+      if (args.namespace === 'vx-builtin') return { path: args.path, external: true };
+      return { path: args.path, namespace: 'vx-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'vx-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path.startsWith('node:') ? args.path : `node:${args.path}`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+// Bundle 1. Dynamic imports of packages and of the emulator become imports of vendor entries.
+const vendor = new Map(); // out name -> absolute entry file
+const emulatorDir = join(src, 'emulator') + '/';
+const splitVendor = {
+  name: 'split-vendor',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || BUILTINS.has(args.path)) return undefined;
+      let name;
+      let file;
+      if (/^\.\.?\//.test(args.path)) {
+        file = resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts');
+        if (!file.startsWith(emulatorDir)) return undefined; // vx's own code stays in main.cjs
+        name = 'emulator';
+      } else {
+        name = args.path.replace(/^@/, '').replace(/[^a-zA-Z0-9.-]+/g, '-');
+        file = fileURLToPath(import.meta.resolve(args.path));
+      }
+      vendor.set(name, file);
+      return { path: `./vendor/${name}.js`, external: true };
+    });
+  },
+};
 await build({
-  entryPoints: { main: 'src/main.ts', emulator: 'src/emulator/index.ts' },
-  outdir: 'dist',
+  entryPoints: { main: join(src, 'main.ts') },
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  sourcemap: 'linked',
+  minifySyntax: true,
+  legalComments: 'none',
+  define,
+  plugins: [lazyChildProcess, splitVendor],
+  logLevel: 'warning',
+});
+
+// bin/vx.js runs main.cjs from a V8 code cache, under which Node 20 has no dynamic-import hook:
+// the launcher provides __vxImport (relative to dist/main.cjs; it unwraps the vendor namespaces).
+const mainFile = join(dist, 'main.cjs');
+const rewritten = readFileSync(mainFile, 'utf8').replaceAll(/\bimport\((?=["'])/g, '__vxImport(');
+writeFileSync(mainFile, rewritten);
+
+// Bundle 2: each vendor entry re-exports its module's namespace as `__vxNs`, so CommonJS and ES
+// packages alike arrive with their named exports, as `await import('pkg')` gives them in source.
+const vendorEntry = {
+  name: 'vendor-entry',
+  setup(b) {
+    b.onResolve({ filter: /^vx-vendor:/ }, (args) => ({ path: args.path.slice('vx-vendor:'.length), namespace: 'vx-vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'vx-vendor' }, (args) => ({
+      contents: `import * as ns from ${JSON.stringify(vendor.get(args.path))};\nexport const __vxNs = ns;\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+await build({
+  entryPoints: Object.fromEntries([...vendor.keys()].map((n) => [n, `vx-vendor:${n}`])),
+  outdir: join(dist, 'vendor'),
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -17,8 +126,16 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __VX_VERSION__: JSON.stringify(pkg.version) },
+  define,
+  plugins: [lazyChildProcess, builtinsViaRequire, vendorEntry],
   // CommonJS dependencies bundled into ESM need a require().
   banner: { js: "import { createRequire as __vxCreateRequire } from 'node:module'; const require = __vxCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+});
+
+// The code cache of main.cjs, made by running the root help once so that what every start needs
+// is compiled into it. A cache from another Node version is rejected by V8 and ignored.
+execFileSync(process.execPath, [join(root, 'bin', 'vx.js'), '--help'], {
+  env: { ...process.env, VX_WRITE_CODE_CACHE: '1' },
+  stdio: 'ignore',
 });

@@ -1,9 +1,16 @@
 // Entry: declare the command tree, run it, and turn any error into one message and an exit code.
+// Built as the single CommonJS file dist/main.cjs (see build.mjs); everything an action needs is
+// imported on demand.
 import { CommanderError } from 'commander';
 import { state } from './cli/runner.js';
 import { buildProgram } from './cli/program.js';
+import { VERSION } from './cli/version.js';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   const controller = new AbortController();
   state.signal = controller.signal;
   let interrupted = false;
@@ -18,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
   });
-  const program = buildProgram();
+  const program = buildProgram(argv.slice(2));
   try {
     await program.parseAsync(argv);
     return interrupted ? 130 : 0;
@@ -41,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv);
-process.exitCode = code;
-// flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+  // flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+});

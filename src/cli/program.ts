@@ -1,5 +1,5 @@
 // The whole command tree, declared eagerly; every action loads its module on demand.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { registerProfile } from './profile.js';
 import { registerApi } from './api.js';
 import { registerCompletion } from './completion.js';
@@ -8,11 +8,38 @@ import { registerTranslate } from './translate.js';
 import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
+import { VERSION } from './version.js';
 
-declare const __VX_VERSION__: string;
-const VERSION = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
 
-export function buildProgram(): Command {
+/**
+ * The top-level nouns. Only the subtrees of nouns named on the command line are built: the others
+ * get a placeholder with the same line in the root help (`term` and `summary`), so `vx --help`
+ * does not pay for declaring every option of every command. A test builds both ways and
+ * requires identical help text, so the table cannot drift from the real registrations.
+ */
+export const NOUNS: readonly { name: string; term: string; summary: string; register: (program: Command) => void }[] = [
+  { name: 'translate', term: 'translate', summary: '', register: registerTranslate },
+  {
+    name: 'erp',
+    term: 'erp',
+    summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
+    register: registerErp,
+  },
+  { name: 'mgmt', term: 'mgmt', summary: '', register: registerMgmt },
+  { name: 'auth', term: 'auth', summary: '', register: registerAuth },
+  { name: 'profile', term: 'profile', summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)', register: registerProfile },
+  { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },
+  { name: 'completion', term: 'completion [options] [shell]', summary: 'print a shell completion script generated from the command tree', register: registerCompletion },
+  { name: 'emulator', term: 'emulator', summary: 'a local sandbox serving all three API families on loopback, with seed data', register: registerEmulator },
+];
+
+const TERM = Symbol('vx.term');
+
+/**
+ * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
+ * superset of what commander will select); without, the whole tree (completion, tests).
+ */
+export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command('vx');
   program
     .description('One CLI for the text translation service, the business-data (ERP) API and the resource-management APIs.')
@@ -29,7 +56,13 @@ export function buildProgram(): Command {
     .addOption(new Option('-y, --yes', 'skip confirmation of destructive operations'))
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      subcommandTerm(cmd: Command): string {
+        return (cmd as Command & { [TERM]?: string })[TERM] ?? Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
     .addHelpText(
       'after',
       `
@@ -42,14 +75,14 @@ Examples:
 Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 conflict,
 6 throttled, 7 service unavailable, 8 network, 130 interrupted.`,
     );
-  registerTranslate(program);
-  registerErp(program);
-  registerMgmt(program);
-  registerAuth(program);
-  registerProfile(program);
-  registerApi(program);
-  registerCompletion(program);
-  registerEmulator(program);
+  for (const noun of NOUNS) {
+    if (!argv || argv.includes(noun.name)) {
+      noun.register(program);
+    } else {
+      const placeholder = program.command(noun.name).description(noun.summary);
+      Object.assign(placeholder, { [TERM]: noun.term });
+    }
+  }
   // every command exits 2 on a usage error instead of commander's default 1
   const walk = (c: Command) => {
     c.exitOverride();

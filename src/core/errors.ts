@@ -22,7 +22,15 @@ export interface ErrorDetails {
   hint?: string;
 }
 
+/** Marks vx errors so that a copy of this module in another bundle still recognises them. */
+const BRAND = Symbol.for('vx.error');
+
+export function isVxError(err: unknown): err is VxError {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
+}
+
 export class VxError extends Error {
+  readonly [BRAND] = true;
   readonly exitCode: number = EXIT.service;
   status?: number;
   code?: string;
@@ -196,7 +204,7 @@ export function errorFromResponse(
 
 /** Turns anything thrown into a VxError (unknown errors become ServiceError with their message). */
 export function asVxError(err: unknown): VxError {
-  if (err instanceof VxError) return err;
+  if (isVxError(err)) return err;
   const e = err as { code?: string; message?: string; name?: string } | undefined;
   if (e && (e.name === 'ExitPromptError' || e.name === 'AbortPromptError')) return new InterruptedError();
   if (e && typeof e.code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_)/.test(e.code)) {

@@ -1,7 +1,14 @@
-// The one door to the network: a single undici dispatcher per process (keep-alive pool, proxy
-// from HTTPS_PROXY/HTTP_PROXY/NO_PROXY), per-request timeouts, one retry policy, --debug traces
-// with secrets redacted, and --dry-run.
+// The one door to the network: one keep-alive connection pool per process, per-request timeouts,
+// one retry policy, --debug traces with secrets redacted, and --dry-run.
+//
+// Two transports sit behind it. Direct connections use node:http/node:https with a keep-alive
+// agent sized to the caller's concurrency: loading undici costs 100-170 ms of start-up on these
+// machines (its JavaScript and llhttp's WebAssembly), more than a whole GET is allowed. When a
+// proxy is configured (HTTPS_PROXY, HTTP_PROXY, any case), the one undici EnvHttpProxyAgent of the
+// process carries every request, so proxies and NO_PROXY behave exactly as undici defines them.
+// VX_HTTP_CLIENT=undici|node forces either one.
 import type { Dispatcher } from 'undici';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import {
   NetworkError,
   ServiceError,
@@ -147,9 +154,26 @@ function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<
   return out;
 }
 
+/** The transport a process uses: undici when a proxy is configured or forced, else node:http. */
+export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' | 'node' {
+  const forced = env.VX_HTTP_CLIENT?.toLowerCase();
+  if (forced === 'undici' || forced === 'node') return forced;
+  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => Boolean(env[k]?.trim()));
+  return proxy ? 'undici' : 'node';
+}
+
+interface RawResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Buffer> & { destroy(): unknown };
+}
+
 export class Http {
   private dispatcher: Dispatcher | undefined;
   private undici: typeof import('undici') | undefined;
+  private agents: { http?: HttpAgent; https?: HttpAgent } = {};
+  private nodeHttp: { http: typeof import('node:http'); https: typeof import('node:https') } | undefined;
+  readonly transport = chooseTransport();
   /** requests recorded in dry-run mode */
   readonly planned: RequestDescription[] = [];
   /** every response's timing and request id, for --verbose */
@@ -189,7 +213,61 @@ export class Http {
   async close(): Promise<void> {
     const d = this.dispatcher;
     this.dispatcher = undefined;
+    this.agents.http?.destroy();
+    this.agents.https?.destroy();
+    this.agents = {};
     if (d) await d.destroy().catch(() => undefined);
+  }
+
+  private async nodeRequest(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal,
+    timeout: number,
+  ): Promise<RawResponse> {
+    if (!this.nodeHttp) {
+      const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
+      this.nodeHttp = { http, https };
+    }
+    const u = new URL(url);
+    const secure = u.protocol === 'https:';
+    if (!secure && u.protocol !== 'http:') throw new NetworkError(`${method} ${redact(url)}: unsupported protocol ${u.protocol}`);
+    const mod = secure ? this.nodeHttp.https : this.nodeHttp.http;
+    const key = secure ? 'https' : 'http';
+    const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000 }));
+    const h: Record<string, string> = { ...headers };
+    if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    return new Promise<RawResponse>((resolve, reject) => {
+      const req = mod.request(url, { method, headers: h, agent, signal });
+      // a connection that does not complete within the timeout (the signal covers the rest)
+      req.setTimeout(Math.min(timeout, 30_000), () => {
+        if (!req.socket || req.socket.connecting) {
+          const err = new Error(`connect timed out after ${Math.min(timeout, 30_000)} ms`) as NodeJS.ErrnoException;
+          err.code = 'UND_ERR_CONNECT_TIMEOUT';
+          req.destroy(err);
+        }
+      });
+      req.on('error', reject);
+      req.on('response', (res: IncomingMessage) => {
+        res.on('error', () => undefined);
+        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
+      req.end(body);
+    });
+  }
+
+  private async undiciRequest(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal,
+  ): Promise<RawResponse> {
+    const { undici, dispatcher } = await this.agent();
+    const r = await undici.request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal });
+    return { statusCode: r.statusCode, headers: r.headers, body: r.body };
   }
 
   private encode(req: HttpRequest): { headers: Record<string, string>; body?: string | Uint8Array } {
@@ -321,13 +399,15 @@ export class Http {
     body: string | Uint8Array | undefined,
     signal: AbortSignal | undefined,
   ): Promise<HttpResponse> {
-    const { undici, dispatcher } = await this.agent();
     const timeout = this.opts.timeoutMs ?? 60_000;
     const timer = AbortSignal.timeout(timeout);
     const combined = signal ? AbortSignal.any([signal, timer]) : timer;
-    let r: Dispatcher.ResponseData;
+    let r: RawResponse;
     try {
-      r = await undici.request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal: combined });
+      r =
+        this.transport === 'undici'
+          ? await this.undiciRequest(method, url, headers, body, combined)
+          : await this.nodeRequest(method, url, headers, body, combined, timeout);
     } catch (e) {
       if (timer.aborted && !signal?.aborted) {
         const err = new Error(`timed out after ${timeout} ms`) as NodeJS.ErrnoException;

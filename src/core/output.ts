@@ -1,6 +1,6 @@
 // The one door to results on stdout: json | yaml | table | tsv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
-import stringWidth from 'string-width';
+import { eastAsianWidth } from 'get-east-asian-width';
 import { UsageError } from './errors.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'] as const;
@@ -155,9 +155,32 @@ export async function renderYaml(value: unknown): Promise<string> {
   return YAML.stringify(value, { lineWidth: 0 });
 }
 
+// string-width creates an Intl.Segmenter when it loads, which costs 10-15 ms: it is loaded only
+// when a table is rendered (or by loadTextWidth). Until then non-ASCII text is measured per code
+// point (marks and joiners zero, East Asian wide and pictographs two), which differs from it only
+// for multi-code-point emoji sequences.
+let graphemeWidth: ((s: string) => number) | undefined;
+export async function loadTextWidth(): Promise<void> {
+  graphemeWidth ??= (await import('string-width')).default;
+}
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ZERO_WIDTH = /[\p{Mark}\p{Cc}\p{Cf}\u200b-\u200f\ufe00-\ufe0f]/u;
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+
+function codePointWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    if (ZERO_WIDTH.test(ch)) continue;
+    const cp = ch.codePointAt(0) ?? 0;
+    w += cp > 0xff && PICTOGRAPH.test(ch) ? 2 : eastAsianWidth(cp);
+  }
+  return w;
+}
+
 /** Display width of a string in terminal cells (CJK and emoji count two). */
 export function displayWidth(s: string): number {
-  return stringWidth(s);
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  return graphemeWidth ? graphemeWidth(s) : codePointWidth(s);
 }
 
 /** Cuts a string to at most `width` terminal cells, ending with … when cut. */
@@ -232,6 +255,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
 }
 
 export async function render(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
+  if (format === 'table') await loadTextWidth();
   switch (format) {
     case 'none':
       return '';

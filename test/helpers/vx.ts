@@ -40,6 +40,8 @@ export function baseEnv(configDir: string): Record<string, string> {
     VX_CONFIG_DIR: configDir,
     VX_BACKOFF_BASE_MS: '5',
     NO_COLOR: '1',
+    // `VX_HTTP_CLIENT=undici npm test` runs the whole suite over the undici transport
+    ...(process.env.VX_HTTP_CLIENT ? { VX_HTTP_CLIENT: process.env.VX_HTTP_CLIENT } : {}),
   };
 }
 

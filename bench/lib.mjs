@@ -1,0 +1,77 @@
+// Shared helpers of the benchmarks: interleaved timing (the machines are shared and noisy, so
+// every candidate and its baseline run in alternation, in a shuffled order each round, and the
+// medians are compared), and a one-line report of a ratio against its goal.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const VX = join(ROOT, 'bin', 'vx.js');
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function shuffle(xs) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/** Runs each named command `rounds` times, interleaved; returns median wall milliseconds per name. */
+export function timeCommands(cmds, { rounds = 30, warmup = 3, env = process.env } = {}) {
+  const times = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
+  for (let r = -warmup; r < rounds; r++) {
+    for (const name of shuffle(Object.keys(cmds))) {
+      const [file, ...args] = cmds[name];
+      const t0 = process.hrtime.bigint();
+      const res = spawnSync(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (res.status !== 0) throw new Error(`${name} exited ${res.status}: ${res.stderr}`);
+      if (r >= 0) times[name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+/** Runs a command asynchronously; resolves with wall ms, peak RSS (kB, from /usr/bin/time if present) and output. */
+export function runMeasured(file, args, { env = process.env, input } = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(file, args, { env, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let out = 0;
+    let err = '';
+    child.stdout.on('data', (b) => (out += b.length));
+    child.stderr.on('data', (b) => (err += b));
+    if (input) {
+      input.pipe(child.stdin);
+      child.stdin.on('error', () => {});
+    }
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
+      else resolve({ ms, outBytes: out, stderr: err });
+    });
+  });
+}
+
+const results = [];
+/** Prints and records one target: the ratio, the two medians and the goal. */
+export function report(target, value, baseline, goal, { unit = 'ms', higherIsBetter = false, note = '' } = {}) {
+  const ratio = value / baseline;
+  const ok = higherIsBetter ? ratio >= goal : ratio <= goal;
+  const line = `${ok ? 'PASS' : 'MISS'}  ${target}: ${ratio.toFixed(2)}x (${value.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit}; goal ${higherIsBetter ? '>=' : '<='} ${goal}x)${note ? `  ${note}` : ''}`;
+  console.log(line);
+  results.push({ target, ratio, value, baseline, goal, ok });
+  return ok;
+}
+
+export function allResults() {
+  return results;
+}
