@@ -17,6 +17,7 @@ import {
   VxError,
   errorFromResponse,
   InterruptedError,
+  isVxError,
 } from './errors.js';
 import { redact, redactHeaders } from './redact.js';
 
@@ -236,7 +237,8 @@ export class Http {
     if (!secure && u.protocol !== 'http:') throw new NetworkError(`${method} ${redact(url)}: unsupported protocol ${u.protocol}`);
     const mod = secure ? this.nodeHttp.https : this.nodeHttp.http;
     const key = secure ? 'https' : 'http';
-    const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000 }));
+    // rejectUnauthorized: TLS verification stays on whatever NODE_TLS_REJECT_UNAUTHORIZED says
+    const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000, rejectUnauthorized: true }));
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
@@ -337,7 +339,7 @@ export class Http {
         const code = e.code ?? e.cause?.code ?? e.name;
         const ms = Math.round(performance.now() - started);
         if (signal?.aborted) throw new InterruptedError();
-        if (err instanceof VxError) throw err;
+        if (isVxError(err)) throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);
         if (TLS_TRUST_CODES.test(String(code))) {
           // retrying cannot help, and nothing reached the server
@@ -429,7 +431,7 @@ export class Http {
         chunks.push(chunk as Buffer);
       }
     } catch (e) {
-      if (e instanceof VxError) throw e;
+      if (isVxError(e)) throw e;
       if (timer.aborted && !signal?.aborted) {
         const err = new Error(`timed out after ${timeout} ms while reading the response`) as NodeJS.ErrnoException;
         err.code = 'ETIMEDOUT';
