@@ -86,8 +86,10 @@ describe('network failures exit 8', () => {
     const r = await e2e.run(['--timeout', '0.3', '--retries', '1', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/^vx: GET .*\/erp\/api\/v2.0\/companies: timed out after \d+ ms \(after 2 attempts\)\n$/);
-    expect(Date.now() - started).toBeLessThan(2500);
-    expect(e2e.emu.count({ family: 'erp' })).toBe(2);
+    expect(Date.now() - started).toBeLessThan(2800);
+    // two attempts; on a busy machine the first may time out before it reaches the emulator
+    expect(e2e.emu.count({ family: 'erp' })).toBeGreaterThanOrEqual(1);
+    expect(e2e.emu.count({ family: 'erp' })).toBeLessThanOrEqual(2);
   });
 });
 

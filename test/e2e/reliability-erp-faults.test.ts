@@ -32,11 +32,12 @@ describe('ambiguous failures of non-idempotent requests: exit 8, outcome unknown
   });
 
   it('create: timeout while the service is slow (it finishes after vx gave up)', async () => {
-    e2e.emu.setFaults('erp/slow:1x,slow-ms:800');
-    const r = await e2e.run(['--timeout', '0.2', 'erp', 'currencies', 'create', '--set', 'code=XT1']);
+    // the timeout leaves room for start-up work inside it (loading the transport) on a busy machine
+    e2e.emu.setFaults('erp/slow:1x,slow-ms:1500');
+    const r = await e2e.run(['--timeout', '0.8', 'erp', 'currencies', 'create', '--set', 'code=XT1']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/^vx: create currency: timed out after \d+ ms; the outcome is unknown .*check with: vx erp currencies list --filter "code eq 'XT1'"\n$/);
-    await sleep(1000);
+    await sleep(900);
     expect(count('erp', 'POST')).toBe(1);
     expect(store('currencies').filter((c) => c.code === 'XT1')).toHaveLength(1);
   });
@@ -56,8 +57,8 @@ describe('ambiguous failures of non-idempotent requests: exit 8, outcome unknown
   });
 
   it('database refresh: timeout, sent once', async () => {
-    e2e.emu.setFaults('lcs/slow:1x,slow-ms:800');
-    const r = await e2e.run(['--timeout', '0.2', 'erp', 'refresh', '--project', '1234', '--source', 'prod-1', '--target', 'uat-1', '-y']);
+    e2e.emu.setFaults('lcs/slow:1x,slow-ms:1500');
+    const r = await e2e.run(['--timeout', '0.8', 'erp', 'refresh', '--project', '1234', '--source', 'prod-1', '--target', 'uat-1', '-y']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/^vx: database refresh of uat-1 from prod-1: timed out .*outcome is unknown.*check with: the environment history/);
     await sleep(900);
