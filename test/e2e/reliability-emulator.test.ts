@@ -192,26 +192,20 @@ describe('200 concurrent clients', () => {
     const results = await Promise.all(jobs);
     const by = (k: string) => results.filter(([kind]) => kind === k).map(([, a]) => a);
     for (const r of by('list')) expect(r.body.value).toHaveLength(45);
-    for (const r of by('create')) expect(r.status).toBe(201);
+    const all = (answers: Answer[], status: number, shape?: (b: any) => void) => {
+      for (const r of answers) {
+        expect(r.status).toBe(status);
+        shape?.(r.body);
+      }
+    };
+    all(by('create'), 201);
     const same = by('same');
     expect(same.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const r of same.filter((x) => x.status !== 201)) {
-      expect(r.status).toBe(400);
-      SHAPES.erp(r.body);
-    }
-    for (const r of by('malformed')) {
-      expect(r.status).toBe(400);
-      SHAPES.erp(r.body);
-    }
-    for (const r of by('unknown')) expect(r.status).toBe(404);
-    for (const r of by('noauth')) {
-      expect(r.status).toBe(401);
-      SHAPES.erp(r.body);
-    }
-    for (const r of by('big')) {
-      expect(r.status).toBe(413);
-      SHAPES.mgmt(r.body);
-    }
+    all(same.filter((x) => x.status !== 201), 400, SHAPES.erp);
+    all(by('malformed'), 400, SHAPES.erp);
+    all(by('unknown'), 404);
+    all(by('noauth'), 401, SHAPES.erp);
+    all(by('big'), 413, SHAPES.mgmt);
     for (const r of by('control')) expect(r.status).toBe(200);
     expect(emu.state.erp.data[company()].currencies.length).toBe(before + by('create').length + 1);
   });
