@@ -402,6 +402,8 @@ export class Http {
     signal: AbortSignal | undefined,
   ): Promise<HttpResponse> {
     const timeout = this.opts.timeoutMs ?? 60_000;
+    // loading the transport is start-up work, not part of the exchange the timeout bounds
+    if (this.transport === 'undici') await this.agent();
     const timer = AbortSignal.timeout(timeout);
     const combined = signal ? AbortSignal.any([signal, timer]) : timer;
     let r: RawResponse;
