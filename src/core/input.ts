@@ -12,7 +12,7 @@ export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin)
 export function decodeUtf8(buf: Buffer, what: string): string {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     throw new UsageError(`${what} is not valid UTF-8`);
   }
