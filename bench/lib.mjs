@@ -1,7 +1,7 @@
 // Shared helpers of the benchmarks: interleaved timing (the machines are shared and noisy, so
 // every candidate and its baseline run in alternation, in a shuffled order each round, and the
 // medians are compared), and a one-line report of a ratio against its goal.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -23,16 +23,32 @@ function shuffle(xs) {
   return a;
 }
 
-/** Runs each named command `rounds` times, interleaved; returns median wall milliseconds per name. */
-export function timeCommands(cmds, { rounds = 30, warmup = 3, env = process.env } = {}) {
+function runOnce(file, args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${file} ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
+      else resolve(ms);
+    });
+  });
+}
+
+/**
+ * Runs each named command `rounds` times, interleaved in a shuffled order each round (servers
+ * of the benchmark live in this process, so the children are awaited, never run synchronously);
+ * returns the median wall milliseconds per name.
+ */
+export async function timeCommands(cmds, { rounds = 30, warmup = 3, env = process.env } = {}) {
   const times = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
   for (let r = -warmup; r < rounds; r++) {
     for (const name of shuffle(Object.keys(cmds))) {
       const [file, ...args] = cmds[name];
-      const t0 = process.hrtime.bigint();
-      const res = spawnSync(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (res.status !== 0) throw new Error(`${name} exited ${res.status}: ${res.stderr}`);
+      const ms = await runOnce(file, args, env);
       if (r >= 0) times[name].push(ms);
     }
   }

@@ -2,7 +2,7 @@
 import { timeCommands, report, VX } from './lib.mjs';
 
 export async function startup({ rounds = 40 } = {}) {
-  const m = timeCommands(
+  const m = await timeCommands(
     {
       node: [process.execPath, '-e', '0'],
       version: [process.execPath, VX, '--version'],

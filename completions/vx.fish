@@ -17,7 +17,7 @@ end
 function __vx_cmds
   switch $argv[1]
     case 'vx'
-      printf '%s\n' erp profile api completion emulator
+      printf '%s\n' erp mgmt auth profile api completion emulator
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -42,6 +42,22 @@ function __vx_cmds
       printf '%s\n' list get create update delete make-order make-invoice send
     case 'vx erp salesquotes'
       printf '%s\n' list get create update delete make-order make-invoice send
+    case 'vx mgmt'
+      printf '%s\n' health quota version-sets versionsets
+    case 'vx mgmt health'
+      printf '%s\n' events
+    case 'vx mgmt health events'
+      printf '%s\n' list details
+    case 'vx mgmt quota'
+      printf '%s\n' get set requests wizard
+    case 'vx mgmt quota requests'
+      printf '%s\n' get list
+    case 'vx mgmt version-sets'
+      printf '%s\n' list get create update delete
+    case 'vx mgmt versionsets'
+      printf '%s\n' list get create update delete
+    case 'vx auth'
+      printf '%s\n' login status logout token
     case 'vx profile'
       printf '%s\n' list show set unset use delete
     case 'vx emulator'
@@ -192,6 +208,64 @@ function __vx_valued
       printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
+    case 'vx mgmt'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt health'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt health events'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt health events list'
+      printf '%s\n' --filter --output --profile --query --resource --retries --since --subscription --timeout --top -o -p -q
+    case 'vx mgmt health events details'
+      printf '%s\n' --output --profile --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt quota get'
+      printf '%s\n' --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota set'
+      printf '%s\n' --limit --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota requests'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt quota requests get'
+      printf '%s\n' --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota requests list'
+      printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
+    case 'vx mgmt quota wizard'
+      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt version-sets'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt version-sets list'
+      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -o -p -q
+    case 'vx mgmt version-sets get'
+      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+    case 'vx mgmt version-sets create'
+      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+    case 'vx mgmt version-sets update'
+      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+    case 'vx mgmt version-sets delete'
+      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+    case 'vx mgmt versionsets'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx mgmt versionsets list'
+      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -o -p -q
+    case 'vx mgmt versionsets get'
+      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+    case 'vx mgmt versionsets create'
+      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+    case 'vx mgmt versionsets update'
+      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+    case 'vx mgmt versionsets delete'
+      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+    case 'vx auth'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx auth login'
+      printf '%s\n' --client-id --output --profile --query --retries --scope --service --tenant --timeout --wait -o -p -q
+    case 'vx auth status'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
+    case 'vx auth logout'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
+    case 'vx auth token'
+      printf '%s\n' --output --profile --query --retries --service --timeout -o -p -q
     case 'vx profile'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx profile list'
@@ -219,7 +293,7 @@ function __vx_valued
   end
 end
 complete -c vx -f
-complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp profile api completion emulator'
+complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp mgmt auth profile api completion emulator'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
@@ -1322,6 +1396,464 @@ complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l wait
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -a 'health quota version-sets versionsets'
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -a 'list details'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l active
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l resource -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l since -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l limit -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l no-wait
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l poll-interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l poll-interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l description -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l display-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l header-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l query-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l scheme -r -a 'Segment Query Header'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l description -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l display-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l header-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l query-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l scheme -r -a 'Segment Query Header'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l skip -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l description -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l display-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l header-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l query-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l scheme -r -a 'Segment Query Header'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l description -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l display-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l header-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l query-name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l scheme -r -a 'Segment Query Header'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l if-match -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l resource-group -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l service -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth"' -a 'login status logout token'
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-credentials
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-id -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l device-code
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-browser
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l scope -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l tenant -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l wait -r
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-key
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-secret
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-token
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l help
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l service -r -a 'translator erp lcs mgmt'
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l version
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run

@@ -1,6 +1,8 @@
 // Where each service lives and how a request to it is authenticated. The only place that turns
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
+import { AuthError } from '../core/errors.js';
+import type { Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
 
 export const SERVICES = ['translator', 'erp', 'lcs', 'mgmt'] as const;
@@ -36,14 +38,41 @@ export function serviceBase(config: Config, service: ServiceName, flag?: string)
 
 /**
  * The headers that authenticate a request to a service: the subscription key (and optional
- * region) for the translator, a bearer token for the others. A missing credential is exit 3.
+ * region) for the translator, a bearer token for the others. A missing credential is exit 3, and
+ * so is a stored sign-in that has expired (before any request is sent) unless a stored refresh
+ * token renews it. Pass the command's Http so a refresh is traced and timed like any request.
  */
-export async function authHeaders(config: Config, service: ServiceName): Promise<Record<string, string>> {
+export async function authHeaders(config: Config, service: ServiceName, http?: Http): Promise<Record<string, string>> {
   if (service === 'translator') {
-    const key = config.require('translator.key');
+    const key = await credential(config, service, http);
     const region = config.get('translator.region');
     return region ? { 'Vendor-Subscription-Key': key, 'Vendor-Subscription-Region': region } : { 'Vendor-Subscription-Key': key };
   }
-  const token = config.require(CREDENTIAL_KEY[service]);
-  return { Authorization: `Bearer ${token}` };
+  return { Authorization: `Bearer ${await credential(config, service, http)}` };
+}
+
+/**
+ * The credential of a service (flag > env > profile), checked for expiry when it is a stored
+ * sign-in: an expired one is renewed with its refresh token (or, for a client-credentials sign-in,
+ * with the client secret from VX_CLIENT_SECRET / auth.clientSecret) when there is one, else refused.
+ */
+export async function credential(config: Config, service: ServiceName, http?: Http): Promise<string> {
+  const key = CREDENTIAL_KEY[service];
+  const r = config.resolve(key);
+  if (!r) return config.require(key);
+  if (r.source !== 'profile') return r.value;
+  const { storedOwner, storedSignIn, isExpired, renewalMeans } = await import('./auth/credentials.js');
+  const owner = storedOwner(config, service);
+  if (!owner) return r.value;
+  const record = storedSignIn(config, owner);
+  if (!record || !isExpired(record)) return r.value;
+  const means = renewalMeans(config, owner, record);
+  if (means && !http?.dryRun) {
+    const { renew } = await import('./auth/renew.js');
+    return renew(config, owner as 'erp' | 'lcs' | 'mgmt', means, record, http);
+  }
+  if (means) return r.value; // --dry-run: nothing is sent, the renewal included
+  throw new AuthError(
+    `the ${owner} sign-in stored in profile "${config.profileName()}" expired at ${record.expiresAt}; sign in again with \`vx auth login --service ${owner}\``,
+  );
 }

@@ -44,7 +44,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   const base = serviceBase(ctx.config, opts.service);
   const url = resolveApiUrl(base, path);
   let body: string | undefined;
-  const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service)) };
+  const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service, ctx.http)) };
   if (opts.data !== undefined) {
     body = await readBodyArg(opts.data, ctx.io.stdin);
     let isJson = true;

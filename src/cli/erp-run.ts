@@ -74,7 +74,7 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
   const q = listQuery(opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const items: Entity[] = [];
-  for await (const x of client.list(set, q)) items.push(x);
+  for await (const page of client.listPages(set, q)) for (const x of page) items.push(x);
   await ctx.print(items, { columns: columnsOf(set), empty: `no ${set.singular} records` });
 }
 

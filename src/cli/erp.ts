@@ -3,7 +3,7 @@
 // Declarations only; every action loads erp-run.js when it runs.
 import { Argument, Command, Option } from 'commander';
 import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
-import { act, collect, examples } from './runner.js';
+import { act, collect, examples, selected } from './runner.js';
 
 const run = () => import('./erp-run.js');
 
@@ -52,6 +52,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     .command(set.noun)
     .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${set.operations.length <= 2 ? ', read-only' : ''}`);
   if (set.aliases?.length) noun.aliases([...set.aliases]);
+  if (!selected(set.noun, set.aliases)) return noun; // its line in `vx erp --help` is all that is needed
   const help = fieldHelp(set);
   const p = `vx erp ${set.noun}`;
   noun.addHelpText('after', examples(...(['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`))));

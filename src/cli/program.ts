@@ -9,6 +9,7 @@ import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
+import { selectFor, selected } from './runner.js';
 
 
 /**
@@ -18,15 +19,20 @@ import { VERSION } from './version.js';
  * requires identical help text, so the table cannot drift from the real registrations.
  */
 export const NOUNS: readonly { name: string; term: string; summary: string; register: (program: Command) => void }[] = [
-  { name: 'translate', term: 'translate', summary: '', register: registerTranslate },
+  {
+    name: 'translate',
+    term: 'translate [options] [text...]',
+    summary: 'translate text: arguments, a file or standard input, one item per line, any volume',
+    register: registerTranslate,
+  },
   {
     name: 'erp',
     term: 'erp',
     summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
     register: registerErp,
   },
-  { name: 'mgmt', term: 'mgmt', summary: '', register: registerMgmt },
-  { name: 'auth', term: 'auth', summary: '', register: registerAuth },
+  { name: 'mgmt', term: 'mgmt', summary: 'resource management: service health events, quotas (with an interactive wizard), API version sets', register: registerMgmt },
+  { name: 'auth', term: 'auth', summary: 'sign in to the services and manage the stored credentials of the profile', register: registerAuth },
   { name: 'profile', term: 'profile', summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)', register: registerProfile },
   { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },
   { name: 'completion', term: 'completion [options] [shell]', summary: 'print a shell completion script generated from the command tree', register: registerCompletion },
@@ -40,6 +46,7 @@ const TERM = Symbol('vx.term');
  * superset of what commander will select); without, the whole tree (completion, tests).
  */
 export function buildProgram(argv?: readonly string[]): Command {
+  selectFor(argv);
   const program = new Command('vx');
   program
     .description('One CLI for the text translation service, the business-data (ERP) API and the resource-management APIs.')
@@ -76,7 +83,7 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
 6 throttled, 7 service unavailable, 8 network, 130 interrupted.`,
     );
   for (const noun of NOUNS) {
-    if (!argv || argv.includes(noun.name)) {
+    if (selected(noun.name)) {
       noun.register(program);
     } else {
       const placeholder = program.command(noun.name).description(noun.summary);

@@ -39,3 +39,19 @@ export function examples(...lines: string[]): string {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+let selection: readonly string[] | undefined;
+
+/** Records the command line the tree is built for (undefined: the whole tree). */
+export function selectFor(argv: readonly string[] | undefined): void {
+  selection = argv;
+}
+
+/**
+ * Whether a command may be chosen by the command line being run, so that its subtree must be
+ * declared in full; a command that cannot be chosen only needs its line in its parent's help.
+ * Always true when the whole tree is built (completion, tests).
+ */
+export function selected(name: string, aliases: readonly string[] = []): boolean {
+  return !selection || selection.includes(name) || aliases.some((a) => selection!.includes(a));
+}

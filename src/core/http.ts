@@ -8,6 +8,7 @@
 // process carries every request, so proxies and NO_PROXY behave exactly as undici defines them.
 // VX_HTTP_CLIENT=undici|node forces either one.
 import type { Dispatcher } from 'undici';
+import * as nodeHttp from 'node:http';
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import {
   NetworkError,
@@ -130,7 +131,8 @@ export class DryRunHalt extends VxError {
   }
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`; an abort of `signal` rejects with InterruptedError. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
     const t = setTimeout(() => {
@@ -173,7 +175,7 @@ export class Http {
   private dispatcher: Dispatcher | undefined;
   private undici: typeof import('undici') | undefined;
   private agents: { http?: HttpAgent; https?: HttpAgent } = {};
-  private nodeHttp: { http: typeof import('node:http'); https: typeof import('node:https') } | undefined;
+  private nodeHttps: typeof import('node:https') | undefined;
   readonly transport = chooseTransport();
   /** requests recorded in dry-run mode */
   readonly planned: RequestDescription[] = [];
@@ -228,21 +230,19 @@ export class Http {
     signal: AbortSignal,
     timeout: number,
   ): Promise<RawResponse> {
-    if (!this.nodeHttp) {
-      const [http, https] = await Promise.all([import('node:http'), import('node:https')]);
-      this.nodeHttp = { http, https };
-    }
     const u = new URL(url);
     const secure = u.protocol === 'https:';
     if (!secure && u.protocol !== 'http:') throw new NetworkError(`${method} ${redact(url)}: unsupported protocol ${u.protocol}`);
-    const mod = secure ? this.nodeHttp.https : this.nodeHttp.http;
+    // node:https (TLS, crypto) only when an https address is used
+    if (secure) this.nodeHttps ??= await import('node:https');
+    const mod = secure ? this.nodeHttps! : nodeHttp;
     const key = secure ? 'https' : 'http';
     // rejectUnauthorized: TLS verification stays on whatever NODE_TLS_REJECT_UNAUTHORIZED says
     const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000, rejectUnauthorized: true }));
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
-      const req = mod.request(url, { method, headers: h, agent, signal });
+      const req = mod.request(u, { method, headers: h, agent, signal });
       // a connection that does not complete within the timeout (the signal covers the rest)
       req.setTimeout(Math.min(timeout, 30_000), () => {
         if (!req.socket || req.socket.connecting) {
@@ -328,9 +328,11 @@ export class Http {
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const started = performance.now();
-      this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
-      for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
-      if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+      if (this.opts.debug) {
+        this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
+        for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
+        if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+      }
       let res: HttpResponse;
       try {
         res = await this.once(method, req.url, headers, body, signal);
@@ -370,9 +372,11 @@ export class Http {
       }
       const ms = Math.round(performance.now() - started);
       this.exchanges.push({ method, url: req.url, status: res.status, ms, requestId: res.requestId });
-      this.trace(`< ${res.status} (${ms} ms)`);
-      for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
-      if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
+      if (this.opts.debug) {
+        this.trace(`< ${res.status} (${ms} ms)`);
+        for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
+        if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
+      }
       if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) return res;
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
       if (canRetry && attempt < maxRetries) {
@@ -404,8 +408,36 @@ export class Http {
     const timeout = this.opts.timeoutMs ?? 60_000;
     // loading the transport is start-up work, not part of the exchange the timeout bounds
     if (this.transport === 'undici') await this.agent();
-    const timer = AbortSignal.timeout(timeout);
-    const combined = signal ? AbortSignal.any([signal, timer]) : timer;
+    // one controller aborted by the deadline or by the caller's signal (cheaper per request than
+    // AbortSignal.timeout + AbortSignal.any, which matters over thousands of pages and batches)
+    const ac = new AbortController();
+    const combined = ac.signal;
+    const timer = { aborted: false };
+    const deadline = setTimeout(() => {
+      timer.aborted = true;
+      ac.abort(new DOMException('timed out', 'TimeoutError'));
+    }, timeout);
+    const onAbort = () => ac.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.exchange(method, url, headers, body, signal, combined, timer, timeout);
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async exchange(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+    combined: AbortSignal,
+    timer: { aborted: boolean },
+    timeout: number,
+  ): Promise<HttpResponse> {
     let r: RawResponse;
     try {
       r =

@@ -52,14 +52,16 @@ export function resolveNextLink(link: string, currentUrl: string, allowedOrigin:
 }
 
 /**
- * Walks all pages: `fetchPage(url)` returns a page body. Yields items in order until the last
- * page, `max` items, or an error (repeated link, foreign origin, missing items array).
+ * Walks all pages: `fetchPage(url)` returns a page body. Yields each page's items (an array, cut
+ * to `max` in total) in order until the last page, `max` items, or an error (repeated link,
+ * foreign origin, missing items array). Whole pages keep the per-item cost of async iteration
+ * out of long listings.
  */
-export async function* paginate<T>(
+export async function* paginatePages<T>(
   firstUrl: string,
   fetchPage: (url: string) => Promise<unknown>,
   opts: PagingOptions = {},
-): AsyncGenerator<T, void, undefined> {
+): AsyncGenerator<T[], void, undefined> {
   const origin = new URL(firstUrl).origin;
   const seen = new Set<string>([firstUrl]);
   let url: string | undefined = firstUrl;
@@ -69,11 +71,10 @@ export async function* paginate<T>(
   while (url) {
     if (++pages > maxPages) throw new ServiceError(`stopped after ${maxPages} pages`);
     const page: Page<T> = readPage<T>(await fetchPage(url), opts);
-    for (const item of page.items) {
-      if (opts.max !== undefined && count >= opts.max) return;
-      yield item;
-      count++;
-    }
+    const room = opts.max === undefined ? Infinity : opts.max - count;
+    const items = page.items.length > room ? page.items.slice(0, room) : page.items;
+    count += items.length;
+    if (items.length) yield items;
     if (opts.max !== undefined && count >= opts.max) return;
     if (!page.next) return;
     const next = resolveNextLink(page.next, url, origin);
@@ -83,6 +84,15 @@ export async function* paginate<T>(
     seen.add(next);
     url = next;
   }
+}
+
+/** The items of all pages one by one (see paginatePages). */
+export async function* paginate<T>(
+  firstUrl: string,
+  fetchPage: (url: string) => Promise<unknown>,
+  opts: PagingOptions = {},
+): AsyncGenerator<T, void, undefined> {
+  for await (const items of paginatePages<T>(firstUrl, fetchPage, opts)) yield* items;
 }
 
 export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {

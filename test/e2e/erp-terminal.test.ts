@@ -1,6 +1,5 @@
 // The run functions in-process with a fake terminal (stdout/stderr TTYs and a scripted prompter):
 // what vx asks and says when a person is at the terminal.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { runAction, runDelete, runRefresh, runCreate } from '../../src/cli/erp-run.js';
@@ -9,6 +8,7 @@ import { UsageError } from '../../src/core/errors.js';
 import type { Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { findSet } from '../../src/spec/erp.js';
+import { tty } from '../helpers/tty.js';
 import { tempDir, removeDir } from '../helpers/vx.js';
 
 let emu: Emulator;
@@ -22,20 +22,6 @@ afterAll(async () => {
   await emu?.close();
   removeDir(configDir);
 });
-
-function tty(): Writable & { isTTY: boolean; columns: number; text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(c, _e, cb) {
-      chunks.push(String(c));
-      cb();
-    },
-  }) as Writable & { isTTY: boolean; columns: number; text: string };
-  w.isTTY = true;
-  w.columns = 200;
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
 
 function session(answer: boolean, globals: GlobalOptions = {}) {
   const asked: string[] = [];

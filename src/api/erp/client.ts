@@ -4,7 +4,7 @@
 import type { Config } from '../../core/config.js';
 import { ConflictError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
-import { paginate } from '../../core/paging.js';
+import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import { collectionPath, isGuid, keySegment, type ErpSet } from '../../spec/erp.js';
 import { authHeaders, serviceBase } from '../service.js';
@@ -41,7 +41,7 @@ export class ErpClient {
       company = config.require('erp.company', companyFlag, 'the company (--company)');
       if (!isGuid(company)) throw new UsageError(`invalid company id "${company}": expected a GUID (list them with \`vx erp companies list\`)`);
     }
-    const headers = await authHeaders(config, 'erp');
+    const headers = await authHeaders(config, 'erp', http);
     return new ErpClient(http, base, headers, company);
   }
 
@@ -61,8 +61,16 @@ export class ErpClient {
 
   /** All items of a collection, following @odata.nextLink; `top` caps the total. */
   async *list(set: ErpSet, q: ListQuery = {}, url = this.collectionUrl(set, odataQuery(q))): AsyncGenerator<Entity> {
+    for await (const page of this.listPages(set, q, url)) yield* page;
+  }
+
+  /** The same, a page at a time. */
+  listPages(set: ErpSet, q: ListQuery = {}, url = this.collectionUrl(set, odataQuery(q))): AsyncGenerator<Entity[]> {
     const headers: Record<string, string> = q.pageSize ? { Prefer: `odata.maxpagesize=${q.pageSize}` } : {};
-    yield* paginate<Entity>(url, async (u) => (await this.send({ method: 'GET', url: u, headers })).json(), { max: q.top, nextKey: '@odata.nextLink' });
+    return paginatePages<Entity>(url, async (u) => (await this.send({ method: 'GET', url: u, headers })).json(), {
+      max: q.top,
+      nextKey: '@odata.nextLink',
+    });
   }
 
   async get(set: ErpSet, id: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Entity> {

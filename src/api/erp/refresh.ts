@@ -37,7 +37,7 @@ export class LcsClient {
 
   static async open(http: Http, config: Config): Promise<LcsClient> {
     const base = serviceBase(config, 'lcs');
-    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs')), [LCS_VERSION_HEADER]: LCS_VERSION });
+    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION });
   }
 
   refreshUrl(t: RefreshTarget): string {

@@ -1,0 +1,57 @@
+// Minimal loopback servers for the benchmarks, in this process: the baselines and vx talk to
+// the same server, so the server's cost is in both sides of every ratio.
+import { createServer } from 'node:http';
+
+export function listen(handler) {
+  return new Promise((resolve) => {
+    const srv = createServer(handler);
+    srv.keepAliveTimeout = 30_000;
+    srv.listen(0, '127.0.0.1', () => resolve({ srv, url: `http://127.0.0.1:${srv.address().port}`, close: () => new Promise((r) => srv.close(r)) }));
+  });
+}
+
+/** An OData collection of `total` records served in pages of `pageSize` with @odata.nextLink. */
+export function odataServer(total, pageSize) {
+  const page = (skip, base) => {
+    const value = [];
+    for (let i = skip; i < Math.min(total, skip + pageSize); i++) {
+      value.push({
+        '@odata.etag': `W/"JzQ0O${i}'"`,
+        id: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+        code: `C${i}`,
+        displayName: `Currency number ${i}`,
+        symbol: '¤',
+        amountDecimalPlaces: '2:2',
+        amountRoundingPrecision: 0.01,
+        lastModifiedDateTime: '2026-11-22T10:00:00Z',
+      });
+    }
+    const next = skip + pageSize < total ? `${base}?$skiptoken=${skip + pageSize}` : undefined;
+    return JSON.stringify({ '@odata.context': `${base}/$metadata`, value, ...(next ? { '@odata.nextLink': next } : {}) });
+  };
+  const cache = new Map();
+  return listen((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    const skip = Number(u.searchParams.get('$skiptoken') ?? 0);
+    const base = `http://${req.headers.host}${u.pathname}`;
+    const key = `${base}|${skip}`;
+    if (!cache.has(key)) cache.set(key, page(skip, base));
+    res.setHeader('content-type', 'application/json; odata.metadata=minimal');
+    res.end(cache.get(key));
+  });
+}
+
+/** A quota resource as the management API answers GET. */
+export function quotaServer() {
+  const body = JSON.stringify({
+    id: '/subscriptions/00000000-0000-0000-0000-000000000001/providers/Vendor.Compute/locations/westeurope/providers/Vendor.Capacity/quotas/standardDSv3Family',
+    name: 'standardDSv3Family',
+    type: 'Vendor.Capacity/Quotas',
+    properties: { limit: { limitObjectType: 'LimitValue', limitType: 'Independent', value: 100 }, unit: 'Count', name: { value: 'standardDSv3Family', localizedValue: 'Standard DSv3 Family vCPUs' }, resourceType: 'dedicated', quotaPeriod: 'PT1M', isQuotaApplicable: true, properties: {} },
+  });
+  return listen((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('x-request-id', 'bench');
+    res.end(body);
+  });
+}

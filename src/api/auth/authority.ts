@@ -1,0 +1,58 @@
+// Where and as whom a family signs in: the authority URLs under {auth_url}/{tenant}/oauth2/ and
+// the client id, tenant and scope. Precedence for each: flag > environment (VX_TENANT,
+// VX_CLIENT_ID) > the family's profile key (erp.tenant) > the profile's auth.* key > default.
+import type { Config } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import { normalizeBase } from '../../core/url.js';
+import type { OAuthFamily } from './credentials.js';
+
+export interface Authority {
+  family: OAuthFamily;
+  authUrl: string;
+  tenant: string;
+  clientId: string;
+  scope: string;
+  authorizeUrl: string;
+  deviceCodeUrl: string;
+  tokenUrl: string;
+  /** plain http is allowed only to a loopback address */
+  insecure: boolean;
+}
+
+/** flag > env (of the auth.* key) > profile <family>.<name> > profile auth.<name> > default */
+function pick(config: Config, family: OAuthFamily, name: 'tenant' | 'clientId', flag?: string): string {
+  if (flag) return flag;
+  const general = config.resolve(`auth.${name}`);
+  if (general?.source === 'env') return general.value;
+  return config.get(`${family}.${name}`) ?? general?.value ?? '';
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+export function authority(config: Config, family: OAuthFamily, flags: { tenant?: string; clientId?: string; scope?: string } = {}): Authority {
+  const authUrl = normalizeBase(config.require('auth.url'), 'auth.url');
+  const u = new URL(authUrl);
+  const insecure = u.protocol === 'http:';
+  if (insecure && !isLoopbackHost(u.hostname)) {
+    throw new UsageError(`auth.url ${authUrl} must use https (plain http is accepted only for a loopback address)`);
+  }
+  const tenant = pick(config, family, 'tenant', flags.tenant);
+  const clientId = pick(config, family, 'clientId', flags.clientId);
+  if (!/^[A-Za-z0-9._-]+$/.test(tenant)) throw new UsageError(`invalid tenant "${tenant}": expected a tenant id or domain name`);
+  if (!clientId) throw new UsageError('no client id: pass --client-id or set auth.clientId');
+  const scope = flags.scope || config.get(`${family}.scope`) || 'user_impersonation';
+  const base = `${authUrl}/${encodeURIComponent(tenant)}/oauth2`;
+  return {
+    family,
+    authUrl,
+    tenant,
+    clientId,
+    scope,
+    authorizeUrl: `${base}/authorize`,
+    deviceCodeUrl: `${base}/devicecode`,
+    tokenUrl: `${base}/token`,
+    insecure,
+  };
+}

@@ -1,0 +1,162 @@
+// Browser sign-in (OAuth 2.0 implicit flow, as the spec names it): a one-shot listener on
+// 127.0.0.1 is the redirect URI. The authorization server redirects the browser to
+// http://127.0.0.1:<port>/callback#access_token=...&state=...; a fragment never reaches a server,
+// so the listener serves a small page whose script POSTs the fragment back to the listener.
+// The answer is accepted once, only with the state this process generated, only from the
+// listener's own origin, and only before the deadline. No terminal output here: the caller is
+// told the address to open through `onUrl`.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthError, InterruptedError, UsageError, VxError } from '../../core/errors.js';
+import { addSecret } from '../../core/redact.js';
+import type { Authority } from './authority.js';
+import type { Obtained } from './credentials.js';
+
+export const CALLBACK_PATH = '/callback';
+
+/** The page served at the redirect URI: hands the fragment to the listener, then says what happened. */
+export const CALLBACK_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>vx sign-in</title></head>
+<body><p id="m">Completing sign-in…</p>
+<script>
+const m = document.getElementById('m');
+fetch(location.pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: location.hash.slice(1) })
+  .then((r) => r.text().then((t) => { m.textContent = t; }))
+  .catch(() => { m.textContent = 'Sign-in could not be completed; return to the terminal.'; });
+history.replaceState(null, '', location.pathname);
+</script></body></html>
+`;
+
+export function authorizeUrl(auth: Authority, redirectUri: string, state: string): string {
+  const q = new URLSearchParams({ client_id: auth.clientId, response_type: 'token', redirect_uri: redirectUri, scope: auth.scope, state });
+  return `${auth.authorizeUrl}?${q.toString()}`;
+}
+
+/** Reads the fragment the page delivered; throws for a wrong state, an error answer or no token. */
+export function parseFragment(fragment: string, expectedState: string): Obtained {
+  const p = new URLSearchParams(fragment.replace(/^#/, ''));
+  if (p.get('state') !== expectedState) {
+    throw new AuthError('sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored');
+  }
+  const error = p.get('error');
+  if (error) throw new AuthError(`sign-in failed: ${error}${p.get('error_description') ? `: ${p.get('error_description')}` : ''}`, { code: error });
+  const accessToken = p.get('access_token');
+  if (!accessToken) throw new AuthError('sign-in failed: the answer carries no access_token');
+  addSecret(accessToken);
+  const tokenType = p.get('token_type');
+  if (tokenType && tokenType.toLowerCase() !== 'bearer') throw new AuthError(`sign-in failed: unsupported token_type "${tokenType}"`);
+  const exp = p.get('expires_in');
+  const expiresIn = exp !== null && /^\d+$/.test(exp) ? Number(exp) : undefined;
+  return { accessToken, expiresIn };
+}
+
+function readBody(req: IncomingMessage, limit = 64 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new Error('too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export interface BrowserSignInOptions {
+  /** how long to wait for the browser, in ms */
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** called once the listener is ready, with the address the person must open */
+  onUrl: (url: string) => void | Promise<void>;
+  /** for tests: a fixed state */
+  state?: string;
+}
+
+export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions): Promise<Obtained> {
+  const state = opts.state ?? randomBytes(16).toString('base64url');
+  let settle!: { resolve: (o: Obtained) => void; reject: (e: unknown) => void };
+  const done = new Promise<Obtained>((resolve, reject) => (settle = { resolve, reject }));
+  let finished = false;
+  let origin = '';
+  const finish = (res: ServerResponse, status: number, text: string, outcome: () => void) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    res.end(text);
+    if (!finished) {
+      finished = true;
+      outcome();
+    }
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== CALLBACK_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end(CALLBACK_PAGE);
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'GET, POST' }).end();
+      return;
+    }
+    // only the page served here (same origin) or a client without an Origin may deliver the answer
+    const from = req.headers.origin;
+    if (from !== undefined && from !== origin) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden');
+      return;
+    }
+    if (finished) {
+      res.writeHead(409, { 'content-type': 'text/plain' }).end('This sign-in has already been answered.');
+      return;
+    }
+    readBody(req).then(
+      (body) => {
+        let got: Obtained;
+        try {
+          got = parseFragment(body, state);
+        } catch (e) {
+          finish(res, 400, `vx: ${(e as Error).message}. Return to the terminal.`, () => settle.reject(e));
+          return;
+        }
+        finish(res, 200, 'You are signed in to vx. You can close this window.', () => settle.resolve(got));
+      },
+      () => res.writeHead(413).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e) => reject(new UsageError(`cannot listen on 127.0.0.1 for the sign-in redirect: ${e.message}`)));
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  const redirectUri = `${origin}${CALLBACK_PATH}`;
+  const timer = setTimeout(() => {
+    if (finished) return;
+    finished = true;
+    settle.reject(new AuthError(`sign-in timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser; nothing was stored`));
+  }, opts.timeoutMs);
+  const onAbort = () => {
+    if (finished) return;
+    finished = true;
+    settle.reject(new InterruptedError());
+  };
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await opts.onUrl(authorizeUrl(auth, redirectUri, state));
+    return await done;
+  } catch (e) {
+    if (e instanceof VxError) throw e;
+    throw new AuthError(`sign-in failed: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    opts.signal.removeEventListener('abort', onAbort);
+    server.close();
+    server.closeIdleConnections();
+  }
+}

@@ -1,0 +1,94 @@
+// What every management request shares: the endpoint, the bearer token, the provider namespace,
+// the subscription (checked against its rule before anything is sent), the family's api-version,
+// and lists that follow `nextLink` to the end. No terminal, no commander.
+import type { Config } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import { paginate } from '../../core/paging.js';
+import { buildQuery, type QueryValue } from '../../core/url.js';
+import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { authHeaders, serviceBase } from '../service.js';
+import { checkSegment } from './validate.js';
+
+export type MgmtFamily = keyof typeof MGMT_API_VERSION;
+
+const NAMESPACE = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
+
+/** Percent-encodes one path segment (values were checked against their rules before). */
+export const seg = (v: string): string => encodeURIComponent(v);
+
+/** Where a setting's value came from, for messages: `--subscription`, `VX_SUBSCRIPTION`, `profile setting mgmt.subscription`. */
+function sourceLabel(config: Config, key: string, flagName: string, flag?: string): string {
+  const r = config.resolve(key, flag);
+  if (!r || r.source === 'flag') return flagName;
+  if (r.source === 'env') return `${r.origin} (${flagName})`;
+  return `profile setting ${key} (${flagName})`;
+}
+
+/** The subscription: `--subscription` > VX_SUBSCRIPTION > profile, checked against the family's rule. */
+export function resolveSubscription(config: Config, flag: string | undefined, uuid: boolean): string {
+  const value = config.require('mgmt.subscription', flag, 'the subscription id (--subscription)');
+  return checkSegment(uuid ? 'subscriptionUuid' : 'subscription', value, `subscription id from ${sourceLabel(config, 'mgmt.subscription', '--subscription', flag)}`);
+}
+
+export function resolveNamespace(config: Config): string {
+  const ns = config.get('mgmt.namespace') || DEFAULT_NAMESPACE;
+  if (!NAMESPACE.test(ns)) throw new UsageError(`invalid mgmt.namespace "${ns}": expected a name like Vendor (letters and digits, dotted parts allowed)`);
+  return ns;
+}
+
+/** Adds `api-version` to a URL the service handed out (next link, Location) when it has none. */
+export function withApiVersion(url: string, version: string | undefined): string {
+  if (!version) return url;
+  const u = new URL(url);
+  if (u.searchParams.has('api-version')) return url;
+  return `${url}${u.search ? '&' : '?'}api-version=${encodeURIComponent(version)}`;
+}
+
+export class MgmtClient {
+  private constructor(
+    private readonly http: Http,
+    readonly base: string,
+    readonly headers: Record<string, string>,
+    readonly namespace: string,
+  ) {}
+
+  /** Resolves endpoint, namespace and token (a missing token is exit 3, nothing sent). */
+  static async open(http: Http, config: Config): Promise<MgmtClient> {
+    const base = serviceBase(config, 'mgmt');
+    const ns = resolveNamespace(config);
+    return new MgmtClient(http, base, await authHeaders(config, 'mgmt'), ns);
+  }
+
+  get dryRun(): boolean {
+    return this.http.dryRun;
+  }
+
+  /** `Vendor.ResourceHealth`, `Vendor.Capacity`, `Vendor.ApiManagement` */
+  provider(family: MgmtFamily): string {
+    return `${this.namespace}.${MGMT_PROVIDER[family]}`;
+  }
+
+  /** base + path + `?api-version=<family's>` + the other query parameters */
+  url(family: MgmtFamily, path: string, query: Record<string, QueryValue> = {}): string {
+    return `${this.base}${path}${buildQuery({ 'api-version': MGMT_API_VERSION[family], ...query })}`;
+  }
+
+  send(req: HttpRequest): Promise<HttpResponse> {
+    return this.http.send({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+  }
+
+  /** Records a request for --dry-run without sending it. */
+  plan(req: HttpRequest): void {
+    this.http.plan({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+  }
+
+  /**
+   * Every item of a list, following `nextLink` (absent, null or empty ends it); `max` caps the
+   * total. A next link without an api-version gets the one of the first request.
+   */
+  list<T>(url: string, max?: number): AsyncGenerator<T> {
+    const version = new URL(url).searchParams.get('api-version') ?? undefined;
+    return paginate<T>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' });
+  }
+}

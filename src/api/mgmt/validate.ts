@@ -1,0 +1,74 @@
+// Input checks of the management commands, made before anything is sent: every path segment and
+// field against the spec's rules (spec/mgmt.ts), list options, limits and dates. A broken rule is
+// a UsageError (exit 2) that names the value, where it came from and the rule.
+import { UsageError } from '../../core/errors.js';
+import { checkInt32, checkRule, parseResourceId, RULES, type ResourceId, type RuleName } from '../../spec/mgmt.js';
+
+function shown(value: string): string {
+  const v = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  return JSON.stringify(v);
+}
+
+/** Checks `value` against the named rule; `what` is where it came from (`--service`, `version set id`). */
+export function checkSegment(rule: RuleName, value: string | undefined, what: string): string {
+  if (value === undefined) throw new UsageError(`${what} is required; nothing was sent`);
+  const r = RULES[rule];
+  const broken = checkRule(r, value);
+  if (broken) throw new UsageError(`invalid ${what} ${shown(value)}: the ${r.label} ${broken}; nothing was sent`);
+  return value;
+}
+
+/** A whole number of at least `min` (and at most int32) given to a flag. */
+export function checkCount(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const r = checkInt32(value, min);
+  if (r.error) throw new UsageError(`invalid ${flag} ${shown(value)}: ${flag} ${r.error}; nothing was sent`);
+  return r.value;
+}
+
+/** A quota limit: a whole int32 of at least 0. */
+export function checkLimit(value: string | undefined, flag = '--limit'): number {
+  if (value === undefined) throw new UsageError(`${flag} is required; nothing was sent`);
+  const r = checkInt32(value, 0);
+  if (r.error) throw new UsageError(`invalid ${flag} ${shown(value)}: a quota limit ${r.error}; nothing was sent`);
+  return r.value!;
+}
+
+/** A filter given on the command line may not be blank. */
+export function checkFilter(value: string | undefined, flag = '--filter'): string | undefined {
+  if (value !== undefined && !value.trim()) throw new UsageError(`${flag} may not be empty; nothing was sent`);
+  return value;
+}
+
+export function checkResourceId(value: string, flag = '--resource'): ResourceId {
+  const r = parseResourceId(value);
+  if (typeof r === 'string') throw new UsageError(`invalid ${flag} ${shown(value)}: a resource id ${r}; nothing was sent`);
+  return r;
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * `--since` as the service's queryStartTime (`M/D/YYYY`). Accepts `YYYY-MM-DD`, `M/D/YYYY` or a
+ * relative `<n>d` (days before today, UTC).
+ */
+export function sinceToQueryStartTime(value: string, now = new Date()): string {
+  const v = value.trim();
+  let y: number | undefined;
+  let m: number | undefined;
+  let d: number | undefined;
+  let mm: RegExpExecArray | null;
+  if ((mm = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v))) [y, m, d] = [Number(mm[1]), Number(mm[2]), Number(mm[3])];
+  else if ((mm = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v))) [m, d, y] = [Number(mm[1]), Number(mm[2]), Number(mm[3])];
+  else if ((mm = /^(\d{1,4})d$/.exec(v))) {
+    const t = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - Number(mm[1])));
+    [y, m, d] = [t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate()];
+  }
+  if (y === undefined || m === undefined || d === undefined || !validDate(y, m, d)) {
+    throw new UsageError(`invalid --since ${shown(value)}: expected a date as YYYY-MM-DD or M/D/YYYY, or a number of days back such as 7d; nothing was sent`);
+  }
+  return `${m}/${d}/${y}`;
+}

@@ -1,0 +1,304 @@
+// `vx auth login|status|logout|token`: choose the flow from the flags, talk to the person on
+// stderr, and hand the obtained credential to api/auth for storage in the active profile.
+import { spawn } from 'node:child_process';
+import { authority, type Authority } from '../api/auth/authority.js';
+import { browserSignIn, authorizeUrl, CALLBACK_PATH } from '../api/auth/browser.js';
+import {
+  isExpired,
+  jwtExpiry,
+  removeCredentials,
+  renewalMeans,
+  saveCredential,
+  storedOwner,
+  storedSignIn,
+  type OAuthFamily,
+  type Obtained,
+  type SignInMethod,
+} from '../api/auth/credentials.js';
+import { credential, credentialKey, SERVICES, type ServiceName } from '../api/service.js';
+import type { Ctx } from '../core/context.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { readAllStdin } from '../core/input.js';
+
+export interface LoginOptions {
+  service?: ServiceName;
+  withKey?: boolean;
+  withToken?: boolean;
+  deviceCode?: boolean;
+  clientCredentials?: boolean;
+  withSecret?: boolean;
+  clientId?: string;
+  tenant?: string;
+  scope?: string;
+  browser?: boolean;
+  wait?: string;
+}
+
+const DEFAULT_WAIT_S = 300;
+
+function parseWait(v: string | undefined): number {
+  if (v === undefined) return DEFAULT_WAIT_S * 1000;
+  const n = Number(v);
+  if (!v.trim() || !Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`invalid value "${v}" for --wait: expected seconds from 1 to 3600`);
+  return n * 1000;
+}
+
+async function chooseService(ctx: Ctx, given: ServiceName | undefined): Promise<ServiceName> {
+  if (given) return given;
+  if (!ctx.prompter.interactive) throw new UsageError('--service is required without a terminal (translator, erp, lcs or mgmt)');
+  return ctx.prompter.select<ServiceName>('Sign in to which service?', [
+    { name: 'translator (subscription key)', value: 'translator' },
+    { name: 'erp (business data)', value: 'erp' },
+    { name: 'lcs (database refresh)', value: 'lcs' },
+    { name: 'mgmt (resource management)', value: 'mgmt' },
+  ]);
+}
+
+/** A secret read from stdin: the whole input without the line ending around it. */
+async function secretFromStdin(ctx: Ctx, what: string, flag: string): Promise<string> {
+  if (ctx.io.stdin.isTTY) throw new UsageError(`${flag} reads the ${what} from standard input; pipe it in (printf %s "$SECRET" | vx auth login ... ${flag})`);
+  const v = (await readAllStdin(ctx.io.stdin)).trim();
+  if (!v) throw new UsageError(`${flag}: standard input is empty; nothing was stored`);
+  if (/\s/.test(v)) throw new UsageError(`${flag}: the ${what} on standard input contains white space; expected a single value`);
+  return v;
+}
+
+type Flow = 'key' | 'browser' | 'device-code' | 'client-credentials' | 'token';
+
+function chooseFlow(service: ServiceName, o: LoginOptions): Flow {
+  const oauthFlags = [o.withToken && '--with-token', o.deviceCode && '--device-code', (o.clientCredentials || o.withSecret) && '--client-credentials'].filter(
+    Boolean,
+  ) as string[];
+  if (service === 'translator') {
+    const wrong = [...oauthFlags, o.clientId && '--client-id', o.tenant && '--tenant', o.scope && '--scope', o.wait && '--wait'].filter(Boolean);
+    if (wrong.length) throw new UsageError(`${wrong.join(', ')} cannot be used with the translator, which takes a subscription key (--with-key)`);
+    return 'key';
+  }
+  if (o.withKey) throw new UsageError(`--with-key is for the translator; ${service} takes a bearer token (--with-token) or a sign-in`);
+  if (oauthFlags.length > 1) throw new UsageError(`choose one way to sign in: ${oauthFlags.join(', ')} cannot be combined`);
+  if (o.withToken) return 'token';
+  if (o.deviceCode) return 'device-code';
+  if (o.clientCredentials || o.withSecret) return 'client-credentials';
+  return 'browser';
+}
+
+/** Opens the address with VX_BROWSER / auth.browser (a command; `none` disables) or the platform's opener. */
+function openBrowser(ctx: Ctx, url: string): boolean {
+  const configured = ctx.config.get('auth.browser');
+  if (configured?.toLowerCase() === 'none') return false;
+  let cmd: string;
+  let args: string[];
+  if (configured) {
+    const parts = configured.trim().split(/\s+/);
+    cmd = parts[0];
+    args = [...parts.slice(1), url];
+  } else if (process.platform === 'darwin') {
+    [cmd, args] = ['open', [url]];
+  } else if (process.platform === 'win32') {
+    [cmd, args] = ['rundll32', ['url.dll,FileProtocolHandler', url]];
+  } else {
+    if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
+    [cmd, args] = ['xdg-open', [url]];
+  }
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => ctx.info(`could not start ${cmd}; open the address above yourself`));
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalWithDeadline(ctx: Ctx, ms: number, what: string): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AuthError(`${what} timed out after ${Math.round(ms / 1000)} s; nothing was stored`)), ms);
+  const onAbort = () => controller.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+async function clientSecret(ctx: Ctx, o: LoginOptions): Promise<string> {
+  if (o.withSecret) return secretFromStdin(ctx, 'client secret', '--with-secret');
+  const fromConfig = ctx.config.get('auth.clientSecret');
+  if (fromConfig) return fromConfig;
+  if (ctx.prompter.interactive) {
+    const v = (await ctx.prompter.password('Client secret:')).trim();
+    if (v) return v;
+  }
+  throw new UsageError('no client secret: set VX_CLIENT_SECRET or pipe it with --with-secret; nothing was sent');
+}
+
+function checkClientCredentials(ctx: Ctx, family: OAuthFamily, o: LoginOptions, auth: Authority): void {
+  const explicitId = o.clientId || ctx.config.get(`${family}.clientId`) || ctx.config.resolve('auth.clientId')?.source !== 'default';
+  if (!explicitId) throw new UsageError('--client-credentials needs the application id: --client-id, VX_CLIENT_ID or auth.clientId');
+  if (['common', 'organizations', 'consumers'].includes(auth.tenant.toLowerCase())) {
+    throw new UsageError(`--client-credentials needs a specific tenant, not "${auth.tenant}": --tenant, VX_TENANT or auth.tenant`);
+  }
+}
+
+function describeExpiry(record: { expiresAt?: string }): string {
+  return record.expiresAt ? `expires ${record.expiresAt}` : 'expiry unknown';
+}
+
+export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
+  const service = await chooseService(ctx, o.service);
+  const flow = chooseFlow(service, o);
+  const waitMs = parseWait(o.wait);
+  let got: Obtained;
+  let auth: Authority | undefined;
+  if (flow === 'key') {
+    let key: string;
+    if (o.withKey) key = await secretFromStdin(ctx, 'subscription key', '--with-key');
+    else if (ctx.prompter.interactive) key = (await ctx.prompter.password('Translator subscription key:')).trim();
+    else throw new UsageError('no terminal to ask for the key: pipe it with --with-key (printf %s "$KEY" | vx auth login --service translator --with-key)');
+    if (!key) throw new UsageError('no key given; nothing was stored');
+    got = { accessToken: key };
+  } else if (flow === 'token') {
+    got = { accessToken: await secretFromStdin(ctx, 'token', '--with-token') };
+  } else {
+    const family = service as OAuthFamily;
+    auth = authority(ctx.config, family, { clientId: o.clientId, tenant: o.tenant, scope: o.scope });
+    if (flow === 'browser') {
+      if (ctx.http.dryRun) {
+        ctx.http.plan({ method: 'GET', url: authorizeUrl(auth, `http://127.0.0.1:<port>${CALLBACK_PATH}`, '<state>') });
+        return;
+      }
+      const a = auth;
+      got = await browserSignIn(auth, {
+        timeoutMs: waitMs,
+        signal: ctx.signal,
+        onUrl: (url) => {
+          const opened = o.browser !== false && openBrowser(ctx, url);
+          ctx.info(`${opened ? 'Opening your browser to sign in' : 'Open this address in a browser to sign in'} to ${family} (tenant ${a.tenant}):\n  ${url}`);
+          ctx.info(`Waiting up to ${Math.round(waitMs / 1000)} s for the browser… (Ctrl-C to cancel)`);
+        },
+      });
+    } else if (flow === 'device-code') {
+      const deadline = signalWithDeadline(ctx, waitMs, 'device code sign-in');
+      try {
+        const { deviceCodeGrant } = await import('../api/auth/oidc.js');
+        got = await deviceCodeGrant(
+          auth,
+          ctx.http,
+          (p) => {
+            ctx.info(`To sign in to ${family}, open ${p.verificationUri} and enter the code ${p.userCode}`);
+            if (p.verificationUriComplete) ctx.info(`  (or open ${p.verificationUriComplete})`);
+            ctx.info(`Waiting for the sign-in to finish… (Ctrl-C to cancel)`);
+          },
+          deadline.signal,
+        );
+      } finally {
+        deadline.clear();
+      }
+    } else {
+      checkClientCredentials(ctx, family, o, auth);
+      const secret = await clientSecret(ctx, o);
+      const { clientCredentialsGrant } = await import('../api/auth/oidc.js');
+      got = await clientCredentialsGrant(auth, ctx.http, secret);
+    }
+  }
+  if (ctx.http.dryRun) {
+    ctx.info('dry run: nothing was stored');
+    return;
+  }
+  const method: SignInMethod = flow;
+  const record = await saveCredential(ctx.config, service, method, got, auth ? { clientId: auth.clientId, tenant: auth.tenant } : {});
+  const how = { key: 'subscription key', browser: 'browser sign-in', 'device-code': 'device code', 'client-credentials': 'client credentials', token: 'token' }[method];
+  const extra = service === 'translator' ? '' : `; ${describeExpiry(record)}${got.refreshToken ? ', renews automatically' : ''}`;
+  ctx.info(`Signed in to ${service} (${how}) in profile "${ctx.config.profileName()}"${extra}`);
+  const effective = ctx.config.resolve(credentialKey(service));
+  if (effective?.source === 'env') ctx.warn(`${effective.origin} is set and takes precedence over the stored credential`);
+}
+
+export interface StatusRow {
+  service: ServiceName;
+  status: 'signed in' | 'expired' | 'not signed in';
+  method: string | null;
+  expiresAt: string | null;
+  renewable: boolean;
+  source: string | null;
+  storage: string | null;
+}
+
+export function statusRows(ctx: Ctx, services: readonly ServiceName[]): StatusRow[] {
+  const config = ctx.config;
+  return services.map((service): StatusRow => {
+    const r = config.resolve(credentialKey(service));
+    const base = { service, status: 'not signed in' as const, method: null, expiresAt: null, renewable: false, source: null, storage: null };
+    if (!r) return base;
+    if (r.source !== 'profile') {
+      const exp = service === 'translator' ? undefined : jwtExpiry(r.value);
+      const expired = exp ? exp.getTime() <= Date.now() : false;
+      return {
+        ...base,
+        status: expired ? 'expired' : 'signed in',
+        method: service === 'translator' ? 'key' : 'token',
+        expiresAt: exp?.toISOString() ?? null,
+        source: r.source === 'env' ? `env ${r.origin}` : r.source,
+        storage: 'environment',
+      };
+    }
+    const owner = storedOwner(config, service) ?? service;
+    const record = storedSignIn(config, owner);
+    const renewable = Boolean(renewalMeans(config, owner, record));
+    return {
+      ...base,
+      status: isExpired(record) ? 'expired' : 'signed in',
+      method: record?.method ?? (service === 'translator' ? 'key' : 'token'),
+      expiresAt: record?.expiresAt ?? null,
+      renewable,
+      source: `profile "${config.profileName()}"${owner !== service ? ` (${owner} token)` : ''}`,
+      storage: `file ${config.path}`,
+    };
+  });
+}
+
+export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<void> {
+  const rows = statusRows(ctx, o.service ? [o.service] : SERVICES);
+  const fmt = ctx.format();
+  await ctx.print(rows, {
+    columns: [
+      { header: 'service', get: 'service' },
+      { header: 'status', get: (r) => (r.status === 'expired' && r.renewable ? 'expired (renews on use)' : r.status) },
+      { header: 'method', get: (r) => r.method ?? '' },
+      { header: 'expires', get: (r) => r.expiresAt ?? '' },
+      { header: 'source', get: (r) => r.source ?? '' },
+    ],
+  });
+  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv') {
+    ctx.info(`Stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used.`);
+  }
+  const row = rows[0];
+  if (o.service && (row.status === 'not signed in' || (row.status === 'expired' && !row.renewable))) {
+    throw new AuthError(
+      row.status === 'expired' ? `the ${o.service} sign-in has expired; sign in again with \`vx auth login --service ${o.service}\`` : `not signed in to ${o.service}; run \`vx auth login --service ${o.service}\``,
+    );
+  }
+}
+
+export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<void> {
+  const services = o.service ? [o.service] : SERVICES;
+  const removed = await removeCredentials(ctx.config, services);
+  const profile = ctx.config.profileName();
+  if (removed.length) ctx.info(`Signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
+  else ctx.info(`No stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
+  for (const s of services) {
+    const r = ctx.config.resolve(credentialKey(s));
+    if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);
+  }
+}
+
+export async function token(ctx: Ctx, o: { service: ServiceName }): Promise<void> {
+  if (ctx.stdoutIsTTY && !ctx.globals.yes) {
+    throw new UsageError(`refusing to print the ${o.service} ${o.service === 'translator' ? 'key' : 'token'} to a terminal; pipe it to a program, or pass --yes`);
+  }
+  const value = await credential(ctx.config, o.service, ctx.http);
+  await ctx.write(`${value}\n`);
+}

@@ -1,0 +1,427 @@
+// The work behind `vx mgmt`: every input is checked against the spec's rules before anything is
+// sent, then thin adapters call the api/mgmt functions and hand the results to the output.
+import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
+import { eventDetails, impactedRegions, impactedServices, listEvents, sortByPriority, type HealthEvent } from '../api/mgmt/health.js';
+import {
+  getQuota,
+  getRequest,
+  isFailure,
+  listRequests,
+  patchBody,
+  pollRequest,
+  quotaUrl,
+  requestIdOf,
+  stateOf,
+  submitLimit,
+  type Quota,
+  type QuotaRequest,
+  type QuotaScope,
+} from '../api/mgmt/quota.js';
+import { checkCount, checkFilter, checkLimit, checkResourceId, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
+import {
+  currentEtag,
+  deleteVersionSet,
+  getVersionSet,
+  listVersionSets,
+  mergeProperties,
+  putVersionSet,
+  schemeProblem,
+  type ServiceScope,
+  type VersionSet,
+  type VersionSetProps,
+} from '../api/mgmt/versionsets.js';
+import type { Ctx } from '../core/context.js';
+import { ServiceError, UsageError } from '../core/errors.js';
+import type { Column } from '../core/output.js';
+import { startSpinner } from '../core/progress.js';
+import { confirmDestructive } from '../core/prompt.js';
+
+interface SubOpts {
+  subscription?: string;
+}
+
+// ---------------------------------------------------------------- health events
+
+interface EventsListOpts extends SubOpts {
+  resource?: string;
+  filter?: string;
+  since?: string;
+  active?: boolean;
+  top?: string;
+}
+
+/** 2025-07-24T10:05:00Z -> 2025-07-24 10:05Z */
+export function shortTime(v: unknown): string {
+  if (typeof v !== 'string' || !v) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(v);
+  return m ? `${m[1]} ${m[2]}Z` : v;
+}
+
+export const EVENT_COLUMNS: Column[] = [
+  { header: 'Tracking id', get: 'name' },
+  { header: 'Title', get: 'properties.title' },
+  { header: 'Type', get: 'properties.eventType' },
+  { header: 'Level', get: 'properties.eventLevel' },
+  { header: 'Status', get: 'properties.status' },
+  { header: 'Services', get: (e: HealthEvent) => impactedServices(e) },
+  { header: 'Regions', get: (e: HealthEvent) => impactedRegions(e), optional: true },
+  { header: 'Start', get: (e: HealthEvent) => shortTime(e.properties?.impactStartTime), optional: true },
+  { header: 'Last update', get: (e: HealthEvent) => shortTime(e.properties?.lastUpdateTime) },
+];
+
+/** true when the output is one of the human formats whose rows we may order for reading */
+function humanRows(ctx: Ctx): boolean {
+  const f = ctx.format();
+  return !ctx.globals.query && (f === 'table' || f === 'tsv' || f === 'text');
+}
+
+export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<void> {
+  const filter = checkFilter(opts.filter);
+  const top = checkCount('--top', opts.top, 1);
+  const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
+  if (resource && opts.since !== undefined) throw new UsageError('--since works with the subscription list only (the service has no start time for --resource); nothing was sent');
+  if (resource && opts.subscription !== undefined && opts.subscription !== resource.subscription) {
+    throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
+  }
+  const queryStartTime = opts.since === undefined ? undefined : sinceToQueryStartTime(opts.since);
+  const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription, false);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const events: HealthEvent[] = [];
+  // --active filters here (the filter grammar of the service is not documented), so --top counts after it
+  for await (const e of listEvents(c, subscription, { resource, filter, queryStartTime, max: opts.active ? undefined : top })) {
+    if (opts.active && e.properties?.status !== 'Active') continue;
+    events.push(e);
+    if (top !== undefined && events.length >= top) break;
+  }
+  await ctx.print(humanRows(ctx) ? sortByPriority(events) : events, { columns: EVENT_COLUMNS, empty: 'no health events' });
+}
+
+/** A readable view of one event for the table format. */
+export function eventView(e: HealthEvent): Record<string, unknown> {
+  const p = e.properties ?? {};
+  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : v);
+  const view: Record<string, unknown> = {
+    trackingId: e.name,
+    title: p.title,
+    eventType: p.eventType,
+    eventLevel: p.eventLevel,
+    status: p.status,
+    priority: p.priority,
+    services: impactedServices(e),
+    regions: impactedRegions(e),
+    impactStartTime: p.impactStartTime,
+    impactMitigationTime: p.impactMitigationTime,
+    lastUpdateTime: p.lastUpdateTime,
+    sensitive: p.isEventSensitive,
+    header: text(p.header),
+    summary: text(p.summary),
+    description: text(p.description),
+  };
+  for (const k of Object.keys(view)) if (view[k] === undefined || view[k] === '') delete view[k];
+  return view;
+}
+
+export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: string): Promise<void> {
+  checkSegment('trackingId', trackingId, 'tracking id');
+  const subscription = resolveSubscription(ctx.config, opts.subscription, false);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const event = await eventDetails(c, subscription, trackingId);
+  await ctx.print(ctx.format() === 'table' && !ctx.globals.query ? eventView(event) : event);
+}
+
+// ---------------------------------------------------------------- quota
+
+export interface QuotaOpts extends SubOpts {
+  provider?: string;
+  location?: string;
+}
+
+/** subscription, provider and location: flag > env > profile, each checked against its rule. */
+export function quotaScope(ctx: Ctx, opts: QuotaOpts): QuotaScope {
+  const provider = ctx.config.require('mgmt.provider', opts.provider, 'the resource provider id (--provider)');
+  const location = ctx.config.require('mgmt.location', opts.location, 'the location (--location)');
+  checkSegment('providerId', provider, '--provider');
+  checkSegment('location', location, '--location');
+  const subscription = resolveSubscription(ctx.config, opts.subscription, false);
+  return { subscription, provider, location };
+}
+
+export function percentUsed(q: Quota): string {
+  const limit = q.properties?.limit;
+  const used = q.properties?.currentValue;
+  if (typeof limit !== 'number' || typeof used !== 'number') return '';
+  if (limit === 0) return used > 0 ? '100%+' : '0%';
+  return `${(Math.round((used / limit) * 1000) / 10).toString()}%`;
+}
+
+export const QUOTA_COLUMNS: Column[] = [
+  { header: 'Name', get: (q: Quota) => q.properties?.name?.value ?? q.name },
+  { header: 'Display name', get: 'properties.name.localizedValue', optional: true },
+  { header: 'Limit', get: 'properties.limit', align: 'right' },
+  { header: 'Usage', get: 'properties.currentValue', align: 'right' },
+  { header: 'Used', get: (q: Quota) => percentUsed(q), align: 'right' },
+  { header: 'Unit', get: 'properties.unit' },
+  { header: 'Period', get: 'properties.quotaPeriod', optional: true },
+];
+
+export const REQUEST_COLUMNS: Column[] = [
+  { header: 'Request id', get: 'name' },
+  { header: 'State', get: 'properties.provisioningState' },
+  { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime) },
+  {
+    header: 'Limits',
+    get: (r: QuotaRequest) =>
+      (Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string }; limit?: number }[]) : [])
+        .map((v) => `${v?.name?.value ?? '?'}=${v?.limit ?? '?'}`)
+        .join(', '),
+    optional: true,
+  },
+  { header: 'Message', get: 'properties.message' },
+];
+
+export async function runQuotaGet(ctx: Ctx, opts: QuotaOpts, resourceName: string): Promise<void> {
+  checkSegment('resourceName', resourceName, 'quota resource name');
+  const scope = quotaScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  await ctx.print(await getQuota(c, scope, resourceName), { columns: QUOTA_COLUMNS });
+}
+
+export function pollInterval(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 3600) throw new UsageError(`invalid --poll-interval "${value}": expected seconds from 0 to 3600; nothing was sent`);
+  return n;
+}
+
+function progressLine(ctx: Ctx, m: string): void {
+  if (ctx.globals.verbose && !ctx.stderrIsTTY) ctx.info(m);
+}
+
+/**
+ * Sends the PATCH and, on 201, follows the request (spinner on a terminal) unless `wait` is false.
+ * Returns the final (or accepted) request; a Failed or Invalid end is printed, then exit 1.
+ */
+export async function applyLimit(
+  ctx: Ctx,
+  c: MgmtClient,
+  scope: QuotaScope,
+  resourceName: string,
+  current: Quota,
+  limit: number,
+  o: { wait: boolean; intervalSeconds: number },
+): Promise<void> {
+  const where = `--provider ${scope.provider} --location ${scope.location}`;
+  const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
+  if (submitted.status !== 201) {
+    const state = stateOf(submitted.body);
+    await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
+    if (isFailure(state)) throw new ServiceError(`the quota change of ${resourceName} ended ${state}: ${submitted.body.properties?.message ?? 'no reason given'}`);
+    if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
+    return;
+  }
+  const id = requestIdOf(submitted.body);
+  if (!o.wait) {
+    await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
+    if (ctx.stderrIsTTY) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: vx mgmt quota requests get ${id} ${where}`);
+    return;
+  }
+  const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${stateOf(submitted.body) ?? 'Accepted'}`);
+  progressLine(ctx, `quota request ${id}: ${stateOf(submitted.body) ?? 'Accepted'}`);
+  let final: QuotaRequest;
+  try {
+    final = await pollRequest(c, scope, id, {
+      intervalSeconds: o.intervalSeconds,
+      retryAfter: submitted.retryAfter,
+      url: submitted.location,
+      signal: ctx.signal,
+      onState: (state) => {
+        spinner.update(`quota request ${id}: ${state ?? 'unknown'}`);
+        progressLine(ctx, `quota request ${id}: ${state ?? 'unknown'}`);
+      },
+    });
+  } catch (e) {
+    spinner.stop();
+    if (ctx.signal.aborted) ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
+    throw e;
+  }
+  const state = stateOf(final);
+  spinner.stop(ctx.stderrIsTTY ? `quota request ${id}: ${state}` : undefined);
+  await ctx.print(final, { columns: REQUEST_COLUMNS });
+  if (isFailure(state)) throw new ServiceError(`quota request ${id} ended ${state}: ${final.properties?.message ?? 'no reason given'}`);
+  if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
+}
+
+interface QuotaSetOpts extends QuotaOpts {
+  limit?: string;
+  wait?: boolean;
+  pollInterval?: string;
+}
+
+export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): Promise<void> {
+  checkSegment('resourceName', resourceName, 'quota resource name');
+  const limit = checkLimit(opts.limit);
+  const intervalSeconds = pollInterval(opts.pollInterval);
+  const scope = quotaScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  if (c.dryRun) {
+    c.plan({ method: 'GET', url: quotaUrl(c, scope, resourceName) });
+    c.plan({ method: 'PATCH', url: quotaUrl(c, scope, resourceName), body: patchBody({ properties: { unit: '<unit of the current quota>' } }, resourceName, limit) });
+    return;
+  }
+  const current = await getQuota(c, scope, resourceName);
+  const p = current.properties ?? {};
+  if (p.limit === limit) {
+    ctx.info(`the limit of ${resourceName} in ${scope.location} is already ${limit}; nothing was changed`);
+    await ctx.print(current, { columns: QUOTA_COLUMNS });
+    return;
+  }
+  const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
+  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
+  await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds });
+}
+
+export async function runRequestGet(ctx: Ctx, opts: QuotaOpts, requestId: string): Promise<void> {
+  checkSegment('requestId', requestId, 'quota request id');
+  const scope = quotaScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  await ctx.print((await getRequest(c, scope, requestId)).body, { columns: REQUEST_COLUMNS });
+}
+
+export async function runRequestList(ctx: Ctx, opts: QuotaOpts & { filter?: string; top?: string }): Promise<void> {
+  const filter = checkFilter(opts.filter);
+  const top = checkCount('--top', opts.top, 1);
+  const scope = quotaScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const items: QuotaRequest[] = [];
+  for await (const r of listRequests(c, scope, { filter, top })) items.push(r);
+  await ctx.print(items, { columns: REQUEST_COLUMNS, empty: 'no quota requests' });
+}
+
+// ---------------------------------------------------------------- API version sets
+
+interface ServiceOpts extends SubOpts {
+  resourceGroup?: string;
+  service?: string;
+}
+
+interface FieldOpts extends ServiceOpts {
+  displayName?: string;
+  scheme?: string;
+  description?: string;
+  headerName?: string;
+  queryName?: string;
+  ifMatch?: string;
+}
+
+function serviceScope(ctx: Ctx, opts: ServiceOpts): ServiceScope {
+  const resourceGroup = checkSegment('resourceGroup', opts.resourceGroup, '--resource-group');
+  const service = checkSegment('serviceName', opts.service, '--service');
+  const subscription = resolveSubscription(ctx.config, opts.subscription, true);
+  return { subscription, resourceGroup, service };
+}
+
+export const VERSION_SET_COLUMNS: Column[] = [
+  { header: 'Name', get: 'name' },
+  { header: 'Display name', get: 'properties.displayName' },
+  { header: 'Scheme', get: 'properties.versioningScheme' },
+  { header: 'Version in', get: (v: VersionSet) => v.properties?.versionHeaderName ?? v.properties?.versionQueryName ?? '' },
+  { header: 'Description', get: 'properties.description', optional: true },
+];
+
+/** Checks the given field flags; returns the changes (`null` removes a field). */
+function fieldChanges(opts: FieldOpts): Record<string, string | null | undefined> {
+  if (opts.displayName !== undefined) checkSegment('displayName', opts.displayName, '--display-name');
+  if (opts.headerName !== undefined) checkSegment('headerName', opts.headerName, '--header-name');
+  if (opts.queryName !== undefined) checkSegment('queryName', opts.queryName, '--query-name');
+  if (opts.headerName !== undefined && opts.scheme !== undefined && opts.scheme !== 'Header') throw new UsageError(`--header-name goes with --scheme Header, not ${opts.scheme}; nothing was sent`);
+  if (opts.queryName !== undefined && opts.scheme !== undefined && opts.scheme !== 'Query') throw new UsageError(`--query-name goes with --scheme Query, not ${opts.scheme}; nothing was sent`);
+  return {
+    displayName: opts.displayName,
+    versioningScheme: opts.scheme,
+    description: opts.description === '' ? null : opts.description,
+    versionHeaderName: opts.headerName,
+    versionQueryName: opts.queryName,
+  };
+}
+
+function need(problem: string | undefined): void {
+  if (problem) throw new UsageError(`${problem}; nothing was sent`);
+}
+
+export async function runVsList(ctx: Ctx, opts: ServiceOpts & { filter?: string; top?: string; skip?: string }): Promise<void> {
+  const filter = checkFilter(opts.filter);
+  const top = checkCount('--top', opts.top, 1);
+  const skip = checkCount('--skip', opts.skip, 0);
+  const scope = serviceScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const items: VersionSet[] = [];
+  for await (const v of listVersionSets(c, scope, { filter, top, skip })) items.push(v);
+  await ctx.print(items, { columns: VERSION_SET_COLUMNS, empty: 'no version sets' });
+}
+
+export async function runVsGet(ctx: Ctx, opts: ServiceOpts, id: string): Promise<void> {
+  checkSegment('versionSetId', id, 'version set id');
+  const scope = serviceScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const { body, etag } = await getVersionSet(c, scope, id);
+  if (etag) ctx.verbose(`ETag: ${etag}`);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
+}
+
+export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
+  checkSegment('versionSetId', id, 'version set id');
+  const changes = fieldChanges(opts);
+  const props = mergeProperties({}, changes);
+  need(schemeProblem(props));
+  const scope = serviceScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  const { status, body, etag } = await putVersionSet(c, scope, id, props);
+  if (etag) ctx.verbose(`ETag: ${etag}`);
+  if (status === 200) ctx.info(`version set ${id} already existed; it was replaced with the given fields`);
+  else if (ctx.stderrIsTTY) ctx.info(`created version set ${id}`);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
+}
+
+export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
+  checkSegment('versionSetId', id, 'version set id');
+  const changes = fieldChanges(opts);
+  if (Object.values(changes).every((v) => v === undefined)) {
+    throw new UsageError('nothing to change: give at least one of --display-name, --scheme, --description, --header-name, --query-name; nothing was sent');
+  }
+  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty; nothing was sent');
+  const scope = serviceScope(ctx, opts);
+  let props: VersionSetProps;
+  let etag: string;
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  if (opts.ifMatch !== undefined) {
+    // no read: the PUT replaces the whole version set, so its required fields must be given
+    if (opts.displayName === undefined || opts.scheme === undefined) {
+      throw new UsageError('with --if-match the version set is replaced without being read: give --display-name and --scheme too; nothing was sent');
+    }
+    props = mergeProperties({}, changes);
+    need(schemeProblem(props));
+    etag = opts.ifMatch;
+  } else {
+    const current = await getVersionSet(c, scope, id);
+    if (!current.etag) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> with all fields`);
+    props = mergeProperties(current.body.properties, changes);
+    const problem = schemeProblem(props);
+    if (problem) throw new UsageError(`${problem}; the version set was left as it was`);
+    etag = current.etag;
+  }
+  const { body, etag: newEtag } = await putVersionSet(c, scope, id, props, etag);
+  if (newEtag) ctx.verbose(`ETag: ${newEtag}`);
+  if (ctx.stderrIsTTY) ctx.info(`updated version set ${id}`);
+  await ctx.print(body, { columns: VERSION_SET_COLUMNS });
+}
+
+export async function runVsDelete(ctx: Ctx, opts: ServiceOpts & { ifMatch?: string }, id: string): Promise<void> {
+  checkSegment('versionSetId', id, 'version set id');
+  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty; nothing was sent');
+  const scope = serviceScope(ctx, opts);
+  const c = await MgmtClient.open(ctx.http, ctx.config);
+  if (!c.dryRun) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete version set ${id} of service ${scope.service}?`);
+  const etag = await currentEtag(c, scope, id, opts.ifMatch);
+  await deleteVersionSet(c, scope, id, etag);
+  if (ctx.stderrIsTTY) ctx.info(`deleted version set ${id}`);
+}

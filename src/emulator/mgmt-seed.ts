@@ -1,0 +1,289 @@
+// Seed data of the emulated management APIs: health events over several pages (some sensitive,
+// with details only through fetchEventDetails; some older than the default 3-day window), events of
+// two resources (one nested), quotas of a few providers and locations with usage and a hidden
+// regional cap, past quota requests, and API version sets of one API management service.
+import { eventPriority } from '../spec/mgmt.js';
+
+export const EMU_SUBSCRIPTION = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
+/** a second subscription with nothing in it */
+export const EMU_EMPTY_SUBSCRIPTION = '0f0e0d0c-0b0a-4909-8807-060504030201';
+export const EMU_RESOURCE_GROUP = 'web';
+export const EMU_SERVICE = 'contoso-api';
+/** the namespace the emulated service knows */
+export const EMU_NAMESPACE = 'Vendor';
+
+export type Json = Record<string, any>;
+
+export interface QuotaRecord {
+  quota: Json;
+  /** limits above this are refused (the request ends Failed) */
+  cap: number;
+  etag: number;
+}
+
+export interface QuotaRequestRecord {
+  /** `${subscription}|${provider}|${location}` in lower case */
+  scope: string;
+  resourceName: string;
+  limit: number;
+  /** the state it will end in */
+  outcome: 'Succeeded' | 'Failed' | 'Invalid';
+  outcomeMessage: string;
+  /** status reads left before it ends */
+  pollsLeft: number;
+  body: Json;
+}
+
+export interface VersionSetRecord {
+  name: string;
+  properties: Json;
+  etag: number;
+}
+
+export interface MgmtState {
+  defaultSubscription: string;
+  subscriptions: string[];
+  /** health events of the default subscription */
+  events: Json[];
+  /** events of single resources: lower-case resource id -> events */
+  resourceEvents: Record<string, Json[]>;
+  /** `${sub}|${provider}|${location}` (lower case) -> quota name (lower case) -> record */
+  quotas: Record<string, Record<string, QuotaRecord>>;
+  /** providers whose quotas can be listed (lower case) */
+  listableProviders: string[];
+  requests: Record<string, QuotaRequestRecord>;
+  /** `${sub}|${rg}|${service}` (lower case) -> id (lower case) -> record */
+  versionSets: Record<string, Record<string, VersionSetRecord>>;
+  /** seconds sent as Retry-After with accepted and running quota requests */
+  retryAfter: number;
+  /** status reads a new quota request stays InProgress */
+  pollsToFinish: number;
+  pageSize: { events: number; versionSets: number; requests: number };
+  version: number;
+  /** every write received (method, path, If-Match, body), for sandbox users and tests */
+  writes: { method: string; path: string; ifMatch?: string; body?: unknown }[];
+}
+
+export function scopeKey(...parts: string[]): string {
+  return parts.map((p) => p.toLowerCase()).join('|');
+}
+
+const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+interface EventSeed {
+  id: string;
+  title: string;
+  eventType: string;
+  eventLevel: string;
+  status: string;
+  services: [string, string[]][];
+  startH: number;
+  updateH: number;
+  mitigatedH?: number;
+  sensitive?: boolean;
+  summary: string;
+  description?: string;
+  subType?: string;
+  tags?: string[];
+  source?: string;
+}
+
+const EVENT_SEEDS: EventSeed[] = [
+  { id: '9VS6-0W8', title: 'Virtual Machines - East US - Connectivity issues', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US', 'East US 2']]], startH: 3, updateH: 1, summary: 'Customers may see intermittent connection failures to virtual machines.' },
+  { id: 'KTL1-8PQ', title: 'Storage - West Europe - Data access errors', eventType: 'ServiceIssue', eventLevel: 'Critical', status: 'Active', services: [['Storage', ['West Europe']], ['Backup', ['West Europe']]], startH: 2, updateH: 0.5, sensitive: true, summary: 'A subset of storage accounts in West Europe return errors for reads and writes.', description: '<p>Engineers identified a faulty storage scale unit (stamp <b>WE-17</b>) and are failing over the affected accounts.</p>', tags: ['Action Recommended'] },
+  { id: 'PM3R-2XT', title: 'Planned maintenance: App Service - North Europe', eventType: 'PlannedMaintenance', eventLevel: 'Informational', status: 'Active', services: [['App Service', ['North Europe']]], startH: -20, updateH: 6, summary: 'Platform updates to App Service in North Europe; apps may restart once.' },
+  { id: 'HA7C-11L', title: 'Retirement: classic virtual machines', eventType: 'HealthAdvisory', eventLevel: 'Warning', status: 'Active', services: [['Virtual Machines', ['Global']]], startH: 30, updateH: 24, subType: 'Retirement', summary: 'Classic virtual machines will be retired; migrate to the resource-manager model.' },
+  { id: 'SQ2L-6KD', title: 'SQL Database - Central US - Login failures', eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Resolved', services: [['SQL Database', ['Central US']]], startH: 40, updateH: 30, mitigatedH: 34, summary: 'Between 08:10 and 09:55 UTC a subset of logins to SQL Database in Central US failed.', tags: ['Final PIR'] },
+  { id: 'SEC1-9ZA', title: 'Security advisory: rotate shared access keys', eventType: 'SecurityAdvisory', eventLevel: 'Critical', status: 'Active', services: [['Key Vault', ['Global']]], startH: 10, updateH: 9, sensitive: true, summary: 'Rotate the shared access keys of the listed resources.', description: '<p>Keys of 3 resources in this subscription may have been exposed in a log export. Rotate them.</p>', tags: ['Action Recommended'] },
+  { id: 'BIL4-3PC', title: 'Billing: price changes for Cognitive Services', eventType: 'Billing', eventLevel: 'Informational', status: 'Active', services: [['Cognitive Services', ['Global']]], startH: 48, updateH: 40, subType: 'PriceChanges', summary: 'Prices of some meters change on the first of next month.' },
+  { id: 'PM8N-5QW', title: 'Planned maintenance: Virtual Network - West US 2', eventType: 'PlannedMaintenance', eventLevel: 'Warning', status: 'Resolved', services: [['Virtual Network', ['West US 2']]], startH: 60, updateH: 50, mitigatedH: 52, summary: 'Network maintenance completed.' },
+  { id: 'EM5J-7VB', title: 'Emerging issue: Functions cold starts in East US', eventType: 'EmergingIssues', eventLevel: 'Warning', status: 'Active', services: [['Functions', ['East US']]], startH: 1, updateH: 0.2, summary: 'We are investigating reports of slow cold starts.' },
+  { id: 'OLD1-2AB', title: 'Cosmos DB - Southeast Asia - Elevated latency', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Resolved', services: [['Cosmos DB', ['Southeast Asia']]], startH: 130, updateH: 120, mitigatedH: 124, summary: 'Elevated latency for requests to Cosmos DB accounts in Southeast Asia.', tags: ['Preliminary PIR'] },
+  { id: 'OLD2-4CD', title: 'Advisory: TLS 1.0 and 1.1 end of support', eventType: 'HealthAdvisory', eventLevel: 'Informational', status: 'Resolved', services: [['App Service', ['Global']]], startH: 260, updateH: 240, mitigatedH: 240, summary: 'TLS 1.0 and 1.1 are no longer supported.' },
+];
+
+function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
+  const lastUpdateTime = hoursAgo(now, s.updateH);
+  const p: Json = {
+    eventType: s.eventType,
+    eventSource: s.source ?? 'ServiceHealth',
+    status: s.status,
+    title: s.title,
+    header: s.title,
+    level: s.eventLevel === 'Critical' || s.eventLevel === 'Error' ? 'Critical' : 'Warning',
+    eventLevel: s.eventLevel,
+    isEventSensitive: Boolean(s.sensitive),
+    priority: eventPriority({ eventType: s.eventType, eventLevel: s.eventLevel, status: s.status }),
+    platformInitiated: s.eventType !== 'Billing',
+    externalIncidentId: `${s.id.replace(/-/g, '')}01`,
+    reason: s.eventType === 'ServiceIssue' ? 'PlatformInitiated' : undefined,
+    impactStartTime: hoursAgo(now, s.startH),
+    impactMitigationTime: s.mitigatedH !== undefined ? hoursAgo(now, s.mitigatedH) : undefined,
+    lastUpdateTime,
+    duration: s.mitigatedH !== undefined ? Math.round((s.startH - s.mitigatedH) * 3600) : undefined,
+    eventSubType: s.subType,
+    eventTags: s.tags ?? [],
+    enableChatWithUs: false,
+    enableMicrosoftSupport: true,
+    hirStage: 'active',
+    isHIR: false,
+    summary: s.summary,
+    description: s.description ?? `<p>${s.summary}</p>`,
+    impact: s.services.map(([svc, regions]) => ({
+      impactedService: svc,
+      impactedServiceGuid: `0000${svc.length.toString(16).padStart(4, '0')}-0000-4000-8000-000000000000`,
+      impactedRegions: regions.map((r) => ({
+        impactedRegion: r,
+        status: s.status,
+        impactedSubscriptions: [scopeId],
+        impactedTenants: [],
+        lastUpdateTime,
+        updates: [{ summary: s.summary, updateDateTime: lastUpdateTime, eventTags: s.tags ?? [] }],
+      })),
+    })),
+    recommendedActions: {
+      message: 'Recommended actions',
+      localeCode: 'en-us',
+      actions: [{ groupId: 1, actionText: 'Review the impacted resources' }],
+    },
+    faqs: [],
+    links: [{ type: 'Hyperlink', displayText: { value: 'Service health', localizedValue: 'Service health' }, extensionName: 'HealthExtension', bladeName: 'ServiceHealthBlade', parameters: {} }],
+    additionalInformation: { message: '' },
+  };
+  for (const k of Object.keys(p)) if (p[k] === undefined) delete p[k];
+  return {
+    id: `/subscriptions/${scopeId}/providers/Vendor.ResourceHealth/events/${s.id}`,
+    name: s.id,
+    type: '/providers/Vendor.ResourceHealth/events',
+    properties: p,
+    systemData: { createdAt: hoursAgo(now, s.startH), createdBy: 'ServiceHealth', createdByType: 'Application', lastModifiedAt: lastUpdateTime, lastModifiedBy: 'ServiceHealth', lastModifiedByType: 'Application' },
+  };
+}
+
+const VM = `/subscriptions/${EMU_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
+const DB = `/subscriptions/${EMU_SUBSCRIPTION}/resourceGroups/data/providers/Vendor.Sql/servers/sql-01/databases/orders`;
+export const EMU_RESOURCES = { vm: VM, database: DB };
+
+interface QuotaSeed {
+  provider: string;
+  location: string;
+  name: string;
+  display: string;
+  limit: number;
+  used: number;
+  cap: number;
+  unit?: string;
+  period?: string;
+  resourceType?: string;
+}
+
+const QUOTA_SEEDS: QuotaSeed[] = [
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'cores', display: 'Total Regional vCPUs', limit: 100, used: 42, cap: 500, resourceType: 'dedicated' },
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'standardDSv3Family', display: 'Standard DSv3 Family vCPUs', limit: 50, used: 48, cap: 200, resourceType: 'dedicated' },
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'standardFSv2Family', display: 'Standard FSv2 Family vCPUs', limit: 20, used: 0, cap: 100, resourceType: 'dedicated' },
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'lowPriorityCores', display: 'Total Regional Low-priority vCPUs', limit: 10, used: 4, cap: 100, resourceType: 'lowPriority' },
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'availabilitySets', display: 'Availability Sets', limit: 2500, used: 3, cap: 5000, resourceType: 'standard' },
+  { provider: 'Vendor.Compute', location: 'eastus', name: 'virtualMachines', display: 'Virtual Machines', limit: 25000, used: 12, cap: 25000, resourceType: 'standard' },
+  { provider: 'Vendor.Compute', location: 'westeurope', name: 'cores', display: 'Total Regional vCPUs', limit: 50, used: 10, cap: 300, resourceType: 'dedicated' },
+  { provider: 'Vendor.Network', location: 'eastus', name: 'PublicIPAddresses', display: 'Public IP Addresses', limit: 100, used: 7, cap: 1000 },
+  { provider: 'Vendor.CognitiveServices', location: 'eastus', name: 'TokensPerMinute', display: 'Tokens per minute', limit: 1000, used: 120, cap: 10000, period: 'PT1M', resourceType: 'serviceSpecific' },
+];
+
+export function quotaId(sub: string, provider: string, location: string, name: string): string {
+  return `/subscriptions/${sub}/providers/Vendor.Capacity/resourceProviders/${provider}/locations/${location}/serviceLimits/${name}`;
+}
+
+export function requestId(sub: string, provider: string, location: string, id: string): string {
+  return `/subscriptions/${sub}/providers/Vendor.Capacity/resourceProviders/${provider}/locations/${location}/serviceLimitsRequests/${id}`;
+}
+
+const VERSION_SET_SEEDS: [string, Json][] = [
+  ['orders', { displayName: 'Orders', versioningScheme: 'Segment', description: 'Order API' }],
+  ['billing', { displayName: 'Billing', versioningScheme: 'Query', versionQueryName: 'api-version' }],
+  ['customers', { displayName: 'Customers', versioningScheme: 'Header', versionHeaderName: 'Api-Version', description: 'Customer master data' }],
+  ['inventory', { displayName: 'Inventory', versioningScheme: 'Segment' }],
+  ['shipping', { displayName: 'Shipping', versioningScheme: 'Header', versionHeaderName: 'X-Version' }],
+  ['payments', { displayName: 'Payments', versioningScheme: 'Query', versionQueryName: 'v', description: 'Payment providers' }],
+  ['catalog', { displayName: 'Catalog', versioningScheme: 'Segment' }],
+  ['pricing', { displayName: 'Pricing', versioningScheme: 'Segment', description: 'Price lists' }],
+  ['returns', { displayName: 'Returns', versioningScheme: 'Header', versionHeaderName: 'Api-Version' }],
+  ['invoices', { displayName: 'Invoices', versioningScheme: 'Segment' }],
+  ['notifications', { displayName: 'Notifications', versioningScheme: 'Query', versionQueryName: 'api-version' }],
+  ['reports', { displayName: 'Reports', versioningScheme: 'Segment', description: 'Reporting' }],
+];
+
+export function seedMgmt(now = Date.now()): MgmtState {
+  const sub = EMU_SUBSCRIPTION;
+  const quotas: MgmtState['quotas'] = {};
+  let version = 1;
+  for (const q of QUOTA_SEEDS) {
+    const key = scopeKey(sub, q.provider, q.location);
+    const props: Json = { limit: q.limit, unit: q.unit ?? 'Count', currentValue: q.used, name: { value: q.name, localizedValue: q.display } };
+    if (q.period) props.quotaPeriod = q.period;
+    if (q.resourceType) props.resourceType = q.resourceType;
+    props.properties = {};
+    (quotas[key] ??= {})[q.name.toLowerCase()] = {
+      quota: { id: quotaId(sub, q.provider, q.location, q.name), name: q.name, type: 'Vendor.Capacity/ServiceLimits', properties: props },
+      cap: q.cap,
+      etag: version++,
+    };
+  }
+  const requests: MgmtState['requests'] = {};
+  const past: [string, string, number, 'Succeeded' | 'Failed' | 'Invalid', string, number][] = [
+    ['1d3f1c2a-0001-4a5b-9c8d-00000000a001', 'cores', 80, 'Succeeded', 'Request processed', 400],
+    ['1d3f1c2a-0002-4a5b-9c8d-00000000a002', 'standardDSv3Family', 300, 'Failed', 'The requested limit exceeds the regional capacity of 200', 300],
+    ['1d3f1c2a-0003-4a5b-9c8d-00000000a003', 'cores', 100, 'Succeeded', 'Request processed', 200],
+    ['1d3f1c2a-0004-4a5b-9c8d-00000000a004', 'standardFSv2Family', 20, 'Succeeded', 'Request processed', 150],
+    ['1d3f1c2a-0005-4a5b-9c8d-00000000a005', 'lowPriorityCores', 2, 'Invalid', 'The requested limit is below the current usage of 4', 100],
+    ['1d3f1c2a-0006-4a5b-9c8d-00000000a006', 'availabilitySets', 2500, 'Succeeded', 'Request processed', 72],
+    ['1d3f1c2a-0007-4a5b-9c8d-00000000a007', 'standardDSv3Family', 50, 'Succeeded', 'Request processed', 30],
+  ];
+  for (const [id, name, limit, outcome, message, h] of past) {
+    const q = quotas[scopeKey(sub, 'Vendor.Compute', 'eastus')][name.toLowerCase()].quota;
+    requests[id] = {
+      scope: scopeKey(sub, 'Vendor.Compute', 'eastus'),
+      resourceName: name,
+      limit,
+      outcome,
+      outcomeMessage: message,
+      pollsLeft: 0,
+      body: {
+        id: requestId(sub, 'Vendor.Compute', 'eastus', id),
+        name: id,
+        type: 'Vendor.Capacity/serviceLimitsRequests',
+        properties: {
+          provisioningState: outcome,
+          message,
+          requestSubmitTime: hoursAgo(now, h),
+          value: [{ name: { ...q.properties.name }, limit, unit: 'Count', provisioningState: outcome, message, subRequestId: id.replace(/a0/, 'b0') }],
+        },
+      },
+    };
+  }
+  const versionSets: MgmtState['versionSets'] = {};
+  const vs = (versionSets[scopeKey(sub, EMU_RESOURCE_GROUP, EMU_SERVICE)] = {} as Record<string, VersionSetRecord>);
+  for (const [name, properties] of VERSION_SET_SEEDS) vs[name] = { name, properties: { ...properties }, etag: version++ };
+  return {
+    defaultSubscription: sub,
+    subscriptions: [sub, EMU_EMPTY_SUBSCRIPTION],
+    events: EVENT_SEEDS.map((s) => makeEvent(s, sub, now)),
+    resourceEvents: {
+      [VM.toLowerCase()]: [
+        makeEvent({ id: 'RH01-VM1', title: 'Virtual machine vm-web-01 rebooted unexpectedly', eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Resolved', services: [['Virtual Machines', ['East US']]], startH: 5, updateH: 4, mitigatedH: 4.5, summary: 'The host of the virtual machine was restarted.', source: 'ResourceHealth' }, sub, now),
+        makeEvent({ id: 'RH02-VM1', title: 'Virtual machine vm-web-01 degraded', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US']]], startH: 1, updateH: 0.3, summary: 'Disk latency is elevated for this virtual machine.', source: 'ResourceHealth' }, sub, now),
+      ],
+      [DB.toLowerCase()]: [
+        makeEvent({ id: 'RH03-DB1', title: 'Database orders unavailable', eventType: 'ServiceIssue', eventLevel: 'Critical', status: 'Active', services: [['SQL Database', ['Central US']]], startH: 0.5, updateH: 0.1, summary: 'The database does not accept connections.', source: 'ResourceHealth' }, sub, now),
+      ],
+    },
+    quotas,
+    listableProviders: ['vendor.compute', 'vendor.cognitiveservices'],
+    requests,
+    versionSets,
+    retryAfter: 1,
+    pollsToFinish: 2,
+    pageSize: { events: 4, versionSets: 5, requests: 5 },
+    version,
+    writes: [],
+  };
+}

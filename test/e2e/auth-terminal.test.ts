@@ -1,0 +1,99 @@
+// The auth run functions in-process with a fake terminal: what vx asks (masked prompts through
+// the prompter) and what it refuses to show on a terminal.
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/api/settings.js';
+import { login, status, token } from '../../src/cli/auth-run.js';
+import { Ctx, type GlobalOptions } from '../../src/core/context.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+import type { Prompter } from '../../src/core/prompt.js';
+import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+import { tty } from '../helpers/tty.js';
+
+let emu: Emulator;
+let configDir: string;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+});
+beforeEach(() => {
+  emu.reset();
+  if (configDir) removeDir(configDir);
+  configDir = tempDir();
+});
+afterAll(async () => {
+  await emu?.close();
+  removeDir(configDir);
+});
+
+function session(answers: { password?: string; select?: string } = {}, globals: GlobalOptions = {}, extraEnv: Record<string, string> = {}) {
+  const asked: string[] = [];
+  const prompter: Prompter = {
+    interactive: true,
+    confirm: async () => false,
+    input: async () => '',
+    async password(message) {
+      asked.push(`password: ${message}`);
+      return answers.password ?? '';
+    },
+    async select(message, choices) {
+      asked.push(`select: ${message} ${choices.map((c) => c.value).join(',')}`);
+      return answers.select as never;
+    },
+    search: async () => undefined as never,
+  };
+  const stdout = tty();
+  const stderr = tty();
+  const stdin = Object.assign(Readable.from([]), { isTTY: true });
+  const { VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN, ...endpoints } = emu.env();
+  void [VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN];
+  const env = { ...endpoints, VX_CONFIG_DIR: configDir, NO_COLOR: '1', VX_BROWSER: 'none', ...extraEnv };
+  const ctx = new Ctx(globals, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, new AbortController().signal, { prompter, env });
+  return { ctx, asked, stdout, stderr };
+}
+
+describe('auth at a terminal', () => {
+  it('asks which service, then the translator key in a masked prompt', async () => {
+    const s = session({ select: 'translator', password: ' emulator-key ' });
+    await login(s.ctx, {});
+    expect(s.asked).toEqual(['select: Sign in to which service? translator,erp,lcs,mgmt', 'password: Translator subscription key:']);
+    expect(s.ctx.config.profile()['translator.key']).toBe('emulator-key');
+    expect(s.stdout.text).toBe('');
+    expect(s.stderr.text).not.toContain('emulator-key');
+  });
+
+  it('an empty answer stores nothing', async () => {
+    const s = session({ password: '' });
+    await expect(login(s.ctx, { service: 'translator' })).rejects.toThrow(new UsageError('no key given; nothing was stored'));
+    expect(s.ctx.config.profile()).toEqual({});
+  });
+
+  it('asks for the client secret (masked) when neither VX_CLIENT_SECRET nor --with-secret gives it', async () => {
+    const s = session({ password: EMULATOR_CLIENT_SECRET });
+    await login(s.ctx, { service: 'mgmt', clientCredentials: true, clientId: 'ci-app', tenant: 'contoso' });
+    expect(s.asked).toEqual(['password: Client secret:']);
+    expect(s.ctx.config.profile()['mgmt.token']).toMatch(/^emu\./);
+  });
+
+  it('auth token refuses to print a secret to a terminal without --yes, and prints it with --yes', async () => {
+    const s = session({}, {}, { VX_MGMT_TOKEN: 'emulator-token' });
+    await expect(token(s.ctx, { service: 'mgmt' })).rejects.toThrow(
+      new UsageError('refusing to print the mgmt token to a terminal; pipe it to a program, or pass --yes'),
+    );
+    expect(s.stdout.text).toBe('');
+    const y = session({}, { yes: true }, { VX_MGMT_TOKEN: 'emulator-token' });
+    await token(y.ctx, { service: 'mgmt' });
+    expect(y.stdout.text).toBe('emulator-token\n');
+  });
+
+  it('auth status draws a table and says where credentials are stored', async () => {
+    const s = session({}, {}, { VX_ERP_TOKEN: 'emulator-token' });
+    await expect(status(s.ctx, { service: 'mgmt' })).rejects.toThrow(AuthError);
+    const all = session({}, {}, { VX_ERP_TOKEN: 'emulator-token' });
+    await status(all.ctx, {});
+    expect(all.stdout.text).toMatch(/erp +signed in +token +env VX_ERP_TOKEN/);
+    expect(all.stdout.text).not.toContain('emulator-token');
+    expect(all.stderr.text).toContain('(file mode 0600 in a 0700 directory); the OS keyring is not used.');
+  });
+});

@@ -1,0 +1,192 @@
+// vx mgmt quota get|set|requests against the emulator.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const json = (s: string) => JSON.parse(s);
+const SUB = () => e2e.emu.state.mgmt.defaultSubscription as string;
+const SCOPE = ['--provider', 'Vendor.Compute', '--location', 'eastus'];
+const base = () => `/subscriptions/${SUB()}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus`;
+const mgmtLog = async (): Promise<{ method: string; path: string; status: number }[]> =>
+  ((await (await fetch(`${e2e.emu.url}/_emulator/requests`)).json()) as any[]).filter((e) => e.family === 'mgmt');
+const writes = () => e2e.emu.state.mgmt.writes as { method: string; path: string; body: any }[];
+const limitOf = (name: string) => e2e.emu.state.mgmt.quotas[`${SUB().toLowerCase()}|vendor.compute|eastus`][name.toLowerCase()].quota.properties.limit;
+
+beforeEach(() => {
+  // answer polls at once (the emulator's default Retry-After is 1 second)
+  e2e.emu.state.mgmt.retryAfter = 0;
+});
+
+describe('vx mgmt quota get', () => {
+  it('prints the quota as the service returned it', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'get', 'cores', ...SCOPE]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const q = json(r.stdout);
+    expect(q).toMatchObject({ name: 'cores', type: 'Vendor.Capacity/ServiceLimits', properties: { limit: 100, currentValue: 42, unit: 'Count', name: { value: 'cores', localizedValue: 'Total Regional vCPUs' } } });
+    expect(await mgmtLog()).toEqual([expect.objectContaining({ method: 'GET', path: `${base()}/serviceLimits/cores?api-version=2020-10-25`, status: 200 })]);
+  });
+
+  it('the table shows limit, usage, percent used, unit and period', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'get', 'TokensPerMinute', '--provider', 'Vendor.CognitiveServices', '--location', 'eastus', '-o', 'table'], { env: { COLUMNS: '200' } });
+    const [head, row] = r.stdout.trimEnd().split('\n');
+    expect(head.split(/\s{2,}/)).toEqual(['NAME', 'DISPLAY NAME', 'LIMIT', 'USAGE', 'USED', 'UNIT', 'PERIOD']);
+    expect(row.split(/\s{2,}/)).toEqual(['TokensPerMinute', 'Tokens per minute', '1000', '120', '12%', 'Count', 'PT1M']);
+  });
+
+  it('provider and location come from the environment or the profile too', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'get', 'PublicIPAddresses'], { env: { VX_MGMT_PROVIDER: 'Vendor.Network', VX_MGMT_LOCATION: 'eastus' } });
+    expect(json(r.stdout).properties.limit).toBe(100);
+    const missing = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/the location \(--location\) is not set: set VX_MGMT_LOCATION or run `vx profile set mgmt.location <value>`/);
+  });
+
+  it('an unknown quota is 404 (exit 4) with the ExceptionResponse message', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'get', 'nosuch', ...SCOPE]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found ResourceNotFound: No quota named 'nosuch' for resource provider 'Vendor.Compute' in location 'eastus'\. \(request id /);
+  });
+});
+
+describe('vx mgmt quota set', () => {
+  it('reads the quota, PATCHes limit, unit and name, and polls the request to Succeeded', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const done = json(r.stdout);
+    expect(done.properties.provisioningState).toBe('Succeeded');
+    expect(done.properties.value[0]).toMatchObject({ limit: 150, unit: 'Count', name: { value: 'cores' } });
+    expect(writes().map(({ method, path, body }) => ({ method, path, body }))).toEqual([{ method: 'PATCH', path: `${base()}/serviceLimits/cores`, body: { properties: { limit: 150, unit: 'Count', name: { value: 'cores' } } } }]);
+    const log = await mgmtLog();
+    expect(log.map((l) => `${l.method} ${l.path.replace(base(), '')} ${l.status}`)).toEqual([
+      'GET /serviceLimits/cores?api-version=2020-10-25 200',
+      'PATCH /serviceLimits/cores?api-version=2020-10-25 201',
+      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
+      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
+      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
+    ]);
+    expect(limitOf('cores')).toBe(150);
+  });
+
+  it('without a terminal the progress is silent; --verbose prints each state as a line', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes', '--verbose']);
+    expect(r.code).toBe(0);
+    const states = r.stderr.split('\n').filter((l) => l.startsWith('quota request ')).map((l) => l.replace(/^quota request [0-9a-f-]+: /, ''));
+    expect(states).toEqual(['InProgress', 'InProgress', 'InProgress', 'Succeeded']);
+    expect(r.stderr).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
+
+  it('honours Retry-After between polls', async () => {
+    e2e.emu.state.mgmt.retryAfter = 1;
+    const started = Date.now();
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '140', '--yes', '--poll-interval', '0']);
+    expect(r.code).toBe(0);
+    // 201 and two InProgress reads each ask for one second
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('a request that ends Failed prints it and exits 1 with the message', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '9999', '--yes']);
+    expect(r.code).toBe(1);
+    expect(json(r.stdout).properties.provisioningState).toBe('Failed');
+    expect(r.stderr).toMatch(/^vx: quota request [0-9a-f-]+ ended Failed: The requested limit 9999 exceeds the regional capacity of 500 for cores in eastus; contact support\.\n$/);
+    expect(limitOf('cores')).toBe(100);
+  });
+
+  it('a request that ends Invalid exits 1 too', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '10', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ended Invalid: The requested limit 10 is below the current usage of 42/);
+  });
+
+  it('--no-wait prints the accepted request and does not poll', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
+    expect(r.code).toBe(0);
+    const accepted = json(r.stdout);
+    expect(accepted.properties.provisioningState).toBe('InProgress');
+    expect(accepted.id).toBe(`${base()}/serviceLimitsRequests/${accepted.name}`);
+    const log = await mgmtLog();
+    expect(log.map((l) => l.method)).toEqual(['GET', 'PATCH']);
+    // ...and the request can be followed
+    const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.name, ...SCOPE]);
+    expect(json(follow.stdout).properties.provisioningState).toBe('InProgress');
+  });
+
+  it('Ctrl-C while waiting exits 130 and says how to follow the submitted request', async () => {
+    e2e.emu.state.mgmt.retryAfter = 30;
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes', '--verbose'], {
+      onSpawn: (child) => {
+        // interrupt once the wait has begun (the first state line of --verbose)
+        let seen = '';
+        child.stderr!.on('data', (c) => {
+          seen += String(c);
+          if (seen.includes(': InProgress')) child.kill('SIGINT');
+        });
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus\nvx: interrupted\n$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a 200 to the PATCH means done at once (a decrease above usage)', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--yes']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).properties.provisioningState).toBe('Succeeded');
+    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 200', 'PATCH 200']);
+    expect(limitOf('cores')).toBe(60);
+  });
+
+  it('the same limit changes nothing', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '100', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('the limit of cores in eastus is already 100; nothing was changed\n');
+    expect((await mgmtLog()).map((l) => l.method)).toEqual(['GET']);
+  });
+
+  it('without a terminal and without --yes it exits 2 and sends nothing', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count: confirmation needed; pass --yes/);
+    expect(writes()).toEqual([]);
+  });
+
+  it('--dry-run shows the read and the PATCH and sends nothing', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--dry-run']);
+    expect(r.code).toBe(0);
+    const planned = json(r.stdout);
+    expect(planned.map((p: any) => p.method)).toEqual(['GET', 'PATCH']);
+    expect(planned[1].body).toEqual({ properties: { limit: 150, unit: '<unit of the current quota>', name: { value: 'cores' } } });
+    expect(planned[1].headers.authorization).toBe('Bearer ***');
+    expect(await mgmtLog()).toEqual([]);
+  });
+});
+
+describe('vx mgmt quota requests', () => {
+  it('list follows nextLink ($skiptoken) across pages', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'requests', 'list', ...SCOPE]);
+    expect(r.code).toBe(0);
+    const list = json(r.stdout);
+    expect(list).toHaveLength(7);
+    expect(list[0].name).toBe('1d3f1c2a-0007-4a5b-9c8d-00000000a007');
+    const log = await mgmtLog();
+    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&%24skiptoken=5']);
+  });
+
+  it('--top is sent as $top and caps the total; --filter as $filter', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'requests', 'list', ...SCOPE, '--top', '6', '--filter', 'requestSubmitTime ge 2000-01-01T00:00:00Z']);
+    expect(json(r.stdout)).toHaveLength(6);
+    expect((await mgmtLog())[0].path).toBe(`${base()}/serviceLimitsRequests?api-version=2020-10-25&$filter=requestSubmitTime%20ge%202000-01-01T00:00:00Z&$top=6`);
+    const t = await e2e.run(['mgmt', 'quota', 'requests', 'list', ...SCOPE, '--top', '2', '-o', 'table'], { env: { COLUMNS: '200' } });
+    expect(t.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['REQUEST ID', 'STATE', 'SUBMITTED', 'LIMITS', 'MESSAGE']);
+    expect(t.stdout.trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('get shows one request; an unknown one is exit 4', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'requests', 'get', '1d3f1c2a-0002-4a5b-9c8d-00000000a002', ...SCOPE]);
+    expect(json(r.stdout).properties).toMatchObject({ provisioningState: 'Failed' });
+    const missing = await e2e.run(['mgmt', 'quota', 'requests', 'get', 'nope', ...SCOPE]);
+    expect(missing.code).toBe(4);
+  });
+});

@@ -1,0 +1,239 @@
+// vx mgmt quota wizard: in-process with a scripted prompter (happy path, typed resource, invalid
+// limits, Ctrl-C at every step, answering no), and the refusal without a terminal (spawned).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/api/settings.js';
+import { runQuotaSet, runVsDelete } from '../../src/cli/mgmt-run.js';
+import { runQuotaWizard } from '../../src/cli/mgmt-wizard.js';
+import { Ctx } from '../../src/core/context.js';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
+import type { Choice, Prompter } from '../../src/core/prompt.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { tty } from '../helpers/tty.js';
+import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+
+let emu: Emulator;
+let configDir: string;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  configDir = tempDir();
+});
+beforeEach(() => {
+  emu.reset();
+  emu.state.mgmt.retryAfter = 0;
+});
+afterAll(async () => {
+  await emu?.close();
+  removeDir(configDir);
+});
+
+type Step =
+  | { kind: 'input'; message: RegExp; answers: string[] }
+  | { kind: 'select'; message: RegExp; pick: string }
+  | { kind: 'search'; message: RegExp; term: string; pick: string }
+  | { kind: 'confirm'; message: RegExp; answer: boolean }
+  | { kind: 'interrupt' };
+
+/** A prompter that plays a script and records what was asked and what each validator said. */
+function scripted(steps: Step[]) {
+  const asked: string[] = [];
+  const rejected: string[] = [];
+  const queue = [...steps];
+  const next = (kind: string, message: string): Step => {
+    asked.push(`${kind}: ${message}`);
+    const s = queue.shift();
+    if (!s) throw new Error(`unexpected ${kind} "${message}"`);
+    if (s.kind === 'interrupt') throw new InterruptedError('cancelled');
+    if (s.kind !== kind || !s.message.test(message)) throw new Error(`expected ${s.kind} ${s.message}, got ${kind} "${message}"`);
+    return s;
+  };
+  const prompter: Prompter = {
+    interactive: true,
+    async confirm(message) {
+      return (next('confirm', message) as Extract<Step, { kind: 'confirm' }>).answer;
+    },
+    async input(message, opts = {}) {
+      const s = next('input', message) as Extract<Step, { kind: 'input' }>;
+      for (const a of s.answers) {
+        const value = a === '' && opts.default !== undefined ? opts.default : a;
+        const ok = opts.validate ? opts.validate(value) : true;
+        if (ok === true) return value;
+        rejected.push(`${value}: ${ok}`);
+      }
+      throw new Error(`no valid answer for "${message}"`);
+    },
+    async password() {
+      throw new Error('no password expected');
+    },
+    async select<T>(message: string, choices: Choice<T>[]) {
+      const s = next('select', message) as Extract<Step, { kind: 'select' }>;
+      const c = choices.find((ch) => ch.name === s.pick || ch.value === (s.pick as unknown));
+      if (!c) throw new Error(`no choice ${s.pick} in ${choices.map((x) => x.name).join(', ')}`);
+      return c.value;
+    },
+    async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
+      const s = next('search', message) as Extract<Step, { kind: 'search' }>;
+      const found = await source(s.term);
+      const c = found.find((ch) => ch.name.startsWith(s.pick));
+      if (!c) throw new Error(`no search result ${s.pick} for "${s.term}": ${found.map((x) => x.name).join(', ')}`);
+      return c.value;
+    },
+  };
+  return { prompter, asked, rejected, left: () => queue.length };
+}
+
+function session(steps: Step[], env: Record<string, string | undefined> = {}) {
+  const script = scripted(steps);
+  const stdout = tty();
+  const stderr = tty();
+  const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv;
+  const ctx = new Ctx({ output: 'json' }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
+  return { ctx, stdout, stderr, ...script };
+}
+
+const writes = () => emu.state.mgmt.writes as { method: string; path: string; body: any }[];
+const limitOf = (provider: string, name: string) => emu.state.mgmt.quotas[`${emu.state.mgmt.defaultSubscription}|${provider.toLowerCase()}|eastus`][name.toLowerCase()].quota.properties.limit;
+
+const HAPPY: Step[] = [
+  { kind: 'input', message: /^Subscription id$/, answers: [''] },
+  { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Compute' },
+  { kind: 'select', message: /^Location$/, pick: 'eastus' },
+  { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
+  { kind: 'input', message: /^New limit$/, answers: ['120'] },
+  { kind: 'confirm', message: /^Submit this quota change\?$/, answer: true },
+];
+
+describe('vx mgmt quota wizard', () => {
+  it('happy path: choose, search, see limit and usage, enter, review, confirm, watch, outcome', async () => {
+    const s = session(HAPPY);
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.asked).toEqual(['input: Subscription id', 'select: Resource provider', 'select: Location', 'search: Quota (type to search)', 'input: New limit', 'confirm: Submit this quota change?']);
+    const err = s.stderr.text;
+    expect(err).toContain('standardDSv3Family (Standard DSv3 Family vCPUs): limit 50 Count, usage 48 (96% used)');
+    expect(err).toContain('Summary:\n  subscription  7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n  provider      Vendor.Compute\n  location      eastus\n  quota         standardDSv3Family\n  limit         50 -> 120 Count\n');
+    expect(err).toMatch(/quota request [0-9a-f-]+: Succeeded\n/);
+    // the spinner ran on the (fake) terminal while the request was InProgress
+    expect(err).toMatch(/\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] quota request [0-9a-f-]+: InProgress/);
+    expect(err).toContain('the limit of standardDSv3Family in eastus is now 120');
+    expect(JSON.parse(s.stdout.text).properties.provisioningState).toBe('Succeeded');
+    expect(writes().map((w) => [w.method, w.body])).toEqual([['PATCH', { properties: { limit: 120, unit: 'Count', name: { value: 'standardDSv3Family' } } }]]);
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
+    await s.ctx.http.close();
+  });
+
+  it('defaults come from the profile settings (env here): the preselected choices are marked', async () => {
+    const s = session(
+      [
+        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Network (default)' },
+        { kind: 'select', message: /^Location$/, pick: 'eastus (default)' },
+        // the service cannot list Network quotas: the name is typed; an unknown one is asked again
+        { kind: 'input', message: /^Quota resource name/, answers: ['nosuch'] },
+        { kind: 'input', message: /^Quota resource name/, answers: ['a/b', 'PublicIPAddresses'] },
+        { kind: 'input', message: /^New limit$/, answers: ['150'] },
+        { kind: 'confirm', message: /^Submit/, answer: true },
+      ],
+      { VX_MGMT_PROVIDER: 'Vendor.Network', VX_MGMT_LOCATION: 'eastus' },
+    );
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.stderr.text).toContain('(the service does not list the quotas of Vendor.Network in eastus; type the resource name)');
+    expect(s.stderr.text).toContain('no quota named nosuch for Vendor.Network in eastus; try another name');
+    expect(s.rejected).toEqual(['a/b: the quota resource name must fit in one URL path segment: no / \\ ? # % or control characters']);
+    expect(limitOf('Vendor.Network', 'PublicIPAddresses')).toBe(150);
+    await s.ctx.http.close();
+  });
+
+  it('"Other" lets the provider be typed, checked against its rule', async () => {
+    const steps: Step[] = [...HAPPY];
+    steps.splice(1, 1, { kind: 'select', message: /^Resource provider$/, pick: 'Other (type it)' }, { kind: 'input', message: /^Resource provider \(type it\)$/, answers: ['Compute', 'Vendor.CognitiveServices'] });
+    steps.splice(4, 1, { kind: 'search', message: /^Quota/, term: 'token', pick: 'TokensPerMinute' });
+    steps.splice(5, 1, { kind: 'input', message: /^New limit$/, answers: ['2000'] });
+    const s = session(steps);
+    await runQuotaWizard(s.ctx, {});
+    expect(s.rejected[0]).toMatch(/^Compute: the resource provider id must match the pattern/);
+    expect(s.stderr.text).toContain('period PT1M');
+    expect(writes()).toHaveLength(1);
+    await s.ctx.http.close();
+  });
+
+  it('invalid limits are refused with the rule until a valid one is typed', async () => {
+    const steps = HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['lots', '12.5', '-3', '2147483648', '47', '50', '64'] } : x));
+    const s = session(steps);
+    await runQuotaWizard(s.ctx, {});
+    expect(s.rejected).toEqual([
+      'lots: the limit must be a whole number',
+      '12.5: the limit must be a whole number',
+      '-3: the limit must be at least 0',
+      '2147483648: the limit must be at most 2147483647 (a 32-bit integer)',
+      '47: the limit may not be below the current usage of 48',
+      '50: 50 is the current limit; enter a different number',
+    ]);
+    expect(writes()[0].body.properties.limit).toBe(64);
+    await s.ctx.http.close();
+  });
+
+  for (let step = 0; step < HAPPY.length; step++) {
+    it(`Ctrl-C at step ${step + 1} (${HAPPY[step].kind}) exits 130 with nothing sent`, async () => {
+      const steps = [...HAPPY.slice(0, step), { kind: 'interrupt' } as Step];
+      const s = session(steps);
+      const err = await runQuotaWizard(s.ctx, {}).then(
+        () => undefined,
+        (e) => e,
+      );
+      expect(err).toBeInstanceOf(InterruptedError);
+      expect(err.exitCode).toBe(130);
+      expect(writes()).toEqual([]);
+      expect(emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(0);
+      await s.ctx.http.close();
+    });
+  }
+
+  it('answering no at the review sends nothing (exit 2)', async () => {
+    const s = session(HAPPY.map((x) => (x.kind === 'confirm' ? { ...x, answer: false } : x)));
+    await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
+    expect(writes()).toEqual([]);
+    await s.ctx.http.close();
+  });
+
+  it('a request that ends Failed: the outcome is shown and it exits 1', async () => {
+    const s = session(HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['900'] } : x)));
+    await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(/ended Failed: The requested limit 900 exceeds the regional capacity of 200/);
+    expect(s.stderr.text).toMatch(/quota request [0-9a-f-]+: Failed\n/);
+    await s.ctx.http.close();
+  });
+
+  it('without a terminal it refuses with exit 2 and names the non-interactive command (spawned)', async () => {
+    const r = await runVx(['mgmt', 'quota', 'wizard'], { configDir, env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: the quota wizard needs a terminal (stdin and stderr); without one use: vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes\n');
+    expect(r.stdout).toBe('');
+    expect(emu.count({ family: 'mgmt' })).toBe(0);
+  });
+});
+
+describe('confirmation at a terminal', () => {
+  const scope = { provider: 'Vendor.Compute', location: 'eastus' };
+
+  it('quota set asks with the current and new limit; no sends nothing, yes changes it', async () => {
+    const no = session([{ kind: 'confirm', message: /^Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count\?$/, answer: false }]);
+    await expect(runQuotaSet(no.ctx, { ...scope, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
+    expect(writes()).toEqual([]);
+    const yes = session([{ kind: 'confirm', message: /^Change the limit/, answer: true }]);
+    await runQuotaSet(yes.ctx, { ...scope, limit: '150', pollInterval: '0' }, 'cores');
+    expect(limitOf('Vendor.Compute', 'cores')).toBe(150);
+    expect(yes.stderr.text).toContain('the limit of cores in eastus is now 150');
+    await no.ctx.http.close();
+    await yes.ctx.http.close();
+  });
+
+  it('version-sets delete asks; no sends nothing', async () => {
+    const no = session([{ kind: 'confirm', message: /^Delete version set orders of service contoso-api\?$/, answer: false }]);
+    await expect(runVsDelete(no.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders')).rejects.toThrow(UsageError);
+    expect(emu.count({ family: 'mgmt' })).toBe(0);
+    const yes = session([{ kind: 'confirm', message: /^Delete version set orders/, answer: true }]);
+    await runVsDelete(yes.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders');
+    expect(yes.stderr.text).toBe('deleted version set orders\n');
+    await yes.ctx.http.close();
+  });
+});
