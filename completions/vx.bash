@@ -17,6 +17,9 @@ _vx() {
   done
   _vx_node "$path"
   case "$path|$prev" in
+    "vx translate|--text-type") COMPREPLY=($(compgen -W "plain html" -- "$cur")); return ;;
+    "vx translate|--profanity-action") COMPREPLY=($(compgen -W "NoAction Marked Deleted" -- "$cur")); return ;;
+    "vx translate|--profanity-marker") COMPREPLY=($(compgen -W "Asterisk Tag" -- "$cur")); return ;;
     "vx mgmt version-sets create|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
     "vx mgmt version-sets update|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
     "vx mgmt versionsets create|--scheme") COMPREPLY=($(compgen -W "Segment Query Header" -- "$cur")); return ;;
@@ -33,7 +36,8 @@ _vx() {
 _vx_node() {
   cmds=""; opts=""; valued=""; args=""
   case "$1" in
-    "vx") cmds="erp mgmt auth profile api completion emulator"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
+    "vx") cmds="translate erp mgmt auth profile api completion emulator"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
+    "vx translate") cmds=""; opts="--alignment --category --concurrency --debug --dry-run --file --from --from-script --help --no-color --no-fallback --out --output --profanity-action --profanity-marker --profile --query --retries --sentence-length --suggested-from --text-type --timeout --to --to-script --trace-id --verbose --version --whole --yes -V -f -o -p -q -y"; valued="--category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q"; args="" ;;
     "vx erp") cmds="companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp companies") cmds="list"; opts="--debug --dry-run --help --no-color --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp companies list") cmds=""; opts="--debug --dry-run --expand --filter --help --no-color --orderby --output --page-size --profile --query --retries --select --skip --timeout --top --verbose --version --yes -V -o -p -q -y"; valued="--expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q"; args="" ;;

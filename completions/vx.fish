@@ -17,7 +17,7 @@ end
 function __vx_cmds
   switch $argv[1]
     case 'vx'
-      printf '%s\n' erp mgmt auth profile api completion emulator
+      printf '%s\n' translate erp mgmt auth profile api completion emulator
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -68,6 +68,8 @@ function __vx_valued
   switch $argv[1]
     case 'vx'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx translate'
+      printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -293,7 +295,7 @@ function __vx_valued
   end
 end
 complete -c vx -f
-complete -c vx -n 'test (__vx_path) = "vx"' -a 'erp mgmt auth profile api completion emulator'
+complete -c vx -n 'test (__vx_path) = "vx"' -a 'translate erp mgmt auth profile api completion emulator'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
@@ -306,6 +308,35 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l from-script -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-fallback
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l output -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l profanity-action -r -a 'NoAction Marked Deleted'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l profanity-marker -r -a 'Asterisk Tag'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l sentence-length
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l suggested-from -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l text-type -r -a 'plain html'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l to-script -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l trace-id -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run

@@ -85,18 +85,27 @@ export class Ctx {
     return Boolean(this.io.stderr.isTTY);
   }
 
-  /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
-  format(notTTY: Format = 'json'): Format {
+  /** the format chosen by flag, VX_OUTPUT or profile `output`; undefined when none was */
+  explicitFormat(): Format | undefined {
     if (this.flagFormat) return this.flagFormat;
     if (this.envFormat) return this.envFormat;
     const fromProfile = this.config.profile()['output'];
-    if (fromProfile) return parseFormat(fromProfile)!;
-    return this.stdoutIsTTY ? 'table' : notTTY;
+    return fromProfile ? parseFormat(fromProfile)! : undefined;
+  }
+
+  /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
+  format(notTTY: Format = 'json'): Format {
+    return this.explicitFormat() ?? (this.stdoutIsTTY ? 'table' : notTTY);
   }
 
   /** Applies --query, renders in the chosen format and writes to stdout. */
   async print(value: unknown, opts: RenderOptions & { notTTY?: Format } = {}): Promise<void> {
-    const format = this.format(opts.notTTY);
+    const text = await this.renderResult(value, this.format(opts.notTTY), opts);
+    if (text) await this.write(text);
+  }
+
+  /** Applies --query and renders in `format` (for output that goes elsewhere than stdout). */
+  async renderResult(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
     const queried = await applyQuery(value, this.globals.query);
     const renderOpts: RenderOptions = {
       ...opts,
@@ -105,8 +114,7 @@ export class Ctx {
       width: terminalWidth(this.io.stdout),
       color: this.chalk.level > 0,
     };
-    const text = await render(queried, format, renderOpts);
-    if (text) await this.write(text);
+    return render(queried, format, renderOpts);
   }
 
   /** Writes to stdout honouring back-pressure. */
@@ -124,6 +132,11 @@ export class Ctx {
 
   warn(message: string): void {
     this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${redact(message)}\n`);
+  }
+
+  /** Only with --debug: a line of the trace on stderr; secrets redacted. */
+  debug(message: string): void {
+    this.http.opts.debug?.(message);
   }
 
   /** Only with --verbose. */

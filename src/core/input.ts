@@ -1,6 +1,9 @@
-// Reading user input: whole stdin, files, and the `--data <json|@file|->` convention.
-import { readFile } from 'node:fs/promises';
-import { UsageError } from './errors.js';
+// Reading user input: whole stdin, files, the `--data <json|@file|->` convention, and text
+// streamed line by line with back-pressure.
+import { createReadStream, fstatSync } from 'node:fs';
+import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
+import { addAbortSignal, type Readable } from 'node:stream';
+import { InterruptedError, UsageError } from './errors.js';
 
 export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
@@ -61,4 +64,182 @@ export async function readBodyArg(arg: string, stdin: NodeJS.ReadableStream = pr
   const [text, where] = arg === '-' ? [await readAllStdin(stdin), 'standard input'] : arg.startsWith('@') ? [await readTextFile(arg.slice(1)), arg.slice(1)] : [arg, flag];
   if (!text) throw new UsageError(`${where === flag ? flag : `${flag}: ${where}`} is empty; nothing was sent`);
   return text;
+}
+
+// ---- streamed text input: files and stdin read line by line with back-pressure ----
+
+/** A text input that may be read as a stream, and read again when it is a regular file. */
+export interface TextSource {
+  /** how messages name it: the path, or "standard input" */
+  readonly name: string;
+  /** a regular file (or stdin redirected from one): reading it twice gives the same text */
+  readonly rereadable: boolean;
+  /** a fresh stream from the start (a pipe can be opened once) */
+  open(): NodeJS.ReadableStream;
+  close(): Promise<void>;
+}
+
+const CHUNK = 256 * 1024;
+
+function readError(path: string, e: unknown): UsageError {
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+  return new UsageError(`cannot read ${path}: ${why}`);
+}
+
+/**
+ * Opens `path` (or standard input for `-`) as a TextSource. A missing, unreadable or directory
+ * path is a usage error at once, before anything is sent.
+ */
+export async function openTextSource(path: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<TextSource> {
+  if (path === '-') {
+    let regular = false;
+    try {
+      regular = stdin === process.stdin && fstatSync(0).isFile();
+    } catch {
+      regular = false;
+    }
+    let opened = false;
+    return {
+      name: 'standard input',
+      rereadable: regular,
+      open() {
+        if (regular) return createReadStream('', { fd: 0, start: 0, autoClose: false, highWaterMark: CHUNK });
+        if (opened) throw new Error('standard input can be read once');
+        opened = true;
+        return stdin;
+      },
+      close: async () => undefined,
+    };
+  }
+  let fh: FileHandle;
+  try {
+    fh = await openFile(path, 'r');
+    const st = await fh.stat();
+    if (st.isDirectory()) {
+      await fh.close();
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    }
+    const regular = st.isFile();
+    let opened = false;
+    return {
+      name: path,
+      rereadable: regular,
+      open() {
+        if (!regular && opened) throw new Error(`${path} can be read once`);
+        opened = true;
+        return fh.createReadStream({ start: regular ? 0 : undefined, autoClose: false, highWaterMark: CHUNK });
+      },
+      close: () => fh.close().catch(() => undefined),
+    };
+  } catch (e) {
+    throw readError(path, e);
+  }
+}
+
+export interface LineOptions {
+  /** names the input in messages */
+  what: string;
+  signal?: AbortSignal;
+  /**
+   * a line longer than this many UTF-16 units is not held: `onOverlong(lineNumber)` is called
+   * (it should throw) as soon as the pending line passes the bound
+   */
+  maxUnits?: number;
+  onOverlong?: (lineNumber: number) => void;
+}
+
+/**
+ * Reads a stream of UTF-8 text line by line (`\n` or `\r\n`; a last line without a newline counts;
+ * a leading BOM is dropped) and calls `onLine` for each; when it returns a promise, reading waits
+ * for it, so a slow consumer holds the producer back (back-pressure). Invalid UTF-8 is a usage
+ * error naming the line. Returns the number of lines.
+ */
+export async function forEachLine(
+  stream: NodeJS.ReadableStream,
+  onLine: (line: string, lineNumber: number) => void | Promise<void>,
+  opts: LineOptions,
+): Promise<number> {
+  if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const maxUnits = opts.maxUnits ?? Infinity;
+  let carry = '';
+  let n = 0;
+  const decode = (chunk: Uint8Array | undefined): string => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      // the line of the first bad byte: the lines so far, plus the newlines before it in this chunk
+      const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
+      const bad = lenient.indexOf('\ufffd');
+      const before = bad < 0 ? 0 : lenient.slice(0, bad).split('\n').length - 1;
+      throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + 1 + before})`);
+    }
+  };
+  const emit = (line: string) => onLine(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line, ++n);
+  try {
+    for await (const raw of stream) {
+      const text = decode(typeof raw === 'string' ? Buffer.from(raw) : (raw as Uint8Array));
+      let start = 0;
+      let nl = text.indexOf('\n');
+      if (nl < 0) {
+        carry += text;
+        if (carry.length > maxUnits) opts.onOverlong?.(n + 1);
+        continue;
+      }
+      if (carry) {
+        const line = carry + text.slice(0, nl);
+        carry = '';
+        const p = emit(line);
+        if (p) await p;
+        start = nl + 1;
+        nl = text.indexOf('\n', start);
+      }
+      while (nl >= 0) {
+        const p = emit(text.slice(start, nl));
+        if (p) await p;
+        start = nl + 1;
+        nl = text.indexOf('\n', start);
+      }
+      carry = text.slice(start);
+      if (carry.length > maxUnits) opts.onOverlong?.(n + 1);
+    }
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
+    throw e;
+  }
+  carry += decode(undefined);
+  if (carry) {
+    const p = emit(carry);
+    if (p) await p;
+  }
+  return n;
+}
+
+/**
+ * Reads a whole stream as UTF-8 text, but holds at most `maxUnits` UTF-16 units: past that it
+ * stops reading and says so (`overflow: true`). Invalid UTF-8 is a usage error.
+ */
+export async function readBoundedText(
+  stream: NodeJS.ReadableStream,
+  opts: { what: string; maxUnits: number; signal?: AbortSignal },
+): Promise<{ text: string; overflow: boolean }> {
+  if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let text = '';
+  try {
+    for await (const raw of stream) {
+      text += decoder.decode(typeof raw === 'string' ? Buffer.from(raw) : (raw as Uint8Array), { stream: true });
+      if (text.length > opts.maxUnits) {
+        (stream as Readable).destroy?.();
+        return { text: '', overflow: true };
+      }
+    }
+    text += decoder.decode();
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
+    if (e instanceof TypeError) throw new UsageError(`${opts.what} is not valid UTF-8`);
+    throw e;
+  }
+  return { text, overflow: text.length > opts.maxUnits };
 }

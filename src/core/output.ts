@@ -149,9 +149,9 @@ export function renderText(value: unknown, columns?: Column[]): string {
 
 export async function renderYaml(value: unknown): Promise<string> {
   if (value === undefined) return '';
-  // bundled, the CommonJS build of yaml arrives under `default`
   const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  const YAML = typeof mod.stringify === 'function' ? mod : mod.default!;
+  // the bundled CommonJS build exposes its functions on `default`
+  const YAML = mod.default ?? mod;
   return YAML.stringify(value, { lineWidth: 0 });
 }
 
@@ -272,4 +272,149 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
     case 'table':
       return renderTable(value, opts);
   }
+}
+
+// ---- streamed results: values rendered as they arrive, written with back-pressure ----
+
+/** The formats that can be written item by item; the others need the whole value. */
+export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'none']);
+
+export interface StreamOptions {
+  /** how `text` renders one item */
+  text?: (item: unknown) => string;
+  /** the rows one item gives in `tsv` (default: the item itself) */
+  rows?: (item: unknown) => unknown[];
+  columns?: Column[];
+}
+
+/**
+ * Renders a list item by item so that the concatenation of `items(...)` chunks and `end()` is
+ * exactly what `render(list, format)` gives for the whole list (json: the same indented array).
+ */
+export class StreamRenderer {
+  private count = 0;
+
+  constructor(
+    readonly format: Format,
+    private readonly opts: StreamOptions = {},
+  ) {
+    if (!STREAMABLE.has(format)) throw new Error(`${format} cannot be streamed`);
+  }
+
+  items(values: readonly unknown[]): string {
+    let s = '';
+    switch (this.format) {
+      case 'json':
+        for (const v of values) s += `${this.count++ ? ',\n  ' : '[\n  '}${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`;
+        return s;
+      case 'ndjson':
+        for (const v of values) s += `${JSON.stringify(v)}\n`;
+        return s;
+      case 'text':
+        for (const v of values) s += this.opts.text ? this.opts.text(v) : renderText(v, this.opts.columns);
+        return s;
+      case 'tsv':
+        for (const v of values) s += renderTsv(this.opts.rows ? this.opts.rows(v) : [v], this.opts.columns);
+        return s;
+      default:
+        return '';
+    }
+  }
+
+  end(): string {
+    if (this.format !== 'json') return '';
+    return this.count ? '\n]\n' : '[]\n';
+  }
+}
+
+/** Where results go: stdout, or a file that appears under its name only when complete. */
+export interface ResultSink {
+  write(text: string): Promise<void>;
+  /** everything was written: flush (and rename the file into place) */
+  commit(): Promise<void>;
+  /** something failed: leave nothing behind under the file's name */
+  abort(): Promise<void>;
+}
+
+function writeWithBackPressure(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!text) return resolve();
+    const onError = (e: Error) => reject(e);
+    stream.once('error', onError);
+    const ok = stream.write(text, () => undefined);
+    const done = () => {
+      stream.removeListener('error', onError);
+      resolve();
+    };
+    if (ok) done();
+    else stream.once('drain', done);
+  });
+}
+
+export function streamSink(stream: NodeJS.WritableStream): ResultSink {
+  return {
+    write: (text) => writeWithBackPressure(stream, text),
+    commit: async () => undefined,
+    abort: async () => undefined,
+  };
+}
+
+/**
+ * A file written through a temporary file next to it (`.<name>.<pid>.tmp`) and renamed at commit,
+ * so a failure or Ctrl-C never leaves a partial file under the name. The temporary file is also
+ * removed if the process exits before commit.
+ */
+export async function atomicFileSink(path: string): Promise<ResultSink> {
+  const { createWriteStream, unlinkSync } = await import('node:fs');
+  const { rename, unlink, stat } = await import('node:fs/promises');
+  const { basename, dirname, join } = await import('node:path');
+  const fail = (e: unknown): UsageError => {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
+    return new UsageError(`cannot write ${path}: ${why}`);
+  };
+  try {
+    if ((await stat(path)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(e);
+  }
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const out = createWriteStream(tmp, { flags: 'w', mode: 0o644 });
+  await new Promise<void>((resolve, reject) => {
+    out.once('open', () => resolve());
+    out.once('error', (e) => reject(fail(e)));
+  });
+  let settled = false;
+  const cleanup = () => {
+    if (settled) return;
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once('exit', cleanup);
+  const close = () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  const abort = async () => {
+    if (settled) return;
+    settled = true;
+    process.removeListener('exit', cleanup);
+    out.destroy();
+    await unlink(tmp).catch(() => undefined);
+  };
+  return {
+    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
+    async commit() {
+      try {
+        await close();
+        await rename(tmp, path);
+        settled = true;
+        process.removeListener('exit', cleanup);
+      } catch (e) {
+        await abort();
+        throw fail(e);
+      }
+    },
+    abort,
+  };
 }

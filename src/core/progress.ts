@@ -1,5 +1,8 @@
-// A one-line spinner on stderr, drawn only when stderr is a terminal; elsewhere it does nothing
-// (callers print plain lines with --verbose instead). No dependencies.
+// Progress on stderr, drawn only when stderr is a terminal: a one-line spinner (elsewhere it does
+// nothing; callers print plain lines with --verbose instead), and a counting progress bar redrawn
+// at most every 100 ms, cleared before results are written to the same terminal and at the end.
+// Knows nothing of any API. No dependencies.
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface Spinner {
@@ -30,4 +33,86 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
       stream.write(`\r\u001b[K${final !== undefined ? `${final}\n` : ''}`);
     },
   };
+}
+
+/** COLUMNS, else the terminal's width, else 80 */
+function width(stream: NodeJS.WriteStream): number {
+  const cols = Number(process.env.COLUMNS);
+  return Number.isInteger(cols) && cols > 0 ? cols : stream.columns || 80;
+}
+
+export interface ProgressOptions {
+  /** the unit counted, e.g. "lines" */
+  unit: string;
+  /** the total when known (a file read twice), else the bar shows counts only */
+  total?: number;
+  /** for tests: the clock */
+  now?: () => number;
+}
+
+function compact(n: number): string {
+  const short = (x: number, digits: number) => x.toFixed(digits).replace(/\.0$/, '');
+  if (n >= 1e6) return `${short(n / 1e6, n >= 1e7 ? 0 : 1)}M`;
+  if (n >= 1e4) return `${short(n / 1e3, n >= 1e5 ? 0 : 1)}k`;
+  return String(n);
+}
+
+export class Progress {
+  private done = 0;
+  private extra = '';
+  private lastDraw = 0;
+  private shown = false;
+  private readonly started: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly opts: ProgressOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.started = this.now();
+  }
+
+  /** Sets the count (and an extra note such as the retries so far); redraws when due. */
+  update(done: number, extra = ''): void {
+    this.done = done;
+    this.extra = extra;
+    const t = this.now();
+    if (t - this.lastDraw >= 100) this.draw(t);
+  }
+
+  /** The bar's text for a width (pure; tested). */
+  line(width: number, t = this.now()): string {
+    const secs = Math.max(0.001, (t - this.started) / 1000);
+    const rate = `${compact(Math.round(this.done / secs))} ${this.opts.unit}/s`;
+    const { total } = this.opts;
+    let counts = total !== undefined ? `${compact(this.done)}/${compact(total)} ${this.opts.unit}` : `${compact(this.done)} ${this.opts.unit}`;
+    if (this.extra) counts += `, ${this.extra}`;
+    if (total === undefined || total <= 0) return `${counts}  ${rate}`.slice(0, width - 1);
+    const pct = Math.min(100, Math.floor((this.done / total) * 100));
+    const tail = ` ${String(pct).padStart(3)}%  ${counts}  ${rate}`;
+    const barWidth = Math.max(0, Math.min(40, width - 1 - tail.length - 2));
+    if (barWidth < 5) return tail.trim().slice(0, width - 1);
+    const filled = Math.round((barWidth * pct) / 100);
+    return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${tail}`;
+  }
+
+  private draw(t: number): void {
+    this.lastDraw = t;
+    this.shown = true;
+    this.stream.write(`\r\u001b[K${this.line(width(this.stream), t)}`);
+  }
+
+  /** Removes the bar (before other output on the same terminal); the next update draws it again. */
+  clear(): void {
+    if (!this.shown) return;
+    this.stream.write('\r\u001b[K');
+    this.shown = false;
+    this.lastDraw = 0;
+  }
+
+  /** Leaves the terminal clean. */
+  stop(): void {
+    this.clear();
+  }
 }

@@ -1,0 +1,90 @@
+// The translate request: URL, headers (key, optional region, X-ClientTraceId) and body, sent
+// through core/http marked idempotent (a translation is safe to repeat, so every batch is retried
+// on 408/429/5xx and resets), and the answer checked and read with its three headers.
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../core/config.js';
+import { ServiceError, VxError } from '../../core/errors.js';
+import type { Http, HttpRequest } from '../../core/http.js';
+import { HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../spec/translator.js';
+import { authHeaders, serviceBase } from '../service.js';
+import { translateQuery, type TranslateParams } from './options.js';
+
+/** What one request gave back. */
+export interface BatchOutcome {
+  results: TranslateResult[];
+  requestId?: string;
+  /** X-MT-System: one entry per target (Team or Custom) */
+  mtSystem?: string;
+  /** X-Metered-Usage: characters billed for the request */
+  billed?: number;
+  traceId: string;
+}
+
+/** The JSON body `[{"Text":"..."},...]` (one stringify of the whole array: measured fastest). */
+export function requestBody(texts: readonly string[]): string {
+  return JSON.stringify(texts.map((Text) => ({ Text })));
+}
+
+export class TranslatorClient {
+  readonly url: string;
+
+  private constructor(
+    private readonly http: Http,
+    base: string,
+    private readonly headers: Record<string, string>,
+    readonly params: TranslateParams,
+  ) {
+    this.url = `${base}${TRANSLATE_PATH}${translateQuery(params)}`;
+  }
+
+  /** Resolves the endpoint and the key (exit 3 when no key is configured). */
+  static async open(http: Http, config: Config, params: TranslateParams): Promise<TranslatorClient> {
+    const base = serviceBase(config, 'translator');
+    const headers = await authHeaders(config, 'translator');
+    return new TranslatorClient(http, base, headers, params);
+  }
+
+  /** The request for one batch (a fresh X-ClientTraceId unless --trace-id gave one). */
+  request(texts: readonly string[], signal?: AbortSignal): HttpRequest {
+    return {
+      method: 'POST',
+      url: this.url,
+      headers: {
+        ...this.headers,
+        'Content-Type': 'application/json; charset=UTF-8',
+        [HEADERS.clientTraceId]: this.params.traceId ?? randomUUID(),
+      },
+      body: requestBody(texts),
+      idempotent: true,
+      describe: 'translate',
+      signal,
+    };
+  }
+
+  /** Records the request of a batch for --dry-run. */
+  plan(texts: readonly string[]): void {
+    this.http.plan(this.request(texts));
+  }
+
+  /** Sends one batch; failures carry the client trace id in their message. */
+  async translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
+    const req = this.request(texts, signal);
+    const traceId = req.headers![HEADERS.clientTraceId]!;
+    try {
+      const res = await this.http.send(req);
+      const results = res.json<TranslateResult[]>();
+      if (!Array.isArray(results) || results.length !== texts.length) {
+        throw new ServiceError(
+          `the service answered ${Array.isArray(results) ? `${results.length} results` : 'something other than a result array'} for ${texts.length} items`,
+          { requestId: res.requestId },
+        );
+      }
+      const metered = res.headers[HEADERS.meteredUsage.toLowerCase()];
+      const billed = metered !== undefined && /^\s*\d+\s*$/.test(metered) ? Number(metered) : undefined;
+      return { results, requestId: res.requestId, mtSystem: res.headers[HEADERS.mtSystem.toLowerCase()], billed, traceId };
+    } catch (e) {
+      if (e instanceof VxError && e.exitCode !== 130 && e.exitCode !== 0 && !e.message.includes(traceId)) e.message += ` (client trace id ${traceId})`;
+      throw e;
+    }
+  }
+}

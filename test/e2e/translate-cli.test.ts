@@ -1,0 +1,367 @@
+// vx translate against the emulator: every flag as sent on the wire, input from arguments, --file
+// and stdin, each output format, --out, --debug/--verbose, and the usage/auth errors.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TranslateCall } from '../../src/emulator/translator.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const calls = () => e2e.emu.state.translator.calls as TranslateCall[];
+const sent = () => e2e.emu.count({ family: 'translator' });
+const query = (i = 0) => new URLSearchParams(calls()[i].query);
+const dir = mkdtempSync(join(tmpdir(), 'vx-translate-'));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('translate: request', () => {
+  it('POSTs /translate?api-version=3.0 with the key, JSON content type, a fresh X-ClientTraceId per request and the items as [{Text}]', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Good morning', 'Good night']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] Ĝööð ɱöŕñîñĝ\n[de] Ĝööð ñîĝĥţ\n');
+    expect(e2e.emu.log.map((l) => [l.method, l.path])).toEqual([['POST', '/translate?api-version=3.0&to=de&from=en']]);
+    const c = calls()[0];
+    expect(c.texts).toEqual(['Good morning', 'Good night']);
+    expect(c.contentType).toBe('application/json; charset=UTF-8');
+    expect(c.clientTraceId).toMatch(GUID);
+    await e2e.run(['translate', '--to', 'de', 'x']);
+    expect(calls()[1].clientTraceId).toMatch(GUID);
+    expect(calls()[1].clientTraceId).not.toBe(c.clientTraceId);
+  });
+
+  it('sends every query parameter, one flag each, in spec order', async () => {
+    const r = await e2e.run([
+      'translate', 'Hello world', '--to', 'de,fr', '--to', 'it', '--from', 'en', '--text-type', 'Plain', '--category', 'general',
+      '--profanity-action', 'marked', '--profanity-marker', 'tag', '--alignment', '--sentence-length',
+      '--from-script', 'latn', '--to-script', 'Latn,Cyrl', '--to-script', 'Grek', '--no-fallback', '-o', 'json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(calls()[0].query).toBe(
+      '?api-version=3.0&to=de&to=fr&to=it&from=en&textType=plain&category=general&profanityAction=Marked&profanityMarker=Tag' +
+        '&includeAlignment=true&includeSentenceLength=true&fromScript=Latn&toScript=Latn&toScript=Cyrl&toScript=Grek&allowFallback=false',
+    );
+    const [res] = JSON.parse(r.stdout);
+    expect(res.translations.map((t: any) => [t.to, t.transliteration.script])).toEqual([['de', 'Latn'], ['fr', 'Cyrl'], ['it', 'Grek']]);
+    expect(res.translations[0].transliteration.text).toBe('[de] Hello world');
+    expect(res.translations[1].transliteration.text).toBe('[фр] Хелло ворлд');
+    expect(res.translations[0].alignment.proj).toBe('0:4-5:9 6:10-11:15');
+    expect(res.translations[0].sentLen).toEqual({ srcSentLen: [11], transSentLen: [16] });
+    expect(res.detectedLanguage).toBeUndefined();
+  });
+
+  it('--suggested-from is sent without --from; the detected language comes back', async () => {
+    const r = await e2e.run(['translate', '--to', 'fr', '--suggested-from', 'de', '12345', 'Good morning, how are you today?', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(query().get('suggestedFrom')).toBe('de');
+    const out = JSON.parse(r.stdout);
+    expect(out[0].detectedLanguage).toEqual({ language: 'de', score: 0 });
+    expect(out[1].detectedLanguage.language).toBe('en');
+  });
+
+  it('--trace-id is the X-ClientTraceId of every request', async () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const input = Array.from({ length: 1500 }, (_, i) => `line ${i}`).join('\n');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--trace-id', id.toUpperCase()], { input });
+    expect(r.code).toBe(0);
+    expect(calls().map((c) => c.clientTraceId)).toEqual([id, id]);
+  });
+
+  it('sends the region header when the profile has one', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', 'hi'], { env: { VX_TRANSLATOR_REGION: 'westeurope' } });
+    expect(r.code).toBe(0);
+    expect(calls()[0].region).toBe('westeurope');
+  });
+
+  it('--category with a custom system: Custom in X-MT-System; --no-fallback refuses a pair it lacks (400079, exit 1)', async () => {
+    const cat = '0000c0de-0000-4000-8000-00000000c001-TECH';
+    const r = await e2e.run(['translate', '--to', 'de,it', '--from', 'en', '--category', cat, 'Hello', '--debug']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('de\t[de:custom] Ĥéļļö\nit\t[it] Ĥéļļö\n');
+    expect(r.stderr).toMatch(/X-MT-System Custom,Team/);
+    const no = await e2e.run(['translate', '--to', 'de,it', '--from', 'en', '--category', cat, '--no-fallback', 'Hello']);
+    expect(no.code).toBe(1);
+    expect(no.stderr).toMatch(/^vx: HTTP 400 Bad Request 400079: No custom system of category '.*-TECH' translates from en to it \(allowFallback=false\)\. \(request id [0-9a-f-]+\) \(client trace id [0-9a-f-]+\)\nnot translated: argument 1\n$/);
+  });
+
+  it('a custom system still being prepared answers 408001: retried, then exit 7', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--category', '0000c0de-0000-4000-8000-00000000c002-LEGAL', '--retries', '2', 'Hello']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/HTTP 408 Request Timeout 408001: .*being prepared.*\(after 3 attempts\)/);
+    expect(sent()).toBe(3);
+  });
+});
+
+describe('translate: input', () => {
+  it('reads stdin when it is not a terminal, one item per line (CRLF, BOM, a last line without newline, empty lines kept)', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en'], { input: '\ufeffone\r\ntwo\n\nthree' });
+    expect(r.code).toBe(0);
+    expect(calls()[0].texts).toEqual(['one', 'two', '', 'three']);
+    expect(r.stdout).toBe('[de] öñé\n[de] ţŵö\n\n[de] ţĥŕéé\n');
+  });
+
+  it('reads --file, and - as stdin', async () => {
+    const p = file('in.txt', 'alpha\nbeta\n');
+    const a = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', p]);
+    expect(a.stdout).toBe('[de] åļþĥå\n[de] ƀéţå\n');
+    const b = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--file', '-'], { input: 'gamma\n' });
+    expect(b.stdout).toBe('[de] ĝåɱɱå\n');
+    expect(calls().map((c) => c.texts)).toEqual([['alpha', 'beta'], ['gamma']]);
+  });
+
+  it('--whole sends the whole input as one item (one trailing newline dropped); arguments are joined with spaces', async () => {
+    const p = file('page.html', '<div>\n  <p>Hello <b>world</b></p>\n  <p class="notranslate">Hello world</p>\n</div>\n');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--whole', '-f', p]);
+    expect(r.code).toBe(0);
+    expect(calls()[0].texts).toEqual(['<div>\n  <p>Hello <b>world</b></p>\n  <p class="notranslate">Hello world</p>\n</div>']);
+    expect(r.stdout).toBe('<div>\n  <p>[de] Ĥéļļö <b>ŵöŕļð</b></p>\n  <p class="notranslate">Hello world</p>\n</div>\n');
+    const a = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--whole', 'Good', 'morning']);
+    expect(a.stdout).toBe('[de] Ĝööð ɱöŕñîñĝ\n');
+    expect(calls()[1].texts).toEqual(['Good morning']);
+  });
+
+  it('--text-type html with a file translates each line as one element', async () => {
+    const p = file('lines.html', '<p>One</p>\n<p class=notranslate>Two</p>\n');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '-f', p]);
+    expect(r.stdout).toBe('<p>[de] Öñé</p>\n<p class=notranslate>Two</p>\n');
+    expect(query().get('textType')).toBe('html');
+  });
+
+  it('an empty input translates nothing and sends nothing', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '-o', 'json'], { input: '' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[]\n');
+    expect(sent()).toBe(0);
+  });
+});
+
+describe('translate: profanity', () => {
+  it('--profanity-action NoAction|Marked|Deleted and --profanity-marker Asterisk|Tag change the translation', async () => {
+    const t = async (...flags: string[]) => (await e2e.run(['translate', '--to', 'de', '--from', 'en', 'what the hell', ...flags])).stdout;
+    expect(await t()).toBe('[de] ŵĥåţ ţĥé hell\n');
+    expect(await t('--profanity-action', 'NoAction')).toBe('[de] ŵĥåţ ţĥé hell\n');
+    expect(await t('--profanity-action', 'Marked')).toBe('[de] ŵĥåţ ţĥé ****\n');
+    expect(await t('--profanity-action', 'Marked', '--profanity-marker', 'Asterisk')).toBe('[de] ŵĥåţ ţĥé ****\n');
+    expect(await t('--profanity-action', 'Marked', '--profanity-marker', 'Tag')).toBe('[de] ŵĥåţ ţĥé <profanity>hell</profanity>\n');
+    expect(await t('--profanity-action', 'Deleted')).toBe('[de] ŵĥåţ ţĥé\n');
+    expect(calls().map((c) => new URLSearchParams(c.query).get('profanityAction'))).toEqual([null, 'NoAction', 'Marked', 'Marked', 'Marked', 'Deleted']);
+  });
+});
+
+describe('translate: output formats', () => {
+  const args = ['translate', '--to', 'de', '--to', 'fr', 'Good morning', 'Danke schön'];
+
+  it('json: the result arrays merged, exactly as the service returned them', async () => {
+    const r = await e2e.run([...args, '-o', 'json']);
+    const out = JSON.parse(r.stdout);
+    expect(out).toHaveLength(2);
+    expect(out[0].detectedLanguage.language).toBe('en');
+    expect(out[0].translations).toEqual([{ to: 'de', text: '[de] Ĝööð ɱöŕñîñĝ' }, { to: 'fr', text: '[fr] Ĝööð ɱöŕñîñĝ' }]);
+    expect(r.stdout).toBe(`${JSON.stringify(out, null, 2)}\n`);
+  });
+
+  it('text: <lang>TAB<text> lines in --to order with several targets; the transliteration as a column', async () => {
+    const r = await e2e.run([...args.slice(0, 5), 'Good morning', '--from', 'en']);
+    expect(r.stdout).toBe('de\t[de] Ĝööð ɱöŕñîñĝ\nfr\t[fr] Ĝööð ɱöŕñîñĝ\n');
+    const t = await e2e.run(['translate', '--to', 'ru', '--from', 'en', '--to-script', 'Latn', 'Good morning']);
+    expect(t.stdout).toBe('[ru] Ĝööð ɱöŕñîñĝ\t[ru] Good morning\n');
+  });
+
+  it('ndjson: one result per line', async () => {
+    const r = await e2e.run([...args, '-o', 'ndjson']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1]).translations[1]).toEqual({ to: 'fr', text: '[fr] Ðåñķé šçĥöñ' });
+  });
+
+  it('table: input, detected language and score, target, translation (+ asked extras)', async () => {
+    const r = await e2e.run([...args, '-o', 'table', '--sentence-length', '--alignment']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['INPUT', 'DETECTED', 'SCORE', 'TO', 'TRANSLATION', 'ALIGNMENT', 'SENTENCE LENGTHS']);
+    expect(lines[1]).toMatch(/^Good morning\s+en\s+\d\.\d\d\s+de\s+\[de\] Ĝööð ɱöŕñîñĝ\s+0:3-5:8 5:11-10:16\s+12 -> 17$/);
+    expect(lines[2]).toMatch(/^\s+en\s+\d\.\d\d\s+fr\s+\[fr\] Ĝööð ɱöŕñîñĝ/);
+    expect(lines).toHaveLength(5);
+    const f = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hi', '-o', 'table']);
+    expect(f.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['INPUT', 'TO', 'TRANSLATION']);
+  });
+
+  it('tsv: the table rows without a header, the input on every row', async () => {
+    const r = await e2e.run([...args, '-o', 'tsv', '--from', 'en']);
+    expect(r.stdout).toBe('Good morning\tde\t[de] Ĝööð ɱöŕñîñĝ\nGood morning\tfr\t[fr] Ĝööð ɱöŕñîñĝ\nDanke schön\tde\t[de] Ðåñķé šçĥöñ\nDanke schön\tfr\t[fr] Ðåñķé šçĥöñ\n');
+  });
+
+  it('yaml, none and --query', async () => {
+    const y = await e2e.run([...args, '-o', 'yaml', '--from', 'en']);
+    expect(y.stdout).toMatch(/^- translations:\n {4}- to: de\n {6}text: "\[de\] Ĝööð ɱöŕñîñĝ"/);
+    const n = await e2e.run([...args, '-o', 'none']);
+    expect(n.stdout).toBe('');
+    expect(n.code).toBe(0);
+    const q = await e2e.run([...args, '-q', '[].translations[0].text', '-o', 'json']);
+    expect(JSON.parse(q.stdout)).toEqual(['[de] Ĝööð ɱöŕñîñĝ', 'Danke schön']); // detected as German: German to German stays as it is
+  });
+
+  it('--out writes the file (text by default) and nothing to stdout', async () => {
+    const out = join(dir, 'out.txt');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'one', 'two', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(out, 'utf8')).toBe('[de] öñé\n[de] ţŵö\n');
+    const j = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'one', '--out', out, '-o', 'ndjson']);
+    expect(j.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).translations[0].text).toBe('[de] öñé');
+  });
+
+  it('--verbose prints the billed characters; --debug shows X-RequestId, X-MT-System and X-Metered-Usage, key redacted', async () => {
+    const v = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', 'Hello', 'world!', '--verbose']);
+    expect(v.code).toBe(0);
+    expect(v.stderr).toMatch(/^translated 2 items in 1 request; billed characters: 22 \(X-Metered-Usage of 1 request\)$/m);
+    const d = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello', '--debug']);
+    expect(d.code).toBe(0);
+    expect(d.stderr).toMatch(/< x-requestid: [0-9a-f-]{36}/);
+    expect(d.stderr).toMatch(/< x-mt-system: Team/);
+    expect(d.stderr).toMatch(/< x-metered-usage: 5/);
+    expect(d.stderr).toMatch(/> x-clienttraceid: [0-9a-f-]{36}/);
+    expect(d.stderr).toMatch(/batch 1: argument 1 \(1 items, 5 characters x 1\): X-RequestId [0-9a-f-]{36}, X-MT-System Team, X-Metered-Usage 5, X-ClientTraceId [0-9a-f-]{36}/);
+    expect(d.stderr).toMatch(/vendor-subscription-key: \*\*\*/);
+    expect(d.stderr).not.toContain('emulator-key');
+  });
+
+  it('--dry-run prints the batches as requests and sends nothing', async () => {
+    const input = Array.from({ length: 1200 }, (_, i) => `l${i}`).join('\n');
+    const r = await e2e.run(['translate', '--to', 'de', '--dry-run'], { input });
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.map((p: any) => p.body.length)).toEqual([1000, 200]);
+    expect(plan[0].method).toBe('POST');
+    expect(plan[0].url).toBe(`${e2e.env.VX_TRANSLATOR_ENDPOINT}/translate?api-version=3.0&to=de`);
+    expect(plan[0].headers['vendor-subscription-key']).toBe('***');
+    expect(plan[1].body[199]).toEqual({ Text: 'l1199' });
+    expect(sent()).toBe(0);
+  });
+});
+
+describe('translate: errors', () => {
+  const usage: [string, string[], RegExp][] = [
+    ['no --to', ['x'], /--to is required/],
+    ['a bad --to', ['--to', 'de_DE', 'x'], /invalid language code "de_DE" for --to/],
+    ['a --to twice', ['--to', 'de,DE', 'x'], /--to names DE twice/],
+    ['a bad --from', ['--to', 'de', '--from', '12', 'x'], /invalid language code "12" for --from/],
+    ['a bad --text-type', ['--to', 'de', '--text-type', 'xml', 'x'], /invalid value "xml" for --text-type: allowed plain, html/],
+    ['a bad --profanity-action', ['--to', 'de', '--profanity-action', 'Hide', 'x'], /allowed NoAction, Marked, Deleted/],
+    ['a bad --profanity-marker', ['--to', 'de', '--profanity-action', 'Marked', '--profanity-marker', 'Stars', 'x'], /allowed Asterisk, Tag/],
+    ['--profanity-marker without Marked', ['--to', 'de', '--profanity-marker', 'Tag', 'x'], /applies only with --profanity-action Marked/],
+    ['a bad --to-script', ['--to', 'de', '--to-script', 'Latin', 'x'], /invalid script code "Latin" for --to-script/],
+    ['--to-script count', ['--to', 'de,fr', '--to-script', 'Latn', 'x'], /one script per --to language: 1 given for 2 targets/],
+    ['a bad --from-script', ['--to', 'de', '--from-script', 'L', 'x'], /invalid script code "L" for --from-script/],
+    ['--suggested-from with --from', ['--to', 'de', '--from', 'en', '--suggested-from', 'fr', 'x'], /cannot be combined with --from/],
+    ['a bad --category', ['--to', 'de', '--category', 'a b', 'x'], /invalid value "a b" for --category/],
+    ['a bad --trace-id', ['--to', 'de', '--trace-id', 'abc', 'x'], /invalid value "abc" for --trace-id: expected a GUID/],
+    ['a bad --concurrency', ['--to', 'de', '--concurrency', '0', 'x'], /--concurrency: expected a whole number from 1 to 64/],
+    ['arguments and --file', ['--to', 'de', '-f', 'x.txt', 'x'], /either as arguments or with --file/],
+    ['a missing file', ['--to', 'de', '-f', '/nonexistent/x.txt'], /cannot read \/nonexistent\/x.txt: no such file/],
+    ['a directory', ['--to', 'de', '-f', '/tmp'], /cannot read \/tmp: it is a directory/],
+    ['an unknown flag', ['--to', 'de', '--colour', 'x'], /unknown option '--colour'/],
+  ];
+  for (const [name, args, message] of usage) {
+    it(`usage error, exit 2, nothing sent: ${name}`, async () => {
+      const r = await e2e.run(['translate', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
+      expect(r.stdout).toBe('');
+      expect(sent()).toBe(0);
+    });
+  }
+
+  it('an item over the per-item limit names its line and sends nothing (a file is checked before sending)', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+    lines[2500] = 'x'.repeat(50_001);
+    const p = file('long.txt', lines.join('\n'));
+    const r = await e2e.run(['translate', '--to', 'de', '-f', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: line 2,501 of ${p} is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n`);
+    expect(sent()).toBe(0);
+    const two = file('two.txt', `short\n${'y'.repeat(30_000)}\n`);
+    const t = await e2e.run(['translate', '--to', 'de,fr', '-f', two]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(/line 2 of .* is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000/);
+    const a = await e2e.run(['translate', '--to', 'de', 'ok', 'z'.repeat(50_001)]);
+    expect(a.stderr).toMatch(/^vx: argument 2 is too long/);
+    expect(sent()).toBe(0);
+  });
+
+  it('a long line on piped stdin is caught before anything is sent when it is in the first batch', async () => {
+    const r = await e2e.run(['translate', '--to', 'de'], { input: `a\nb\n${'x'.repeat(60_000)}\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: line 3 of standard input is too long: 60,000 characters; one item may have at most 50,000; nothing was sent\n');
+    expect(sent()).toBe(0);
+  });
+
+  it('a long line late in piped stdin: exit 2 naming it; the lines before it are translated and the JSON stays well-formed', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `row ${i}`);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-o', 'json'], { input: `${lines.join('\n')}\n${'x'.repeat(50_001)}\nafter\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: line 2,501 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing from this line on was sent\nlines 1-2,500 were translated and written\n');
+    expect(JSON.parse(r.stdout)).toHaveLength(2500);
+    expect(calls().flatMap((c) => c.texts)).toEqual(lines);
+  });
+
+  it('invalid UTF-8 in a file is a usage error before sending', async () => {
+    const p = join(dir, 'bad.txt');
+    writeFileSync(p, Buffer.from([0x61, 0x0a, 0xff, 0xfe, 0x0a]));
+    const r = await e2e.run(['translate', '--to', 'de', '-f', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: ${p} is not valid UTF-8 (line 2)\n`);
+    expect(sent()).toBe(0);
+  });
+
+  it('--whole input over the per-item limit is a usage error, nothing sent', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--whole'], { input: 'w '.repeat(60_000) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: the input (--whole, standard input) is too long: more than 50,000 characters; one item may have at most 50,000; nothing was sent\n');
+    const two = await e2e.run(['translate', '--to', 'de,fr', '--whole'], { input: 'v'.repeat(30_000) });
+    expect(two.stderr).toMatch(/^vx: the input \(--whole, standard input\) is too long: 30,000 characters x 2 targets = 60,000 counted characters/);
+    expect(sent()).toBe(0);
+  });
+
+  it('--timeout: an answer that never comes is retried, then exit 8 naming what was not translated', async () => {
+    e2e.emu.setFaults('hang:1');
+    const r = await e2e.run(['translate', '--to', 'de', '--timeout', '0.3', '--retries', '1', 'one', 'two']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^vx: POST .*\/translate\?api-version=3\.0&to=de: timed out after \d+ ms \(after 2 attempts\) \(client trace id [0-9a-f-]{36}\)\nnot translated: arguments 1-2\n$/);
+    expect(sent()).toBe(2);
+  });
+
+  it('a wrong key is 401000, exit 3; no key configured is exit 3 with nothing sent', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATOR_KEY: 'wrong-key-123' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^vx: HTTP 401 Unauthorized 401000: .*credentials are missing or invalid.*\(request id [0-9a-f-]+\) \(client trace id [0-9a-f-]+\)\n/);
+    expect(r.stderr).not.toContain('wrong-key-123');
+    expect(sent()).toBe(1);
+    const none = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATOR_KEY: undefined } });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/no credentials configured: translator subscription key is not set/);
+    expect(sent()).toBe(1);
+  });
+
+  it('a service error leaves no file under --out', async () => {
+    const out = join(dir, 'never.txt');
+    const r = await e2e.run(['translate', '--to', 'de', 'x', '--out', out], { env: { VX_TRANSLATOR_KEY: 'wrong-key-123' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/nothing was written to .*never\.txt/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('never'))).toEqual([]);
+  });
+
+  it('an empty --out is a usage error', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--out', '']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--out needs a file name/);
+  });
+});

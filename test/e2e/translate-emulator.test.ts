@@ -1,0 +1,147 @@
+// The emulated translation service on its own (what vx never sends on purpose): validation with
+// the real 6-digit codes, the limits, response headers, detection, profanity, HTML, scripts.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+const KEY = { 'vendor-subscription-key': 'emulator-key' };
+const JSON_CT = { 'content-type': 'application/json; charset=UTF-8' };
+
+async function post(query: string, body: unknown, headers: Record<string, string> = { ...KEY, ...JSON_CT }) {
+  const res = await fetch(`${e2e.env.VX_TRANSLATOR_ENDPOINT}/translate${query}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+const items = (...t: string[]) => t.map((Text) => ({ Text }));
+
+describe('emulated translator: validation and errors', () => {
+  const cases: [string, string, unknown, number, number][] = [
+    ['missing api-version', '?to=de', items('a'), 400, 400021],
+    ['wrong api-version', '?api-version=2.0&to=de', items('a'), 400, 400021],
+    ['missing to', '?api-version=3.0', items('a'), 400, 400036],
+    ['unsupported to', '?api-version=3.0&to=xx', items('a'), 400, 400036],
+    ['unsupported from', '?api-version=3.0&to=de&from=qq', items('a'), 400, 400035],
+    ['bad textType', '?api-version=3.0&to=de&textType=xml', items('a'), 400, 400071],
+    ['bad profanityAction', '?api-version=3.0&to=de&profanityAction=Hide', items('a'), 400, 400042],
+    ['bad includeAlignment', '?api-version=3.0&to=de&includeAlignment=yes', items('a'), 400, 400042],
+    ['bad toScript', '?api-version=3.0&to=de&toScript=Latin', items('a'), 400, 400004],
+    ['toScript count', '?api-version=3.0&to=de&to=fr&toScript=Latn', items('a'), 400, 400070],
+    ['unsupported transliteration', '?api-version=3.0&to=de&toScript=Hang', items('a'), 400, 400080],
+    ['bad fromScript', '?api-version=3.0&to=de&fromScript=L1', items('a'), 400, 400018],
+    ['bad ClientTraceId', '?api-version=3.0&to=de&ClientTraceId=nope', items('a'), 400, 400043],
+    ['body not JSON', '?api-version=3.0&to=de', '[{"Text":', 400, 400074],
+    ['body not an array', '?api-version=3.0&to=de', { Text: 'a' }, 400, 400000],
+    ['element without Text', '?api-version=3.0&to=de', [{ Txt: 'a' }], 400, 400005],
+    ['1,001 items', '?api-version=3.0&to=de', items(...Array(1001).fill('a')), 400, 400072],
+    ['an item of 50,001 characters', '?api-version=3.0&to=de', items('a'.repeat(50_001)), 400, 400050],
+    ['50,001 characters in the request', '?api-version=3.0&to=de', items('a'.repeat(25_000), 'b'.repeat(25_001)), 400, 400077],
+    ['25,001 characters to two targets', '?api-version=3.0&to=de&to=fr', items('a'.repeat(25_001)), 400, 400077],
+    ['no custom system with allowFallback=false', '?api-version=3.0&to=de&from=en&category=nosuch-TECH&allowFallback=false', items('a'), 400, 400079],
+    ['a custom system being prepared', '?api-version=3.0&to=de&from=en&category=0000c0de-0000-4000-8000-00000000c002-LEGAL', items('a'), 408, 408001],
+  ];
+  for (const [name, query, body, status, code] of cases) {
+    it(`${name}: ${status} ${code}`, async () => {
+      const r = await post(query, body);
+      expect(r.status).toBe(status);
+      expect(r.body.error.code).toBe(code);
+      expect(typeof r.body.error.message).toBe('string');
+      expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  }
+
+  it('limits are inclusive: 1,000 items and 50,000 counted characters are accepted', async () => {
+    expect((await post('?api-version=3.0&to=de&from=en', items(...Array(1000).fill('a')))).status).toBe(200);
+    expect((await post('?api-version=3.0&to=de&from=en', items('a'.repeat(25_000), 'b'.repeat(25_000)))).status).toBe(200);
+    expect((await post('?api-version=3.0&to=de&to=fr&from=en', items('a'.repeat(25_000)))).status).toBe(200);
+  });
+
+  it('authentication: a missing or wrong key is 401 401000; content type is checked (415000)', async () => {
+    const none = await post('?api-version=3.0&to=de', items('a'), JSON_CT);
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe(401000);
+    expect((await post('?api-version=3.0&to=de', items('a'), { ...JSON_CT, 'vendor-subscription-key': 'bad' })).body.error.code).toBe(401000);
+    const ct = await post('?api-version=3.0&to=de', items('a'), { ...KEY, 'content-type': 'text/plain' });
+    expect(ct.status).toBe(415);
+    expect(ct.body.error.code).toBe(415000);
+  });
+});
+
+describe('emulated translator: answers', () => {
+  it('answers the three headers; Text and text are both accepted', async () => {
+    const r = await post('?api-version=3.0&to=de&to=fr&from=en', [{ Text: 'Hello' }, { text: 'world' }]);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers.get('x-mt-system')).toBe('Team,Team');
+    expect(r.headers.get('x-metered-usage')).toBe('20');
+    expect(r.body).toEqual([
+      { translations: [{ to: 'de', text: '[de] Ĥéļļö' }, { to: 'fr', text: '[fr] Ĥéļļö' }] },
+      { translations: [{ to: 'de', text: '[de] ŵöŕļð' }, { to: 'fr', text: '[fr] ŵöŕļð' }] },
+    ]);
+  });
+
+  it('detects the source language with a detector when from is absent (detectedLanguage only then)', async () => {
+    const r = await post('?api-version=3.0&to=en', items('Guten Morgen, wie geht es dir heute?', 'Bonjour tout le monde, comment allez-vous ?', 'Привет, как дела?', 'Good morning'));
+    expect(r.body.map((x: any) => x.detectedLanguage.language)).toEqual(['de', 'fr', 'ru', 'en']);
+    for (const x of r.body) expect(x.detectedLanguage.score).toBeGreaterThan(0);
+    expect(r.body[3].translations[0].text).toBe('Good morning'); // English to English stays
+    const given = await post('?api-version=3.0&to=en&from=de', items('Guten Morgen'));
+    expect(given.body[0].detectedLanguage).toBeUndefined();
+  });
+
+  it('suggestedFrom is used when detection fails', async () => {
+    const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('12345'));
+    expect(r.body[0].detectedLanguage).toEqual({ language: 'fr', score: 0 });
+  });
+
+  it('profanity: NoAction passes the word, Marked with Asterisk or Tag, Deleted removes it', async () => {
+    const text = 'This is damn good';
+    const t = async (q: string) => (await post(`?api-version=3.0&to=de&from=en${q}`, items(text))).body[0].translations[0].text;
+    expect(await t('')).toBe('[de] Ţĥîš îš damn ĝööð');
+    expect(await t('&profanityAction=NoAction')).toBe('[de] Ţĥîš îš damn ĝööð');
+    expect(await t('&profanityAction=Marked')).toBe('[de] Ţĥîš îš **** ĝööð');
+    expect(await t('&profanityAction=Marked&profanityMarker=Asterisk')).toBe('[de] Ţĥîš îš **** ĝööð');
+    expect(await t('&profanityAction=Marked&profanityMarker=Tag')).toBe('[de] Ţĥîš îš <profanity>damn</profanity> ĝööð');
+    expect(await t('&profanityAction=Deleted')).toBe('[de] Ţĥîš îš ĝööð');
+  });
+
+  it('alignment: only for supported pairs and not for HTML; empty proj otherwise', async () => {
+    const a = async (q: string, text = 'Hello world') => (await post(`?api-version=3.0&includeAlignment=true${q}`, items(text))).body[0].translations[0].alignment;
+    expect(await a('&to=de&from=en')).toEqual({ proj: '0:4-5:9 6:10-11:15' });
+    expect(await a('&to=zh-Hant&from=en')).toEqual({ proj: '' });
+    expect(await a('&to=de&from=fr')).toEqual({ proj: '' });
+    expect(await a('&to=ko&from=ja')).toEqual({ proj: '0:4-5:9 6:10-11:15' });
+    expect(await a('&to=de&from=en&textType=html', '<p>Hello</p>')).toEqual({ proj: '' });
+  });
+
+  it('sentence lengths from sentence segmentation, inside each translation', async () => {
+    const r = await post('?api-version=3.0&to=de&from=en&includeSentenceLength=true', items('Hello there. How are you? Fine.'));
+    expect(r.body[0].translations[0].sentLen).toEqual({ srcSentLen: [13, 13, 5], transSentLen: [18, 13, 5] });
+  });
+
+  it('HTML: markup, entities and class=notranslate content kept; text translated', async () => {
+    const html = '<div class="x notranslate">Keep <b>this</b></div><p title="Hello">Hello &amp; <i>bye</i><br/>now</p>';
+    const r = await post('?api-version=3.0&to=de&from=en&textType=HTML', items(html));
+    expect(r.body[0].translations[0].text).toBe('<div class="x notranslate">Keep <b>this</b></div><p title="Hello">[de] Ĥéļļö &amp; <i>ƀýé</i><br/>ñöŵ</p>');
+  });
+
+  it('transliteration to the requested script, per target; sourceText for text in an unusual script', async () => {
+    const r = await post('?api-version=3.0&to=ru&to=el&from=en&toScript=Cyrl&toScript=Grek', items('Good day'));
+    expect(r.body[0].translations.map((t: any) => t.transliteration)).toEqual([
+      { script: 'Cyrl', text: '[ру] Гоод д\u0430ы' },
+      { script: 'Grek', text: '[ελ] Γοοδ δαυ' },
+    ]);
+    const s = await post('?api-version=3.0&to=en&from=ru', items('privet mir'));
+    expect(s.body[0].sourceText).toEqual({ text: 'привет мир' });
+    const none = await post('?api-version=3.0&to=en&from=de', items('Guten Tag'));
+    expect(none.body[0].sourceText).toBeUndefined();
+  });
+
+  it('categories: Custom in X-MT-System for pairs of the custom system, Team for the fallback', async () => {
+    const cat = '0000c0de-0000-4000-8000-00000000c001-TECH';
+    const r = await post(`?api-version=3.0&to=de&to=it&from=en&category=${cat}`, items('Hello'));
+    expect(r.headers.get('x-mt-system')).toBe('Custom,Team');
+    expect(r.body[0].translations.map((t: any) => t.text)).toEqual(['[de:custom] Ĥéļļö', '[it] Ĥéļļö']);
+    const unknown = await post('?api-version=3.0&to=de&from=en&category=other-GENERAL', items('Hello'));
+    expect(unknown.headers.get('x-mt-system')).toBe('Team');
+  });
+});

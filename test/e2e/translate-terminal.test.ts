@@ -1,0 +1,92 @@
+// vx translate in-process with a fake terminal: the progress bar on stderr only at a terminal,
+// table by default at a terminal, and no input at a terminal is a usage error.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/api/settings.js';
+import { runTranslate } from '../../src/cli/translate-run.js';
+import { Ctx, type GlobalOptions } from '../../src/core/context.js';
+import { UsageError } from '../../src/core/errors.js';
+import { Progress } from '../../src/core/progress.js';
+import { tty } from '../helpers/tty.js';
+import { useEmulator } from '../helpers/emulator.js';
+
+const e2e = useEmulator();
+
+const stream = (isTTY: boolean) => {
+  const s = tty(100);
+  s.isTTY = isTTY;
+  return s;
+};
+
+function session(opts: { stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: boolean }, globals: GlobalOptions = {}) {
+  const stdout = stream(opts.stdoutTTY);
+  const stderr = stream(opts.stderrTTY);
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.isTTY = opts.stdinTTY ?? false;
+  const env = { ...e2e.env, VX_CONFIG_DIR: e2e.configDir, NO_COLOR: '1' };
+  const ctx = new Ctx(globals, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, new AbortController().signal, { env });
+  return { ctx, stdout, stderr, stdin };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'vx-translate-tty-'));
+
+describe('translate at a terminal', () => {
+  it('shows a progress bar on stderr when stderr is a terminal, and clears it', async () => {
+    const p = join(dir, 'in.txt');
+    writeFileSync(p, Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n'));
+    const { ctx, stdout, stderr } = session({ stdoutTTY: false, stderrTTY: true });
+    await runTranslate(ctx, { to: ['de'], from: 'en', file: p });
+    expect(stdout.text.split('\n')).toHaveLength(3001);
+    expect(stderr.text).toMatch(/\r\u001b\[K\[#+-*\]\s+\d+%\s+\d+\/3000 lines\s+[\d.k]+ lines\/s/);
+    expect(stderr.text.endsWith('\r\u001b[K')).toBe(true);
+  });
+
+  it('no progress bar when stderr is not a terminal', async () => {
+    const { ctx, stderr } = session({ stdoutTTY: false, stderrTTY: false });
+    await runTranslate(ctx, { to: ['de'], from: 'en' }, ['a', 'b']);
+    expect(stderr.text).toBe('');
+  });
+
+  it('defaults to a table at a terminal and to text elsewhere', async () => {
+    const t = session({ stdoutTTY: true, stderrTTY: true });
+    await runTranslate(t.ctx, { to: ['de'], from: 'en' }, ['Hello']);
+    expect(t.stdout.text).toBe('INPUT  TO  TRANSLATION\nHello  de  [de] Ĥéļļö\n');
+    const p = session({ stdoutTTY: false, stderrTTY: false });
+    await runTranslate(p.ctx, { to: ['de'], from: 'en' }, ['Hello']);
+    expect(p.stdout.text).toBe('[de] Ĥéļļö\n');
+  });
+
+  it('with no arguments, no --file and stdin at a terminal: usage error, nothing sent', async () => {
+    const { ctx } = session({ stdoutTTY: true, stderrTTY: true, stdinTTY: true });
+    await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(UsageError);
+    await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(/nothing to translate: give the text as arguments, with --file <path>, or on standard input/);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
+  it('reads a piped stdin stream', async () => {
+    const { ctx, stdout, stdin } = session({ stdoutTTY: false, stderrTTY: false });
+    stdin.end('one\ntwo\n');
+    await runTranslate(ctx, { to: ['de'], from: 'en' }, []);
+    expect(stdout.text).toBe('[de] öñé\n[de] ţŵö\n');
+  });
+});
+
+describe('progress line', () => {
+  it('fits the width, with and without a known total', () => {
+    let t = 0;
+    const p = new Progress(stream(true) as any, { unit: 'lines', total: 20_000, now: () => t });
+    t = 2000;
+    p.update(5000);
+    expect(p.line(80, t)).toBe(`[${'#'.repeat(10)}${'-'.repeat(30)}]  25%  5000/20k lines  2500 lines/s`);
+    expect(p.line(80, t).length).toBeLessThan(80);
+    expect(p.line(30, t)).toBe('25%  5000/20k lines  2500 lin');
+    t = 0;
+    const q = new Progress(stream(true) as any, { unit: 'lines', now: () => t });
+    t = 2000;
+    q.update(123_456);
+    expect(q.line(80, t)).toBe('123k lines  61.7k lines/s');
+  });
+});

@@ -1,0 +1,82 @@
+// The emulator's pseudo-translation: its alignment points at the right words, profanity, HTML,
+// transliteration and sentence lengths.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { pseudo, sentenceLengths, toLatin, translateHtml, translatePlain, transliterate } from '../../src/emulator/translator-text.js';
+
+const parse = (proj: string) =>
+  proj
+    .split(' ')
+    .filter(Boolean)
+    .map((p) => p.split(/[:-]/).map(Number));
+
+describe('pseudo-translation alignment', () => {
+  it('every alignment item maps a source word to its translation (inclusive indices)', () => {
+    const word = fc.stringMatching(/^[A-Za-zÀ-ÖØ-öø-ÿ0-9]{1,8}$/);
+    const sep = fc.constantFrom(' ', ', ', '. ', ' - ', '  ', '! ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, sep), { minLength: 1, maxLength: 12 }), fc.constantFrom('[de] ', '[fr:custom] '), (parts, marker) => {
+        const src = parts.map(([w, s]) => w + s).join('').trim();
+        const { text, proj } = translatePlain(src, marker);
+        const items = parse(proj);
+        expect(items).toHaveLength(parts.length);
+        items.forEach(([s0, s1, t0, t1], i) => {
+          const w = src.slice(s0, s1 + 1);
+          expect(w).toBe(parts[i][0]);
+          expect(text.slice(t0, t1 + 1)).toBe(pseudo(w));
+        });
+        const marked = /\p{L}/u.test(src);
+        expect(text.startsWith(marker)).toBe(marked);
+        if (/^[\x20-\x7e]*$/.test(src)) expect(toLatin(text.slice(marked ? marker.length : 0))).toBe(src);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('profanity: Tag alignment points inside the tag; Deleted words align with nothing', () => {
+    const tag = translatePlain('oh damn it', '[de] ', { action: 'Marked', marker: 'Tag' });
+    expect(tag.text).toBe('[de] öĥ <profanity>damn</profanity> îţ');
+    const [, [s0, s1, t0, t1]] = parse(tag.proj);
+    expect(tag.text.slice(t0, t1 + 1)).toBe('damn');
+    expect('oh damn it'.slice(s0, s1 + 1)).toBe('damn');
+    const del = translatePlain('damn it is hell', '[de] ', { action: 'Deleted' });
+    expect(del.text).toBe('[de] îţ îš');
+    expect(parse(del.proj).map(([a, b]) => 'damn it is hell'.slice(a, b + 1))).toEqual(['it', 'is']);
+    for (const [, , t0, t1] of parse(del.proj)) expect(['îţ', 'îš']).toContain(del.text.slice(t0, t1 + 1));
+  });
+
+  it('a text without letters comes back unchanged; the same language keeps the words', () => {
+    expect(translatePlain('', '[de] ').text).toBe('');
+    expect(translatePlain('12 - 34', '[de] ').text).toBe('12 - 34');
+    expect(translatePlain('Guten Tag', '', {}, false)).toEqual({ text: 'Guten Tag', proj: '0:4-0:4 6:8-6:8' });
+  });
+});
+
+describe('HTML mode', () => {
+  it('keeps markup, comments and entities, and notranslate subtrees (nested)', () => {
+    const src = '<p>Hi <!-- note --><span class=notranslate>keep <b>me</b></span> and &lt;you&gt;</p>';
+    expect(translateHtml(src, '[de] ')).toBe('<p>[de] Ĥî <!-- note --><span class=notranslate>keep <b>me</b></span> åñð &lt;ýöû&gt;</p>');
+  });
+
+  it('leaves script and style alone and closes void elements correctly', () => {
+    expect(translateHtml('<div><img src="a.png"><style>p{x:1}</style>Text</div>', '[de] ')).toBe('<div><img src="a.png"><style>p{x:1}</style>[de] Ţéẋţ</div>');
+  });
+});
+
+describe('scripts and sentences', () => {
+  it('transliterates between Latin, Cyrillic, Greek and Arabic letters', () => {
+    expect(transliterate('Ĝööð', 'Latn')).toBe('Good');
+    expect(transliterate('Hello', 'Cyrl')).toBe('Хелло');
+    expect(transliterate('Hello', 'Grek')).toBe('Ηελλο');
+    expect(transliterate('salam', 'Arab')).toBe('سالام');
+    expect(toLatin('Привет')).toBe('Privet');
+  });
+
+  it('sentence lengths add up to the text length', () => {
+    const text = 'First one. Second one? Third! And a fourth';
+    const lens = sentenceLengths(text, 'en');
+    expect(lens).toEqual([11, 12, 7, 12]);
+    expect(lens.reduce((a, b) => a + b, 0)).toBe(text.length);
+    expect(sentenceLengths('', 'de')).toEqual([]);
+  });
+});
