@@ -9,7 +9,8 @@ import { removeDir, runVx, tempDir, type RunResult } from '../helpers/vx.js';
 const KEY = 'key-SECRET-translator-3c1d';
 const TOKEN = 'tok-SECRET-bearer-9a7f2e61';
 const PROFILE = { 'translator.key': 'pkey-SECRET-5e2a', 'erp.token': 'ptok-SECRET-erp-71b0', 'mgmt.token': 'ptok-SECRET-mgmt-c44d', 'lcs.token': 'ptok-SECRET-lcs-0e9f' };
-const SECRETS = [KEY, TOKEN, ...Object.values(PROFILE)];
+const CLIENT_SECRET = 'cs-SECRET-client-6d0a4b';
+const SECRETS = [KEY, TOKEN, CLIENT_SECRET, ...Object.values(PROFILE)];
 const ORDER = '0000100e-0000-4000-8000-0000000e0001';
 
 let emu: Emulator;
@@ -45,18 +46,26 @@ const COMMANDS: string[][] = [
   ['erp', 'currencies', 'create', '--set', 'code=XSE'],
   ['erp', 'sales-orders', 'update', ORDER, '--set', 'discountAmount=1'],
   ['--verbose', 'erp', 'sales-orders', 'get', ORDER],
+  ['translate', '--to', 'de', '--to', 'fr', 'Good morning'],
+  ['--verbose', 'translate', '--to', 'de', '-o', 'json', 'hello'],
+  ['mgmt', 'health', 'events', 'list'],
+  ['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus'],
+  ['mgmt', 'version-sets', 'list', '--resource-group', 'rg-none', '--service', 'svc-none'],
+  ['auth', 'status', '-o', 'json'],
+  // a wrong client secret: the sign-in fails with the server's error
+  ['auth', 'login', '--service', 'mgmt', '--client-credentials', '--client-id', 'ci-app', '--tenant', 'contoso'],
 ];
 const PROFILE_COMMANDS: string[][] = [['profile', 'show'], ['profile', 'show', '-o', 'json'], ['profile', 'show', '-o', 'yaml'], ['profile', 'list']];
 
 describe('secrets never leak', () => {
   it('across commands, --debug, --dry-run and failing requests', async () => {
-    const envValid = { ...emu.env() };
-    const envProfileOnly: Record<string, string | undefined> = { ...emu.env(), VX_TRANSLATOR_KEY: undefined, VX_ERP_TOKEN: undefined, VX_MGMT_TOKEN: undefined, VX_LCS_TOKEN: undefined };
+    const envValid = { ...emu.env(), VX_CLIENT_SECRET: CLIENT_SECRET };
+    const envProfileOnly: Record<string, string | undefined> = { ...envValid, VX_TRANSLATOR_KEY: undefined, VX_ERP_TOKEN: undefined, VX_MGMT_TOKEN: undefined, VX_LCS_TOKEN: undefined };
     const runs: { args: string[]; env: Record<string, string | undefined> }[] = [];
     for (const c of COMMANDS) {
       // --debug prints everything a plain run does and more; --dry-run for the raw requests
       runs.push({ args: ['--debug', ...c], env: envValid });
-      if (c[0] === 'api') runs.push({ args: ['--dry-run', ...c], env: envValid });
+      if (c[0] === 'api' || c[0] === 'translate') runs.push({ args: ['--dry-run', ...c], env: envValid });
       // profile credentials: 401s (the URL that carries the env secrets is left out: vx cannot know them then)
       if (!c.some((a) => a.includes(KEY))) runs.push({ args: ['--debug', '--retries', '0', ...c], env: envProfileOnly });
     }
