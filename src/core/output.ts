@@ -57,7 +57,8 @@ export async function applyQuery(value: unknown, expr: string | undefined): Prom
   try {
     return jmes!.search(value as any, expr);
   } catch (e) {
-    throw new UsageError(`--query "${expr}" failed: ${(e as Error).message}`);
+    // the expression is valid but does not fit the data; whatever was asked of the service was done
+    throw new UsageError(`--query "${expr}" failed on the result: ${(e as Error).message} (the request itself was sent and succeeded)`);
   }
 }
 

@@ -75,7 +75,10 @@ describe('random command lines', () => {
         // --debug prints the stack of the error on purpose (cli.md: "no stack trace unless --debug")
         if (!argv.includes('--debug')) expect(r.stderr, where).not.toMatch(/\n\s+at .+:\d+:\d+/);
         expect(r.stderr, where).not.toMatch(/\b(TypeError|ReferenceError|RangeError|undefined is not|Cannot read properties)\b/);
-        if (r.code === 2) expect(e2e.emu.count(), `sent despite exit 2: ${where}`).toBe(0);
+        // the one exit 2 that comes after a request: a valid --query that does not fit the result (it says so)
+        if (r.code === 2 && !/--query ".*" failed on the result: .*\(the request itself was sent and succeeded\)/.test(r.stderr)) {
+          expect(e2e.emu.count(), `sent despite exit 2: ${where}`).toBe(0);
+        }
       }),
       { numRuns: Number(process.env.VX_FUZZ_RUNS ?? 30), seed: Number(process.env.VX_FUZZ_SEED ?? 20261122), endOnFailure: true },
     );

@@ -131,6 +131,9 @@ describe('--query', () => {
     await expect(applyQuery([], '[?')).rejects.toThrow(UsageError);
     await expect(applyQuery([], '[?')).rejects.toThrow(/invalid --query expression "\[\?"/);
   });
+  it('a valid expression that does not fit the data says the request was done', async () => {
+    await expect(applyQuery({ a: 'x' }, 'a / `2`')).rejects.toThrow(/^--query "a \/ `2`" failed on the result: .*\(the request itself was sent and succeeded\)$/);
+  });
 });
 
 describe('colour', () => {
