@@ -325,7 +325,7 @@ export class Emulator {
       if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
 
       // fault injection (never on the identity endpoints)
-      const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name);
+      const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name, method);
       if (fault) {
         entry.fault = fault.kind;
         if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));

@@ -32,6 +32,19 @@ describe('fault spec', () => {
     expect(pickFault(parseFaults('slow:1x,slow-ms:200'), 'erp')).toEqual({ kind: 'slow', status: undefined, latencyMs: 200 });
     expect(pickFault(parseFaults(''), 'erp')).toBeUndefined();
   });
+  it('a method prefix limits a rule to one method (with or without a family)', () => {
+    const f = parseFaults('mgmt/PATCH/reset-after:1x,get/500:1x');
+    expect(f.rules).toEqual([
+      { kind: 'reset-after', family: 'mgmt', method: 'PATCH', remaining: 1 },
+      { kind: 'status', status: 500, method: 'GET', remaining: 1 },
+    ]);
+    expect(pickFault(f, 'mgmt', 'POST')).toBeUndefined();
+    expect(pickFault(f, 'erp', 'PATCH')).toBeUndefined();
+    expect(pickFault(f, 'mgmt', 'PATCH')?.kind).toBe('reset-after');
+    expect(pickFault(f, 'mgmt', 'PATCH')).toBeUndefined();
+    expect(pickFault(f, 'erp', 'GET')?.status).toBe(500);
+    expect(() => parseFaults('FETCH/500:1x')).toThrow(/invalid fault/);
+  });
   it('probabilities hold over many requests and a seed repeats the run', () => {
     const f = parseFaults('429:0.1,reset:0.05,seed:1');
     const picks = Array.from({ length: 20_000 }, () => pickFault(f, 'erp')?.kind ?? 'none');
