@@ -55,3 +55,32 @@ export function quotaServer() {
     res.end(body);
   });
 }
+
+/**
+ * A minimal translate server: answers the translator's result shape for every item and every
+ * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares).
+ */
+export function translateServer() {
+  let requests = 0;
+  const server = listen((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      requests++;
+      const to = new URL(req.url, 'http://x').searchParams.getAll('to').flatMap((t) => t.split(','));
+      const items = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const out = items.map((it) => ({ translations: to.map((t) => ({ text: it.Text ?? it.text, to: t })) }));
+      const body = JSON.stringify(out);
+      let chars = 0;
+      for (const it of items) chars += (it.Text ?? it.text).length;
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-requestid': `bench-${requests}`,
+        'x-mt-system': 'Neural',
+        'x-metered-usage': String(chars * to.length),
+      });
+      res.end(body);
+    });
+  });
+  return server.then((s) => ({ ...s, requests: () => requests }));
+}

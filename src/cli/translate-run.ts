@@ -7,7 +7,7 @@ import { parseParams, type TranslateFlags, type TranslateParams } from '../api/t
 import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
 import { asVxError, UsageError } from '../core/errors.js';
-import { forEachLine, openTextSource, readBoundedText, type TextSource } from '../core/input.js';
+import { forEachLine, scanLines, openTextSource, readBoundedText, type TextSource } from '../core/input.js';
 import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import { countChars, LIMITS, type TranslateResult } from '../spec/translator.js';
@@ -100,9 +100,10 @@ function labeller(kind: 'line' | 'argument' | 'whole', source?: string): Labelle
   };
 }
 
-function checkItem(label: string, chars: number, targets: number): void {
+/** `label` is only built for an item that is too long (it runs once per input line). */
+function checkItem(label: () => string, chars: number, targets: number): void {
   const problem = itemProblem(chars, targets);
-  if (problem) throw new UsageError(`${label} is too long: ${problem}; nothing was sent`);
+  if (problem) throw new UsageError(`${label()} is too long: ${problem}; nothing was sent`);
 }
 
 /** Where the items come from, read once for checking (when possible) and once for sending. */
@@ -120,7 +121,7 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
     const label = labeller(opts.whole ? 'whole' : 'argument');
     const chars = texts.map((t, i) => {
       const c = countChars(t);
-      checkItem(label.one(i + 1), c, targets);
+      checkItem(() => label.one(i + 1), c, targets);
       return c;
     });
     return {
@@ -148,7 +149,7 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
       if (overflow) throw new UsageError(`${label.one(1)} is too long: more than ${fmt(LIMITS.maxItemChars)} characters; one item may have at most ${fmt(LIMITS.maxItemChars)}; nothing was sent`);
       const text = raw.replace(/\r?\n$/, '');
       const chars = countChars(text);
-      checkItem(label.one(1), chars, targets);
+      checkItem(() => label.one(1), chars, targets);
       return { items: { label, total: 1, feed: async (each) => void (await each(text, chars, 1)) }, close };
     }
     const label = labeller('line', source.name);
@@ -163,7 +164,9 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
     let total: number | undefined;
     if (source.rereadable) {
       // a regular file is checked whole before anything is sent (and its line count feeds the progress bar)
-      total = await forEachLine(source.open(), (line, n) => checkItem(label.one(n), countChars(line), targets), lineOpts);
+      // (bytes are scanned, only lines long enough to matter are decoded and counted)
+      const longBytes = Math.min(LIMITS.maxItemChars, Math.floor(LIMITS.maxRequestChars / targets));
+      total = await scanLines(source.open(), (line, n) => checkItem(() => label.one(n), countChars(line), targets), { ...lineOpts, longBytes });
     }
     return {
       items: {

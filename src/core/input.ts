@@ -1,5 +1,6 @@
 // Reading user input: whole stdin, files, the `--data <json|@file|->` convention, and text
 // streamed line by line with back-pressure.
+import { isUtf8 } from 'node:buffer';
 import { createReadStream, fstatSync } from 'node:fs';
 import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
@@ -242,4 +243,81 @@ export async function readBoundedText(
     throw e;
   }
   return { text, overflow: text.length > opts.maxUnits };
+}
+
+/**
+ * A fast check of every line of a stream, with forEachLine's line rules, that does not decode
+ * what it does not have to: it finds the newlines in the bytes, validates UTF-8 natively, and
+ * calls `check(line, n)` with the text only for lines of more than `longBytes` bytes (a line of
+ * at most that many bytes has at most that many characters). Invalid UTF-8 is forEachLine's
+ * usage error naming the line. Returns the number of lines.
+ */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export async function scanLines(
+  stream: NodeJS.ReadableStream,
+  check: (line: string, lineNumber: number) => void,
+  opts: LineOptions & { longBytes: number },
+): Promise<number> {
+  if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
+  const maxBytes = (opts.maxUnits ?? Infinity) * 3; // 3 bytes per UTF-16 unit at most
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let n = 0;
+  let carry: Buffer | undefined;
+  let first = true;
+  let pending: Buffer | undefined;
+  const segment = (buf: Buffer, final: boolean) => {
+    // the segment ends at a line boundary (or is the last line), never inside a character
+    if (!isUtf8(buf)) {
+      let start = 0;
+      for (let line = 1; ; line++) {
+        const nl = buf.indexOf(10, start);
+        const end = nl < 0 ? buf.length : nl;
+        if (!isUtf8(buf.subarray(start, end))) throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + line})`);
+        if (nl < 0) break;
+        start = nl + 1;
+      }
+    }
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, start);
+      if (nl < 0 && (!final || start >= buf.length)) return;
+      const end = nl < 0 ? buf.length : nl;
+      n++;
+      if (end - start > opts.longBytes) {
+        const text = decoder.decode(buf.subarray(start, end));
+        check(text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text, n);
+      }
+      if (nl < 0) return;
+      start = nl + 1;
+    }
+  };
+  try {
+    for await (const raw of stream) {
+      let chunk = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from((raw as Uint8Array).buffer, (raw as Uint8Array).byteOffset, (raw as Uint8Array).byteLength);
+      if (first) {
+        // a leading BOM is dropped, even when it arrives in pieces
+        pending = pending ? Buffer.concat([pending, chunk]) : chunk;
+        if (pending.length < 3 && BOM.subarray(0, pending.length).equals(pending)) continue;
+        first = false;
+        chunk = BOM.equals(pending.subarray(0, 3)) ? pending.subarray(3) : pending;
+        pending = undefined;
+      }
+      const last = chunk.lastIndexOf(10);
+      if (last < 0) {
+        carry = carry ? Buffer.concat([carry, chunk]) : chunk;
+        if (carry.length > maxBytes) opts.onOverlong?.(n + 1);
+        continue;
+      }
+      const head = carry ? Buffer.concat([carry, chunk.subarray(0, last + 1)]) : chunk.subarray(0, last + 1);
+      segment(head, false);
+      carry = last + 1 < chunk.length ? chunk.subarray(last + 1) : undefined;
+    }
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
+    throw e;
+  }
+  if (first && pending && !BOM.subarray(0, pending.length).equals(pending)) carry = pending;
+  if (carry?.length) segment(carry, true);
+  return n;
 }

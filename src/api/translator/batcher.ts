@@ -35,7 +35,8 @@ export function itemProblem(chars: number, targets: number, limits: Limits = LIM
 }
 
 export function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  // what toLocaleString('en-US') gives for whole numbers, without its cost (ICU, ~1 µs a call)
+  return Number.isInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
 }
 
 export class Batcher {
