@@ -47,34 +47,31 @@ describe('Ctrl-C', () => {
     expect(e2e.emu.count()).toBe(1);
   });
 
-  it('at a confirmation on a terminal: exit 130, nothing sent', async () => {
+  /** deletes the first currency on a terminal, typing `keys` once the question shows */
+  async function deleteAnswering(keys: string) {
     const id = e2e.emu.state.erp.data[company()].currencies[0].id as string;
-    let sent = false;
+    let asked = false;
     const r = await inPty(['erp', 'currencies', 'delete', id], (all, write) => {
-      if (!sent && /Delete/i.test(all)) {
-        sent = true;
-        setTimeout(() => write('\u0003'), 100);
+      if (!asked && /Delete/i.test(all)) {
+        asked = true;
+        setTimeout(() => write(keys), 100);
       }
     });
-    expect(sent).toBe(true);
-    expect(r.code).toBe(130);
+    expect(asked).toBe(true);
     expect(r.out).not.toMatch(/\n\s+at /);
     expect(e2e.emu.count({ method: 'DELETE' })).toBe(0);
     expect(e2e.emu.state.erp.data[company()].currencies.some((c: { id: string }) => c.id === id)).toBe(true);
+    return r;
+  }
+
+  it('at a confirmation on a terminal: exit 130, nothing sent', async () => {
+    expect((await deleteAnswering('\u0003')).code).toBe(130);
   });
 
   it('answering no at a confirmation: exit 2, nothing sent', async () => {
-    const id = e2e.emu.state.erp.data[company()].currencies[0].id as string;
-    let answered = false;
-    const r = await inPty(['erp', 'currencies', 'delete', id], (all, write) => {
-      if (!answered && /Delete/i.test(all)) {
-        answered = true;
-        setTimeout(() => write('n\r'), 100);
-      }
-    });
+    const r = await deleteAnswering('n\r');
     expect(r.code).toBe(2);
     expect(r.out).toContain('cancelled; nothing was sent');
-    expect(e2e.emu.count({ method: 'DELETE' })).toBe(0);
   });
 });
 
