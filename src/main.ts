@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
-      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return 2;
+      // `vx help <cmd>` is help asked for (exit 0); a group run without a subcommand is a usage error
+      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (interrupted) {

@@ -55,6 +55,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   if (!selected(set.noun, set.aliases)) return noun; // its line in `vx erp --help` is all that is needed
   const help = fieldHelp(set);
   const p = `vx erp ${set.noun}`;
+  noun.addHelpText('after', examples(...(['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`))));
   if (set.operations.includes('list')) {
     const c = companyOption(listOptions(noun.command('list').description(`list ${set.singular} records (every page)`)), set);
     c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`) + help);

@@ -42,6 +42,8 @@ function versionSetFields(cmd: Command, required: boolean): Command {
 function registerHealth(mgmt: Command): void {
   const health = mgmt.command('health').description('service health events (api-version 2025-05-01)');
   const events = health.command('events').description('current service health events of a subscription or a resource');
+  health.addHelpText('after', examples('vx mgmt health events list', 'vx mgmt health events details 9VS6-0W8'));
+  events.addHelpText('after', examples('vx mgmt health events list --active --since 7d', 'vx mgmt health events details 9VS6-0W8 -o json'));
   subscription(
     events
       .command('list')
@@ -96,6 +98,10 @@ function registerQuota(mgmt: Command): void {
     )
     .action(act(async (ctx, opts, name: string) => (await run()).runQuotaSet(ctx, opts, name)));
   const requests = quota.command('requests').description('quota change requests and their state');
+  requests.addHelpText(
+    'after',
+    examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'),
+  );
   quotaScope(requests.command('get').argument('<requestId>', 'the request id (the name in the accepted request)').description('show one quota request'))
     .addHelpText('after', examples('vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'))
     .action(act(async (ctx, opts, id: string) => (await run()).runRequestGet(ctx, opts, id)));

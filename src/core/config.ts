@@ -2,7 +2,7 @@
 // Reads take a fast path (one readFileSync + JSON.parse); writes go through conf, loaded lazily,
 // which writes atomically with mode 0600. The setting registry is handed in by the caller: this
 // module knows nothing about any API family.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
@@ -62,7 +62,11 @@ export class Config {
     defs: readonly SettingDef[],
     private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv } = {},
   ) {
-    for (const d of defs) this.defs.set(d.key, d);
+    for (const d of defs) {
+      this.defs.set(d.key, d);
+      // every secret in the environment is redacted, whether or not this command uses it
+      if (d.secret && d.env) addSecret(this.env[d.env]);
+    }
     this.dir = opts.dir ?? defaultConfigDir(this.env);
     this.path = join(this.dir, 'config.json');
   }
@@ -170,6 +174,8 @@ export class Config {
       clearInvalidConfig: false,
       accessPropertiesByDotNotation: false,
       configFileMode: 0o600,
+      // a blank file counts as empty (as store() reads it), not as a JSON error
+      deserialize: (text: string) => (text.trim() ? JSON.parse(text) : {}),
     });
   }
 
@@ -182,7 +188,56 @@ export class Config {
     }
   }
 
+  /**
+   * Serialises writers across processes with a lock file next to the config (created with O_EXCL;
+   * one older than 10 s is taken to be left over by a killed process). Inside the lock the file is
+   * read afresh, so two processes setting different keys at once both keep their change.
+   */
+  private async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    this.ensureDir();
+    const lock = `${this.path}.lock`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, 'wx', 0o600));
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock config file ${this.path}: ${(e as Error).message}`);
+        let age = 0;
+        try {
+          age = Date.now() - statSync(lock).mtimeMs;
+        } catch {
+          continue; // released meanwhile
+        }
+        if (age > 10_000) {
+          try {
+            unlinkSync(lock);
+          } catch {
+            /* someone else removed it */
+          }
+          continue;
+        }
+        if (Date.now() > deadline) throw new UsageError(`config file ${this.path} is locked by another vx (remove ${lock} if no vx is running)`);
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      try {
+        unlinkSync(lock);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
   private async mutate(fn: (d: StoreData) => void): Promise<void> {
+    await this.withLock(() => this.mutateLocked(fn));
+  }
+
+  private async mutateLocked(fn: (d: StoreData) => void): Promise<void> {
+    this.data = undefined; // read afresh under the lock
     const conf = await this.conf();
     const d: StoreData = {
       activeProfile: conf.get('activeProfile') as string | undefined,

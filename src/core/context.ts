@@ -69,6 +69,8 @@ export class Ctx {
       dryRun: globals.dryRun,
       signal,
       backoffBaseMs: env.VX_BACKOFF_BASE_MS ? Number(env.VX_BACKOFF_BASE_MS) : undefined,
+      // responses larger than this are refused (default 256 MiB)
+      maxBodyBytes: env.VX_MAX_RESPONSE_BYTES ? Number(env.VX_MAX_RESPONSE_BYTES) : undefined,
     });
     this.prompter = opts.prompter ?? terminalPrompter(signal);
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));

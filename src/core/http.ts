@@ -18,6 +18,7 @@ import {
   VxError,
   errorFromResponse,
   InterruptedError,
+  isVxError,
 } from './errors.js';
 import { redact, redactHeaders } from './redact.js';
 
@@ -80,6 +81,8 @@ const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'E
 const NETWORK_CODES =
   /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
+/** certificate verification failures: permanent, and the request never left the client */
+const TLS_TRUST_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
 
 /** Parses Retry-After (delta seconds or an HTTP-date) into milliseconds from now. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
@@ -192,7 +195,13 @@ export class Http {
     }
     if (!this.dispatcher) {
       const timeout = this.opts.timeoutMs ?? 60_000;
+      // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
+      // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).
+      const tls = { rejectUnauthorized: true };
       this.dispatcher = new this.undici.EnvHttpProxyAgent({
+        connect: tls,
+        requestTls: tls,
+        proxyTls: tls,
         connections: this.opts.connections ?? 16,
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -228,7 +237,8 @@ export class Http {
     if (secure) this.nodeHttps ??= await import('node:https');
     const mod = secure ? this.nodeHttps! : nodeHttp;
     const key = secure ? 'https' : 'http';
-    const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000 }));
+    // rejectUnauthorized: TLS verification stays on whatever NODE_TLS_REJECT_UNAUTHORIZED says
+    const agent = (this.agents[key] ??= new mod.Agent({ keepAlive: true, maxSockets: this.opts.connections ?? 16, keepAliveMsecs: 10_000, rejectUnauthorized: true }));
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
@@ -331,9 +341,16 @@ export class Http {
         const code = e.code ?? e.cause?.code ?? e.name;
         const ms = Math.round(performance.now() - started);
         if (signal?.aborted) throw new InterruptedError();
-        if (err instanceof VxError) throw err;
-        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
+        if (isVxError(err)) throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);
+        if (TLS_TRUST_CODES.test(String(code))) {
+          // retrying cannot help, and nothing reached the server
+          throw new NetworkError(
+            `${method} ${redact(req.url)}: the server's TLS certificate is not trusted (${code}: ${e.message}); nothing was sent`,
+            { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
+          );
+        }
+        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         const nothingSent = SAFE_NETWORK_CODES.has(String(code));
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
         const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
@@ -389,6 +406,8 @@ export class Http {
     signal: AbortSignal | undefined,
   ): Promise<HttpResponse> {
     const timeout = this.opts.timeoutMs ?? 60_000;
+    // loading the transport is start-up work, not part of the exchange the timeout bounds
+    if (this.transport === 'undici') await this.agent();
     // one controller aborted by the deadline or by the caller's signal (cheaper per request than
     // AbortSignal.timeout + AbortSignal.any, which matters over thousands of pages and batches)
     const ac = new AbortController();
@@ -446,7 +465,7 @@ export class Http {
         chunks.push(chunk as Buffer);
       }
     } catch (e) {
-      if (e instanceof VxError) throw e;
+      if (isVxError(e)) throw e;
       if (timer.aborted && !signal?.aborted) {
         const err = new Error(`timed out after ${timeout} ms while reading the response`) as NodeJS.ErrnoException;
         err.code = 'ETIMEDOUT';

@@ -16,7 +16,7 @@ export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin)
 export function decodeUtf8(buf: Buffer, what: string): string {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     throw new UsageError(`${what} is not valid UTF-8`);
   }
@@ -60,11 +60,11 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
   }
 }
 
-/** Like readJsonArg but also accepts non-JSON text (for raw request bodies). */
-export async function readBodyArg(arg: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  if (arg === '-') return readAllStdin(stdin);
-  if (arg.startsWith('@')) return readTextFile(arg.slice(1));
-  return arg;
+/** Like readJsonArg but also accepts non-JSON text (for raw request bodies). An empty body is refused. */
+export async function readBodyArg(arg: string, stdin: NodeJS.ReadableStream = process.stdin, flag = '--data'): Promise<string> {
+  const [text, where] = arg === '-' ? [await readAllStdin(stdin), 'standard input'] : arg.startsWith('@') ? [await readTextFile(arg.slice(1)), arg.slice(1)] : [arg, flag];
+  if (!text) throw new UsageError(`${where === flag ? flag : `${flag}: ${where}`} is empty; nothing was sent`);
+  return text;
 }
 
 // ---- streamed text input: files and stdin read line by line with back-pressure ----

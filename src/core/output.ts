@@ -39,19 +39,26 @@ export function parseFormat(value: string | undefined): Format | undefined {
 
 let jmes: typeof import('@jmespath-community/jmespath') | undefined;
 
-/** Applies a JMESPath expression; a bad expression is a usage error. */
-export async function applyQuery(value: unknown, expr: string | undefined): Promise<unknown> {
-  if (!expr) return value;
+/** Checks a JMESPath expression before anything is sent; a bad one is a usage error. */
+export async function checkQuery(expr: string | undefined): Promise<void> {
+  if (!expr) return;
   jmes ??= await import('@jmespath-community/jmespath');
   try {
     jmes.compile(expr);
   } catch (e) {
     throw new UsageError(`invalid --query expression "${expr}": ${(e as Error).message}`);
   }
+}
+
+/** Applies a JMESPath expression; a bad expression is a usage error. */
+export async function applyQuery(value: unknown, expr: string | undefined): Promise<unknown> {
+  if (!expr) return value;
+  await checkQuery(expr);
   try {
-    return jmes.search(value as any, expr);
+    return jmes!.search(value as any, expr);
   } catch (e) {
-    throw new UsageError(`--query "${expr}" failed: ${(e as Error).message}`);
+    // the expression is valid but does not fit the data; whatever was asked of the service was done
+    throw new UsageError(`--query "${expr}" failed on the result: ${(e as Error).message} (the request itself was sent and succeeded)`);
   }
 }
 
@@ -86,16 +93,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function inferColumns(rows: unknown[]): Column[] {
   const keys: string[] = [];
   const seen = new Set<string>();
+  const structured = new Set<string>(); // an object or array in any row: not a column
   for (const r of rows.slice(0, 200)) {
     if (!isPlainObject(r)) continue;
     for (const [k, v] of Object.entries(r)) {
+      if (v !== null && typeof v === 'object') structured.add(k);
       if (seen.has(k) || k.startsWith('@odata')) continue;
-      if (v !== null && typeof v === 'object') continue;
       seen.add(k);
       keys.push(k);
     }
   }
-  return keys.map((k) => ({ header: k, get: k }));
+  return keys.filter((k) => !structured.has(k)).map((k) => ({ header: k, get: k }));
 }
 
 function rowsOf(value: unknown): unknown[] {

@@ -1,6 +1,7 @@
 // Fault injection: "429:0.1,503:0.05,500:0.02,reset:0.02,reset-after:0.01,hang:0.01,slow:0.05,latency:50".
 // A probability in (0,1], or a count "2x" (the first two matching requests). A "family/" prefix
-// limits a rule to one family ("erp/503:0.1"). "retry-after:N" sets the Retry-After seconds on
+// limits a rule to one family ("erp/503:0.1"), a method prefix to one method ("mgmt/PATCH/reset-after:1x",
+// "GET/500:0.05"). "retry-after:N" sets the Retry-After seconds on
 // 429/503 (default 1), "slow-ms:N" the delay of a slow answer (default 1500), "seed:N" the random seed.
 
 export type FaultKind = 'status' | 'reset' | 'reset-after' | 'hang' | 'slow';
@@ -9,6 +10,8 @@ export interface FaultRule {
   kind: FaultKind;
   status?: number;
   family?: string;
+  /** only requests with this method (upper case) */
+  method?: string;
   probability?: number;
   remaining?: number;
 }
@@ -43,9 +46,9 @@ export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = { rules: [], latencyMs: 0, slowMs: 1500, retryAfter: 1, random: Math.random };
   if (!spec.trim()) return out;
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = /^(?:(translator|erp|lcs|mgmt)\/)?([a-z0-9-]+):([0-9.]+)(x?)$/i.exec(part);
-    if (!m) throw new Error(`invalid fault "${part}": expected kind:probability, kind:Nx or latency:ms`);
-    const [, family, kindRaw, num, x] = m;
+    const m = /^(?:(translator|erp|lcs|mgmt)\/)?(?:(GET|HEAD|POST|PUT|PATCH|DELETE)\/)?([a-z0-9-]+):([0-9.]+)(x?)$/i.exec(part);
+    if (!m) throw new Error(`invalid fault "${part}": expected [family/][METHOD/]kind:probability, kind:Nx or latency:ms`);
+    const [, family, method, kindRaw, num, x] = m;
     const kind = kindRaw.toLowerCase();
     const value = Number(num);
     if (!Number.isFinite(value)) throw new Error(`invalid number in fault "${part}"`);
@@ -65,6 +68,7 @@ export function parseFaults(spec: string): FaultSpec {
         throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), reset, reset-after, hang, slow, latency, slow-ms, retry-after or seed`);
       }
       if (family) rule.family = family.toLowerCase();
+      if (method) rule.method = method.toUpperCase();
       if (x) rule.remaining = Math.floor(value);
       else {
         if (value <= 0 || value > 1) throw new Error(`invalid probability in fault "${part}": use a number in (0, 1] or a count like 2x`);
@@ -77,9 +81,10 @@ export function parseFaults(spec: string): FaultSpec {
 }
 
 /** Decides the fault (if any) for one request. Count rules are used up first, in order. */
-export function pickFault(spec: FaultSpec, family: string): PickedFault | undefined {
+export function pickFault(spec: FaultSpec, family: string, method?: string): PickedFault | undefined {
+  const applies = (r: FaultRule) => (!r.family || r.family === family) && (!r.method || r.method === method);
   for (const r of spec.rules) {
-    if (r.family && r.family !== family) continue;
+    if (!applies(r)) continue;
     if (r.remaining !== undefined && r.remaining > 0) {
       r.remaining--;
       return toPicked(r, spec);
@@ -88,7 +93,7 @@ export function pickFault(spec: FaultSpec, family: string): PickedFault | undefi
   const roll = spec.random();
   let acc = 0;
   for (const r of spec.rules) {
-    if (r.family && r.family !== family) continue;
+    if (!applies(r)) continue;
     if (r.probability === undefined) continue;
     acc += r.probability;
     if (roll < acc) return toPicked(r, spec);

@@ -91,6 +91,9 @@ export interface LogEntry {
   status: number;
   fault?: string;
   time: number;
+  /** the request headers and body (first 64 KiB as text), so tests can check exact payloads */
+  headers?: IncomingHttpHeaders;
+  body?: string;
 }
 
 export interface EmulatorOptions {
@@ -318,9 +321,11 @@ export class Emulator {
       };
 
       const raw = await this.readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      entry.headers = req.headers;
+      if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
 
       // fault injection (never on the identity endpoints)
-      const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name);
+      const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name, method);
       if (fault) {
         entry.fault = fault.kind;
         if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));

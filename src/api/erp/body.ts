@@ -41,7 +41,10 @@ export function checkData(set: ErpSet, data: unknown): Record<string, unknown> {
     if (name.startsWith('@odata.')) continue;
     const f = fieldOf(set, name, `--data field "${name}"`);
     const problem = checkValue(f, v);
-    if (problem) throw new UsageError(`--data field "${name}": ${problem} (got ${JSON.stringify(v)})`);
+    if (problem) {
+      const got = JSON.stringify(v) ?? String(v);
+      throw new UsageError(`--data field "${name}": ${problem} (got ${got.length > 80 ? `${got.slice(0, 77)}…` : got})`);
+    }
     out[name] = v;
   }
   return out;

@@ -1,0 +1,280 @@
+// The binary's contract outside any one family: usage errors, network failures, `vx api` against
+// every family, SIGINT, --help examples on every command, completion scripts in sync.
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { ROOT, runVx, tempDir, removeDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const company = () => e2e.emu.state.erp.defaultCompany as string;
+const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .*:\d+/);
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('usage errors exit 2 and send nothing', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+    ['unknown option', ['--frob'], /unknown option '--frob'/],
+    ['a command group without its subcommand', ['profile'], /Usage: vx profile \[options\] \[command\]/],
+    ['unknown subcommand option', ['api', 'GET', '/x', '--service', 'erp', '--nope'], /unknown option '--nope'/],
+    ['missing required option', ['api', 'GET', '/x'], /required option '--service <name>' not specified/],
+    ['invalid choice', ['api', 'GET', '/x', '--service', 'ftp'], /argument 'ftp' is invalid. Allowed choices are translator, erp, lcs, mgmt/],
+    ['missing argument', ['profile', 'set'], /missing required argument 'key'/],
+    ['invalid output format', ['-o', 'xml', 'api', 'GET', '/x', '--service', 'erp'], /^vx: invalid output format "xml"; allowed: json, yaml, table, tsv, ndjson, text, none$/m],
+    ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],
+    ['invalid --retries', ['--retries', '-1', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "-1" for --retries/],
+    ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
+    ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
+    ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
+    ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
+    ['missing data file', ['api', 'POST', '/x', '--service', 'erp', '--data', '@/nonexistent/file.json'], /cannot read \/nonexistent\/file.json: no such file/],
+    ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
+    ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],
+    ['unknown shell', ['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
+  ];
+  for (const [name, args, re] of cases) {
+    it(name, async () => {
+      const r = await e2e.run(args);
+      expect(r.stderr).toMatch(re);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      noStack(r.stderr);
+      expect(e2e.emu.count()).toBe(0);
+    });
+  }
+
+  it('VX_OUTPUT with an invalid format is a usage error too', async () => {
+    const r = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { VX_OUTPUT: 'xml' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid output format "xml"/);
+  });
+
+  it('a missing credential is exit 3 and a missing endpoint exit 2, nothing sent', async () => {
+    const a = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { VX_ERP_TOKEN: undefined } });
+    expect(a.code).toBe(3);
+    expect(a.stderr).toMatch(/^vx: no credentials configured: business-data bearer token is not set; set VX_ERP_TOKEN or run `vx profile set erp.token <value>`/);
+    const b = await e2e.run(['api', 'GET', '/x', '--service', 'mgmt'], { env: { VX_MGMT_ENDPOINT: undefined } });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/management endpoint .* is not set: set VX_MGMT_ENDPOINT/);
+    expect(e2e.emu.count()).toBe(0);
+  });
+});
+
+describe('network failures exit 8', () => {
+  it('connection refused (retried, then one line)', async () => {
+    const port = await closedPort();
+    const r = await e2e.run(['--retries', '1', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { VX_ERP_PREFIX: `http://127.0.0.1:${port}/erp` } });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(new RegExp(`^vx: GET http://127.0.0.1:${port}/erp/api/v2.0/companies: .*ECONNREFUSED.*\\(after 2 attempts\\)\\n$`));
+    expect(r.stdout).toBe('');
+  });
+
+  it('timeout (--timeout against an emulator latency fault)', async () => {
+    e2e.emu.setFaults('latency:3000');
+    const started = Date.now();
+    const r = await e2e.run(['--timeout', '0.3', '--retries', '1', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^vx: GET .*\/erp\/api\/v2.0\/companies: timed out after \d+ ms \(after 2 attempts\)\n$/);
+    expect(Date.now() - started).toBeLessThan(2800);
+    // two attempts; on a busy machine the first may time out before it reaches the emulator
+    expect(e2e.emu.count({ family: 'erp' })).toBeGreaterThanOrEqual(1);
+    expect(e2e.emu.count({ family: 'erp' })).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('vx api against every family', () => {
+  it('erp: GET prints the payload; --paginate follows @odata.nextLink with a --header', async () => {
+    const one = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp']);
+    expect(one.code).toBe(0);
+    const body = JSON.parse(one.stdout);
+    expect(body['@odata.context']).toContain('$metadata#companies');
+    expect(body.value.map((c: any) => c.name)).toEqual(['CRONUS USA, Inc.', 'My Company']);
+    expect(e2e.emu.log[0].headers?.authorization).toBe('Bearer emulator-token');
+    expect(e2e.emu.log[0].headers?.['user-agent']).toMatch(/^vx\/\d/);
+
+    e2e.emu.log.length = 0;
+    const all = await e2e.run(['api', 'GET', `/api/v2.0/companies(${company()})/salesOrders`, '--service', 'erp', '--paginate', '--header', 'Prefer: odata.maxpagesize=20', '-q', '[].number']);
+    expect(all.stderr).toBe('');
+    expect(all.code).toBe(0);
+    expect(JSON.parse(all.stdout)).toEqual(Array.from({ length: 45 }, (_, i) => `S-ORD${101001 + i}`));
+    expect(e2e.emu.log).toHaveLength(3);
+    for (const l of e2e.emu.log) expect(l.headers?.prefer).toBe('odata.maxpagesize=20');
+  });
+
+  it('erp: POST with --data @file and --data - sends the exact body as JSON', async () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir, 'c.json');
+      writeFileSync(file, '{"code":"XTA","displayName":"Test A"}');
+      const path = `/api/v1.0/companies(${company()})/currencies`;
+      const a = await e2e.run(['api', 'POST', path, '--service', 'erp', '--data', `@${file}`]);
+      expect(a.stderr).toBe('');
+      expect(a.code).toBe(0);
+      expect(JSON.parse(a.stdout)).toMatchObject({ code: 'XTA', displayName: 'Test A' });
+      const b = await e2e.run(['api', 'post', path, '--service', 'erp', '--data', '-', '-o', 'json'], { input: '{"code":"XTB"}\n' });
+      expect(b.code).toBe(0);
+      const posts = e2e.emu.log.filter((l) => l.method === 'POST');
+      expect(posts.map((l) => l.body)).toEqual(['{"code":"XTA","displayName":"Test A"}', '{"code":"XTB"}\n']);
+      for (const p of posts) expect(p.headers?.['content-type']).toBe('application/json');
+      expect(e2e.emu.state.erp.data[company()].currencies.map((c: any) => c.code)).toEqual(expect.arrayContaining(['XTA', 'XTB']));
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('translator: the subscription key is sent and the 6-digit error code is reported', async () => {
+    const r = await e2e.run(['api', 'POST', '/nope?api-version=3.0', '--service', 'translator', '--data', '[{"Text":"hi"}]']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found 404000: .* \(request id [0-9a-f-]{36}\)\n$/);
+    expect(e2e.emu.log[0].headers?.['vendor-subscription-key']).toBe('emulator-key');
+    expect(e2e.emu.log[0].headers?.['content-type']).toBe('application/json; charset=UTF-8');
+    expect(e2e.emu.log[0].body).toBe('[{"Text":"hi"}]');
+  });
+
+  it('mgmt and lcs: bearer token, each family error shape, 401 is exit 3', async () => {
+    const m = await e2e.run(['api', 'GET', '/subscriptions/none/nothing', '--service', 'mgmt']);
+    expect(m.code).toBe(4);
+    expect(m.stderr).toMatch(/^vx: HTTP 404 Not Found ResourceNotFound: /);
+    expect(e2e.emu.log[0].headers?.authorization).toBe('Bearer emulator-token');
+
+    const l = await e2e.run(['api', 'GET', '/databasemovement/v1/fetchstatus/project/1/environment/e/operationactivity/a', '--service', 'lcs'], { env: { VX_LCS_TOKEN: 'wrong-token-1234' } });
+    expect(l.code).toBe(3);
+    expect(l.stderr).toMatch(/^vx: HTTP 401 Unauthorized/);
+    expect(l.stderr).not.toContain('wrong-token-1234');
+    expect(e2e.emu.log[1].headers?.['x-vendor-version']).toBe('2017-09-15');
+
+    const e = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { VX_ERP_TOKEN: 'bad-token-5678' } });
+    expect(e.code).toBe(3);
+    expect(e.stderr).not.toContain('bad-token-5678');
+  });
+
+  it('--dry-run prints the request with secrets redacted and sends nothing', async () => {
+    const r = await e2e.run(['--dry-run', 'api', 'POST', '/api/v2.0/companies', '--service', 'erp', '--data', '{"a":1}', '-H', 'X-Trace: t1']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        method: 'POST',
+        url: `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies`,
+        headers: { 'user-agent': expect.stringMatching(/^vx\//), authorization: 'Bearer ***', 'content-type': 'application/json', 'x-trace': 't1' },
+        body: { a: 1 },
+      },
+    ]);
+    expect(r.stdout).not.toContain('emulator-token');
+    expect(e2e.emu.count()).toBe(0);
+  });
+
+  it('--debug traces the exchange on stderr with the token redacted; stdout keeps only data', async () => {
+    const r = await e2e.run(['--debug', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-q', 'length(value)']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('2\n');
+    expect(r.stderr).toContain('[debug] > GET ');
+    expect(r.stderr).toContain('[debug] > authorization: Bearer ***');
+    expect(r.stderr).toMatch(/\[debug\] < 200 \(\d+ ms\)/);
+    expect(r.stderr).not.toContain('emulator-token');
+  });
+});
+
+describe('output formats from the binary', () => {
+  it('json, yaml, table, tsv, ndjson, text and none, with --query', async () => {
+    const q = ['-q', 'value[].{name: name, id: id}'];
+    const args = (f: string) => ['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-o', f, ...q];
+    const out: Record<string, string> = {};
+    for (const f of ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none']) {
+      const r = await e2e.run(args(f));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      out[f] = r.stdout;
+    }
+    const rows = JSON.parse(out.json) as { name: string; id: string }[];
+    expect(rows.map((r) => r.name)).toEqual(['CRONUS USA, Inc.', 'My Company']);
+    expect(out.yaml).toBe(rows.map((r) => `- name: ${r.name}\n  id: ${r.id}\n`).join(''));
+    expect(out.table.split('\n')[0]).toMatch(/^NAME +ID$/);
+    expect(out.tsv).toBe(rows.map((r) => `${r.name}\t${r.id}\n`).join(''));
+    expect(out.text).toBe(out.tsv);
+    expect(out.ndjson).toBe(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(out.none).toBe('');
+  });
+
+  it('colour only when forced: FORCE_COLOR colours the table header, NO_COLOR wins', async () => {
+    const args = ['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-o', 'table', '-q', 'value[].{name: name}'];
+    const forced = await e2e.run(args, { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(forced.stdout.startsWith('\u001b[1mNAME')).toBe(true);
+    const both = await e2e.run(args, { env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(both.stdout.startsWith('NAME')).toBe(true);
+    const flag = await e2e.run(['--no-color', ...args], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(flag.stdout).not.toContain('\u001b[');
+    const err = await e2e.run(['api', 'GET', '/nope', '--service', 'erp'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(err.stderr.startsWith('\u001b[31mvx:')).toBe(true);
+  });
+});
+
+describe('SIGINT', () => {
+  it('exits 130 with one line while a request hangs', async () => {
+    e2e.emu.setFaults('hang:1');
+    const r = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], {
+      onSpawn: (child) => {
+        const t = setInterval(() => {
+          if (e2e.emu.log.length) {
+            clearInterval(t);
+            child.kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('vx: interrupted\n');
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('help and completion', () => {
+  const all: Command[] = [];
+  const walk = (c: Command) => {
+    all.push(c);
+    c.commands.forEach(walk);
+  };
+  walk(buildProgram());
+  const pathOf = (c: Command): string => (c.parent ? `${pathOf(c.parent)} ${c.name()}` : c.name());
+
+  it('every command has a description and examples in --help', () => {
+    expect(all.length).toBeGreaterThan(20);
+    const missing: string[] = [];
+    for (const c of all) {
+      let out = '';
+      c.configureOutput({ writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) });
+      c.outputHelp();
+      if (!c.description() || !/\nExamples:\n {2}\$ .*\bvx\b/.test(out)) missing.push(pathOf(c));
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('the binary prints help with examples and exits 0', async () => {
+    for (const args of [['--help'], ['api', '--help'], ['profile', 'set', '--help'], ['help', 'emulator']]) {
+      const r = await runVx(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Examples:\n {2}\$ .*\bvx\b/);
+    }
+  });
+
+  it('completion scripts are generated from the tree and match completions/ (run `npm run completions` on drift)', async () => {
+    const files: Record<string, string> = { bash: 'vx.bash', zsh: '_vx', fish: 'vx.fish', powershell: 'vx.ps1' };
+    for (const [shell, file] of Object.entries(files)) {
+      const r = await runVx(['completion', shell]);
+      expect(r.code).toBe(0);
+      expect(r.stdout, `completions/${file} is stale`).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+    }
+    const bash = readFileSync(join(ROOT, 'completions', 'vx.bash'), 'utf8');
+    for (const c of all) expect(bash).toContain(`"${pathOf(c)}")`);
+  });
+});

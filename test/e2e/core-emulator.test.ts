@@ -1,0 +1,93 @@
+// `vx emulator start`: --port 0 prints where it listens and the env; --state persists; SIGINT stops it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+/** Starts `vx emulator start ...` and resolves once the export lines are out. */
+function start(args: string[], configDir: string) {
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', ...args], { env: baseEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const ready = new Promise<Record<string, string>>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      if (stdout.includes('VX_AUTH_URL=')) {
+        const env: Record<string, string> = {};
+        for (const m of stdout.matchAll(/^export (\w+)=(.*)$/gm)) env[m[1]] = m[2].replace(/^'(.*)'$/, '$1');
+        resolve(env);
+      }
+    });
+    child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
+  });
+  return { child, ready, exited, out: () => ({ stdout, stderr }) };
+}
+
+describe('vx emulator start', () => {
+  it('--port 0 picks a port, prints it and the environment; vx works against it; SIGINT stops it (130)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const emu = start(['--port', '0'], dir);
+    const env = await emu.ready;
+    expect(emu.out().stderr).toMatch(/^vx emulator listening on http:\/\/127\.0\.0\.1:(\d+) /);
+    const port = /:(\d+) /.exec(emu.out().stderr)![1];
+    expect(port).not.toBe('4010');
+    expect(Object.keys(env)).toEqual([
+      'VX_TRANSLATOR_ENDPOINT', 'VX_TRANSLATOR_KEY', 'VX_ERP_PREFIX', 'VX_ERP_TOKEN', 'VX_ERP_COMPANY', 'VX_LCS_ENDPOINT',
+      'VX_LCS_TOKEN', 'VX_MGMT_ENDPOINT', 'VX_MGMT_TOKEN', 'VX_SUBSCRIPTION', 'VX_AUTH_URL',
+    ]);
+    expect(env.VX_ERP_PREFIX).toBe(`http://127.0.0.1:${port}/erp`);
+    const r = await runVx(['erp', 'companies', 'list', '-q', 'length(@)'], { env });
+    expect(r.stdout).toBe('2\n');
+    emu.child.kill('SIGINT');
+    expect(await emu.exited).toBe(130);
+    expect(emu.out().stderr).toContain('vx emulator stopped');
+  });
+
+  it('--state persists changes across restarts; --save-profile stores a usable profile', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const state = join(dir, 'emu.json');
+    const cfg = join(dir, 'cfg');
+    const a = start(['--port', '0', '--state', state, '--save-profile', 'emu'], cfg);
+    const env = await a.ready;
+    expect(a.out().stderr).toContain('saved profile "emu"');
+    const created = await runVx(['-p', 'emu', 'erp', 'currencies', 'create', '--set', 'code=XPS', '--set', 'displayName=Persisted'], { configDir: cfg });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    a.child.kill('SIGINT');
+    await a.exited;
+    expect(existsSync(state)).toBe(true);
+    expect(readFileSync(state, 'utf8')).toContain('"XPS"');
+
+    const b = start(['--port', '0', '--state', state], join(dir, 'cfg2'));
+    const env2 = await b.ready;
+    expect(env2.VX_ERP_PREFIX).not.toBe(env.VX_ERP_PREFIX);
+    const list = await runVx(['erp', 'currencies', 'list', '--filter', "code eq 'XPS'", '-q', '[].displayName'], { env: env2 });
+    expect(JSON.parse(list.stdout)).toEqual(['Persisted']);
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+  });
+
+  it('refuses a non-loopback host and a bad port (exit 2)', async () => {
+    const h = await runVx(['emulator', 'start', '--host', '0.0.0.0']);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toMatch(/--host 0\.0\.0\.0 is not a loopback address/);
+    const p = await runVx(['emulator', 'start', '--port', '70000']);
+    expect(p.code).toBe(2);
+    const f = await runVx(['emulator', 'start', '--port', '0', '--faults', 'explode:1']);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toMatch(/unknown fault "explode"/);
+  });
+});

@@ -1,0 +1,121 @@
+// vx profile: every subcommand, secrets masked everywhere, precedence shown, config file safety.
+import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, runVx, tempDir, type RunOptions } from '../helpers/vx.js';
+
+const SECRET = 'sk-profile-secret-7f3a9c';
+const dirs: string[] = [];
+function cfg(): { dir: string; run: (args: string[], o?: RunOptions) => ReturnType<typeof runVx> } {
+  const dir = join(tempDir(), 'vx');
+  dirs.push(dir);
+  return { dir, run: (args, o = {}) => runVx(args, { ...o, configDir: dir }) };
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(join(d, '..'));
+});
+const clean = (r: { stdout: string; stderr: string }) => {
+  expect(r.stdout).not.toContain(SECRET);
+  expect(r.stderr).not.toContain(SECRET);
+};
+
+describe('vx profile', () => {
+  it('set (value from stdin), show, list, use, unset, delete — secrets masked', async () => {
+    const { dir, run } = cfg();
+    const s1 = await run(['profile', 'set', 'translator.key'], { input: `${SECRET}\n` });
+    expect(s1.code).toBe(0);
+    expect(s1.stderr).toBe('set translator.key in profile "default"\n');
+    expect(s1.stdout).toBe('');
+    const s2 = await run(['profile', 'set', 'translator.endpoint', 'http://127.0.0.1:4010/translator']);
+    expect(s2.code).toBe(0);
+    const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(stored).toEqual({ profiles: { default: { 'translator.key': SECRET, 'translator.endpoint': 'http://127.0.0.1:4010/translator' } } });
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+
+    const json = await run(['profile', 'show', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      active: true,
+      settings: { 'translator.key': '********', 'translator.endpoint': 'http://127.0.0.1:4010/translator' },
+    });
+    clean(json);
+
+    // table: the effective value of every setting and where it comes from
+    const table = await run(['profile', 'show', '-o', 'table'], { env: { VX_TRANSLATOR_ENDPOINT: 'http://127.0.0.1:9/t' } });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^translator\.key\s+\*{8}\s+profile$/m);
+    expect(table.stdout).toMatch(/^translator\.endpoint\s+http:\/\/127\.0\.0\.1:9\/t\s+env VX_TRANSLATOR_ENDPOINT$/m);
+    expect(table.stdout).toMatch(/^mgmt\.namespace\s+Vendor\s+default$/m);
+    clean(table);
+    const yaml = await run(['profile', 'show', '-o', 'yaml']);
+    clean(yaml);
+    const tsv = await run(['profile', 'show', '-o', 'tsv']);
+    clean(tsv);
+
+    const lit = await run(['-p', 'staging', 'profile', 'set', 'erp.token', SECRET]);
+    expect(lit.code).toBe(0);
+    expect(lit.stderr).toMatch(/warning: a secret given on the command line may be kept in your shell history/);
+    clean(lit);
+    expect((await run(['profile', 'use', 'staging'])).stderr).toBe('active profile is now "staging"\n');
+    const list = await run(['profile', 'list', '-o', 'json']);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { name: 'default', active: false, settings: 2 },
+      { name: 'staging', active: true, settings: 1 },
+    ]);
+    const listTable = await run(['profile', 'list', '-o', 'table']);
+    expect(listTable.stdout).toBe('NAME     ACTIVE  SETTINGS\ndefault                 2\nstaging  *              1\n');
+    const other = await run(['profile', 'show', 'default', '-o', 'json']);
+    expect(JSON.parse(other.stdout).active).toBe(false);
+    expect((await run(['profile', 'show', 'ghost'])).code).toBe(2);
+
+    const un = await run(['profile', 'unset', 'erp.token']);
+    expect(un.stderr).toBe('removed erp.token from profile "staging"\n');
+    expect((await run(['profile', 'unset', 'erp.token'])).stderr).toBe('erp.token was not set in profile "staging"\n');
+
+    const noYes = await run(['profile', 'delete', 'default']);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toMatch(/confirmation needed; pass --yes/);
+    const del = await run(['profile', 'delete', 'default', '--yes']);
+    expect(del.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ activeProfile: 'staging', profiles: { staging: {} } });
+  });
+
+  it('profile values apply unless env or flag override them (precedence end to end)', async () => {
+    const { run } = cfg();
+    await run(['profile', 'set', 'output', 'yaml']);
+    await run(['profile', 'set', 'translator.region', 'westeurope']);
+    const y = await run(['profile', 'show']);
+    expect(y.stdout).toMatch(/^profile: default\n/);
+    const e = await run(['profile', 'show'], { env: { VX_OUTPUT: 'json' } });
+    expect(JSON.parse(e.stdout).profile).toBe('default');
+    const f = await run(['profile', 'show', '-o', 'tsv'], { env: { VX_OUTPUT: 'json' } });
+    expect(f.stdout).toMatch(/^translator\.region\twesteurope\tprofile$/m);
+    const bad = await run(['profile', 'set', 'output', 'xml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, tsv, ndjson, text, none\n');
+  });
+
+  it('empty stdin for a value is a usage error', async () => {
+    const { run } = cfg();
+    const r = await run(['profile', 'set', 'erp.token'], { input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: no value given for erp.token\n');
+  });
+
+  it('a corrupt config is reported with its path (exit 2) and left untouched, by reads and writes', async () => {
+    const { dir, run } = cfg();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, 'config.json');
+    const text = '{"profiles": {"default": {"erp.token": "abc"';
+    writeFileSync(path, text, { mode: 0o600 });
+    const mtime = statSync(path).mtimeMs;
+    for (const args of [['profile', 'list'], ['profile', 'set', 'erp.company', 'x'], ['profile', 'use', 'other'], ['api', 'GET', '/x', '--service', 'erp']]) {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^vx: config file ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.*\\); fix it or remove it — vx leaves it untouched\\n$`));
+    }
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(statSync(path).mtimeMs).toBe(mtime);
+  });
+});

@@ -1,0 +1,139 @@
+// Precedence (flag > env > profile > default), masking, file modes and the corrupt-file report.
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Config, maskSecret, type SettingDef } from '../../src/core/config.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
+import { clearSecrets, redact } from '../../src/core/redact.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const DEFS: SettingDef[] = [
+  { key: 'svc.endpoint', env: 'T_ENDPOINT', description: 'service endpoint' },
+  { key: 'svc.key', env: 'T_KEY', secret: true, credential: true, description: 'service key' },
+  { key: 'svc.ns', env: 'T_NS', default: 'Vendor', description: 'namespace' },
+  { key: 'other.token', env: 'T_OTHER', secret: true, fallback: 'svc.key', description: 'other token' },
+  { key: 'output', description: 'format', choices: ['json', 'table'] },
+];
+const dirs: string[] = [];
+function fresh(): string {
+  const d = tempDir();
+  dirs.push(d);
+  return join(d, 'cfg');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+  clearSecrets();
+});
+
+describe('precedence', () => {
+  it('flag > env > profile > default, with the source reported', async () => {
+    const dir = fresh();
+    await new Config(DEFS, { dir, env: {} }).set('svc.endpoint', 'http://profile', 'default');
+    await new Config(DEFS, { dir, env: {} }).set('svc.ns', 'FromProfile', 'default');
+    const env = { T_ENDPOINT: 'http://env' };
+    const c = new Config(DEFS, { dir, env });
+    expect(c.resolve('svc.endpoint', 'http://flag')).toEqual({ value: 'http://flag', source: 'flag' });
+    expect(c.resolve('svc.endpoint')).toEqual({ value: 'http://env', source: 'env', origin: 'T_ENDPOINT' });
+    expect(new Config(DEFS, { dir, env: {} }).resolve('svc.endpoint')).toEqual({ value: 'http://profile', source: 'profile', origin: 'default' });
+    expect(new Config(DEFS, { dir: fresh(), env: {} }).resolve('svc.ns')).toEqual({ value: 'Vendor', source: 'default' });
+    expect(c.resolve('svc.ns')?.source).toBe('profile');
+    // empty values do not count
+    expect(new Config(DEFS, { dir, env: { T_ENDPOINT: '' } }).resolve('svc.endpoint', '')?.value).toBe('http://profile');
+  });
+
+  it('profile selection: flag > VX_PROFILE > active profile > "default"', async () => {
+    const dir = fresh();
+    const w = new Config(DEFS, { dir, env: {} });
+    await w.set('svc.endpoint', 'http://a', 'a');
+    await w.set('svc.endpoint', 'http://b', 'b');
+    await w.set('svc.endpoint', 'http://c', 'c');
+    await w.use('b');
+    expect(new Config(DEFS, { dir, env: {} }).get('svc.endpoint')).toBe('http://b');
+    expect(new Config(DEFS, { dir, env: { VX_PROFILE: 'c' } }).get('svc.endpoint')).toBe('http://c');
+    expect(new Config(DEFS, { dir, env: { VX_PROFILE: 'c' }, profileFlag: 'a' }).get('svc.endpoint')).toBe('http://a');
+  });
+
+  it('a fallback setting is consulted last; missing credentials are exit 3, other settings exit 2', () => {
+    const c = new Config(DEFS, { dir: fresh(), env: { T_KEY: 'key-value-1' } });
+    expect(c.resolve('other.token')).toEqual({ value: 'key-value-1', source: 'env', origin: 'T_KEY' });
+    const empty = new Config(DEFS, { dir: fresh(), env: {} });
+    expect(() => empty.require('svc.key')).toThrow(AuthError);
+    expect(() => empty.require('svc.key')).toThrow(/service key is not set; set T_KEY or run `vx profile set svc.key <value>`/);
+    expect(() => empty.require('svc.endpoint')).toThrow(UsageError);
+  });
+
+  it('secrets from env and profile are registered for redaction and masked in display', async () => {
+    const dir = fresh();
+    await new Config(DEFS, { dir, env: {} }).set('svc.key', 'stored-secret-1');
+    const c = new Config(DEFS, { dir, env: { T_OTHER: 'env-secret-2' } });
+    expect(c.showProfile()).toEqual({ 'svc.key': '********' });
+    c.get('other.token');
+    expect(redact('stored-secret-1 env-secret-2')).toBe('*** ***');
+    expect(maskSecret('x')).toBe('********');
+    expect(maskSecret('')).toBe('');
+  });
+
+  it('validates keys, choices and profile names', async () => {
+    const c = new Config(DEFS, { dir: fresh(), env: {} });
+    await expect(c.set('nope', 'x')).rejects.toThrow(/unknown setting "nope"; known settings: svc.endpoint/);
+    await expect(c.set('output', 'xml')).rejects.toThrow(/invalid value "xml" for output; allowed: json, table/);
+    await expect(c.set('svc.ns', 'x', '../evil')).rejects.toThrow(/invalid profile name/);
+    await expect(c.deleteProfile('ghost')).rejects.toThrow(/no profile named "ghost"/);
+  });
+});
+
+describe('the file', () => {
+  it('is written 0600 in a 0700 directory, even under umask 000', async () => {
+    const old = process.umask(0);
+    try {
+      const dir = join(fresh(), 'nested');
+      await new Config(DEFS, { dir, env: {} }).set('svc.key', 'k-123456');
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { 'svc.key': 'k-123456' } } });
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  it('tightens an existing permissive directory and file', async () => {
+    const dir = fresh();
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, 'config.json'), '{}', { mode: 0o666 });
+    chmodSync(join(dir, 'config.json'), 0o666);
+    await new Config(DEFS, { dir, env: {} }).use('x');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a corrupt file is reported with its path, never rewritten', async () => {
+    for (const text of ['{"profiles": {', '[1,2]', '"x"']) {
+      const dir = fresh();
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, 'config.json');
+      writeFileSync(path, text);
+      const before = statSync(path).mtimeMs;
+      const c = new Config(DEFS, { dir, env: {} });
+      expect(() => c.get('svc.endpoint')).toThrow(UsageError);
+      expect(() => c.get('svc.endpoint')).toThrow(`config file ${path}`);
+      await expect(new Config(DEFS, { dir, env: {} }).set('svc.endpoint', 'http://x')).rejects.toThrow(/leaves it untouched/);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+      expect(statSync(path).mtimeMs).toBe(before);
+    }
+  });
+
+  it('an empty file counts as no profiles; unset and delete keep the rest', async () => {
+    const dir = fresh();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), '  \n');
+    const c = new Config(DEFS, { dir, env: {} });
+    expect(c.listProfiles()).toEqual([{ name: 'default', active: true, settings: 0 }]);
+    await c.setMany({ 'svc.endpoint': 'http://x', 'svc.ns': 'N' }, 'p1');
+    await c.set('svc.endpoint', 'http://y', 'p2');
+    expect(await c.unset('svc.ns', 'p1')).toBe(true);
+    expect(await c.unset('svc.ns', 'p1')).toBe(false);
+    await c.deleteProfile('p2');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { p1: { 'svc.endpoint': 'http://x' } } });
+  });
+});

@@ -1,0 +1,163 @@
+// Every renderer, --query, CJK-safe tables, and the colour decision.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import {
+  applyQuery,
+  displayWidth,
+  inferColumns,
+  parseFormat,
+  render,
+  renderJson,
+  renderNdjson,
+  renderTable,
+  renderText,
+  renderTsv,
+  truncateToWidth,
+} from '../../src/core/output.js';
+import { colorEnabled, makeChalk, terminalWidth } from '../../src/core/term.js';
+
+const rows = [
+  { id: 1, name: 'alpha', nested: { a: 1 }, '@odata.etag': 'W/"1"', note: 'tab\there' },
+  { id: 22, name: 'beta', nested: null, note: 'line\nbreak' },
+];
+
+describe('formats', () => {
+  it('parses the seven formats case-insensitively and refuses others', () => {
+    for (const f of ['json', 'YAML', 'table', 'tsv', 'ndjson', 'text', 'none']) expect(parseFormat(f)).toBe(f.toLowerCase());
+    expect(() => parseFormat('xml')).toThrow(UsageError);
+    expect(() => parseFormat('xml')).toThrow('invalid output format "xml"; allowed: json, yaml, table, tsv, ndjson, text, none');
+    expect(parseFormat(undefined)).toBeUndefined();
+  });
+
+  it('json: 2-space indentation, key order kept, newline at the end', async () => {
+    expect(renderJson({ b: 1, a: [1, { c: 'ü' }] })).toBe('{\n  "b": 1,\n  "a": [\n    1,\n    {\n      "c": "ü"\n    }\n  ]\n}\n');
+    expect(await render([], 'json')).toBe('[]\n');
+    expect(await render(undefined, 'json')).toBe('');
+  });
+
+  it('ndjson: one compact value per line', () => {
+    expect(renderNdjson(rows.slice(0, 1))).toBe('{"id":1,"name":"alpha","nested":{"a":1},"@odata.etag":"W/\\"1\\"","note":"tab\\there"}\n');
+    expect(renderNdjson({ a: 1 })).toBe('{"a":1}\n');
+    expect(renderNdjson([])).toBe('');
+  });
+
+  it('yaml', async () => {
+    expect(await render({ a: 1, list: ['x', 'y'], s: 'a: b' }, 'yaml')).toBe('a: 1\nlist:\n  - x\n  - y\ns: "a: b"\n');
+  });
+
+  it('tsv: no header, scalar columns, escaped tabs/newlines/backslashes', () => {
+    expect(renderTsv(rows)).toBe('1\talpha\ttab\\there\n22\tbeta\tline\\nbreak\n');
+    expect(renderTsv(['a', 'b\\c'])).toBe('a\nb\\\\c\n');
+    expect(renderTsv(rows, [{ header: 'n', get: 'nested.a' }, { header: 'f', get: (r) => r.id * 2 }])).toBe('1\t2\n\t44\n');
+    expect(renderTsv(null)).toBe('');
+  });
+
+  it('text: scalars plain, objects key<TAB>value, lists like tsv', () => {
+    expect(renderText('hello')).toBe('hello\n');
+    expect(renderText(42)).toBe('42\n');
+    expect(renderText({ a: 1, b: { c: 2 }, '@odata.context': 'x' })).toBe('a\t1\nb\t{"c":2}\n');
+    expect(renderText(['x', 'y'])).toBe('x\ny\n');
+    expect(renderText(null)).toBe('');
+  });
+
+  it('none prints nothing; text may be customised by the command', async () => {
+    expect(await render(rows, 'none')).toBe('');
+    expect(await render(rows, 'text', { text: (v) => `${(v as unknown[]).length} rows\n` })).toBe('2 rows\n');
+  });
+});
+
+describe('table', () => {
+  it('infers scalar columns (no @odata, no objects), upper-case headers, aligned', () => {
+    expect(inferColumns(rows).map((c) => c.header)).toEqual(['id', 'name', 'note']);
+    expect(renderTable(rows)).toBe('ID  NAME   NOTE\n1   alpha  tab\there\n22  beta   line break\n');
+  });
+  it('one object is shown as FIELD/VALUE', () => {
+    expect(renderTable({ id: 7, name: 'x', '@odata.etag': 'e' })).toBe('FIELD  VALUE\nid     7\nname   x\n');
+  });
+  it('right-aligns, colours the header only when asked, shows the empty text', () => {
+    const t = renderTable([{ n: 5 }, { n: 100 }], { columns: [{ header: 'n', get: 'n', align: 'right' }], color: true });
+    expect(t).toBe('\u001b[1m  N\u001b[22m\n  5\n100\n');
+    expect(renderTable([], { empty: '(no items)' })).toBe('(no items)\n');
+    expect(renderTable([])).toBe('');
+    expect(renderTable(['a', 'b'])).toBe('a\nb\n');
+  });
+  it('counts CJK and emoji as two cells, so columns stay aligned', () => {
+    expect(displayWidth('日本語')).toBe(6);
+    expect(displayWidth('ab')).toBe(2);
+    const t = renderTable([
+      { lang: 'ja', text: 'こんにちは', n: 1 },
+      { lang: 'de', text: 'Hallo', n: 2 },
+    ]);
+    const lines = t.trimEnd().split('\n');
+    expect(lines[1]).toBe('ja    こんにちは  1');
+    expect(lines[2]).toBe('de    Hallo       2');
+    // the third column starts at the same terminal cell on every line
+    const col = (l: string) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1));
+    expect(col(lines[1])).toBe(col(lines[2]));
+  });
+  it('fits the terminal width: drops optional columns, then shrinks the widest with …', () => {
+    const data = [{ id: 'ORD-1', description: 'a very long description that will not fit', extra: 'optional stuff' }];
+    const cols = [
+      { header: 'id', get: 'id' },
+      { header: 'description', get: 'description' },
+      { header: 'extra', get: 'extra', optional: true },
+    ];
+    const t = renderTable(data, { columns: cols, width: 30 });
+    for (const l of t.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(30);
+    expect(t).not.toContain('EXTRA');
+    expect(t).toContain('…');
+    expect(renderTable(data, { columns: cols, width: 200 })).toContain('EXTRA');
+  });
+  it('truncates CJK by cells, never splitting a wide character', () => {
+    expect(truncateToWidth('日本語テキスト', 7)).toBe('日本語…');
+    expect(displayWidth(truncateToWidth('日本語テキスト', 6))).toBeLessThanOrEqual(6);
+    expect(truncateToWidth('abc', 3)).toBe('abc');
+    expect(truncateToWidth('abc', 0)).toBe('');
+  });
+});
+
+describe('--query', () => {
+  it('applies JMESPath before rendering, in every format', async () => {
+    const data = [{ name: 'a', n: 1 }, { name: 'b', n: 2 }];
+    const q = await applyQuery(data, '[?n > `1`].name');
+    expect(q).toEqual(['b']);
+    expect(await render(q, 'json')).toBe('[\n  "b"\n]\n');
+    expect(await render(await applyQuery(data, '[0]'), 'table')).toBe('FIELD  VALUE\nname   a\nn      1\n');
+    expect(await render(await applyQuery(data, 'length(@)'), 'text')).toBe('2\n');
+    expect(await render(await applyQuery(data, '[].{x: name}'), 'tsv')).toBe('a\nb\n');
+    expect(await applyQuery(data, undefined)).toBe(data);
+  });
+  it('a bad expression is a usage error naming it', async () => {
+    await expect(applyQuery([], '[?')).rejects.toThrow(UsageError);
+    await expect(applyQuery([], '[?')).rejects.toThrow(/invalid --query expression "\[\?"/);
+  });
+  it('a valid expression that does not fit the data says the request was done', async () => {
+    await expect(applyQuery({ a: 'x' }, 'a / `2`')).rejects.toThrow(/^--query "a \/ `2`" failed on the result: .*\(the request itself was sent and succeeded\)$/);
+  });
+});
+
+describe('colour', () => {
+  const tty = { isTTY: true, columns: 100 } as NodeJS.WriteStream;
+  const pipe = { isTTY: false } as NodeJS.WriteStream;
+  it('only on a terminal; NO_COLOR wins over FORCE_COLOR; --no-color wins over all', () => {
+    expect(colorEnabled(tty, false, {})).toBe(true);
+    expect(colorEnabled(pipe, false, {})).toBe(false);
+    expect(colorEnabled(tty, false, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(tty, false, { NO_COLOR: '' })).toBe(true);
+    expect(colorEnabled(pipe, false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorEnabled(pipe, false, { FORCE_COLOR: '' })).toBe(true);
+    expect(colorEnabled(tty, false, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorEnabled(pipe, false, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(tty, true, { FORCE_COLOR: '1' })).toBe(false);
+    expect(colorEnabled(tty, false, { TERM: 'dumb' })).toBe(false);
+  });
+  it('chalk follows the decision, not its own detection', () => {
+    expect(makeChalk(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(makeChalk(false).red('x')).toBe('x');
+  });
+  it('table width: COLUMNS, else the terminal, else unlimited', () => {
+    expect(terminalWidth(tty, {})).toBe(100);
+    expect(terminalWidth(tty, { COLUMNS: '40' })).toBe(40);
+    expect(terminalWidth(pipe, {})).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
+
+beforeEach(() => clearSecrets());
+
+describe('redact', () => {
+  it('replaces every registered secret, also URL-encoded, longest first', () => {
+    addSecret('abc/def+ghi');
+    addSecret('abc/def');
+    expect(redact('k=abc/def+ghi&x=abc%2Fdef%2Bghi y=abc/def')).toBe('k=***&x=*** y=***');
+  });
+  it('ignores values too short to be secrets', () => {
+    addSecret('ab');
+    addSecret('');
+    addSecret(undefined);
+    expect(redact('ab cd')).toBe('ab cd');
+  });
+  it('masks bearer tokens, OAuth form fields and JSON token fields even when unregistered', () => {
+    expect(redact('Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig')).toBe('Authorization: Bearer ***');
+    expect(redact('grant_type=refresh_token&refresh_token=r-123&client_secret=s3cr3t&code=xyz')).toBe(
+      'grant_type=refresh_token&refresh_token=***&client_secret=***&code=***',
+    );
+    expect(redact('{"access_token": "tok", "token":"t2", "key":"k", "name":"n"}')).toBe('{"access_token": "***", "token":"***", "key":"***", "name":"n"}');
+  });
+  it('redactHeaders masks credential headers whatever they hold and keeps others', () => {
+    addSecret('my-key-1234');
+    expect(
+      redactHeaders({
+        Authorization: 'Bearer short',
+        'Vendor-Subscription-Key': 'whatever',
+        'Ocp-Apim-Subscription-Key': 'x',
+        Cookie: 'a=b',
+        'proxy-authorization': 'Basic dXNlcjpwYXNz',
+        'x-echo': 'saw my-key-1234',
+        accept: ['a', 'b'],
+        skip: undefined,
+      }),
+    ).toEqual({
+      Authorization: 'Bearer ***',
+      'Vendor-Subscription-Key': '***',
+      'Ocp-Apim-Subscription-Key': '***',
+      Cookie: '***',
+      'proxy-authorization': '***',
+      'x-echo': 'saw ***',
+      accept: 'a, b',
+    });
+  });
+});
