@@ -22,9 +22,12 @@ async function main(argv: string[]): Promise<number> {
     setTimeout(() => process.exit(130), 3000).unref();
   };
   process.on('SIGINT', onSigint);
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
-  });
+  // a reader that goes away (`vx ... | head`) ends the run quietly; set up when an action starts,
+  // so that help and usage errors, written to the descriptors directly, never build the streams
+  state.onAction = () =>
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
+    });
   const program = buildProgram(argv.slice(2));
   try {
     await program.parseAsync(argv);
@@ -38,9 +41,11 @@ async function main(argv: string[]): Promise<number> {
     }
     if (interrupted) {
       const ctx = state.ctx;
+      state.streamsUsed = true;
       (ctx?.io.stderr ?? process.stderr).write('vx: interrupted\n');
       return 130;
     }
+    state.streamsUsed = true;
     const { report } = await import('./cli/report.js');
     return report(err, state.ctx, argv.includes('--debug'));
   } finally {
@@ -51,5 +56,6 @@ async function main(argv: string[]): Promise<number> {
 void main(process.argv).then((code) => {
   process.exitCode = code;
   // flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  if (state.streamsUsed) process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  else process.exit(code);
 });

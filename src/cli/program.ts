@@ -1,4 +1,5 @@
 // The whole command tree, declared eagerly; every action loads its module on demand.
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
 import { registerProfile } from './profile.js';
 import { registerApi } from './api.js';
@@ -45,6 +46,37 @@ const TERM = Symbol('vx.term');
  * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
  * superset of what commander will select); without, the whole tree (completion, tests).
  */
+let devNull: number | undefined;
+/**
+ * Whether a descriptor may be a terminal, without loading node:tty (and with it net and the
+ * streams): only a character device other than /dev/null can be one; for those the real
+ * process.stdout/stderr answer.
+ */
+function isTerminal(fd: 1 | 2): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    devNull ??= statSync('/dev/null').rdev;
+    if (st.rdev === devNull) return false;
+  } catch {
+    return false;
+  }
+  return Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY);
+}
+
+function writeFd(fd: number, s: string): void {
+  const buf = Buffer.from(s);
+  for (let off = 0; off < buf.length; ) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
+      return; // EPIPE and the like: the reader is gone
+    }
+  }
+}
+
 export function buildProgram(argv?: readonly string[]): Command {
   selectFor(argv);
   const program = new Command('vx');
@@ -91,8 +123,19 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
     }
   }
   // every command exits 2 on a usage error instead of commander's default 1
+  // help and usage errors go straight to the file descriptors: `vx --help` then never builds
+  // process.stdout/stderr (the stream machinery costs a few ms of every start)
+  const output = {
+    writeOut: (s: string) => writeFd(1, s),
+    writeErr: (s: string) => writeFd(2, s),
+    getOutHelpWidth: () => (isTerminal(1) ? process.stdout.columns : (undefined as unknown as number)),
+    getErrHelpWidth: () => (isTerminal(2) ? process.stderr.columns : (undefined as unknown as number)),
+    getOutHasColors: () => isTerminal(1) && process.stdout.hasColors?.(),
+    getErrHasColors: () => isTerminal(2) && process.stderr.hasColors?.(),
+  };
   const walk = (c: Command) => {
     c.exitOverride();
+    c.configureOutput(output);
     c.commands.forEach(walk);
   };
   walk(program);

@@ -6,6 +6,10 @@ import type { Ctx, GlobalOptions } from '../core/context.js';
 export interface RunState {
   signal: AbortSignal;
   ctx?: Ctx;
+  /** called once when an action starts (main sets up what only actions need) */
+  onAction?: () => void;
+  /** whether process.stdout/stderr may hold output to flush before exiting */
+  streamsUsed?: boolean;
 }
 
 export const state: RunState = { signal: new AbortController().signal };
@@ -19,6 +23,9 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
     const opts = cmd.optsWithGlobals() as O & GlobalOptions;
+    state.streamsUsed = true;
+    state.onAction?.();
+    state.onAction = undefined;
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
