@@ -38,6 +38,7 @@ describe('a signed-in profile', () => {
       ['erp.company', env.VX_ERP_COMPANY],
       ['lcs.endpoint', env.VX_LCS_ENDPOINT],
       ['mgmt.endpoint', env.VX_MGMT_ENDPOINT],
+      ['mgmt.subscription', env.VX_SUBSCRIPTION],
       ['auth.url', env.VX_AUTH_URL],
     ]) {
       expect((await bare(['profile', 'set', k, v])).code).toBe(0);
@@ -54,6 +55,14 @@ describe('a signed-in profile', () => {
     expect(JSON.parse(orders.stdout)).toHaveLength(2);
     const refresh = await bare(refreshArgs);
     expect(JSON.parse(refresh.stdout).IsSuccess).toBe(true);
+    const translated = await bare(['translate', '--to', 'de', 'Good morning']);
+    expect([translated.code, translated.stderr, translated.stdout]).toEqual([0, '', '[de] Ĝööð ɱöŕñîñĝ\n']);
+    const quota = await bare(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'westeurope', '-o', 'json']);
+    expect([quota.code, quota.stderr]).toEqual([0, '']);
+    expect(JSON.parse(quota.stdout).name).toBe('cores');
+    const events = await bare(['mgmt', 'health', 'events', 'list', '-o', 'json']);
+    expect([events.code, events.stderr]).toEqual([0, '']);
+    expect(JSON.parse(events.stdout).length).toBeGreaterThan(0);
     for (const [service, key] of [
       ['translator', 'translator.key'],
       ['lcs', 'lcs.token'],
