@@ -263,6 +263,8 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
   const intervalSeconds = pollInterval(opts.pollInterval);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
+  // without a terminal the question cannot be asked: refuse before the read, so exit 2 sends nothing
+  if (!c.dryRun && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${resourceName} in ${scope.location} to ${limit}?`);
   if (c.dryRun) {
     c.plan({ method: 'GET', url: quotaUrl(c, scope, resourceName) });
     c.plan({ method: 'PATCH', url: quotaUrl(c, scope, resourceName), body: patchBody({ properties: { unit: '<unit of the current quota>' } }, resourceName, limit) });

@@ -181,8 +181,8 @@ function optionPart(o: Option): fc.Arbitrary<Part> {
   return fc.oneof({ weight: 24, arbitrary: fc.tuple(flag, valueFor(o)).map(([f, v]) => [f, v]) }, { weight: 1, arbitrary: flag.map((f) => [f]) });
 }
 
+/** a case is its command line (so that fast-check prints just that on failure) */
 interface Case {
-  leaf: LeafCommand;
   argv: string[];
 }
 
@@ -221,7 +221,7 @@ function caseFor(leaf: LeafCommand, opts: { withYes: boolean | undefined }): fc.
       // short timeouts and few retries first, so that a drawn value overrides them
       const argv = ['--timeout', '5', '--retries', '1', ...r.globalsBefore.flat(), ...leaf.path, ...ordered.flat()];
       if (opts.withYes) argv.push('--yes');
-      return { leaf, argv };
+      return { argv };
     });
 }
 
