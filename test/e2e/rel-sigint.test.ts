@@ -1,0 +1,179 @@
+// Ctrl-C (SIGINT): during a long translate with --out at several moments (before the first answer,
+// with batches already delivered, while waiting out a Retry-After): exit 130, no file under that
+// name and no temporary file; at the confirmations of `mgmt quota set`, `mgmt version-sets
+// delete`, `erp refresh` and `profile delete`, and inside the quota wizard, on a real pseudo-
+// terminal (util-linux `script`): exit 130 and nothing that changes anything was sent; during the
+// polls after a quota change was accepted: exit 130 and the way to follow the request.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const SCOPE = ['--provider', 'Vendor.Compute', '--location', 'eastus'];
+const VS = ['--resource-group', 'web', '--service', 'contoso-api'];
+const writes = () => e2e.emu.log.filter((l) => l.method !== 'GET' && l.method !== 'HEAD').length;
+const waitFor = async (cond: () => boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs vx on a pseudo-terminal (`script -qfec`); `react` sees everything the terminal shows so far
+ * and may type into it (`\u0003` is Ctrl-C: the terminal sends SIGINT to vx).
+ */
+function onTerminal(args: string[], react: (screen: string, type: (keys: string) => void) => void, env: Record<string, string> = {}): Promise<{ code: number | null; screen: string }> {
+  const cmd = [process.execPath, BIN, ...args].map(sh).join(' ');
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...baseEnv(e2e.configDir), ...e2e.env, TERM: 'xterm', COLUMNS: '120', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  child.stdout.on('data', (c) => {
+    screen += c;
+    react(screen, (k) => child.stdin.write(k));
+  });
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
+/** Types Ctrl-C once `question` shows on the terminal. */
+function ctrlCAt(question: RegExp): { react: (screen: string, type: (k: string) => void) => void; asked: () => boolean } {
+  let asked = false;
+  return {
+    asked: () => asked,
+    react(screen, type) {
+      if (!asked && question.test(screen)) {
+        asked = true;
+        setTimeout(() => type('\u0003'), 150);
+      }
+    },
+  };
+}
+
+describe('Ctrl-C during a long translate with --out', () => {
+  const dir = tempDir('vx-rel-sigint-');
+  const lines = Array.from({ length: 6000 }, (_, i) => `Line ${i} of a long file`);
+  const input = join(dir, 'long.txt');
+  writeFileSync(input, `${lines.join('\n')}\n`);
+  const leftovers = (name: string) => readdirSync(dir).filter((f) => f.includes(name));
+
+  async function interrupt(name: string, when: () => boolean, faults: string): Promise<void> {
+    e2e.emu.setFaults(faults);
+    const out = join(dir, `${name}.txt`);
+    let child: ChildProcess | undefined;
+    const run = e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '-f', input, '--out', out], { onSpawn: (c) => (child = c), timeoutMs: 30_000 });
+    await waitFor(when);
+    child!.kill('SIGINT');
+    const r = await run;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('vx: interrupted\n');
+    expect(r.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+    expect(leftovers(name)).toEqual([]);
+  }
+
+  it('before the first answer', async () => {
+    await interrupt('before', () => e2e.emu.count({ family: 'translator' }) >= 1, 'latency:3000');
+  });
+
+  it('with batches already translated (they are not written under the name)', async () => {
+    await interrupt('midway', () => e2e.emu.log.filter((l) => l.family === 'translator' && l.status === 200).length >= 2, 'latency:150');
+  });
+
+  it('while waiting out a Retry-After', async () => {
+    await interrupt('waiting', () => e2e.emu.log.some((l) => l.family === 'translator' && l.status === 429), '429:1,retry-after:30');
+    expect(e2e.emu.count({ family: 'translator' })).toBe(1);
+  });
+
+  it('an earlier complete file under the name is left as it was', async () => {
+    const out = join(dir, 'kept.txt');
+    writeFileSync(out, 'the previous translation\n');
+    e2e.emu.setFaults('latency:3000');
+    let child: ChildProcess | undefined;
+    const run = e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--out', out], { onSpawn: (c) => (child = c) });
+    await waitFor(() => e2e.emu.count({ family: 'translator' }) >= 1);
+    child!.kill('SIGINT');
+    expect((await run).code).toBe(130);
+    expect(readFileSync(out, 'utf8')).toBe('the previous translation\n');
+    expect(leftovers('kept')).toEqual(['kept.txt']);
+  });
+});
+
+describe('Ctrl-C at a question on a terminal: nothing sent', () => {
+  it('mgmt quota set: after the read, at "Change the limit ...?": exit 130, no PATCH, the limit unchanged', async () => {
+    const c = ctrlCAt(/Change the limit of cores/);
+    const r = await onTerminal(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150'], c.react);
+    expect(c.asked()).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.screen).not.toMatch(/\n\s+at /);
+    expect(e2e.emu.count({ family: 'mgmt', method: 'GET' })).toBe(1);
+    expect(writes()).toBe(0);
+    expect(e2e.emu.state.mgmt.writes).toEqual([]);
+  });
+
+  it('mgmt version-sets delete: exit 130, no DELETE, the set still there', async () => {
+    const c = ctrlCAt(/Delete version set orders/);
+    const r = await onTerminal(['mgmt', 'version-sets', 'delete', 'orders', ...VS], c.react);
+    expect(c.asked()).toBe(true);
+    expect(r.code).toBe(130);
+    expect(writes()).toBe(0);
+    expect(e2e.emu.count()).toBe(0);
+  });
+
+  it('erp refresh: exit 130, nothing sent to the refresh API', async () => {
+    const c = ctrlCAt(/Overwrite the database of environment uat-1/);
+    const r = await onTerminal(['erp', 'refresh', '--project', '9', '--source', 'prod-1', '--target', 'uat-1'], c.react);
+    expect(c.asked()).toBe(true);
+    expect(r.code).toBe(130);
+    expect(e2e.emu.count()).toBe(0);
+  });
+
+  it('profile delete: exit 130, the profile kept', async () => {
+    const cfg = join(e2e.configDir, 'config.json');
+    const before = JSON.stringify({ activeProfile: 'default', profiles: { default: { output: 'json' }, spare: { output: 'yaml' } } });
+    writeFileSync(cfg, before, { mode: 0o600 });
+    const c = ctrlCAt(/Delete profile "spare"/);
+    const r = await onTerminal(['profile', 'delete', 'spare'], c.react);
+    expect(c.asked()).toBe(true);
+    expect(r.code).toBe(130);
+    expect(readFileSync(cfg, 'utf8')).toBe(before);
+  });
+
+  it('mgmt quota wizard: Ctrl-C at the first question sends nothing that changes anything', async () => {
+    const c = ctrlCAt(/\?/);
+    const r = await onTerminal(['mgmt', 'quota', 'wizard'], c.react);
+    expect(c.asked()).toBe(true);
+    expect(r.code).toBe(130);
+    expect(writes()).toBe(0);
+  });
+});
+
+describe('Ctrl-C after a change was accepted', () => {
+  it('while polling the quota request: exit 130 and how to follow it (the change is not undone or repeated)', async () => {
+    e2e.emu.state.mgmt.retryAfter = 30;
+    let child: ChildProcess | undefined;
+    const run = e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes'], { onSpawn: (c) => (child = c) });
+    await waitFor(() => e2e.emu.count({ family: 'mgmt', method: 'PATCH' }) === 1 && e2e.emu.log.at(-1)!.status === 201);
+    await new Promise((r) => setTimeout(r, 150));
+    child!.kill('SIGINT');
+    const r = await run;
+    expect(r.code).toBe(130);
+    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus\n/.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    expect(r.stderr.endsWith('vx: interrupted\n')).toBe(true);
+    expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+    // and the hint works
+    const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', id!, ...SCOPE]);
+    expect(follow.code).toBe(0);
+    expect(JSON.parse(follow.stdout).name).toBe(id);
+  });
+});
