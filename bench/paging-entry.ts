@@ -1,15 +1,22 @@
 // Bundled by bench/paging.mjs: vx's own paging path (ErpClient over core/http with its retry
 // policy, then the JSON renderer) and an ideal raw loop over node:http, to compare in one process.
 import * as http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ErpClient } from '../src/api/erp/client.js';
+import { SETTINGS } from '../src/api/settings.js';
+import { Config } from '../src/core/config.js';
 import { Http } from '../src/core/http.js';
 import { renderJson } from '../src/core/output.js';
 import { findSet } from '../src/spec/erp.js';
 
 export async function vxList(base: string, company: string): Promise<number> {
   const h = new Http({ retries: 4 });
-  const client = new ErpClient(h, base, { authorization: 'Bearer bench-token' }, company);
+  const env = { VX_ERP_PREFIX: base, VX_ERP_TOKEN: 'bench-token', VX_ERP_COMPANY: company };
+  const config = new Config(SETTINGS, { dir: mkdtempSync(join(tmpdir(), 'vx-bench-')), env });
   const set = findSet('currencies')!;
+  const client = await ErpClient.open(h, config, set);
   const items: unknown[] = [];
   for await (const page of client.listPages(set)) for (const x of page) items.push(x);
   const out = renderJson(items);

@@ -58,13 +58,14 @@ export const EMU_CATEGORY = '0000c0de-0000-4000-8000-00000000c001-TECH';
 export const EMU_CATEGORY_PREPARING = '0000c0de-0000-4000-8000-00000000c002-LEGAL';
 
 export function seedTranslator(): TranslatorState {
-  return {
-    categories: {
-      [EMU_CATEGORY]: { status: 'ready', pairs: ['en>de', 'en>fr', 'de>en'] },
-      [EMU_CATEGORY_PREPARING]: { status: 'preparing', pairs: ['en>de'] },
-    },
-    calls: [],
+  const categories: Record<string, CustomSystem> = {
+    [EMU_CATEGORY]: { status: 'ready', pairs: ['en>de', 'en>fr', 'de>en'] },
+    [EMU_CATEGORY_PREPARING]: { status: 'preparing', pairs: ['en>de'] },
   };
+  const state = { categories } as Partial<TranslatorState> as TranslatorState;
+  // the call log is for in-process tests: kept out of --state files and /_emulator/state (it holds texts)
+  Object.defineProperty(state, 'calls', { value: [], enumerable: false, writable: true });
+  return state;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -232,6 +233,8 @@ function system(state: TranslatorState, q: Query, source: string, target: string
 
 async function translate(req: EmuRequest): Promise<EmuReply> {
   const state = req.emulator.state.translator as TranslatorState;
+  // a state loaded from a --state file has no call log yet
+  if (!state.calls) Object.defineProperty(state, 'calls', { value: [], enumerable: false, writable: true });
   const q = parseQuery(req);
   const texts = readTexts(req);
   let chars = 0;

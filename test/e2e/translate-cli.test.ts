@@ -1,11 +1,13 @@
 // vx translate against the emulator: every flag as sent on the wire, input from arguments, --file
 // and stdin, each output format, --out, --debug/--verbose, and the usage/auth errors.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TranslateCall } from '../../src/emulator/translator.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const calls = () => e2e.emu.state.translator.calls as TranslateCall[];
@@ -104,6 +106,30 @@ describe('translate: input', () => {
     expect(r.code).toBe(0);
     expect(calls()[0].texts).toEqual(['one', 'two', '', 'three']);
     expect(r.stdout).toBe('[de] öñé\n[de] ţŵö\n\n[de] ţĥŕéé\n');
+  });
+
+  it('stdin redirected from a file is checked whole before sending, like --file', async () => {
+    const lines = Array.from({ length: 1500 }, (_, i) => `s${i}`);
+    const run = (p: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const fd = openSync(p, 'r');
+        const child = spawn(process.execPath, [BIN, 'translate', '--to', 'de', '--from', 'en'], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: [fd, 'pipe', 'pipe'] });
+        closeSync(fd);
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.on('data', (c) => (stdout += c));
+        child.stderr!.on('data', (c) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const ok = await run(file('redirect.txt', `${lines.join('\n')}\n`));
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split('\n')).toHaveLength(1501);
+    expect(calls().flatMap((c) => c.texts)).toEqual(lines);
+    e2e.emu.reset();
+    const bad = await run(file('redirect-bad.txt', `${lines.join('\n')}\n${'x'.repeat(50_001)}\n`));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('vx: line 1,501 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n');
+    expect(sent()).toBe(0);
   });
 
   it('reads --file, and - as stdin', async () => {
