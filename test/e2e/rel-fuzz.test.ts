@@ -43,7 +43,7 @@ const count = mix(
   fc.integer({ min: 0, max: 50 }).map(String),
   fc.oneof(fc.integer({ min: -1_000_000, max: -1 }).map(String), one('99999999999999999999', '1e309', '2.5', 'NaN', 'Infinity', '-0', '0x10', ' 3 ', '', 'abc', '1e3')),
 );
-const seconds = mix(one('0', '0.5', '5'), one('-1', '1e9', 'abc', '', '86401', '0.0001', 'NaN'));
+const seconds = mix(one('0', '0.5', '1'), one('-1', '1e9', 'abc', '', '86401', '0.0001', 'NaN'));
 const json = mix(
   one('{}', '{"code":"FZ1","displayName":"Fuzz"}', '{"displayName":"Fuzz"}', '{"commisionPercent":5}'),
   fc.oneof(one('[1', 'null', '[]', '""', '{"id":1}', '@/nonexistent/file.json', '@', '-', ''), fc.json({ maxDepth: 2 })),
@@ -219,7 +219,9 @@ function caseFor(leaf: LeafCommand, opts: { withYes: boolean | undefined }): fc.
       let next = 0;
       const ordered = keyed.map((x) => (positionalOrder.includes(x) ? [positionals[next++]] : x.p));
       // short timeouts and few retries first, so that a drawn value overrides them
-      const argv = ['--timeout', '5', '--retries', '1', ...r.globalsBefore.flat(), ...leaf.path, ...ordered.flat()];
+      // (and no waiting between polls, unless a drawn value says otherwise: refresh polls every 15 s by default)
+      const polls = leaf.options.some((o) => o.attributeName() === 'pollInterval') ? ['--poll-interval', '0'] : [];
+      const argv = ['--timeout', '5', '--retries', '1', ...r.globalsBefore.flat(), ...leaf.path, ...polls, ...ordered.flat()];
       if (opts.withYes) argv.push('--yes');
       return { argv };
     });
