@@ -10,6 +10,7 @@ import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
 import { selectFor, selected } from './runner.js';
+import { oneLine } from '../core/errors.js';
 
 
 /**
@@ -90,9 +91,12 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
       Object.assign(placeholder, { [TERM]: noun.term });
     }
   }
-  // every command exits 2 on a usage error instead of commander's default 1
+  // every command exits 2 on a usage error instead of commander's default 1; commander's own error
+  // lines echo what was typed, so control characters in it are shown escaped (one line, no escapes)
+  const outputError = (str: string, write: (s: string) => void) => write(str.replace(/[^\n]+/g, (line) => oneLine(line)));
   const walk = (c: Command) => {
     c.exitOverride();
+    c.configureOutput({ outputError });
     c.commands.forEach(walk);
   };
   walk(program);

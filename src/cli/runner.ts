@@ -19,9 +19,10 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
     const opts = cmd.optsWithGlobals() as O & GlobalOptions;
-    const [{ Ctx }, { SETTINGS }] = await Promise.all([import('../core/context.js'), import('../api/settings.js')]);
+    const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run
     if (ctx.http.dryRun && ctx.http.planned.length) await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);

@@ -39,19 +39,26 @@ export function parseFormat(value: string | undefined): Format | undefined {
 
 let jmes: typeof import('@jmespath-community/jmespath') | undefined;
 
-/** Applies a JMESPath expression; a bad expression is a usage error. */
-export async function applyQuery(value: unknown, expr: string | undefined): Promise<unknown> {
-  if (!expr) return value;
+/** Checks a JMESPath expression before anything is sent; a bad one is a usage error. */
+export async function checkQuery(expr: string | undefined): Promise<void> {
+  if (!expr) return;
   jmes ??= await import('@jmespath-community/jmespath');
   try {
     jmes.compile(expr);
   } catch (e) {
     throw new UsageError(`invalid --query expression "${expr}": ${(e as Error).message}`);
   }
+}
+
+/** Applies a JMESPath expression; a bad expression is a usage error. */
+export async function applyQuery(value: unknown, expr: string | undefined): Promise<unknown> {
+  if (!expr) return value;
+  await checkQuery(expr);
   try {
-    return jmes.search(value as any, expr);
+    return jmes!.search(value as any, expr);
   } catch (e) {
-    throw new UsageError(`--query "${expr}" failed: ${(e as Error).message}`);
+    // the expression is valid but does not fit the data; whatever was asked of the service was done
+    throw new UsageError(`--query "${expr}" failed on the result: ${(e as Error).message} (the request itself was sent and succeeded)`);
   }
 }
 

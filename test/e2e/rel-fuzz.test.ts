@@ -30,7 +30,13 @@ const destructive = leaves.filter(DESTRUCTIVE);
 // ---------------------------------------------------------------- values
 
 const noNul = (s: string) => !s.includes('\0');
-const anyText = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 })).filter(noNul);
+const anyText = fc
+  .oneof(
+    { weight: 4, arbitrary: fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 8 })) },
+    // control characters: a value that could break a message into lines or drive the terminal
+    { weight: 1, arbitrary: fc.constantFrom('\u001b[2J\u001b[31mred', 'two\nlines', 'tab\there', 'bell\u0007', 'cr\rx') },
+  )
+  .filter(noNul);
 const one = (...v: string[]) => fc.constantFrom(...v);
 /** mostly valid values (so cases get past validation to the service), sometimes hostile ones */
 const mix = (valid: fc.Arbitrary<string>, hostile: fc.Arbitrary<string>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: hostile });
@@ -261,7 +267,11 @@ async function check(lane: Lane, c: Case, setup?: () => void): Promise<{ code: n
   expect(r.signal, `killed (hung?): ${where}`).toBeNull();
   expect(CONTRACT_CODES.has(r.code ?? -1), `exit code outside the contract: ${where}`).toBe(true);
   // cli.md: "no stack trace unless --debug"
-  if (!c.argv.includes('--debug')) expect(crashSigns(r.stderr), where).toEqual([]);
+  if (!c.argv.includes('--debug')) {
+    expect(crashSigns(r.stderr), where).toEqual([]);
+    // what was typed is echoed escaped: no terminal control characters reach stderr
+    expect(r.stderr, where).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  }
   else expect(r.stderr, where).not.toMatch(/\b(TypeError|ReferenceError)\b/);
   const sent = lane.emu.count();
   // exit 2 is "nothing was sent"; the one allowed exception is a --query that fails on a result (it says so)
