@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
     }
     if (interrupted) {
       const ctx = state.ctx;
-      (ctx?.io.stderr ?? process.stderr).write('vx: interrupted\n');
+      // an interruption with something to say (a request whose outcome is unknown) says it
+      const message = (err as { message?: unknown } | undefined)?.message;
+      const said = typeof message === 'string' && message.startsWith('interrupted') ? message : 'interrupted';
+      (ctx?.io.stderr ?? process.stderr).write(`vx: ${said}\n`);
       return 130;
     }
     const { report } = await import('./cli/report.js');

@@ -337,7 +337,16 @@ export class Http {
         const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
         const code = e.code ?? e.cause?.code ?? e.name;
         const ms = Math.round(performance.now() - started);
-        if (signal?.aborted) throw new InterruptedError();
+        if (signal?.aborted) {
+          // Ctrl-C while a non-idempotent request was out: it may have reached the service
+          if (!idempotent) {
+            throw new InterruptedError(
+              `interrupted while waiting for the answer to ${req.describe ?? `${method} ${redact(req.url)}`}; the outcome is unknown (it may or may not have taken effect)` +
+                (req.checkHint ? `; check with: ${req.checkHint}` : ''),
+            );
+          }
+          throw new InterruptedError();
+        }
         if (err instanceof VxError) throw err;
         if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);

@@ -177,3 +177,31 @@ describe('Ctrl-C after a change was accepted', () => {
     expect(JSON.parse(follow.stdout).name).toBe(id);
   });
 });
+
+describe('Ctrl-C while a non-idempotent request is out', () => {
+  it('erp create: exit 130, the outcome is unknown and how to check; sent once, never repeated', async () => {
+    e2e.emu.setFaults('latency:2000');
+    let child: ChildProcess | undefined;
+    const run = e2e.run(['erp', 'currencies', 'create', '--set', 'code=INT'], { onSpawn: (c) => (child = c) });
+    await waitFor(() => e2e.emu.count({ family: 'erp', method: 'POST' }) === 1);
+    child!.kill('SIGINT');
+    const r = await run;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe(
+      `vx: interrupted while waiting for the answer to create currency; the outcome is unknown (it may or may not have taken effect); check with: vx erp currencies list --filter "code eq 'INT'"\n`,
+    );
+    expect(r.stdout).toBe('');
+    expect(e2e.emu.count({ family: 'erp', method: 'POST' })).toBe(1);
+  });
+
+  it('a read interrupted the same way just says interrupted', async () => {
+    e2e.emu.setFaults('latency:2000');
+    let child: ChildProcess | undefined;
+    const run = e2e.run(['erp', 'currencies', 'list'], { onSpawn: (c) => (child = c) });
+    await waitFor(() => e2e.emu.count({ family: 'erp' }) === 1);
+    child!.kill('SIGINT');
+    const r = await run;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('vx: interrupted\n');
+  });
+});
