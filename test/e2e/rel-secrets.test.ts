@@ -237,3 +237,44 @@ describe('the sweep can fail', () => {
     expect(leaks('Bearer ***')).toEqual([]);
   });
 });
+
+describe('signing in leaks nothing either', () => {
+  it('client credentials with --debug --verbose: neither the client secret nor the issued token shows', async () => {
+    const { EMULATOR_CLIENT_SECRET } = await import('../../src/emulator/auth.js');
+    const lane = lanes[0];
+    prepare(lane);
+    const env = { ...envFor(lane, 'env'), VX_CLIENT_SECRET: EMULATOR_CLIENT_SECRET, VX_PROFILE: 'signin' };
+    const r = await lane.run(['--debug', '--verbose', 'auth', 'login', '--service', 'mgmt', '--client-credentials', '--client-id', 'ci-app', '--tenant', 'contoso'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(join(lane.configDir, 'config.json'), 'utf8')).profiles.signin['mgmt.token'] as string;
+    expect(stored).toMatch(/^emu\./);
+    const issued = [EMULATOR_CLIENT_SECRET, stored];
+    for (const s of issued) for (const f of forms(s).slice(0, 4)) expect(`${r.stdout}\n${r.stderr}`).not.toContain(f);
+    // the trace shows the exchange with the values masked
+    expect(r.stderr).toMatch(/client_secret=\*\*\*|"access_token": ?"\*\*\*"|access_token/);
+    // using it: a traced request carries it masked
+    const use = await lane.run(['--debug', 'mgmt', 'health', 'events', 'list'], { env: { ...env, VX_MGMT_TOKEN: undefined } });
+    expect(use.code, use.stderr).toBe(0);
+    for (const f of forms(stored).slice(0, 4)) expect(`${use.stdout}\n${use.stderr}`).not.toContain(f);
+  });
+
+  it('a token or key given on stdin (--with-token, --with-key) with --debug is not echoed', async () => {
+    const lane = lanes[1];
+    prepare(lane);
+    const env = { ...envFor(lane, 'profile'), VX_PROFILE: 'stdin' };
+    const token = 'stdinTOKlcs6Yh2Qp8';
+    const t = await lane.run(['--debug', 'auth', 'login', '--service', 'lcs', '--with-token'], { env, input: `${token}\n` });
+    expect(t.code, t.stderr).toBe(0);
+    const k = await lane.run(['--debug', 'auth', 'login', '--service', 'translator', '--with-key'], { env, input: `${ENV.VX_TRANSLATOR_KEY}\n` });
+    expect(k.code, k.stderr).toBe(0);
+    for (const r of [t, k]) expect(leaks(`${r.stdout}\n${r.stderr}`)).toEqual([]);
+    for (const f of forms(token)) expect(`${t.stdout}\n${t.stderr}`).not.toContain(f);
+    // and `profile set` of a secret does not echo it
+    const set = await lane.run(['profile', 'set', 'erp.token', 'setTOKerp3Mn7Bv1'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(`${set.stdout}${set.stderr}`).not.toContain('setTOKerp3Mn7Bv1');
+    const show = await lane.run(['profile', 'show', 'stdin', '-o', 'json'], { env });
+    expect(show.stdout).not.toContain('setTOKerp3Mn7Bv1');
+    expect(show.stdout).not.toContain(token);
+  });
+});
