@@ -7,7 +7,7 @@
 //  - stderr never shows a stack trace or a JavaScript error class;
 //  - exit 2 means the emulator received nothing;
 //  - a destructive command without --yes and without a terminal sends no write and exits 2.
-// Two cases run at once (two lanes). Fixed seed; VX_REL_FUZZ_SEED / VX_REL_FUZZ_RUNS replay or
+// The same again with 10% injected faults. Two cases run at once (two lanes). Fixed seed; VX_REL_FUZZ_SEED / VX_REL_FUZZ_RUNS replay or
 // extend it (bench/soak.mjs runs 2,000). fast-check prints the seed and the shrunk case on failure.
 import type { Option } from 'commander';
 import fc from 'fast-check';
@@ -246,9 +246,12 @@ afterAll(async () => {
   await Promise.all(lanes.map((l) => l.close()));
 });
 
+/** the faults of the current property ('' for none) */
+let faults = '';
+
 function prepare(lane: Lane): void {
   lane.emu.reset();
-  lane.emu.setFaults('');
+  lane.emu.setFaults(faults);
   // every case starts from the same files: no config yet (profile set/use/delete may have written one), an input file
   rmSync(join(lane.configDir, 'config.json'), { force: true });
   for (const f of ['out.txt', 'sub', 'completions']) rmSync(join(lane.cwd, f), { recursive: true, force: true });
@@ -301,6 +304,20 @@ describe('random command lines over the whole tree', () => {
     expect(seen.get(2) ?? 0).toBeGreaterThan(0);
     expect(seen.get(0) ?? 0).toBeGreaterThan(0);
     expect([...seen.keys()].filter((k) => k !== 0 && k !== 2).length).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('the same under 10% faults (429, 503, 500, resets before and after the work): still the contract, no stack traces', async () => {
+    faults = '429:0.03,503:0.025,500:0.02,reset:0.015,reset-after:0.01,retry-after:0';
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.tuple(anyCase, anyCase), async ([a, b]) => {
+          await Promise.all([check(lanes[0], a), check(lanes[1], b)]);
+        }),
+        { numRuns: Math.max(10, Math.round(RUNS / 4)), seed: SEED + 2, endOnFailure: true },
+      );
+    } finally {
+      faults = '';
+    }
   }, 600_000);
 
   it('destructive commands without --yes and without a terminal: exit 2, no write sent, the profile kept', async () => {
