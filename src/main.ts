@@ -24,6 +24,9 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
+    // any other failure (a full disk, an I/O error) lost output: never a silent exit 0
+    process.stderr.write(`vx: cannot write to standard output: ${e.message}; the output is incomplete\n`);
+    process.exit(interrupted ? 130 : 1);
   });
   const program = buildProgram(argv.slice(2));
   try {

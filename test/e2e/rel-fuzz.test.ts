@@ -118,10 +118,11 @@ function valueFor(o: Option): fc.Arbitrary<string> {
     case 'file':
       return mix(one('-', 'input.txt'), one('/nonexistent/input.txt', '', '.'));
     case 'out':
-      return mix(one('out.txt', 'sub/out.txt'), one('/nonexistent/dir/out.txt', '', '.'));
+      // (a path under a regular file can never be created, even by root)
+      return mix(one('out.txt', 'sub/out.txt'), one('input.txt/out.txt', '', '.'));
     case 'write':
-      // never a real directory outside the working directory (the tests run as root)
-      return mix(one('completions'), one('', '/nonexistent/dir'));
+      // never a directory outside the working directory (the tests may run as root, and --write creates it)
+      return mix(one('completions'), one('', 'input.txt/dir'));
     case 'header':
       return mix(one('X-Fuzz: 1', 'a:b:c'), one('nocolon', ':', 'Authorization: Bearer x'));
     case 'since':

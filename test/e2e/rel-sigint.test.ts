@@ -4,8 +4,8 @@
 // delete`, `erp refresh` and `profile delete`, and inside the quota wizard, on a real pseudo-
 // terminal (util-linux `script`): exit 130 and nothing that changes anything was sent; during the
 // polls after a quota change was accepted: exit 130 and the way to follow the request.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -203,5 +203,48 @@ describe('Ctrl-C while a non-idempotent request is out', () => {
     const r = await run;
     expect(r.code).toBe(130);
     expect(r.stderr).toBe('vx: interrupted\n');
+  });
+});
+
+describe('--out names something that is not a regular file', () => {
+  // (never a real device in a test: a regression would replace it. A FIFO and a link behave the same way.)
+  it('a named pipe is written into, not replaced by a file', async () => {
+    const dir = tempDir('vx-rel-out-');
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new Promise<string>((resolve) => {
+      const chunks: Buffer[] = [];
+      createReadStream(fifo).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Good morning', '-o', 'text', '--out', fifo]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await reader).toMatch(/^\S.*\n$/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['pipe']);
+  });
+
+  it('a symbolic link keeps pointing at its file, which gets the new content', async () => {
+    const dir = tempDir('vx-rel-out-');
+    const real = join(dir, 'real.txt');
+    writeFileSync(real, 'old\n');
+    const link = join(dir, 'link.txt');
+    symlinkSync(real, link);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Good morning', '--out', link]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).not.toBe('old\n');
+    expect(readFileSync(link, 'utf8')).toBe(readFileSync(real, 'utf8'));
+    expect(readdirSync(dir).sort()).toEqual(['link.txt', 'real.txt']);
+  });
+});
+
+describe('standard output that cannot be written', () => {
+  it('a full disk is an error (exit 1, the output is incomplete), never a silent exit 0', async () => {
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" erp currencies list -o json > /dev/full`], { env: { ...baseEnv(e2e.configDir), ...e2e.env } });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(err).toBe('vx: cannot write to standard output: ENOSPC: no space left on device, write; the output is incomplete\n');
+    expect(code).toBe(1);
   });
 });
