@@ -329,16 +329,17 @@ export class StreamRenderer {
 
 /** Where results go: stdout, or a file that appears under its name only when complete. */
 export interface ResultSink {
-  write(text: string): Promise<void>;
+  /** text, or bytes (a document saved with --out) */
+  write(text: string | Uint8Array): Promise<void>;
   /** everything was written: flush (and rename the file into place) */
   commit(): Promise<void>;
   /** something failed: leave nothing behind under the file's name */
   abort(): Promise<void>;
 }
 
-function writeWithBackPressure(stream: NodeJS.WritableStream, text: string): Promise<void> {
+function writeWithBackPressure(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (!text) return resolve();
+    if (!text.length) return resolve();
     const onError = (e: Error) => reject(e);
     stream.once('error', onError);
     const ok = stream.write(text, () => undefined);

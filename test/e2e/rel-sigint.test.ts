@@ -248,3 +248,26 @@ describe('standard output that cannot be written', () => {
     expect(code).toBe(1);
   });
 });
+
+describe('erp related pdfDocument --out', () => {
+  it('into a named pipe: written into, not replaced; into a regular file: complete, no temporary file left', async () => {
+    const ORDER = '0000100e-0000-4000-8000-0000000e0001';
+    const dir = tempDir('vx-rel-pdf-');
+    const fifo = join(dir, 'pipe.pdf');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      createReadStream(fifo).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks)));
+    });
+    const r = await e2e.run(['erp', 'sales-orders', 'related', ORDER, 'pdfDocument', '--out', fifo]);
+    expect(r.code, r.stderr).toBe(0);
+    const piped = await reader;
+    expect(piped.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    const file = join(dir, 'order.pdf');
+    const f = await e2e.run(['erp', 'sales-orders', 'related', ORDER, 'pdfDocument', '--out', file]);
+    expect(f.code, f.stderr).toBe(0);
+    expect(readFileSync(file).equals(piped)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['order.pdf', 'pipe.pdf']);
+  });
+});
