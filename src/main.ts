@@ -22,11 +22,14 @@ async function main(argv: string[]): Promise<number> {
     setTimeout(() => process.exit(130), 3000).unref();
   };
   process.on('SIGINT', onSigint);
-  // a reader that goes away (`vx ... | head`) ends the run quietly; set up when an action starts,
-  // so that help and usage errors, written to the descriptors directly, never build the streams
+  // a reader that goes away (`vx ... | head`) ends the run quietly; any other failure (a full
+  // disk, an I/O error) lost output: never a silent exit 0. Set up when an action starts, so that
+  // help and usage errors, written to the descriptors directly, never build the streams.
   state.onAction = () =>
     process.stdout.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
+      process.stderr.write(`vx: cannot write to standard output: ${e.message}; the output is incomplete\n`);
+      process.exit(interrupted ? 130 : 1);
     });
   const program = buildProgram(argv.slice(2));
   try {
@@ -42,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
     if (interrupted) {
       const ctx = state.ctx;
       state.streamsUsed = true;
-      (ctx?.io.stderr ?? process.stderr).write('vx: interrupted\n');
+      // an interruption with something to say (a request whose outcome is unknown) says it
+      const message = (err as { message?: unknown } | undefined)?.message;
+      const said = typeof message === 'string' && message.startsWith('interrupted') ? message : 'interrupted';
+      (ctx?.io.stderr ?? process.stderr).write(`vx: ${said}\n`);
       return 130;
     }
     state.streamsUsed = true;

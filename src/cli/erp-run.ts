@@ -1,13 +1,11 @@
 // The work behind `vx erp`: thin adapters from options to the generic ERP client and back to output.
-import { rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { ErpClient, type Entity, type ListQuery } from '../api/erp/client.js';
 import { buildBody } from '../api/erp/body.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import type { Column } from '../core/output.js';
+import { atomicFileSink, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { findSet, type ActionDef, type ErpSet } from '../spec/erp.js';
 
@@ -124,19 +122,17 @@ export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: 
   if (ctx.stderrIsTTY) ctx.info(`${set.singular} ${id} ${action.done}`);
 }
 
-/** Writes a file atomically: a temporary file next to it, then a rename. */
+/** Writes a file atomically (or straight into a device or pipe): the one --out writer of core/output. */
 async function writeAtomic(path: string, data: Buffer): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const sink = await atomicFileSink(path);
   try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
+    await sink.write(data);
+    await sink.commit();
   } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    const err = e as NodeJS.ErrnoException;
-    throw new UsageError(`cannot write ${path}: ${err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.message}`);
+    await sink.abort();
+    throw e;
   }
 }
-
 export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string, nav: string): Promise<void> {
   const def = set.navigation?.[nav];
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);

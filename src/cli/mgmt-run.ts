@@ -263,6 +263,8 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
   const intervalSeconds = pollInterval(opts.pollInterval);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
+  // without a terminal the question cannot be asked: refuse before the read, so exit 2 sends nothing
+  if (!c.dryRun && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${resourceName} in ${scope.location} to ${limit}?`);
   if (c.dryRun) {
     c.plan({ method: 'GET', url: quotaUrl(c, scope, resourceName) });
     c.plan({ method: 'PATCH', url: quotaUrl(c, scope, resourceName), body: patchBody({ properties: { unit: '<unit of the current quota>' } }, resourceName, limit) });
@@ -375,9 +377,11 @@ export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   need(schemeProblem(props));
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  const { status, body, etag } = await putVersionSet(c, scope, id, props);
+  const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props);
   if (etag) ctx.verbose(`ETag: ${etag}`);
-  if (status === 200) ctx.info(`version set ${id} already existed; it was replaced with the given fields`);
+  // a 200 after a lost answer is most likely the first attempt's own creation: say only what is known
+  if (status === 200 && afterLostAttempt) ctx.info(`version set ${id} is in place with the given fields (an earlier attempt's answer was lost, so whether it existed before is unknown)`);
+  else if (status === 200) ctx.info(`version set ${id} already existed; it was replaced with the given fields`);
   else if (ctx.stderrIsTTY) ctx.info(`created version set ${id}`);
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }

@@ -11,6 +11,7 @@ import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
 import { selectFor, selected } from './runner.js';
+import { oneLine } from '../core/errors.js';
 
 
 /**
@@ -133,9 +134,12 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
     getOutHasColors: () => isTerminal(1) && process.stdout.hasColors?.(),
     getErrHasColors: () => isTerminal(2) && process.stderr.hasColors?.(),
   };
+  // commander's own error lines echo what was typed, so control characters in it are shown
+  // escaped (one line, no escapes)
+  const outputError = (str: string, write: (s: string) => void) => write(str.replace(/[^\n]+/g, (line) => oneLine(line)));
   const walk = (c: Command) => {
     c.exitOverride();
-    c.configureOutput(output);
+    c.configureOutput({ ...output, outputError });
     c.commands.forEach(walk);
   };
   walk(program);

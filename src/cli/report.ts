@@ -1,6 +1,6 @@
 // Turns any error into one line on stderr and the contract's exit code.
 import type { Ctx } from '../core/context.js';
-import { asVxError, EXIT } from '../core/errors.js';
+import { asVxError, EXIT, oneLine } from '../core/errors.js';
 import { DryRunHalt } from '../core/http.js';
 import { redact } from '../core/redact.js';
 
@@ -12,8 +12,8 @@ export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean)
   const e = asVxError(err);
   const stderr = ctx?.io.stderr ?? process.stderr;
   const red = ctx ? ctx.errChalk.red : (s: string) => s;
-  stderr.write(`${red('vx:')} ${redact(e.message)}\n`);
-  if (e.hint) stderr.write(`${redact(e.hint)}\n`);
+  stderr.write(`${red('vx:')} ${oneLine(redact(e.message))}\n`);
+  if (e.hint) stderr.write(`${redact(e.hint).split('\n').map(oneLine).join('\n')}\n`);
   if (debug && (err as Error)?.stack) stderr.write(`${redact(String((err as Error).stack))}\n`);
   return e.exitCode;
 }

@@ -215,3 +215,15 @@ export function asVxError(err: unknown): VxError {
   }
   return new ServiceError(e?.message ?? String(err));
 }
+
+/**
+ * Text for one line of stderr: control characters (a newline or a terminal escape sequence in a
+ * value the user typed or a service sent) are shown escaped, so a message stays one line and
+ * cannot drive the terminal.
+ */
+export function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+

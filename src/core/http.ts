@@ -52,6 +52,12 @@ export interface HttpResponse {
   json<T = unknown>(): T;
   requestId?: string;
   url: string;
+  /**
+   * true when an earlier attempt of this request may have reached the service and done its work
+   * (a lost answer, a timeout, a 5xx other than 503): a 200 from a repeated PUT may then be the
+   * first attempt's own result rather than something that was there before
+   */
+  afterLostAttempt?: boolean;
 }
 
 export interface HttpOptions {
@@ -325,6 +331,7 @@ export class Http {
     const { headers, body } = this.encode(req);
     const signal = req.signal ?? this.opts.signal;
     let attempt = 0;
+    let lost = false;
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const started = performance.now();
@@ -340,7 +347,16 @@ export class Http {
         const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
         const code = e.code ?? e.cause?.code ?? e.name;
         const ms = Math.round(performance.now() - started);
-        if (signal?.aborted) throw new InterruptedError();
+        if (signal?.aborted) {
+          // Ctrl-C while a non-idempotent request was out: it may have reached the service
+          if (!idempotent) {
+            throw new InterruptedError(
+              `interrupted while waiting for the answer to ${req.describe ?? `${method} ${redact(req.url)}`}; the outcome is unknown (it may or may not have taken effect)` +
+                (req.checkHint ? `; check with: ${req.checkHint}` : ''),
+            );
+          }
+          throw new InterruptedError();
+        }
         if (isVxError(err)) throw err;
         this.trace(`< ${code} after ${ms} ms: ${e.message}`);
         if (TLS_TRUST_CODES.test(String(code))) {
@@ -355,6 +371,7 @@ export class Http {
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
         const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
         if (idempotent || nothingSent) {
+          if (!nothingSent) lost = true;
           if (attempt < maxRetries) {
             const delay = retryDelay(attempt, undefined, { baseMs: this.opts.backoffBaseMs, capMs: this.opts.backoffCapMs, random: this.opts.random });
             this.trace(`retrying in ${delay} ms`);
@@ -377,8 +394,12 @@ export class Http {
         for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
         if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
       }
-      if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) return res;
+      if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
+        if (lost) res.afterLostAttempt = true;
+        return res;
+      }
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
+      if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;
       if (canRetry && attempt < maxRetries) {
         const delay = retryDelay(attempt, res.headers['retry-after'], {
           baseMs: this.opts.backoffBaseMs,

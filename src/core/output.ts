@@ -1,7 +1,7 @@
 // The one door to results on stdout: json | yaml | table | tsv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { UsageError } from './errors.js';
+import { isVxError, UsageError } from './errors.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -330,16 +330,17 @@ export class StreamRenderer {
 
 /** Where results go: stdout, or a file that appears under its name only when complete. */
 export interface ResultSink {
-  write(text: string): Promise<void>;
+  /** text, or bytes (a document saved with --out) */
+  write(text: string | Uint8Array): Promise<void>;
   /** everything was written: flush (and rename the file into place) */
   commit(): Promise<void>;
   /** something failed: leave nothing behind under the file's name */
   abort(): Promise<void>;
 }
 
-function writeWithBackPressure(stream: NodeJS.WritableStream, text: string): Promise<void> {
+function writeWithBackPressure(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (!text) return resolve();
+    if (!text.length) return resolve();
     const onError = (e: Error) => reject(e);
     stream.once('error', onError);
     const ok = stream.write(text, () => undefined);
@@ -367,19 +368,26 @@ export function streamSink(stream: NodeJS.WritableStream): ResultSink {
  */
 export async function atomicFileSink(path: string): Promise<ResultSink> {
   const { createWriteStream, unlinkSync } = await import('node:fs');
-  const { rename, unlink, stat } = await import('node:fs/promises');
+  const { rename, unlink, stat, realpath } = await import('node:fs/promises');
   const { basename, dirname, join } = await import('node:path');
   const fail = (e: unknown): UsageError => {
     const err = e as NodeJS.ErrnoException;
     const why = err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
     return new UsageError(`cannot write ${path}: ${why}`);
   };
+  let target = path;
   try {
-    if ((await stat(path)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    const st = await stat(path);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // a device or a pipe (/dev/stdout, /dev/null, a FIFO) is written as it is: renaming a file
+    // over it would replace it
+    if (!st.isFile()) return directSink(createWriteStream(path, { flags: 'w' }), fail);
+    // a symbolic link keeps pointing at its file: the new content goes next to the file it names
+    target = await realpath(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(e);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw isVxError(e) ? e : fail(e);
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   const out = createWriteStream(tmp, { flags: 'w', mode: 0o644 });
   await new Promise<void>((resolve, reject) => {
     out.once('open', () => resolve());
@@ -408,7 +416,7 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
     async commit() {
       try {
         await close();
-        await rename(tmp, path);
+        await rename(tmp, target);
         settled = true;
         process.removeListener('exit', cleanup);
       } catch (e) {
@@ -417,5 +425,18 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
       }
     },
     abort,
+  };
+}
+
+/** A sink that writes straight into an open stream (a device or a pipe named by --out). */
+async function directSink(out: import('node:fs').WriteStream, fail: (e: unknown) => UsageError): Promise<ResultSink> {
+  await new Promise<void>((resolve, reject) => {
+    out.once('open', () => resolve());
+    out.once('error', (e) => reject(fail(e)));
+  });
+  return {
+    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
+    commit: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(fail(e)) : resolve()))),
+    abort: async () => void out.destroy(),
   };
 }

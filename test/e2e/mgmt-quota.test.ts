@@ -148,8 +148,10 @@ describe('vx mgmt quota set', () => {
   it('without a terminal and without --yes it exits 2 and sends nothing', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count: confirmation needed; pass --yes/);
+    expect(r.stderr).toMatch(/Change the limit of cores in eastus to 150: confirmation needed; pass --yes/);
     expect(writes()).toEqual([]);
+    // refused before the read too: exit 2 means nothing was sent
+    expect(await mgmtLog()).toEqual([]);
   });
 
   it('--dry-run shows the read and the PATCH and sends nothing', async () => {

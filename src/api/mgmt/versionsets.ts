@@ -62,11 +62,11 @@ async function conflictMessage<T>(id: string, fn: () => Promise<T>): Promise<T> 
 }
 
 /** PUT: creates (201) or replaces (200). With `ifMatch` only when the ETag still matches. */
-export async function putVersionSet(c: MgmtClient, s: ServiceScope, id: string, properties: VersionSetProps, ifMatch?: string): Promise<{ status: number; body: VersionSet; etag?: string }> {
+export async function putVersionSet(c: MgmtClient, s: ServiceScope, id: string, properties: VersionSetProps, ifMatch?: string): Promise<{ status: number; body: VersionSet; etag?: string; afterLostAttempt?: boolean }> {
   const res = await conflictMessage(id, () =>
     c.send({ method: 'PUT', url: versionSetUrl(c, s, id), headers: ifMatch ? { 'If-Match': ifMatch } : {}, body: { properties } }),
   );
-  return { status: res.status, body: res.body.length ? res.json<VersionSet>() : {}, etag: res.headers.etag };
+  return { status: res.status, body: res.body.length ? res.json<VersionSet>() : {}, etag: res.headers.etag, afterLostAttempt: res.afterLostAttempt };
 }
 
 export async function deleteVersionSet(c: MgmtClient, s: ServiceScope, id: string, ifMatch: string): Promise<void> {

@@ -1,0 +1,82 @@
+// Shared pieces of the reliability tests (test/e2e/rel-*.test.ts): the contract's exit codes, the
+// signs of a crash, the command tree as data, and a lane (emulator + config dir + working dir)
+// that one spawned vx at a time can use without seeing another run's requests.
+import type { Command, Option } from 'commander';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildProgram } from '../../src/cli/program.js';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { removeDir, runVx, tempDir, type RunOptions, type RunResult } from './vx.js';
+
+/** cli.md, "Exit codes" */
+export const CONTRACT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 130]);
+
+/** What a crash leaves on stderr: a stack frame or a JavaScript error class. */
+export function crashSigns(stderr: string): string[] {
+  const found: string[] = [];
+  if (/^ {4}at .+/m.test(stderr)) found.push('stack frame');
+  const m = stderr.match(/\b(TypeError|ReferenceError|RangeError|SyntaxError|undefined is not|Cannot read properties|is not a function)\b/g);
+  if (m) found.push(...m);
+  return found;
+}
+
+export interface LeafCommand {
+  /** the words that select it: ['erp', 'currencies', 'delete'] */
+  path: string[];
+  command: Command;
+  options: readonly Option[];
+  args: { name: string; required: boolean; variadic: boolean }[];
+}
+
+/** Every runnable command of the whole tree (built without a command line: every noun in full). */
+export function leafCommands(): { program: Command; leaves: LeafCommand[] } {
+  const program = buildProgram();
+  const leaves: LeafCommand[] = [];
+  const walk = (c: Command, path: string[]) => {
+    if (!c.commands.length && path.length) {
+      const args = (c as unknown as { registeredArguments: { name(): string; required: boolean; variadic: boolean }[] }).registeredArguments.map((a) => ({
+        name: a.name(),
+        required: a.required,
+        variadic: a.variadic,
+      }));
+      leaves.push({ path, command: c, options: c.options, args });
+    }
+    for (const s of c.commands) walk(s, [...path, s.name()]);
+  };
+  walk(program, []);
+  return { program, leaves };
+}
+
+export interface Lane {
+  emu: Emulator;
+  configDir: string;
+  cwd: string;
+  run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+/** An emulator of its own on port 0, a config dir and an empty working directory. */
+export async function openLane(opts: { faults?: string; key?: string; token?: string } = {}): Promise<Lane> {
+  const emu = await startEmulator({ port: 0, faults: opts.faults, key: opts.key, token: opts.token });
+  const configDir = tempDir('vx-rel-cfg-');
+  const cwd = tempDir('vx-rel-cwd-');
+  return {
+    emu,
+    configDir,
+    cwd,
+    run: (args, o = {}) => runVx(args, { configDir, cwd, ...o, env: { ...emu.env(), ...(o.env ?? {}) } }),
+    async close() {
+      await emu.close();
+      removeDir(configDir);
+      removeDir(cwd);
+    },
+  };
+}
+
+/** Every file below `dir` (recursively), as paths. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
