@@ -164,7 +164,12 @@ export class Emulator {
   }
 
   /** Back to the seed data; clears the request log. */
+  /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
+  private generation = 0;
+
   reset(): void {
+    // requests still in flight (a slow answer the client gave up on) belong to the old state
+    this.generation += 1;
     this.state = {};
     for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
     this.log.length = 0;
@@ -289,6 +294,7 @@ export class Emulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const generation = this.generation;
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const entry: LogEntry = { family: 'unknown', method, path: `${url.pathname}${url.search}`, status: 0, time: Date.now() };
@@ -329,6 +335,12 @@ export class Emulator {
       if (fault) {
         entry.fault = fault.kind;
         if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+        if (generation !== this.generation) {
+          // the emulator was reset while this request waited: it never reaches the new state
+          entry.status = -1;
+          req.socket.destroy();
+          return;
+        }
         if (fault.kind === 'reset') {
           entry.status = -1;
           req.socket.destroy();
