@@ -174,7 +174,43 @@ export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' 
 interface RawResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Buffer> & { destroy(): unknown };
+  body: import('node:stream').Readable;
+}
+
+/**
+ * Reads a response body whole with plain 'data' events (cheaper per page than async iteration
+ * over the stream); more than `max` bytes destroys the stream and rejects with `tooLarge()`.
+ */
+function readBody(body: import('node:stream').Readable, max: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (e: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(e);
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > max) {
+        fail(tooLarge());
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    });
+    body.once('error', fail);
+    body.once('close', () => {
+      if (!settled) fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    });
+  });
 }
 
 export class Http {
@@ -474,17 +510,9 @@ export class Http {
       throw e;
     }
     const max = this.opts.maxBodyBytes ?? 256 * 1024 * 1024;
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let buf: Buffer;
     try {
-      for await (const chunk of r.body) {
-        size += (chunk as Buffer).length;
-        if (size > max) {
-          r.body.destroy();
-          throw new ServiceError(`${method} ${redact(url)}: response larger than ${max} bytes; refused`);
-        }
-        chunks.push(chunk as Buffer);
-      }
+      buf = await readBody(r.body, max, () => new ServiceError(`${method} ${redact(url)}: response larger than ${max} bytes; refused`));
     } catch (e) {
       if (isVxError(e)) throw e;
       if (timer.aborted && !signal?.aborted) {
@@ -494,7 +522,6 @@ export class Http {
       }
       throw e;
     }
-    const buf = Buffer.concat(chunks);
     const h = lowerHeaders(r.headers);
     let text: string | undefined;
     const res: HttpResponse = {
