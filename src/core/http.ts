@@ -285,13 +285,19 @@ export class Http {
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
       const req = mod.request(u, { method, headers: h, agent, signal });
-      // a connection that does not complete within the timeout (the signal covers the rest)
-      req.setTimeout(Math.min(timeout, 30_000), () => {
-        if (!req.socket || req.socket.connecting) {
-          const err = new Error(`connect timed out after ${Math.min(timeout, 30_000)} ms`) as NodeJS.ErrnoException;
+      // a connection that does not complete within the timeout (the signal covers the rest); a
+      // reused keep-alive socket is connected already and needs no timer
+      req.once('socket', (socket) => {
+        if (!socket.connecting) return;
+        const ms = Math.min(timeout, 30_000);
+        const t = setTimeout(() => {
+          const err = new Error(`connect timed out after ${ms} ms`) as NodeJS.ErrnoException;
           err.code = 'UND_ERR_CONNECT_TIMEOUT';
           req.destroy(err);
-        }
+        }, ms);
+        const clear = () => clearTimeout(t);
+        socket.once('connect', clear);
+        req.once('close', clear);
       });
       req.on('error', reject);
       req.on('response', (res: IncomingMessage) => {
