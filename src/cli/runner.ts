@@ -18,7 +18,16 @@ export const state: RunState = { signal: new AbortController().signal };
  * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`.
  * `opts` are the command's own options merged with the globals.
  */
-export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>): (...args: any[]) => Promise<void> {
+export interface ActOptions {
+  /**
+   * The command creates or writes the profile named by --profile/VX_PROFILE (`profile set`,
+   * `auth login`) or never uses it, so that profile need not exist yet; every other command
+   * refuses a named profile that does not exist (exit 2, nothing sent).
+   */
+  createsProfile?: boolean | ((opts: any) => boolean);
+}
+
+export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>, options: ActOptions = {}): (...args: any[]) => Promise<void> {
   return async (...args: any[]) => {
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
@@ -29,6 +38,8 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    const creates = typeof options.createsProfile === 'function' ? options.createsProfile(opts) : options.createsProfile;
+    if (!creates) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run

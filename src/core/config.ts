@@ -125,6 +125,36 @@ export class Config {
     return Boolean(this.store().profiles?.[name]);
   }
 
+  /** The names of the stored profiles, sorted. */
+  profileNames(): string[] {
+    return Object.keys(this.store().profiles ?? {}).sort();
+  }
+
+  /** "existing profiles: a, b" or "no profile exists yet" */
+  private existingProfiles(): string {
+    const names = this.profileNames();
+    return names.length ? `existing profiles: ${names.join(', ')}` : 'no profile exists yet';
+  }
+
+  /** The error for a profile that was named but does not exist (a usage error: exit 2). */
+  noSuchProfile(name: string, origin?: string): UsageError {
+    return new UsageError(
+      `no profile named "${name}"${origin ? ` (from ${origin})` : ''}; ${this.existingProfiles()}; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\``,
+    );
+  }
+
+  /**
+   * Refuses a profile named by --profile or VX_PROFILE that does not exist (as aws does), before
+   * anything is sent. The implicit "default" profile may be absent (settings from the environment).
+   */
+  checkProfile(): void {
+    const flag = this.opts.profileFlag;
+    const env = this.env.VX_PROFILE;
+    const name = flag || env;
+    if (!name || name === 'default' || this.profileExists(name)) return;
+    throw this.noSuchProfile(name, flag ? '--profile' : 'VX_PROFILE');
+  }
+
   /** Resolves a setting: flag > environment > profile > default (then its fallback setting). */
   resolve(key: string, flag?: string): Resolved | undefined {
     const def = this.defs.get(key);
@@ -302,10 +332,9 @@ export class Config {
   }
 
   async use(name: string): Promise<void> {
-    if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid profile name "${name}"`);
+    if (!this.profileExists(name)) throw this.noSuchProfile(name);
     await this.mutate((d) => {
-      d.profiles ??= {};
-      d.profiles[name] ??= {};
+      if (!d.profiles?.[name]) throw this.noSuchProfile(name); // deleted meanwhile
       d.activeProfile = name;
     });
   }
