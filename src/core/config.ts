@@ -182,10 +182,13 @@ export class Config {
     const r = this.resolve(key, flag);
     if (r) return r.value;
     const def = this.defs.get(key);
-    const how = [def?.env ? `set ${def.env}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
+    // a setting that falls back to another one says so (lcs.token falls back to erp.token)
+    const fb = def?.fallback ? this.defs.get(def.fallback) : undefined;
+    const fallback = fb ? ` (falls back to ${[fb.env, fb.key].filter(Boolean).join('/')})` : '';
+    const how = [def?.env ? `set ${def.env}${fallback}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
     const label = what ?? def?.description ?? key;
     if (def?.credential) {
-      throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login\``);
+      throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login --service ${key.split('.')[0]}\``);
     }
     throw new UsageError(`${label} is not set: ${how}`);
   }
