@@ -47,13 +47,15 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service, ctx.http)) };
   if (opts.data !== undefined) {
     body = await readBodyArg(opts.data, ctx.io.stdin);
-    let isJson = true;
+    // the contract's --data is JSON (every service takes JSON): a typo is caught before sending;
+    // valid JSON is sent byte for byte as given
     try {
       JSON.parse(body);
-    } catch {
-      isJson = false;
+    } catch (e) {
+      const where = opts.data === '-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
+      throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${(e as Error).message})`);
     }
-    if (isJson) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
+    headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
   }
   if (opts.service === 'lcs') headers['x-vendor-version'] ??= '2017-09-15';
   Object.assign(headers, extra);

@@ -15,7 +15,7 @@ export async function list(ctx: Ctx): Promise<void> {
 
 export async function show(ctx: Ctx, name?: string): Promise<void> {
   const profile = name ?? ctx.config.profileName();
-  if (name && !ctx.config.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+  if (name && !ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name, undefined, false);
   const stored = ctx.config.showProfile(profile);
   const isCurrent = profile === ctx.config.profileName();
   const fmt = ctx.format();
@@ -63,7 +63,7 @@ export async function use(ctx: Ctx, name: string): Promise<void> {
 }
 
 export async function remove(ctx: Ctx, name: string): Promise<void> {
-  if (!ctx.config.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+  if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name, undefined, false);
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`);
   await ctx.config.deleteProfile(name);
   ctx.info(`deleted profile "${name}"`);

@@ -137,10 +137,9 @@ export class Config {
   }
 
   /** The error for a profile that was named but does not exist (a usage error: exit 2). */
-  noSuchProfile(name: string, origin?: string): UsageError {
-    return new UsageError(
-      `no profile named "${name}"${origin ? ` (from ${origin})` : ''}; ${this.existingProfiles()}; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\``,
-    );
+  noSuchProfile(name: string, origin?: string, howToCreate = true): UsageError {
+    const create = howToCreate ? `; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\`` : '';
+    return new UsageError(`no profile named "${name}"${origin ? ` (from ${origin})` : ''}; ${this.existingProfiles()}${create}`);
   }
 
   /**
@@ -343,7 +342,7 @@ export class Config {
   }
 
   async deleteProfile(name: string): Promise<void> {
-    if (!this.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+    if (!this.profileExists(name)) throw this.noSuchProfile(name, undefined, false);
     await this.mutate((d) => {
       delete d.profiles?.[name];
       if (d.activeProfile === name) delete d.activeProfile;
