@@ -40,7 +40,6 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     state.ctx = ctx;
     const creates = typeof options.createsProfile === 'function' ? options.createsProfile(opts) : options.createsProfile;
     if (!creates) ctx.config.checkProfile();
-    ctx.explicitFormat(); // an invalid `output` in the profile is refused before anything is sent
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run
