@@ -296,12 +296,17 @@ export class Config {
     return def;
   }
 
-  async set(key: string, value: string, profile = this.profileName()): Promise<void> {
+  /** What set() refuses: an unknown key, a value outside the key's choices, an invalid profile name. */
+  checkValue(key: string, value: string, profile = this.profileName()): void {
     const def = this.validateKey(key);
     if (def.choices && !def.choices.includes(value)) {
       throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
     }
     if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
+  }
+
+  async set(key: string, value: string, profile = this.profileName()): Promise<void> {
+    this.checkValue(key, value, profile);
     await this.mutate((d) => {
       d.profiles ??= {};
       d.profiles[profile] = { ...(d.profiles[profile] ?? {}), [key]: value };
