@@ -20,11 +20,11 @@ export const state: RunState = { signal: new AbortController().signal };
  */
 export interface ActOptions {
   /**
-   * The command creates or writes the profile named by --profile/VX_PROFILE (`profile set`,
-   * `auth login`) or never uses it, so that profile need not exist yet; every other command
-   * refuses a named profile that does not exist (exit 2, nothing sent).
+   * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
+   * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
+   * the emulator) never reads it.
    */
-  createsProfile?: boolean | ((opts: any) => boolean);
+  profile?: 'creates' | 'unused';
 }
 
 export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>, options: ActOptions = {}): (...args: any[]) => Promise<void> {
@@ -38,8 +38,7 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
-    const creates = typeof options.createsProfile === 'function' ? options.createsProfile(opts) : options.createsProfile;
-    if (!creates) ctx.config.checkProfile();
+    if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run

@@ -112,7 +112,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
     });
   });
 
-  it('commands that create the profile accept a new name: profile set, auth login', async () => {
+  it('commands that create the profile accept a new name (profile set, auth login); completion never reads one', async () => {
     await withConfig(async (run, dir) => {
       const set = await run(['-p', 'new', 'profile', 'set', 'erp.company', 'c1']);
       expect(set.stderr).toBe('set erp.company in profile "new"\n');
@@ -126,6 +126,10 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       expect(stored.profiles.ci['mgmt.token']).toBe('tok-123');
       // and then they exist
       expect((await run(['-p', 'new', 'profile', 'show', '-o', 'json'])).code).toBe(0);
+      // commands that never read a profile do not care: completion (shell start-up files)
+      const comp = await run(['-p', 'nosuch', 'completion', 'bash']);
+      expect(comp.code).toBe(0);
+      expect(comp.stdout).toMatch(/^# bash completion for vx/);
     });
   });
 
