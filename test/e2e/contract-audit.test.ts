@@ -249,9 +249,13 @@ describe('errors name the HTTP status, the service code and message, the request
       ['2 usage', ['erp', 'companies', 'list', '--bogus'], 2, /^vx: unknown option '--bogus' \(run `vx erp companies list --help` for usage\)\n$/],
       ['3 no credentials', ['mgmt', 'health', 'events', 'list'], 3, /^vx: no credentials configured: management bearer token is not set; set VX_MGMT_TOKEN or run `vx profile set mgmt.token <value>`, or sign in with `vx auth login --service mgmt`\n$/, { VX_MGMT_TOKEN: undefined }],
       ['3 401', ['mgmt', 'health', 'events', 'list'], 3, new RegExp(`^vx: HTTP 401 Unauthorized AuthenticationFailed: .* \\(request id ${UUID}\\)\\n$`), { VX_MGMT_TOKEN: 'wrong' }],
+      ['3 403', ['erp', 'companies', 'list'], 3, new RegExp(`^vx: HTTP 403 Forbidden \\S+: emulated fault: HTTP 403.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/403:1'],
       ['4 404', ['erp', 'currencies', 'get', 'NOPE'], 4, new RegExp(`^vx: HTTP 404 Not Found BadRequest_NotFound: The currencies record 'NOPE' does not exist\\. CorrelationId: ${UUID}\\. \\(request id ${UUID}\\)\\n$`)],
       ['5 409', ['erp', 'companies', 'list'], 5, new RegExp(`^vx: HTTP 409 Conflict \\S+: emulated fault: HTTP 409.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/409:1'],
       ['6 429', ['erp', 'companies', 'list', '--retries', '0'], 6, new RegExp(`^vx: HTTP 429 Too Many Requests \\S+: emulated fault: HTTP 429.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/429:1,retry-after:0'],
+      ['7 408', ['erp', 'companies', 'list', '--retries', '0'], 7, new RegExp(`^vx: HTTP 408 Request Timeout \\S+: emulated fault: HTTP 408.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/408:1'],
+      ['7 502', ['erp', 'companies', 'list', '--retries', '0'], 7, new RegExp(`^vx: HTTP 502 Bad Gateway \\S+: emulated fault: HTTP 502.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/502:1'],
+      ['7 504 after all retries', ['mgmt', 'health', 'events', 'list', '--retries', '2'], 7, new RegExp(`^vx: HTTP 504 Gateway Timeout ServiceUnavailable: emulated fault: HTTP 504 \\(request id ${UUID}\\) \\(after 3 attempts\\)\\n$`), {}, 'mgmt/504:1'],
       ['7 503', ['mgmt', 'health', 'events', 'list', '--retries', '0'], 7, new RegExp(`^vx: HTTP 503 Service Unavailable ServiceUnavailable: emulated fault: HTTP 503 \\(request id ${UUID}\\)\\n$`), {}, 'mgmt/503:1,retry-after:0'],
     ];
     for (const [name, args, code, re, env, faults] of cases) {
