@@ -293,25 +293,34 @@ describe('errors name the HTTP status, the service code and message, the request
 });
 
 describe('vx api --data <json|@file|->', () => {
-  it('text that is not JSON is a usage error before sending; JSON is sent byte for byte with a JSON content type', async () => {
+  it('text that is not JSON is a usage error before sending unless -H names another Content-Type; JSON is sent byte for byte', async () => {
     const bad = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', '{bad']);
-    expect(bad.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' in JSON at position 1)\n");
+    expect(bad.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' in JSON at position 1); to send another type, name it with -H 'Content-Type: <type>'\n");
     expect(bad.code).toBe(2);
     const dir = tempDir();
     try {
       const f = join(dir, 'body.txt');
       writeFileSync(f, 'code=X\n');
       const file = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', `@${f}`]);
-      expect(file.stderr).toMatch(new RegExp(`^vx: --data: ${esc(f)} is not valid JSON \\(.*\\)\\n$`));
+      expect(file.stderr).toMatch(new RegExp(`^vx: --data: ${esc(f)} is not valid JSON \\(.*\\); to send another type, name it with -H 'Content-Type: <type>'\\n$`));
       expect(file.code).toBe(2);
       const stdin = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', '-'], { input: 'hello' });
-      expect(stdin.stderr).toMatch(/^vx: --data: standard input is not valid JSON \(.*\)\n$/);
+      expect(stdin.stderr).toMatch(/^vx: --data: standard input is not valid JSON \(.*\); to send another type/);
       expect(stdin.code).toBe(2);
       expect(existsSync(f)).toBe(true);
     } finally {
       removeDir(dir);
     }
     expect(e2e.emu.log).toEqual([]);
+    // a JSON content type named by hand is checked too; another type is sent as is (reliability-input)
+    const jsonCt = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', 'x=1', '-H', 'Content-Type: application/json']);
+    expect(jsonCt.code).toBe(2);
+    expect(e2e.emu.log).toEqual([]);
+    const ok = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', ' {"a": 1}\n']);
+    expect(ok.code).toBe(4);
+    expect(e2e.emu.log[0].body).toBe(' {"a": 1}\n');
+    expect(e2e.emu.log[0].headers?.['content-type']).toBe('application/json');
+    e2e.emu.reset();
     const lit = await e2e.run(['erp', 'currencies', 'create', '--data', '{bad']);
     expect(lit.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' in JSON at position 1)\n");
     expect(lit.code).toBe(2);
