@@ -138,7 +138,11 @@ export class Config {
 
   /** The error for a profile that was named but does not exist (a usage error: exit 2). */
   noSuchProfile(name: string, origin?: string, howToCreate = true): UsageError {
-    const create = howToCreate ? `; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\`` : '';
+    const create = !PROFILE_NAME.test(name)
+      ? '; a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes'
+      : howToCreate
+        ? `; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\``
+        : '';
     return new UsageError(`no profile named "${name}"${origin ? ` (from ${origin})` : ''}; ${this.existingProfiles()}${create}`);
   }
 

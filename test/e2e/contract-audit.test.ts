@@ -95,6 +95,9 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
         expect(r.stderr).toMatch(/^vx: no profile named "nosuch" \(from --profile\); existing profiles: prod, staging;/);
         expect(r.stdout).toBe('');
       }
+      const badName = await run(['-p', 'bad name', 'erp', 'companies', 'list']);
+      expect(badName.stderr).toBe('vx: no profile named "bad name" (from --profile); existing profiles: prod, staging; a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes\n');
+      expect(badName.code).toBe(2);
       expect(e2e.emu.log).toEqual([]);
       // the flag wins over VX_PROFILE: an existing -p with a wrong VX_PROFILE works
       const ok = await run(['-p', 'prod', 'erp', 'companies', 'list', '-o', 'json'], { env: { VX_PROFILE: 'nosuch' } });
