@@ -47,13 +47,19 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service, ctx.http)) };
   if (opts.data !== undefined) {
     body = await readBodyArg(opts.data, ctx.io.stdin);
-    let isJson = true;
-    try {
-      JSON.parse(body);
-    } catch {
-      isJson = false;
+    // the contract's --data is JSON (every service takes JSON): a typo is caught before sending and
+    // valid JSON is sent byte for byte. A body of another type is sent as is when its type is named
+    // with -H 'Content-Type: ...'.
+    const typed = Object.entries(extra).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    if (typed === undefined || /json/i.test(typed)) {
+      try {
+        JSON.parse(body);
+      } catch (e) {
+        const where = opts.data === '-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
+        throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${(e as Error).message}); to send another type, name it with -H 'Content-Type: <type>'`);
+      }
+      if (typed === undefined) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
     }
-    if (isJson) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
   }
   if (opts.service === 'lcs') headers['x-vendor-version'] ??= '2017-09-15';
   Object.assign(headers, extra);

@@ -285,9 +285,10 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
 
 export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<void> {
   const services = o.service ? [o.service] : SERVICES;
-  const removed = await removeCredentials(ctx.config, services);
+  const removed = await removeCredentials(ctx.config, services, ctx.http.dryRun);
   const profile = ctx.config.profileName();
-  if (removed.length) ctx.info(`Signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
+  if (ctx.http.dryRun) ctx.info(removed.length ? `dry run: nothing was changed (would remove the stored credentials of ${removed.join(', ')} from profile "${profile}")` : `dry run: no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
+  else if (removed.length) ctx.info(`Signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
   else ctx.info(`No stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
   for (const s of services) {
     const r = ctx.config.resolve(credentialKey(s));

@@ -38,7 +38,7 @@ export function registerAuth(program: Command): void {
         'printf %s "$TOKEN" | vx auth login --service lcs --with-token',
       ),
     )
-    .action(act(async (ctx, opts) => (await run()).login(ctx, opts)));
+    .action(act(async (ctx, opts) => (await run()).login(ctx, opts), { profile: 'creates' }));
   auth
     .command('status')
     .description('show, per service, whether and how you are signed in and when it expires (never the secret)')

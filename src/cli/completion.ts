@@ -13,5 +13,5 @@ export function registerCompletion(program: Command): void {
       'after',
       examples('vx completion bash > /etc/bash_completion.d/vx', 'vx completion zsh > "${fpath[1]}/_vx"', 'vx completion fish > ~/.config/fish/completions/vx.fish', 'vx completion powershell >> $PROFILE'),
     )
-    .action(act(async (ctx, opts: { write?: string }, shell?: string) => (await import('./completion-run.js')).run(ctx, opts, shell)));
+    .action(act(async (ctx, opts: { write?: string }, shell?: string) => (await import('./completion-run.js')).run(ctx, opts, shell), { profile: 'unused' }));
 }

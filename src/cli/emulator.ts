@@ -20,10 +20,10 @@ export function registerEmulator(program: Command): void {
     .description('start the emulator in the foreground and print the environment that points vx at it')
     .option('--save-profile <name>', 'also store the emulator settings as a profile')
     .addHelpText('after', examples('vx emulator start', 'vx emulator start --port 0 --state ./emu.json', 'vx emulator start --save-profile emu && vx -p emu erp companies list'))
-    .action(act(async (ctx, opts) => (await run()).start(ctx, opts)));
+    .action(act(async (ctx, opts) => (await run()).start(ctx, opts), { profile: 'unused' }));
   serverOptions(emu.command('exec'), '0')
     .description('start the emulator, run a command with the environment pointing at it, stop, and exit with its code')
     .argument('<command...>', 'the command and its arguments (after --)')
     .addHelpText('after', examples('vx emulator exec -- vx translate --to de "Good morning"', 'vx emulator exec -- sh -c \'vx erp currencies list -o json | jq length\''))
-    .action(act(async (ctx, opts, command: string[]) => (await run()).exec(ctx, opts, command)));
+    .action(act(async (ctx, opts, command: string[]) => (await run()).exec(ctx, opts, command), { profile: 'unused' }));
 }

@@ -386,6 +386,9 @@ export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
+/** In --dry-run, the body of update's PUT: the given fields and this stand-in for the ones kept. */
+const KEPT_PLACEHOLDER = '<other properties>';
+
 export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
   const changes = fieldChanges(opts);
@@ -405,6 +408,10 @@ export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promis
     props = mergeProperties({}, changes);
     need(schemeProblem(props));
     etag = opts.ifMatch;
+  } else if (c.dryRun) {
+    // the GET and the PUT update would send; what the GET returns is not known without sending it
+    etag = await currentEtag(c, scope, id);
+    props = { ...mergeProperties({}, changes), [KEPT_PLACEHOLDER]: '<as returned by the GET>' };
   } else {
     const current = await getVersionSet(c, scope, id);
     if (!current.etag) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> with all fields`);

@@ -15,7 +15,7 @@ export async function list(ctx: Ctx): Promise<void> {
 
 export async function show(ctx: Ctx, name?: string): Promise<void> {
   const profile = name ?? ctx.config.profileName();
-  if (name && !ctx.config.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+  if (name && !ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name, undefined, false);
   const stored = ctx.config.showProfile(profile);
   const isCurrent = profile === ctx.config.profileName();
   const fmt = ctx.format();
@@ -47,23 +47,42 @@ export async function set(ctx: Ctx, key: string, value?: string): Promise<void> 
   } else if (def.secret) {
     ctx.warn(`a secret given on the command line may be kept in your shell history; prefer \`printf %s "$SECRET" | vx profile set ${key}\``);
   }
+  if (ctx.http.dryRun) {
+    ctx.config.checkValue(key, value);
+    ctx.info(`dry run: nothing was changed (would set ${key} in profile "${ctx.config.profileName()}")`);
+    return;
+  }
   await ctx.config.set(key, value);
   ctx.info(`set ${key} in profile "${ctx.config.profileName()}"`);
 }
 
 export async function unset(ctx: Ctx, key: string): Promise<void> {
   ctx.config.validateKey(key);
+  if (ctx.http.dryRun) {
+    const had = ctx.config.profile()[key] !== undefined;
+    ctx.info(`dry run: nothing was changed (${key} ${had ? 'would be removed from' : 'is not set in'} profile "${ctx.config.profileName()}")`);
+    return;
+  }
   const had = await ctx.config.unset(key);
   ctx.info(had ? `removed ${key} from profile "${ctx.config.profileName()}"` : `${key} was not set in profile "${ctx.config.profileName()}"`);
 }
 
 export async function use(ctx: Ctx, name: string): Promise<void> {
+  if (ctx.http.dryRun) {
+    if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name);
+    ctx.info(`dry run: nothing was changed (would make "${name}" the active profile)`);
+    return;
+  }
   await ctx.config.use(name);
   ctx.info(`active profile is now "${name}"`);
 }
 
 export async function remove(ctx: Ctx, name: string): Promise<void> {
-  if (!ctx.config.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+  if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name, undefined, false);
+  if (ctx.http.dryRun) {
+    ctx.info(`dry run: nothing was changed (would delete profile "${name}")`);
+    return;
+  }
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`);
   await ctx.config.deleteProfile(name);
   ctx.info(`deleted profile "${name}"`);

@@ -25,7 +25,7 @@ export function registerProfile(program: Command): void {
       'after',
       examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 3f0e...'),
     )
-    .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value)));
+    .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value), { profile: 'creates' }));
   profile
     .command('unset <key>')
     .description('remove a key from the profile')
@@ -33,7 +33,7 @@ export function registerProfile(program: Command): void {
     .action(act(async (ctx, _o, key: string) => (await run()).unset(ctx, key)));
   profile
     .command('use <name>')
-    .description('make a profile the active one (created when new)')
+    .description('make an existing profile the active one (create one with `vx -p <name> profile set <key> <value>`)')
     .addHelpText('after', examples('vx profile use staging'))
     .action(act(async (ctx, _o, name: string) => (await run()).use(ctx, name)));
   profile

@@ -78,6 +78,29 @@ function writeFd(fd: number, s: string): void {
   }
 }
 
+/** `vx erp sales-orders get`: the words that name a command. */
+function commandPath(c: Command): string {
+  const words: string[] = [];
+  for (let x: Command | null = c; x; x = x.parent) words.unshift(x.name());
+  return words.join(' ');
+}
+
+/**
+ * Commander's usage errors as one vx line: `error: unknown option '--bogus'` and its
+ * `(Did you mean --to?)` become `vx: unknown option '--bogus' (did you mean --to?) (run \`vx
+ * translate --help\` for usage)`. Commander's text echoes what was typed, so control characters
+ * in it are shown escaped (one line, no terminal escapes).
+ */
+export function usageLine(c: Command, str: string): string {
+  const text = str
+    .replace(/^error:\s*/, '')
+    .replace(/\s*\n\(Did you mean (.*)\?\)\s*$/s, ' (did you mean $1?)')
+    .replace(/\.\s+Expected /, ': expected ')
+    .replace(/\.\s+Allowed choices are /, '; allowed: ')
+    .replace(/\.?\s*$/, '');
+  return `vx: ${oneLine(text)} (run \`${commandPath(c)} --help\` for usage)`;
+}
+
 export function buildProgram(argv?: readonly string[]): Command {
   selectFor(argv);
   const program = new Command('vx');
@@ -94,7 +117,6 @@ export function buildProgram(argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', 'retries of retryable failures (default 4)'))
     .addOption(new Option('--dry-run', 'print the request(s) that would be sent as JSON on stdout; send nothing'))
     .addOption(new Option('-y, --yes', 'skip confirmation of destructive operations'))
-    .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .configureHelp({
       showGlobalOptions: true,
@@ -134,12 +156,9 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
     getOutHasColors: () => isTerminal(1) && process.stdout.hasColors?.(),
     getErrHasColors: () => isTerminal(2) && process.stderr.hasColors?.(),
   };
-  // commander's own error lines echo what was typed, so control characters in it are shown
-  // escaped (one line, no escapes)
-  const outputError = (str: string, write: (s: string) => void) => write(str.replace(/[^\n]+/g, (line) => oneLine(line)));
   const walk = (c: Command) => {
     c.exitOverride();
-    c.configureOutput({ ...output, outputError });
+    c.configureOutput({ ...output, outputError: (str, write) => write(`${usageLine(c, str)}\n`) });
     c.commands.forEach(walk);
   };
   walk(program);

@@ -18,7 +18,16 @@ export const state: RunState = { signal: new AbortController().signal };
  * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`.
  * `opts` are the command's own options merged with the globals.
  */
-export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>): (...args: any[]) => Promise<void> {
+export interface ActOptions {
+  /**
+   * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
+   * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
+   * the emulator) never reads it.
+   */
+  profile?: 'creates' | 'unused';
+}
+
+export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>, options: ActOptions = {}): (...args: any[]) => Promise<void> {
   return async (...args: any[]) => {
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
@@ -29,6 +38,7 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run

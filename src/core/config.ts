@@ -125,6 +125,39 @@ export class Config {
     return Boolean(this.store().profiles?.[name]);
   }
 
+  /** The names of the stored profiles, sorted. */
+  profileNames(): string[] {
+    return Object.keys(this.store().profiles ?? {}).sort();
+  }
+
+  /** "existing profiles: a, b" or "no profile exists yet" */
+  private existingProfiles(): string {
+    const names = this.profileNames();
+    return names.length ? `existing profiles: ${names.join(', ')}` : 'no profile exists yet';
+  }
+
+  /** The error for a profile that was named but does not exist (a usage error: exit 2). */
+  noSuchProfile(name: string, origin?: string, howToCreate = true): UsageError {
+    const create = !PROFILE_NAME.test(name)
+      ? '; a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes'
+      : howToCreate
+        ? `; create it with \`vx -p ${name} profile set <key> <value>\` or \`vx -p ${name} auth login\``
+        : '';
+    return new UsageError(`no profile named "${name}"${origin ? ` (from ${origin})` : ''}; ${this.existingProfiles()}${create}`);
+  }
+
+  /**
+   * Refuses a profile named by --profile or VX_PROFILE that does not exist (as aws does), before
+   * anything is sent. The implicit "default" profile may be absent (settings from the environment).
+   */
+  checkProfile(): void {
+    const flag = this.opts.profileFlag;
+    const env = this.env.VX_PROFILE;
+    const name = flag || env;
+    if (!name || name === 'default' || this.profileExists(name)) return;
+    throw this.noSuchProfile(name, flag ? '--profile' : 'VX_PROFILE');
+  }
+
   /** Resolves a setting: flag > environment > profile > default (then its fallback setting). */
   resolve(key: string, flag?: string): Resolved | undefined {
     const def = this.defs.get(key);
@@ -152,10 +185,13 @@ export class Config {
     const r = this.resolve(key, flag);
     if (r) return r.value;
     const def = this.defs.get(key);
-    const how = [def?.env ? `set ${def.env}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
+    // a setting that falls back to another one says so (lcs.token falls back to erp.token)
+    const fb = def?.fallback ? this.defs.get(def.fallback) : undefined;
+    const fallback = fb ? ` (falls back to ${[fb.env, fb.key].filter(Boolean).join('/')})` : '';
+    const how = [def?.env ? `set ${def.env}${fallback}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
     const label = what ?? def?.description ?? key;
     if (def?.credential) {
-      throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login\``);
+      throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login --service ${key.split('.')[0]}\``);
     }
     throw new UsageError(`${label} is not set: ${how}`);
   }
@@ -264,12 +300,17 @@ export class Config {
     return def;
   }
 
-  async set(key: string, value: string, profile = this.profileName()): Promise<void> {
+  /** What set() refuses: an unknown key, a value outside the key's choices, an invalid profile name. */
+  checkValue(key: string, value: string, profile = this.profileName()): void {
     const def = this.validateKey(key);
     if (def.choices && !def.choices.includes(value)) {
       throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
     }
     if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
+  }
+
+  async set(key: string, value: string, profile = this.profileName()): Promise<void> {
+    this.checkValue(key, value, profile);
     await this.mutate((d) => {
       d.profiles ??= {};
       d.profiles[profile] = { ...(d.profiles[profile] ?? {}), [key]: value };
@@ -302,16 +343,15 @@ export class Config {
   }
 
   async use(name: string): Promise<void> {
-    if (!PROFILE_NAME.test(name)) throw new UsageError(`invalid profile name "${name}"`);
+    if (!this.profileExists(name)) throw this.noSuchProfile(name);
     await this.mutate((d) => {
-      d.profiles ??= {};
-      d.profiles[name] ??= {};
+      if (!d.profiles?.[name]) throw this.noSuchProfile(name); // deleted meanwhile
       d.activeProfile = name;
     });
   }
 
   async deleteProfile(name: string): Promise<void> {
-    if (!this.profileExists(name)) throw new UsageError(`no profile named "${name}"`);
+    if (!this.profileExists(name)) throw this.noSuchProfile(name, undefined, false);
     await this.mutate((d) => {
       delete d.profiles?.[name];
       if (d.activeProfile === name) delete d.activeProfile;

@@ -58,7 +58,8 @@ export class Ctx {
     const env = opts.env ?? process.env;
     this.config = new Config(settings, { profileFlag: globals.profile, env });
     this.flagFormat = parseFormat(globals.output);
-    this.envFormat = env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT) : undefined;
+    // VX_OUTPUT matters (and is checked) only when -o is not given
+    this.envFormat = !this.flagFormat && env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT, 'VX_OUTPUT') : undefined;
     this.timeoutMs = (parseNumberOption('--timeout', globals.timeout, { min: 0.001, max: 86_400 }) ?? 60) * 1000;
     this.retries = parseNumberOption('--retries', globals.retries, { min: 0, max: 100, integer: true }) ?? 4;
     const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${line}`)}\n`) : undefined;
@@ -90,7 +91,7 @@ export class Ctx {
     if (this.flagFormat) return this.flagFormat;
     if (this.envFormat) return this.envFormat;
     const fromProfile = this.config.profile()['output'];
-    return fromProfile ? parseFormat(fromProfile)! : undefined;
+    return fromProfile ? parseFormat(fromProfile, `the "output" setting of profile "${this.config.profileName()}"`)! : undefined;
   }
 
   /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */

@@ -52,11 +52,12 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
     text = arg;
     where = flag;
   }
-  if (!text.trim()) throw new UsageError(`${flag}: ${where} is empty`);
+  const what = where === flag ? flag : `${flag}: ${where}`;
+  if (!text.trim()) throw new UsageError(`${what} is empty`);
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`${flag}: ${where} is not valid JSON (${(e as Error).message})`);
+    throw new UsageError(`${what} is not valid JSON (${(e as Error).message})`);
   }
 }
 

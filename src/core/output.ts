@@ -28,11 +28,11 @@ export interface RenderOptions {
   empty?: string;
 }
 
-export function parseFormat(value: string | undefined): Format | undefined {
+export function parseFormat(value: string | undefined, origin?: string): Format | undefined {
   if (value === undefined) return undefined;
   const v = value.toLowerCase();
   if (!(FORMATS as readonly string[]).includes(v)) {
-    throw new UsageError(`invalid output format "${value}"; allowed: ${FORMATS.join(', ')}`);
+    throw new UsageError(`invalid output format "${value}"${origin ? ` (from ${origin})` : ''}; allowed: ${FORMATS.join(', ')}`);
   }
   return v as Format;
 }

@@ -69,6 +69,8 @@ export interface FamilyCodes {
   unavailable: string;
   internal: string;
   methodNotAllowed?: string;
+  /** the code of an injected fault's status, when the family derives codes from the status */
+  forStatus?: (status: number) => string;
 }
 
 export interface FamilyDef {
@@ -351,7 +353,7 @@ export class Emulator {
           return; // never answered; the client's timeout decides
         }
         if (fault.status) {
-          const code = fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal;
+          const code = family.codes.forStatus?.(fault.status) ?? (fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal);
           const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
           return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
         }

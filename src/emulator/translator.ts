@@ -316,6 +316,8 @@ export function translatorFamily(): FamilyDef {
       unavailable: String(C.unavailable),
       internal: String(C.internal),
       methodNotAllowed: String(C.methodNotAllowed),
+      // the spec: the 3-digit HTTP status followed by 3 digits (408 -> 408000, 429 -> 429000)
+      forStatus: (status) => String(status * 1000),
     },
     // {"error":{"code":400036,"message":"..."}}: a 6-digit integer code
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),

@@ -29,7 +29,7 @@ describe('usage errors exit 2 and send nothing', () => {
     ['a command group without its subcommand', ['profile'], /Usage: vx profile \[options\] \[command\]/],
     ['unknown subcommand option', ['api', 'GET', '/x', '--service', 'erp', '--nope'], /unknown option '--nope'/],
     ['missing required option', ['api', 'GET', '/x'], /required option '--service <name>' not specified/],
-    ['invalid choice', ['api', 'GET', '/x', '--service', 'ftp'], /argument 'ftp' is invalid. Allowed choices are translator, erp, lcs, mgmt/],
+    ['invalid choice', ['api', 'GET', '/x', '--service', 'ftp'], /^vx: option '--service <name>' argument 'ftp' is invalid; allowed: translator, erp, lcs, mgmt \(run `vx api --help` for usage\)\n$/],
     ['missing argument', ['profile', 'set'], /missing required argument 'key'/],
     ['invalid output format', ['-o', 'xml', 'api', 'GET', '/x', '--service', 'erp'], /^vx: invalid output format "xml"; allowed: json, yaml, table, tsv, ndjson, text, none$/m],
     ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],

@@ -58,6 +58,12 @@ describe('vx profile', () => {
     expect(lit.stderr).toMatch(/warning: a secret given on the command line may be kept in your shell history/);
     clean(lit);
     expect((await run(['profile', 'use', 'staging'])).stderr).toBe('active profile is now "staging"\n');
+    // a profile that does not exist is not created by `use`: exit 2, the config untouched
+    const cfgBefore = readFileSync(join(dir, 'config.json'), 'utf8');
+    const ghost = await run(['profile', 'use', 'ghost']);
+    expect(ghost.code).toBe(2);
+    expect(ghost.stderr).toBe('vx: no profile named "ghost"; existing profiles: default, staging; create it with `vx -p ghost profile set <key> <value>` or `vx -p ghost auth login`\n');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(cfgBefore);
     const list = await run(['profile', 'list', '-o', 'json']);
     expect(JSON.parse(list.stdout)).toEqual([
       { name: 'default', active: false, settings: 2 },

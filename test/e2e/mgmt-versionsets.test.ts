@@ -97,7 +97,7 @@ describe('vx mgmt version-sets create', () => {
       [['--display-name', 'X', '--scheme', 'Query'], /--scheme Query needs --query-name/],
       [['--display-name', 'X', '--scheme', 'Segment', '--header-name', 'H'], /--header-name goes with --scheme Header, not Segment/],
       [['--display-name', 'X', '--scheme', 'Header', '--query-name', 'q', '--header-name', 'H'], /--query-name goes with --scheme Query, not Header/],
-      [['--display-name', 'X', '--scheme', 'Path'], /Allowed choices are Segment, Query, Header/],
+      [['--display-name', 'X', '--scheme', 'Path'], /; allowed: Segment, Query, Header \(run `vx mgmt version-sets create --help` for usage\)\n$/],
       [['--scheme', 'Segment'], /required option '--display-name <s>' not specified/],
       [['--display-name', 'X'], /required option '--scheme <scheme>' not specified/],
     ] as const) {

@@ -87,7 +87,7 @@ describe('handled', () => {
     expect(codes()).not.toContain('XLL');
   });
 
-  it('non-JSON text is sent as is by vx api, without a JSON content type', async () => {
+  it('non-JSON text is sent as is by vx api when -H names its Content-Type, without a JSON content type', async () => {
     mkdirSync(join(dir, 'sub'), { recursive: true });
     const r = await e2e.run(['api', 'POST', '/nowhere', '--service', 'erp', '--data', 'plain text ✓', '-H', 'Content-Type: text/plain']);
     expect(r.code).toBe(4);

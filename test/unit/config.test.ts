@@ -53,6 +53,20 @@ describe('precedence', () => {
     expect(new Config(DEFS, { dir, env: { VX_PROFILE: 'c' }, profileFlag: 'a' }).get('svc.endpoint')).toBe('http://a');
   });
 
+  it('a named profile must exist (checkProfile, use); the implicit default need not', async () => {
+    const dir = fresh();
+    const w = new Config(DEFS, { dir, env: {} });
+    await expect(w.use('a')).rejects.toThrow(new UsageError('no profile named "a"; no profile exists yet; create it with `vx -p a profile set <key> <value>` or `vx -p a auth login`'));
+    await w.set('svc.endpoint', 'http://a', 'a');
+    expect(() => new Config(DEFS, { dir, env: {}, profileFlag: 'b' }).checkProfile()).toThrow('no profile named "b" (from --profile); existing profiles: a;');
+    expect(() => new Config(DEFS, { dir, env: { VX_PROFILE: 'b' } }).checkProfile()).toThrow('no profile named "b" (from VX_PROFILE); existing profiles: a;');
+    expect(() => new Config(DEFS, { dir, env: { VX_PROFILE: 'b' }, profileFlag: 'a' }).checkProfile()).not.toThrow();
+    expect(() => new Config(DEFS, { dir, env: { VX_PROFILE: 'default' } }).checkProfile()).not.toThrow();
+    expect(() => new Config(DEFS, { dir: fresh(), env: {} }).checkProfile()).not.toThrow();
+    await w.use('a');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).activeProfile).toBe('a');
+  });
+
   it('a fallback setting is consulted last; missing credentials are exit 3, other settings exit 2', () => {
     const c = new Config(DEFS, { dir: fresh(), env: { T_KEY: 'key-value-1' } });
     expect(c.resolve('other.token')).toEqual({ value: 'key-value-1', source: 'env', origin: 'T_KEY' });
@@ -100,7 +114,7 @@ describe('the file', () => {
     const dir = fresh();
     mkdirSync(dir, { mode: 0o777 });
     chmodSync(dir, 0o777);
-    writeFileSync(join(dir, 'config.json'), '{}', { mode: 0o666 });
+    writeFileSync(join(dir, 'config.json'), '{"profiles":{"x":{}}}', { mode: 0o666 });
     chmodSync(join(dir, 'config.json'), 0o666);
     await new Config(DEFS, { dir, env: {} }).use('x');
     expect(statSync(dir).mode & 0o777).toBe(0o700);

@@ -20,7 +20,7 @@ describe('input', () => {
     expect(await readJsonArg('{"a":1}', stdin(''))).toEqual({ a: 1 });
     expect(await readJsonArg('-', stdin('\uFEFF[1]\r\n'))).toEqual([1]);
     await expect(readJsonArg('-', stdin(' \n'))).rejects.toThrow('--data: standard input is empty');
-    await expect(readJsonArg('{bad', stdin(''), '--body')).rejects.toThrow(/^--body: --body is not valid JSON/);
+    await expect(readJsonArg('{bad', stdin(''), '--body')).rejects.toThrow(/^--body is not valid JSON/);
     await expect(readJsonArg('@/nonexistent/x.json', stdin(''))).rejects.toThrow('cannot read /nonexistent/x.json: no such file');
     expect(await readBodyArg('plain', stdin(''))).toBe('plain');
     expect(await readBodyArg('-', stdin('a\r\nb'))).toBe('a\r\nb');

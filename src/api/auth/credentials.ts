@@ -119,7 +119,7 @@ export async function saveCredential(
 }
 
 /** Removes the stored credentials of the given services from the active profile; returns those that had any. */
-export async function removeCredentials(config: Config, services: readonly ServiceName[]): Promise<ServiceName[]> {
+export async function removeCredentials(config: Config, services: readonly ServiceName[], dryRun = false): Promise<ServiceName[]> {
   const p = config.profile();
   const removed: ServiceName[] = [];
   const values: Record<string, undefined> = {};
@@ -128,7 +128,7 @@ export async function removeCredentials(config: Config, services: readonly Servi
     if (keys.some((k) => p[k] !== undefined)) removed.push(s);
     for (const k of keys) values[k] = undefined;
   }
-  if (removed.length) await config.setMany(values);
+  if (removed.length && !dryRun) await config.setMany(values);
   return removed;
 }
 
