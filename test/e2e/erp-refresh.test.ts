@@ -20,6 +20,7 @@ describe('erp refresh', () => {
     const [req] = json(dry.stdout);
     expect(req).toMatchObject({ method: 'POST', url: `${e2e.env.VX_LCS_ENDPOINT}${refreshPath()}` });
     expect(req.headers['x-vendor-version']).toBe('2017-09-15');
+    expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers.authorization).toMatch(/^Bearer /);
     expect(req.headers.authorization).not.toContain('emulator-token');
     expect(req.body).toBeUndefined();
@@ -30,6 +31,11 @@ describe('erp refresh', () => {
     const result = json(r.stdout);
     expect(result).toEqual({ IsSuccess: true, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: null, VersionEOL: expect.any(String) });
     expect(e2e.emu.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST ${refreshPath()}`]);
+    // as the service received it: the spec's three headers and no body
+    const seen = e2e.emu.log[0];
+    expect(seen.headers).toMatchObject({ authorization: 'Bearer emulator-token', 'x-vendor-version': '2017-09-15', 'content-type': 'application/json' });
+    expect(seen.headers!['content-length'] ?? '0').toBe('0');
+    expect(seen.body ?? '').toBe('');
   });
 
   it('IsSuccess:false (the fourth refresh in 24 hours) prints the result, shows ErrorMessage on stderr and exits 1', async () => {
