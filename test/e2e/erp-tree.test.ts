@@ -171,6 +171,22 @@ describe('--help documents every field', () => {
   });
 });
 
+describe('paging', () => {
+  it('--page-size sends Prefer: odata.maxpagesize on every page and follows @odata.nextLink to the end', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--page-size', '20', '--filter', "status eq 'Open'"]);
+    expect(r.code).toBe(0);
+    const open = store('salesOrders').filter((o) => o.status === 'Open');
+    expect(open.length).toBeGreaterThan(20);
+    expect(json(r.stdout)).toEqual(open);
+    const base = `/api/v2.0/companies(${company()})/salesOrders?$filter=status%20eq%20'Open'`;
+    const pages = Math.ceil(open.length / 20);
+    expect(e2e.emu.log.map((l) => decodeURIComponent(l.path))).toEqual(
+      Array.from({ length: pages }, (_, i) => decodeURIComponent(i ? `${base}&$skiptoken=${i * 20}` : base)),
+    );
+    for (const l of e2e.emu.log) expect(l.headers!.prefer).toBe('odata.maxpagesize=20');
+  });
+});
+
 describe('table and tsv columns', () => {
   it('show the model columns by default and the --select fields when given', async () => {
     const def = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '-o', 'table']);

@@ -67,6 +67,21 @@ describe('translate streams', () => {
   }, 120_000);
 });
 
+describe('translate retries honour Retry-After', () => {
+  it('a 429 and a 503 with Retry-After: 1 are each waited out (backoff alone is 5 ms here) before the batch goes again', async () => {
+    e2e.emu.setFaults('translator/429:1x,translator/503:1x,retry-after:1');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] Ĥéļļö\n');
+    const log = e2e.emu.log.filter((l) => l.family === 'translator');
+    expect(log.map((l) => l.status)).toEqual([429, 503, 200]);
+    expect(log[1].time - log[0].time).toBeGreaterThanOrEqual(950);
+    expect(log[2].time - log[1].time).toBeGreaterThanOrEqual(950);
+    expect(calls().map((c) => c.texts)).toEqual([['Hello']]);
+  });
+});
+
 describe('translate output is the service payload', () => {
   it('-o json is the JSON the service returned, merged across batches, with every optional field', async () => {
     const texts = Array.from({ length: 1200 }, (_, i) => (i % 2 ? `Guten Morgen. Wie geht es ${i}?` : `Good morning. How are you ${i}?`));
