@@ -78,6 +78,8 @@ export interface FamilyDef {
   codes: FamilyCodes;
   /** the family's error body */
   errorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra?: Record<string, unknown>): unknown;
+  /** the error code of an injected fault answering `status` (default: throttled, unavailable or internal) */
+  faultCode?(status: number): string;
   requestIdHeader: string;
   routes: Route[];
   /** fresh state for this family */
@@ -351,7 +353,7 @@ export class Emulator {
           return; // never answered; the client's timeout decides
         }
         if (fault.status) {
-          const code = fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal;
+          const code = family.faultCode?.(fault.status) ?? (fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal);
           const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
           return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
         }

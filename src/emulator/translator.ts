@@ -319,6 +319,8 @@ export function translatorFamily(): FamilyDef {
     },
     // {"error":{"code":400036,"message":"..."}}: a 6-digit integer code
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),
+    // an injected fault keeps the rule of the codes: the HTTP status, then three digits (403 -> 403000)
+    faultCode: (status) => `${status}000`,
     seed: seedTranslator,
     routes: [{ method: 'POST', path: '/translate', handler: translate }],
   };
