@@ -53,12 +53,14 @@ export function listQuery(opts: ListOpts): ListQuery {
   };
 }
 
-export function columnsOf(set: ErpSet | undefined): Column[] | undefined {
+/** The table/tsv columns: the fields named by --select when given, else the model's useful columns. */
+export function columnsOf(set: ErpSet | undefined, select?: string): Column[] | undefined {
+  const names = select ? [...new Set(select.split(',').map((s) => s.trim()).filter(Boolean))] : set?.columns;
   // the first four columns stay on a narrow terminal; the others are dropped first
-  return set?.columns.map((c, i) => ({
+  return names?.map((c, i) => ({
     header: c,
     get: c,
-    align: set.fields[c]?.type === 'decimal' || set.fields[c]?.type === 'integer' ? 'right' : undefined,
+    align: set?.fields[c]?.type === 'decimal' || set?.fields[c]?.type === 'integer' ? 'right' : undefined,
     optional: i >= 4,
   }));
 }
@@ -73,7 +75,7 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const items: Entity[] = [];
   for await (const page of client.listPages(set, q)) for (const x of page) items.push(x);
-  await ctx.print(items, { columns: columnsOf(set), empty: `no ${set.singular} records` });
+  await ctx.print(items, { columns: columnsOf(set, q.select), empty: `no ${set.singular} records` });
 }
 
 export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string): Promise<void> {
@@ -150,7 +152,7 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: stri
     return;
   }
   const value = await client.related(set, id, nav, q);
-  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined) : undefined });
+  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined });
 }
 
 interface RefreshOpts {

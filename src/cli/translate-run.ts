@@ -329,6 +329,8 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     await sink.commit();
   } catch (e) {
     pipeline.cancel();
+    // a delivery under way finishes its write before the output is closed
+    await pipeline.idle();
     progress?.stop();
     // stdout keeps what was delivered, well-formed (a json array is closed)
     if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);

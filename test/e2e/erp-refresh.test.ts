@@ -20,6 +20,7 @@ describe('erp refresh', () => {
     const [req] = json(dry.stdout);
     expect(req).toMatchObject({ method: 'POST', url: `${e2e.env.VX_LCS_ENDPOINT}${refreshPath()}` });
     expect(req.headers['x-vendor-version']).toBe('2017-09-15');
+    expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers.authorization).toMatch(/^Bearer /);
     expect(req.headers.authorization).not.toContain('emulator-token');
     expect(req.body).toBeUndefined();
@@ -30,6 +31,11 @@ describe('erp refresh', () => {
     const result = json(r.stdout);
     expect(result).toEqual({ IsSuccess: true, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: null, VersionEOL: expect.any(String) });
     expect(e2e.emu.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST ${refreshPath()}`]);
+    // as the service received it: the spec's three headers and no body
+    const seen = e2e.emu.log[0];
+    expect(seen.headers).toMatchObject({ authorization: 'Bearer emulator-token', 'x-vendor-version': '2017-09-15', 'content-type': 'application/json' });
+    expect(seen.headers!['content-length'] ?? '0').toBe('0');
+    expect(seen.body ?? '').toBe('');
   });
 
   it('IsSuccess:false (the fourth refresh in 24 hours) prints the result, shows ErrorMessage on stderr and exits 1', async () => {
@@ -100,5 +106,34 @@ describe('erp refresh', () => {
     const retried = await e2e.run([...args(), '-y']);
     expect(retried.code).toBe(0);
     expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(3);
+  });
+});
+
+describe('erp refresh --wait against a status that sends Retry-After', () => {
+  it('waits the Retry-After seconds between polls instead of --poll-interval', async () => {
+    const { createServer } = await import('node:http');
+    const seen: { method: string; url: string; time: number }[] = [];
+    let polls = 0;
+    const server = createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, time: Date.now() });
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST') return res.end(JSON.stringify({ IsSuccess: true, OperationActivityId: 'op-1', ErrorMessage: null, VersionEOL: null }));
+      polls++;
+      if (polls === 1) res.setHeader('retry-after', '1');
+      res.end(JSON.stringify({ IsSuccess: true, OperationStatus: polls < 3 ? 'InProgress' : 'Completed', ErrorMessage: null }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0'], { env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const status = '/databasemovement/v1/fetchstatus/project/1234/environment/uat-1/operationactivity/op-1';
+      expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`POST ${refreshPath()}`, `GET ${status}`, `GET ${status}`, `GET ${status}`]);
+      expect(seen[2].time - seen[1].time).toBeGreaterThanOrEqual(950); // Retry-After: 1
+      expect(seen[3].time - seen[2].time).toBeLessThan(900); // no Retry-After: --poll-interval 0
+    } finally {
+      server.close();
+    }
   });
 });

@@ -215,6 +215,8 @@ describe('translate: output formats', () => {
     expect(lines).toHaveLength(5);
     const f = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hi', '-o', 'table']);
     expect(f.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['INPUT', 'TO', 'TRANSLATION']);
+    const t = await e2e.run(['translate', '--to', 'ru', '--from', 'en', '--to-script', 'Cyrl', 'Hi there', '-o', 'table']);
+    expect(t.stdout).toBe('INPUT     TO  TRANSLATION    TRANSLITERATION\nHi there  ru  [ru] Ĥî ţĥéŕé  [ру] Хи тхере\n');
   });
 
   it('tsv: the table rows without a header, the input on every row', async () => {

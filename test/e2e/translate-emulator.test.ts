@@ -66,6 +66,19 @@ describe('emulated translator: validation and errors', () => {
   });
 });
 
+describe('emulated translator: injected faults', () => {
+  it('answer with the 6-digit code of their status (status + 3 digits), Retry-After on 429/503, and X-RequestId', async () => {
+    for (const status of [403, 408, 429, 500, 503]) {
+      e2e.emu.setFaults(`translator/${status}:1x,retry-after:7`);
+      const r = await post('?api-version=3.0&to=de', items('a'));
+      expect(r.status).toBe(status);
+      expect(r.body).toEqual({ error: { code: status * 1000, message: `emulated fault: HTTP ${status}` } });
+      expect(r.headers.get('retry-after')).toBe(status === 429 || status === 503 ? '7' : null);
+      expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
 describe('emulated translator: answers', () => {
   it('answers the three headers; Text and text are both accepted', async () => {
     const r = await post('?api-version=3.0&to=de&to=fr&from=en', [{ Text: 'Hello' }, { text: 'world' }]);

@@ -48,12 +48,15 @@ export class LcsClient {
     return `${this.base}/databasemovement/v1/fetchstatus/project/${seg(project)}/environment/${seg(environment)}/operationactivity/${seg(activity)}`;
   }
 
-  /** Starts a refresh: a non-idempotent POST without a body, never repeated after an ambiguous failure. */
+  /**
+   * Starts a refresh: a non-idempotent POST without a body (with the spec's `Content-Type:
+   * application/json` all the same), never repeated after an ambiguous failure.
+   */
   async refresh(t: RefreshTarget): Promise<RefreshResult> {
     const res = await this.http.send({
       method: 'POST',
       url: this.refreshUrl(t),
-      headers: this.headers,
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
       describe: `database refresh of ${t.target} from ${t.source}`,
       checkHint: 'the environment history of the project in the lifecycle services portal',
     });

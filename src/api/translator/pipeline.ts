@@ -1,6 +1,7 @@
-// Several batches in flight, results handed on strictly in input order, memory bounded by the
-// window: a new batch is started only when fewer than `concurrency` are outstanding, so the
-// producer (the input reader) waits while the window is full (back-pressure end to end).
+// Several batches in flight, results handed on strictly in input order as soon as they are in,
+// memory bounded by the window: a new batch is started only when fewer than `concurrency` are
+// outstanding, so the producer (the input reader) waits while the window is full (back-pressure
+// end to end), and a delivery loop writes each head batch the moment its answer arrives.
 import { InterruptedError } from '../../core/errors.js';
 
 /** A batch that failed after all retries, with what caused it. */
@@ -28,9 +29,16 @@ interface Slot<B, R> {
 }
 
 export class OrderedPipeline<B, R> {
+  /** batches sent and not yet delivered, in submission order (the head is delivered next) */
   private readonly window: Slot<B, R>[] = [];
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
+  /** the delivery loop while it runs: delivers the head as soon as its answer is in */
+  private loop?: Promise<void>;
+  /** why the pipeline stopped (a failed batch, a failed delivery, an interruption) */
+  private failure?: { error: unknown };
+  /** wakes a producer waiting for room, after each delivery and when the loop stops */
+  private wake?: () => void;
 
   constructor(private readonly opts: PipelineOptions<B, R>) {
     if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
@@ -42,41 +50,75 @@ export class OrderedPipeline<B, R> {
     return this.window.length;
   }
 
-  /** Starts a batch; resolves once there is room for the next one (earlier results delivered in order). */
+  /**
+   * Starts a batch; resolves once there is room for the next one. Results are delivered in
+   * order as soon as they are in, whether or not more batches follow (a slow producer still
+   * sees its earlier results written).
+   */
   async submit(batch: B): Promise<void> {
+    this.rethrow();
     if (this.opts.signal?.aborted) throw new InterruptedError();
     const promise = this.opts.send(batch, this.signal);
-    promise.catch(() => undefined); // awaited in order below; never an unhandled rejection meanwhile
+    promise.catch(() => undefined); // awaited in order by the loop; never an unhandled rejection meanwhile
     this.window.push({ batch, promise });
-    while (this.window.length >= this.opts.concurrency) await this.deliverHead();
+    this.run();
+    while (this.window.length >= this.opts.concurrency && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.rethrow();
   }
 
-  /** Waits for every outstanding batch and delivers it. */
+  /** Waits for every outstanding batch to be delivered; throws what stopped the pipeline. */
   async finish(): Promise<void> {
-    while (this.window.length) await this.deliverHead();
+    await this.loop;
+    this.rethrow();
   }
 
-  /** Gives up: cancels the requests in flight. */
+  private rethrow(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Gives up: cancels the requests in flight (a delivery under way completes; see `idle`). */
   cancel(): void {
     this.stop.abort();
-    this.window.length = 0;
+  }
+
+  /** Resolves once no delivery is under way any more (after `cancel`, or when all is delivered). */
+  async idle(): Promise<void> {
+    await this.loop;
+  }
+
+  private run(): void {
+    if (this.loop) return;
+    this.loop = (async () => {
+      try {
+        while (this.window.length && !this.failure) await this.deliverHead();
+      } catch (e) {
+        this.failure = { error: e };
+        this.stop.abort();
+      } finally {
+        if (this.failure) this.window.length = 0;
+        this.loop = undefined;
+        this.wakeUp();
+      }
+    })();
+  }
+
+  private wakeUp(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
   }
 
   private async deliverHead(): Promise<void> {
-    const slot = this.window.shift()!;
+    const slot = this.window[0];
     let outcome: R;
     try {
       outcome = await slot.promise;
     } catch (e) {
-      this.cancel();
       if (e instanceof InterruptedError || this.opts.signal?.aborted) throw new InterruptedError();
       throw new BatchFailure(slot.batch, e);
     }
-    try {
-      await this.opts.deliver(slot.batch, outcome);
-    } catch (e) {
-      this.cancel();
-      throw e;
-    }
+    await this.opts.deliver(slot.batch, outcome);
+    this.window.shift();
+    this.wakeUp();
   }
 }

@@ -1,0 +1,136 @@
+// vx translate as a stream (issue 3, "Volume"): results come out while the input is still being
+// read, a 1,000,000-line input runs in a small fixed heap, and the merged JSON is exactly what the
+// service returned. Also: the region header from a profile (not only from the environment).
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { TranslateCall } from '../../src/emulator/translator.js';
+import { translatePlain } from '../../src/emulator/translator-text.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const calls = () => e2e.emu.state.translator.calls as TranslateCall[];
+const expected = (line: string, to = 'de') => translatePlain(line, `[${to}] `).text;
+const waitFor = async (what: string, cond: () => boolean, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('translate streams', () => {
+  it('writes the first batch while standard input is still open, then the rest when it ends', async () => {
+    const child = spawn(process.execPath, [BIN, 'translate', '--to', 'de', '--from', 'en'], {
+      env: { ...baseEnv(e2e.configDir), ...e2e.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const first = Array.from({ length: 1500 }, (_, i) => `early ${i}`);
+    const rest = Array.from({ length: 700 }, (_, i) => `late ${i}`);
+    try {
+      child.stdin.write(`${first.join('\n')}\n`);
+      // 1,000 items close a batch: it is sent and written before the input ends
+      await waitFor('the first 1,000 lines on stdout', () => stdout.split('\n').length > 1000);
+      expect(child.exitCode).toBe(null);
+      expect(calls().map((c) => c.texts.length)).toEqual([1000]);
+      expect(stdout).toBe(first.slice(0, 1000).map((l) => `${expected(l)}\n`).join(''));
+      child.stdin.end(`${rest.join('\n')}\n`);
+      expect(await closed).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(stderr).toBe('');
+    expect(calls().map((c) => c.texts.length)).toEqual([1000, 1000, 200]);
+    expect(stdout).toBe([...first, ...rest].map((l) => `${expected(l)}\n`).join(''));
+  });
+
+  it('1,000,000 lines on a pipe run in a 24 MB heap (nothing is held whole), every line once and in order', async () => {
+    // a run that kept the input or the results would die here (e.g. -o yaml, which needs them all, aborts)
+    const n = 1_000_000;
+    const input = Buffer.from(Array.from({ length: n }, (_, i) => `line ${i}\n`).join(''));
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--verbose'], {
+      input,
+      env: { NODE_OPTIONS: '--max-old-space-size=24' },
+      timeoutMs: 110_000,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^translated 1,000,000 items in 1,000 requests; billed characters: 10,888,890 \(X-Metered-Usage of 1,000 requests\)$/m);
+    const out = r.stdout.split('\n');
+    expect(out.pop()).toBe('');
+    expect(out).toHaveLength(n);
+    for (let i = 0; i < n; i += 1) if (out[i] !== expected(`line ${i}`)) expect(`${i}: ${out[i]}`).toBe(`${i}: ${expected(`line ${i}`)}`);
+  }, 120_000);
+});
+
+describe('translate retries honour Retry-After', () => {
+  it('a 429 and a 503 with Retry-After: 1 are each waited out (backoff alone is 5 ms here) before the batch goes again', async () => {
+    e2e.emu.setFaults('translator/429:1x,translator/503:1x,retry-after:1');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] Ĥéļļö\n');
+    const log = e2e.emu.log.filter((l) => l.family === 'translator');
+    expect(log.map((l) => l.status)).toEqual([429, 503, 200]);
+    expect(log[1].time - log[0].time).toBeGreaterThanOrEqual(950);
+    expect(log[2].time - log[1].time).toBeGreaterThanOrEqual(950);
+    expect(calls().map((c) => c.texts)).toEqual([['Hello']]);
+  });
+});
+
+describe('translate output is the service payload', () => {
+  it('-o json is the JSON the service returned, merged across batches, with every optional field', async () => {
+    const texts = Array.from({ length: 1200 }, (_, i) => (i % 2 ? `Guten Morgen. Wie geht es ${i}?` : `Good morning. How are you ${i}?`));
+    const query = '?api-version=3.0&to=ru&to=el&includeAlignment=true&includeSentenceLength=true&toScript=Latn&toScript=Grek';
+    const raw = async (part: string[]) => {
+      const res = await fetch(`${e2e.env.VX_TRANSLATOR_ENDPOINT}/translate${query}`, {
+        method: 'POST',
+        headers: { 'vendor-subscription-key': 'emulator-key', 'content-type': 'application/json; charset=UTF-8' },
+        body: JSON.stringify(part.map((Text) => ({ Text }))),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as unknown[];
+    };
+    const r = await e2e.run(['translate', '--to', 'ru,el', '--to-script', 'Latn,Grek', '--alignment', '--sentence-length', '-o', 'json'], { input: texts.join('\n') });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // 1,200 items of ~30 characters to 2 targets: split by the 50,000 counted characters
+    const batches = calls().map((c) => c.texts);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.flat()).toEqual(texts);
+    expect(calls().map((c) => c.query)).toEqual(batches.map(() => query));
+    // the same batches sent by hand: vx printed exactly the service's arrays, concatenated
+    const direct: unknown[] = [];
+    for (const b of batches) direct.push(...(await raw(b)));
+    expect(r.stdout).toBe(`${JSON.stringify(direct, null, 2)}\n`);
+    const [first] = direct as any[];
+    expect(Object.keys(first).sort()).toEqual(['detectedLanguage', 'translations']);
+    expect(Object.keys(first.translations[0]).sort()).toEqual(['alignment', 'sentLen', 'text', 'to', 'transliteration']);
+  });
+});
+
+describe('translate region header', () => {
+  it('is sent from the profile setting translator.region (and not at all without it)', async () => {
+    const configDir = tempDir();
+    try {
+      const opts = { configDir, env: e2e.env };
+      const none = await runVx(['translate', '--to', 'de', '--debug', 'hi'], opts);
+      expect(none.code).toBe(0);
+      expect(none.stderr).not.toMatch(/vendor-subscription-region/i);
+      expect(calls()[0].region).toBeUndefined();
+      const set = await runVx(['profile', 'set', 'translator.region', 'westeurope'], opts);
+      expect(set.code).toBe(0);
+      const r = await runVx(['translate', '--to', 'de', '--debug', 'hi'], opts);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^\[debug\] > vendor-subscription-region: westeurope$/m);
+      expect(calls()[1].region).toBe('westeurope');
+      expect(e2e.emu.log[1].headers!['vendor-subscription-region']).toBe('westeurope');
+    } finally {
+      removeDir(configDir);
+    }
+  });
+});
