@@ -173,7 +173,7 @@ describe('vx mgmt quota requests', () => {
     expect(list).toHaveLength(7);
     expect(list[0].name).toBe('1d3f1c2a-0007-4a5b-9c8d-00000000a007');
     const log = await mgmtLog();
-    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&%24skiptoken=5']);
+    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&$skiptoken=5']);
   });
 
   it('--top is sent as $top and caps the total; --filter as $filter', async () => {
