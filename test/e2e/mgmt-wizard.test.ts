@@ -158,6 +158,24 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('an unknown subscription ends the wizard with the service error (exit 4) instead of asking for quota names', async () => {
+    const s = session([
+      { kind: 'input', message: /^Subscription id$/, answers: ['0f0e0d0c-0b0a-4909-8807-060504030299'] },
+      { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Compute' },
+      { kind: 'select', message: /^Location$/, pick: 'eastus' },
+    ]);
+    const err = await runQuotaWizard(s.ctx, {}).then(
+      () => undefined,
+      (e) => e,
+    );
+    expect(s.left()).toBe(0);
+    expect(err?.exitCode).toBe(4);
+    expect(err.message).toMatch(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-060504030299' could not be found\. \(request id [0-9a-f-]{36}\)$/);
+    expect(s.stderr.text).toBe('');
+    expect(writes()).toEqual([]);
+    await s.ctx.http.close();
+  });
+
   it('invalid limits are refused with the rule until a valid one is typed', async () => {
     const steps = HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['lots', '12.5', '-3', '2147483648', '47', '50', '64'] } : x));
     const s = session(steps);
