@@ -241,7 +241,8 @@ export async function applyLimit(
     });
   } catch (e) {
     spinner.stop();
-    if (ctx.signal.aborted) ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
+    // interrupted, or a status read failed: the change was accepted all the same
+    ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
     throw e;
   }
   const state = stateOf(final);

@@ -57,9 +57,15 @@ async function quotasToPick(c: MgmtClient, scope: QuotaScope): Promise<Quota[] |
     for await (const q of listQuotas(c, scope)) out.push(q);
     return out.length ? out : undefined;
   } catch (e) {
+    if (unknownScope(e)) throw e;
     if (e instanceof NotFoundError || (e instanceof ServiceError && (e.status === 400 || e.status === 405))) return undefined;
     throw e;
   }
+}
+
+/** A 404 about the subscription, not the quota: asking for another quota name cannot help. */
+function unknownScope(e: unknown): boolean {
+  return e instanceof NotFoundError && e.code === 'SubscriptionNotFound';
 }
 
 async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise<{ name: string; quota: Quota }> {
@@ -79,7 +85,7 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
     try {
       return { name, quota: await getQuota(c, scope, name) };
     } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
+      if (!(e instanceof NotFoundError) || unknownScope(e)) throw e;
       ctx.info(`no quota named ${name} for ${scope.provider} in ${scope.location}; try another name`);
     }
   }

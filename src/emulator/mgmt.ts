@@ -60,7 +60,8 @@ function selfUrl(req: EmuRequest, set: Record<string, string | undefined>): stri
     if (v === undefined) q.delete(k);
     else q.set(k, v);
   }
-  return `${origin(req)}${req.path}?${q.toString()}`;
+  // `$skipToken`, `$top`, `$skip` keep their `$` as the spec shows them (`...?$skipToken=<token>`)
+  return `${origin(req)}${req.path}?${q.toString().replace(/%24/g, '$')}`;
 }
 
 function filterRows<T extends Json>(rows: T[], filter: string | null, expand: (r: T) => Json[], fields: string[], code: string): T[] {

@@ -1,6 +1,7 @@
 // vx auth login: every flow against the emulator's identity endpoints, driven as a browser or a
 // person would, and the refusals (state mismatch, foreign origin, timeout, bad input).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { deliverFragment, DEVICE_URL, drive, followAuthorize, SIGN_IN_URL, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
@@ -43,6 +44,9 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     expect(Math.abs(Date.parse(record.expiresAt) - (Date.now() + 3600_000))).toBeLessThan(60_000);
     expect(p['mgmt.refreshToken']).toBeUndefined();
     expect(result.stderr).not.toContain(p['mgmt.token']);
+    // the profile file holding the token: 0600 in a 0700 directory
+    expect(statSync(join(t.configDir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(t.configDir).mode & 0o777).toBe(0o700);
   });
 
   it('honours --tenant, --client-id and --scope, and the profile settings per family', async () => {
@@ -167,6 +171,20 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     expect(quiet.code).toBe(3);
     expect(quiet.stderr).toContain('Open this address in a browser to sign in to lcs');
     expect(existsSync(seen)).toBe(false);
+  });
+
+  it('prints the address when no browser can be opened: no display and no browser command, or a command that cannot start', async () => {
+    // no VX_BROWSER, no DISPLAY/WAYLAND_DISPLAY (the spawned environment has neither): nothing is opened
+    const plain = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1'], { env: { VX_BROWSER: undefined } });
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toMatch(
+      /^Open this address in a browser to sign in to mgmt \(tenant common\):\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/authorize\?client_id=vx-cli&response_type=token&redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback&scope=user_impersonation&state=[A-Za-z0-9_-]{22}\nWaiting up to 1 s for the browser… \(Ctrl-C to cancel\)\nvx: sign-in timed out after 1 s without an answer from the browser; nothing was stored\n$/,
+    );
+    const broken = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1'], { env: { VX_BROWSER: '/nonexistent/browser --flag' } });
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toMatch(/^Opening your browser to sign in to mgmt \(tenant common\):\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/authorize\?\S+\n/);
+    expect(broken.stderr).toContain('could not start /nonexistent/browser; open the address above yourself\n');
+    expect(t.profile()).toEqual({});
   });
 
   // a real browser runs the callback page's script (skipped where no Chromium is installed)

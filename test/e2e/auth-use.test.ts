@@ -137,6 +137,30 @@ describe('expired sign-ins', () => {
     expect(t.emu.log.map((l) => l.family)).toEqual(['erp']);
   });
 
+  it('mgmt commands renew through the command HTTP door: traced with --debug, and not at all with --dry-run', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginDevice('mgmt');
+    const before = t.profile();
+    t.emu.state.auth.tokenTtl = 3600;
+    t.emu.log.length = 0;
+    // --dry-run sends nothing, the renewal included, and stores nothing
+    const dry = await t.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '150', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).map((p: any) => p.method)).toEqual(['GET', 'PATCH']);
+    expect(t.emu.log).toEqual([]);
+    expect(t.profile()).toEqual(before);
+    // --debug shows the renewal like any other request (secrets masked)
+    const r = await t.run(['mgmt', 'health', 'events', 'list', '--top', '1', '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(t.emu.log.map((l) => `${l.family} ${l.method} ${l.path.replace(/\?.*/, '')}`)).toEqual([
+      'auth POST /common/oauth2/token',
+      `mgmt GET /subscriptions/${t.env.VX_SUBSCRIPTION}/providers/Vendor.ResourceHealth/events`,
+    ]);
+    expect(r.stderr).toMatch(/\[debug\] > POST http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/token\n/);
+    expect(r.stderr).toContain('refresh_token=***');
+    for (const secret of [...secretsOf(before), ...secretsOf(t.profile())]) expect(r.stderr).not.toContain(secret);
+  });
+
   it('from client credentials are renewed when the client secret is at hand (VX_CLIENT_SECRET), else refused', async () => {
     t.emu.state.auth.tokenTtl = 0;
     await loginCc('mgmt');

@@ -20,7 +20,7 @@ describe('vx mgmt health events list', () => {
     const log = await mgmtLog();
     expect(log).toHaveLength(3);
     expect(log[0].path).toBe(`/subscriptions/${SUB()}/providers/Vendor.ResourceHealth/events?api-version=2025-05-01`);
-    expect(log[1].path).toBe(`/subscriptions/${SUB()}/providers/Vendor.ResourceHealth/events?api-version=2025-05-01&%24skipToken=4`);
+    expect(log[1].path).toBe(`/subscriptions/${SUB()}/providers/Vendor.ResourceHealth/events?api-version=2025-05-01&$skipToken=4`);
     expect(log.every((l) => l.status === 200)).toBe(true);
   });
 

@@ -130,6 +130,21 @@ describe('vx mgmt quota set', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a status read that fails after the change was accepted says the request was submitted and how to follow it', async () => {
+    e2e.emu.state.mgmt.retryAfter = 1;
+    const run = e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes', '--retries', '0']);
+    // once the PATCH is accepted, every further read fails
+    for (let i = 0; i < 500 && !e2e.emu.log.some((l) => l.method === 'PATCH' && l.status === 201); i++) await new Promise((res) => setTimeout(res, 10));
+    e2e.emu.setFaults('mgmt/GET/500:1');
+    const r = await run;
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus\nvx: HTTP 500 Internal Server Error InternalServerError: emulated fault: HTTP 500 \(request id [0-9a-f-]+\)\n$/,
+    );
+    expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+  });
+
   it('a 200 to the PATCH means done at once (a decrease above usage)', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--yes']);
     expect(r.code).toBe(0);
@@ -173,7 +188,7 @@ describe('vx mgmt quota requests', () => {
     expect(list).toHaveLength(7);
     expect(list[0].name).toBe('1d3f1c2a-0007-4a5b-9c8d-00000000a007');
     const log = await mgmtLog();
-    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&%24skiptoken=5']);
+    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&$skiptoken=5']);
   });
 
   it('--top is sent as $top and caps the total; --filter as $filter', async () => {

@@ -26,7 +26,7 @@ describe('vx mgmt version-sets list', () => {
       properties: { displayName: 'Orders', versioningScheme: 'Segment', description: 'Order API' },
     });
     const log = await mgmtLog();
-    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['?api-version=2024-05-01', '?api-version=2024-05-01&%24skip=5', '?api-version=2024-05-01&%24skip=10']);
+    expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['?api-version=2024-05-01', '?api-version=2024-05-01&$skip=5', '?api-version=2024-05-01&$skip=10']);
   });
 
   it('--top is sent as $top and caps the total across pages; --skip as $skip', async () => {

@@ -1,5 +1,6 @@
 // vx mgmt quota wizard: in-process with a scripted prompter (happy path, typed resource, invalid
 // limits, Ctrl-C at every step, answering no), and the refusal without a terminal (spawned).
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { runQuotaSet, runVsDelete } from '../../src/cli/mgmt-run.js';
@@ -9,7 +10,7 @@ import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import type { Choice, Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { tty } from '../helpers/tty.js';
-import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 let emu: Emulator;
 let configDir: string;
@@ -157,6 +158,24 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('an unknown subscription ends the wizard with the service error (exit 4) instead of asking for quota names', async () => {
+    const s = session([
+      { kind: 'input', message: /^Subscription id$/, answers: ['0f0e0d0c-0b0a-4909-8807-060504030299'] },
+      { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Compute' },
+      { kind: 'select', message: /^Location$/, pick: 'eastus' },
+    ]);
+    const err = await runQuotaWizard(s.ctx, {}).then(
+      () => undefined,
+      (e) => e,
+    );
+    expect(s.left()).toBe(0);
+    expect(err?.exitCode).toBe(4);
+    expect(err.message).toMatch(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-060504030299' could not be found\. \(request id [0-9a-f-]{36}\)$/);
+    expect(s.stderr.text).toBe('');
+    expect(writes()).toEqual([]);
+    await s.ctx.http.close();
+  });
+
   it('invalid limits are refused with the rule until a valid one is typed', async () => {
     const steps = HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['lots', '12.5', '-3', '2147483648', '47', '50', '64'] } : x));
     const s = session(steps);
@@ -236,4 +255,78 @@ describe('confirmation at a terminal', () => {
     expect(yes.stderr.text).toBe('deleted version set orders\n');
     await yes.ctx.http.close();
   });
+});
+
+describe('on a real terminal (util-linux script): the @inquirer prompts themselves', () => {
+  const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+  /** Runs the wizard on a pseudo-terminal; each step waits for its text (after the previous one) and types its keys. */
+  function onTerminal(steps: [RegExp, string][]): Promise<{ code: number | null; screen: string; left: number }> {
+    const sh = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+    const cmd = [process.execPath, BIN, 'mgmt', 'quota', 'wizard'].map(sh).join(' ');
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+      env: { ...baseEnv(configDir), ...emu.env(), TERM: 'xterm', COLUMNS: '160' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    let from = 0;
+    const queue = [...steps];
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.on('data', (c) => {
+      raw += c;
+      const screen = plain(raw);
+      const next = queue[0];
+      if (!next) return;
+      const m = next[0].exec(screen.slice(from));
+      if (!m) return;
+      from += m.index + m[0].length;
+      queue.shift();
+      // give the prompt a moment to start reading keys
+      setTimeout(() => child.stdin.write(next[1]), 60);
+    });
+    return new Promise((resolve) => {
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, screen: plain(raw), left: queue.length });
+      });
+    });
+  }
+
+  it('happy path with a searched quota and a refused limit: the PATCH, the spinner, the outcome', async () => {
+    const r = await onTerminal([
+      [/\? Subscription id \(7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\)/, '\r'],
+      [/\? Resource provider[\s\S]*❯ Vendor\.Compute[\s\S]*Other \(type it\)/, '\r'],
+      [/\? Location[\s\S]*❯ eastus/, '\r'],
+      [/\? Quota \(type to search\)[\s\S]*standardFSv2Family/, 'fsv'],
+      [/Quota \(type to search\) fsv\s*\n❯ standardFSv2Family — Standard FSv2 Family vCPUs \(0 of 20 Count used\)/, '\r'],
+      [/\? New limit/, 'abc\r'],
+      [/> the limit must be a whole number/, '\u007f\u007f\u007f20\r'],
+      [/> 20 is the current limit; enter a different number/, '\u007f\u007f40\r'],
+      [/limit {9}20 -> 40 Count\n\? Submit this quota change\? \(y\/N\)/, 'y\r'],
+    ]);
+    expect(r.left, r.screen).toBe(0);
+    expect(r.code, r.screen).toBe(0);
+    expect(r.screen).toContain('standardFSv2Family (Standard FSv2 Family vCPUs): limit 20 Count, usage 0 (0% used)');
+    expect(r.screen).toMatch(/⠋ quota request [0-9a-f-]{36}: InProgress/);
+    expect(r.screen).toMatch(/quota request [0-9a-f-]{36}: Succeeded\n/);
+    expect(r.screen).toContain('the limit of standardFSv2Family in eastus is now 40');
+    expect(writes().map((w) => [w.method, w.body])).toEqual([['PATCH', { properties: { limit: 40, unit: 'Count', name: { value: 'standardFSv2Family' } } }]]);
+    expect(limitOf('Vendor.Compute', 'standardFSv2Family')).toBe(40);
+  }, 30_000);
+
+  it('Ctrl-C at the review exits 130 and sends no PATCH', async () => {
+    const r = await onTerminal([
+      [/\? Subscription id/, '\r'],
+      [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
+      [/\? Location[\s\S]*❯ eastus/, '\r'],
+      [/\? Quota \(type to search\)[\s\S]*❯ cores/, '\r'],
+      [/\? New limit/, '150\r'],
+      [/\? Submit this quota change\? \(y\/N\)/, '\u0003'],
+    ]);
+    expect(r.left, r.screen).toBe(0);
+    expect(r.code, r.screen).toBe(130);
+    expect(r.screen).toContain('vx: cancelled');
+    expect(writes()).toEqual([]);
+    expect(emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(0);
+  }, 30_000);
 });

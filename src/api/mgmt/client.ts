@@ -57,7 +57,7 @@ export class MgmtClient {
   static async open(http: Http, config: Config): Promise<MgmtClient> {
     const base = serviceBase(config, 'mgmt');
     const ns = resolveNamespace(config);
-    return new MgmtClient(http, base, await authHeaders(config, 'mgmt'), ns);
+    return new MgmtClient(http, base, await authHeaders(config, 'mgmt', http), ns);
   }
 
   get dryRun(): boolean {

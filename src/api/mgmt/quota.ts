@@ -83,7 +83,7 @@ export interface SubmitResult {
   status: number;
   body: QuotaRequest;
   retryAfter?: string;
-  /** a status URL from a Location header (same origin only) */
+  /** a status URL from a Location header (same origin only; another one is ignored) */
   location?: string;
 }
 
@@ -98,7 +98,15 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
     checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location}`,
   });
   let location: string | undefined;
-  if (res.headers.location) location = withApiVersion(resolveNextLink(res.headers.location, url, new URL(url).origin), MGMT_API_VERSION.quota);
+  if (res.headers.location) {
+    try {
+      location = withApiVersion(resolveNextLink(res.headers.location, url, new URL(url).origin), MGMT_API_VERSION.quota);
+    } catch {
+      // another origin (no credentials go there) or not a URL: the change was accepted all the
+      // same, so it is followed at serviceLimitsRequests/{id} instead of failing here
+      location = undefined;
+    }
+  }
   return { status: res.status, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
 }
 
