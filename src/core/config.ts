@@ -52,6 +52,10 @@ export function maskSecret(value: string | undefined): string {
   return '********';
 }
 
+function emptyFlag(what: string): UsageError {
+  return new UsageError(`${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
+}
+
 export class Config {
   readonly dir: string;
   readonly path: string;
@@ -161,7 +165,9 @@ export class Config {
   /** Resolves a setting: flag > environment > profile > default (then its fallback setting). */
   resolve(key: string, flag?: string): Resolved | undefined {
     const def = this.defs.get(key);
-    if (flag !== undefined && flag !== '') return { value: flag, source: 'flag' };
+    // an empty flag ("--subscription $UNSET_VAR") must not fall back to another subscription or company
+    if (flag === '') throw emptyFlag(def?.description ?? key);
+    if (flag !== undefined) return { value: flag, source: 'flag' };
     if (def?.env) {
       const v = this.env[def.env];
       if (v !== undefined && v !== '') {
@@ -182,6 +188,7 @@ export class Config {
 
   /** Like get(), but a missing value is an error that says how to set it. */
   require(key: string, flag?: string, what?: string): string {
+    if (flag === '') throw emptyFlag(what ?? this.defs.get(key)?.description ?? key);
     const r = this.resolve(key, flag);
     if (r) return r.value;
     const def = this.defs.get(key);

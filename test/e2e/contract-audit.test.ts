@@ -177,6 +177,21 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
   });
 });
 
+describe('per-family options', () => {
+  it('an empty --subscription or --company (a script passing an unset variable) is an error, not the default from env or profile', async () => {
+    const sub = await e2e.run(['mgmt', 'version-sets', 'list', '--resource-group', 'web', '--service', 'contoso-api', '--subscription', '']);
+    expect(sub.stderr).toBe('vx: the subscription id (--subscription) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
+    expect(sub.code).toBe(2);
+    const company = await e2e.run(['erp', 'currencies', 'list', '--company', '']);
+    expect(company.stderr).toBe('vx: the company (--company) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
+    expect(company.code).toBe(2);
+    const location = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', '']);
+    expect(location.stderr).toBe('vx: the location (--location) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
+    expect(location.code).toBe(2);
+    expect(e2e.emu.log).toEqual([]);
+  });
+});
+
 describe('global options', () => {
   it('an invalid VX_OUTPUT says where it came from; -o wins over it', async () => {
     const r = await e2e.run(['erp', 'companies', 'list'], { env: { VX_OUTPUT: 'xml' } });

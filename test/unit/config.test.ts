@@ -37,8 +37,13 @@ describe('precedence', () => {
     expect(new Config(DEFS, { dir, env: {} }).resolve('svc.endpoint')).toEqual({ value: 'http://profile', source: 'profile', origin: 'default' });
     expect(new Config(DEFS, { dir: fresh(), env: {} }).resolve('svc.ns')).toEqual({ value: 'Vendor', source: 'default' });
     expect(c.resolve('svc.ns')?.source).toBe('profile');
-    // empty values do not count
-    expect(new Config(DEFS, { dir, env: { T_ENDPOINT: '' } }).resolve('svc.endpoint', '')?.value).toBe('http://profile');
+    // an empty environment variable does not count; an empty flag is an error, never a silent
+    // fall-back to another subscription or company ("--subscription $UNSET")
+    expect(new Config(DEFS, { dir, env: { T_ENDPOINT: '' } }).resolve('svc.endpoint')?.value).toBe('http://profile');
+    expect(() => new Config(DEFS, { dir, env: {} }).resolve('svc.endpoint', '')).toThrow(UsageError);
+    expect(() => new Config(DEFS, { dir, env: {} }).require('svc.endpoint', '', 'the endpoint (--endpoint)')).toThrow(
+      'the endpoint (--endpoint) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)',
+    );
   });
 
   it('profile selection: flag > VX_PROFILE > active profile > "default"', async () => {
