@@ -1,5 +1,5 @@
 // Bulk translation: `vx translate` of 100,000 lines (~3 MB) against a local translate server,
-// against an ideal raw client with the same concurrency; peak RSS at 100,000 and 1,000,000 lines;
+// against an ideal raw client with the same concurrency; peak RSS at 100,000, 1,000,000 and 2,000,000 lines;
 // and the speed-up over one request per line.
 import { createWriteStream, mkdtempSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -73,11 +73,19 @@ export async function translate({ rounds = 5, lines = 100_000, bigLines = 1_000_
     const vxPerLine = vxMs / lines;
     report('vx translate speed-up over one request per line (per line, naive vs vx)', naivePerLine / vxPerLine, 1, 50, { unit: 'x', higherIsBetter: true });
     if (bigLines) {
+      // bounded memory: the peak at 1,000,000 lines under the budget, and no growth from there to
+      // twice the input (from 100,000 lines up, Node's heap sizing grows the peak for any client:
+      // the raw client measured 71 -> 93 -> 91 MB at 100k / 1M / 2M lines)
       await makeFile(big, bigLines);
       const b = await measured(process.execPath, vxArgs(big), env);
-      console.log(`      peak RSS: ${(rss100k / 1024).toFixed(0)} MB at ${lines} lines, ${(b.rss / 1024).toFixed(0)} MB at ${bigLines} lines (${(b.ms / 1000).toFixed(1)} s); goal <= 150 MB and flat`);
+      const huge = join(dir, 'huge.txt');
+      await makeFile(huge, bigLines * 2);
+      const h = await measured(process.execPath, vxArgs(huge), env);
+      console.log(
+        `      peak RSS: ${(rss100k / 1024).toFixed(0)} MB at ${lines} lines, ${(b.rss / 1024).toFixed(0)} MB at ${bigLines} lines (${(b.ms / 1000).toFixed(1)} s), ${(h.rss / 1024).toFixed(0)} MB at ${bigLines * 2} lines (${(h.ms / 1000).toFixed(1)} s); goal <= 150 MB and flat`,
+      );
       report(`vx translate peak RSS at ${bigLines} lines vs 150 MB`, b.rss / 1024, 150, 1, { unit: 'MB' });
-      report(`vx translate peak RSS growth ${lines} -> ${bigLines} lines`, b.rss, rss100k, 1.25, { unit: 'kB' });
+      report(`vx translate peak RSS growth ${bigLines} -> ${bigLines * 2} lines`, h.rss, b.rss, 1.1, { unit: 'kB' });
     }
   } finally {
     await server.close();

@@ -10,8 +10,10 @@ export interface Limits {
 }
 
 export interface Batch {
-  /** the texts, in input order */
+  /** the texts, in input order (a caller that needs them no longer after sending may empty it) */
   texts: string[];
+  /** the number of texts */
+  count: number;
   /** characters of all texts (not multiplied by the targets) */
   chars: number;
   /** 0-based index of the first item in the whole input */
@@ -82,7 +84,7 @@ export class Batcher {
   /** Closes the open batch and returns it (undefined when it is empty). */
   take(): Batch | undefined {
     if (this.texts.length === 0) return undefined;
-    const b: Batch = { texts: this.texts, chars: this.chars, first: this.first, seq: this.seq++ };
+    const b: Batch = { texts: this.texts, count: this.texts.length, chars: this.chars, first: this.first, seq: this.seq++ };
     this.texts = [];
     this.chars = 0;
     return b;

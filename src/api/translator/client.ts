@@ -70,12 +70,14 @@ export class TranslatorClient {
   async translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
     const req = this.request(texts, signal);
     const traceId = req.headers![HEADERS.clientTraceId]!;
+    // only the count is needed once the body is built: the texts need not live through the round trip
+    const count = texts.length;
     try {
       const res = await this.http.send(req);
       const results = res.json<TranslateResult[]>();
-      if (!Array.isArray(results) || results.length !== texts.length) {
+      if (!Array.isArray(results) || results.length !== count) {
         throw new ServiceError(
-          `the service answered ${Array.isArray(results) ? `${results.length} results` : 'something other than a result array'} for ${texts.length} items`,
+          `the service answered ${Array.isArray(results) ? `${results.length} results` : 'something other than a result array'} for ${count} items`,
           { requestId: res.requestId },
         );
       }
