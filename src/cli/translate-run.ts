@@ -4,9 +4,10 @@
 import { Batcher, fmt, itemProblem, type Batch } from '../api/translator/batcher.js';
 import { TranslatorClient, type BatchOutcome } from '../api/translator/client.js';
 import { parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
+import { flushDelay, IdleFlush } from '../api/translator/idle-flush.js';
 import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
-import { asVxError, UsageError } from '../core/errors.js';
+import { asVxError, InterruptedError, UsageError } from '../core/errors.js';
 import { forEachLine, scanLines, openTextSource, readBoundedText, type TextSource } from '../core/input.js';
 import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Progress } from '../core/progress.js';
@@ -111,8 +112,10 @@ interface ItemSource {
   label: Labeller;
   /** the number of items when known before sending */
   total?: number;
-  /** calls `each` for every item in order, waiting when it returns a promise */
-  feed(each: (text: string, chars: number, n: number) => void | Promise<void>): Promise<void>;
+  /** lines arriving over time (a pipe, a socket, a terminal; not a regular file): a partial batch is sent when the input pauses */
+  live?: boolean;
+  /** calls `each` for every item in order, waiting when it returns a promise; `stop` ends the reading (an InterruptedError) */
+  feed(each: (text: string, chars: number, n: number) => void | Promise<void>, stop?: AbortSignal): Promise<void>;
 }
 
 async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targets: number): Promise<{ items: ItemSource; close(): Promise<void> }> {
@@ -172,7 +175,8 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
       items: {
         label,
         total,
-        async feed(each) {
+        live: !source.rereadable,
+        async feed(each, stop) {
           await forEachLine(
             source.open(),
             (line, n) => {
@@ -183,7 +187,7 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
               }
               return each(line, chars, n);
             },
-            lineOpts,
+            stop ? { ...lineOpts, signal: AbortSignal.any([ctx.signal, stop]) } : lineOpts,
           );
         },
       },
@@ -217,18 +221,34 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
 /**
  * Feeds every item through the batcher and hands each batch to `send` as soon as it is closed,
  * waiting when `send` returns a promise. The batch still open at the end stays in the batcher.
+ * With `idle` (a live input), a partial batch may also be sent by its timer: the feed then waits
+ * for that send before it adds the next line.
  */
-async function feedBatches(items: ItemSource, batcher: Batcher, send: (b: Batch) => void | Promise<void>): Promise<void> {
+async function feedBatches(items: ItemSource, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle?: IdleFlush, stop?: AbortSignal): Promise<void> {
   const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
     if (a) await send(a);
     if (b) await send(b);
   };
-  await items.feed((text, chars) => {
+  const add = (text: string, chars: number): void | Promise<void> => {
     const before = batcher.fits(chars) ? undefined : batcher.take();
     batcher.push(text, chars);
     const full = batcher.full ? batcher.take() : undefined;
-    if (before || full) return sendTwo(before, full);
-  });
+    if (!idle) {
+      if (before || full) return sendTwo(before, full);
+      return;
+    }
+    if (!full) idle.line();
+    if (before || full) return idle.hold(sendTwo(before, full));
+  };
+  await items.feed(
+    idle
+      ? (text, chars) => {
+          const gate = idle.pending;
+          return gate ? gate.then(() => add(text, chars)) : add(text, chars);
+        }
+      : add,
+    stop,
+  );
 }
 
 /** --dry-run: every batch's request, nothing sent (the runner prints them). */
@@ -291,8 +311,16 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     progress?.update(delivered);
   };
 
+  // a failed pipeline stops the reading at once (a quiet pipe would otherwise hold the error until its next line)
+  const feedStop = new AbortController();
+  let stoppedBy: unknown;
+  const stopFeed = (e: unknown) => {
+    if (stoppedBy === undefined) stoppedBy = e;
+    feedStop.abort();
+  };
   const pipeline = new OrderedPipeline<Batch, BatchOutcome>({
     concurrency: run.concurrency,
+    onStop: stopFeed,
     send: (b, signal) => {
       const sent = client.translate(b.texts, signal);
       // the request body holds the texts now; only tsv and table show them again, so the other
@@ -309,16 +337,35 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     submitted++;
     return pipeline.submit(b);
   };
+  // a live input: a partial batch is sent once no line came for a while (never for a regular file)
+  const idle = items.live
+    ? new IdleFlush({
+        delayMs: flushDelay(),
+        open: () => batcher.size > 0,
+        flush: async () => {
+          const b = batcher.take();
+          if (b) await submit(b);
+        },
+        failed: (e) => stopFeed(e),
+      })
+    : undefined;
   try {
     let late: UsageError | undefined;
     try {
-      await feedBatches(items, batcher, submit);
+      await feedBatches(items, batcher, submit, idle, feedStop.signal);
+      idle?.stop();
+      // a send the timer started goes first (it may be waiting for room)
+      if (idle?.pending) await idle.pending;
       const last = batcher.take();
       if (last) await submit(last);
     } catch (e) {
+      idle?.stop();
+      // the input was stopped because the pipeline failed: that failure is the error
+      if (e instanceof InterruptedError && stoppedBy !== undefined && !ctx.signal.aborted) throw stoppedBy;
       // a problem found late in a stream that could not be checked first: what was sent is still written
       if (!(e instanceof UsageError)) throw e;
       late = e;
+      if (idle?.pending) await idle.pending;
       // when something was sent already, the lines up to the bad one are sent too (the output stays contiguous);
       // when nothing was, nothing is
       const open = batcher.take();

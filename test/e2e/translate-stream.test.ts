@@ -21,8 +21,10 @@ const waitFor = async (what: string, cond: () => boolean, ms = 15_000) => {
 
 describe('translate streams', () => {
   it('writes the first batch while standard input is still open, then the rest when it ends', async () => {
+    // no idle flush in this test (a loaded machine might pause longer than the default 1 s): only
+    // a full batch is sent before the input ends (translate-flush.test.ts covers the pauses)
     const child = spawn(process.execPath, [BIN, 'translate', '--to', 'de', '--from', 'en'], {
-      env: { ...baseEnv(e2e.configDir), ...e2e.env },
+      env: { ...baseEnv(e2e.configDir), ...e2e.env, VX_TRANSLATE_FLUSH_MS: '600000' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -108,4 +108,23 @@ describe('ordered pipeline', () => {
     await done;
     expect(delivered).toEqual([1]);
   });
+
+  it('onStop is called once, at once, when a batch fails while nothing is being submitted', async () => {
+    const m = manual();
+    const stops: unknown[] = [];
+    const p = new OrderedPipeline<number, string>({ concurrency: 4, send: m.send, deliver: () => undefined, onStop: (e) => stops.push(e) });
+    await p.submit(1);
+    await p.submit(2);
+    m.answer(1);
+    await tick();
+    expect(stops).toEqual([]);
+    m.fail(2, new Error('down'));
+    await tick();
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toBeInstanceOf(BatchFailure);
+    expect((stops[0] as BatchFailure<number>).batch).toBe(2);
+    await expect(p.submit(3)).rejects.toBeInstanceOf(BatchFailure);
+    await expect(p.finish()).rejects.toBeInstanceOf(BatchFailure);
+    expect(stops).toHaveLength(1);
+  });
 });

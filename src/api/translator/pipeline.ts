@@ -21,6 +21,8 @@ export interface PipelineOptions<B, R> {
   /** receives each batch's outcome in submission order; may be slow (writes with back-pressure) */
   deliver(batch: B, outcome: R): void | Promise<void>;
   signal?: AbortSignal;
+  /** called once when the pipeline stops on a failure (before a waiting producer is woken) */
+  onStop?(error: unknown): void;
 }
 
 interface Slot<B, R> {
@@ -39,6 +41,7 @@ export class OrderedPipeline<B, R> {
   private failure?: { error: unknown };
   /** wakes a producer waiting for room, after each delivery and when the loop stops */
   private wake?: () => void;
+  private stopReported = false;
 
   constructor(private readonly opts: PipelineOptions<B, R>) {
     if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
@@ -97,6 +100,10 @@ export class OrderedPipeline<B, R> {
       } finally {
         if (this.failure) this.window.length = 0;
         this.loop = undefined;
+        if (this.failure && !this.stopReported) {
+          this.stopReported = true;
+          this.opts.onStop?.(this.failure.error);
+        }
         this.wakeUp();
       }
     })();
