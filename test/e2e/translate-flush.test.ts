@@ -182,6 +182,21 @@ describe('translate idle flush (a live input)', () => {
     expect(vx.stdout()).toBe(text.map((l) => `de\t${expected(l, 'de')}\nfr\t${expected(l, 'fr')}\n`).join(''));
   });
 
+  it('a too-long line after a pause: the lines the pause sent are written, the run ends with exit 2, nothing from that line on is sent', async () => {
+    const vx = live(TO, { VX_TRANSLATE_FLUSH_MS: '100' });
+    const a = lines('ok', 2);
+    vx.write(`${a.join('\n')}\n`);
+    await waitFor('the 2 translations', () => vx.stdout() === out(a));
+    vx.write(`after\n${'x'.repeat(50_001)}\n`);
+    vx.write('never\n');
+    expect(await vx.closed).toBe(2);
+    expect(vx.stdout()).toBe(out([...a, 'after']));
+    expect(vx.stderr()).toBe(
+      'vx: line 4 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing from this line on was sent\nlines 1-3 were translated and written\n',
+    );
+    expect(sizes()).toEqual([2, 1]);
+  });
+
   it('--out stays atomic: a flushed batch is translated, yet nothing appears under the name until the input ends', async () => {
     const dir = tempDir();
     try {
