@@ -246,15 +246,37 @@ export async function readBoundedText(
   return { text, overflow: text.length > opts.maxUnits };
 }
 
-/**
- * A fast check of every line of a stream, with forEachLine's line rules, that does not decode
- * what it does not have to: it finds the newlines in the bytes, validates UTF-8 natively, and
- * calls `check(line, n)` with the text only for lines of more than `longBytes` bytes (a line of
- * at most that many bytes has at most that many characters). Invalid UTF-8 is forEachLine's
- * usage error naming the line. Returns the number of lines.
- */
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** The number of newline bytes in buf[from, to): four bytes at a time (SWAR), not one call per line. */
+export function countNewlines(buf: Uint8Array, from = 0, to = buf.length): number {
+  let n = 0;
+  let i = from;
+  // up to a 4-byte boundary of the underlying memory, then whole 32-bit words, then the tail
+  while (i < to && (buf.byteOffset + i) & 3) if (buf[i++] === 10) n++;
+  const words = (to - i) >> 2;
+  if (words > 0) {
+    const w32 = new Int32Array(buf.buffer, buf.byteOffset + i, words);
+    for (let w = 0; w < words; w++) {
+      const y = w32[w] ^ 0x0a0a0a0a; // a newline byte becomes 0
+      // the high bit of each byte that is 0 (exact: no carry crosses a byte), then their count
+      const z = ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y | 0x7f7f7f7f);
+      if (z !== 0) n += Math.imul((z >>> 7) & 0x01010101, 0x01010101) >>> 24;
+    }
+    i += words << 2;
+  }
+  while (i < to) if (buf[i++] === 10) n++;
+  return n;
+}
+
+/**
+ * A fast check of every line of a stream, with forEachLine's line rules, that does not decode
+ * what it does not have to: it validates UTF-8 natively, counts the newlines in bulk, and calls
+ * `check(line, n)` with the text only for lines of more than `longBytes` bytes (a line of at most
+ * that many bytes has at most that many characters), found by probing in strides of `longBytes`
+ * rather than line by line. Invalid UTF-8 is forEachLine's usage error naming the line. Returns
+ * the number of lines.
+ */
 export async function scanLines(
   stream: NodeJS.ReadableStream,
   check: (line: string, lineNumber: number) => void,
@@ -262,36 +284,48 @@ export async function scanLines(
 ): Promise<number> {
   if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
   const maxBytes = (opts.maxUnits ?? Infinity) * 3; // 3 bytes per UTF-16 unit at most
+  const long = opts.longBytes;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let n = 0;
   let carry: Buffer | undefined;
   let first = true;
   let pending: Buffer | undefined;
-  const segment = (buf: Buffer, final: boolean) => {
-    // the segment ends at a line boundary (or is the last line), never inside a character
-    if (!isUtf8(buf)) {
-      let start = 0;
-      for (let line = 1; ; line++) {
-        const nl = buf.indexOf(10, start);
-        const end = nl < 0 ? buf.length : nl;
-        if (!isUtf8(buf.subarray(start, end))) throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + line})`);
-        if (nl < 0) break;
-        start = nl + 1;
-      }
-    }
+  /** the lines of `buf` (whole lines, starting at line n + 1) are valid UTF-8, or the error names the first bad one */
+  const validate = (buf: Buffer, before: number) => {
+    if (isUtf8(buf)) return;
     let start = 0;
-    for (;;) {
+    for (let line = 1; ; line++) {
       const nl = buf.indexOf(10, start);
-      if (nl < 0 && (!final || start >= buf.length)) return;
       const end = nl < 0 ? buf.length : nl;
-      n++;
-      if (end - start > opts.longBytes) {
-        const text = decoder.decode(buf.subarray(start, end));
-        check(text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text, n);
-      }
-      if (nl < 0) return;
+      if (!isUtf8(buf.subarray(start, end))) throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + before + line})`);
+      if (nl < 0) break;
       start = nl + 1;
     }
+  };
+  const decodeLine = (buf: Buffer, start: number, end: number) => {
+    n++;
+    const text = decoder.decode(buf.subarray(start, end));
+    check(text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text, n);
+  };
+  /** counts the lines of `buf` (whole lines, each ending with a newline) and checks the long ones */
+  const lines = (buf: Buffer) => {
+    const len = buf.length;
+    let s = 0; // the start of a line
+    let counted = 0; // the lines of buf[0, counted) are in n
+    // a line from s is long when no newline is within its first long + 1 bytes; the buffer's
+    // last byte is a newline, so from len - 1 - long on every line is short
+    while (s + long < len - 1) {
+      const q = long >= 0 ? buf.lastIndexOf(10, s + long) : -1;
+      if (q >= s) {
+        s = q + 1; // every line in between is short
+        continue;
+      }
+      n += countNewlines(buf, counted, s);
+      const nl = buf.indexOf(10, s + long + 1);
+      decodeLine(buf, s, nl);
+      s = counted = nl + 1;
+    }
+    n += countNewlines(buf, counted, len);
   };
   try {
     for await (const raw of stream) {
@@ -310,8 +344,15 @@ export async function scanLines(
         if (carry.length > maxBytes) opts.onOverlong?.(n + 1);
         continue;
       }
-      const head = carry ? Buffer.concat([carry, chunk.subarray(0, last + 1)]) : chunk.subarray(0, last + 1);
-      segment(head, false);
+      // the line the carry began ends at the chunk's first newline: only that much is copied
+      const split = carry ? chunk.indexOf(10) + 1 : 0;
+      const head = carry ? Buffer.concat([carry, chunk.subarray(0, split)]) : undefined;
+      const body = chunk.subarray(split, last + 1);
+      // all of it is validated before any line of it is checked
+      if (head) validate(head, 0);
+      validate(body, head ? 1 : 0);
+      if (head) lines(head);
+      lines(body);
       carry = last + 1 < chunk.length ? chunk.subarray(last + 1) : undefined;
     }
   } catch (e) {
@@ -319,6 +360,11 @@ export async function scanLines(
     throw e;
   }
   if (first && pending && !BOM.subarray(0, pending.length).equals(pending)) carry = pending;
-  if (carry?.length) segment(carry, true);
+  if (carry?.length) {
+    // the last line, without a newline
+    validate(carry, 0);
+    if (carry.length > long) decodeLine(carry, 0, carry.length);
+    else n++;
+  }
   return n;
 }
