@@ -220,6 +220,32 @@ describe('translate idle flush (a live input)', () => {
     }
   });
 
+  it('Ctrl-C on a quiet pipe after a flush: exit 130, stdout keeps the flushed lines; with --out nothing under the name', async () => {
+    const a = lines('p', 3);
+    const vx = live(TO, { VX_TRANSLATE_FLUSH_MS: '100' });
+    vx.write(`${a.join('\n')}\n`);
+    await waitFor('the flushed lines', () => vx.stdout() === out(a));
+    vx.write('open 1\n'); // a partial batch open, its pause not over
+    vx.child.kill('SIGINT');
+    expect(await vx.closed).toBe(130);
+    expect(vx.stderr()).toBe('vx: interrupted\n');
+    expect(vx.stdout()).toBe(out(a));
+    const dir = tempDir();
+    try {
+      const file = join(dir, 'de.txt');
+      const o = live([...TO, '--out', file], { VX_TRANSLATE_FLUSH_MS: '100' }, dir);
+      o.write(`${a.join('\n')}\n`);
+      await waitFor('the flushed request answered', () => sizes().length === 2);
+      await sleep(100);
+      o.child.kill('SIGINT');
+      expect(await o.closed).toBe(130);
+      expect(o.stderr()).toBe('vx: interrupted\n');
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('no timer keeps the process alive: the input ends with a partial batch open and a long delay, vx exits at once', async () => {
     const vx = live(TO, { VX_TRANSLATE_FLUSH_MS: '600000' });
     const a = lines('z', 5);
