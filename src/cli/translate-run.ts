@@ -143,7 +143,7 @@ async function itemSource(ctx: Ctx, opts: TranslateOptions, args: string[], targ
   }
   const path = opts.file ?? (ctx.io.stdin.isTTY ? undefined : '-');
   if (path === undefined) throw new UsageError('nothing to translate: give the text as arguments, with --file <path>, or on standard input');
-  const source: TextSource = await openTextSource(path, ctx.io.stdin);
+  const source: TextSource = await openTextSource(path, path === '-' ? ctx.io.stdin : undefined);
   const close = () => source.close();
   try {
     if (opts.whole) {

@@ -37,6 +37,21 @@ function parseNumberOption(name: string, value: string | undefined, opts: { min:
   return n;
 }
 
+/** The process's streams, each built only when first used (process.stdin costs 2-5 ms to build). */
+function processStreams(): Streams {
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+  };
+}
+
 export class Ctx {
   readonly config: Config;
   readonly http: Http;
@@ -51,7 +66,7 @@ export class Ctx {
   constructor(
     readonly globals: GlobalOptions,
     settings: readonly SettingDef[],
-    readonly io: Streams = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    readonly io: Streams = processStreams(),
     readonly signal: AbortSignal = new AbortController().signal,
     opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv } = {},
   ) {

@@ -93,8 +93,9 @@ function readError(path: string, e: unknown): UsageError {
  * Opens `path` (or standard input for `-`) as a TextSource. A missing, unreadable or directory
  * path is a usage error at once, before anything is sent.
  */
-export async function openTextSource(path: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<TextSource> {
+export async function openTextSource(path: string, stdinStream?: NodeJS.ReadableStream): Promise<TextSource> {
   if (path === '-') {
+    const stdin = stdinStream ?? process.stdin;
     let regular = false;
     try {
       regular = stdin === process.stdin && fstatSync(0).isFile();
