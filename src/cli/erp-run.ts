@@ -62,6 +62,7 @@ export function columnsOf(set: ErpSet | undefined, select?: string): Column[] | 
     get: c,
     align: set?.fields[c]?.type === 'decimal' || set?.fields[c]?.type === 'integer' ? 'right' : undefined,
     optional: i >= 4,
+    keep: c === 'id',
   }));
 }
 

@@ -29,7 +29,7 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
         source: r ? (r.source === 'env' ? `env ${d.env}` : r.source) : '',
       };
     });
-    await ctx.print(rows, { columns: [{ header: 'key', get: 'key' }, { header: 'value', get: 'value' }, { header: 'source', get: 'source' }] });
+    await ctx.print(rows, { columns: [{ header: 'key', get: 'key' }, { header: 'value', get: 'value', keep: true }, { header: 'source', get: 'source' }] });
     return;
   }
   await ctx.print({ profile, active: isCurrent, settings: stored });

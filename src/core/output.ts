@@ -14,6 +14,8 @@ export interface Column {
   align?: 'left' | 'right';
   /** a column that may be dropped first when the terminal is narrow */
   optional?: boolean;
+  /** never cut (an identifier the user copies into the next command): other columns give way */
+  keep?: boolean;
 }
 
 export interface RenderOptions {
@@ -233,18 +235,34 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   let widths = natural(cols, body);
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
   if (opts.width) {
-    while (total(widths) > opts.width && cols.some((c) => c.optional)) {
+    // optional columns go while the table would not fit even with every cuttable column cut to 20
+    // cells: a wide terminal keeps them and cuts a long title instead
+    const fitted = (ws: number[]) => total(ws.map((w, i) => (cols[i].keep ? w : Math.min(w, 20))));
+    while (fitted(widths) > opts.width && cols.some((c) => c.optional)) {
       const idx = cols.map((c) => Boolean(c.optional)).lastIndexOf(true);
       cols = cols.filter((_, i) => i !== idx);
       body = texts(cols);
       widths = natural(cols, body);
     }
+    // shrink the widest cuttable column one cell at a time, so the cut is shared out evenly
+    // instead of leaving one column a stub; identifiers (keep) are never cut
     const min = 6;
-    while (total(widths) > opts.width) {
-      let widest = 0;
-      for (let i = 1; i < widths.length; i++) if (widths[i] > widths[widest]) widest = i;
-      if (widths[widest] <= min) break;
-      widths[widest] = Math.max(min, widths[widest] - (total(widths) - opts.width));
+    for (;;) {
+      while (total(widths) > opts.width) {
+        let widest = -1;
+        for (let i = 0; i < widths.length; i++) if (!cols[i].keep && widths[i] > min && (widest < 0 || widths[i] > widths[widest])) widest = i;
+        if (widest < 0) break;
+        widths[widest]--;
+      }
+      if (total(widths) <= opts.width) break;
+      // still too wide at the smallest widths: drop the rightmost droppable column rather than let
+      // every line wrap (the first column and identifiers stay)
+      let drop = -1;
+      for (let i = cols.length - 1; i > 0; i--) if (!cols[i].keep) { drop = i; break; }
+      if (drop < 0) break;
+      cols = cols.filter((_, i) => i !== drop);
+      body = body.map((row) => row.filter((_, i) => i !== drop));
+      widths = natural(cols, body);
     }
   }
   const header = cols.map((c, i) => pad(truncateToWidth(c.header.toUpperCase(), widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd();

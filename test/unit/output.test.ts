@@ -108,6 +108,33 @@ describe('table', () => {
     expect(t).toContain('…');
     expect(renderTable(data, { columns: cols, width: 200 })).toContain('EXTRA');
   });
+  it('never cuts a keep column (an id); shares the cut out among the others; drops rather than wraps', () => {
+    const data = [{ id: '0000100e-0000-4000-8000-0000000e0001', title: 'Storage - West Europe - Data access errors', level: 'Informational', when: '2026-11-23 12:52Z' }];
+    const cols = [
+      { header: 'id', get: 'id', keep: true },
+      { header: 'title', get: 'title' },
+      { header: 'level', get: 'level' },
+      { header: 'when', get: 'when', keep: true },
+    ];
+    // 36 + 17 kept, 6 for the gaps: 21 cells for title and level, 10 and 11 (not 6 and 15)
+    expect(renderTable(data, { columns: cols, width: 80 })).toBe(
+      'ID                                    TITLE       LEVEL        WHEN\n' +
+        '0000100e-0000-4000-8000-0000000e0001  Storage -…  Informatio…  2026-11-23 12:52Z\n',
+    );
+    // too narrow even at the smallest widths: cuttable columns go from the right, ids stay whole
+    expect(renderTable(data, { columns: cols, width: 40 })).toBe('ID                                    WHEN\n0000100e-0000-4000-8000-0000000e0001  2026-11-23 12:52Z\n');
+    expect(renderTable(data, { columns: cols.slice(0, 2), width: 30 })).toBe('ID\n0000100e-0000-4000-8000-0000000e0001\n');
+  });
+  it('keeps an optional column when the table fits with long cells cut to 20', () => {
+    const data = [{ id: 'E1', title: 'x'.repeat(60), extra: 'Storage, Backup' }];
+    const cols = [
+      { header: 'id', get: 'id', keep: true },
+      { header: 'title', get: 'title' },
+      { header: 'extra', get: 'extra', optional: true },
+    ];
+    expect(renderTable(data, { columns: cols, width: 60 })).toBe(`ID  TITLE${' '.repeat(36)}EXTRA\nE1  ${'x'.repeat(38)}…  Storage, Backup\n`);
+    expect(renderTable(data, { columns: cols, width: 30 })).toBe(`ID  TITLE\nE1  ${'x'.repeat(25)}…\n`);
+  });
   it('truncates CJK by cells, never splitting a wide character', () => {
     expect(truncateToWidth('日本語テキスト', 7)).toBe('日本語…');
     expect(displayWidth(truncateToWidth('日本語テキスト', 6))).toBeLessThanOrEqual(6);
