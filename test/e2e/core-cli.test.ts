@@ -259,6 +259,21 @@ describe('help and completion', () => {
     expect(missing).toEqual([]);
   });
 
+  it('no help example puts a shell variable in single quotes (it would be sent as the literal text)', () => {
+    const bad: string[] = [];
+    for (const c of all) {
+      let out = '';
+      c.configureOutput({ writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) });
+      c.outputHelp();
+      for (const line of out.split('\n').filter((l) => l.startsWith('  $ '))) {
+        // the single-quoted stretches of the example: a $NAME inside one never expands
+        const quoted = line.match(/'[^']*'/g) ?? [];
+        if (quoted.some((q) => /\$[A-Za-z_{]/.test(q))) bad.push(`${pathOf(c)}: ${line.trim()}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('the binary prints help with examples and exits 0', async () => {
     for (const args of [['--help'], ['api', '--help'], ['profile', 'set', '--help'], ['help', 'emulator']]) {
       const r = await runVx(args);
