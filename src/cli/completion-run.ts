@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { FORMATS } from '../core/output.js';
 import { buildProgram } from './program.js';
 
 interface Node {
@@ -35,7 +36,9 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
       for (const n of optionNames(o)) {
         options.push(n);
         if (o.required || o.optional) valued.push(n);
-        if (o.argChoices) choices[n] = o.argChoices;
+        // --output is checked by vx itself (so that VX_OUTPUT gets the same message), not by commander
+        const allowed = o.argChoices ?? (o.long === '--output' ? [...FORMATS] : undefined);
+        if (allowed) choices[n] = allowed;
       }
     }
     options.push('--help');

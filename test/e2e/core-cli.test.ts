@@ -1,6 +1,7 @@
 // The binary's contract outside any one family: usage errors, network failures, `vx api` against
 // every family, SIGINT, --help examples on every command, completion scripts in sync.
 import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -280,6 +281,32 @@ describe('help and completion', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Examples:\n {2}\$ .*\bvx\b/);
     }
+  });
+
+  it('bash completion works when sourced: nouns, aliases, option values, output formats', () => {
+    const script = [
+      `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
+      'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+      'complete -p vx',
+      'comp vx erp sa',
+      'comp vx mgmt quota ""',
+      'comp vx -o ""',
+      'comp vx erp sales-orders list --output t',
+      'comp vx erp salesorders list --fil',
+      'comp vx mgmt version-sets create v1 --scheme ""',
+    ].join('\n');
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')).toEqual([
+      'complete -o default -F _vx vx',
+      'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
+      'get set requests wizard',
+      'json yaml table tsv ndjson text none',
+      'table tsv text',
+      '--filter',
+      'Segment Query Header',
+      '',
+    ]);
   });
 
   it('completion scripts are generated from the tree and match completions/ (run `npm run completions` on drift)', async () => {
