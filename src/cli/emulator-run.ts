@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 
@@ -19,6 +19,15 @@ async function startServer(opts: EmulatorOptions) {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port "${opts.port}": expected 0-65535`);
   if (!LOOPBACK.test(opts.host)) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
+  if (opts.state !== undefined) {
+    // checked before listening: otherwise the first change fails to be saved while the emulator runs on
+    const dir = dirname(resolve(opts.state));
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch {
+      throw new UsageError(`invalid --state "${opts.state}": the directory ${dir} does not exist or is not writable`);
+    }
+  }
   const { startEmulator } = await import('../emulator/index.js');
   try {
     return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults });

@@ -90,4 +90,10 @@ describe('vx emulator start', () => {
     expect(f.code).toBe(2);
     expect(f.stderr).toMatch(/unknown fault "explode"/);
   });
+
+  it('refuses a --state file in a directory that does not exist before listening (exit 2), instead of failing at the first change', async () => {
+    const missing = join(tempDir(), 'no-such-dir');
+    const r = await runVx(['emulator', 'start', '--port', '0', '--state', join(missing, 'emu.json')]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid --state "${join(missing, 'emu.json')}": the directory ${missing} does not exist or is not writable\n`]);
+  });
 });
