@@ -102,6 +102,23 @@ describe('vx profile', () => {
     expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, tsv, ndjson, text, none\n');
   });
 
+  it('an endpoint that is not an absolute http(s) URL is refused by profile set (exit 2, nothing stored), as every request would refuse it', async () => {
+    const { dir, run } = cfg();
+    for (const [key, value, why] of [
+      ['erp.prefix', 'notaurl', 'expected an absolute http(s) URL'],
+      ['mgmt.endpoint', 'ftp://127.0.0.1/mgmt', 'expected an http(s) URL'],
+      ['translator.endpoint', 'http://127.0.0.1:4010/t?x=1', 'it may not carry a query or fragment'],
+    ]) {
+      const r = await run(['profile', 'set', key, value]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid ${key} "${value}": ${why}\n`]);
+    }
+    const dry = await run(['--dry-run', 'profile', 'set', 'auth.url', 'localhost:4010']);
+    expect(dry.code).toBe(2);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+    const ok = await run(['profile', 'set', 'erp.prefix', 'http://127.0.0.1:4010/erp/']);
+    expect([ok.code, ok.stderr]).toEqual([0, 'set erp.prefix in profile "default"\n']);
+  });
+
   it('empty stdin for a value is a usage error', async () => {
     const { run } = cfg();
     const r = await run(['profile', 'set', 'erp.token'], { input: '' });
