@@ -130,7 +130,7 @@ export function registerErp(program: Command): void {
     .option('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)')
     .addHelpText(
       'after',
-      examples('vx erp refresh --project 1234 --source 5e0c… --target 8f2a…', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
+      examples('vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
         '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
     )
     .action(act(async (ctx, opts) => (await run()).runRefresh(ctx, opts)));

@@ -100,10 +100,10 @@ function registerQuota(mgmt: Command): void {
   const requests = quota.command('requests').description('quota change requests and their state');
   requests.addHelpText(
     'after',
-    examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'),
+    examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'),
   );
   quotaScope(requests.command('get').argument('<requestId>', 'the request id (the name in the accepted request)').description('show one quota request'))
-    .addHelpText('after', examples('vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'))
+    .addHelpText('after', examples('vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'))
     .action(act(async (ctx, opts, id: string) => (await run()).runRequestGet(ctx, opts, id)));
   quotaScope(requests.command('list').description('list quota requests (every page)'))
     .option('--filter <f>', "service's $filter on requestSubmitTime, e.g. \"requestSubmitTime ge 2025-07-01T00:00:00Z\"")

@@ -23,7 +23,7 @@ export function registerProfile(program: Command): void {
     .description('set a key in the profile; without a value it is read from a masked prompt or from stdin')
     .addHelpText(
       'after',
-      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 3f0e...'),
+      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'),
     )
     .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value), { profile: 'creates' }));
   profile

@@ -260,7 +260,7 @@ describe('help and completion', () => {
     expect(missing).toEqual([]);
   });
 
-  it('no help example puts a shell variable in single quotes (it would be sent as the literal text)', () => {
+  it('no help example puts a shell variable in single quotes or cuts a value short (both are sent as the literal text)', () => {
     const bad: string[] = [];
     for (const c of all) {
       let out = '';
@@ -270,6 +270,8 @@ describe('help and completion', () => {
         // the single-quoted stretches of the example: a $NAME inside one never expands
         const quoted = line.match(/'[^']*'/g) ?? [];
         if (quoted.some((q) => /\$[A-Za-z_{]/.test(q))) bad.push(`${pathOf(c)}: ${line.trim()}`);
+        // a value cut short (5e0c…) looks real and is sent as is; an unknown value is a <placeholder>
+        if (/\w(…|\.\.\.)/.test(line)) bad.push(`${pathOf(c)}: ${line.trim()}`);
       }
     }
     expect(bad).toEqual([]);
