@@ -58,7 +58,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   noun.addHelpText('after', examples(...(['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`))));
   if (set.operations.includes('list')) {
     const c = companyOption(listOptions(noun.command('list').description(`list ${set.singular} records (every page)`)), set);
-    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`) + help);
+    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`, `${p} list --query "[].${sample}" -o tsv`) + help);
     c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
   }
   if (set.operations.includes('get')) {

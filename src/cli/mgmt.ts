@@ -60,8 +60,10 @@ function registerHealth(mgmt: Command): void {
         'vx mgmt health events list',
         'vx mgmt health events list --active --since 7d',
         "vx mgmt health events list --filter \"service eq 'App Service'\" -o json",
-        'vx mgmt health events list --resource /subscriptions/<id>/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm1',
-      ) + '\nTable columns: tracking id, title, type, level, status, impacted services and regions, start, last update.\n',
+        'vx mgmt health events list --resource "/subscriptions/$VX_SUBSCRIPTION/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01"',
+        "vx mgmt health events list --active --query \"[?properties.eventLevel=='Critical'].name\" -o tsv",
+      ) +
+        '\nTable columns: tracking id, title, type, level, status, impacted services and regions, start, last update\n(a narrower terminal drops start, regions, services and type, in that order).\n',
     )
     .action(act(async (ctx, opts) => (await run()).runEventsList(ctx, opts)));
   subscription(
