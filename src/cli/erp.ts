@@ -45,12 +45,21 @@ function etagOptions(cmd: Command): Command {
     .option('--force', 'send If-Match: * (overwrite whatever changed since)');
 }
 
+/** ", read-only" for a set without writes; a set whose only write is an action names what it has. */
+function readOnlyNote(set: ErpSet): string {
+  if (set.operations.length > 2) return '';
+  const actions = (set.actions ?? []).map((a) => a.command);
+  if (!actions.length) return ', read-only';
+  const all = [...set.operations, ...actions];
+  return `: ${all.slice(0, -1).join(', ')} and ${all[all.length - 1]} only`;
+}
+
 /** Adds the commands of one entity set under `parent`. */
 export function registerSet(parent: Command, set: ErpSet): Command {
   const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
   const noun = parent
     .command(set.noun)
-    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${set.operations.length <= 2 ? ', read-only' : ''}`);
+    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`);
   if (set.aliases?.length) noun.aliases([...set.aliases]);
   if (!selected(set.noun, set.aliases)) return noun; // its line in `vx erp --help` is all that is needed
   const help = fieldHelp(set);
