@@ -43,7 +43,10 @@ export async function set(ctx: Ctx, key: string, value?: string): Promise<void> 
     } else if (!ctx.io.stdin.isTTY) {
       value = (await readAllStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
     }
-    if (!value) throw new UsageError(`no value given for ${key}`);
+    if (!value?.trim()) throw new UsageError(`no value given for ${key}`);
+  } else if (!value.trim()) {
+    // `vx profile set erp.company "$COMPANY"` with COMPANY unset: storing "" would hide the setting
+    throw new UsageError(`empty value for ${key}; to remove the setting use \`vx profile unset ${key}\``);
   } else if (def.secret) {
     ctx.warn(`a secret given on the command line may be kept in your shell history; prefer \`printf %s "$SECRET" | vx profile set ${key}\``);
   }

@@ -119,6 +119,17 @@ describe('vx profile', () => {
     expect([ok.code, ok.stderr]).toEqual([0, 'set erp.prefix in profile "default"\n']);
   });
 
+  it('an empty value (profile set erp.company "$UNSET") is refused, not stored as an empty setting', async () => {
+    const { dir, run } = cfg();
+    for (const value of ['', '  ']) {
+      const r = await run(['-p', 'staging', 'profile', 'set', 'erp.company', value]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'vx: empty value for erp.company; to remove the setting use `vx profile unset erp.company`\n']);
+    }
+    const blank = await run(['profile', 'set', 'translator.key'], { input: ' \n' });
+    expect([blank.code, blank.stderr]).toEqual([2, 'vx: no value given for translator.key\n']);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
   it('empty stdin for a value is a usage error', async () => {
     const { run } = cfg();
     const r = await run(['profile', 'set', 'erp.token'], { input: '' });
