@@ -1,14 +1,14 @@
-// Every example printed by `--help` that can run unattended runs, as written, against the emulator
+// Every example printed by `--help` or in README.md that can run unattended runs, as written, against the emulator
 // (a `vx` on PATH, the emulator's VX_* variables, a scratch directory): an example that fails is a
 // user's first command failing.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
+import { baseEnv, BIN, removeDir, ROOT, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator({ resetEach: false });
 
@@ -22,6 +22,12 @@ function examples(): string[] {
     c.commands.forEach(walk);
   };
   walk(buildProgram());
+  // and the README's shell blocks
+  let block = false;
+  for (const l of readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')) {
+    if (l.startsWith('```')) block = l === '```sh';
+    else if (block && /(^|[|&] )vx /.test(l)) out.push(l.replace(/\s+#.*$/, '').trim());
+  }
   return [...new Set(out)];
 }
 
@@ -29,6 +35,7 @@ function examples(): string[] {
 function skipReason(line: string, hasJq: boolean): string | undefined {
   if (/<\w+>/.test(line)) return 'placeholder';
   if (/\bemulator start\b/.test(line)) return 'runs until stopped';
+  if (/^npm /.test(line)) return 'installs';
   if (/\bquota wizard\b/.test(line)) return 'a terminal';
   if (/\bauth login\b/.test(line) && !/--with-(key|token)/.test(line)) return 'a browser or an app registration';
   if (/--wait\b/.test(line)) return 'polls for minutes';
@@ -39,7 +46,7 @@ function skipReason(line: string, hasJq: boolean): string | undefined {
 }
 
 describe('help examples', () => {
-  it('run as written against the emulator (those needing no placeholder, terminal or browser)', async () => {
+  it('run as written against the emulator, --help and README (those needing no placeholder, terminal or browser)', async () => {
     const dir = tempDir();
     const cfg = join(dir, 'config');
     try {
@@ -48,7 +55,7 @@ describe('help examples', () => {
       writeFileSync(join(dir, 'notes.txt'), 'Good morning\nSee you tomorrow\n');
       writeFileSync(join(dir, 'page.html'), '<p>Hello <b>world</b></p>\n');
       const hasJq = spawnSync('sh', ['-c', 'command -v jq'], { stdio: 'ignore' }).status === 0;
-      const env = { ...baseEnv(cfg), ...e2e.env, PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}`, KEY: 'emulator-key', TOKEN: 'emulator-token' };
+      const env = { ...baseEnv(cfg), ...e2e.env, PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}`, KEY: 'emulator-key', TOKEN: 'emulator-token', COMPANY: e2e.env.VX_ERP_COMPANY };
       const sh = (line: string) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn('sh', ['-c', line], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -73,7 +80,7 @@ describe('help examples', () => {
         if (r.code !== 0 && !asks) failed.push(`${line}\n    exit ${r.code}: ${r.stderr.trim()}`);
       }
       expect(failed).toEqual([]);
-      expect(ran).toBeGreaterThan(80);
+      expect(ran).toBeGreaterThan(90);
     } finally {
       removeDir(dir);
     }
