@@ -285,7 +285,7 @@ describe('help and completion', () => {
     }
   });
 
-  it('bash completion works when sourced: nouns, aliases, option values, output formats', () => {
+  it('bash completion works when sourced: nouns, aliases, option values, output formats, setting keys', () => {
     const script = [
       `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
       'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
@@ -296,6 +296,8 @@ describe('help and completion', () => {
       'comp vx erp sales-orders list --output t',
       'comp vx erp salesorders list --fil',
       'comp vx mgmt version-sets create v1 --scheme ""',
+      'comp vx profile set mgmt.s',
+      'comp vx -p staging profile unset erp.t',
     ].join('\n');
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -307,6 +309,8 @@ describe('help and completion', () => {
       'table tsv text',
       '--filter',
       'Segment Query Header',
+      'mgmt.subscription mgmt.scope mgmt.signIn',
+      'erp.token erp.tenant',
       '',
     ]);
   });
