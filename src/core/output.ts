@@ -201,6 +201,41 @@ export function truncateToWidth(s: string, width: number): string {
   return `${out}…`;
 }
 
+/** Splits text at spaces into lines of at most `width` cells; a longer word gets a line of its own. */
+export function wrapToWidth(s: string, width: number): string[] {
+  if (width <= 0 || displayWidth(s) <= width) return [s];
+  const lines: string[] = [];
+  let line = '';
+  const push = () => {
+    if (line) lines.push(line);
+    line = '';
+  };
+  for (const w of s.split(/ +/)) {
+    if (line && displayWidth(line) + 1 + displayWidth(w) <= width) {
+      line += ` ${w}`;
+      continue;
+    }
+    push();
+    line = w; // a word longer than the line stays whole (an id split in two cannot be copied)
+  }
+  push();
+  return lines.length ? lines : [''];
+}
+
+/** One record as FIELD/VALUE lines; at a terminal long values wrap under their column (a detail view is read whole). */
+function renderPairs(pairs: [string, string][], opts: RenderOptions): string {
+  const fw = Math.max(displayWidth('FIELD'), ...pairs.map(([k]) => displayWidth(k)));
+  const room = opts.width ? Math.max(20, opts.width - fw - 2) : 0;
+  const header = `${pad('FIELD', fw)}  VALUE`;
+  const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  for (const [k, v] of pairs) {
+    const parts = room ? wrapToWidth(v, room) : [v];
+    lines.push(`${pad(k, fw)}  ${parts[0]}`.trimEnd());
+    for (const more of parts.slice(1)) lines.push(`${' '.repeat(fw + 2)}${more}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function pad(s: string, width: number, align: 'left' | 'right' = 'left'): string {
   const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
   return align === 'right' ? fill + s : s + fill;
@@ -223,8 +258,8 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
       .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]) => ({ field: k, value: v }));
-    return renderTable(kv, { ...opts, columns: [{ header: 'FIELD', get: 'field' }, { header: 'VALUE', get: 'value' }] });
+      .map(([k, v]): [string, string] => [k, scalarText(v).replace(/\r?\n/g, ' ')]);
+    return renderPairs(kv, opts);
   }
   if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
   const texts = (cs: Column[]) => rows.map((r) => cs.map((c) => scalarText(cell(r, c)).replace(/\r?\n/g, ' ')));
@@ -234,6 +269,10 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   let body = texts(cols);
   let widths = natural(cols, body);
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
+  if (opts.width && rows.length === 1 && !Array.isArray(value) && total(widths) > opts.width) {
+    // one record too wide for its row (quota request get: the message says why it failed): read it whole
+    return renderPairs(cols.map((c, i) => [c.header, body[0][i]]), opts);
+  }
   if (opts.width) {
     // optional columns go while the table would not fit even with every cuttable column cut to 20
     // cells: a wide terminal keeps them and cuts a long title instead

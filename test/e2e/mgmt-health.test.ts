@@ -86,6 +86,19 @@ describe('vx mgmt health events list', () => {
     expect(lines[2]).toMatch(/^9VS6-0W8     Virtual Machines - Eas…  Error          Active    \d{4}-\d\d-\d\d \d\d:\d\dZ$/);
   });
 
+  it('details at 80 columns wraps the summary under VALUE instead of cutting it', async () => {
+    const r = await e2e.run(['mgmt', 'health', 'events', 'details', '9VS6-0W8', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    const at = lines.findIndex((l) => l.startsWith('summary '));
+    expect(lines.slice(at, at + 2)).toEqual([
+      'summary          Customers may see intermittent connection failures to virtual',
+      '                 machines.',
+    ]);
+    expect(r.stdout).not.toContain('…');
+  });
+
   it('--resource lists the events of one resource, with one nesting level too', async () => {
     const vm = `/subscriptions/${SUB()}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
     const r = await e2e.run(['mgmt', 'health', 'events', 'list', '--resource', vm]);

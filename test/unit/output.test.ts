@@ -135,6 +135,34 @@ describe('table', () => {
     expect(renderTable(data, { columns: cols, width: 60 })).toBe(`ID  TITLE${' '.repeat(36)}EXTRA\nE1  ${'x'.repeat(38)}…  Storage, Backup\n`);
     expect(renderTable(data, { columns: cols, width: 30 })).toBe(`ID  TITLE\nE1  ${'x'.repeat(25)}…\n`);
   });
+  it('one record reads whole: long values wrap under VALUE at spaces, words (ids) are never split', () => {
+    const event = { trackingId: '9VS6-0W8', summary: 'Customers may see intermittent connection failures to virtual machines.' };
+    expect(renderTable(event, { width: 40 })).toBe(
+      'FIELD       VALUE\n' +
+        'trackingId  9VS6-0W8\n' +
+        'summary     Customers may see\n' +
+        '            intermittent connection\n' +
+        '            failures to virtual\n' +
+        '            machines.\n',
+    );
+    expect(renderTable({ id: '0000100b-0000-4000-8000-0000000b0002', code: 'USD' }, { width: 30 })).toBe('FIELD  VALUE\nid     0000100b-0000-4000-8000-0000000b0002\ncode   USD\n');
+    // without a width (not a terminal, no COLUMNS) nothing wraps
+    expect(renderTable(event)).toBe(`FIELD       VALUE\ntrackingId  9VS6-0W8\nsummary     ${event.summary}\n`);
+  });
+  it('one record with columns that does not fit its row is shown as FIELD/VALUE lines, every column kept', () => {
+    const req = { name: '1d3f1c2a-0005-4a5b-9c8d-00000000a005', state: 'Invalid', message: 'The requested limit is below the current usage of 4' };
+    const cols = [
+      { header: 'Request id', get: 'name', keep: true },
+      { header: 'State', get: 'state' },
+      { header: 'Extra', get: 'state', optional: true },
+      { header: 'Message', get: 'message' },
+    ];
+    expect(renderTable(req, { columns: cols, width: 80 })).toBe(
+      'FIELD       VALUE\nRequest id  1d3f1c2a-0005-4a5b-9c8d-00000000a005\nState       Invalid\nExtra       Invalid\nMessage     The requested limit is below the current usage of 4\n',
+    );
+    // a list of one stays a table
+    expect(renderTable([req], { columns: cols, width: 80 }).split('\n')[0]).toBe('REQUEST ID                            STATE    EXTRA    MESSAGE');
+  });
   it('truncates CJK by cells, never splitting a wide character', () => {
     expect(truncateToWidth('日本語テキスト', 7)).toBe('日本語…');
     expect(displayWidth(truncateToWidth('日本語テキスト', 6))).toBeLessThanOrEqual(6);
