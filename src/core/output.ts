@@ -105,7 +105,12 @@ export function inferColumns(rows: unknown[]): Column[] {
       keys.push(k);
     }
   }
-  return keys.filter((k) => !structured.has(k)).map((k) => ({ header: k, get: k }));
+  // as for the typed tables: a short id (a GUID, not an ARM resource path) is never cut, and the
+  // first four columns stay on a narrow terminal
+  const shortIds = rows.slice(0, 200).every((r) => !isPlainObject(r) || (typeof r.id === 'string' && r.id.length <= 40));
+  return keys
+    .filter((k) => !structured.has(k))
+    .map((k, i) => ({ header: k, get: k, keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
 }
 
 function rowsOf(value: unknown): unknown[] {
@@ -223,13 +228,14 @@ export function wrapToWidth(s: string, width: number): string[] {
 }
 
 /** One record as FIELD/VALUE lines; at a terminal long values wrap under their column (a detail view is read whole). */
-function renderPairs(pairs: [string, string][], opts: RenderOptions): string {
+function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions): string {
   const fw = Math.max(displayWidth('FIELD'), ...pairs.map(([k]) => displayWidth(k)));
   const room = opts.width ? Math.max(20, opts.width - fw - 2) : 0;
   const header = `${pad('FIELD', fw)}  VALUE`;
   const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
-  for (const [k, v] of pairs) {
-    const parts = room ? wrapToWidth(v, room) : [v];
+  for (const [k, v, structured] of pairs) {
+    // text wraps; a structured value (compact JSON) is cut: wrapped at its spaces it reads as neither
+    const parts = !room ? [v] : structured ? [truncateToWidth(v, room)] : wrapToWidth(v, room);
     lines.push(`${pad(k, fw)}  ${parts[0]}`.trimEnd());
     for (const more of parts.slice(1)) lines.push(`${' '.repeat(fw + 2)}${more}`);
   }
@@ -258,7 +264,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
       .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]): [string, string] => [k, scalarText(v).replace(/\r?\n/g, ' ')]);
+      .map(([k, v]): [string, string, boolean] => [k, scalarText(v).replace(/\r?\n/g, ' '), v !== null && typeof v === 'object']);
     return renderPairs(kv, opts);
   }
   if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
@@ -271,7 +277,11 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
   if (opts.width && rows.length === 1 && !Array.isArray(value) && total(widths) > opts.width) {
     // one record too wide for its row (quota request get: the message says why it failed): read it whole
-    return renderPairs(cols.map((c, i) => [c.header, body[0][i]]), opts);
+    const structured = (c: Column) => {
+      const v = cell(rows[0], c);
+      return v !== null && typeof v === 'object';
+    };
+    return renderPairs(cols.map((c, i) => [c.header, body[0][i], structured(c)]), opts);
   }
   if (opts.width) {
     // optional columns go while the table would not fit even with every cuttable column cut to 20

@@ -149,6 +149,19 @@ describe('table', () => {
     // without a width (not a terminal, no COLUMNS) nothing wraps
     expect(renderTable(event)).toBe(`FIELD       VALUE\ntrackingId  9VS6-0W8\nsummary     ${event.summary}\n`);
   });
+  it('a structured value in a FIELD/VALUE view is cut, not wrapped at the spaces inside its JSON', () => {
+    const page = { value: [{ id: 'a', name: 'CRONUS USA, Inc.' }, { id: 'b', name: 'My Company' }], count: 2 };
+    expect(renderTable(page, { width: 40 })).toBe('FIELD  VALUE\nvalue  [{"id":"a","name":"CRONUS USA, I…\ncount  2\n');
+  });
+  it('inferred columns (vx api): a GUID id stays whole, columns after the fourth go first', () => {
+    const rows = [{ id: '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f', systemVersion: '26.0.12345.0', timestamp: 1155, name: 'CRONUS USA, Inc.', displayName: 'CRONUS USA, Inc.', businessProfileId: '' }];
+    expect(renderTable(rows, { width: 80 })).toBe(
+      'ID                                    SYSTEMVERSION  TIMESTAMP  NAME\n5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f  26.0.12345.0   1155       CRONUS USA, Inc.\n',
+    );
+    // an ARM resource id is a long path: it is cut like any other cell
+    const arm = [{ id: `/subscriptions/${'0'.repeat(36)}/providers/Vendor.ResourceHealth/events/9VS6-0W8`, name: '9VS6-0W8' }];
+    expect(renderTable(arm, { width: 40 })).toBe(`ID${' '.repeat(30)}NAME\n/subscriptions/00000000000000…  9VS6-0W8\n`);
+  });
   it('one record with columns that does not fit its row is shown as FIELD/VALUE lines, every column kept', () => {
     const req = { name: '1d3f1c2a-0005-4a5b-9c8d-00000000a005', state: 'Invalid', message: 'The requested limit is below the current usage of 4' };
     const cols = [
