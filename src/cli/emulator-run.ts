@@ -77,6 +77,13 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
 
 export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): Promise<void> {
   if (!command.length) throw new UsageError('name the command to run after --');
+  // without `--`, the options of the command (`vx emulator exec vx erp companies list -q length(@)`)
+  // are read by this vx and silently lost: the command would run without them
+  const g = ctx.globals;
+  const taken = [g.output !== undefined && '--output', g.query !== undefined && '--query', g.dryRun && '--dry-run', g.yes && '--yes'].filter(Boolean);
+  if (taken.length) {
+    throw new UsageError(`${taken.join(', ')} would be read by \`vx emulator exec\` itself, not by ${command[0]}; put the command after --: vx emulator exec -- ${command[0]} ...`);
+  }
   const emu = await startServer(opts);
   // a `vx` on PATH that runs this very build
   const shimDir = mkdtempSync(join(tmpdir(), 'vx-emu-'));
