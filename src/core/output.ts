@@ -316,8 +316,18 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   }
   const header = cols.map((c, i) => pad(truncateToWidth(c.header.toUpperCase(), widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd();
   const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  // the last column (a translation, a message, a description) wraps under itself rather than being
+  // cut when it still has 20 cells or more: what it says is usually why the row is read (narrower,
+  // a word a line reads worse than a cut)
+  const last = cols.length - 1;
+  const wrapLast = Boolean(opts.width) && last > 0 && !cols[last].keep && cols[last].align !== 'right' && widths[last] >= 20;
+  const indent = ' '.repeat(widths.slice(0, last).reduce((a, b) => a + b + sep, 0));
   for (const row of body) {
-    lines.push(cols.map((c, i) => pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd());
+    // (a single word longer than the column is still cut: the line must not overflow)
+    const tail = wrapLast ? wrapToWidth(row[last], widths[last]).map((t) => truncateToWidth(t, widths[last])) : [row[last]];
+    const cells = cols.map((c, i) => (i === last && wrapLast ? tail[0] : pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)));
+    lines.push(cells.join(' '.repeat(sep)).trimEnd());
+    for (const more of tail.slice(1)) lines.push(`${indent}${more}`);
   }
   return `${lines.join('\n')}\n`;
 }
