@@ -277,6 +277,18 @@ describe('help and completion', () => {
     expect(bad).toEqual([]);
   });
 
+  it('profile set|unset --help list every setting key with its variable', async () => {
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    for (const verb of ['set', 'unset']) {
+      const r = await runVx(['profile', verb, '--help']);
+      expect(r.code).toBe(0);
+      const section = r.stdout.slice(r.stdout.indexOf('\nSettings:\n'));
+      for (const d of SETTINGS) expect(section).toMatch(new RegExp(`\\n  ${d.key.replace('.', '\\.')}${d.env ? ` +env ${d.env}` : ''}[ ,\\n]`));
+      expect(section).toContain('\n  erp.token            env VX_ERP_TOKEN, secret\n');
+      expect(section).toContain('\n  output               one of json, yaml, table, tsv, ndjson, text, none\n');
+    }
+  });
+
   it('the binary prints help with examples and exits 0', async () => {
     for (const args of [['--help'], ['api', '--help'], ['profile', 'set', '--help'], ['help', 'emulator']]) {
       const r = await runVx(args);
