@@ -86,7 +86,7 @@ export async function remove(ctx: Ctx, name: string): Promise<void> {
     ctx.info(`dry run: nothing was changed (would delete profile "${name}")`);
     return;
   }
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`);
+  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`, 'nothing was changed');
   await ctx.config.deleteProfile(name);
   ctx.info(`deleted profile "${name}"`);
 }
