@@ -323,8 +323,9 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   const wrapLast = Boolean(opts.width) && last > 0 && !cols[last].keep && cols[last].align !== 'right' && widths[last] >= 20;
   const indent = ' '.repeat(widths.slice(0, last).reduce((a, b) => a + b + sep, 0));
   for (const row of body) {
-    // (a single word longer than the column is still cut: the line must not overflow)
-    const tail = wrapLast ? wrapToWidth(row[last], widths[last]).map((t) => truncateToWidth(t, widths[last])) : [row[last]];
+    // a word longer than the column cannot wrap: then the cell is cut on one line as before
+    const wrapped = wrapLast ? wrapToWidth(row[last], widths[last]) : [row[last]];
+    const tail = wrapped.every((t) => displayWidth(t) <= widths[last]) ? wrapped : [truncateToWidth(row[last], widths[last])];
     const cells = cols.map((c, i) => (i === last && wrapLast ? tail[0] : pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)));
     lines.push(cells.join(' '.repeat(sep)).trimEnd());
     for (const more of tail.slice(1)) lines.push(`${indent}${more}`);

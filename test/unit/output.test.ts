@@ -146,6 +146,15 @@ describe('table', () => {
       'INPUT            TO  TRANSLATION\nThe quick brow…  de  Der schnelle b…\nSecond line      de  Zweite Zeile\n',
     );
   });
+  it('a last cell with a word longer than its column is cut on one line, not wrapped then cut', () => {
+    const rows = [{ key: 'translator.endpoint', value: 'http://127.0.0.1:43603/translator', source: 'env VX_TRANSLATOR_ENDPOINT' }];
+    const cols = [
+      { header: 'key', get: 'key' },
+      { header: 'value', get: 'value', keep: true },
+      { header: 'source', get: 'source' },
+    ];
+    expect(renderTable(rows, { columns: cols, width: 77 })).toBe('KEY                  VALUE                              SOURCE\ntranslator.endpoint  http://127.0.0.1:43603/translator  env VX_TRANSLATOR_EN…\n');
+  });
   it('keeps an optional column when the table fits with long cells cut to 20', () => {
     const data = [{ id: 'E1', title: 'x'.repeat(60), extra: 'Storage, Backup' }];
     const cols = [
