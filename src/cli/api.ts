@@ -13,7 +13,7 @@ export function registerApi(program: Command): void {
       'after',
       examples(
         "vx api GET '/api/v2.0/companies' --service erp",
-        "vx api GET '/subscriptions/$SUB/providers/Vendor.ResourceHealth/events?api-version=2025-05-01' --service mgmt --paginate",
+        "vx api GET \"/subscriptions/$VX_SUBSCRIPTION/providers/Vendor.ResourceHealth/events?api-version=2025-05-01\" --service mgmt --paginate",
         `vx api POST '/translate?api-version=3.0&to=de' --service translator --data '[{"Text":"hello"}]'`,
       ),
     )

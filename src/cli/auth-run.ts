@@ -212,7 +212,7 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   const record = await saveCredential(ctx.config, service, method, got, auth ? { clientId: auth.clientId, tenant: auth.tenant } : {});
   const how = { key: 'subscription key', browser: 'browser sign-in', 'device-code': 'device code', 'client-credentials': 'client credentials', token: 'token' }[method];
   const extra = service === 'translator' ? '' : `; ${describeExpiry(record)}${got.refreshToken ? ', renews automatically' : ''}`;
-  ctx.info(`Signed in to ${service} (${how}) in profile "${ctx.config.profileName()}"${extra}`);
+  ctx.info(`signed in to ${service} (${how}) in profile "${ctx.config.profileName()}"${extra}`);
   const effective = ctx.config.resolve(credentialKey(service));
   if (effective?.source === 'env') ctx.warn(`${effective.origin} is set and takes precedence over the stored credential`);
 }
@@ -273,7 +273,7 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
     ],
   });
   if (fmt === 'table' || fmt === 'text' || fmt === 'tsv') {
-    ctx.info(`Stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used.`);
+    ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];
   if (o.service && (row.status === 'not signed in' || (row.status === 'expired' && !row.renewable))) {
@@ -288,8 +288,8 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
   const removed = await removeCredentials(ctx.config, services, ctx.http.dryRun);
   const profile = ctx.config.profileName();
   if (ctx.http.dryRun) ctx.info(removed.length ? `dry run: nothing was changed (would remove the stored credentials of ${removed.join(', ')} from profile "${profile}")` : `dry run: no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
-  else if (removed.length) ctx.info(`Signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
-  else ctx.info(`No stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
+  else if (removed.length) ctx.info(`signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
+  else ctx.info(`no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
   for (const s of services) {
     const r = ctx.config.resolve(credentialKey(s));
     if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { FORMATS } from '../core/output.js';
+import { SETTINGS } from '../api/settings.js';
 import { buildProgram } from './program.js';
 
 interface Node {
@@ -35,14 +37,19 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
       for (const n of optionNames(o)) {
         options.push(n);
         if (o.required || o.optional) valued.push(n);
-        if (o.argChoices) choices[n] = o.argChoices;
+        // --output is checked by vx itself (so that VX_OUTPUT gets the same message), not by commander
+        const allowed = o.argChoices ?? (o.long === '--output' ? [...FORMATS] : undefined);
+        if (allowed) choices[n] = allowed;
       }
     }
     options.push('--help');
     const subs = cmd.commands.filter((c) => !(c as any)._hidden);
     const names = subs.flatMap((c) => [c.name(), ...c.aliases()]);
     const firstArg = (cmd as any).registeredArguments?.[0];
-    nodes.push({ path: path.join(' '), subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices: firstArg?.argChoices ?? [] });
+    const at = path.join(' ');
+    // setting keys are checked by vx (with its own message), so commander does not know them as choices
+    const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.map((d) => d.key) : []);
+    nodes.push({ path: at, subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices });
     for (const c of subs) for (const n of [c.name(), ...c.aliases()]) visit(c, [...path, n]);
   };
   visit(program, ['vx']);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 
@@ -19,6 +19,15 @@ async function startServer(opts: EmulatorOptions) {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port "${opts.port}": expected 0-65535`);
   if (!LOOPBACK.test(opts.host)) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
+  if (opts.state !== undefined) {
+    // checked before listening: otherwise the first change fails to be saved while the emulator runs on
+    const dir = dirname(resolve(opts.state));
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch {
+      throw new UsageError(`invalid --state "${opts.state}": the directory ${dir} does not exist or is not writable`);
+    }
+  }
   const { startEmulator } = await import('../emulator/index.js');
   try {
     return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults });
@@ -68,6 +77,13 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
 
 export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): Promise<void> {
   if (!command.length) throw new UsageError('name the command to run after --');
+  // without `--`, the options of the command (`vx emulator exec vx erp companies list -q length(@)`)
+  // are read by this vx and silently lost: the command would run without them
+  const g = ctx.globals;
+  const taken = [g.output !== undefined && '--output', g.query !== undefined && '--query', g.dryRun && '--dry-run', g.yes && '--yes'].filter(Boolean);
+  if (taken.length) {
+    throw new UsageError(`${taken.join(', ')} would be read by \`vx emulator exec\` itself, not by ${command[0]}; put the command after --: vx emulator exec -- ${command[0]} ...`);
+  }
   const emu = await startServer(opts);
   // a `vx` on PATH that runs this very build
   const shimDir = mkdtempSync(join(tmpdir(), 'vx-emu-'));

@@ -62,6 +62,7 @@ export function columnsOf(set: ErpSet | undefined, select?: string): Column[] | 
     get: c,
     align: set?.fields[c]?.type === 'decimal' || set?.fields[c]?.type === 'integer' ? 'right' : undefined,
     optional: i >= 4,
+    keep: c === 'id',
   }));
 }
 
@@ -152,7 +153,7 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: stri
     return;
   }
   const value = await client.related(set, id, nav, q);
-  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined });
+  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
 }
 
 interface RefreshOpts {

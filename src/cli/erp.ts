@@ -45,12 +45,21 @@ function etagOptions(cmd: Command): Command {
     .option('--force', 'send If-Match: * (overwrite whatever changed since)');
 }
 
+/** ", read-only" for a set without writes; a set whose only write is an action names what it has. */
+function readOnlyNote(set: ErpSet): string {
+  if (set.operations.length > 2) return '';
+  const actions = (set.actions ?? []).map((a) => a.command);
+  if (!actions.length) return ', read-only';
+  const all = [...set.operations, ...actions];
+  return `: ${all.slice(0, -1).join(', ')} and ${all[all.length - 1]} only`;
+}
+
 /** Adds the commands of one entity set under `parent`. */
 export function registerSet(parent: Command, set: ErpSet): Command {
   const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
   const noun = parent
     .command(set.noun)
-    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${set.operations.length <= 2 ? ', read-only' : ''}`);
+    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`);
   if (set.aliases?.length) noun.aliases([...set.aliases]);
   if (!selected(set.noun, set.aliases)) return noun; // its line in `vx erp --help` is all that is needed
   const help = fieldHelp(set);
@@ -58,7 +67,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   noun.addHelpText('after', examples(...(['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`))));
   if (set.operations.includes('list')) {
     const c = companyOption(listOptions(noun.command('list').description(`list ${set.singular} records (every page)`)), set);
-    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`) + help);
+    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`, `${p} list --query "[].${sample}" -o tsv`) + help);
     c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
   }
   if (set.operations.includes('get')) {
@@ -130,7 +139,7 @@ export function registerErp(program: Command): void {
     .option('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)')
     .addHelpText(
       'after',
-      examples('vx erp refresh --project 1234 --source 5e0c… --target 8f2a…', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
+      examples('vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
         '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
     )
     .action(act(async (ctx, opts) => (await run()).runRefresh(ctx, opts)));

@@ -58,15 +58,15 @@ export function shortTime(v: unknown): string {
 }
 
 export const EVENT_COLUMNS: Column[] = [
-  { header: 'Tracking id', get: 'name' },
+  { header: 'Tracking id', get: 'name', keep: true },
   { header: 'Title', get: 'properties.title' },
-  { header: 'Type', get: 'properties.eventType' },
+  { header: 'Type', get: 'properties.eventType', optional: true },
   { header: 'Level', get: 'properties.eventLevel' },
   { header: 'Status', get: 'properties.status' },
-  { header: 'Services', get: (e: HealthEvent) => impactedServices(e) },
+  { header: 'Services', get: (e: HealthEvent) => impactedServices(e), optional: true },
   { header: 'Regions', get: (e: HealthEvent) => impactedRegions(e), optional: true },
   { header: 'Start', get: (e: HealthEvent) => shortTime(e.properties?.impactStartTime), optional: true },
-  { header: 'Last update', get: (e: HealthEvent) => shortTime(e.properties?.lastUpdateTime) },
+  { header: 'Last update', get: (e: HealthEvent) => shortTime(e.properties?.lastUpdateTime), keep: true },
 ];
 
 /** true when the output is one of the human formats whose rows we may order for reading */
@@ -155,7 +155,7 @@ export function percentUsed(q: Quota): string {
 }
 
 export const QUOTA_COLUMNS: Column[] = [
-  { header: 'Name', get: (q: Quota) => q.properties?.name?.value ?? q.name },
+  { header: 'Name', get: (q: Quota) => q.properties?.name?.value ?? q.name, keep: true },
   { header: 'Display name', get: 'properties.name.localizedValue', optional: true },
   { header: 'Limit', get: 'properties.limit', align: 'right' },
   { header: 'Usage', get: 'properties.currentValue', align: 'right' },
@@ -165,9 +165,9 @@ export const QUOTA_COLUMNS: Column[] = [
 ];
 
 export const REQUEST_COLUMNS: Column[] = [
-  { header: 'Request id', get: 'name' },
+  { header: 'Request id', get: 'name', keep: true },
   { header: 'State', get: 'properties.provisioningState' },
-  { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime) },
+  { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime), keep: true },
   {
     header: 'Limits',
     get: (r: QuotaRequest) =>
@@ -324,7 +324,7 @@ function serviceScope(ctx: Ctx, opts: ServiceOpts): ServiceScope {
 }
 
 export const VERSION_SET_COLUMNS: Column[] = [
-  { header: 'Name', get: 'name' },
+  { header: 'Name', get: 'name', keep: true },
   { header: 'Display name', get: 'properties.displayName' },
   { header: 'Scheme', get: 'properties.versioningScheme' },
   { header: 'Version in', get: (v: VersionSet) => v.properties?.versionHeaderName ?? v.properties?.versionQueryName ?? '' },

@@ -60,8 +60,10 @@ function registerHealth(mgmt: Command): void {
         'vx mgmt health events list',
         'vx mgmt health events list --active --since 7d',
         "vx mgmt health events list --filter \"service eq 'App Service'\" -o json",
-        'vx mgmt health events list --resource /subscriptions/<id>/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm1',
-      ) + '\nTable columns: tracking id, title, type, level, status, impacted services and regions, start, last update.\n',
+        'vx mgmt health events list --resource "/subscriptions/$VX_SUBSCRIPTION/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01"',
+        "vx mgmt health events list --active --query \"[?properties.eventLevel=='Critical'].name\" -o tsv",
+      ) +
+        '\nTable columns: tracking id, title, type, level, status, impacted services and regions, start, last update\n(a narrower terminal drops start, regions, services and type, in that order).\n',
     )
     .action(act(async (ctx, opts) => (await run()).runEventsList(ctx, opts)));
   subscription(
@@ -100,10 +102,10 @@ function registerQuota(mgmt: Command): void {
   const requests = quota.command('requests').description('quota change requests and their state');
   requests.addHelpText(
     'after',
-    examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'),
+    examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'),
   );
   quotaScope(requests.command('get').argument('<requestId>', 'the request id (the name in the accepted request)').description('show one quota request'))
-    .addHelpText('after', examples('vx mgmt quota requests get 2b4f6a1c-… --provider Vendor.Compute --location eastus'))
+    .addHelpText('after', examples('vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'))
     .action(act(async (ctx, opts, id: string) => (await run()).runRequestGet(ctx, opts, id)));
   quotaScope(requests.command('list').description('list quota requests (every page)'))
     .option('--filter <f>', "service's $filter on requestSubmitTime, e.g. \"requestSubmitTime ge 2025-07-01T00:00:00Z\"")

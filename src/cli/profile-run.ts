@@ -29,7 +29,7 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
         source: r ? (r.source === 'env' ? `env ${d.env}` : r.source) : '',
       };
     });
-    await ctx.print(rows, { columns: [{ header: 'key', get: 'key' }, { header: 'value', get: 'value' }, { header: 'source', get: 'source' }] });
+    await ctx.print(rows, { columns: [{ header: 'key', get: 'key' }, { header: 'value', get: 'value', keep: true }, { header: 'source', get: 'source' }] });
     return;
   }
   await ctx.print({ profile, active: isCurrent, settings: stored });
@@ -43,7 +43,10 @@ export async function set(ctx: Ctx, key: string, value?: string): Promise<void> 
     } else if (!ctx.io.stdin.isTTY) {
       value = (await readAllStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
     }
-    if (!value) throw new UsageError(`no value given for ${key}`);
+    if (!value?.trim()) throw new UsageError(`no value given for ${key}`);
+  } else if (!value.trim()) {
+    // `vx profile set erp.company "$COMPANY"` with COMPANY unset: storing "" would hide the setting
+    throw new UsageError(`empty value for ${key}; to remove the setting use \`vx profile unset ${key}\``);
   } else if (def.secret) {
     ctx.warn(`a secret given on the command line may be kept in your shell history; prefer \`printf %s "$SECRET" | vx profile set ${key}\``);
   }
@@ -83,7 +86,7 @@ export async function remove(ctx: Ctx, name: string): Promise<void> {
     ctx.info(`dry run: nothing was changed (would delete profile "${name}")`);
     return;
   }
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`);
+  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`, 'nothing was changed');
   await ctx.config.deleteProfile(name);
   ctx.info(`deleted profile "${name}"`);
 }

@@ -1,7 +1,20 @@
 import type { Command } from 'commander';
+import { SETTINGS } from '../api/settings.js';
 import { act, examples } from './runner.js';
 
 const run = () => import('./profile-run.js');
+
+/** The keys `profile set|unset` take, with the variable that overrides each (and its default). */
+function settingsHelp(): string {
+  const w = Math.max(...SETTINGS.map((d) => d.key.length));
+  const lines = SETTINGS.map((d) => {
+    const notes = [d.env ? `env ${d.env}` : '', d.default ? `default ${d.default}` : '', d.choices ? `one of ${d.choices.join(', ')}` : '', d.secret ? 'secret' : '']
+      .filter(Boolean)
+      .join(', ');
+    return `  ${d.key.padEnd(w)}  ${notes}`.trimEnd();
+  });
+  return `\nSettings:\n${lines.join('\n')}\n`;
+}
 
 export function registerProfile(program: Command): void {
   const profile = program
@@ -23,13 +36,14 @@ export function registerProfile(program: Command): void {
     .description('set a key in the profile; without a value it is read from a masked prompt or from stdin')
     .addHelpText(
       'after',
-      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 3f0e...'),
+      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f') +
+        settingsHelp(),
     )
     .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value), { profile: 'creates' }));
   profile
     .command('unset <key>')
     .description('remove a key from the profile')
-    .addHelpText('after', examples('vx profile unset erp.token'))
+    .addHelpText('after', examples('vx profile unset erp.token') + settingsHelp())
     .action(act(async (ctx, _o, key: string) => (await run()).unset(ctx, key)));
   profile
     .command('use <name>')

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
 import { addSecret } from './redact.js';
+import { normalizeBase } from './url.js';
 
 export interface SettingDef {
   key: string;
@@ -16,6 +17,8 @@ export interface SettingDef {
   description: string;
   /** allowed values, checked by `profile set` */
   choices?: readonly string[];
+  /** an endpoint: `profile set` refuses what every request would refuse (not an absolute http(s) URL) */
+  url?: boolean;
   /** a credential: its absence is an authentication error (exit 3) rather than a usage error */
   credential?: boolean;
   /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
@@ -313,6 +316,7 @@ export class Config {
     if (def.choices && !def.choices.includes(value)) {
       throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
     }
+    if (def.url) normalizeBase(value, key);
     if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
   }
 

@@ -14,6 +14,8 @@ export interface Column {
   align?: 'left' | 'right';
   /** a column that may be dropped first when the terminal is narrow */
   optional?: boolean;
+  /** never cut (an identifier the user copies into the next command): other columns give way */
+  keep?: boolean;
 }
 
 export interface RenderOptions {
@@ -103,7 +105,12 @@ export function inferColumns(rows: unknown[]): Column[] {
       keys.push(k);
     }
   }
-  return keys.filter((k) => !structured.has(k)).map((k) => ({ header: k, get: k }));
+  // as for the typed tables: a short id (a GUID, not an ARM resource path) is never cut, and the
+  // first four columns stay on a narrow terminal
+  const shortIds = rows.slice(0, 200).every((r) => !isPlainObject(r) || (typeof r.id === 'string' && r.id.length <= 40));
+  return keys
+    .filter((k) => !structured.has(k))
+    .map((k, i) => ({ header: k, get: k, keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
 }
 
 function rowsOf(value: unknown): unknown[] {
@@ -199,6 +206,42 @@ export function truncateToWidth(s: string, width: number): string {
   return `${out}…`;
 }
 
+/** Splits text at spaces into lines of at most `width` cells; a longer word gets a line of its own. */
+export function wrapToWidth(s: string, width: number): string[] {
+  if (width <= 0 || displayWidth(s) <= width) return [s];
+  const lines: string[] = [];
+  let line = '';
+  const push = () => {
+    if (line) lines.push(line);
+    line = '';
+  };
+  for (const w of s.split(/ +/)) {
+    if (line && displayWidth(line) + 1 + displayWidth(w) <= width) {
+      line += ` ${w}`;
+      continue;
+    }
+    push();
+    line = w; // a word longer than the line stays whole (an id split in two cannot be copied)
+  }
+  push();
+  return lines.length ? lines : [''];
+}
+
+/** One record as FIELD/VALUE lines; at a terminal long values wrap under their column (a detail view is read whole). */
+function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions): string {
+  const fw = Math.max(displayWidth('FIELD'), ...pairs.map(([k]) => displayWidth(k)));
+  const room = opts.width ? Math.max(20, opts.width - fw - 2) : 0;
+  const header = `${pad('FIELD', fw)}  VALUE`;
+  const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  for (const [k, v, structured] of pairs) {
+    // text wraps; a structured value (compact JSON) is cut: wrapped at its spaces it reads as neither
+    const parts = !room ? [v] : structured ? [truncateToWidth(v, room)] : wrapToWidth(v, room);
+    lines.push(`${pad(k, fw)}  ${parts[0]}`.trimEnd());
+    for (const more of parts.slice(1)) lines.push(`${' '.repeat(fw + 2)}${more}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function pad(s: string, width: number, align: 'left' | 'right' = 'left'): string {
   const fill = ' '.repeat(Math.max(0, width - displayWidth(s)));
   return align === 'right' ? fill + s : s + fill;
@@ -221,8 +264,8 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
       .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]) => ({ field: k, value: v }));
-    return renderTable(kv, { ...opts, columns: [{ header: 'FIELD', get: 'field' }, { header: 'VALUE', get: 'value' }] });
+      .map(([k, v]): [string, string, boolean] => [k, scalarText(v).replace(/\r?\n/g, ' '), v !== null && typeof v === 'object']);
+    return renderPairs(kv, opts);
   }
   if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
   const texts = (cs: Column[]) => rows.map((r) => cs.map((c) => scalarText(cell(r, c)).replace(/\r?\n/g, ' ')));
@@ -232,25 +275,60 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   let body = texts(cols);
   let widths = natural(cols, body);
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
+  if (opts.width && rows.length === 1 && !Array.isArray(value) && total(widths) > opts.width) {
+    // one record too wide for its row (quota request get: the message says why it failed): read it whole
+    const structured = (c: Column) => {
+      const v = cell(rows[0], c);
+      return v !== null && typeof v === 'object';
+    };
+    return renderPairs(cols.map((c, i) => [c.header, body[0][i], structured(c)]), opts);
+  }
   if (opts.width) {
-    while (total(widths) > opts.width && cols.some((c) => c.optional)) {
+    // optional columns go while the table would not fit even with every cuttable column cut to 20
+    // cells: a wide terminal keeps them and cuts a long title instead
+    const fitted = (ws: number[]) => total(ws.map((w, i) => (cols[i].keep ? w : Math.min(w, 20))));
+    while (fitted(widths) > opts.width && cols.some((c) => c.optional)) {
       const idx = cols.map((c) => Boolean(c.optional)).lastIndexOf(true);
       cols = cols.filter((_, i) => i !== idx);
       body = texts(cols);
       widths = natural(cols, body);
     }
+    // shrink the widest cuttable column one cell at a time, so the cut is shared out evenly
+    // instead of leaving one column a stub; identifiers (keep) are never cut
     const min = 6;
-    while (total(widths) > opts.width) {
-      let widest = 0;
-      for (let i = 1; i < widths.length; i++) if (widths[i] > widths[widest]) widest = i;
-      if (widths[widest] <= min) break;
-      widths[widest] = Math.max(min, widths[widest] - (total(widths) - opts.width));
+    for (;;) {
+      while (total(widths) > opts.width) {
+        let widest = -1;
+        for (let i = 0; i < widths.length; i++) if (!cols[i].keep && widths[i] > min && (widest < 0 || widths[i] > widths[widest])) widest = i;
+        if (widest < 0) break;
+        widths[widest]--;
+      }
+      if (total(widths) <= opts.width) break;
+      // still too wide at the smallest widths: drop the rightmost droppable column rather than let
+      // every line wrap (the first column and identifiers stay)
+      let drop = -1;
+      for (let i = cols.length - 1; i > 0; i--) if (!cols[i].keep) { drop = i; break; }
+      if (drop < 0) break;
+      cols = cols.filter((_, i) => i !== drop);
+      body = body.map((row) => row.filter((_, i) => i !== drop));
+      widths = natural(cols, body);
     }
   }
   const header = cols.map((c, i) => pad(truncateToWidth(c.header.toUpperCase(), widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd();
   const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  // the last column (a translation, a message, a description) wraps under itself rather than being
+  // cut when it still has 20 cells or more: what it says is usually why the row is read (narrower,
+  // a word a line reads worse than a cut)
+  const last = cols.length - 1;
+  const wrapLast = Boolean(opts.width) && last > 0 && !cols[last].keep && cols[last].align !== 'right' && widths[last] >= 20;
+  const indent = ' '.repeat(widths.slice(0, last).reduce((a, b) => a + b + sep, 0));
   for (const row of body) {
-    lines.push(cols.map((c, i) => pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd());
+    // a word longer than the column cannot wrap: then the cell is cut on one line as before
+    const wrapped = wrapLast ? wrapToWidth(row[last], widths[last]) : [row[last]];
+    const tail = wrapped.every((t) => displayWidth(t) <= widths[last]) ? wrapped : [truncateToWidth(row[last], widths[last])];
+    const cells = cols.map((c, i) => (i === last && wrapLast ? tail[0] : pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)));
+    lines.push(cells.join(' '.repeat(sep)).trimEnd());
+    for (const more of tail.slice(1)) lines.push(`${indent}${more}`);
   }
   return `${lines.join('\n')}\n`;
 }

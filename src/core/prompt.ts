@@ -75,13 +75,14 @@ export function terminalPrompter(signal?: AbortSignal): Prompter {
 
 /**
  * Asks before a destructive operation. `--yes` skips the question; without a terminal and without
- * `--yes` it is a usage error (exit 2) and nothing is sent; answering no cancels (exit 2).
+ * `--yes` it is a usage error (exit 2) and nothing is sent; answering no cancels (exit 2). A local
+ * change (profile delete) says `nothing was changed` instead.
  */
-export async function confirmDestructive(prompter: Prompter, yes: boolean | undefined, question: string): Promise<void> {
+export async function confirmDestructive(prompter: Prompter, yes: boolean | undefined, question: string, nothing = 'nothing was sent'): Promise<void> {
   if (yes) return;
   if (!prompter.interactive) {
-    throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed; pass --yes to proceed without a terminal (nothing was sent)`);
+    throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed; pass --yes to proceed without a terminal (${nothing})`);
   }
   const ok = await prompter.confirm(question, false);
-  if (!ok) throw new UsageError('cancelled; nothing was sent');
+  if (!ok) throw new UsageError(`cancelled; ${nothing}`);
 }

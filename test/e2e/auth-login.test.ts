@@ -33,7 +33,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     });
     expect(driven).toBeUndefined();
     expect(result.stderr).toContain('Open this address in a browser to sign in to mgmt (tenant common)');
-    expect(result.stderr).toMatch(/Signed in to mgmt \(browser sign-in\) in profile "default"; expires 20\d\d-/);
+    expect(result.stderr).toMatch(/signed in to mgmt \(browser sign-in\) in profile "default"; expires 20\d\d-/);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     const p = t.profile();
@@ -218,7 +218,7 @@ describe('device code sign-in', () => {
       expect(await page.text()).toContain('You are signed in');
     });
     expect(result.stderr).toMatch(/To sign in to erp, open http:\/\/127\.0\.0\.1:\d+\/auth\/device and enter the code [0-9A-F]{4}-[0-9A-F]{4}\n/);
-    expect(result.stderr).toMatch(/Signed in to erp \(device code\) in profile "default"; expires .*, renews automatically/);
+    expect(result.stderr).toMatch(/signed in to erp \(device code\) in profile "default"; expires .*, renews automatically/);
     expect(result.code).toBe(0);
     const p = t.profile();
     expect(p['erp.token']).toMatch(/^emu\./);
@@ -243,7 +243,7 @@ describe('client credentials sign-in', () => {
     const r = await t.run(['auth', 'login', '--service', 'mgmt', '--client-credentials', '--client-id', 'ci-app', '--tenant', 'contoso'], {
       env: { VX_CLIENT_SECRET: EMULATOR_CLIENT_SECRET },
     });
-    expect(r.stderr).toMatch(/^Signed in to mgmt \(client credentials\) in profile "default"; expires 20/);
+    expect(r.stderr).toMatch(/^signed in to mgmt \(client credentials\) in profile "default"; expires 20/);
     expect(r.code).toBe(0);
     expect(tokenCalls()).toEqual(['POST /contoso/oauth2/token']);
     expect(signIn(t.profile(), 'mgmt')).toMatchObject({ method: 'client-credentials', clientId: 'ci-app', tenant: 'contoso' });
@@ -277,7 +277,7 @@ describe('key and token from stdin', () => {
   it('--with-key stores the translator key; --with-token stores a bearer token (expiry from a JWT exp claim)', async () => {
     const key = await t.run(['auth', 'login', '--service', 'translator', '--with-key'], { input: 'emulator-key\n' });
     expect(key.code).toBe(0);
-    expect(key.stderr).toBe('Signed in to translator (subscription key) in profile "default"\n');
+    expect(key.stderr).toBe('signed in to translator (subscription key) in profile "default"\n');
     expect(t.profile()['translator.key']).toBe('emulator-key');
 
     const exp = Math.floor(Date.now() / 1000) + 7200;

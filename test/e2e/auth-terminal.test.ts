@@ -94,6 +94,6 @@ describe('auth at a terminal', () => {
     await status(all.ctx, {});
     expect(all.stdout.text).toMatch(/erp +signed in +token +env VX_ERP_TOKEN/);
     expect(all.stdout.text).not.toContain('emulator-token');
-    expect(all.stderr.text).toContain('(file mode 0600 in a 0700 directory); the OS keyring is not used.');
+    expect(all.stderr.text).toContain('(file mode 0600 in a 0700 directory); the OS keyring is not used\n');
   });
 });

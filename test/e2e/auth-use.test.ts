@@ -236,7 +236,7 @@ describe('auth status, logout and token', () => {
     const table = await t.run(['auth', 'status', '-o', 'table']);
     expect(table.stdout).toMatch(/^SERVICE +STATUS +METHOD +EXPIRES +SOURCE\n/);
     expect(table.stdout).toMatch(/\nmgmt +signed in +client-credentials +20\S+ +profile "default"\n/);
-    expect(table.stderr).toBe(`Stored credentials live in ${t.configDir}/config.json (file mode 0600 in a 0700 directory); the OS keyring is not used.\n`);
+    expect(table.stderr).toBe(`stored credentials live in ${t.configDir}/config.json (file mode 0600 in a 0700 directory); the OS keyring is not used\n`);
     const debug = await t.run(['auth', 'status', '--debug', '-o', 'yaml']);
     for (const out of [json, table, debug]) {
       for (const secret of [...secretsOf(p), EMULATOR_CLIENT_SECRET]) {
@@ -261,12 +261,12 @@ describe('auth status, logout and token', () => {
     await loginCc('mgmt');
     const one = await t.run(['auth', 'logout', '--service', 'mgmt']);
     expect(one.code).toBe(0);
-    expect(one.stderr).toBe('Signed out of mgmt in profile "default" (stored credentials removed)\n');
+    expect(one.stderr).toBe('signed out of mgmt in profile "default" (stored credentials removed)\n');
     expect(Object.keys(t.profile()).sort()).toEqual(['erp.refreshToken', 'erp.signIn', 'erp.token', 'translator.key', 'translator.signIn']);
     const again = await t.run(['auth', 'logout', '--service', 'mgmt'], { env: { VX_MGMT_TOKEN: 'x-token' } });
-    expect(again.stderr).toBe('No stored credentials for mgmt in profile "default"\nwarning: VX_MGMT_TOKEN is still set in the environment and is used for mgmt\n');
+    expect(again.stderr).toBe('no stored credentials for mgmt in profile "default"\nwarning: VX_MGMT_TOKEN is still set in the environment and is used for mgmt\n');
     const all = await t.run(['auth', 'logout']);
-    expect(all.stderr).toBe('Signed out of translator, erp in profile "default" (stored credentials removed)\n');
+    expect(all.stderr).toBe('signed out of translator, erp in profile "default" (stored credentials removed)\n');
     expect(t.profile()).toEqual({});
     t.emu.log.length = 0;
     const r = await t.run(['erp', 'companies', 'list']);
@@ -299,12 +299,12 @@ describe('auth status, logout and token', () => {
 describe('profiles', () => {
   it('login, status and logout act on the selected profile only', async () => {
     const key = await t.run(['-p', 'staging', 'auth', 'login', '--service', 'translator', '--with-key'], { input: 'staging-key' });
-    expect(key.stderr).toBe('Signed in to translator (subscription key) in profile "staging"\n');
+    expect(key.stderr).toBe('signed in to translator (subscription key) in profile "staging"\n');
     await t.run(['auth', 'login', '--service', 'translator', '--with-key'], { input: 'emulator-key' });
     expect(await probe('translator')).toBe('emulator-key');
     const staging = await t.run(['auth', 'token', '--service', 'translator'], { env: { VX_PROFILE: 'staging' } });
     expect(staging.stdout).toBe('staging-key\n');
-    expect((await t.run(['-p', 'staging', 'auth', 'logout'])).stderr).toBe('Signed out of translator in profile "staging" (stored credentials removed)\n');
+    expect((await t.run(['-p', 'staging', 'auth', 'logout'])).stderr).toBe('signed out of translator in profile "staging" (stored credentials removed)\n');
     expect(t.profile()['translator.key']).toBe('emulator-key');
     const status = await t.run(['-p', 'staging', 'auth', 'status', '--service', 'translator']);
     expect(status.code).toBe(3);

@@ -122,7 +122,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       expect(set.code).toBe(0);
       const login = await run(['-p', 'ci', 'auth', 'login', '--service', 'mgmt', '--with-token'], { input: 'tok-123', env: { VX_MGMT_TOKEN: undefined } });
       expect(login.code).toBe(0);
-      expect(login.stderr).toBe('Signed in to mgmt (token) in profile "ci"; expiry unknown\n');
+      expect(login.stderr).toBe('signed in to mgmt (token) in profile "ci"; expiry unknown\n');
       const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
       expect(Object.keys(stored.profiles).sort()).toEqual(['ci', 'new']);
       expect(stored.profiles.new).toEqual({ 'erp.company': 'c1' });

@@ -1,6 +1,7 @@
 // The binary's contract outside any one family: usage errors, network failures, `vx api` against
 // every family, SIGINT, --help examples on every command, completion scripts in sync.
 import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -259,12 +260,71 @@ describe('help and completion', () => {
     expect(missing).toEqual([]);
   });
 
+  it('no help example puts a shell variable in single quotes or cuts a value short (both are sent as the literal text)', () => {
+    const bad: string[] = [];
+    for (const c of all) {
+      let out = '';
+      c.configureOutput({ writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) });
+      c.outputHelp();
+      for (const line of out.split('\n').filter((l) => l.startsWith('  $ '))) {
+        // the single-quoted stretches of the example: a $NAME inside one never expands
+        const quoted = line.match(/'[^']*'/g) ?? [];
+        if (quoted.some((q) => /\$[A-Za-z_{]/.test(q))) bad.push(`${pathOf(c)}: ${line.trim()}`);
+        // a value cut short (5e0c…) looks real and is sent as is; an unknown value is a <placeholder>
+        if (/\w(…|\.\.\.)/.test(line)) bad.push(`${pathOf(c)}: ${line.trim()}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('profile set|unset --help list every setting key with its variable', async () => {
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    for (const verb of ['set', 'unset']) {
+      const r = await runVx(['profile', verb, '--help']);
+      expect(r.code).toBe(0);
+      const section = r.stdout.slice(r.stdout.indexOf('\nSettings:\n'));
+      for (const d of SETTINGS) expect(section).toMatch(new RegExp(`\\n  ${d.key.replace('.', '\\.')}${d.env ? ` +env ${d.env}` : ''}[ ,\\n]`));
+      expect(section).toContain('\n  erp.token            env VX_ERP_TOKEN, secret\n');
+      expect(section).toContain('\n  output               one of json, yaml, table, tsv, ndjson, text, none\n');
+    }
+  });
+
   it('the binary prints help with examples and exits 0', async () => {
     for (const args of [['--help'], ['api', '--help'], ['profile', 'set', '--help'], ['help', 'emulator']]) {
       const r = await runVx(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Examples:\n {2}\$ .*\bvx\b/);
     }
+  });
+
+  it('bash completion works when sourced: nouns, aliases, option values, output formats, setting keys', () => {
+    const script = [
+      `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
+      'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+      'complete -p vx',
+      'comp vx erp sa',
+      'comp vx mgmt quota ""',
+      'comp vx -o ""',
+      'comp vx erp sales-orders list --output t',
+      'comp vx erp salesorders list --fil',
+      'comp vx mgmt version-sets create v1 --scheme ""',
+      'comp vx profile set mgmt.s',
+      'comp vx -p staging profile unset erp.t',
+    ].join('\n');
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')).toEqual([
+      'complete -o default -F _vx vx',
+      'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
+      'get set requests wizard',
+      'json yaml table tsv ndjson text none',
+      'table tsv text',
+      '--filter',
+      'Segment Query Header',
+      'mgmt.subscription mgmt.scope mgmt.signIn',
+      'erp.token erp.tenant',
+      '',
+    ]);
   });
 
   it('completion scripts are generated from the tree and match completions/ (run `npm run completions` on drift)', async () => {

@@ -90,4 +90,17 @@ describe('vx emulator start', () => {
     expect(f.code).toBe(2);
     expect(f.stderr).toMatch(/unknown fault "explode"/);
   });
+
+  it('exec without -- refuses the options it would swallow (they would never reach the command)', async () => {
+    const r = await runVx(['emulator', 'exec', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "vx: --query would be read by `vx emulator exec` itself, not by vx; put the command after --: vx emulator exec -- vx ...\n"]);
+    const ok = await runVx(['emulator', 'exec', '--', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
+    expect([ok.code, ok.stdout]).toEqual([0, '2\n']);
+  });
+
+  it('refuses a --state file in a directory that does not exist before listening (exit 2), instead of failing at the first change', async () => {
+    const missing = join(tempDir(), 'no-such-dir');
+    const r = await runVx(['emulator', 'start', '--port', '0', '--state', join(missing, 'emu.json')]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid --state "${join(missing, 'emu.json')}": the directory ${missing} does not exist or is not writable\n`]);
+  });
 });

@@ -81,7 +81,8 @@ describe('vx profile', () => {
 
     const noYes = await run(['profile', 'delete', 'default']);
     expect(noYes.code).toBe(2);
-    expect(noYes.stderr).toMatch(/confirmation needed; pass --yes/);
+    // a local change: nothing was changed (there is nothing to send)
+    expect(noYes.stderr).toBe('vx: Delete profile "default" and the credentials stored in it: confirmation needed; pass --yes to proceed without a terminal (nothing was changed)\n');
     const del = await run(['profile', 'delete', 'default', '--yes']);
     expect(del.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ activeProfile: 'staging', profiles: { staging: {} } });
@@ -100,6 +101,34 @@ describe('vx profile', () => {
     const bad = await run(['profile', 'set', 'output', 'xml']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, tsv, ndjson, text, none\n');
+  });
+
+  it('an endpoint that is not an absolute http(s) URL is refused by profile set (exit 2, nothing stored), as every request would refuse it', async () => {
+    const { dir, run } = cfg();
+    for (const [key, value, why] of [
+      ['erp.prefix', 'notaurl', 'expected an absolute http(s) URL'],
+      ['mgmt.endpoint', 'ftp://127.0.0.1/mgmt', 'expected an http(s) URL'],
+      ['translator.endpoint', 'http://127.0.0.1:4010/t?x=1', 'it may not carry a query or fragment'],
+    ]) {
+      const r = await run(['profile', 'set', key, value]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid ${key} "${value}": ${why}\n`]);
+    }
+    const dry = await run(['--dry-run', 'profile', 'set', 'auth.url', 'localhost:4010']);
+    expect(dry.code).toBe(2);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+    const ok = await run(['profile', 'set', 'erp.prefix', 'http://127.0.0.1:4010/erp/']);
+    expect([ok.code, ok.stderr]).toEqual([0, 'set erp.prefix in profile "default"\n']);
+  });
+
+  it('an empty value (profile set erp.company "$UNSET") is refused, not stored as an empty setting', async () => {
+    const { dir, run } = cfg();
+    for (const value of ['', '  ']) {
+      const r = await run(['-p', 'staging', 'profile', 'set', 'erp.company', value]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'vx: empty value for erp.company; to remove the setting use `vx profile unset erp.company`\n']);
+    }
+    const blank = await run(['profile', 'set', 'translator.key'], { input: ' \n' });
+    expect([blank.code, blank.stderr]).toEqual([2, 'vx: no value given for translator.key\n']);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
 
   it('empty stdin for a value is a usage error', async () => {

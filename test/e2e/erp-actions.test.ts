@@ -91,6 +91,9 @@ describe('sales-orders related', () => {
       expect(r.code, nav).toBe(0);
       expect(json(r.stdout), nav).toEqual([]);
     }
+    // at a terminal an empty list says so, as the lists do
+    const empty = await e2e.run(['erp', 'sales-orders', 'related', ORDER, 'dimensionSetLines', '-o', 'table']);
+    expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, 'no dimensionSetLines records\n', '']);
     const currency = await e2e.run(['erp', 'sales-orders', 'related', '0000100e-0000-4000-8000-0000000e0002', 'currency']);
     expect(json(currency.stdout).code).toBe('EUR');
     const none = await e2e.run(['erp', 'sales-orders', 'related', ORDER, 'currency']);

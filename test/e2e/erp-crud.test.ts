@@ -117,6 +117,20 @@ describe('erp list', () => {
   });
 });
 
+describe('erp tables', () => {
+  it('at 80 columns the ids stay whole and the other columns are cut', async () => {
+    const r = await e2e.run(['erp', 'companies', 'list', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'ID                                    NAME          DISPLAYNAME    SYSTEMVERSION\n' +
+        '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f  CRONUS USA,…  CRONUS USA, …  26.0.12345.0\n' +
+        '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e  My Company    My Company     26.0.12345.0\n',
+    );
+    const narrow = await e2e.run(['erp', 'job-queue-entries', 'list', '-o', 'table', '--top', '2'], { env: { COLUMNS: '40' } });
+    expect(narrow.stdout).toBe('ID\n0000100c-0000-4000-8000-0000000c0001\n0000100c-0000-4000-8000-0000000c0002\n');
+  });
+});
+
 describe('erp get', () => {
   it('prints the entity as returned, with --select and --expand', async () => {
     const r = await e2e.run(['erp', 'sales-orders', 'get', ORDER, '--select', 'number,status', '--expand', 'salesOrderLines']);

@@ -201,3 +201,14 @@ describe('table and tsv columns', () => {
     expect(lines.stdout).toBe('10000\tPARIS Guest Chair\n20000\t' + json((await e2e.run(['erp', 'sales-orders', 'related', SAMPLES.salesOrders.id, 'salesOrderLines', '-o', 'json'])).stdout)[1].description + '\n');
   });
 });
+
+describe('set descriptions', () => {
+  it('a set is called read-only only when it has no write at all (job queue entries can be restarted)', async () => {
+    const { buildProgram } = await import('../../src/cli/program.js');
+    const erp = buildProgram().commands.find((c) => c.name() === 'erp')!;
+    const desc = (n: string) => erp.commands.find((c) => c.name() === n)!.description();
+    expect(desc('companies')).toBe('company records (companies, API v2.0), read-only');
+    expect(desc('job-queue-entries')).toBe('job queue entry records (jobQueueEntries, API v2.0): list, get and restart only');
+    expect(desc('currencies')).toBe('currency records (currencies, API v1.0)');
+  });
+});

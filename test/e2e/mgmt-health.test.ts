@@ -76,6 +76,29 @@ describe('vx mgmt health events list', () => {
     expect(raw[0].name).toBe('9VS6-0W8');
   });
 
+  it('at 80 columns the table drops type and services, cuts the title, and never cuts a tracking id or wraps', async () => {
+    const r = await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('TRACKING ID  TITLE                    LEVEL          STATUS    LAST UPDATE');
+    expect(lines).toHaveLength(10);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(lines[2]).toMatch(/^9VS6-0W8     Virtual Machines - Eas…  Error          Active    \d{4}-\d\d-\d\d \d\d:\d\dZ$/);
+  });
+
+  it('details at 80 columns wraps the summary under VALUE instead of cutting it', async () => {
+    const r = await e2e.run(['mgmt', 'health', 'events', 'details', '9VS6-0W8', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    const at = lines.findIndex((l) => l.startsWith('summary '));
+    expect(lines.slice(at, at + 2)).toEqual([
+      'summary          Customers may see intermittent connection failures to virtual',
+      '                 machines.',
+    ]);
+    expect(r.stdout).not.toContain('…');
+  });
+
   it('--resource lists the events of one resource, with one nesting level too', async () => {
     const vm = `/subscriptions/${SUB()}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
     const r = await e2e.run(['mgmt', 'health', 'events', 'list', '--resource', vm]);

@@ -203,6 +203,11 @@ describe('vx mgmt quota requests', () => {
   it('get shows one request; an unknown one is exit 4', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'requests', 'get', '1d3f1c2a-0002-4a5b-9c8d-00000000a002', ...SCOPE]);
     expect(json(r.stdout).properties).toMatchObject({ provisioningState: 'Failed' });
+    // at 80 columns the one request does not fit a row: FIELD/VALUE lines, the message whole
+    const t = await e2e.run(['mgmt', 'quota', 'requests', 'get', '1d3f1c2a-0002-4a5b-9c8d-00000000a002', ...SCOPE, '-o', 'table'], { env: { COLUMNS: '80' } });
+    const msg = json(r.stdout).properties.message as string;
+    expect(t.stdout.split('\n').slice(0, 3)).toEqual(['FIELD       VALUE', 'Request id  1d3f1c2a-0002-4a5b-9c8d-00000000a002', 'State       Failed']);
+    expect(t.stdout).toContain(`\nMessage     ${msg}\n`);
     const missing = await e2e.run(['mgmt', 'quota', 'requests', 'get', 'nope', ...SCOPE]);
     expect(missing.code).toBe(4);
   });

@@ -95,7 +95,7 @@ describe('table', () => {
     const col = (l: string) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1));
     expect(col(lines[1])).toBe(col(lines[2]));
   });
-  it('fits the terminal width: drops optional columns, then shrinks the widest with …', () => {
+  it('fits the terminal width: drops optional columns, then shrinks the widest; the last column wraps', () => {
     const data = [{ id: 'ORD-1', description: 'a very long description that will not fit', extra: 'optional stuff' }];
     const cols = [
       { header: 'id', get: 'id' },
@@ -105,8 +105,106 @@ describe('table', () => {
     const t = renderTable(data, { columns: cols, width: 30 });
     for (const l of t.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(30);
     expect(t).not.toContain('EXTRA');
-    expect(t).toContain('…');
+    expect(t).toBe('ID     DESCRIPTION\nORD-1  a very long description\n       that will not fit\n');
     expect(renderTable(data, { columns: cols, width: 200 })).toContain('EXTRA');
+  });
+  it('never cuts a keep column (an id); shares the cut out among the others; drops rather than wraps', () => {
+    const data = [{ id: '0000100e-0000-4000-8000-0000000e0001', title: 'Storage - West Europe - Data access errors', level: 'Informational', when: '2026-11-23 12:52Z' }];
+    const cols = [
+      { header: 'id', get: 'id', keep: true },
+      { header: 'title', get: 'title' },
+      { header: 'level', get: 'level' },
+      { header: 'when', get: 'when', keep: true },
+    ];
+    // 36 + 17 kept, 6 for the gaps: 21 cells for title and level, 10 and 11 (not 6 and 15)
+    expect(renderTable(data, { columns: cols, width: 80 })).toBe(
+      'ID                                    TITLE       LEVEL        WHEN\n' +
+        '0000100e-0000-4000-8000-0000000e0001  Storage -…  Informatio…  2026-11-23 12:52Z\n',
+    );
+    // too narrow even at the smallest widths: cuttable columns go from the right, ids stay whole
+    expect(renderTable(data, { columns: cols, width: 40 })).toBe('ID                                    WHEN\n0000100e-0000-4000-8000-0000000e0001  2026-11-23 12:52Z\n');
+    expect(renderTable(data, { columns: cols.slice(0, 2), width: 30 })).toBe('ID\n0000100e-0000-4000-8000-0000000e0001\n');
+  });
+  it('the last column wraps under itself when it has 20 cells or more, and is cut when narrower', () => {
+    const rows = [
+      { input: 'The quick brown fox jumps over the lazy dog', to: 'de', translation: 'Der schnelle braune Fuchs springt über den faulen Hund' },
+      { input: 'Second line', to: 'de', translation: 'Zweite Zeile' },
+    ];
+    const cols = [
+      { header: 'input', get: 'input' },
+      { header: 'to', get: 'to' },
+      { header: 'translation', get: 'translation' },
+    ];
+    expect(renderTable(rows, { columns: cols, width: 60 })).toBe(
+      'INPUT                        TO  TRANSLATION\n' +
+        'The quick brown fox jumps …  de  Der schnelle braune Fuchs\n' +
+        '                                 springt über den faulen\n' +
+        '                                 Hund\n' +
+        'Second line                  de  Zweite Zeile\n',
+    );
+    expect(renderTable(rows, { columns: cols, width: 36 })).toBe(
+      'INPUT            TO  TRANSLATION\nThe quick brow…  de  Der schnelle b…\nSecond line      de  Zweite Zeile\n',
+    );
+  });
+  it('a last cell with a word longer than its column is cut on one line, not wrapped then cut', () => {
+    const rows = [{ key: 'translator.endpoint', value: 'http://127.0.0.1:43603/translator', source: 'env VX_TRANSLATOR_ENDPOINT' }];
+    const cols = [
+      { header: 'key', get: 'key' },
+      { header: 'value', get: 'value', keep: true },
+      { header: 'source', get: 'source' },
+    ];
+    expect(renderTable(rows, { columns: cols, width: 77 })).toBe('KEY                  VALUE                              SOURCE\ntranslator.endpoint  http://127.0.0.1:43603/translator  env VX_TRANSLATOR_EN…\n');
+  });
+  it('keeps an optional column when the table fits with long cells cut to 20', () => {
+    const data = [{ id: 'E1', title: 'x'.repeat(60), extra: 'Storage, Backup' }];
+    const cols = [
+      { header: 'id', get: 'id', keep: true },
+      { header: 'title', get: 'title' },
+      { header: 'extra', get: 'extra', optional: true },
+    ];
+    expect(renderTable(data, { columns: cols, width: 60 })).toBe(`ID  TITLE${' '.repeat(36)}EXTRA\nE1  ${'x'.repeat(38)}…  Storage, Backup\n`);
+    expect(renderTable(data, { columns: cols, width: 30 })).toBe(`ID  TITLE\nE1  ${'x'.repeat(25)}…\n`);
+  });
+  it('one record reads whole: long values wrap under VALUE at spaces, words (ids) are never split', () => {
+    const event = { trackingId: '9VS6-0W8', summary: 'Customers may see intermittent connection failures to virtual machines.' };
+    expect(renderTable(event, { width: 40 })).toBe(
+      'FIELD       VALUE\n' +
+        'trackingId  9VS6-0W8\n' +
+        'summary     Customers may see\n' +
+        '            intermittent connection\n' +
+        '            failures to virtual\n' +
+        '            machines.\n',
+    );
+    expect(renderTable({ id: '0000100b-0000-4000-8000-0000000b0002', code: 'USD' }, { width: 30 })).toBe('FIELD  VALUE\nid     0000100b-0000-4000-8000-0000000b0002\ncode   USD\n');
+    // without a width (not a terminal, no COLUMNS) nothing wraps
+    expect(renderTable(event)).toBe(`FIELD       VALUE\ntrackingId  9VS6-0W8\nsummary     ${event.summary}\n`);
+  });
+  it('a structured value in a FIELD/VALUE view is cut, not wrapped at the spaces inside its JSON', () => {
+    const page = { value: [{ id: 'a', name: 'CRONUS USA, Inc.' }, { id: 'b', name: 'My Company' }], count: 2 };
+    expect(renderTable(page, { width: 40 })).toBe('FIELD  VALUE\nvalue  [{"id":"a","name":"CRONUS USA, I…\ncount  2\n');
+  });
+  it('inferred columns (vx api): a GUID id stays whole, columns after the fourth go first', () => {
+    const rows = [{ id: '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f', systemVersion: '26.0.12345.0', timestamp: 1155, name: 'CRONUS USA, Inc.', displayName: 'CRONUS USA, Inc.', businessProfileId: '' }];
+    expect(renderTable(rows, { width: 80 })).toBe(
+      'ID                                    SYSTEMVERSION  TIMESTAMP  NAME\n5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f  26.0.12345.0   1155       CRONUS USA, Inc.\n',
+    );
+    // an ARM resource id is a long path: it is cut like any other cell
+    const arm = [{ id: `/subscriptions/${'0'.repeat(36)}/providers/Vendor.ResourceHealth/events/9VS6-0W8`, name: '9VS6-0W8' }];
+    expect(renderTable(arm, { width: 40 })).toBe(`ID${' '.repeat(30)}NAME\n/subscriptions/00000000000000…  9VS6-0W8\n`);
+  });
+  it('one record with columns that does not fit its row is shown as FIELD/VALUE lines, every column kept', () => {
+    const req = { name: '1d3f1c2a-0005-4a5b-9c8d-00000000a005', state: 'Invalid', message: 'The requested limit is below the current usage of 4' };
+    const cols = [
+      { header: 'Request id', get: 'name', keep: true },
+      { header: 'State', get: 'state' },
+      { header: 'Extra', get: 'state', optional: true },
+      { header: 'Message', get: 'message' },
+    ];
+    expect(renderTable(req, { columns: cols, width: 80 })).toBe(
+      'FIELD       VALUE\nRequest id  1d3f1c2a-0005-4a5b-9c8d-00000000a005\nState       Invalid\nExtra       Invalid\nMessage     The requested limit is below the current usage of 4\n',
+    );
+    // a list of one stays a table
+    expect(renderTable([req], { columns: cols, width: 80 }).split('\n')[0]).toBe('REQUEST ID                            STATE    EXTRA    MESSAGE');
   });
   it('truncates CJK by cells, never splitting a wide character', () => {
     expect(truncateToWidth('日本語テキスト', 7)).toBe('日本語…');

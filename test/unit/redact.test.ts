@@ -20,6 +20,9 @@ describe('redact', () => {
     expect(redact('grant_type=refresh_token&refresh_token=r-123&client_secret=s3cr3t&code=xyz')).toBe(
       'grant_type=refresh_token&refresh_token=***&client_secret=***&code=***',
     );
+    // a comparison on a field named code (JMESPath, in a --query message) is not an OAuth code
+    expect(redact(`vx: invalid --query expression "[?code=='EUR'": Syntax error`)).toBe(`vx: invalid --query expression "[?code=='EUR'": Syntax error`);
+    expect(redact('code=abc&x=1')).toBe('code=***&x=1');
     expect(redact('{"access_token": "tok", "token":"t2", "key":"k", "name":"n"}')).toBe('{"access_token": "***", "token":"***", "key":"***", "name":"n"}');
   });
   it('redactHeaders masks credential headers whatever they hold and keeps others', () => {
