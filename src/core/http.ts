@@ -178,6 +178,40 @@ interface RawResponse {
 }
 
 /**
+ * A per-request abort switch (the deadline or the caller's signal) without the costs of an
+ * AbortController and an EventTarget listener per request, which measured ~4 ms per 100 pages.
+ */
+class Aborter {
+  aborted = false;
+  reason: unknown;
+  private fn?: (reason: unknown) => void;
+
+  /** the transport's way to stop the request (called at once when already aborted) */
+  onAbort(fn: (reason: unknown) => void): void {
+    if (this.aborted) fn(this.reason);
+    else this.fn = fn;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.fn?.(reason);
+  }
+
+  /** an AbortSignal for APIs that need one (undici) */
+  signal(): AbortSignal {
+    const ac = new AbortController();
+    this.onAbort((r) => ac.abort(r));
+    return ac.signal;
+  }
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
+/**
  * Reads a response body whole with plain 'data' events (cheaper per page than async iteration
  * over the stream); more than `max` bytes destroys the stream and rejects with `tooLarge()`.
  */
@@ -217,6 +251,8 @@ export class Http {
   private dispatcher: Dispatcher | undefined;
   private undici: typeof import('undici') | undefined;
   private agents: { http?: HttpAgent; https?: HttpAgent } = {};
+  /** the requests out under each caller signal: one listener per signal, not one per request */
+  private readonly watched = new WeakMap<AbortSignal, Set<Aborter>>();
   private nodeHttps: typeof import('node:https') | undefined;
   readonly transport = chooseTransport();
   /** requests recorded in dry-run mode */
@@ -269,7 +305,7 @@ export class Http {
     url: string,
     headers: Record<string, string>,
     body: string | Uint8Array | undefined,
-    signal: AbortSignal,
+    aborter: Aborter,
     timeout: number,
   ): Promise<RawResponse> {
     const u = new URL(url);
@@ -284,7 +320,9 @@ export class Http {
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
-      const req = mod.request(u, { method, headers: h, agent, signal });
+      const req = mod.request(u, { method, headers: h, agent });
+      // the deadline or the caller stops the request (and its response, once it is being read)
+      aborter.onAbort(() => req.destroy(abortError()));
       // a connection that does not complete within the timeout (the signal covers the rest); a
       // reused keep-alive socket is connected already and needs no timer
       req.once('socket', (socket) => {
@@ -471,23 +509,34 @@ export class Http {
     const timeout = this.opts.timeoutMs ?? 60_000;
     // loading the transport is start-up work, not part of the exchange the timeout bounds
     if (this.transport === 'undici') await this.agent();
-    // one controller aborted by the deadline or by the caller's signal (cheaper per request than
-    // AbortSignal.timeout + AbortSignal.any, which matters over thousands of pages and batches)
-    const ac = new AbortController();
-    const combined = ac.signal;
+    // one switch thrown by the deadline or by the caller's signal
+    const aborter = new Aborter();
     const timer = { aborted: false };
     const deadline = setTimeout(() => {
       timer.aborted = true;
-      ac.abort(new DOMException('timed out', 'TimeoutError'));
+      aborter.abort(new DOMException('timed out', 'TimeoutError'));
     }, timeout);
-    const onAbort = () => ac.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    let watchers: Set<Aborter> | undefined;
+    if (signal) {
+      if (signal.aborted) aborter.abort(signal.reason);
+      else {
+        watchers = this.watched.get(signal);
+        if (!watchers) {
+          const set = new Set<Aborter>();
+          watchers = set;
+          this.watched.set(signal, set);
+          signal.addEventListener('abort', () => {
+            for (const a of set) a.abort(signal.reason);
+          }, { once: true });
+        }
+        watchers.add(aborter);
+      }
+    }
     try {
-      return await this.exchange(method, url, headers, body, signal, combined, timer, timeout);
+      return await this.exchange(method, url, headers, body, signal, aborter, timer, timeout);
     } finally {
       clearTimeout(deadline);
-      signal?.removeEventListener('abort', onAbort);
+      watchers?.delete(aborter);
     }
   }
 
@@ -497,7 +546,7 @@ export class Http {
     headers: Record<string, string>,
     body: string | Uint8Array | undefined,
     signal: AbortSignal | undefined,
-    combined: AbortSignal,
+    aborter: Aborter,
     timer: { aborted: boolean },
     timeout: number,
   ): Promise<HttpResponse> {
@@ -505,8 +554,8 @@ export class Http {
     try {
       r =
         this.transport === 'undici'
-          ? await this.undiciRequest(method, url, headers, body, combined)
-          : await this.nodeRequest(method, url, headers, body, combined, timeout);
+          ? await this.undiciRequest(method, url, headers, body, aborter.signal())
+          : await this.nodeRequest(method, url, headers, body, aborter, timeout);
     } catch (e) {
       if (timer.aborted && !signal?.aborted) {
         const err = new Error(`timed out after ${timeout} ms`) as NodeJS.ErrnoException;
