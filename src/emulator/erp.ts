@@ -17,6 +17,7 @@ const erpCodes = {
   unavailable: 'Internal_ServiceUnavailable',
   internal: 'Internal_ServerError',
   methodNotAllowed: 'BadRequest_MethodNotAllowed',
+  byStatus: { 403: 'Authorization_InsufficientPermissions', 409: 'Request_EntityChanged', 412: 'Request_EntityChanged' },
 };
 
 // {"error":{"code":"BadRequest_NotFound","message":"...  CorrelationId:  <guid>."}}

@@ -535,6 +535,7 @@ export function mgmtFamily(): FamilyDef {
       unavailable: 'ServiceUnavailable',
       internal: 'InternalServerError',
       methodNotAllowed: 'MethodNotAllowed',
+      byStatus: { 403: 'AuthorizationFailed', 409: 'Conflict', 412: 'PreconditionFailed' },
     },
     errorBody: mgmtErrorBody,
     routes: ROUTES,

@@ -71,6 +71,19 @@ export interface FamilyCodes {
   methodNotAllowed?: string;
   /** the code of an injected fault's status, when the family derives codes from the status */
   forStatus?: (status: number) => string;
+  /** codes of other statuses an injected fault may answer (403, 409, 412 ...) */
+  byStatus?: Readonly<Record<number, string>>;
+}
+
+/** The error code an injected fault answering `status` carries in `codes`' family. */
+export function faultCode(codes: FamilyCodes, status: number): string {
+  const named: Record<number, string | undefined> = { 400: codes.badRequest, 401: codes.unauthorized, 404: codes.notFound, 405: codes.methodNotAllowed, 413: codes.tooLarge, 429: codes.throttled };
+  return (
+    codes.forStatus?.(status) ??
+    codes.byStatus?.[status] ??
+    named[status] ??
+    (status >= 503 ? codes.unavailable : status >= 500 ? codes.internal : codes.badRequest)
+  );
 }
 
 export interface FamilyDef {
@@ -353,7 +366,7 @@ export class Emulator {
           return; // never answered; the client's timeout decides
         }
         if (fault.status) {
-          const code = family.codes.forStatus?.(fault.status) ?? (fault.status === 429 ? family.codes.throttled : fault.status >= 503 ? family.codes.unavailable : family.codes.internal);
+          const code = faultCode(family.codes, fault.status);
           const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
           return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
         }

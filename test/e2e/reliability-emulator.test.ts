@@ -210,3 +210,27 @@ describe('200 concurrent clients', () => {
     expect(emu.state.erp.data[company()].currencies.length).toBe(before + by('create').length + 1);
   });
 });
+
+describe('injected faults carry the code of their status in each family', () => {
+  it('erp and mgmt: 403, 404, 409, 412, 429, 500, 503 answer the family code for that status, not a blanket internal error', async () => {
+    const want: Record<string, Record<number, string>> = {
+      erp: { 403: 'Authorization_InsufficientPermissions', 404: 'BadRequest_NotFound', 409: 'Request_EntityChanged', 412: 'Request_EntityChanged', 429: 'Application_TooManyRequests', 500: 'Internal_ServerError', 503: 'Internal_ServiceUnavailable' },
+      mgmt: { 403: 'AuthorizationFailed', 404: 'ResourceNotFound', 409: 'Conflict', 412: 'PreconditionFailed', 429: 'TooManyRequests', 500: 'InternalServerError', 503: 'ServiceUnavailable' },
+    };
+    const paths = { erp: `/erp/api/v2.0/companies(${company()})/salesOrders`, mgmt: `/mgmt/subscriptions/${emu.state.mgmt.defaultSubscription}/providers/Vendor.ResourceHealth/events?api-version=2022-10-01` };
+    try {
+      for (const family of ['erp', 'mgmt'] as const) {
+        for (const [status, code] of Object.entries(want[family])) {
+          emu.setFaults(`${family}/${status}:1x`);
+          const r = await send('GET', paths[family]);
+          expect(r.status, `${family} ${status}`).toBe(Number(status));
+          // health events answer the flat {code, message, details} shape, the others {error: {...}}
+          const got = family === 'mgmt' ? r.body.code : (SHAPES[family](r.body), r.body.error.code);
+          expect(got, `${family} ${status}`).toBe(code);
+        }
+      }
+    } finally {
+      emu.setFaults('');
+    }
+  });
+});
