@@ -256,6 +256,10 @@ _vx() {
     "vx emulator exec|--output") COMPREPLY=($(compgen -W "json yaml table tsv ndjson text none" -- "$cur")); return ;;
     "vx emulator exec|-o") COMPREPLY=($(compgen -W "json yaml table tsv ndjson text none" -- "$cur")); return ;;
   esac
+  # profile names come from vx itself (the profiles of this VX_CONFIG_DIR)
+  if [[ "$prev" == "-p" || "$prev" == "--profile" ]] || [[ "$cur" != -* && "$prev" != -* && ( "$path" == "vx profile use" || "$path" == "vx profile delete" || "$path" == "vx profile show" ) && " use delete show " == *" $prev "* ]]; then
+    COMPREPLY=($(compgen -W "$(_vx_profiles)" -- "$cur")); return
+  fi
   if [[ " $valued " == *" $prev "* ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
   if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -W "$cmds $args" -- "$cur")); fi
 }
@@ -376,5 +380,8 @@ _vx_node() {
     "vx emulator start") cmds=""; opts="--debug --dry-run --faults --help --host --no-color --output --port --profile --query --retries --save-profile --state --timeout --verbose --version --yes -V -o -p -q -y"; valued="--faults --host --output --port --profile --query --retries --save-profile --state --timeout -o -p -q"; args="" ;;
     "vx emulator exec") cmds=""; opts="--debug --dry-run --faults --help --host --no-color --output --port --profile --query --retries --state --timeout --verbose --version --yes -V -o -p -q -y"; valued="--faults --host --output --port --profile --query --retries --state --timeout -o -p -q"; args="" ;;
   esac
+}
+_vx_profiles() {
+  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1
 }
 complete -o default -F _vx vx

@@ -294,7 +294,14 @@ function __vx_valued
       printf '%s\n' --faults --host --output --port --profile --query --retries --state --timeout -o -p -q
   end
 end
+function __vx_profiles
+  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \t
+end
 complete -c vx -f
+complete -c vx -s p -l profile -x -a '(__vx_profiles)'
+complete -c vx -n 'test (__vx_path) = "vx profile use"' -a '(__vx_profiles)'
+complete -c vx -n 'test (__vx_path) = "vx profile delete"' -a '(__vx_profiles)'
+complete -c vx -n 'test (__vx_path) = "vx profile show"' -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx"' -a 'translate erp mgmt auth profile api completion emulator'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run

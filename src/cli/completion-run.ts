@@ -88,6 +88,10 @@ _vx() {
   case "$path|$prev" in
 ${choiceCases}
   esac
+  # profile names come from vx itself (the profiles of this VX_CONFIG_DIR)
+  if [[ "$prev" == "-p" || "$prev" == "--profile" ]] || [[ "$cur" != -* && "$prev" != -* && ( "$path" == "vx profile use" || "$path" == "vx profile delete" || "$path" == "vx profile show" ) && " use delete show " == *" $prev "* ]]; then
+    COMPREPLY=($(compgen -W "$(_vx_profiles)" -- "$cur")); return
+  fi
   if [[ " $valued " == *" $prev "* ]]; then COMPREPLY=($(compgen -f -- "$cur")); return; fi
   if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); else COMPREPLY=($(compgen -W "$cmds $args" -- "$cur")); fi
 }
@@ -96,6 +100,9 @@ _vx_node() {
   case "$1" in
 ${cases}
   esac
+}
+_vx_profiles() {
+  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1
 }
 complete -o default -F _vx vx
 `;
@@ -117,23 +124,28 @@ ${cases}
   esac
 }
 _vx() {
-  local path="vx" w skip=0 i
+  local vxpath="vx" w skip=0 i
+  # not "path": in zsh that name is tied to PATH
   local -a cmds opts valued args
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     if (( skip )); then skip=0; continue; fi
-    _vx_node "$path"
+    _vx_node "$vxpath"
     if [[ "$w" == -* ]]; then
       (( \${valued[(Ie)$w]} )) && skip=1
       continue
     fi
-    (( \${cmds[(Ie)$w]} )) && path="$path $w"
+    (( \${cmds[(Ie)$w]} )) && vxpath="$vxpath $w"
   done
-  _vx_node "$path"
+  _vx_node "$vxpath"
   local prev="\${words[CURRENT-1]}"
-  case "$path|$prev" in
+  case "$vxpath|$prev" in
 ${choiceCases}
   esac
+  # profile names come from vx itself (the profiles of this VX_CONFIG_DIR)
+  if [[ "$prev" == "-p" || "$prev" == "--profile" ]] || [[ "$PREFIX" != -* && ( "$vxpath" == "vx profile use" || "$vxpath" == "vx profile delete" || "$vxpath" == "vx profile show" ) && ( "$prev" == use || "$prev" == delete || "$prev" == show ) ]]; then
+    compadd -- \${(f)"$(VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1)"}; return
+  fi
   if (( \${valued[(Ie)$prev]} )); then _files; return; fi
   if [[ "$PREFIX" == -* ]]; then compadd -- $opts; else compadd -- $cmds $args; fi
 }
@@ -169,7 +181,12 @@ export function fish(nodes: Node[]): string {
     ...nodes.filter((n) => n.valued.length).map((n) => `    case '${n.path}'\n      printf '%s\\n' ${words(n.valued)}`),
     '  end',
     'end',
+    'function __vx_profiles',
+    '  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \\t',
+    'end',
     'complete -c vx -f',
+    "complete -c vx -s p -l profile -x -a '(__vx_profiles)'",
+    ...['use', 'delete', 'show'].map((c) => `complete -c vx -n 'test (__vx_path) = "vx profile ${c}"' -a '(__vx_profiles)'`),
   ];
   for (const n of nodes) {
     const cond = `'test (__vx_path) = "${n.path}"'`;
@@ -211,7 +228,8 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   }
   $node = $__vxTree[$path]
   $prev = if ($last -ge 1) { $words[$last - 1] } else { '' }
-  $candidates = if ($node.choices.ContainsKey($prev)) { $node.choices[$prev] } elseif ($wordToComplete.StartsWith('-')) { $node.opts } else { $node.cmds + $node.args }
+  $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "\`t")[0] } } finally { $env:VX_PROFILE = $saved } }
+  $candidates = if ($prev -eq '-p' -or $prev -eq '--profile') { & $profiles } elseif ($node.choices.ContainsKey($prev)) { $node.choices[$prev] } elseif ($wordToComplete.StartsWith('-')) { $node.opts } elseif (@('vx profile use', 'vx profile delete', 'vx profile show') -contains $path -and @('use', 'delete', 'show') -contains $prev) { & $profiles } else { $node.cmds + $node.args }
   $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_) }
 }
 `;

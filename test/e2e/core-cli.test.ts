@@ -1,6 +1,6 @@
 // The binary's contract outside any one family: usage errors, network failures, `vx api` against
 // every family, SIGINT, --help examples on every command, completion scripts in sync.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -325,6 +325,80 @@ describe('help and completion', () => {
       'erp.token erp.tenant',
       '',
     ]);
+  });
+
+  it('bash completion offers the profile names vx knows after -p/--profile and for profile use/delete/show', () => {
+    const dir = tempDir('vx-comp-');
+    try {
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'vx'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'vx.js'))} "$@"\n`, { mode: 0o755 });
+      const cfg = join(dir, 'cfg');
+      mkdirSync(cfg, { mode: 0o700 });
+      writeFileSync(join(cfg, 'config.json'), JSON.stringify({ activeProfile: 'staging', profiles: { default: {}, staging: { 'erp.company': 'x' }, 'prod-eu': {} } }), { mode: 0o600 });
+      const script = [
+        `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
+        'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+        'comp vx -p ""',
+        'comp vx --profile pr',
+        'comp vx profile use st',
+        'comp vx profile delete ""',
+        'comp vx -p staging erp sa',
+        'comp vx profile use staging ""',
+      ].join('\n');
+      // a VX_PROFILE naming a missing profile must not break completion
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg, VX_PROFILE: 'gone' };
+      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8', env });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n')).toEqual([
+        'default prod-eu staging',
+        'prod-eu',
+        'staging',
+        'default prod-eu staging',
+        'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
+        '',
+        '',
+      ]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  const zsh = spawnSync('sh', ['-c', 'command -v zsh'], { encoding: 'utf8' }).stdout.trim();
+  it.skipIf(!zsh)('zsh completion (sourced, compadd stubbed): nouns, formats, files and the profile names from vx', () => {
+    const dir = tempDir('vx-zcomp-');
+    try {
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'vx'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'vx.js'))} "$@"\n`, { mode: 0o755 });
+      const cfg = join(dir, 'cfg');
+      mkdirSync(cfg, { mode: 0o700 });
+      writeFileSync(join(cfg, 'config.json'), JSON.stringify({ profiles: { default: {}, staging: {} } }), { mode: 0o600 });
+      const script = [
+        'compdef() { :; }',
+        'compadd() { [[ "$1" == "--" ]] && shift; echo "$@"; }',
+        '_files() { echo FILES; }',
+        `source ${JSON.stringify(join(ROOT, 'completions', '_vx'))}`,
+        'words=(vx -p ""); CURRENT=3; PREFIX=""; _vx',
+        'words=(vx profile show ""); CURRENT=4; PREFIX=""; _vx',
+        'words=(vx erp sa); CURRENT=3; PREFIX=sa; _vx',
+        'words=(vx -o ""); CURRENT=3; PREFIX=""; _vx',
+        'words=(vx translate --file ""); CURRENT=4; PREFIX=""; _vx',
+      ].join('\n');
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
+      const r = spawnSync(zsh, ['-f', '-c', script], { encoding: 'utf8', env });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n')).toEqual([
+        'default staging',
+        'default staging',
+        'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh',
+        'json yaml table tsv ndjson text none',
+        'FILES',
+        '',
+      ]);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('completion scripts are generated from the tree and match completions/ (run `npm run completions` on drift)', async () => {
