@@ -299,8 +299,7 @@ describe('help and completion', () => {
 
   it('bash completion works when sourced: nouns, aliases, option values, output formats, setting keys', () => {
     const script = [
-      `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
-      'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+      ...BASH_COMP,
       'complete -p vx',
       'comp vx erp sa',
       'comp vx mgmt quota ""',
@@ -328,17 +327,10 @@ describe('help and completion', () => {
   });
 
   it('bash completion offers the profile names vx knows after -p/--profile and for profile use/delete/show', () => {
-    const dir = tempDir('vx-comp-');
+    const { dir, bin, cfg } = completionSandbox({ activeProfile: 'staging', profiles: { default: {}, staging: { 'erp.company': 'x' }, 'prod-eu': {} } });
     try {
-      const bin = join(dir, 'bin');
-      mkdirSync(bin);
-      writeFileSync(join(bin, 'vx'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'vx.js'))} "$@"\n`, { mode: 0o755 });
-      const cfg = join(dir, 'cfg');
-      mkdirSync(cfg, { mode: 0o700 });
-      writeFileSync(join(cfg, 'config.json'), JSON.stringify({ activeProfile: 'staging', profiles: { default: {}, staging: { 'erp.company': 'x' }, 'prod-eu': {} } }), { mode: 0o600 });
       const script = [
-        `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
-        'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+        ...BASH_COMP,
         'comp vx -p ""',
         'comp vx --profile pr',
         'comp vx profile use st',
@@ -366,14 +358,8 @@ describe('help and completion', () => {
 
   const zsh = spawnSync('sh', ['-c', 'command -v zsh'], { encoding: 'utf8' }).stdout.trim();
   it.skipIf(!zsh)('zsh completion (sourced, compadd stubbed): nouns, formats, files and the profile names from vx', () => {
-    const dir = tempDir('vx-zcomp-');
+    const { dir, bin, cfg } = completionSandbox({ profiles: { default: {}, staging: {} } });
     try {
-      const bin = join(dir, 'bin');
-      mkdirSync(bin);
-      writeFileSync(join(bin, 'vx'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'vx.js'))} "$@"\n`, { mode: 0o755 });
-      const cfg = join(dir, 'cfg');
-      mkdirSync(cfg, { mode: 0o700 });
-      writeFileSync(join(cfg, 'config.json'), JSON.stringify({ profiles: { default: {}, staging: {} } }), { mode: 0o600 });
       const script = [
         'compdef() { :; }',
         'compadd() { [[ "$1" == "--" ]] && shift; echo "$@"; }',
@@ -412,3 +398,21 @@ describe('help and completion', () => {
     for (const c of all) expect(bash).toContain(`"${pathOf(c)}")`);
   });
 });
+
+/** A directory with a `vx` on a PATH entry (the built binary) and a config holding `config`. */
+function completionSandbox(config: unknown): { dir: string; bin: string; cfg: string } {
+  const dir = tempDir('vx-comp-');
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'vx'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin', 'vx.js'))} "$@"\n`, { mode: 0o755 });
+  const cfg = join(dir, 'cfg');
+  mkdirSync(cfg, { mode: 0o700 });
+  writeFileSync(join(cfg, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+  return { dir, bin, cfg };
+}
+
+/** Sources the bash script and defines `comp <words...>`, which prints what _vx offers for the last word. */
+const BASH_COMP = [
+  `source ${JSON.stringify(join(ROOT, 'completions', 'vx.bash'))}`,
+  'comp() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _vx; echo "${COMPREPLY[*]}"; }',
+];
