@@ -511,11 +511,7 @@ export class Http {
     if (this.transport === 'undici') await this.agent();
     // one switch thrown by the deadline or by the caller's signal
     const aborter = new Aborter();
-    const timer = { aborted: false };
-    const deadline = setTimeout(() => {
-      timer.aborted = true;
-      aborter.abort(new DOMException('timed out', 'TimeoutError'));
-    }, timeout);
+    const deadline = setTimeout(() => aborter.abort(new DOMException('timed out', 'TimeoutError')), timeout);
     let watchers: Set<Aborter> | undefined;
     if (signal) {
       if (signal.aborted) aborter.abort(signal.reason);
@@ -533,7 +529,7 @@ export class Http {
       }
     }
     try {
-      return await this.exchange(method, url, headers, body, signal, aborter, timer, timeout);
+      return await this.exchange(method, url, headers, body, signal, aborter, timeout);
     } finally {
       clearTimeout(deadline);
       watchers?.delete(aborter);
@@ -547,9 +543,10 @@ export class Http {
     body: string | Uint8Array | undefined,
     signal: AbortSignal | undefined,
     aborter: Aborter,
-    timer: { aborted: boolean },
     timeout: number,
   ): Promise<HttpResponse> {
+    // thrown by the deadline (the only other thrower is the caller's signal, which is then aborted)
+    const timedOut = () => aborter.aborted && !signal?.aborted;
     let r: RawResponse;
     try {
       r =
@@ -557,7 +554,7 @@ export class Http {
           ? await this.undiciRequest(method, url, headers, body, aborter.signal())
           : await this.nodeRequest(method, url, headers, body, aborter, timeout);
     } catch (e) {
-      if (timer.aborted && !signal?.aborted) {
+      if (timedOut()) {
         const err = new Error(`timed out after ${timeout} ms`) as NodeJS.ErrnoException;
         err.code = 'ETIMEDOUT';
         throw err;
@@ -570,7 +567,7 @@ export class Http {
       buf = await readBody(r.body, max, () => new ServiceError(`${method} ${redact(url)}: response larger than ${max} bytes; refused`));
     } catch (e) {
       if (isVxError(e)) throw e;
-      if (timer.aborted && !signal?.aborted) {
+      if (timedOut()) {
         const err = new Error(`timed out after ${timeout} ms while reading the response`) as NodeJS.ErrnoException;
         err.code = 'ETIMEDOUT';
         throw err;
