@@ -165,11 +165,14 @@ export class Config {
     throw this.noSuchProfile(name, flag ? '--profile' : 'VX_PROFILE');
   }
 
-  /** Resolves a setting: flag > environment > profile > default (then its fallback setting). */
-  resolve(key: string, flag?: string): Resolved | undefined {
+  /**
+   * Resolves a setting: flag > environment > profile > default (then its fallback setting). `what`
+   * names the setting in the error for an empty flag.
+   */
+  resolve(key: string, flag?: string, what?: string): Resolved | undefined {
     const def = this.defs.get(key);
     // an empty flag ("--subscription $UNSET_VAR") must not fall back to another subscription or company
-    if (flag === '') throw emptyFlag(def?.description ?? key);
+    if (flag === '') throw emptyFlag(what ?? def?.description ?? key);
     if (flag !== undefined) return { value: flag, source: 'flag' };
     if (def?.env) {
       const v = this.env[def.env];
@@ -191,8 +194,7 @@ export class Config {
 
   /** Like get(), but a missing value is an error that says how to set it. */
   require(key: string, flag?: string, what?: string): string {
-    if (flag === '') throw emptyFlag(what ?? this.defs.get(key)?.description ?? key);
-    const r = this.resolve(key, flag);
+    const r = this.resolve(key, flag, what);
     if (r) return r.value;
     const def = this.defs.get(key);
     // a setting that falls back to another one says so (lcs.token falls back to erp.token)
