@@ -233,12 +233,10 @@ async function feedBatches(items: ItemSource, batcher: Batcher, send: (b: Batch)
     const before = batcher.fits(chars) ? undefined : batcher.take();
     batcher.push(text, chars);
     const full = batcher.full ? batcher.take() : undefined;
-    if (!idle) {
-      if (before || full) return sendTwo(before, full);
-      return;
-    }
-    if (!full) idle.line();
-    if (before || full) return idle.hold(sendTwo(before, full));
+    if (!full) idle?.line();
+    if (!before && !full) return;
+    const sending = sendTwo(before, full);
+    return idle ? idle.hold(sending) : sending;
   };
   await items.feed(
     idle

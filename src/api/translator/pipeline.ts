@@ -41,7 +41,6 @@ export class OrderedPipeline<B, R> {
   private failure?: { error: unknown };
   /** wakes a producer waiting for room, after each delivery and when the loop stops */
   private wake?: () => void;
-  private stopReported = false;
 
   constructor(private readonly opts: PipelineOptions<B, R>) {
     if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
@@ -100,10 +99,8 @@ export class OrderedPipeline<B, R> {
       } finally {
         if (this.failure) this.window.length = 0;
         this.loop = undefined;
-        if (this.failure && !this.stopReported) {
-          this.stopReported = true;
-          this.opts.onStop?.(this.failure.error);
-        }
+        // once: no loop starts after a failure (submit rethrows it first)
+        if (this.failure) this.opts.onStop?.(this.failure.error);
         this.wakeUp();
       }
     })();
