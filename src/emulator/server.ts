@@ -178,10 +178,10 @@ export class Emulator {
     }
   }
 
-  /** Back to the seed data; clears the request log. */
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
+  /** Back to the seed data; clears the request log. */
   reset(): void {
     // requests still in flight (a slow answer the client gave up on) belong to the old state
     this.generation += 1;
@@ -350,13 +350,8 @@ export class Emulator {
       if (fault) {
         entry.fault = fault.kind;
         if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-        if (generation !== this.generation) {
-          // the emulator was reset while this request waited: it never reaches the new state
-          entry.status = -1;
-          req.socket.destroy();
-          return;
-        }
-        if (fault.kind === 'reset') {
+        // (a reset of the emulator while this request waited drops it too: it never reaches the new state)
+        if (fault.kind === 'reset' || generation !== this.generation) {
           entry.status = -1;
           req.socket.destroy();
           return;
