@@ -91,6 +91,21 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** an object or an array: shown as compact JSON in a cell, never a column of its own */
+function isStructured(v: unknown): boolean {
+  return v !== null && typeof v === 'object';
+}
+
+/** a value as the one-line text of a table cell */
+function cellText(v: unknown): string {
+  return scalarText(v).replace(/\r?\n/g, ' ');
+}
+
+/** a table's header line, bold when colour is on */
+function headerLine(text: string, color?: boolean): string {
+  return color ? `\u001b[1m${text}\u001b[22m` : text;
+}
+
 /** Columns derived from the data: the scalar-valued keys of the rows, in first-seen order (@odata keys left out). */
 export function inferColumns(rows: unknown[]): Column[] {
   const keys: string[] = [];
@@ -99,7 +114,7 @@ export function inferColumns(rows: unknown[]): Column[] {
   for (const r of rows.slice(0, 200)) {
     if (!isPlainObject(r)) continue;
     for (const [k, v] of Object.entries(r)) {
-      if (v !== null && typeof v === 'object') structured.add(k);
+      if (isStructured(v)) structured.add(k);
       if (seen.has(k) || k.startsWith('@odata')) continue;
       seen.add(k);
       keys.push(k);
@@ -231,8 +246,7 @@ export function wrapToWidth(s: string, width: number): string[] {
 function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions): string {
   const fw = Math.max(displayWidth('FIELD'), ...pairs.map(([k]) => displayWidth(k)));
   const room = opts.width ? Math.max(20, opts.width - fw - 2) : 0;
-  const header = `${pad('FIELD', fw)}  VALUE`;
-  const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  const lines = [headerLine(`${pad('FIELD', fw)}  VALUE`, opts.color)];
   for (const [k, v, structured] of pairs) {
     // text wraps; a structured value (compact JSON) is cut: wrapped at its spaces it reads as neither
     const parts = !room ? [v] : structured ? [truncateToWidth(v, room)] : wrapToWidth(v, room);
@@ -257,18 +271,18 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
   if (rows.every((r) => !isPlainObject(r))) {
     if (isPlainObject(value) === false && !Array.isArray(value)) return `${scalarText(value)}\n`;
-    return rows.map((r) => `${scalarText(r).replace(/\r?\n/g, ' ')}\n`).join('');
+    return rows.map((r) => `${cellText(r)}\n`).join('');
   }
   let cols = opts.columns ?? inferColumns(rows);
   if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
       .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]): [string, string, boolean] => [k, scalarText(v).replace(/\r?\n/g, ' '), v !== null && typeof v === 'object']);
+      .map(([k, v]): [string, string, boolean] => [k, cellText(v), isStructured(v)]);
     return renderPairs(kv, opts);
   }
   if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
-  const texts = (cs: Column[]) => rows.map((r) => cs.map((c) => scalarText(cell(r, c)).replace(/\r?\n/g, ' ')));
+  const texts = (cs: Column[]) => rows.map((r) => cs.map((c) => cellText(cell(r, c))));
   const sep = 2;
   const natural = (cs: Column[], body: string[][]) =>
     cs.map((c, i) => Math.max(displayWidth(c.header.toUpperCase()), ...body.map((row) => displayWidth(row[i]))));
@@ -277,11 +291,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + sep * (ws.length - 1);
   if (opts.width && rows.length === 1 && !Array.isArray(value) && total(widths) > opts.width) {
     // one record too wide for its row (quota request get: the message says why it failed): read it whole
-    const structured = (c: Column) => {
-      const v = cell(rows[0], c);
-      return v !== null && typeof v === 'object';
-    };
-    return renderPairs(cols.map((c, i) => [c.header, body[0][i], structured(c)]), opts);
+    return renderPairs(cols.map((c, i) => [c.header, body[0][i], isStructured(cell(rows[0], c))]), opts);
   }
   if (opts.width) {
     // optional columns go while the table would not fit even with every cuttable column cut to 20
@@ -315,7 +325,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
     }
   }
   const header = cols.map((c, i) => pad(truncateToWidth(c.header.toUpperCase(), widths[i]), widths[i], c.align)).join(' '.repeat(sep)).trimEnd();
-  const lines = [opts.color ? `\u001b[1m${header}\u001b[22m` : header];
+  const lines = [headerLine(header, opts.color)];
   // the last column (a translation, a message, a description) wraps under itself rather than being
   // cut when it still has 20 cells or more: what it says is usually why the row is read (narrower,
   // a word a line reads worse than a cut)
