@@ -287,9 +287,10 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
   const services = o.service ? [o.service] : SERVICES;
   const removed = await removeCredentials(ctx.config, services, ctx.http.dryRun);
   const profile = ctx.config.profileName();
-  if (ctx.http.dryRun) ctx.info(removed.length ? `dry run: nothing was changed (would remove the stored credentials of ${removed.join(', ')} from profile "${profile}")` : `dry run: no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
-  else if (removed.length) ctx.info(`signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
-  else ctx.info(`no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`);
+  const none = `no stored credentials for ${o.service ?? 'any service'} in profile "${profile}"`;
+  if (!removed.length) ctx.info(ctx.http.dryRun ? `dry run: ${none}` : none);
+  else if (ctx.http.dryRun) ctx.dryRunNote(`would remove the stored credentials of ${removed.join(', ')} from profile "${profile}"`);
+  else ctx.info(`signed out of ${removed.join(', ')} in profile "${profile}" (stored credentials removed)`);
   for (const s of services) {
     const r = ctx.config.resolve(credentialKey(s));
     if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);

@@ -52,7 +52,7 @@ export async function set(ctx: Ctx, key: string, value?: string): Promise<void> 
   }
   if (ctx.http.dryRun) {
     ctx.config.checkValue(key, value);
-    ctx.info(`dry run: nothing was changed (would set ${key} in profile "${ctx.config.profileName()}")`);
+    ctx.dryRunNote(`would set ${key} in profile "${ctx.config.profileName()}"`);
     return;
   }
   await ctx.config.set(key, value);
@@ -63,7 +63,7 @@ export async function unset(ctx: Ctx, key: string): Promise<void> {
   ctx.config.validateKey(key);
   if (ctx.http.dryRun) {
     const had = ctx.config.profile()[key] !== undefined;
-    ctx.info(`dry run: nothing was changed (${key} ${had ? 'would be removed from' : 'is not set in'} profile "${ctx.config.profileName()}")`);
+    ctx.dryRunNote(`${key} ${had ? 'would be removed from' : 'is not set in'} profile "${ctx.config.profileName()}"`);
     return;
   }
   const had = await ctx.config.unset(key);
@@ -73,7 +73,7 @@ export async function unset(ctx: Ctx, key: string): Promise<void> {
 export async function use(ctx: Ctx, name: string): Promise<void> {
   if (ctx.http.dryRun) {
     if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name);
-    ctx.info(`dry run: nothing was changed (would make "${name}" the active profile)`);
+    ctx.dryRunNote(`would make "${name}" the active profile`);
     return;
   }
   await ctx.config.use(name);
@@ -83,7 +83,7 @@ export async function use(ctx: Ctx, name: string): Promise<void> {
 export async function remove(ctx: Ctx, name: string): Promise<void> {
   if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name, undefined, false);
   if (ctx.http.dryRun) {
-    ctx.info(`dry run: nothing was changed (would delete profile "${name}")`);
+    ctx.dryRunNote(`would delete profile "${name}"`);
     return;
   }
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete profile "${name}" and the credentials stored in it?`, 'nothing was changed');

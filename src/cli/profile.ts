@@ -36,14 +36,16 @@ export function registerProfile(program: Command): void {
     .description('set a key in the profile; without a value it is read from a masked prompt or from stdin')
     .addHelpText(
       'after',
-      examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f') +
+      // the settings table is built only when this help is shown
+      () =>
+        examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f') +
         settingsHelp(),
     )
     .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value), { profile: 'creates' }));
   profile
     .command('unset <key>')
     .description('remove a key from the profile')
-    .addHelpText('after', examples('vx profile unset erp.token') + settingsHelp())
+    .addHelpText('after', () => examples('vx profile unset erp.token') + settingsHelp())
     .action(act(async (ctx, _o, key: string) => (await run()).unset(ctx, key)));
   profile
     .command('use <name>')

@@ -146,6 +146,11 @@ export class Ctx {
     this.io.stderr.write(`${redact(message)}\n`);
   }
 
+  /** --dry-run of a command that changes local state (the config): what it would do; nothing is written. */
+  dryRunNote(what: string): void {
+    this.info(`dry run: nothing was changed (${what})`);
+  }
+
   warn(message: string): void {
     this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${redact(message)}\n`);
   }
