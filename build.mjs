@@ -9,6 +9,7 @@
 // dist/vendor/*.js: the heavy libraries, loaded only by the commands that need them (undici,
 //   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
 //   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
+import { build } from 'esbuild';
 import { rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -22,23 +23,6 @@ if (process.argv.includes('--unless-packing') && ['pack', 'publish'].includes(pr
 
 const root = dirname(fileURLToPath(import.meta.url));
 const src = join(root, 'src');
-// `npm install -g <git url>` prepares the clone with an `npm install` that inherits the global
-// flag (npm 11), so the dev dependencies, which hold esbuild and every bundled library, never
-// arrive: install them locally first. An ordinary clone has them from `npm ci`.
-let esbuild;
-try {
-  esbuild = await import('esbuild');
-} catch {
-  if (process.env.npm_lifecycle_event !== 'prepare') throw new Error('esbuild is missing: run `npm ci` first');
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--global=false', '--include=dev', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(global|prefix|location)$/i.test(k))),
-  });
-  esbuild = await import('esbuild');
-}
-const { build } = esbuild;
-
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const define = { __VX_VERSION__: JSON.stringify(pkg.version) };
