@@ -11,6 +11,7 @@ export interface EmulatorOptions {
   state?: string;
   faults?: string;
   rate?: string;
+  rateLimit?: string;
   saveProfile?: string;
 }
 
@@ -39,9 +40,16 @@ async function startServer(opts: EmulatorOptions) {
     }
   }
   const faults = faultsWithRate(opts.faults, opts.rate);
-  const { startEmulator } = await import('../emulator/index.js');
+  const { startEmulator, parseRateLimit } = await import('../emulator/index.js');
+  if (opts.rateLimit !== undefined) {
+    try {
+      parseRateLimit(opts.rateLimit);
+    } catch (e) {
+      throw new UsageError(`--rate-limit: ${(e as Error).message}`);
+    }
+  }
   try {
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults });
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
