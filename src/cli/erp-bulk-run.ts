@@ -202,6 +202,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     const sentEntry = (row: Row): JournalEntry => ({ row: row.row, hash: row.hash, state: 'sent' });
     const record = (r: RowResult): void => {
       const row = byRow.get(r.row);
+      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
@@ -224,7 +225,6 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     }
     const unknownRows = send.filter((r) => results.all.some((x) => x.row === r.row && x.status === 'unknown'));
     const checks = checksFor(set, mode, unknownRows, results);
-    for (const r of results.all) if (r.status === 'unknown' && byRow.has(r.row)) r.check = checks.length === 1 ? checks[0] : r.check;
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();

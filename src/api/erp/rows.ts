@@ -134,10 +134,15 @@ export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record
   return { row: { row, body, key, etag, hash: hashOf([mode, key ?? null, etag ?? null, body]) }, problems };
 }
 
-function countNl(fields: readonly string[]): number {
-  let n = 0;
-  for (const f of fields) for (let i = f.indexOf('\n'); i >= 0; i = f.indexOf('\n', i + 1)) n++;
-  return n;
+/** Line breaks inside a record's fields: physical ones (CRLF, LF, CR) and CRLFs (which csv-parse counts as two lines). */
+function breaks(fields: readonly string[]): { physical: number; crlf: number } {
+  let physical = 0;
+  let crlf = 0;
+  for (const f of fields) {
+    physical += f.match(/\r\n|\r|\n/g)?.length ?? 0;
+    crlf += f.match(/\r\n/g)?.length ?? 0;
+  }
+  return { physical, crlf };
 }
 
 /** Reads CSV: the header names fields; ragged rows, duplicate names, unknown columns and bad values are problems. */
@@ -148,6 +153,7 @@ export async function readCsv(set: ErpSet, mode: RowMode, input: NodeJS.Readable
   const problems: RowProblem[] = [];
   let header: string[] | undefined;
   let total = 0;
+  let crlfSoFar = 0;
   const onError = (e: Error & { code?: string; lines?: number }) => {
     throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: not valid CSV: ${e.message.replace(/ at line \d+$/, '').replace(/:.*$/, '')}`);
   };
@@ -156,7 +162,9 @@ export async function readCsv(set: ErpSet, mode: RowMode, input: NodeJS.Readable
   try {
     for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       const { record, info } = item;
-      const line = info.lines - countNl(record);
+      const b = breaks(record);
+      crlfSoFar += b.crlf;
+      const line = info.lines - crlfSoFar - b.physical;
       if (!header) {
         header = record.map((h) => h.trim());
         const bad = checkColumns(set, mode, header);
