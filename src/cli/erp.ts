@@ -131,13 +131,17 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   }
   if (set.operations.includes('delete')) {
     const c = companyOption(bulkTargetOptions(etagOptions(noun.command('delete').argument('[id]', `${set.singular} id (or --filter/--ids for many)`).description(`delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`))), set);
-    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<odata filter>" --yes -o ndjson`) + BULK_HELP);
-    c.action(act(async (ctx, opts, id?: string) => (id === undefined ? (await bulkRun()).runBulk(ctx, set, 'delete', opts) : (await run()).runDelete(ctx, set, opts, id))));
+    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<filter>" --yes -o ndjson`) + BULK_HELP);
+    c.action(act(async (ctx, opts, id?: string) => {
+      if (id === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
+      if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+      return (await run()).runDelete(ctx, set, opts, id);
+    }));
   }
   for (const a of set.actions ?? []) {
     const c = companyOption(bulkTargetOptions(noun.command(a.command).argument('[id]', `${set.singular} id (or --filter/--ids for many)`).description(`${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`)), set);
     const many = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
-    c.addHelpText('after', examples(`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<odata filter>"`, many) + BULK_HELP);
+    c.addHelpText('after', examples(`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, many) + BULK_HELP);
     c.action(act(async (ctx, opts, id?: string) => {
       if (id === undefined) return (await bulkRun()).runBulk(ctx, set, a, opts);
       if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
@@ -152,7 +156,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
       .option('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)')
       .option('--journal <file>', 'where each row\'s outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)')
       .option('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn');
-    c.addHelpText('after', examples(`${p} import --file <file.csv>`, `${p} import --file <rows.ndjson> -o ndjson > results.ndjson`, `${p} import --file <changes.csv> --update --atomic`) + IMPORT_HELP + fieldHelp(set, true));
+    c.addHelpText('after', examples(`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`) + IMPORT_HELP + fieldHelp(set, true));
     c.action(act(async (ctx, opts) => (await bulkRun()).runImport(ctx, set, opts)));
   }
   if (set.operations.includes('list')) {
