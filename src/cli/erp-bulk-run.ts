@@ -10,6 +10,7 @@ import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
 import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
+import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
 import { listQuery } from './erp-run.js';
@@ -41,7 +42,15 @@ function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefin
 
 /** Batch size, concurrency and atomicity from the flags and settings. */
 export function bulkOptions(ctx: Ctx, opts: BulkFlags): BulkOptions {
+  const limit = ctx.config.get('erp.rateLimit') ?? '';
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(limit);
+  if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) throw new UsageError(`invalid erp.rateLimit "${limit}": expected <requests>/<seconds>, e.g. 6000/300`);
+  // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
+  // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
+  const [n, w] = [Number(m[1]), Number(m[2])];
+  const pacer = new Pacer({ perMinute: ((0.9 * n) / w) * 60, burst: n / 10 });
   return {
+    pacer,
     batchSize: intSetting(ctx, 'erp.batchSize', '--batch-size', opts.batchSize, 1, BATCH_MAX_OPERATIONS),
     concurrency: intSetting(ctx, 'erp.concurrency', '--concurrency', opts.concurrency, 1, 64),
     atomic: Boolean(opts.atomic),
@@ -162,7 +171,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     throw new UsageError(`${bad} of ${parsed.total} row${parsed.total === 1 ? ' is' : 's are'} invalid (listed above); nothing was sent (--skip-invalid sends the valid rows)`);
   }
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
-  const batch = batchFor(client, set, client.headers, ctx.http);
+  const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const mode = opts.update ? 'update' : 'create';
   if (ctx.http.dryRun) return planImport(ctx, client, set, batch, parsed.rows, mode, bulk);
 
@@ -364,7 +373,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   if (opts.ifMatch !== undefined) throw new UsageError('--if-match names one record\'s ETag; with --filter or --ids each record\'s own is used (or --force)');
   const bulk = bulkOptions(ctx, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
-  const batch = batchFor(client, set, client.headers, ctx.http);
+  const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
   if (ctx.http.dryRun && opts.filter !== undefined) {

@@ -5,6 +5,11 @@ import { Argument, Command, Option } from 'commander';
 import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
 import { act, collect, examples, selected } from './runner.js';
 
+/** The help of a record argument: its id, or its human key where it has one. */
+function idHelp(set: ErpSet): string {
+  return set.humanKey ? `${set.singular} id, or its ${set.humanKey} (looked up with one read)` : `${set.singular} id`;
+}
+
 const run = () => import('./erp-run.js');
 const bulkRun = () => import('./erp-bulk-run.js');
 
@@ -23,7 +28,8 @@ function bulkTargetOptions(cmd: Command): Command {
 }
 
 function updateKeyText(set: ErpSet): string {
-  const keys = ['id', ...(set.fields.number ? ['number'] : []), ...(set.naturalKey && set.naturalKey !== 'number' ? [set.naturalKey] : [])];
+  const keys = ['id'];
+  for (const k of [set.humanKey, set.fields.number ? 'number' : undefined, set.naturalKey]) if (k && !keys.includes(k)) keys.push(k);
   return keys.join(' or ');
 }
 
@@ -113,7 +119,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
   }
   if (set.operations.includes('get')) {
-    const c = companyOption(noun.command('get').argument('<id>', `${set.singular} id`).description(`show one ${set.singular}`), set)
+    const c = companyOption(noun.command('get').argument('<id>', idHelp(set)).description(`show one ${set.singular}`), set)
       .option('--select <fields>', 'OData $select: comma-separated fields')
       .option('--expand <navigation>', 'OData $expand');
     c.addHelpText('after', examples(`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`) + help);
@@ -125,12 +131,12 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
   }
   if (set.operations.includes('update')) {
-    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', `${set.singular} id`).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
+    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', idHelp(set)).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
     c.addHelpText('after', examples(`${p} update <id> --set ${sample}=Y`, `${p} update <id> --data '{"${sample}":"Y"}' --if-match 'W/"..."'`) + fieldHelp(set, true));
     c.action(act(async (ctx, opts, id: string) => (await run()).runUpdate(ctx, set, opts, id)));
   }
   if (set.operations.includes('delete')) {
-    const c = companyOption(bulkTargetOptions(etagOptions(noun.command('delete').argument('[id]', `${set.singular} id (or --filter/--ids for many)`).description(`delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`))), set);
+    const c = companyOption(bulkTargetOptions(etagOptions(noun.command('delete').argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`))), set);
     c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<filter>" --yes -o ndjson`) + BULK_HELP);
     c.action(act(async (ctx, opts, id?: string) => {
       if (id === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
@@ -139,7 +145,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     }));
   }
   for (const a of set.actions ?? []) {
-    const c = companyOption(bulkTargetOptions(noun.command(a.command).argument('[id]', `${set.singular} id (or --filter/--ids for many)`).description(`${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`)), set);
+    const c = companyOption(bulkTargetOptions(noun.command(a.command).argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`)), set);
     const many = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
     c.addHelpText('after', examples(`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, many) + BULK_HELP);
     c.action(act(async (ctx, opts, id?: string) => {
@@ -176,7 +182,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
       listOptions(
         noun
           .command('related')
-          .argument('<id>', `${set.singular} id`)
+          .argument('<id>', idHelp(set))
           .addArgument(new Argument('<navigation>', 'the navigation property').choices(navs.map(([n]) => n)))
           .description(`show what a ${set.singular} links to`),
       ),

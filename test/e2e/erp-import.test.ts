@@ -228,3 +228,29 @@ describe('erp import against a service that answers badly', () => {
     }
   });
 });
+
+describe('erp import under the per-user rate limit', () => {
+  it('paces under 429 + Retry-After (every row created once), and stays under a configured erp.rateLimit without any 429', async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const emu = await startEmulator({ port: 0, rateLimit: '3/1' });
+    try {
+      const env = emu.env();
+      const p = file('paced.csv', 'code\nP1\nP2\nP3\nP4\nP5\nP6\n');
+      const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--batch-size', '1', '--concurrency', '2', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+      expect(r.stderr).toContain('imported 6 rows: 6 created');
+      expect(r.code).toBe(0);
+      const posts = emu.log.filter((e) => e.path.endsWith('/$batch'));
+      expect(posts.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+      expect(posts.filter((e) => e.status === 200)).toHaveLength(6);
+      emu.reset();
+      await new Promise((r) => setTimeout(r, 1100)); // the first run's requests leave the emulator's window
+      const q = file('paced2.csv', 'code\nP1\nP2\nP3\nP4\nP5\n');
+      const s = await e2e.run(['erp', 'salespeople', 'import', '--file', q, '--batch-size', '1', '--concurrency', '2'], { env: { ...env, VX_ERP_RATE_LIMIT: '3/2' }, timeoutMs: 60_000 });
+      expect(s.code).toBe(0);
+      expect(emu.log.filter((e) => e.status === 429)).toHaveLength(0);
+      expect(emu.log.filter((e) => e.path.endsWith('/$batch') && e.status === 200)).toHaveLength(5);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});

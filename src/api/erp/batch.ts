@@ -7,6 +7,7 @@
 // - 429/503 on the batch prove nothing was done (the HTTP layer waits and repeats those).
 import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, ThrottledError, UnavailableError, UsageError, type VxError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
+import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
 
 export interface BatchOp {
@@ -43,6 +44,8 @@ export class BatchClient {
     /** `{prefix}/api/<v>/` of the set */
     readonly root: string,
     private readonly headers: Record<string, string>,
+    /** the run's pacing: each $batch request costs one of the user's requests */
+    private readonly pacer?: Paced,
   ) {}
 
   get url(): string {
@@ -90,6 +93,7 @@ export class BatchClient {
         body: this.body(ops),
         signal: opts.signal,
         describe: opts.label ?? `$batch of ${ops.length} operations`,
+        ...(this.pacer ? { pace: { pacer: this.pacer, cost: 1 } } : {}),
       });
     } catch (e) {
       if (!isVxError(e)) throw e;

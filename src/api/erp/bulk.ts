@@ -3,6 +3,8 @@
 // flight. Every record gets one result; nothing is sent twice: an operation whose outcome is
 // unknown is reported so, with a command that checks it, and never repeated here.
 import { InterruptedError, isVxError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import type { Paced } from '../../core/pacer.js';
 import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../spec/erp.js';
 import { BatchClient, type BatchOp, type OpResult } from './batch.js';
 import type { ErpClient } from './client.js';
@@ -29,10 +31,8 @@ export interface BulkOptions {
   concurrency?: number;
   atomic?: boolean;
   signal?: AbortSignal;
-  /** waits before each batch is sent (the request pacing) */
-  pace?: () => Promise<void>;
-  /** told after each batch: 429 seen or not (pacing learns from it) */
-  observe?: (throttled: boolean) => void;
+  /** the pacing of the run's requests (core/pacer), under the user's request limit */
+  pacer?: Paced;
 }
 
 export interface BulkItem {
@@ -62,13 +62,6 @@ export async function runBatches(
       }
       const no = next++;
       const chunk = chunks[no];
-      try {
-        await opts.pace?.();
-      } catch (e) {
-        if (e instanceof InterruptedError) interrupted = e;
-        else fatal = e;
-        return;
-      }
       onSent(chunk, no + 1);
       const first = chunk[0].row;
       const last = chunk[chunk.length - 1].row;
@@ -78,7 +71,6 @@ export async function runBatches(
           chunk.map((c) => c.op),
           { atomic: opts.atomic, signal: opts.signal, label: `batch ${no + 1} (rows ${first}${last !== first ? `-${last}` : ''})` },
         );
-        opts.observe?.(results.some((r) => r.kind === 'failed' && r.status === 429));
       } catch (e) {
         const pending = (e as { results?: OpResult[] }).results;
         if (e instanceof InterruptedError && pending) {
@@ -141,8 +133,8 @@ export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: 
 }
 
 /** The batch client of a set (its API version's $batch). */
-export function batchFor(client: ErpClient, set: ErpSet, headers: Record<string, string>, http: import('../../core/http.js').Http): BatchClient {
-  return new BatchClient(http, `${client.base}/api/${set.apiVersion}/`, headers);
+export function batchFor(client: ErpClient, set: ErpSet, http: Http, pacer?: Paced): BatchClient {
+  return new BatchClient(http, `${client.base}/api/${set.apiVersion}/`, client.headers, pacer);
 }
 
 export interface Found {

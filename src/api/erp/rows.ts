@@ -50,8 +50,7 @@ export function formatOf(path: string, given?: string): InputFormat {
 /** The fields that find a record on update, in order of preference: id, the number, the set's human key. */
 export function updateKeys(set: ErpSet): string[] {
   const keys = ['id'];
-  if (set.fields.number) keys.push('number');
-  if (set.naturalKey && !keys.includes(set.naturalKey)) keys.push(set.naturalKey);
+  for (const k of [set.humanKey, set.fields.number ? 'number' : undefined, set.naturalKey]) if (k && !keys.includes(k)) keys.push(k);
   return keys;
 }
 
