@@ -95,10 +95,13 @@ export function dotSegmentIn(url: string): string | undefined {
   return path.split('/').find((s) => /^(\.|%2e){1,2}$/i.test(s));
 }
 
-/** The URL exactly as a request for it is sent (WHATWG serialisation, as node:http and undici send it). */
+/**
+ * The URL exactly as a request for it is sent (WHATWG serialisation, as node:http and undici send
+ * it). A `<placeholder>` of a --dry-run plan (never sent) stays readable.
+ */
 export function sentUrl(url: string): string {
   try {
-    return new URL(url).href;
+    return new URL(url).href.replace(/%3C[^/?#&<>]*?%3E/g, (p) => decodeURIComponent(p));
   } catch {
     return url;
   }
