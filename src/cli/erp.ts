@@ -127,7 +127,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   }
   if (set.operations.includes('create')) {
     const c = companyOption(bodyOptions(noun.command('create').description(`create a ${set.singular}`)), set);
-    c.addHelpText('after', examples(`${p} create --set ${sample}=X`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
+    c.addHelpText('after', examples(`${p} create --set ${sample}=${set.sampleValue ?? 'X'}`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
     c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
   }
   if (set.operations.includes('update')) {
