@@ -30,10 +30,10 @@ export function registerTranslateFiles(translate: Command): void {
       .addHelpText(
         'after',
         examples(
-          'vx translate file <Translations/app.g.xlf> --to de-DE,fr-FR',
-          'vx translate file <locales/en.json> --to de --out-dir <locales>',
-          'vx translate file <po/messages.pot> --to de,pl --fuzzy',
-          'vx translate file <README.md> --to ja',
+          'vx translate file <xlf> --to de-DE,fr-FR        # Translations/app.g.xlf -> Translations/app.de-DE.xlf, ...',
+          "vx translate file <json> --to de,fr --out '<dir>/{lang}/{name}.json'",
+          'vx translate file <pot> --to de,pl --fuzzy      # po/messages.pot -> po/de.po, po/pl.po',
+          'vx translate file <md> --to ja                  # README.md -> README.ja.md',
         ) +
           `
 Every unit is translated and every target written (atomically: complete or not at all), with a
@@ -52,8 +52,8 @@ the run exits 1 after writing everything else. See docs/translate-files.md.
       .addHelpText(
         'after',
         examples(
-          'vx translate sync <Translations/app.g.xlf> --to de-DE,fr-FR',
-          'vx translate sync <locales/en.json> --to de,fr --check',
+          'vx translate sync <xlf> --to de-DE,fr-FR        # only new and changed units are sent',
+          'vx translate sync <json> --to de,fr --check     # in CI: exit 1 listing what is missing or stale',
         ) +
           `
 Units are new, changed (their source differs from the one the lock file recorded) or kept. A

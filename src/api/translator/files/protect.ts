@@ -233,7 +233,7 @@ export function toHtml(pieces: readonly Piece[]): string {
   return s;
 }
 
-const BACK = /<span\s+class\s*=\s*(?:"notranslate"|'notranslate'|notranslate)\s*>([\s\S]*?)<\/span>|<\/?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*\/?>|<!--[\s\S]*?-->/g;
+const BACK = /<span\s+class\s*=\s*(?:"notranslate"|'notranslate'|notranslate)\s*>([\s\S]*?)<\/span>|<\/?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*\/?>|<!--[\s\S]*?-->/gi;
 
 /**
  * Reads a translation back into pieces: protected spans become the tokens (or raw pieces) of
