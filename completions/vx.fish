@@ -21,27 +21,27 @@ function __vx_cmds
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
-      printf '%s\n' list
+      printf '%s\n' list export
     case 'vx erp salespeople'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp salespeoplepurchasers'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp salespeople-purchasers'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp currencies'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp job-queue-entries'
-      printf '%s\n' list get restart
+      printf '%s\n' list get restart export
     case 'vx erp jobqueueentries'
-      printf '%s\n' list get restart
+      printf '%s\n' list get restart export
     case 'vx erp sales-orders'
-      printf '%s\n' list get create update delete ship-and-invoice related
+      printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp salesorders'
-      printf '%s\n' list get create update delete ship-and-invoice related
+      printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp sales-quotes'
-      printf '%s\n' list get create update delete make-order make-invoice send
+      printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx erp salesquotes'
-      printf '%s\n' list get create update delete make-order make-invoice send
+      printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx mgmt'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
@@ -76,6 +76,8 @@ function __vx_valued
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies list'
       printf '%s\n' --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp companies export'
+      printf '%s\n' --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople list'
@@ -87,7 +89,11 @@ function __vx_valued
     case 'vx erp salespeople update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeople delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers list'
@@ -99,7 +105,11 @@ function __vx_valued
     case 'vx erp salespeoplepurchasers update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeoplepurchasers delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers list'
@@ -111,7 +121,11 @@ function __vx_valued
     case 'vx erp salespeople-purchasers update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeople-purchasers delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp currencies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies list'
@@ -123,7 +137,11 @@ function __vx_valued
     case 'vx erp currencies update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp currencies delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp job-queue-entries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries list'
@@ -131,7 +149,9 @@ function __vx_valued
     case 'vx erp job-queue-entries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp job-queue-entries restart'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp job-queue-entries export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp jobqueueentries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries list'
@@ -139,7 +159,9 @@ function __vx_valued
     case 'vx erp jobqueueentries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp jobqueueentries restart'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp jobqueueentries export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders list'
@@ -151,9 +173,13 @@ function __vx_valued
     case 'vx erp sales-orders update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp sales-orders delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders ship-and-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders related'
       printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders'
@@ -167,9 +193,13 @@ function __vx_valued
     case 'vx erp salesorders update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salesorders delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders ship-and-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesorders related'
       printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes'
@@ -183,13 +213,17 @@ function __vx_valued
     case 'vx erp sales-quotes update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp sales-quotes delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes make-order'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes make-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes send'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesquotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes list'
@@ -201,13 +235,17 @@ function __vx_valued
     case 'vx erp salesquotes update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salesquotes delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes make-order'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes make-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes send'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
     case 'vx mgmt'
@@ -289,9 +327,9 @@ function __vx_valued
     case 'vx emulator'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx emulator start'
-      printf '%s\n' --faults --host --output --port --profile --query --retries --save-profile --state --timeout -o -p -q
+      printf '%s\n' --faults --host --output --port --profile --query --rate --rate-limit --retries --save-profile --state --timeout -o -p -q
     case 'vx emulator exec'
-      printf '%s\n' --faults --host --output --port --profile --query --retries --state --timeout -o -p -q
+      printf '%s\n' --faults --host --output --port --profile --query --rate --rate-limit --retries --state --timeout -o -p -q
   end
 end
 function __vx_profiles
@@ -307,7 +345,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
 complete -c vx -n 'test (__vx_path) = "vx"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l retries -r
@@ -327,7 +365,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-fallback
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l out -r
-complete -c vx -n 'test (__vx_path) = "vx translate"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l profanity-action -r -a 'NoAction Marked Deleted'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l profanity-marker -r -a 'Asterisk Tag'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l profile -r
@@ -349,7 +387,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l retries -r
@@ -357,12 +395,12 @@ complete -c vx -n 'test (__vx_path) = "vx erp"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list'
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list export'
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l retries -r
@@ -377,7 +415,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l query -r
@@ -389,12 +427,30 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l retries -r
@@ -410,7 +466,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l query -r
@@ -428,7 +484,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople get"' -l retries -r
@@ -443,7 +499,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople create"' -l retries -r
@@ -460,7 +516,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l retries -r
@@ -469,14 +525,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l retries -r
@@ -484,12 +545,53 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l retries -r
@@ -505,7 +607,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l fi
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l query -r
@@ -523,7 +625,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l dry
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers get"' -l retries -r
@@ -538,7 +640,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers create"' -l retries -r
@@ -555,7 +657,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l retries -r
@@ -564,14 +666,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l retries -r
@@ -579,12 +686,53 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l retries -r
@@ -600,7 +748,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l f
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l query -r
@@ -618,7 +766,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l dr
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers get"' -l retries -r
@@ -633,7 +781,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers create"' -l retries -r
@@ -650,7 +798,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l retries -r
@@ -659,14 +807,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l retries -r
@@ -674,12 +827,53 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l retries -r
@@ -695,7 +889,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l query -r
@@ -713,7 +907,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies get"' -l retries -r
@@ -728,7 +922,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies create"' -l retries -r
@@ -745,7 +939,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l retries -r
@@ -754,14 +948,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l retries -r
@@ -769,12 +968,53 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart export'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l retries -r
@@ -790,7 +1030,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l filter
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l query -r
@@ -808,7 +1048,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l retries -r
@@ -817,12 +1057,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l timeout
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l retries -r
@@ -830,12 +1075,31 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l tim
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart export'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l retries -r
@@ -851,7 +1115,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l filter -
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l query -r
@@ -869,7 +1133,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l retries -r
@@ -878,12 +1142,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l retries -r
@@ -891,12 +1160,31 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l timeo
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice import export related'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l retries -r
@@ -912,7 +1200,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l query -r
@@ -930,7 +1218,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders get"' -l retries -r
@@ -945,7 +1233,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders create"' -l retries -r
@@ -962,7 +1250,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l retries -r
@@ -971,14 +1259,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l retries -r
@@ -986,12 +1279,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l retries -r
@@ -999,6 +1297,47 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l dry-run
@@ -1008,7 +1347,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l orderby -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l out -r
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l query -r
@@ -1020,12 +1359,12 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice import export related'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l retries -r
@@ -1041,7 +1380,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l query -r
@@ -1059,7 +1398,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders get"' -l retries -r
@@ -1074,7 +1413,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders create"' -l retries -r
@@ -1091,7 +1430,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l retries -r
@@ -1100,14 +1439,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l retries -r
@@ -1115,12 +1459,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l retries -r
@@ -1128,6 +1477,47 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l dry-run
@@ -1137,7 +1527,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l orderby -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l out -r
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l query -r
@@ -1149,12 +1539,12 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send import export'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l retries -r
@@ -1170,7 +1560,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l query -r
@@ -1188,7 +1578,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes get"' -l retries -r
@@ -1203,7 +1593,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes create"' -l retries -r
@@ -1220,7 +1610,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l retries -r
@@ -1229,14 +1619,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l retries -r
@@ -1244,12 +1639,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l retries -r
@@ -1257,12 +1657,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l timeo
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l retries -r
@@ -1270,12 +1675,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l tim
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l retries -r
@@ -1283,12 +1693,53 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l retries -r
@@ -1304,7 +1755,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l orderby -r
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l page-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l query -r
@@ -1322,7 +1773,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes get"' -l retries -r
@@ -1337,7 +1788,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes create"' -l retries -r
@@ -1354,7 +1805,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l retries -r
@@ -1363,14 +1814,19 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l retries -r
@@ -1378,12 +1834,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l retries -r
@@ -1391,12 +1852,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l timeou
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l retries -r
@@ -1404,12 +1870,17 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l time
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l retries -r
@@ -1417,11 +1888,52 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l project -r
@@ -1439,7 +1951,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l retries -r
@@ -1452,7 +1964,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l retries -r
@@ -1465,7 +1977,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l retries -r
@@ -1479,7 +1991,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l resource -r
@@ -1495,7 +2007,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l retries -r
@@ -1509,7 +2021,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l retries -r
@@ -1522,7 +2034,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l provider -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l query -r
@@ -1539,7 +2051,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l limit -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l no-wait
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l provider -r
@@ -1555,7 +2067,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l retries -r
@@ -1568,7 +2080,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l provider -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l query -r
@@ -1584,7 +2096,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l filter -
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l provider -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l query -r
@@ -1600,7 +2112,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l provider -r
@@ -1616,7 +2128,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l retries -r
@@ -1629,7 +2141,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l resource-group -r
@@ -1646,7 +2158,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets get"' -l resource-group -r
@@ -1664,7 +2176,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l query-name -r
@@ -1685,7 +2197,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l header-n
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l query-name -r
@@ -1703,7 +2215,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l resource-group -r
@@ -1719,7 +2231,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l retries -r
@@ -1732,7 +2244,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l resource-group -r
@@ -1749,7 +2261,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets get"' -l resource-group -r
@@ -1767,7 +2279,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l query-name -r
@@ -1788,7 +2300,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l header-na
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l query-name -r
@@ -1806,7 +2318,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l resource-group -r
@@ -1822,7 +2334,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx auth"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx auth"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l retries -r
@@ -1838,7 +2350,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth login"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-browser
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx auth login"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l retries -r
@@ -1857,7 +2369,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth status"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx auth status"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l retries -r
@@ -1870,7 +2382,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx auth logout"' -l retries -r
@@ -1883,7 +2395,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth token"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx auth token"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx auth token"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l retries -r
@@ -1897,7 +2409,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l retries -r
@@ -1909,7 +2421,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile list"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l retries -r
@@ -1921,7 +2433,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile show"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile show"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l retries -r
@@ -1929,12 +2441,12 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l retries -r
@@ -1942,12 +2454,12 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l retries -r
@@ -1959,7 +2471,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile use"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile use"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile use"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -l retries -r
@@ -1971,7 +2483,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -l retries -r
@@ -1985,7 +2497,7 @@ complete -c vx -n 'test (__vx_path) = "vx api"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx api"' -l header -r
 complete -c vx -n 'test (__vx_path) = "vx api"' -l help
 complete -c vx -n 'test (__vx_path) = "vx api"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx api"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx api"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx api"' -l paginate
 complete -c vx -n 'test (__vx_path) = "vx api"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx api"' -l query -r
@@ -2000,7 +2512,7 @@ complete -c vx -n 'test (__vx_path) = "vx completion"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l help
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx completion"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx completion"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l retries -r
@@ -2014,7 +2526,7 @@ complete -c vx -n 'test (__vx_path) = "vx emulator"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l help
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx emulator"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx emulator"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l retries -r
@@ -2028,10 +2540,12 @@ complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l faults -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l help
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l host -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l port -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l rate -r
+complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l rate-limit -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l save-profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l state -r
@@ -2045,10 +2559,12 @@ complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l faults -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l help
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l host -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l no-color
-complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l output -r -a 'json yaml table tsv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l port -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l rate -r
+complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l rate-limit -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l timeout -r

@@ -9,6 +9,9 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id' },
   { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
   { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions' },
+  { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)' },
+  { key: 'erp.concurrency', env: 'VX_ERP_CONCURRENCY', default: '5', description: '$batch requests in flight at once (the service works on 5 requests of a user at once)' },
+  { key: 'erp.rateLimit', env: 'VX_ERP_RATE_LIMIT', default: '6000/300', description: 'requests/seconds one user may send (the service: 6000 per 5 minutes); bulk commands stay under it' },
   { key: 'lcs.endpoint', env: 'VX_LCS_ENDPOINT', description: 'database refresh endpoint', url: true },
   { key: 'lcs.token', env: 'VX_LCS_TOKEN', secret: true, credential: true, fallback: 'erp.token', description: 'database refresh bearer token' },
   { key: 'mgmt.endpoint', env: 'VX_MGMT_ENDPOINT', description: 'management endpoint ({mgmt_url})', url: true },
@@ -33,6 +36,6 @@ export const SETTINGS: readonly SettingDef[] = [
   {
     key: 'output',
     description: 'default output format',
-    choices: ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'],
+    choices: ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'],
   },
 ];

@@ -4,13 +4,25 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { state } from './runner.js';
 
 export interface EmulatorOptions {
   port: string;
   host: string;
   state?: string;
   faults?: string;
+  rate?: string;
+  rateLimit?: string;
   saveProfile?: string;
+}
+
+/** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
+export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {
+  if (rate === undefined) return faults;
+  const m = /^\s*translator\s*=\s*(\d+(?:\.\d+)?)\s*$/i.exec(rate);
+  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected translator=<billed characters a second>, e.g. translator=33300`);
+  if (faults !== undefined && /(^|,)\s*(translator\/)?rate:/i.test(faults)) throw new UsageError('--rate and a rate:N rule in --faults both set the translator\'s rate: give one');
+  return [faults?.trim(), `rate:${m[1]}`].filter(Boolean).join(',');
 }
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
@@ -28,9 +40,17 @@ async function startServer(opts: EmulatorOptions) {
       throw new UsageError(`invalid --state "${opts.state}": the directory ${dir} does not exist or is not writable`);
     }
   }
-  const { startEmulator } = await import('../emulator/index.js');
+  const faults = faultsWithRate(opts.faults, opts.rate);
+  const { startEmulator, parseRateLimit } = await import('../emulator/index.js');
+  if (opts.rateLimit !== undefined) {
+    try {
+      parseRateLimit(opts.rateLimit);
+    } catch (e) {
+      throw new UsageError(`--rate-limit: ${(e as Error).message}`);
+    }
+  }
   try {
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults });
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
@@ -68,7 +88,7 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   await ctx.write(Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
-    process.once('SIGTERM', stop);
+    state.onSigterm = stop;
     ctx.signal.addEventListener('abort', stop, { once: true });
   });
   await emu.close();
@@ -97,7 +117,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
         env: { ...process.env, ...emu.env(), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
       });
       child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
-      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : 1)));
+      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : sig === 'SIGTERM' ? 143 : sig === 'SIGHUP' ? 129 : 1)));
     });
     process.exitCode = code;
     if (code !== 0) {

@@ -4,12 +4,12 @@
 // progress bar at a terminal.
 import { fmt } from '../api/translator/batcher.js';
 import { TranslatorClient } from '../api/translator/client.js';
-import { sourceItems, textItems, tooLong, type Items } from '../api/translator/input.js';
-import { parseConcurrency, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
+import { explainFailure, sourceItems, textItems, type Items } from '../api/translator/input.js';
+import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
 import { columnsFor, rowsOf, textOf, type Row } from '../api/translator/rows.js';
-import { BatchFailure, ItemTooLong, planTranslation, translateStream, type Batch } from '../api/translator/stream.js';
+import { planTranslation, translateStream } from '../api/translator/stream.js';
 import type { Ctx } from '../core/context.js';
-import { asVxError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
 import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
@@ -43,6 +43,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
   if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
+  if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
@@ -74,22 +75,27 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
-  let totals = { requests: 0, billed: 0, unmetered: 0 };
-  const events = translateStream(client, input.items, { targets: params.to.length, concurrency: run.concurrency, live: input.live, keepTexts: run.format === 'tsv' || table, signal: ctx.signal });
+  const sent = { requests: 0, billed: 0, unmetered: 0 };
+  // tsv and csv repeat the input on every row
+  const byRow = run.format === 'tsv' || run.format === 'csv';
+  const events = translateStream(client, input.items, { targets: params.to.length, concurrency: run.concurrency, live: input.live, keepTexts: byRow || table, signal: ctx.signal });
   try {
     for await (const ev of events) {
       if (ev.type === 'progress') {
-        ({ items: delivered, ...totals } = ev);
+        delivered = ev.items;
         progress?.update(delivered);
         continue;
       }
       const { batch: b, outcome: o } = ev;
+      sent.requests++;
+      if (o.billed === undefined) sent.unmetered++;
+      else sent.billed += o.billed;
       if (ctx.globals.debug) ctx.debug(
         `batch ${b.seq + 1}: ${input.label.range(b.first + 1, b.first + b.count)} (${b.count} items, ${fmt(b.chars)} characters x ${params.to.length}): ` +
           `X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`,
       );
       if (renderer) {
-        const chunk = renderer.items(run.format === 'tsv' ? o.results.map((r, i) => [b.texts[i], r]) : o.results);
+        const chunk = renderer.items(byRow ? o.results.map((r, i) => [b.texts[i], r]) : o.results);
         if (chunk) {
           if (sharesTerminal) progress!.clear();
           await sink.write(chunk);
@@ -112,32 +118,12 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     // stdout keeps what was delivered, well-formed (a json array is closed)
     if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);
     await sink.abort();
-    throw explain(e, input, delivered, run.out);
+    throw explainFailure(e, input, delivered, run.out, sent);
   }
   progress?.stop();
   if (ctx.globals.verbose) {
-    const { requests, billed, unmetered } = totals;
+    const { requests, billed, unmetered } = sent;
     const what = unmetered === requests ? 'billed characters: not reported (no X-Metered-Usage)' : `billed characters: ${fmt(billed)} (X-Metered-Usage of ${fmt(requests - unmetered)} request${requests - unmetered === 1 ? '' : 's'})`;
     ctx.verbose(`translated ${fmt(delivered)} item${delivered === 1 ? '' : 's'} in ${fmt(requests)} request${requests === 1 ? '' : 's'}; ${what}`);
   }
-}
-
-/** A failed batch becomes its error with a hint naming what was not translated and what was written. */
-function explain(e: unknown, input: Items, delivered: number, out: string | undefined): unknown {
-  if (!(e instanceof BatchFailure)) {
-    if (e instanceof UsageError) {
-      if (e instanceof ItemTooLong) e.message = tooLong(e, input.label);
-      // a problem found late in a pipe: when nothing was sent, nothing was
-      if (delivered === 0) e.message = e.message.replace(/nothing from this line on was sent$/, 'nothing was sent');
-      else e.hint = `${input.label.range(1, delivered)} were translated${out ? `; nothing was written to ${out}` : ' and written'}`;
-    }
-    return e;
-  }
-  const err = asVxError(e.cause);
-  const first = (e.batch as Batch).first + 1;
-  const parts = [`not translated: ${input.total !== undefined ? input.label.range(first, input.total) : input.label.range(first)}`];
-  if (out !== undefined) parts.push(`nothing was written to ${out}`);
-  else if (first > 1) parts.push(`the output holds ${input.label.range(1, first - 1)}`);
-  err.hint = parts.join('; ');
-  return err;
 }

@@ -19,8 +19,11 @@ import {
   errorFromResponse,
   InterruptedError,
   isVxError,
+  UsageError,
 } from './errors.js';
+import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
+import { dotSegmentIn, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
@@ -41,6 +44,12 @@ export interface HttpRequest {
   /** statuses that are not errors for this call (e.g. 404 for an existence check) */
   okStatuses?: number[];
   signal?: AbortSignal;
+  /**
+   * pacing shared with the other requests of a run (see core/pacer.ts): each attempt waits for its
+   * turn to spend `cost` units; a 429 teaches the pacer and is retried after its Retry-After
+   * without counting against --retries (a request that is only throttled is never given up)
+   */
+  pace?: { pacer: Paced; cost: number };
 }
 
 export interface HttpResponse {
@@ -372,9 +381,25 @@ export class Http {
     return { headers, body };
   }
 
+  /**
+   * Refuses a URL whose path holds a dot segment: node:http and undici collapse it, so the request
+   * would reach another resource than the one named (the families build their paths with
+   * core/url.ts pathSegment, which refuses such values with a better message; this catches the rest).
+   */
+  private checkPath(url: string): void {
+    const dot = dotSegmentIn(url);
+    if (dot !== undefined) {
+      throw new UsageError(
+        `${redact(url)}: the path holds the dot segment "${dot}", which would be sent as ${redact(sentUrl(url))} (another resource); nothing was sent`,
+      );
+    }
+  }
+
   describe(req: HttpRequest): RequestDescription {
+    this.checkPath(req.url);
     const { headers, body } = this.encode(req);
-    const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(req.url), headers: redactHeaders(headers) };
+    // the URL exactly as it would go out (percent-encoding as the transports apply it)
+    const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(sentUrl(req.url)), headers: redactHeaders(headers) };
     if (body !== undefined) {
       const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
       try {
@@ -404,6 +429,7 @@ export class Http {
       this.plan(req);
       throw new DryRunHalt();
     }
+    this.checkPath(req.url);
     const method = req.method.toUpperCase();
     const idempotent = isIdempotent(req);
     const maxRetries = Math.max(0, this.opts.retries ?? 4);
@@ -414,6 +440,7 @@ export class Http {
     let lost = false;
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
+      const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, signal) : undefined;
       const started = performance.now();
       if (this.opts.debug) {
         this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
@@ -475,8 +502,17 @@ export class Http {
         if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
       }
       if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
+        if (ticket) req.pace!.pacer.accepted(ticket);
         if (lost) res.afterLostAttempt = true;
         return res;
+      }
+      if (ticket && res.status === 429) {
+        // throttled: the pacer learns the rate and says when to try again; never given up
+        const ra = parseRetryAfter(res.headers['retry-after']);
+        const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
+        this.trace(`throttled; retrying in ${delay} ms`);
+        await sleep(delay, signal);
+        continue;
       }
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
       if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;

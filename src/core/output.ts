@@ -1,9 +1,9 @@
-// The one door to results on stdout: json | yaml | table | tsv | ndjson | text | none, with
+// The one door to results on stdout: json | yaml | table | tsv | csv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { isVxError, UsageError } from './errors.js';
+import { isVxError, OutputError, UsageError } from './errors.js';
 
-export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'] as const;
+export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface Column {
@@ -28,6 +28,8 @@ export interface RenderOptions {
   color?: boolean;
   /** text shown instead of an empty table */
   empty?: string;
+  /** the csv columns when the rendered value is rows made for reading rather than the payload; default: the payload's fields */
+  csvColumns?: Column[];
 }
 
 export function parseFormat(value: string | undefined, origin?: string): Format | undefined {
@@ -128,6 +130,23 @@ export function inferColumns(rows: unknown[]): Column[] {
     .map((k, i) => ({ header: k, get: k, keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
 }
 
+/**
+ * Rows that are arrays (`--query '[].[number,name]'`) as az shows them: columns Column1, Column2, ...
+ * (as many as the longest row); a scalar among them is a row of one value.
+ */
+export function arrayColumns(rows: unknown[]): Column[] {
+  const n = Math.max(1, ...rows.map((r) => (Array.isArray(r) ? r.length : 1)));
+  return Array.from({ length: n }, (_, i): Column => ({
+    header: `Column${i + 1}`,
+    get: (r: unknown) => (Array.isArray(r) ? r[i] : i === 0 ? r : undefined),
+  }));
+}
+
+/** whether rows hold no object: scalars and arrays, shown by position rather than by key */
+function positional(rows: unknown[]): boolean {
+  return rows.every((r) => !isPlainObject(r));
+}
+
 function rowsOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
@@ -148,26 +167,70 @@ function tsvCell(v: unknown): string {
   return scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
 }
 
-/** Tab-separated rows with no header (like `az -o tsv`), for cut/awk/while read. */
+/** One object as `key<TAB>value` lines of its payload (nested values as compact JSON, @odata keys left out). */
+function keyValueLines(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .filter(([k]) => !k.startsWith('@odata'))
+    .map(([k, v]) => `${k}\t${tsvCell(v)}\n`)
+    .join('');
+}
+
+/**
+ * Tab-separated rows with no header (like `az -o tsv`), for cut/awk/while read: a row that is an
+ * array is its values; a list of scalars one per line. One object (not in a list) is `key<TAB>value`
+ * lines of its payload, whatever columns a table would show.
+ */
 export function renderTsv(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
+  if (isPlainObject(value)) return keyValueLines(value);
   const rows = rowsOf(value);
-  if (rows.every((r) => !isPlainObject(r))) return rows.map((r) => `${tsvCell(r)}\n`).join('');
-  const cols = columns ?? inferColumns(rows);
+  const cols = positional(rows) ? arrayColumns(rows) : (columns ?? inferColumns(rows));
   return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c))).join('\t')}\n`).join('');
 }
 
-/** Plain text: scalars as they are, a list of scalars one per line, objects `key<TAB>value`, rows as tsv. */
+/** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */
 export function renderText(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
   if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
-  if (isPlainObject(value) && !columns) {
-    return Object.entries(value)
-      .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]) => `${k}\t${tsvCell(v)}\n`)
-      .join('');
-  }
   return renderTsv(value, columns);
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR or LF; quotes doubled. */
+function csvField(v: unknown): string {
+  const s = scalarText(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A CSV line of the given fields, ended by LF. */
+export function csvLine(fields: readonly unknown[]): string {
+  return `${fields.map(csvField).join(',')}\n`;
+}
+
+/** The CSV columns of rows of objects: every key (nested values included, as JSON) in first-seen order; @odata keys left out. */
+export function csvColumns(rows: unknown[]): Column[] {
+  const keys = new Set<string>();
+  for (const r of rows) if (isPlainObject(r)) for (const k of Object.keys(r)) if (!k.startsWith('@odata')) keys.add(k);
+  return [...keys].map((k) => ({ header: k, get: (r: unknown) => (isPlainObject(r) ? r[k] : undefined) }));
+}
+
+/** The columns CSV uses for rows: `columns` when given, by position for scalars and arrays, else every key. */
+function csvColumnsFor(rows: unknown[], columns?: Column[]): Column[] {
+  if (columns) return columns;
+  return positional(rows) ? arrayColumns(rows) : csvColumns(rows);
+}
+
+/**
+ * CSV for spreadsheets and pipelines: a header row, then one line per record; RFC 4180 quoting;
+ * nested values as compact JSON; lines end with LF. Without `columns` the fields are the payload's
+ * (rows of arrays or scalars: Column1, Column2, ...). An empty list is nothing (or the header alone
+ * when the columns are known).
+ */
+export function renderCsv(value: unknown, columns?: Column[]): string {
+  if (value === undefined || value === null) return '';
+  const rows = rowsOf(value);
+  if (!rows.length) return columns ? csvLine(columns.map((c) => c.header)) : '';
+  const cols = csvColumnsFor(rows, columns);
+  return csvLine(cols.map((c) => c.header)) + rows.map((r) => csvLine(cols.map((c) => cell(r, c)))).join('');
 }
 
 export async function renderYaml(value: unknown): Promise<string> {
@@ -269,11 +332,11 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (value === undefined || value === null) return '';
   const rows = rowsOf(value);
   if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
-  if (rows.every((r) => !isPlainObject(r))) {
-    if (isPlainObject(value) === false && !Array.isArray(value)) return `${scalarText(value)}\n`;
-    return rows.map((r) => `${cellText(r)}\n`).join('');
-  }
-  let cols = opts.columns ?? inferColumns(rows);
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  const byPosition = positional(rows);
+  // a list of scalars is one value a line; rows that are arrays get columns Column1, Column2, ...
+  if (byPosition && !rows.some(Array.isArray)) return rows.map((r) => `${cellText(r)}\n`).join('');
+  let cols = byPosition ? arrayColumns(rows) : (opts.columns ?? inferColumns(rows));
   if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
@@ -356,6 +419,9 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
       return renderYaml(value);
     case 'tsv':
       return renderTsv(value, opts.columns);
+    case 'csv':
+      // the payload's fields, unless the command's rows are not its payload (translate)
+      return renderCsv(value, opts.csvColumns);
     case 'text':
       return opts.text ? opts.text(value) : renderText(value, opts.columns);
     case 'table':
@@ -366,13 +432,14 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
 // ---- streamed results: values rendered as they arrive, written with back-pressure ----
 
 /** The formats that can be written item by item; the others need the whole value. */
-export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'none']);
+export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'csv', 'none']);
 
 export interface StreamOptions {
   /** how `text` renders one item */
   text?: (item: unknown) => string;
-  /** the rows one item gives in `tsv` (default: the item itself) */
+  /** the rows one item gives in `tsv` and `csv` (default: the item itself) */
   rows?: (item: unknown) => unknown[];
+  /** the tsv columns, and the csv columns (default for csv: the fields of the first row) */
   columns?: Column[];
 }
 
@@ -382,6 +449,7 @@ export interface StreamOptions {
  */
 export class StreamRenderer {
   private count = 0;
+  private csvCols?: Column[];
 
   constructor(
     readonly format: Format,
@@ -405,12 +473,26 @@ export class StreamRenderer {
       case 'tsv':
         for (const v of values) s += renderTsv(this.opts.rows ? this.opts.rows(v) : [v], this.opts.columns);
         return s;
+      case 'csv':
+        for (const v of values) {
+          const rows = this.opts.rows ? this.opts.rows(v) : [v];
+          if (!rows.length) continue;
+          if (!this.csvCols) {
+            // the header comes from the columns, or from the first row (a later row's extra keys are not shown)
+            this.csvCols = csvColumnsFor(rows, this.opts.columns);
+            s += csvLine(this.csvCols.map((c) => c.header));
+          }
+          for (const r of rows) s += csvLine(this.csvCols.map((c) => cell(r, c)));
+          this.count++;
+        }
+        return s;
       default:
         return '';
     }
   }
 
   end(): string {
+    if (this.format === 'csv' && !this.csvCols && this.opts.columns) return csvLine(this.opts.columns.map((c) => c.header));
     if (this.format !== 'json') return '';
     return this.count ? '\n]\n' : '[]\n';
   }
@@ -450,37 +532,66 @@ export function streamSink(stream: NodeJS.WritableStream): ResultSink {
 }
 
 /**
- * A file written through a temporary file next to it (`.<name>.<pid>.tmp`) and renamed at commit,
- * so a failure or Ctrl-C never leaves a partial file under the name. The temporary file is also
- * removed if the process exits before commit.
+ * A file written through a temporary file next to it and renamed at commit, so a failure or Ctrl-C
+ * never leaves a partial file under the name. The temporary file has a random name
+ * (`.<name>.<random>.tmp`) and is created with O_EXCL (`wx`), which never follows a symbolic link
+ * planted at its path; it gets the mode of the file it replaces (a new file: 0666 less the umask).
+ * It is removed if the process exits before commit.
+ *
+ * A failure to open the file is a usage error (exit 2: nothing was sent yet); a failure to write
+ * it (a full disk) comes after the requests were made: exit 1 (`OutputError`), and the caller says
+ * what was sent.
  */
-export async function atomicFileSink(path: string): Promise<ResultSink> {
-  const { createWriteStream, unlinkSync } = await import('node:fs');
+export async function atomicFileSink(path: string, opts: { randomName?: () => string } = {}): Promise<ResultSink> {
+  const { createWriteStream, fchmodSync, unlinkSync } = await import('node:fs');
   const { rename, unlink, stat, realpath } = await import('node:fs/promises');
   const { basename, dirname, join } = await import('node:path');
-  const fail = (e: unknown): UsageError => {
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
-    return new UsageError(`cannot write ${path}: ${why}`);
-  };
+  const { randomBytes } = await import('node:crypto');
+  const fail = (e: unknown): UsageError => new UsageError(`cannot write ${path}: ${fileProblem(e)}`);
+  const failedWrite = (e: unknown): OutputError => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the file was not kept`));
   let target = path;
+  let mode: number | undefined;
   try {
     const st = await stat(path);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     // a device or a pipe (/dev/stdout, /dev/null, a FIFO) is written as it is: renaming a file
     // over it would replace it
-    if (!st.isFile()) return directSink(createWriteStream(path, { flags: 'w' }), fail);
+    if (!st.isFile()) {
+      const incomplete = (e: unknown) => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the output is incomplete`));
+      return directSink(createWriteStream(path, { flags: 'w' }), fail, incomplete);
+    }
     // a symbolic link keeps pointing at its file: the new content goes next to the file it names
     target = await realpath(path);
+    // the file keeps its permissions (a 0600 file stays 0600)
+    mode = st.mode & 0o7777;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw isVxError(e) ? e : fail(e);
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  const out = createWriteStream(tmp, { flags: 'w', mode: 0o644 });
-  await new Promise<void>((resolve, reject) => {
-    out.once('open', () => resolve());
-    out.once('error', (e) => reject(fail(e)));
-  });
+  let tmp = '';
+  let out: import('node:fs').WriteStream | undefined;
+  for (let attempt = 0; !out; attempt++) {
+    tmp = join(dirname(target), `.${basename(target)}.${opts.randomName?.() ?? randomBytes(6).toString('hex')}.tmp`);
+    const stream = createWriteStream(tmp, { flags: 'wx', mode: mode ?? 0o666 });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+      out = stream;
+    } catch (e) {
+      // a name taken meanwhile (or a planted link): another random name
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 8) throw fail(e);
+    }
+  }
+  const file = out;
+  // the umask does not narrow a kept mode (it may only have widened it: it cannot)
+  if (mode !== undefined) {
+    try {
+      fchmodSync((file as unknown as { fd: number }).fd, mode);
+    } catch {
+      /* a file system without modes */
+    }
+  }
   let settled = false;
   const cleanup = () => {
     if (settled) return;
@@ -491,16 +602,16 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
     }
   };
   process.once('exit', cleanup);
-  const close = () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  const close = () => new Promise<void>((resolve, reject) => file.end((e?: Error | null) => (e ? reject(e) : resolve())));
   const abort = async () => {
     if (settled) return;
     settled = true;
     process.removeListener('exit', cleanup);
-    out.destroy();
+    file.destroy();
     await unlink(tmp).catch(() => undefined);
   };
   return {
-    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
+    write: (text) => writeWithBackPressure(file, text).catch((e) => Promise.reject(failedWrite(e))),
     async commit() {
       try {
         await close();
@@ -509,22 +620,36 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
         process.removeListener('exit', cleanup);
       } catch (e) {
         await abort();
-        throw fail(e);
+        throw failedWrite(e);
       }
     },
     abort,
   };
 }
 
+/** why a file could not be opened or written, in words */
+function fileProblem(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code === 'ENOENT'
+    ? 'no such directory'
+    : err.code === 'EACCES'
+      ? 'permission denied'
+      : err.code === 'EISDIR'
+        ? 'it is a directory'
+        : err.code === 'ENOSPC'
+          ? 'no space left on the device'
+          : err.message;
+}
+
 /** A sink that writes straight into an open stream (a device or a pipe named by --out). */
-async function directSink(out: import('node:fs').WriteStream, fail: (e: unknown) => UsageError): Promise<ResultSink> {
+async function directSink(out: import('node:fs').WriteStream, fail: (e: unknown) => UsageError, failedWrite: (e: unknown) => OutputError): Promise<ResultSink> {
   await new Promise<void>((resolve, reject) => {
     out.once('open', () => resolve());
     out.once('error', (e) => reject(fail(e)));
   });
   return {
-    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
-    commit: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(fail(e)) : resolve()))),
+    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(failedWrite(e))),
+    commit: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(failedWrite(e)) : resolve()))),
     abort: async () => void out.destroy(),
   };
 }

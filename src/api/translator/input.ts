@@ -3,13 +3,12 @@
 // notes.txt", "arguments 2-3"). A regular file is checked whole before anything is sent; a pipe
 // is checked as it is read (a line found too long there ends the input with a UsageError, after
 // the lines before it: translateStream still delivers those, and names the line by its number in an
-// ItemTooLong, which `tooLong` words).
-import { UsageError } from '../../core/errors.js';
+// ItemTooLong, which explainFailure words).
+import { asVxError, OutputError, UsageError } from '../../core/errors.js';
 import { readBoundedText, readLines, scanLines, type TextSource } from '../../core/input.js';
 import { countChars, LIMITS } from '../../spec/translator.js';
 import { fmt, itemProblem } from './batcher.js';
-import type { ItemTooLong } from './stream.js';
-import type { ItemInput } from './stream.js';
+import { BatchFailure, ItemTooLong, type Batch, type ItemInput } from './stream.js';
 
 /** a line longer than this many UTF-16 units has more characters than an item may have */
 const MAX_UNITS = LIMITS.maxItemChars * 2;
@@ -92,7 +91,31 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
   return { label, total, live: !source.rereadable, items: readLines(source.open(), lineOpts) };
 }
 
-/** The message of an item of a pipe found too long while it was read (the items before it were sent). */
-export function tooLong(e: ItemTooLong, label: Labeller): string {
-  return `${label.one(e.index)} is too long: ${e.problem}; nothing from this line on was sent`;
+/**
+ * What a run that stopped tells: a failed batch becomes its error with a hint naming what was not
+ * translated and what was written; an item found too long in a pipe is named by its line.
+ */
+export function explainFailure(e: unknown, input: Items, delivered: number, out: string | undefined, sent: { requests: number; billed: number; unmetered: number }): unknown {
+  if (e instanceof OutputError) {
+    // the output could not be written (a full disk): the requests were made and billed all the same
+    const billed = sent.unmetered === sent.requests ? 'billed characters not reported' : `${fmt(sent.billed)} billed characters`;
+    e.hint = `sent: ${fmt(sent.requests)} request${sent.requests === 1 ? '' : 's'} (${billed})${delivered ? `; ${input.label.range(1, delivered)} were translated` : ''}`;
+    return e;
+  }
+  if (!(e instanceof BatchFailure)) {
+    if (e instanceof UsageError) {
+      if (e instanceof ItemTooLong) e.message = `${input.label.one(e.index)} is too long: ${e.problem}; nothing from this line on was sent`;
+      // a problem found late in a pipe: when nothing was sent, nothing was
+      if (delivered === 0) e.message = e.message.replace(/nothing from this line on was sent$/, 'nothing was sent');
+      else e.hint = `${input.label.range(1, delivered)} were translated${out ? `; nothing was written to ${out}` : ' and written'}`;
+    }
+    return e;
+  }
+  const err = asVxError(e.cause);
+  const first = (e.batch as Batch).first + 1;
+  const parts = [`not translated: ${input.total !== undefined ? input.label.range(first, input.total) : input.label.range(first)}`];
+  if (out !== undefined) parts.push(`nothing was written to ${out}`);
+  else if (first > 1) parts.push(`the output holds ${input.label.range(1, first - 1)}`);
+  err.hint = parts.join('; ');
+  return err;
 }

@@ -4,7 +4,7 @@ import type { Column } from '../../core/output.js';
 import type { TranslateResult } from '../../spec/translator.js';
 import type { TranslateParams } from './options.js';
 
-/** One table/tsv row per item and target. */
+/** One table/tsv/csv row per item and target. */
 export interface Row {
   input: string;
   detected?: string;
@@ -26,7 +26,7 @@ export function columnsFor(p: TranslateParams): Column[] {
   return cols;
 }
 
-/** The rows of one result; `repeatInput`: the input on every row (tsv) or on the first only (table). */
+/** The rows of one result; `repeatInput`: the input on every row (tsv, csv) or on the first only (table). */
 export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean): Row[] {
   return (r.translations ?? []).map((t, i) => ({
     input: i === 0 || repeatInput ? input : '',
