@@ -18,6 +18,8 @@ function __vx_cmds
   switch $argv[1]
     case 'vx'
       printf '%s\n' translate erp mgmt auth profile api completion emulator
+    case 'vx translate'
+      printf '%s\n' file sync
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -70,6 +72,10 @@ function __vx_valued
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+    case 'vx translate file'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+    case 'vx translate sync'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -353,6 +359,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
@@ -382,6 +389,51 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l check
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
