@@ -70,15 +70,27 @@ export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean):
   }));
 }
 
-/** `text`: the translation, one line per item; with several targets `<lang>\t<text>` lines in --to order; the transliteration as one more column when asked. */
-export function textOf(r: TranslateResult, several: boolean): string {
+/**
+ * `text`: the translation, one line per item; with several targets `<lang>\t<text>` lines in --to
+ * order; the transliteration as one more column when asked. With `oneLine` (every mode but
+ * --whole) a line break inside a translation is written `\n` (`\r`), so line N of the output is
+ * always item N.
+ */
+export function textOf(r: TranslateResult, several: boolean, oneLine = true): string {
   let s = '';
+  const line = oneLine ? escapeBreaks : (t: string) => t;
   for (const t of r.translations ?? []) {
-    s += several ? `${t.to}\t${t.text}` : t.text;
-    if (t.transliteration) s += `\t${t.transliteration.text}`;
+    s += several ? `${t.to}\t${line(t.text)}` : line(t.text);
+    if (t.transliteration) s += `\t${line(t.transliteration.text)}`;
     s += '\n';
   }
   return s;
+}
+
+const BREAK = /\r\n|\r|\n/;
+/** a text on one line: its line breaks written as `\n` / `\r` */
+function escapeBreaks(text: string): string {
+  return BREAK.test(text) ? text.replace(/\r/g, '\\r').replace(/\n/g, '\\n') : text;
 }
 
 /** Item i of the input as messages name it. */
@@ -213,7 +225,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
     if (ctx.http.dryRun) return await plan(client, items, targets);
     ctx.http.opts.connections = concurrency;
-    await translateAll(ctx, client, params, items, { concurrency, format, out: opts.out });
+    await translateAll(ctx, client, params, items, { concurrency, format, out: opts.out, whole: Boolean(opts.whole) });
   } finally {
     await close();
   }
@@ -262,6 +274,8 @@ interface RunSettings {
   concurrency: number;
   format: Format;
   out?: string;
+  /** one item for the whole input: its text output keeps its line breaks */
+  whole?: boolean;
 }
 
 async function translateAll(ctx: Ctx, client: TranslatorClient, params: TranslateParams, items: ItemSource, run: RunSettings): Promise<void> {
@@ -269,7 +283,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
   const streaming = STREAMABLE.has(run.format) && !ctx.globals.query;
   const renderer = streaming
     ? new StreamRenderer(run.format, {
-        text: (r) => textOf(r as TranslateResult, several),
+        text: (r) => textOf(r as TranslateResult, several, !run.whole),
         rows: (pair) => rowsOf((pair as [string, TranslateResult])[0], (pair as [string, TranslateResult])[1], true),
         columns: columnsFor(params),
       })
@@ -321,7 +335,8 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     concurrency: run.concurrency,
     onStop: stopFeed,
     send: (b, signal) => {
-      const sent = client.translate(b.texts, signal);
+      // every result is checked against its item (count, targets in --to order, text) before anything is written
+      const sent = client.translate(b.texts, signal, (i) => items.label.one(b.first + i + 1));
       // the request body holds the texts now; only tsv and table show them again, so the other
       // formats let them go at once (less to keep through each round trip: measurably less GC)
       if (!keepTexts) b.texts = [];
