@@ -66,11 +66,8 @@ export class TranslatorClient {
     this.http.plan(this.request(texts));
   }
 
-  /**
-   * Sends one batch; failures carry the client trace id in their message. `labelOf(i)` names item
-   * i of the batch in the error for a result that does not match it.
-   */
-  async translate(texts: readonly string[], signal?: AbortSignal, labelOf: (i: number) => string = (i) => `item ${i + 1}`): Promise<BatchOutcome> {
+  /** Sends one batch; failures carry the client trace id in their message. */
+  async translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
     const req = this.request(texts, signal);
     const traceId = req.headers![HEADERS.clientTraceId]!;
     // only the count is needed once the body is built: the texts need not live through the round trip
@@ -84,8 +81,6 @@ export class TranslatorClient {
           { requestId: res.requestId },
         );
       }
-      const wrong = mismatch(results, this.params.to);
-      if (wrong) throw new ServiceError(`the service's answer for ${labelOf(wrong.index)} does not match the request: ${wrong.why}; nothing of it was written`, { requestId: res.requestId });
       const metered = res.headers[HEADERS.meteredUsage.toLowerCase()];
       const billed = metered !== undefined && /^\s*\d+\s*$/.test(metered) ? Number(metered) : undefined;
       return { results, requestId: res.requestId, mtSystem: res.headers[HEADERS.mtSystem.toLowerCase()], billed, traceId };
@@ -94,25 +89,4 @@ export class TranslatorClient {
       throw e;
     }
   }
-}
-
-/**
- * The first result that does not match its item: one translation per target, in --to order, each
- * with a text (a missing one would print "undefined" or shift every later line). Undefined when all match.
- */
-export function mismatch(results: readonly TranslateResult[], to: readonly string[]): { index: number; why: string } | undefined {
-  for (let i = 0; i < results.length; i++) {
-    const r = results[i];
-    const ts = r?.translations;
-    if (!Array.isArray(ts)) return { index: i, why: 'it has no translations array' };
-    if (ts.length !== to.length) return { index: i, why: `${ts.length} translation${ts.length === 1 ? '' : 's'} for ${to.length} target${to.length === 1 ? '' : 's'} (${to.join(', ')})` };
-    for (let k = 0; k < ts.length; k++) {
-      const t = ts[k];
-      if (typeof t?.to !== 'string' || t.to.toLowerCase() !== to[k].toLowerCase()) {
-        return { index: i, why: `translation ${k + 1} is to ${JSON.stringify(t?.to ?? null)}, expected ${to[k]} (the --to order)` };
-      }
-      if (typeof t.text !== 'string') return { index: i, why: `the translation to ${to[k]} has no text (${t.text === undefined ? 'missing' : JSON.stringify(t.text)})` };
-    }
-  }
-  return undefined;
 }
