@@ -16,6 +16,11 @@ import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// `prepare` runs on `npm ci`/`npm install` in a clone and when npm installs vx from a git URL
+// (then with the dev dependencies, which hold every bundled library); `npm pack`/`npm publish`
+// run `prepack` first, which already built, so the `prepare` that follows it does not build again.
+if (process.argv.includes('--unless-packing') && ['pack', 'publish'].includes(process.env.npm_command ?? '')) process.exit(0);
+
 const root = dirname(fileURLToPath(import.meta.url));
 const src = join(root, 'src');
 const dist = join(root, 'dist');

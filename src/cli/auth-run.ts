@@ -272,7 +272,7 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
       { header: 'source', get: (r) => r.source ?? '' },
     ],
   });
-  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv') {
+  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
     ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];

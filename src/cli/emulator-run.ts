@@ -10,6 +10,7 @@ export interface EmulatorOptions {
   host: string;
   state?: string;
   faults?: string;
+  rateLimit?: string;
   saveProfile?: string;
 }
 
@@ -28,9 +29,16 @@ async function startServer(opts: EmulatorOptions) {
       throw new UsageError(`invalid --state "${opts.state}": the directory ${dir} does not exist or is not writable`);
     }
   }
-  const { startEmulator } = await import('../emulator/index.js');
+  const { startEmulator, parseRateLimit } = await import('../emulator/index.js');
+  if (opts.rateLimit !== undefined) {
+    try {
+      parseRateLimit(opts.rateLimit);
+    } catch (e) {
+      throw new UsageError(`--rate-limit: ${(e as Error).message}`);
+    }
+  }
   try {
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults });
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults, rateLimit: opts.rateLimit });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);

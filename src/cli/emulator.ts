@@ -8,7 +8,8 @@ function serverOptions(cmd: Command, defaultPort: string): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', defaultPort)
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--state <file>', 'load state from this JSON file and save every change to it')
-    .option('--faults <spec>', 'inject faults, e.g. "429:0.1,503:0.05,reset:0.02,latency:50" (see README)');
+    .option('--faults <spec>', 'inject faults, e.g. "429:0.1,503:0.05,reset:0.02,latency:50" (see README)')
+    .option('--rate-limit <requests/seconds>', 'the business-data per-user rate limit, e.g. 6000/300 as the real service (429 + Retry-After beyond it); off by default');
 }
 
 export function registerEmulator(program: Command): void {

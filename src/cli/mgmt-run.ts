@@ -10,6 +10,7 @@ import {
   patchBody,
   pollRequest,
   quotaUrl,
+  requestIdFrom,
   requestIdOf,
   stateOf,
   submitLimit,
@@ -165,7 +166,7 @@ export const QUOTA_COLUMNS: Column[] = [
 ];
 
 export const REQUEST_COLUMNS: Column[] = [
-  { header: 'Request id', get: 'name', keep: true },
+  { header: 'Request id', get: (r: QuotaRequest) => requestIdFrom(r), keep: true },
   { header: 'State', get: 'properties.provisioningState' },
   { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime), keep: true },
   {

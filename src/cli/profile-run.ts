@@ -19,7 +19,7 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
   const stored = ctx.config.showProfile(profile);
   const isCurrent = profile === ctx.config.profileName();
   const fmt = ctx.format();
-  if (!ctx.globals.query && (fmt === 'table' || fmt === 'tsv' || fmt === 'text')) {
+  if (!ctx.globals.query && (fmt === 'table' || fmt === 'tsv' || fmt === 'csv' || fmt === 'text')) {
     // the effective value of every setting and where it comes from (flag > env > profile > default)
     const rows = ctx.config.settings().map((d) => {
       const r = isCurrent ? ctx.config.resolve(d.key) : stored[d.key] !== undefined ? { value: stored[d.key], source: 'profile' as const } : undefined;

@@ -3,7 +3,7 @@
 // in input order as they arrive (to stdout or a file renamed into place at the end).
 import { Batcher, fmt, itemProblem, type Batch } from '../api/translator/batcher.js';
 import { TranslatorClient, type BatchOutcome } from '../api/translator/client.js';
-import { parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
+import { ineffectiveParams, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
 import { flushDelay, IdleFlush } from '../api/translator/idle-flush.js';
 import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
@@ -34,7 +34,7 @@ export function parseConcurrency(v: string | undefined): number {
   return n;
 }
 
-/** One table/tsv row per item and target. */
+/** One table/tsv/csv row per item and target. */
 interface Row {
   input: string;
   detected?: string;
@@ -56,7 +56,7 @@ export function columnsFor(p: TranslateParams): Column[] {
   return cols;
 }
 
-/** The rows of one result; `repeatInput`: the input on every row (tsv) or on the first only (table). */
+/** The rows of one result; `repeatInput`: the input on every row (tsv, csv) or on the first only (table). */
 export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean): Row[] {
   return (r.translations ?? []).map((t, i) => ({
     input: i === 0 || repeatInput ? input : '',
@@ -206,6 +206,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
   if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
+  if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   const targets = params.to.length;
   const { items, close } = await itemSource(ctx, opts, args, targets);
   try {
@@ -274,7 +275,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
       })
     : undefined;
   // formats that need everything at once (table, yaml, or any with --query) keep the results
-  const keepTexts = run.format === 'tsv' || (run.format === 'table' && !ctx.globals.query);
+  const keepTexts = run.format === 'tsv' || run.format === 'csv' || (run.format === 'table' && !ctx.globals.query);
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
   const sink: ResultSink = run.out !== undefined ? await atomicFileSink(run.out) : streamSink(ctx.io.stdout);
@@ -294,7 +295,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
         `X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`,
     );
     if (renderer) {
-      const chunk = renderer.items(run.format === 'tsv' ? o.results.map((r, i) => [b.texts[i], r]) : o.results);
+      const chunk = renderer.items(run.format === 'tsv' || run.format === 'csv' ? o.results.map((r, i) => [b.texts[i], r]) : o.results);
       if (chunk) {
         if (sharesTerminal) progress!.clear();
         await sink.write(chunk);

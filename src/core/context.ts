@@ -127,6 +127,7 @@ export class Ctx {
       ...opts,
       columns: this.globals.query ? undefined : opts.columns,
       text: this.globals.query ? undefined : opts.text,
+      csvColumns: this.globals.query ? undefined : opts.csvColumns,
       width: terminalWidth(this.io.stdout),
       color: this.chalk.level > 0,
     };

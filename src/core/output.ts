@@ -1,9 +1,9 @@
-// The one door to results on stdout: json | yaml | table | tsv | ndjson | text | none, with
+// The one door to results on stdout: json | yaml | table | tsv | csv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
 import { isVxError, UsageError } from './errors.js';
 
-export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'ndjson', 'text', 'none'] as const;
+export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface Column {
@@ -28,6 +28,8 @@ export interface RenderOptions {
   color?: boolean;
   /** text shown instead of an empty table */
   empty?: string;
+  /** the csv columns when the rendered value is rows made for reading rather than the payload; default: the payload's fields */
+  csvColumns?: Column[];
 }
 
 export function parseFormat(value: string | undefined, origin?: string): Format | undefined {
@@ -128,6 +130,23 @@ export function inferColumns(rows: unknown[]): Column[] {
     .map((k, i) => ({ header: k, get: k, keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
 }
 
+/**
+ * Rows that are arrays (`--query '[].[number,name]'`) as az shows them: columns Column1, Column2, ...
+ * (as many as the longest row); a scalar among them is a row of one value.
+ */
+export function arrayColumns(rows: unknown[]): Column[] {
+  const n = Math.max(1, ...rows.map((r) => (Array.isArray(r) ? r.length : 1)));
+  return Array.from({ length: n }, (_, i): Column => ({
+    header: `Column${i + 1}`,
+    get: (r: unknown) => (Array.isArray(r) ? r[i] : i === 0 ? r : undefined),
+  }));
+}
+
+/** whether rows hold no object: scalars and arrays, shown by position rather than by key */
+function positional(rows: unknown[]): boolean {
+  return rows.every((r) => !isPlainObject(r));
+}
+
 function rowsOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
@@ -148,26 +167,70 @@ function tsvCell(v: unknown): string {
   return scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
 }
 
-/** Tab-separated rows with no header (like `az -o tsv`), for cut/awk/while read. */
+/** One object as `key<TAB>value` lines of its payload (nested values as compact JSON, @odata keys left out). */
+function keyValueLines(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .filter(([k]) => !k.startsWith('@odata'))
+    .map(([k, v]) => `${k}\t${tsvCell(v)}\n`)
+    .join('');
+}
+
+/**
+ * Tab-separated rows with no header (like `az -o tsv`), for cut/awk/while read: a row that is an
+ * array is its values; a list of scalars one per line. One object (not in a list) is `key<TAB>value`
+ * lines of its payload, whatever columns a table would show.
+ */
 export function renderTsv(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
+  if (isPlainObject(value)) return keyValueLines(value);
   const rows = rowsOf(value);
-  if (rows.every((r) => !isPlainObject(r))) return rows.map((r) => `${tsvCell(r)}\n`).join('');
-  const cols = columns ?? inferColumns(rows);
+  const cols = positional(rows) ? arrayColumns(rows) : (columns ?? inferColumns(rows));
   return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c))).join('\t')}\n`).join('');
 }
 
-/** Plain text: scalars as they are, a list of scalars one per line, objects `key<TAB>value`, rows as tsv. */
+/** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */
 export function renderText(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
   if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
-  if (isPlainObject(value) && !columns) {
-    return Object.entries(value)
-      .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]) => `${k}\t${tsvCell(v)}\n`)
-      .join('');
-  }
   return renderTsv(value, columns);
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR or LF; quotes doubled. */
+function csvField(v: unknown): string {
+  const s = scalarText(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A CSV line of the given fields, ended by LF. */
+export function csvLine(fields: readonly unknown[]): string {
+  return `${fields.map(csvField).join(',')}\n`;
+}
+
+/** The CSV columns of rows of objects: every key (nested values included, as JSON) in first-seen order; @odata keys left out. */
+export function csvColumns(rows: unknown[]): Column[] {
+  const keys = new Set<string>();
+  for (const r of rows) if (isPlainObject(r)) for (const k of Object.keys(r)) if (!k.startsWith('@odata')) keys.add(k);
+  return [...keys].map((k) => ({ header: k, get: (r: unknown) => (isPlainObject(r) ? r[k] : undefined) }));
+}
+
+/** The columns CSV uses for rows: `columns` when given, by position for scalars and arrays, else every key. */
+function csvColumnsFor(rows: unknown[], columns?: Column[]): Column[] {
+  if (columns) return columns;
+  return positional(rows) ? arrayColumns(rows) : csvColumns(rows);
+}
+
+/**
+ * CSV for spreadsheets and pipelines: a header row, then one line per record; RFC 4180 quoting;
+ * nested values as compact JSON; lines end with LF. Without `columns` the fields are the payload's
+ * (rows of arrays or scalars: Column1, Column2, ...). An empty list is nothing (or the header alone
+ * when the columns are known).
+ */
+export function renderCsv(value: unknown, columns?: Column[]): string {
+  if (value === undefined || value === null) return '';
+  const rows = rowsOf(value);
+  if (!rows.length) return columns ? csvLine(columns.map((c) => c.header)) : '';
+  const cols = csvColumnsFor(rows, columns);
+  return csvLine(cols.map((c) => c.header)) + rows.map((r) => csvLine(cols.map((c) => cell(r, c)))).join('');
 }
 
 export async function renderYaml(value: unknown): Promise<string> {
@@ -269,11 +332,11 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (value === undefined || value === null) return '';
   const rows = rowsOf(value);
   if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
-  if (rows.every((r) => !isPlainObject(r))) {
-    if (isPlainObject(value) === false && !Array.isArray(value)) return `${scalarText(value)}\n`;
-    return rows.map((r) => `${cellText(r)}\n`).join('');
-  }
-  let cols = opts.columns ?? inferColumns(rows);
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  const byPosition = positional(rows);
+  // a list of scalars is one value a line; rows that are arrays get columns Column1, Column2, ...
+  if (byPosition && !rows.some(Array.isArray)) return rows.map((r) => `${cellText(r)}\n`).join('');
+  let cols = byPosition ? arrayColumns(rows) : (opts.columns ?? inferColumns(rows));
   if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
@@ -356,6 +419,9 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
       return renderYaml(value);
     case 'tsv':
       return renderTsv(value, opts.columns);
+    case 'csv':
+      // the payload's fields, unless the command's rows are not its payload (translate)
+      return renderCsv(value, opts.csvColumns);
     case 'text':
       return opts.text ? opts.text(value) : renderText(value, opts.columns);
     case 'table':
@@ -366,13 +432,14 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
 // ---- streamed results: values rendered as they arrive, written with back-pressure ----
 
 /** The formats that can be written item by item; the others need the whole value. */
-export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'none']);
+export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'csv', 'none']);
 
 export interface StreamOptions {
   /** how `text` renders one item */
   text?: (item: unknown) => string;
-  /** the rows one item gives in `tsv` (default: the item itself) */
+  /** the rows one item gives in `tsv` and `csv` (default: the item itself) */
   rows?: (item: unknown) => unknown[];
+  /** the tsv columns, and the csv columns (default for csv: the fields of the first row) */
   columns?: Column[];
 }
 
@@ -382,6 +449,7 @@ export interface StreamOptions {
  */
 export class StreamRenderer {
   private count = 0;
+  private csvCols?: Column[];
 
   constructor(
     readonly format: Format,
@@ -405,12 +473,26 @@ export class StreamRenderer {
       case 'tsv':
         for (const v of values) s += renderTsv(this.opts.rows ? this.opts.rows(v) : [v], this.opts.columns);
         return s;
+      case 'csv':
+        for (const v of values) {
+          const rows = this.opts.rows ? this.opts.rows(v) : [v];
+          if (!rows.length) continue;
+          if (!this.csvCols) {
+            // the header comes from the columns, or from the first row (a later row's extra keys are not shown)
+            this.csvCols = csvColumnsFor(rows, this.opts.columns);
+            s += csvLine(this.csvCols.map((c) => c.header));
+          }
+          for (const r of rows) s += csvLine(this.csvCols.map((c) => cell(r, c)));
+          this.count++;
+        }
+        return s;
       default:
         return '';
     }
   }
 
   end(): string {
+    if (this.format === 'csv' && !this.csvCols && this.opts.columns) return csvLine(this.opts.columns.map((c) => c.header));
     if (this.format !== 'json') return '';
     return this.count ? '\n]\n' : '[]\n';
   }

@@ -3,6 +3,7 @@
 // create, update, delete with If-Match); the behaviour is written from the spec and the notes.
 import { randomUUID } from 'node:crypto';
 import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
+import { withBatch } from './erp-batch.js';
 import { applyFilter, applyOrderBy, ODataError, parseSelect } from './erp-odata.js';
 import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
@@ -453,7 +454,7 @@ function erpRoutes(): FamilyDef['routes'] {
 }
 
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: erpRoutes(), seed: seedErp };
+  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
 }
 
 // ---- database refresh (lcs) ----

@@ -151,17 +151,16 @@ export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
       actions: [{ groupId: 1, actionText: 'Review the impacted resources' }],
     },
     faqs: [],
-    links: [{ type: 'Hyperlink', displayText: { value: 'Service health', localizedValue: 'Service health' }, extensionName: 'HealthExtension', bladeName: 'ServiceHealthBlade', parameters: {} }],
+    article: { articleContent: `<html>${s.summary}</html>` },
+    links: [
+      { type: 'Hyperlink', displayText: { value: 'Request RCA', localizedValue: 'Request RCA' }, extensionName: 'Vendor_Health', bladeName: 'RequestRCABlade', parameters: { trackingId: s.id, rcaRequested: 'False' } },
+      { type: 'Button', displayText: { value: 'Sign up for updates', localizedValue: 'Sign up for updates' }, extensionName: 'Vendor_Health', bladeName: 'HealthBrowseBlade', parameters: { trackingId: s.id } },
+    ],
     additionalInformation: { message: '' },
   };
   for (const k of Object.keys(p)) if (p[k] === undefined) delete p[k];
-  return {
-    id: `/subscriptions/${scopeId}/providers/Vendor.ResourceHealth/events/${s.id}`,
-    name: s.id,
-    type: '/providers/Vendor.ResourceHealth/events',
-    properties: p,
-    systemData: { createdAt: hoursAgo(now, s.startH), createdBy: 'ServiceHealth', createdByType: 'Application', lastModifiedAt: lastUpdateTime, lastModifiedBy: 'ServiceHealth', lastModifiedByType: 'Application' },
-  };
+  // as in Events_ListBySubscriptionId.json: the id has no subscription prefix, and no systemData
+  return { id: `/providers/Vendor.ResourceHealth/events/${s.id}`, name: s.id, type: '/providers/Vendor.ResourceHealth/events', properties: p };
 }
 
 const VM = `/subscriptions/${EMU_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
@@ -234,13 +233,13 @@ export function seedMgmt(now = Date.now()): MgmtState {
   }
   const requests: MgmtState['requests'] = {};
   const past: [string, string, number, 'Succeeded' | 'Failed' | 'Invalid', string, number][] = [
-    ['1d3f1c2a-0001-4a5b-9c8d-00000000a001', 'cores', 80, 'Succeeded', 'Request processed', 400],
+    ['1d3f1c2a-0001-4a5b-9c8d-00000000a001', 'cores', 80, 'Succeeded', 'Request completed', 400],
     ['1d3f1c2a-0002-4a5b-9c8d-00000000a002', 'standardDSv3Family', 300, 'Failed', 'The requested limit exceeds the regional capacity of 200', 300],
-    ['1d3f1c2a-0003-4a5b-9c8d-00000000a003', 'cores', 100, 'Succeeded', 'Request processed', 200],
-    ['1d3f1c2a-0004-4a5b-9c8d-00000000a004', 'standardFSv2Family', 20, 'Succeeded', 'Request processed', 150],
+    ['1d3f1c2a-0003-4a5b-9c8d-00000000a003', 'cores', 100, 'Succeeded', 'Request completed', 200],
+    ['1d3f1c2a-0004-4a5b-9c8d-00000000a004', 'standardFSv2Family', 20, 'Succeeded', 'Request completed', 150],
     ['1d3f1c2a-0005-4a5b-9c8d-00000000a005', 'lowPriorityCores', 2, 'Invalid', 'The requested limit is below the current usage of 4', 100],
-    ['1d3f1c2a-0006-4a5b-9c8d-00000000a006', 'availabilitySets', 2500, 'Succeeded', 'Request processed', 72],
-    ['1d3f1c2a-0007-4a5b-9c8d-00000000a007', 'standardDSv3Family', 50, 'Succeeded', 'Request processed', 30],
+    ['1d3f1c2a-0006-4a5b-9c8d-00000000a006', 'availabilitySets', 2500, 'Succeeded', 'Request completed', 72],
+    ['1d3f1c2a-0007-4a5b-9c8d-00000000a007', 'standardDSv3Family', 50, 'Succeeded', 'Request completed', 30],
   ];
   for (const [id, name, limit, outcome, message, h] of past) {
     const q = quotas[scopeKey(sub, 'Vendor.Compute', 'eastus')][name.toLowerCase()].quota;
@@ -251,9 +250,10 @@ export function seedMgmt(now = Date.now()): MgmtState {
       outcome,
       outcomeMessage: message,
       pollsLeft: 0,
+      // the status shape of getQuotaRequestStatusById.json: bare id, name `<subscription>/<id>`
       body: {
-        id: requestId(sub, 'Vendor.Compute', 'eastus', id),
-        name: id,
+        id,
+        name: `${sub}/${id}`,
         type: 'Vendor.Capacity/serviceLimitsRequests',
         properties: {
           provisioningState: outcome,

@@ -210,7 +210,8 @@ function listQuotas(req: EmuRequest): EmuReply {
   const rows = Object.values(st(req).quotas[s.key] ?? {}).map((q) => q.quota);
   const fields = ['name', 'localizedName', 'limit', 'currentValue', 'unit', 'resourceType', 'quotaPeriod'];
   const view = (q: Json) => [{ name: q.properties.name.value, localizedName: q.properties.name.localizedValue, limit: q.properties.limit, currentValue: q.properties.currentValue, unit: q.properties.unit, resourceType: q.properties.resourceType, quotaPeriod: q.properties.quotaPeriod }];
-  return { status: 200, body: { value: filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter') } };
+  // getComputeUsages.json: the last (here the only) page carries `"nextLink": ""`
+  return { status: 200, body: { value: filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter'), nextLink: '' } };
 }
 
 function getQuota(req: EmuRequest): EmuReply {
@@ -219,10 +220,15 @@ function getQuota(req: EmuRequest): EmuReply {
   return { status: 200, headers: { etag: `"${q.etag}"` }, body: q.quota };
 }
 
+/**
+ * The status body of a quota request as the real service shows it (serviceLimitsRequests/{id} and
+ * its list): `id` is the bare request id and `name` is `<subscription>/<requestId>`
+ * (getQuotaRequestStatusById.json); the 201 and 200 answers to the PATCH use the full path instead.
+ */
 function requestBody(s: QuotaScope, id: string, q: Json, limit: number, state: string, message: string, submitted: string): Json {
   return {
-    id: requestId(s.sub, s.provider, s.location, id),
-    name: id,
+    id,
+    name: `${s.sub}/${id}`,
     type: 'Vendor.Capacity/serviceLimitsRequests',
     properties: {
       provisioningState: state,
@@ -230,6 +236,22 @@ function requestBody(s: QuotaScope, id: string, q: Json, limit: number, state: s
       requestSubmitTime: submitted,
       value: [{ name: { ...q.properties.name }, limit, unit: q.properties.unit, provisioningState: state, message, subRequestId: randomUUID() }],
     },
+  };
+}
+
+/**
+ * A quota PATCH answered 200 ("done at once"). The published PATCH example nests the quota under
+ * `properties.properties.properties` next to `provisioningState` and `message`; the schema
+ * (CurrentQuotaLimitBase) and the PUT examples put the quota properties right in `properties`.
+ * The answer carries both, so a script written against either shape reads what it expects.
+ */
+function doneAtOnce(s: QuotaScope, id: string, q: Json): Json {
+  const quota = { ...q.properties, name: { ...q.properties.name }, quotaPeriod: q.properties.quotaPeriod ?? '', properties: { ...(q.properties.properties ?? {}) } };
+  return {
+    id: requestId(s.sub, s.provider, s.location, id),
+    name: id,
+    type: 'Vendor.Capacity/serviceLimits',
+    properties: { provisioningState: 'Succeeded', message: '', ...quota, properties: { ...quota.properties, properties: quota } },
   };
 }
 
@@ -247,22 +269,24 @@ function patchQuota(req: EmuRequest): EmuReply {
   if (p.name?.value !== undefined && String(p.name.value).toLowerCase() !== q.properties.name.value.toLowerCase()) {
     throw bad('InvalidResourceName', `The name '${p.name.value}' in the body does not match the resource '${name}' in the path.`);
   }
-  if (p.unit !== undefined && p.unit !== q.properties.unit) throw bad('InvalidUnit', `The unit '${p.unit}' does not match the quota's unit '${q.properties.unit}'.`);
+  // the unit is part of the request the service documents (`limit`, `unit`, `name.value`): reuse the GET's
+  if (p.unit === undefined || p.unit === null || p.unit === '') throw bad('InvalidUnit', `The request has no 'unit'; send the unit of the quota ('${q.properties.unit}') as read with GET.`);
+  if (p.unit !== q.properties.unit) throw bad('InvalidUnit', `The unit '${p.unit}' does not match the quota's unit '${q.properties.unit}'.`);
   const state = st(req);
   const id = randomUUID();
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const limit = p.limit as number;
   const used = q.properties.currentValue as number;
   if (limit < q.properties.limit && limit >= used) {
-    // a decrease that still covers the usage is applied at once
+    // a decrease that still covers the usage is applied at once: 200
     q.properties.limit = limit;
     rec.etag = ++state.version;
-    const done = requestBody(s, id, q, limit, 'Succeeded', 'Request processed', now);
-    state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome: 'Succeeded', outcomeMessage: 'Request processed', pollsLeft: 0, body: done };
-    return { status: 200, body: done };
+    const done = requestBody(s, id, q, limit, 'Succeeded', 'Request completed', now);
+    state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome: 'Succeeded', outcomeMessage: 'Request completed', pollsLeft: 0, body: done };
+    return { status: 200, body: doneAtOnce(s, id, q) };
   }
   let outcome: 'Succeeded' | 'Failed' | 'Invalid' = 'Succeeded';
-  let message = 'Request processed';
+  let message = 'Request completed';
   if (limit < used) {
     outcome = 'Invalid';
     message = `The requested limit ${limit} is below the current usage of ${used}.`;
@@ -270,13 +294,14 @@ function patchQuota(req: EmuRequest): EmuReply {
     outcome = 'Failed';
     message = `The requested limit ${limit} exceeds the regional capacity of ${rec.cap} for ${q.name} in ${s.location}; contact support.`;
   }
-  const accepted = requestBody(s, id, q, limit, 'InProgress', 'Request accepted and being processed', now);
+  const accepted = requestBody(s, id, q, limit, 'InProgress', 'Request processing', now);
   state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: rec.pollsToFinish ?? state.pollsToFinish, body: accepted };
-  const { value: _value, requestSubmitTime: _t, ...acceptedProps } = accepted.properties;
+  const path = requestId(s.sub, s.provider, s.location, id);
   return {
     status: 201,
-    headers: { 'retry-after': String(state.retryAfter), location: `${origin(req)}${accepted.id}?api-version=${MGMT_API_VERSION.quota}` },
-    body: { id: accepted.id, name: id, type: accepted.type, properties: acceptedProps },
+    headers: { 'retry-after': String(state.retryAfter), location: `${origin(req)}${path}?api-version=${MGMT_API_VERSION.quota}` },
+    // patchComputeQuotaRequest.json: the full request path as id, the request id as name, an empty message
+    body: { id: path, name: id, type: 'Vendor.Capacity/ServiceLimits', properties: { provisioningState: 'InProgress', message: '' } },
   };
 }
 

@@ -120,6 +120,8 @@ export interface EmulatorOptions {
   /** the bearer token erp/lcs/mgmt accept */
   token?: string;
   maxBodyBytes?: number;
+  /** the business-data service's per-user rate limit, "<requests>/<seconds>" (e.g. 6000/300); off when absent */
+  rateLimit?: string;
 }
 
 interface CompiledRoute extends Route {

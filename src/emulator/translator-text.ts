@@ -1,6 +1,6 @@
 // The emulated translation itself, as pure functions: a deterministic pseudo-translation that is
 // plainly not a real one ("[de] Ĝööð ɱöŕñîñĝ": the target code, then every Latin letter swapped
-// for an accented look-alike, word order kept), with the alignment of that very translation,
+// for an accented look-alike, word order kept; tags and entities kept even in plain mode), with the alignment of that very translation,
 // profanity actions and markers over a small word list, HTML with markup and class=notranslate
 // kept, transliteration between Latin, Cyrillic, Greek and Arabic letters, and sentence lengths
 // from Intl.Segmenter.
@@ -38,7 +38,16 @@ export interface ProfanityOptions {
 }
 
 /** A word: letters, marks and digits, with inner apostrophes (don't, l'eau). */
-const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+const WORD_SRC = String.raw`[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*`;
+/**
+ * A markup token: a tag, comment or entity. The real service keeps them intact in plain mode too
+ * (an HTML item sent without textType=html keeps its tags); only the text between them changes.
+ */
+const MARKUP_SRC = String.raw`<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
+/** a markup token (kept) or a word (translated) */
+const WORD = new RegExp(`(${MARKUP_SRC})|${WORD_SRC}`, 'gu');
+/** markup tokens only, to tell whether a text has letters outside them */
+const MARKUP = new RegExp(MARKUP_SRC, 'g');
 
 export interface Pseudo {
   text: string;
@@ -53,7 +62,7 @@ export interface Pseudo {
  */
 export function translatePlain(src: string, marker: string, prof: ProfanityOptions = {}, change = true): Pseudo {
   // a text without letters (empty, digits, punctuation) comes back as it is
-  let out = /\p{L}/u.test(src) ? marker : '';
+  let out = /\p{L}/u.test(src.replace(MARKUP, '')) ? marker : '';
   const proj: string[] = [];
   let last = 0;
   WORD.lastIndex = 0;
@@ -61,6 +70,10 @@ export function translatePlain(src: string, marker: string, prof: ProfanityOptio
     out += src.slice(last, m.index);
     last = m.index + m[0].length;
     const word = m[0];
+    if (m[1] !== undefined) {
+      out += word;
+      continue;
+    }
     const profane = prof.action !== undefined && prof.action !== 'NoAction' && PROFANE_WORDS.has(word.toLowerCase());
     if (profane && prof.action === 'Deleted') {
       // removed with no replacement, and with one space next to it so no double space is left

@@ -56,6 +56,13 @@ export interface ErpSet {
   actions?: readonly ActionDef[];
   /** a field that identifies a record to people (for the check hint of create), e.g. code or number */
   naturalKey?: string;
+  /**
+   * The key people name a record by (`get S-ORD101001`, `delete EUR`): accepted wherever a GUID
+   * is, and resolved with one $filter read. Also the record's name in confirmations.
+   */
+  humanKey?: string;
+  /** the field that says what the record is, shown after its human key, e.g. customerName */
+  titleField?: string;
 }
 
 const GUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -111,6 +118,8 @@ export const ERP_SETS: readonly ErpSet[] = [
     apiVersion: 'v2.0',
     operations: ['list', 'get', 'create', 'update', 'delete'],
     naturalKey: 'code',
+    humanKey: 'code',
+    titleField: 'displayName',
     fields: {
       id,
       code: s(20, { required: true, description: 'short code' }),
@@ -133,6 +142,8 @@ export const ERP_SETS: readonly ErpSet[] = [
     apiVersion: 'v1.0',
     operations: ['list', 'get', 'create', 'update', 'delete'],
     naturalKey: 'code',
+    humanKey: 'code',
+    titleField: 'displayName',
     fields: {
       id: { type: 'string', readOnly: true, description: 'identifier (set by the service)' },
       code: s(10, { required: true, description: 'currency code' }),
@@ -175,9 +186,11 @@ export const ERP_SETS: readonly ErpSet[] = [
     apiVersion: 'v2.0',
     operations: ['list', 'get', 'create', 'update', 'delete'],
     naturalKey: 'externalDocumentNumber',
+    humanKey: 'number',
+    titleField: 'customerName',
     fields: {
       id,
-      number: { type: 'string', readOnly: true, description: 'order number (set by the service)' },
+      number: { type: 'string', readOnly: true, maxLength: 20, description: 'order number (set by the service)' },
       externalDocumentNumber: s(35),
       orderDate: t('date'),
       postingDate: t('date'),
@@ -236,6 +249,8 @@ export const ERP_SETS: readonly ErpSet[] = [
     apiVersion: 'v1.0',
     operations: ['list', 'get', 'create', 'update', 'delete'],
     naturalKey: 'externalDocumentNumber',
+    humanKey: 'number',
+    titleField: 'customerName',
     fields: {
       id,
       number: s(20),
@@ -342,6 +357,15 @@ export function collectionPath(set: ErpSet, company?: string): string {
   if (set.scope === 'root') return `/api/${set.apiVersion}/${set.name}`;
   return `/api/${set.apiVersion}/companies(${encodeURIComponent(company ?? '')})/${set.name}`;
 }
+
+// Limits of the business-data API (the platform's "API limits" / operational limits pages)
+/** operations one `$batch` request may hold */
+export const BATCH_MAX_OPERATIONS = 100;
+/** requests each user may send per window (a sliding five minutes), 429 beyond */
+export const USER_REQUEST_LIMIT = 6000;
+export const USER_REQUEST_WINDOW_SECONDS = 300;
+/** requests of one user the service works on at once (more wait in its queue) */
+export const USER_MAX_CONCURRENT = 5;
 
 // Database refresh (lcs)
 export const LCS_VERSION_HEADER = 'x-vendor-version';

@@ -74,6 +74,9 @@ describe('vx mgmt health events list', () => {
     // json keeps the service's order
     const raw = json((await e2e.run(['mgmt', 'health', 'events', 'list'])).stdout);
     expect(raw[0].name).toBe('9VS6-0W8');
+    // Events_ListBySubscriptionId.json: no subscription in the id, and no systemData
+    expect(raw[0].id).toBe('/providers/Vendor.ResourceHealth/events/9VS6-0W8');
+    expect(raw.some((e: any) => 'systemData' in e)).toBe(false);
   });
 
   it('at 80 columns the table drops type and services, cuts the title, and never cuts a tracking id or wraps', async () => {
@@ -136,6 +139,7 @@ describe('vx mgmt health events details', () => {
     expect(r.code).toBe(0);
     const e = json(r.stdout);
     expect(e.name).toBe('KTL1-8PQ');
+    expect(e.id).toBe('/providers/Vendor.ResourceHealth/events/KTL1-8PQ');
     expect(e.properties.summary).toMatch(/storage accounts/);
     expect(e.properties.description).toContain('WE-17');
     expect(e.properties.impact[0].impactedRegions[0].updates[0].summary).toBeTruthy();

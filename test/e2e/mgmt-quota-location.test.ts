@@ -46,7 +46,7 @@ describe('the Location header of an accepted quota change', () => {
     expect(r.code).toBe(0);
     const done = JSON.parse(r.stdout);
     expect(done.properties.provisioningState).toBe('Succeeded');
-    const base = `/subscriptions/${emu.state.mgmt.defaultSubscription}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimitsRequests/${done.name}`;
+    const base = `/subscriptions/${emu.state.mgmt.defaultSubscription}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimitsRequests/${done.id}`;
     expect(polls()).toEqual([1, 2, 3].map(() => `${base}?api-version=2020-10-25&via=location`));
   });
 
@@ -57,7 +57,7 @@ describe('the Location header of an accepted quota change', () => {
     expect(r.code).toBe(0);
     const done = JSON.parse(r.stdout);
     expect(done.properties.provisioningState).toBe('Succeeded');
-    const base = `/subscriptions/${emu.state.mgmt.defaultSubscription}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimitsRequests/${done.name}`;
+    const base = `/subscriptions/${emu.state.mgmt.defaultSubscription}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimitsRequests/${done.id}`;
     expect(polls()).toEqual([1, 2, 3].map(() => `${base}?api-version=2020-10-25`));
     expect(emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
   });

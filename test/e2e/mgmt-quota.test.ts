@@ -62,9 +62,9 @@ describe('vx mgmt quota set', () => {
     expect(log.map((l) => `${l.method} ${l.path.replace(base(), '')} ${l.status}`)).toEqual([
       'GET /serviceLimits/cores?api-version=2020-10-25 200',
       'PATCH /serviceLimits/cores?api-version=2020-10-25 201',
-      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
-      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
-      `GET /serviceLimitsRequests/${done.name}?api-version=2020-10-25 200`,
+      `GET /serviceLimitsRequests/${done.id}?api-version=2020-10-25 200`,
+      `GET /serviceLimitsRequests/${done.id}?api-version=2020-10-25 200`,
+      `GET /serviceLimitsRequests/${done.id}?api-version=2020-10-25 200`,
     ]);
     expect(limitOf('cores')).toBe(150);
   });
@@ -104,13 +104,16 @@ describe('vx mgmt quota set', () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
     expect(r.code).toBe(0);
     const accepted = json(r.stdout);
-    expect(accepted.properties.provisioningState).toBe('InProgress');
-    expect(accepted.id).toBe(`${base()}/serviceLimitsRequests/${accepted.name}`);
+    // patchComputeQuotaRequest.json's 201: type ServiceLimits, an empty message
+    expect(accepted).toEqual({ id: `${base()}/serviceLimitsRequests/${accepted.name}`, name: accepted.name, type: 'Vendor.Capacity/ServiceLimits', properties: { provisioningState: 'InProgress', message: '' } });
     const log = await mgmtLog();
     expect(log.map((l) => l.method)).toEqual(['GET', 'PATCH']);
     // ...and the request can be followed
     const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.name, ...SCOPE]);
-    expect(json(follow.stdout).properties.provisioningState).toBe('InProgress');
+    // the status body (getQuotaRequestStatusById.json): the bare request id, name `<subscription>/<id>`
+    expect(json(follow.stdout)).toMatchObject({ id: accepted.name, name: `${SUB()}/${accepted.name}`, type: 'Vendor.Capacity/serviceLimitsRequests', properties: { provisioningState: 'InProgress' } });
+    const t = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.name, ...SCOPE, '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(t.stdout.split('\n')[1]).toBe(`Request id  ${accepted.name}`);
   });
 
   it('Ctrl-C while waiting exits 130 and says how to follow the submitted request', async () => {
@@ -148,7 +151,10 @@ describe('vx mgmt quota set', () => {
   it('a 200 to the PATCH means done at once (a decrease above usage)', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--yes']);
     expect(r.code).toBe(0);
-    expect(json(r.stdout).properties.provisioningState).toBe('Succeeded');
+    const done = json(r.stdout);
+    // patchComputeQuotaRequest.json's 200: the request path as id, type serviceLimits, an empty message, the quota nested
+    expect(done).toMatchObject({ name: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'Vendor.Capacity/serviceLimits', properties: { provisioningState: 'Succeeded', message: '', limit: 60, properties: { properties: { limit: 60, unit: 'Count', currentValue: 42, quotaPeriod: '' } } } });
+    expect(done.id).toBe(`${base()}/serviceLimitsRequests/${done.name}`);
     expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 200', 'PATCH 200']);
     expect(limitOf('cores')).toBe(60);
   });
@@ -186,7 +192,8 @@ describe('vx mgmt quota requests', () => {
     expect(r.code).toBe(0);
     const list = json(r.stdout);
     expect(list).toHaveLength(7);
-    expect(list[0].name).toBe('1d3f1c2a-0007-4a5b-9c8d-00000000a007');
+    expect(list[0].id).toBe('1d3f1c2a-0007-4a5b-9c8d-00000000a007');
+    expect(list[0].name).toBe(`${SUB()}/1d3f1c2a-0007-4a5b-9c8d-00000000a007`);
     const log = await mgmtLog();
     expect(log.map((l) => l.path.replace(base(), ''))).toEqual(['/serviceLimitsRequests?api-version=2020-10-25', '/serviceLimitsRequests?api-version=2020-10-25&$skiptoken=5']);
   });
@@ -210,5 +217,29 @@ describe('vx mgmt quota requests', () => {
     expect(t.stdout).toContain(`\nMessage     ${msg}\n`);
     const missing = await e2e.run(['mgmt', 'quota', 'requests', 'get', 'nope', ...SCOPE]);
     expect(missing.code).toBe(4);
+  });
+});
+
+describe('the emulated quota API answers like the published examples', () => {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${e2e.emu.url}/mgmt${base()}${path}`, {
+      method,
+      headers: { authorization: 'Bearer emulator-token', ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('a PATCH without unit is refused (400, ExceptionResponse) and changes nothing', async () => {
+    const r = await call('PATCH', '/serviceLimits/cores?api-version=2020-10-25', { properties: { limit: 150, name: { value: 'cores' } } });
+    expect(r).toEqual({ status: 400, body: { error: { code: 'InvalidUnit', message: "The request has no 'unit'; send the unit of the quota ('Count') as read with GET.", details: [] } } });
+    expect(limitOf('cores')).toBe(100);
+  });
+
+  it('the quota list ends with "nextLink": "" (getComputeUsages.json)', async () => {
+    const r = await call('GET', '/serviceLimits?api-version=2020-10-25');
+    expect(r.status).toBe(200);
+    expect(r.body.nextLink).toBe('');
+    expect(r.body.value.length).toBeGreaterThan(0);
   });
 });

@@ -137,6 +137,11 @@ describe('emulated translator: answers', () => {
     expect(r.body[0].translations[0].text).toBe('<div class="x notranslate">Keep <b>this</b></div><p title="Hello">[de] Ĥéļļö &amp; <i>ƀýé</i><br/>ñöŵ</p>');
   });
 
+  it('an HTML item sent without textType=html keeps its tags intact (plain mode translates the text only)', async () => {
+    const r = await post('?api-version=3.0&to=de&from=en', items('<html><p title="Hi">Hello <b>world</b></p></html>'));
+    expect(r.body[0].translations[0].text).toBe('[de] <html><p title="Hi">Ĥéļļö <b>ŵöŕļð</b></p></html>');
+  });
+
   it('transliteration to the requested script, per target; sourceText for text in an unusual script', async () => {
     const r = await post('?api-version=3.0&to=ru&to=el&from=en&toScript=Cyrl&toScript=Grek', items('Good day'));
     expect(r.body[0].translations.map((t: any) => t.transliteration)).toEqual([

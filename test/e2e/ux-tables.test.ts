@@ -30,7 +30,7 @@ describe('tables at 80 columns', () => {
     const first = JSON.parse((await e2e.run(['mgmt', 'quota', 'requests', 'list', ...scope])).stdout)[0];
     expect(r.stdout.split('\n')).toEqual([
       'REQUEST ID                            STATE      SUBMITTED          MESSAGE',
-      expect.stringMatching(new RegExp(`^${first.name}  ${first.properties.provisioningState.padEnd(9)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ  .{11}…$`)),
+      expect.stringMatching(new RegExp(`^${first.name.split('/').pop()}  ${first.properties.provisioningState.padEnd(9)}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ  .{11}…$`)),
       '',
     ]);
   });

@@ -169,6 +169,8 @@ describe('quota helpers', () => {
   it('request ids, final and failed states, percent used', () => {
     expect(requestIdOf({ name: 'abc', id: '/x/serviceLimitsRequests/abc' })).toBe('abc');
     expect(requestIdOf({ id: '/x/serviceLimitsRequests/def' })).toBe('def');
+    // the status body (getQuotaRequestStatusById.json): bare id, name `<subscription>/<id>`
+    expect(requestIdOf({ id: '2B5C8515-37D8-4B6A-879B-CD641A2CF605', name: '00000000-0000-0000-0000-000000000000/2B5C8515-37D8-4B6A-879B-CD641A2CF605' })).toBe('2B5C8515-37D8-4B6A-879B-CD641A2CF605');
     expect(() => requestIdOf({})).toThrow(/no usable request id/);
     expect(['Succeeded', 'Failed', 'Invalid'].every(isFinal)).toBe(true);
     expect(isFinal('InProgress') || isFinal('Accepted')).toBe(false);

@@ -7,6 +7,8 @@ import {
   inferColumns,
   parseFormat,
   render,
+  renderCsv,
+  StreamRenderer,
   renderJson,
   renderNdjson,
   renderTable,
@@ -22,10 +24,10 @@ const rows = [
 ];
 
 describe('formats', () => {
-  it('parses the seven formats case-insensitively and refuses others', () => {
-    for (const f of ['json', 'YAML', 'table', 'tsv', 'ndjson', 'text', 'none']) expect(parseFormat(f)).toBe(f.toLowerCase());
+  it('parses the eight formats case-insensitively and refuses others', () => {
+    for (const f of ['json', 'YAML', 'table', 'tsv', 'CSV', 'ndjson', 'text', 'none']) expect(parseFormat(f)).toBe(f.toLowerCase());
     expect(() => parseFormat('xml')).toThrow(UsageError);
-    expect(() => parseFormat('xml')).toThrow('invalid output format "xml"; allowed: json, yaml, table, tsv, ndjson, text, none');
+    expect(() => parseFormat('xml')).toThrow('invalid output format "xml"; allowed: json, yaml, table, tsv, csv, ndjson, text, none');
     expect(parseFormat(undefined)).toBeUndefined();
   });
 
@@ -52,12 +54,61 @@ describe('formats', () => {
     expect(renderTsv(null)).toBe('');
   });
 
+  it('tsv: rows that are arrays are their values separated by tabs (az), nested values as JSON', () => {
+    expect(renderTsv([['S-1', 'Adatum'], ['S-2', 'Trey\tResearch', { a: 1 }]])).toBe('S-1\tAdatum\t\nS-2\tTrey\\tResearch\t{"a":1}\n');
+    expect(renderTsv([['a', null], 'x'])).toBe('a\t\nx\t\n');
+    // typed columns do not apply to rows that are arrays
+    expect(renderTsv([[1, 2]], [{ header: 'x', get: 'x' }])).toBe('1\t2\n');
+  });
+
+  it('tsv and text of one object: key<TAB>value lines of the payload, never the cells of its table', async () => {
+    const quota = { id: '/x/y', name: 'cores', properties: { limit: 10, unit: 'Count' }, '@odata.etag': 'e' };
+    const cols = [{ header: 'Limit', get: 'properties.limit' }, { header: 'Used', get: () => '50%' }, { header: 'Empty', get: 'nope' }];
+    const lines = 'id\t/x/y\nname\tcores\nproperties\t{"limit":10,"unit":"Count"}\n';
+    expect(renderTsv(quota, cols)).toBe(lines);
+    expect(renderText(quota, cols)).toBe(lines);
+    expect(await render(quota, 'tsv', { columns: cols })).toBe(lines);
+    expect(await render(quota, 'text', { columns: cols })).toBe(lines);
+    // a list of one object is still a row
+    expect(renderTsv([quota], cols)).toBe('10\t50%\t\n');
+  });
+
   it('text: scalars plain, objects key<TAB>value, lists like tsv', () => {
     expect(renderText('hello')).toBe('hello\n');
     expect(renderText(42)).toBe('42\n');
     expect(renderText({ a: 1, b: { c: 2 }, '@odata.context': 'x' })).toBe('a\t1\nb\t{"c":2}\n');
     expect(renderText(['x', 'y'])).toBe('x\ny\n');
     expect(renderText(null)).toBe('');
+  });
+
+  it('csv: header row, RFC 4180 quoting, nested values as JSON, every key in first-seen order', async () => {
+    expect(renderCsv(rows)).toBe('id,name,nested,note\n1,alpha,"{""a"":1}",tab\there\n22,beta,,"line\nbreak"\n');
+    expect(renderCsv([{ a: 'x,y', b: 'say "hi"' }, { c: 'cr\rhere', a: ' sp ' }])).toBe('a,b,c\n"x,y","say ""hi""",\n sp ,,"cr\rhere"\n');
+    expect(renderCsv({ id: 7, tags: ['a', 'b'], '@odata.etag': 'e' })).toBe('id,tags\n7,"[""a"",""b""]"\n');
+    expect(renderCsv([['S-1', 'Adatum, Inc.'], ['S-2']])).toBe('Column1,Column2\nS-1,"Adatum, Inc."\nS-2,\n');
+    expect(renderCsv(['a', 'b'])).toBe('Column1\na\nb\n');
+    expect(renderCsv(42)).toBe('Column1\n42\n');
+    expect(renderCsv([])).toBe('');
+    expect(renderCsv(null)).toBe('');
+    expect(renderCsv([], [{ header: 'input', get: 'input' }])).toBe('input\n');
+    expect(renderCsv([{ x: 1, y: 2 }], [{ header: 'why', get: 'y' }])).toBe('why\n2\n');
+    expect(renderCsv([{ n: 12345678901234567890n, b: true, z: 0 }])).toBe('n,b,z\n12345678901234567890,true,0\n');
+  });
+
+  it('csv ignores the table columns unless the command names csv columns', async () => {
+    const cols = [{ header: 'Used', get: () => '50%' }];
+    expect(await render([{ a: 1 }], 'csv', { columns: cols })).toBe('a\n1\n');
+    expect(await render([{ a: 1 }], 'csv', { csvColumns: cols })).toBe('Used\n50%\n');
+  });
+
+  it('csv streamed item by item is the same as csv of the whole list', () => {
+    const s = new StreamRenderer('csv');
+    expect(s.items(rows.slice(0, 1)) + s.items(rows.slice(1)) + s.end()).toBe(renderCsv(rows));
+    const cols = [{ header: 'input', get: 'input' }, { header: 'to', get: 'to' }];
+    const t = new StreamRenderer('csv', { columns: cols, rows: (v) => (v as string[]).map((to) => ({ input: 'a,b', to })) });
+    expect(t.items([['de', 'fr']]) + t.items([[]]) + t.items([['it']]) + t.end()).toBe('input,to\n"a,b",de\n"a,b",fr\n"a,b",it\n');
+    expect(new StreamRenderer('csv', { columns: cols }).end()).toBe('input,to\n');
+    expect(new StreamRenderer('csv').end()).toBe('');
   });
 
   it('none prints nothing; text may be customised by the command', async () => {
@@ -67,6 +118,10 @@ describe('formats', () => {
 });
 
 describe('table', () => {
+  it('rows that are arrays get columns Column1, Column2, ... (as az)', () => {
+    expect(renderTable([['S-ORD1', 'Adatum'], ['S-ORD22', 'Trey', 3]])).toBe('COLUMN1  COLUMN2  COLUMN3\nS-ORD1   Adatum\nS-ORD22  Trey     3\n');
+    expect(renderTable(['a', 'b'])).toBe('a\nb\n');
+  });
   it('infers scalar columns (no @odata, no objects), upper-case headers, aligned', () => {
     expect(inferColumns(rows).map((c) => c.header)).toEqual(['id', 'name', 'note']);
     expect(renderTable(rows)).toBe('ID  NAME   NOTE\n1   alpha  tab\there\n22  beta   line break\n');
@@ -257,5 +312,43 @@ describe('colour', () => {
     expect(terminalWidth(tty, {})).toBe(100);
     expect(terminalWidth(tty, { COLUMNS: '40' })).toBe(40);
     expect(terminalWidth(pipe, {})).toBeUndefined();
+  });
+});
+
+describe('csv round trip', () => {
+  /** a small RFC 4180 reader, independent of the renderer */
+  function parseCsv(text: string): string[][] {
+    const out: string[][] = [];
+    let row: string[] = [];
+    let field = '';
+    let i = 0;
+    let quoted = false;
+    while (i < text.length) {
+      const ch = text[i];
+      if (quoted) {
+        if (ch === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
+        else if (ch === '"') (quoted = false), i++;
+        else (field += ch), i++;
+      } else if (ch === '"') (quoted = true), i++;
+      else if (ch === ',') row.push(field), (field = ''), i++;
+      else if (ch === '\n') row.push(field), out.push(row), (row = []), (field = ''), i++;
+      else (field += ch), i++;
+    }
+    return out;
+  }
+
+  it('any records read back field for field (strings with commas, quotes, CR, LF)', async () => {
+    const fc = (await import('fast-check')).default;
+    const key = fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !k.startsWith('@odata') && k !== '__proto__');
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(key, fc.oneof(fc.string(), fc.constantFrom(',', '"', '\r\n', 'a "b", c')), { maxKeys: 4 }), { minLength: 1, maxLength: 5 }), (records) => {
+        const keys = [...new Set(records.flatMap((r) => Object.keys(r)))];
+        const parsed = parseCsv(renderCsv(records));
+        // no key at all: an empty header and empty lines
+        if (!keys.length) expect(parsed).toEqual([[''], ...records.map(() => [''])]);
+        else expect(parsed).toEqual([keys, ...records.map((r) => keys.map((k) => r[k] ?? ''))]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

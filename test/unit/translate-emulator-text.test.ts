@@ -52,6 +52,21 @@ describe('pseudo-translation alignment', () => {
   });
 });
 
+describe('markup in plain mode', () => {
+  it('an HTML item sent without textType=html keeps its tags, comments and entities intact; only the text changes', () => {
+    const src = '<html><body><p class="x">Hello <b>world</b></p><!-- c --> &amp; bye</body></html>';
+    const { text, proj } = translatePlain(src, '[de] ');
+    expect(text).toBe('[de] <html><body><p class="x">Ĥéļļö <b>ŵöŕļð</b></p><!-- c --> &amp; ƀýé</body></html>');
+    // the alignment names the words, never a tag
+    expect(parse(proj).map(([a, b]) => src.slice(a, b + 1))).toEqual(['Hello', 'world', 'bye']);
+    for (const [s0, s1, t0, t1] of parse(proj)) expect(text.slice(t0, t1 + 1)).toBe(pseudo(src.slice(s0, s1 + 1)));
+    // plain mode has no notranslate: the text inside is translated, the tag kept
+    expect(translatePlain('<span class="notranslate">Keep</span>', '[de] ').text).toBe('[de] <span class="notranslate">Ķééþ</span>');
+    // tags without any text: no marker
+    expect(translatePlain('<br/><hr>', '[de] ').text).toBe('<br/><hr>');
+  });
+});
+
 describe('HTML mode', () => {
   it('keeps markup, comments and entities, and notranslate subtrees (nested)', () => {
     const src = '<p>Hi <!-- note --><span class=notranslate>keep <b>me</b></span> and &lt;you&gt;</p>';

@@ -6,7 +6,7 @@ import { asVxError, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
 import type { MgmtClient } from './client.js';
 import type { ManifestEntry } from './manifest.js';
-import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
+import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
 
 /**
  * increase / decrease: to be submitted; unchanged: already at the limit; kept: the limit is
@@ -125,8 +125,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       const state = stateOf(submitted.body);
       if (submitted.status !== 201) {
         // 200: done at once, no request to follow
-        const id = typeof submitted.body.name === 'string' ? submitted.body.name : undefined;
-        set(s, { state: state ?? 'Succeeded', requestId: id, message: submitted.body.properties?.message });
+        set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
         return;
       }
       let id: string;
@@ -136,7 +135,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
         set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
         return;
       }
-      set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message });
+      set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
       if (isFinal(state)) return;
       follows.push(
         (async () => {
@@ -147,10 +146,10 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
               url: submitted.location,
               signal: o.signal,
               onState: (st, r) => {
-                if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message });
+                if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
               },
             });
-            set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message });
+            set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
           } catch (e) {
             const failure = asVxError(e);
             if (failure.exitCode === 130) {

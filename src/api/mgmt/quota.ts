@@ -110,10 +110,22 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
   return { status: res.status, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
 }
 
-/** The request id of an accepted change: `name`, else the last segment of `id`. */
+/**
+ * The request id in a quota request body, or undefined. The accepted (201) body names it in `name`
+ * and ends `id` with it; the status body has it as `id` and `name` is `<subscription>/<requestId>`.
+ */
+export function requestIdFrom(r: QuotaRequest): string | undefined {
+  for (const v of [r.name, r.id]) {
+    const last = typeof v === 'string' ? v.split('/').filter(Boolean).pop() : undefined;
+    if (last && !checkRule(RULES.requestId, last)) return last;
+  }
+  return undefined;
+}
+
+/** The request id of an accepted change (see requestIdFrom); none is a service failure. */
 export function requestIdOf(r: QuotaRequest): string {
-  const id = typeof r.name === 'string' && r.name ? r.name : typeof r.id === 'string' ? r.id.split('/').filter(Boolean).pop() : undefined;
-  if (!id || checkRule(RULES.requestId, id)) throw new ServiceError(`the service accepted the quota change but gave no usable request id (${JSON.stringify(r.name ?? r.id ?? null)})`);
+  const id = requestIdFrom(r);
+  if (!id) throw new ServiceError(`the service accepted the quota change but gave no usable request id (${JSON.stringify(r.name ?? r.id ?? null)})`);
   return id;
 }
 

@@ -1,0 +1,74 @@
+// Installing vx as a user would: `npm pack` in a clean copy of the tree (prepack builds dist/),
+// then `npm install -g` of the tarball into a temporary prefix, offline: every library is bundled
+// into dist/, so the package has no runtime dependency to download.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, removeDir, tempDir } from '../helpers/vx.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let dir: string;
+let tarball: string;
+let prefix: string;
+let files: string[];
+
+/** npm's environment without what a developer's shell or the test runner may have set for it */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+}
+
+beforeAll(() => {
+  dir = tempDir('vx-pack-');
+  const tree = join(dir, 'tree');
+  // the files git knows (a clean clone), without dist/: prepack must build it
+  const known = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  for (const f of known) {
+    if (f.startsWith('dist/') || !existsSync(join(ROOT, f))) continue;
+    mkdirSync(join(tree, f, '..'), { recursive: true });
+    cpSync(join(ROOT, f), join(tree, f));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir');
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: tree, encoding: 'utf8', env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const info = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  tarball = join(dir, info[0]!.filename);
+  files = info[0]!.files.map((f) => f.path);
+  prefix = join(dir, 'prefix');
+  execFileSync(npm, ['install', '-g', '--prefix', prefix, '--offline', tarball], { cwd: dir, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+}, 120_000);
+
+afterAll(() => dir && removeDir(dir));
+
+function vx(args: string[]) {
+  const bin = join(prefix, 'bin', 'vx');
+  return spawnSync(bin, args, { encoding: 'utf8', env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: join(dir, 'config') } });
+}
+
+describe('npm pack + npm install -g', () => {
+  it('packs the built bundle without source maps, tests or sources', () => {
+    expect(files).toContain('dist/main.cjs');
+    expect(files).toContain('bin/vx.js');
+    expect(files.some((f) => f.startsWith('dist/vendor/'))).toBe(true);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench)\//.test(f))).toEqual([]);
+  });
+
+  it('installs with no runtime dependency to download', () => {
+    expect(readdirSync(join(prefix, 'lib', 'node_modules'))).toEqual(['vx']);
+    expect(existsSync(join(prefix, 'lib', 'node_modules', 'vx', 'node_modules'))).toBe(false);
+  });
+
+  it('runs vx --version, --help and a command against the emulator', () => {
+    const version = vx(['--version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = vx(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: vx');
+    const run = vx(['emulator', 'exec', '--', 'vx', 'translate', '--to', 'de', 'Hello', '-o', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)[0].translations[0].to).toBe('de');
+  });
+});
