@@ -29,6 +29,7 @@ import { asVxError, ExitStatus, InterruptedError, NetworkError, ThrottledError, 
 import { defaultSleep, Http } from '../core/http.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
 import { loadTextWidth, renderTable, type Column } from '../core/output.js';
+import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
@@ -94,7 +95,7 @@ function tableWidth(ctx: Ctx): number | undefined {
 const num = (get: (r: any) => unknown, header: string, extra: Partial<Column> = {}): Column => ({ header, get, align: 'right', ...extra });
 const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '');
 
-function rowColumns(multiSub: boolean, extra: Column[] = []): Column[] {
+function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = []): Column[] {
   return [
     ...(multiSub ? [{ header: 'Subscription', get: 'subscription' } as Column] : []),
     { header: 'Location', get: 'location', keep: true },
@@ -105,7 +106,7 @@ function rowColumns(multiSub: boolean, extra: Column[] = []): Column[] {
     num((r: QuotaRow) => pct(r.percentUsed), 'Used'),
     ...extra,
     { header: 'Unit', get: 'unit', optional: true },
-    { header: 'Error', get: 'error' },
+    ...(withError ? [{ header: 'Error', get: 'error' } as Column] : []),
   ];
 }
 
@@ -151,6 +152,7 @@ export async function runQuotaReport(ctx: Ctx, opts: FleetOpts & { name?: string
   const locations = locationsOf(ctx, opts.location);
   const subscriptions = subscriptionsOf(ctx, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
+  c.pacer = new Pacer();
   const scopes = scopesOf(subscriptions, provider, locations);
   if (c.dryRun) {
     for (const s of scopes) c.plan({ method: 'GET', url: quotaUrl(c, s) });
@@ -162,7 +164,7 @@ export async function runQuotaReport(ctx: Ctx, opts: FleetOpts & { name?: string
   const shown = threshold ? results.filter((r) => belowHeadroom(r.row, threshold)) : results;
   await ctx.print(
     shown.map((r) => r.row),
-    { columns: rowColumns(subscriptions.length > 1), empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas' },
+    { columns: rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)), empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas' },
   );
   const failures = results.filter((r) => r.failure).map((r) => r.failure!);
   if (failures.length) throw new ExitStatus(exitOf(failures), `${failures.length} of ${results.length} rows of the report failed (their Error column says why); ${scopes.length} location(s) asked`);
@@ -190,6 +192,7 @@ export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[
   const locations = everywhere ? locationsOf(ctx, opts.location) : listValues(opts.location).map((l) => checkSegment('location', l, '--location'));
   const subscriptions = subscriptionsOf(ctx, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
+  c.pacer = new Pacer();
   const items = checkItems(subscriptions, provider, locations, needs);
   if (c.dryRun) {
     for (const it of items) c.plan({ method: 'GET', url: quotaUrl(c, it.scope, it.name) });
@@ -199,7 +202,7 @@ export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[
   const extra: Column[] = [num((r) => r.need, 'Need'), num((r) => (r.short ? r.short : r.error ? '' : 0), 'Short')];
   await ctx.print(
     results.map((r) => r.row),
-    { columns: rowColumns(subscriptions.length > 1, extra) },
+    { columns: rowColumns(subscriptions.length > 1, results.some((r) => r.failure), extra) },
   );
   const short = results.filter((r) => r.row.short);
   for (const { row } of short) {
@@ -292,7 +295,9 @@ export async function runQuotaApply(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   // --dry-run reads the current limits (GETs only) to show the plan; nothing is written
   const http = dryRun ? new Http({ ...ctx.http.opts, dryRun: false }) : ctx.http;
   try {
-    await applyWith(ctx, await MgmtClient.open(http, ctx.config), entries.length, { concurrency, intervalSeconds, dryRun, entries });
+    const c = await MgmtClient.open(http, ctx.config);
+    c.pacer = new Pacer();
+    await applyWith(ctx, c, entries.length, { concurrency, intervalSeconds, dryRun, entries });
   } finally {
     if (http !== ctx.http) await http.close();
   }

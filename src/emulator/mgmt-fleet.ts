@@ -184,3 +184,22 @@ export function growFleet(state: MgmtState, size: FleetSize): { subscriptions: s
   if (!state.listableProviders.includes(p)) state.listableProviders.push(p);
   return { subscriptions, locations, provider };
 }
+
+// ---------------------------------------------------------------- read throttling
+
+/**
+ * The resource manager's throttling of reads, when `state.readLimit` is set (tests and sandbox
+ * users set it; off by default): a token bucket of `burst` GETs refilled at `perSecond`. An empty
+ * bucket answers 429 with Retry-After in whole seconds. Returns the seconds to wait, or 0.
+ */
+export function throttleRead(state: MgmtState, method: string, now = performance.now()): number {
+  const limit = state.readLimit;
+  if (!limit || (method !== 'GET' && method !== 'HEAD')) return 0;
+  limit.tokens = Math.min(limit.burst, (limit.tokens ?? limit.burst) + ((now - (limit.at ?? now)) / 1000) * limit.perSecond);
+  limit.at = now;
+  if (limit.tokens >= 1) {
+    limit.tokens -= 1;
+    return 0;
+  }
+  return Math.max(1, Math.ceil((1 - limit.tokens) / limit.perSecond));
+}

@@ -62,6 +62,10 @@ export interface MgmtState {
   pollsToFinish: number;
   pageSize: { events: number; versionSets: number; requests: number };
   version: number;
+  /** reads allowed (a token bucket; mgmt-fleet.ts throttleRead); absent: no throttling */
+  readLimit?: { perSecond: number; burst: number; tokens?: number; at?: number };
+  /** quotas listed per page (absent: one page) */
+  quotaPageSize?: number;
   /** when the state was seeded (ms, whole seconds): the origin of the health events' timeline (mgmt-fleet.ts) */
   seededAt?: number;
   /** every write received (method, path, If-Match, body), for sandbox users and tests */

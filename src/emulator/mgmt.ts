@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../spec/mgmt.js';
 import { applyFilter, ODataError } from './erp-odata.js';
-import { eventsAt, seedFleet } from './mgmt-fleet.js';
+import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type Json, type MgmtState, type QuotaRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
 
@@ -188,6 +188,8 @@ interface QuotaScope {
 }
 
 function quotaScope(req: EmuRequest): QuotaScope {
+  const wait = throttleRead(st(req), req.method);
+  if (wait) throw new EmuError(429, 'SubscriptionRequestsThrottled', `Number of read requests for the subscription exceeded the limit. Please try again after '${wait}' seconds.`, { 'retry-after': String(wait) });
   apiVersion(req, 'quota');
   const sub = param(req, 'sub', RULES.subscription, 'subscriptionId');
   const provider = param(req, 'provider', RULES.providerId, 'resourceProviderId');
@@ -210,8 +212,14 @@ function listQuotas(req: EmuRequest): EmuReply {
   const rows = Object.values(st(req).quotas[s.key] ?? {}).map((q) => q.quota);
   const fields = ['name', 'localizedName', 'limit', 'currentValue', 'unit', 'resourceType', 'quotaPeriod'];
   const view = (q: Json) => [{ name: q.properties.name.value, localizedName: q.properties.name.localizedValue, limit: q.properties.limit, currentValue: q.properties.currentValue, unit: q.properties.unit, resourceType: q.properties.resourceType, quotaPeriod: q.properties.quotaPeriod }];
-  // getComputeUsages.json: the last (here the only) page carries `"nextLink": ""`
-  return { status: 200, body: { value: filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter'), nextLink: '' } };
+  const all = filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter');
+  // pages of quotaPageSize when set (`$skiptoken`); getComputeUsages.json: the last page carries `"nextLink": ""`
+  const token = req.query.get('$skiptoken');
+  if (token !== null && !/^\d+$/.test(token)) throw bad('InvalidSkipToken', `The $skiptoken '${token}' is invalid.`);
+  const start = token === null ? 0 : Number(token);
+  const size = st(req).quotaPageSize ?? all.length;
+  const more = start + size < all.length;
+  return { status: 200, body: { value: all.slice(start, start + Math.max(size, 1)), nextLink: more ? selfUrl(req, { $skiptoken: String(start + size) }) : '' } };
 }
 
 function getQuota(req: EmuRequest): EmuReply {

@@ -40,11 +40,11 @@ export async function parseManifestText(text: string, source: string): Promise<u
   if (!text.trim()) throw new UsageError(`the manifest ${source} is empty; nothing was sent`);
   const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
   const YAML = mod.default ?? mod;
-  const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = YAML.parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line;
-    throw new UsageError(`the manifest ${source} is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${e.message.split('\n')[0]}; nothing was sent`);
+    throw new UsageError(`the manifest ${source} is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}; nothing was sent`);
   }
   return doc.toJS({ maxAliasCount: 100 });
 }
