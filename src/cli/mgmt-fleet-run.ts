@@ -454,20 +454,8 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
   }
   const explicit = ctx.explicitFormat();
   const readable = explicit === 'table' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
-  // Ctrl-C (the run's signal) and SIGTERM both stop the loop; the state is saved either way
-  const stop = new AbortController();
-  let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
-  const onInt = () => {
-    stoppedBy ??= 'SIGINT';
-    stop.abort();
-  };
-  const onTerm = () => {
-    stoppedBy ??= 'SIGTERM';
-    stop.abort();
-  };
-  if (ctx.signal.aborted) onInt();
-  ctx.signal.addEventListener('abort', onInt, { once: true });
-  process.on('SIGTERM', onTerm);
+  // Ctrl-C, SIGTERM and SIGHUP abort the run's signal (main.ts): the loop stops, the state is saved
+  let stopped = false;
   let failedExec = 0;
   let backoff = 0;
   try {
@@ -478,13 +466,13 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
         backoff = 0;
       } catch (e) {
         const err = asVxError(e);
-        if (stop.signal.aborted || err.exitCode === 130) break;
+        if (ctx.signal.aborted || err instanceof InterruptedError) break;
         if (opts.once || !RETRYABLE.some((k) => err instanceof k)) throw e;
         backoff += 1;
         const wait = Math.min(interval * 2 ** backoff, 900);
         ctx.warn(`${err.message}; trying again in ${Math.round(wait)} s`);
         try {
-          await defaultSleep(wait * 1000, stop.signal);
+          await defaultSleep(wait * 1000, ctx.signal);
         } catch {
           break;
         }
@@ -503,20 +491,19 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
       }
       state = next;
       if (opts.state) await saveState(opts.state, state);
-      if (opts.once || stop.signal.aborted) break;
+      if (opts.once || ctx.signal.aborted) break;
       try {
-        await defaultSleep(interval * 1000, stop.signal);
+        await defaultSleep(interval * 1000, ctx.signal);
       } catch {
         break;
       }
     }
   } finally {
-    process.removeListener('SIGTERM', onTerm);
-    ctx.signal.removeEventListener('abort', onInt);
-    if (stoppedBy && opts.state) await saveState(opts.state, state);
+    stopped = ctx.signal.aborted;
+    if (stopped && opts.state) await saveState(opts.state, state);
   }
-  if (stoppedBy === 'SIGTERM') throw new ExitStatus(143, `terminated${opts.state ? `; the state is saved in ${opts.state}` : ''}`);
-  if (stoppedBy === 'SIGINT') throw new InterruptedError(`interrupted${opts.state ? `; the state is saved in ${opts.state}` : ''}`);
+  // main.ts names the signal and exits 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP)
+  if (stopped) throw new InterruptedError(`interrupted${opts.state ? `; the state is saved in ${opts.state}` : ''}`);
   if (failedExec) throw new ExitStatus(1, `--exec failed for ${failedExec} event${failedExec > 1 ? 's' : ''} (the events are remembered as reported)`);
 }
 

@@ -63,7 +63,7 @@ export function registerQuotaFleet(quota: Command): void {
     .option('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)')
     .addHelpText(
       'after',
-      examples('vx mgmt quota apply -f <manifest.yaml> --dry-run', 'vx mgmt quota apply -f <manifest.yaml> --yes', 'cat <manifest.json> | vx mgmt quota apply -f - --yes -o ndjson') +
+      examples('vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson') +
         '\nA limit is never lowered unless its entry (or the manifest) says allowDecrease: true. Each\nquota is PATCHed at most once per run; a rerun submits only what is still short. Exit 0 only\nwhen every change succeeded. Manifest format: docs/mgmt.md.\n',
     )
     .action(act(async (ctx, opts) => (await run()).runQuotaApply(ctx, opts)));
@@ -85,7 +85,7 @@ export function registerHealthFleet(health: Command): void {
       examples(
         'vx mgmt health watch --once',
         'vx mgmt health watch --type ServiceIssue,PlannedMaintenance --interval 120 --state <file>',
-        "vx mgmt health watch --once --state <file> --exec 'notify-team \"$VX_EVENT_CHANGE $VX_EVENT_ID\"'",
+        'vx mgmt health watch --once --state <file> --exec ./notify.sh',
       ) +
         '\nAt a terminal one line per event; otherwise one JSON line {change, trackingId, previous, event}.\nBacks off under 429/5xx; Ctrl-C exits 130 and SIGTERM 143, the state saved.\n',
     )

@@ -143,7 +143,7 @@ describe('vx mgmt health watch, polling', () => {
       { when: /FLT1-A01/, then: (c) => c.kill('SIGTERM') },
     ]);
     expect(r.code).toBe(143);
-    expect(r.err).toBe(`vx: terminated; the state is saved in ${state}\n`);
+    expect(r.err).toBe(`vx: interrupted; the state is saved in ${state} (SIGTERM)\n`);
     expect(ndjson(r.out).map((l) => l.trackingId)).toEqual([...SEEDED, 'FLT1-A01']);
     expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).events)).toContain('FLT1-A01');
   }, 35_000);
