@@ -18,6 +18,8 @@ function __vx_cmds
   switch $argv[1]
     case 'vx'
       printf '%s\n' translate erp mgmt auth profile api completion emulator
+    case 'vx translate'
+      printf '%s\n' file sync
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -70,6 +72,10 @@ function __vx_valued
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+    case 'vx translate file'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+    case 'vx translate sync'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -365,6 +371,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
@@ -394,6 +401,51 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l check
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
@@ -2289,6 +2341,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l no-color
@@ -2392,6 +2445,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l no-color
@@ -2557,7 +2611,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -2570,7 +2624,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help
