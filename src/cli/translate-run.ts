@@ -9,7 +9,7 @@ import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
 import { asVxError, InterruptedError, UsageError } from '../core/errors.js';
 import { forEachLine, scanLines, openTextSource, readBoundedText, type TextSource } from '../core/input.js';
-import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Column, type Format, type ResultSink } from '../core/output.js';
+import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import { countChars, LIMITS, type TranslateResult } from '../spec/translator.js';
 
@@ -274,7 +274,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
       })
     : undefined;
   // formats that need everything at once (table, yaml, or any with --query) keep the results
-  const keepTexts = run.format === 'tsv' || run.format === 'csv' || (run.format === 'table' && !ctx.globals.query);
+  const keepTexts = run.format === 'tsv' || run.format === 'csv' || (isTable(run.format) && !ctx.globals.query);
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
   const sink: ResultSink = run.out !== undefined ? await atomicFileSink(run.out) : streamSink(ctx.io.stdout);
@@ -302,7 +302,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     } else {
       for (let i = 0; i < o.results.length; i++) {
         kept.push(o.results[i]);
-        if (run.format === 'table' && !ctx.globals.query) keptRows.push(...rowsOf(b.texts[i], o.results[i], false));
+        if (isTable(run.format) && !ctx.globals.query) keptRows.push(...rowsOf(b.texts[i], o.results[i], false));
       }
     }
     delivered = b.first + b.count;
@@ -374,7 +374,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     if (late) throw late;
     if (renderer) await sink.write(renderer.end());
     else {
-      const value = run.format === 'table' && !ctx.globals.query ? keptRows : kept;
+      const value = isTable(run.format) && !ctx.globals.query ? keptRows : kept;
       if (sharesTerminal) progress!.clear();
       await sink.write(await ctx.renderResult(value, run.format, { columns: keptRows === value ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
     }
