@@ -289,9 +289,9 @@ function __vx_valued
     case 'vx emulator'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx emulator start'
-      printf '%s\n' --faults --host --output --port --profile --query --rate-limit --retries --save-profile --state --timeout -o -p -q
+      printf '%s\n' --faults --host --output --port --profile --query --rate --rate-limit --retries --save-profile --state --timeout -o -p -q
     case 'vx emulator exec'
-      printf '%s\n' --faults --host --output --port --profile --query --rate-limit --retries --state --timeout -o -p -q
+      printf '%s\n' --faults --host --output --port --profile --query --rate --rate-limit --retries --state --timeout -o -p -q
   end
 end
 function __vx_profiles
@@ -2032,6 +2032,7 @@ complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l output -r -a 'json
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l port -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l rate -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l rate-limit -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l save-profile -r
@@ -2050,6 +2051,7 @@ complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l output -r -a 'json 
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l port -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l rate -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l rate-limit -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx emulator exec"' -l state -r

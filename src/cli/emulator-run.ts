@@ -10,8 +10,18 @@ export interface EmulatorOptions {
   host: string;
   state?: string;
   faults?: string;
+  rate?: string;
   rateLimit?: string;
   saveProfile?: string;
+}
+
+/** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
+export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {
+  if (rate === undefined) return faults;
+  const m = /^\s*translator\s*=\s*(\d+(?:\.\d+)?)\s*$/i.exec(rate);
+  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected translator=<billed characters a second>, e.g. translator=33300`);
+  if (faults !== undefined && /(^|,)\s*(translator\/)?rate:/i.test(faults)) throw new UsageError('--rate and a rate:N rule in --faults both set the translator\'s rate: give one');
+  return [faults?.trim(), `rate:${m[1]}`].filter(Boolean).join(',');
 }
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
@@ -29,6 +39,7 @@ async function startServer(opts: EmulatorOptions) {
       throw new UsageError(`invalid --state "${opts.state}": the directory ${dir} does not exist or is not writable`);
     }
   }
+  const faults = faultsWithRate(opts.faults, opts.rate);
   const { startEmulator, parseRateLimit } = await import('../emulator/index.js');
   if (opts.rateLimit !== undefined) {
     try {
@@ -38,7 +49,7 @@ async function startServer(opts: EmulatorOptions) {
     }
   }
   try {
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults: opts.faults, rateLimit: opts.rateLimit });
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);

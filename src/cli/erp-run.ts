@@ -1,5 +1,5 @@
 // The work behind `vx erp`: thin adapters from options to the generic ERP client and back to output.
-import { ErpClient, type Entity, type ListQuery } from '../api/erp/client.js';
+import { ErpClient, recordLabel, type Entity, type ListQuery } from '../api/erp/client.js';
 import { buildBody } from '../api/erp/body.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
@@ -100,9 +100,12 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
   await ctx.print(items, { columns: columnsOf(set, q.select), empty: `no ${set.singular} records` });
 }
 
-export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string): Promise<void> {
+export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string): Promise<void> {
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
-  await ctx.print(await client.get(set, id, { select: opts.select, expand: opts.expand }));
+  const q = { select: opts.select, expand: opts.expand };
+  const found = await client.resolve(set, key, q);
+  if (ctx.http.dryRun && found.record === undefined && found.id !== key) return; // the $filter read was planned
+  await ctx.print(found.record ?? (await client.get(set, found.id, q)));
 }
 
 export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<void> {
@@ -117,33 +120,41 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
   await ctx.print(created);
 }
 
-export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, id: string): Promise<void> {
+export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
   if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
   const body = await bodyFrom(ctx, set, 'update', opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const { id, record } = await client.resolve(set, key);
   client.itemUrl(set, id); // checks the id before anything is sent
-  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force);
+  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
   const updated = await client.update(set, id, body, etag);
   if (updated !== undefined) await ctx.print(updated);
 }
 
-export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, id: string): Promise<void> {
+export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: string): Promise<void> {
   if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const ask = !ctx.http.dryRun && !ctx.globals.yes;
+  // without a terminal the confirmation fails before anything is read or sent
+  if (ask && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, false, `Delete ${set.singular} ${key}?`);
+  let { id, record } = await client.resolve(set, key);
   client.itemUrl(set, id);
-  if (!ctx.http.dryRun) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete ${set.singular} ${id}?`);
-  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force);
+  // the question names the record (number and name), so read it when the key did not
+  if (ask && record === undefined) record = await client.get(set, id);
+  if (ask) await confirmDestructive(ctx.prompter, false, `Delete ${recordLabel(set, id, record)}?`);
+  const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
   await client.remove(set, id, etag);
-  if (ctx.stderrIsTTY) ctx.info(`deleted ${set.singular} ${id}`);
+  if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
 }
 
-export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, id: string): Promise<void> {
+export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, key: string): Promise<void> {
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  const { id, record } = await client.resolve(set, key);
   const result = await client.action(set, id, ns, action.action);
   if (result !== undefined) await ctx.print(result);
-  if (ctx.stderrIsTTY) ctx.info(`${set.singular} ${id} ${action.done}`);
+  if (ctx.stderrIsTTY) ctx.info(`${recordLabel(set, id, record)} ${action.done}`);
 }
 
 /** Writes a file atomically (or straight into a device or pipe): the one --out writer of core/output. */
@@ -157,7 +168,7 @@ async function writeAtomic(path: string, data: Buffer): Promise<void> {
     throw e;
   }
 }
-export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: string, nav: string): Promise<void> {
+export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string, nav: string): Promise<void> {
   const def = set.navigation?.[nav];
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
@@ -167,6 +178,7 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, id: stri
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
   }
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const { id } = await client.resolve(set, key);
   if (opts.out !== undefined) {
     const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
     await writeAtomic(opts.out, bytes);

@@ -5,6 +5,11 @@ import { Argument, Command, Option } from 'commander';
 import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
 import { act, collect, examples, selected } from './runner.js';
 
+/** The help of a record argument: its id, or its human key where it has one. */
+function idHelp(set: ErpSet): string {
+  return set.humanKey ? `${set.singular} id, or its ${set.humanKey} (looked up with one read)` : `${set.singular} id`;
+}
+
 const run = () => import('./erp-run.js');
 
 /** The field list shown in the help of every verb of a set. */
@@ -72,7 +77,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
   }
   if (set.operations.includes('get')) {
-    const c = companyOption(noun.command('get').argument('<id>', `${set.singular} id`).description(`show one ${set.singular}`), set)
+    const c = companyOption(noun.command('get').argument('<id>', idHelp(set)).description(`show one ${set.singular}`), set)
       .option('--select <fields>', 'OData $select: comma-separated fields')
       .option('--expand <navigation>', 'OData $expand');
     c.addHelpText('after', examples(`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`) + help);
@@ -80,21 +85,21 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   }
   if (set.operations.includes('create')) {
     const c = companyOption(bodyOptions(noun.command('create').description(`create a ${set.singular}`)), set);
-    c.addHelpText('after', examples(`${p} create --set ${sample}=X`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
+    c.addHelpText('after', examples(`${p} create --set ${sample}=${set.sampleValue ?? 'X'}`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
     c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
   }
   if (set.operations.includes('update')) {
-    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', `${set.singular} id`).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
+    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', idHelp(set)).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
     c.addHelpText('after', examples(`${p} update <id> --set ${sample}=Y`, `${p} update <id> --data '{"${sample}":"Y"}' --if-match 'W/"..."'`) + fieldHelp(set, true));
     c.action(act(async (ctx, opts, id: string) => (await run()).runUpdate(ctx, set, opts, id)));
   }
   if (set.operations.includes('delete')) {
-    const c = companyOption(etagOptions(noun.command('delete').argument('<id>', `${set.singular} id`).description(`delete a ${set.singular} (asks first; --yes without a terminal)`)), set);
+    const c = companyOption(etagOptions(noun.command('delete').argument('<id>', idHelp(set)).description(`delete a ${set.singular} (asks first; --yes without a terminal)`)), set);
     c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`));
     c.action(act(async (ctx, opts, id: string) => (await run()).runDelete(ctx, set, opts, id)));
   }
   for (const a of set.actions ?? []) {
-    const c = companyOption(noun.command(a.command).argument('<id>', `${set.singular} id`).description(`${a.description} (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`), set);
+    const c = companyOption(noun.command(a.command).argument('<id>', idHelp(set)).description(`${a.description} (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`), set);
     c.addHelpText('after', examples(`${p} ${a.command} <id>`));
     c.action(act(async (ctx, opts, id: string) => (await run()).runAction(ctx, set, a, opts, id)));
   }
@@ -104,7 +109,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
       listOptions(
         noun
           .command('related')
-          .argument('<id>', `${set.singular} id`)
+          .argument('<id>', idHelp(set))
           .addArgument(new Argument('<navigation>', 'the navigation property').choices(navs.map(([n]) => n)))
           .description(`show what a ${set.singular} links to`),
       ),

@@ -3,7 +3,7 @@
 // in input order as they arrive (to stdout or a file renamed into place at the end).
 import { Batcher, fmt, itemProblem, type Batch } from '../api/translator/batcher.js';
 import { TranslatorClient, type BatchOutcome } from '../api/translator/client.js';
-import { parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
+import { ineffectiveParams, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
 import { flushDelay, IdleFlush } from '../api/translator/idle-flush.js';
 import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
@@ -206,6 +206,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
   if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
+  if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   const targets = params.to.length;
   const { items, close } = await itemSource(ctx, opts, args, targets);
   try {

@@ -20,6 +20,7 @@ import {
   InterruptedError,
   isVxError,
 } from './errors.js';
+import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
 
 declare const __VX_VERSION__: string;
@@ -41,6 +42,12 @@ export interface HttpRequest {
   /** statuses that are not errors for this call (e.g. 404 for an existence check) */
   okStatuses?: number[];
   signal?: AbortSignal;
+  /**
+   * pacing shared with the other requests of a run (see core/pacer.ts): each attempt waits for its
+   * turn to spend `cost` units; a 429 teaches the pacer and is retried after its Retry-After
+   * without counting against --retries (a request that is only throttled is never given up)
+   */
+  pace?: { pacer: Paced; cost: number };
 }
 
 export interface HttpResponse {
@@ -414,6 +421,7 @@ export class Http {
     let lost = false;
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
+      const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, signal) : undefined;
       const started = performance.now();
       if (this.opts.debug) {
         this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
@@ -475,8 +483,17 @@ export class Http {
         if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
       }
       if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
+        if (ticket) req.pace!.pacer.accepted(ticket);
         if (lost) res.afterLostAttempt = true;
         return res;
+      }
+      if (ticket && res.status === 429) {
+        // throttled: the pacer learns the rate and says when to try again; never given up
+        const ra = parseRetryAfter(res.headers['retry-after']);
+        const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
+        this.trace(`throttled; retrying in ${delay} ms`);
+        await sleep(delay, signal);
+        continue;
       }
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
       if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;

@@ -3,6 +3,10 @@
 // limits a rule to one family ("erp/503:0.1"), a method prefix to one method ("mgmt/PATCH/reset-after:1x",
 // "GET/500:0.05"). "retry-after:N" sets the Retry-After seconds on
 // 429/503 (default 1), "slow-ms:N" the delay of a slow answer (default 1500), "seed:N" the random seed.
+// "rate:N" makes the translator enforce N billed characters a second (characters x targets), as the
+// service throttles a subscription: a token bucket holding "rate-burst:N" characters (default one
+// second's worth, at least one full request: 50,000), refilled continuously; a request that does
+// not fit is answered 429 with code 429001 and a Retry-After of the whole seconds until it fits.
 
 export type FaultKind = 'status' | 'reset' | 'reset-after' | 'hang' | 'slow';
 
@@ -22,6 +26,41 @@ export interface FaultSpec {
   slowMs: number;
   retryAfter: number;
   random: () => number;
+  /** the translator's character rate, when one is enforced */
+  rate?: CharRate;
+}
+
+/** A token bucket of billed characters (see rate:N). */
+export interface CharRate {
+  perSecond: number;
+  burst: number;
+  tokens: number;
+  /** ms (performance.now()) of the last refill */
+  at: number;
+}
+
+/** the largest request the translator accepts, in counted characters: the bucket always holds one */
+const MIN_BURST = 50_000;
+
+/** A bucket of `perSecond` characters a second holding `burst` (default: a second's worth, at least 50,000), full. */
+export function charRate(perSecond: number, burst?: number): CharRate {
+  if (!Number.isFinite(perSecond) || perSecond <= 0) throw new Error(`invalid character rate ${perSecond}: use a positive number of characters a second`);
+  const size = Math.max(MIN_BURST, burst ?? perSecond);
+  return { perSecond, burst: size, tokens: size, at: performance.now() };
+}
+
+/**
+ * Takes `chars` from the bucket: 0 when they fit, else the whole seconds (at least 1) until they
+ * will (nothing is taken then). `now` in ms.
+ */
+export function spendChars(rate: CharRate, chars: number, now = performance.now()): number {
+  rate.tokens = Math.min(rate.burst, rate.tokens + ((now - rate.at) / 1000) * rate.perSecond);
+  rate.at = now;
+  if (chars <= rate.tokens) {
+    rate.tokens -= chars;
+    return 0;
+  }
+  return Math.max(1, Math.ceil((Math.min(chars, rate.burst) - rate.tokens) / rate.perSecond));
 }
 
 export interface PickedFault {
@@ -45,6 +84,8 @@ export function seeded(seed: number): () => number {
 export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = { rules: [], latencyMs: 0, slowMs: 1500, retryAfter: 1, random: Math.random };
   if (!spec.trim()) return out;
+  let rate: number | undefined;
+  let burst: number | undefined;
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^(?:(translator|erp|lcs|mgmt)\/)?(?:(GET|HEAD|POST|PUT|PATCH|DELETE)\/)?([a-z0-9-]+):([0-9.]+)(x?)$/i.exec(part);
     if (!m) throw new Error(`invalid fault "${part}": expected [family/][METHOD/]kind:probability, kind:Nx or latency:ms`);
@@ -56,6 +97,11 @@ export function parseFaults(spec: string): FaultSpec {
     else if (kind === 'slow-ms') out.slowMs = value;
     else if (kind === 'retry-after') out.retryAfter = value;
     else if (kind === 'seed') out.random = seeded(value);
+    else if (kind === 'rate' || kind === 'rate-burst') {
+      if ((family && family.toLowerCase() !== 'translator') || method || x) throw new Error(`invalid fault "${part}": ${kind}:N is the translator's characters (a second, or in the bucket), e.g. rate:150000`);
+      if (kind === 'rate') rate = value;
+      else burst = value;
+    }
     else {
       let rule: FaultRule;
       if (/^\d{3}$/.test(kind)) {
@@ -65,7 +111,7 @@ export function parseFaults(spec: string): FaultSpec {
       } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
         rule = { kind };
       } else {
-        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), reset, reset-after, hang, slow, latency, slow-ms, retry-after or seed`);
+        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), reset, reset-after, hang, slow, latency, slow-ms, retry-after, seed, rate or rate-burst`);
       }
       if (family) rule.family = family.toLowerCase();
       if (method) rule.method = method.toUpperCase();
@@ -77,6 +123,8 @@ export function parseFaults(spec: string): FaultSpec {
       out.rules.push(rule);
     }
   }
+  if (burst !== undefined && rate === undefined) throw new Error('rate-burst:N needs rate:N (the characters a second)');
+  if (rate !== undefined) out.rate = charRate(rate, burst);
   return out;
 }
 

@@ -24,6 +24,7 @@ import {
   type TranslateResult,
   type Translation,
 } from '../spec/translator.js';
+import { spendChars } from './faults.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
 
@@ -245,6 +246,14 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
   }
   if (chars * q.to.length > LIMITS.maxRequestChars) {
     throw bad(C.requestTooLarge, `The request is too large: ${chars} characters x ${q.to.length} targets = ${chars * q.to.length}; at most ${LIMITS.maxRequestChars}.`);
+  }
+  // an enforced character rate (--rate translator=N, or the rate:N fault rule): the real 429001
+  const rate = req.emulator.faults.rate;
+  if (rate) {
+    const wait = spendChars(rate, chars * q.to.length);
+    if (wait) {
+      throw new EmuError(429, String(C.throttledChars), 'The server rejected the request because the client has exceeded request limits.', { 'Retry-After': String(wait) });
+    }
   }
   const detectAll = q.from ? undefined : await loadDetector();
   const used: ('Custom' | 'Team')[] = q.to.map(() => 'Team');

@@ -86,7 +86,7 @@ describe('erp list', () => {
       ['erp', 'sales-orders', 'list', '--skip', 'x'],
       ['erp', 'sales-orders', 'list', '--filter', ' '],
       ['erp', 'sales-orders', 'list', '--company', 'not-a-guid'],
-      ['erp', 'sales-orders', 'get', 'not-a-guid'],
+      ['erp', 'sales-orders', 'get', 'not-a-guid-nor-an-order-number'],
       ['erp', 'job-queue-entries', 'create'],
     ]) {
       const r = await e2e.run(args);
@@ -262,7 +262,7 @@ describe('erp update (If-Match)', () => {
       ['erp', 'sales-orders', 'update', ORDER, '--set', 'status=Open', '--force', '--if-match', 'W/"x"'],
       ['erp', 'sales-orders', 'update', ORDER, '--set', 'number=1'],
       ['erp', 'sales-orders', 'update', ORDER, '--set', 'lastModifiedDateTime=2026-01-01T00:00:00Z'],
-      ['erp', 'sales-orders', 'update', 'xyz', '--set', 'status=Open'],
+      ['erp', 'sales-orders', 'update', 'not-a-guid-nor-an-order-number', '--set', 'status=Open'],
     ]) {
       const r = await e2e.run(args);
       expect(r.code, args.join(' ')).toBe(2);

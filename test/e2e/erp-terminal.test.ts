@@ -47,15 +47,29 @@ const ORDER = '0000100e-0000-4000-8000-0000000e0001';
 const orders = findSet('salesOrders')!;
 
 describe('at a terminal', () => {
-  it('delete asks, naming the record; "no" sends nothing (exit 2), "yes" deletes and says so', async () => {
+  it('delete asks, naming the record by number and name; "no" deletes nothing (exit 2), "yes" deletes and says so', async () => {
     const no = session(false);
     await expect(runDelete(no.ctx, orders, {}, ORDER)).rejects.toThrow(UsageError);
-    expect(no.asked).toEqual([`Delete sales order ${ORDER}?`]);
-    expect(emu.count({ family: 'erp' })).toBe(0);
+    expect(no.asked).toEqual(['Delete sales order S-ORD101001 (Adatum Corporation)?']);
+    expect(emu.count({ family: 'erp' })).toBe(1); // the read that names it
+    expect(emu.count({ family: 'erp', method: 'DELETE' })).toBe(0);
+    emu.reset();
     const yes = session(true);
     await runDelete(yes.ctx, orders, {}, ORDER);
-    expect(yes.stderr.text).toBe(`deleted sales order ${ORDER}\n`);
+    expect(yes.stderr.text).toBe('deleted sales order S-ORD101001 (Adatum Corporation)\n');
     expect(yes.stdout.text).toBe('');
+    // one read names it and gives the ETag; then the DELETE
+    expect(emu.count({ family: 'erp', method: 'GET' })).toBe(1);
+    expect(emu.count({ family: 'erp', method: 'DELETE' })).toBe(1);
+    await yes.ctx.http.close();
+  });
+
+  it('delete by number: one $filter read names it and gives the ETag', async () => {
+    const yes = session(true);
+    await runDelete(yes.ctx, findSet('currencies')!, {}, 'EUR');
+    expect(yes.asked).toEqual(['Delete currency EUR (Euro)?']);
+    expect(yes.stderr.text).toBe('deleted currency EUR (Euro)\n');
+    expect(emu.count({ family: 'erp', method: 'GET' })).toBe(1);
     expect(emu.count({ family: 'erp', method: 'DELETE' })).toBe(1);
     await yes.ctx.http.close();
   });

@@ -10,6 +10,7 @@ import { runTranslate } from '../../src/cli/translate-run.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';
+import type { TranslateCall } from '../../src/emulator/translator.js';
 import { tty } from '../helpers/tty.js';
 import { useEmulator } from '../helpers/emulator.js';
 
@@ -64,6 +65,23 @@ describe('translate at a terminal', () => {
     await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(UsageError);
     await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(/nothing to translate: give the text as arguments, with --file <path>, or on standard input/);
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
+  it('parameters the service ignores in this combination are sent, with a warning at a terminal only', async () => {
+    const t = session({ stdoutTTY: false, stderrTTY: true });
+    await runTranslate(t.ctx, { to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
+    expect(t.stdout.text).toBe('[de] Ĥéļļö\n');
+    expect(t.stderr.text.split('\n').slice(0, 2)).toEqual([
+      'warning: --suggested-from fr has no effect with --from en: it is used only when the source language is detected',
+      'warning: --profanity-marker Tag has no effect without --profanity-action Marked',
+    ]);
+    const calls = e2e.emu.state.translator.calls as TranslateCall[];
+    const q = new URLSearchParams(calls.at(-1)!.query);
+    expect([q.get('from'), q.get('suggestedFrom'), q.get('profanityMarker'), q.get('profanityAction')]).toEqual(['en', 'fr', 'Tag', null]);
+    const p = session({ stdoutTTY: false, stderrTTY: false });
+    await runTranslate(p.ctx, { to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
+    expect(p.stderr.text).toBe('');
+    expect(p.stdout.text).toBe('[de] Ĥéļļö\n');
   });
 
   it('reads a piped stdin stream', async () => {

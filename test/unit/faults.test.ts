@@ -62,3 +62,39 @@ describe('fault spec', () => {
     }
   });
 });
+
+describe('translator character rate (rate:N, --rate translator=N)', () => {
+  it('parses rate and rate-burst; the bucket holds at least one full request', async () => {
+    const { charRate } = await import('../../src/emulator/faults.js');
+    expect(parseFaults('rate:150000').rate).toMatchObject({ perSecond: 150_000, burst: 150_000, tokens: 150_000 });
+    expect(parseFaults('translator/rate:555,rate-burst:33300').rate).toMatchObject({ perSecond: 555, burst: 50_000 });
+    expect(charRate(555, 100_000)).toMatchObject({ burst: 100_000 });
+    expect(() => parseFaults('erp/rate:10')).toThrow(/translator's characters/);
+    expect(() => parseFaults('rate:2x')).toThrow(/translator's characters/);
+    expect(() => parseFaults('rate-burst:10')).toThrow(/needs rate:N/);
+    expect(() => parseFaults('rate:0')).toThrow(/invalid character rate/);
+  });
+  it('spends from a refilling bucket and names the whole seconds until a request fits', async () => {
+    const { charRate, spendChars } = await import('../../src/emulator/faults.js');
+    const r = charRate(100_000);
+    r.at = 0;
+    expect(spendChars(r, 60_000, 0)).toBe(0);
+    expect(spendChars(r, 50_000, 0)).toBe(1); // 40,000 left: 10,000 short, 0.1 s -> 1
+    expect(r.tokens).toBe(40_000); // nothing taken by a refused request
+    expect(spendChars(r, 50_000, 100)).toBe(0); // 0.1 s later: 50,000
+    expect(spendChars(r, 100_000, 100)).toBe(1);
+    expect(spendChars(r, 100_000, 2100)).toBe(0); // refilled to the bucket's size, no more
+    r.perSecond = 10_000;
+    expect(spendChars(r, 45_000, 2100)).toBe(5);
+  });
+  it('--rate translator=N is the rule rate:N joined to --faults', async () => {
+    const { faultsWithRate } = await import('../../src/cli/emulator-run.js');
+    expect(faultsWithRate(undefined, undefined)).toBeUndefined();
+    expect(faultsWithRate('503:0.1', undefined)).toBe('503:0.1');
+    expect(faultsWithRate(undefined, 'translator=33300')).toBe('rate:33300');
+    expect(faultsWithRate('latency:5', 'Translator = 1.5')).toBe('latency:5,rate:1.5');
+    expect(() => faultsWithRate(undefined, 'erp=10')).toThrow('invalid value "erp=10" for --rate: expected translator=<billed characters a second>, e.g. translator=33300');
+    expect(() => faultsWithRate(undefined, 'translator=0')).toThrow(/invalid value/);
+    expect(() => faultsWithRate('rate:5', 'translator=10')).toThrow(/give one/);
+  });
+});

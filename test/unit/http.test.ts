@@ -122,6 +122,31 @@ for (const transport of ['node', 'undici'] as const) {
       }
     });
 
+    it('a paced request waits its turn, teaches the pacer each 429 and is never given up for throttling', async () => {
+      const { Pacer } = await import('../../src/core/pacer.js');
+      const calls: string[] = [];
+      // a clock whose waits pass at once (the pacer's own timing is test/unit/pacer.test.ts's business)
+      let t = 0;
+      const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
+      const spy = {
+        acquire: async (cost: number, signal?: AbortSignal) => (calls.push(`acquire ${cost}`), pacer.acquire(cost, signal)),
+        accepted: (t: Parameters<typeof pacer.accepted>[0]) => (calls.push('accepted'), pacer.accepted(t)),
+        throttled: (t: Parameters<typeof pacer.throttled>[0], ra?: number) => (calls.push(`throttled ${ra}`), pacer.throttled(t, ra)),
+      };
+      // more 429s than --retries allows: a paced request still goes on
+      steps = [...Array(6)].map(() => reply(429, {}, { 'retry-after': '2' })).concat(reply(200, { ok: true }));
+      const { http, delays } = client({ retries: 2 });
+      const res = await http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer: spy, cost: 1234 } });
+      expect(res.status).toBe(200);
+      expect(seen).toHaveLength(7);
+      expect(delays).toEqual([2000, 2000, 2000, 2000, 2000, 2000]);
+      expect(calls).toEqual([...Array(6)].flatMap(() => ['acquire 1234', 'throttled 2000']).concat('acquire 1234', 'accepted'));
+      expect(pacer.stats()).toMatchObject({ accepted: 1, rejected: 6, units: 1234 });
+      // other failures still count against --retries
+      steps = [reply(500), reply(500), reply(500)];
+      await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer, cost: 1 } })).rejects.toBeInstanceOf(UnavailableError);
+      expect(seen).toHaveLength(10);
+    });
     it('retries a POST only on 429 and 503 unless the caller marks it idempotent', async () => {
       steps = [reply(429, {}, { 'retry-after': '0' }), reply(503, {}, { 'retry-after': '0' }), reply(201, { id: 1 })];
       const a = client();

@@ -2,7 +2,7 @@
 // spec/erp.ts: URLs, OData list options and paging, get/create/update/delete with If-Match,
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { ConflictError, UsageError } from '../../core/errors.js';
+import { ConflictError, NotFoundError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
@@ -21,6 +21,25 @@ export interface ListQuery {
 }
 
 export type Entity = Record<string, unknown>;
+
+/** A record named on the command line: its id, and the record itself when a read found it. */
+export interface Resolved {
+  id: string;
+  record?: Entity;
+}
+
+/** What a record is called in messages: `sales order S-ORD101001 (Adatum Corporation)`, or its id. */
+export function recordLabel(set: ErpSet, id: string, record?: Entity): string {
+  const key = set.humanKey ? record?.[set.humanKey] : undefined;
+  const title = set.titleField ? record?.[set.titleField] : undefined;
+  if (typeof key !== 'string' || !key) return `${set.singular} ${id}`;
+  return `${set.singular} ${key}${typeof title === 'string' && title ? ` (${title})` : ''}`;
+}
+
+/** The OData string literal of a value: quoted, with ' doubled. */
+function literal(v: string): string {
+  return `'${v.replace(/'/g, "''")}'`;
+}
 
 /** the placeholder used in --dry-run where the ETag of a fresh read would go */
 export const ETAG_PLACEHOLDER = '<@odata.etag of a fresh GET>';
@@ -50,7 +69,10 @@ export class ErpClient {
   }
 
   itemUrl(set: ErpSet, id: string, rest = '', query?: Record<string, QueryValue>): string {
-    if (set.fields.id?.type === 'guid' && !isGuid(id)) throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID`);
+    if (set.fields.id?.type === 'guid' && !isGuid(id)) {
+      if (id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`; // --dry-run
+      throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID${set.humanKey ? ` or a ${set.humanKey}` : ''}`);
+    }
     if (!id) throw new UsageError(`invalid ${set.singular} id: empty`);
     return `${this.base}${collectionPath(set, this.company)}(${encodeURIComponent(keySegment(id)).replace(/%27/g, "'")})${rest}${buildQuery(query)}`;
   }
@@ -77,15 +99,43 @@ export class ErpClient {
     return (await this.send({ method: 'GET', url: this.itemUrl(set, id, '', odataQuery(q)) })).json<Entity>();
   }
 
+  /**
+   * The id of a record named by its GUID or by its human key (a sales order's number, a
+   * currency's code): a GUID is taken as it is; a human key is looked up with one $filter read
+   * (whose answer, with its @odata.etag, comes back as `record`). No match or several matches is
+   * exit 4, listing the matches. In --dry-run the read is planned and a placeholder id stands in.
+   */
+  async resolve(set: ErpSet, key: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Resolved> {
+    if (!set.humanKey || isGuid(key)) return { id: key };
+    const max = set.fields[set.humanKey]?.maxLength;
+    if (!key.trim() || (max && key.length > max) || /\p{Cc}/u.test(key)) {
+      throw new UsageError(`invalid ${set.singular} id "${key}": expected a GUID or a ${set.humanKey}${max ? ` (at most ${max} characters)` : ''}`);
+    }
+    const url = this.collectionUrl(set, odataQuery({ filter: `${set.humanKey} eq ${literal(key)}`, top: 10, ...q }));
+    if (this.http.dryRun) {
+      this.http.plan({ method: 'GET', url, headers: this.headers });
+      return { id: `<id of ${set.singular} ${key}>` };
+    }
+    const page = (await this.send({ method: 'GET', url })).json<{ value?: Entity[] }>();
+    const found = Array.isArray(page.value) ? page.value : [];
+    if (found.length === 1) return { id: typeof found[0]!.id === 'string' ? found[0]!.id : key, record: found[0] };
+    if (found.length === 0) {
+      throw new NotFoundError(`no ${set.singular} has ${set.humanKey} '${key}' (name a record by its ${set.humanKey} or its id; list them with \`vx erp ${set.noun} list\`)`);
+    }
+    const listed = found.map((r) => `${String(r[set.humanKey!] ?? '?')} ${String(r.id ?? '?')}`).join(', ');
+    throw new NotFoundError(`${found.length}${found.length === 10 ? ' or more' : ''} ${set.singular} records have ${set.humanKey} '${key}': ${listed}; name one by its id`);
+  }
+
   async create(set: ErpSet, body: Entity, checkHint?: string): Promise<Entity> {
     const res = await this.send({ method: 'POST', url: this.collectionUrl(set), body, describe: `create ${set.singular}`, checkHint });
     return res.json<Entity>();
   }
 
-  /** The ETag to send: the given one, `*` when forced, else the @odata.etag of a fresh GET (a placeholder in --dry-run). */
-  async ifMatch(set: ErpSet, id: string, given?: string, force?: boolean): Promise<string> {
+  /** The ETag to send: the given one, `*` when forced, else the @odata.etag of a record just read or of a fresh GET (a placeholder in --dry-run). */
+  async ifMatch(set: ErpSet, id: string, given?: string, force?: boolean, known?: Entity): Promise<string> {
     if (given) return given;
     if (force) return '*';
+    if (typeof known?.['@odata.etag'] === 'string' && known['@odata.etag']) return known['@odata.etag']; // read just now
     if (this.http.dryRun) {
       this.http.plan({ method: 'GET', url: this.itemUrl(set, id), headers: this.headers });
       return ETAG_PLACEHOLDER;

@@ -92,13 +92,9 @@ export function parseParams(flags: TranslateFlags): TranslateParams {
   const params: TranslateParams = { to };
   params.from = language('--from', flags.from);
   params.suggestedFrom = language('--suggested-from', flags.suggestedFrom);
-  if (params.from && params.suggestedFrom) throw new UsageError('--suggested-from is used only when the source language is detected; it cannot be combined with --from');
   params.textType = enumValue('--text-type', flags.textType, TEXT_TYPES);
   params.profanityAction = enumValue('--profanity-action', flags.profanityAction, PROFANITY_ACTIONS);
   params.profanityMarker = enumValue('--profanity-marker', flags.profanityMarker, PROFANITY_MARKERS);
-  if (params.profanityMarker && params.profanityAction !== 'Marked') {
-    throw new UsageError('--profanity-marker applies only with --profanity-action Marked');
-  }
   if (flags.category !== undefined) {
     const c = flags.category.trim();
     if (!c || /[\s\p{Cc}]/u.test(c)) throw new UsageError(`invalid value "${flags.category}" for --category: expected a category id without spaces (default: general)`);
@@ -120,6 +116,20 @@ export function parseParams(flags: TranslateFlags): TranslateParams {
     params.traceId = flags.traceId.trim().toLowerCase();
   }
   return params;
+}
+
+/**
+ * Parameters the service accepts but ignores in this combination (it answers as if they were
+ * absent): vx sends them as given, so a script that always passes the same flags keeps working,
+ * and says at a terminal that they have no effect.
+ */
+export function ineffectiveParams(p: TranslateParams): string[] {
+  const notes: string[] = [];
+  if (p.from && p.suggestedFrom) notes.push(`--suggested-from ${p.suggestedFrom} has no effect with --from ${p.from}: it is used only when the source language is detected`);
+  if (p.profanityMarker && p.profanityAction !== 'Marked') {
+    notes.push(`--profanity-marker ${p.profanityMarker} has no effect without --profanity-action Marked`);
+  }
+  return notes;
 }
 
 /** The query string of a translate request: api-version first, then the parameters in spec order. */

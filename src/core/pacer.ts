@@ -1,0 +1,276 @@
+// A pacer shared by every concurrent request of a run: it spends "cost units" (characters for the
+// translator, requests for ERP $batch or management reads) at an allowed rate that it learns
+// from the service's throttling answers (429 + Retry-After) or that the user configured, so that
+// a long run stays just under the service's limit instead of bouncing off it. It knows nothing of
+// any API: the caller names the cost of each request.
+//
+// Use (core/http does this for a request that carries `pace`):
+//
+//     const pacer = new Pacer({ perMinute: 2_000_000 / 60 });   // or new Pacer() to learn
+//     const ticket = await pacer.acquire(cost, signal);          // waits for its turn
+//     ...send...
+//     pacer.accepted(ticket);                                    // a 2xx
+//     const waitMs = pacer.throttled(ticket, retryAfterMs);      // a 429: wait, acquire again
+//
+// How it paces: a virtual schedule (GCRA): each acquisition books cost/rate of time after the
+// previous one, with a burst tolerance; waiters are served first come, first served. Until the
+// first 429 (and without a configured rate) nothing is held back.
+//
+// How it learns: the service throttles with a bucket of some size B refilled at the rate r. At
+// the first 429 the units accepted so far are about B plus what came in meanwhile, so r is
+// first estimated as accepted / (elapsed + Retry-After), and everyone waits the Retry-After
+// (the bucket refills meanwhile and is then spent as a burst). From then on the bucket is known
+// to be empty at each 429: the units accepted between two 429s of a saturated run, divided by the
+// time between them, measure r (accumulated across 429s, so the measure sharpens as the run
+// goes). While no 429 comes and the pacer is what holds requests back, the rate is raised
+// slowly (a probe), so a limit that was underestimated or raised is found again. A 429 for a
+// request that was sent before the last lesson was learned teaches nothing new.
+// A configured rate is a ceiling: the pacer never goes above it, and 429s may still lower it.
+import { InterruptedError } from './errors.js';
+
+export interface Clock {
+  /** milliseconds, monotonic */
+  now(): number;
+  /** waits `ms`; an abort of `signal` rejects with InterruptedError */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(new InterruptedError());
+      };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export interface PacerOptions {
+  /** a rate the user knows (units per minute): paced from the first request, never exceeded */
+  perMinute?: number;
+  clock?: Clock;
+  /** the wait after a 429 that gave no Retry-After, in ms (default 1,000) */
+  defaultRetryAfterMs?: number;
+  /** how fast the rate is raised while no 429 comes, per second of pacing (default 0.01: 1 %) */
+  probePerSecond?: number;
+}
+
+/** One acquisition: hand it back to `accepted` or `throttled`. */
+export interface Ticket {
+  readonly cost: number;
+  /** when it was granted (clock ms) */
+  readonly at: number;
+  /** the lessons learned when it was granted */
+  readonly lesson: number;
+}
+
+export interface PacerStats {
+  /** units of the requests the service accepted */
+  units: number;
+  accepted: number;
+  /** 429 answers */
+  rejected: number;
+  /** the allowed rate as now known, units per minute (undefined: not learned, not configured) */
+  perMinute?: number;
+  /** ms from the first acquisition to the last answer */
+  elapsedMs: number;
+  /** accepted units per minute over elapsedMs (undefined before any answer) */
+  effectivePerMinute?: number;
+  /** total ms requests waited for their turn (summed over concurrent waiters) */
+  waitedMs: number;
+}
+
+/** The interface core/http needs (a Pacer, or anything that paces the same way). */
+export interface Paced {
+  acquire(cost: number, signal?: AbortSignal): Promise<Ticket>;
+  accepted(ticket: Ticket): void;
+  throttled(ticket: Ticket, retryAfterMs?: number): number;
+}
+
+const MINUTE = 60_000;
+/** two 429s closer than this (ms) measure nothing: the rate is cut instead */
+const MIN_MEASURE_MS = 500;
+/** the first lesson takes the units accepted so far as at least this long's worth (ms) */
+const FIRST_WINDOW_MS = 1000;
+/** a measure needs this many requests' worth of units since the anchor (its error is one request's worth) */
+const MEASURE_COSTS = 4;
+/** how much faster the rate is raised before it was first measured */
+const SLOW_START = 15;
+/** a measure older than this (ms) starts again at the next 429, so a changed limit is followed */
+const REANCHOR_MS = 30_000;
+
+export class Pacer implements Paced {
+  private readonly clock: Clock;
+  private readonly ceiling?: number;
+  private readonly defaultRetryAfterMs: number;
+  private readonly probe: number;
+  /** units per ms, once known */
+  private rate?: number;
+  /** burst tolerance in units (what the service's bucket holds, as far as known) */
+  private burst = 0;
+  /** the schedule: the virtual time by which everything booked so far has been spent */
+  private tat = -Infinity;
+  private pausedUntil = -Infinity;
+  /** acquisitions wait in line: each one books its slot after the one before */
+  private line: Promise<unknown> = Promise.resolve();
+  /** the start of the current measure (a 429: the service's bucket was empty) and the units accepted since */
+  private anchorAt?: number;
+  private anchorUnits = 0;
+  /** lessons learned (fresh 429s): a 429 of a request granted before the last one teaches nothing */
+  private lessons = 0;
+  /** whether the rate was measured between two 429s (before, it is the first lesson's guess) */
+  private measured = false;
+  /** the last time the rate was probed upward, and whether a request has waited since */
+  private probedAt?: number;
+  private heldBack = false;
+  private firstAt?: number;
+  private lastAt?: number;
+  private units = 0;
+  private acceptedCount = 0;
+  private rejectedCount = 0;
+  private waited = 0;
+
+  constructor(opts: PacerOptions = {}) {
+    this.clock = opts.clock ?? systemClock;
+    this.defaultRetryAfterMs = opts.defaultRetryAfterMs ?? 1000;
+    this.probe = opts.probePerSecond ?? 0.01;
+    if (opts.perMinute !== undefined) {
+      if (!(opts.perMinute > 0) || !Number.isFinite(opts.perMinute)) throw new RangeError('perMinute must be a positive number');
+      this.ceiling = opts.perMinute / MINUTE;
+      this.rate = this.ceiling;
+    }
+  }
+
+  /** the allowed rate as now known, in units per minute */
+  get perMinute(): number | undefined {
+    return this.rate === undefined ? undefined : this.rate * MINUTE;
+  }
+
+  /** Waits until `cost` units may be spent (first come, first served) and books them. */
+  acquire(cost: number, signal?: AbortSignal): Promise<Ticket> {
+    if (!(cost >= 0)) throw new RangeError('cost must be a non-negative number');
+    const turn = this.line.then(() => this.book(cost, signal));
+    // the next in line waits for this one's booking, not for its success
+    this.line = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async book(cost: number, signal?: AbortSignal): Promise<Ticket> {
+    const asked = this.clock.now();
+    this.firstAt ??= asked;
+    for (;;) {
+      if (signal?.aborted) throw new InterruptedError();
+      const now = this.clock.now();
+      let start = Math.max(now, this.pausedUntil);
+      // booked within the tolerance: the schedule may run ahead of the clock by one burst (at least this request)
+      const tolerance = this.rate === undefined ? 0 : Math.max(this.burst, cost) / this.rate;
+      if (this.rate !== undefined) start = Math.max(start, this.tat + cost / this.rate - tolerance);
+      if (start <= now) {
+        if (this.rate !== undefined) this.tat = Math.max(this.tat, now) + cost / this.rate;
+        if (now > asked) {
+          this.waited += now - asked;
+          this.heldBack = true;
+        }
+        return { cost, at: now, lesson: this.lessons };
+      }
+      // the schedule may change while waiting (a 429 pauses everyone): look again on waking
+      await this.clock.sleep(start - now, signal);
+    }
+  }
+
+  /** The service accepted the request of `ticket`. */
+  accepted(ticket: Ticket): void {
+    const now = this.clock.now();
+    this.lastAt = now;
+    this.units += ticket.cost;
+    this.acceptedCount++;
+    if (this.anchorAt !== undefined && ticket.at >= this.anchorAt) this.anchorUnits += ticket.cost;
+    this.raise(now);
+  }
+
+  /** While the pacer holds requests back and no 429 comes, the rate creeps up (never above a ceiling). */
+  private raise(now: number): void {
+    if (this.rate === undefined) return;
+    if (this.probedAt === undefined || !this.heldBack) {
+      this.probedAt = now;
+      return;
+    }
+    const dt = now - this.probedAt;
+    if (dt < 100) return;
+    this.probedAt = now;
+    this.heldBack = false;
+    // before the first measure the rate is a rough guess (Retry-After is often whole seconds): look faster
+    this.rate *= 1 + ((this.measured ? this.probe : this.probe * SLOW_START) * dt) / 1000;
+    if (this.ceiling !== undefined) this.rate = Math.min(this.rate, this.ceiling);
+  }
+
+  /**
+   * The service throttled the request of `ticket` (a 429), asking for `retryAfterMs` (its
+   * Retry-After) or not. Learns from it and returns how long that request waits before it
+   * acquires again.
+   */
+  throttled(ticket: Ticket, retryAfterMs?: number): number {
+    const now = this.clock.now();
+    this.lastAt = now;
+    this.rejectedCount++;
+    const ra = Math.max(0, retryAfterMs ?? this.defaultRetryAfterMs);
+    // granted before the last lesson: it teaches nothing new
+    if (ticket.lesson < this.lessons) return Math.max(ra, this.pausedUntil - now);
+    this.lessons++;
+    if (this.anchorAt === undefined) {
+      // the first lesson: what was accepted so far is about the bucket, plus the refill meanwhile
+      // (services refill per second or slower: a burst is taken as at least a second's worth)
+      const elapsed = now - (this.firstAt ?? now);
+      const estimate = Math.max(this.units, ticket.cost) / Math.max(FIRST_WINDOW_MS, elapsed + ra);
+      this.rate = this.ceiling !== undefined ? Math.min(this.ceiling, estimate) : estimate;
+      this.burst = this.units;
+      // everyone waits: the bucket refills meanwhile and is spent as the burst afterwards
+      this.pausedUntil = Math.max(this.pausedUntil, now + ra);
+      this.tat = now + ra;
+      this.anchor(now);
+    } else {
+      const span = now - this.anchorAt;
+      if (span >= MIN_MEASURE_MS && this.anchorUnits >= MEASURE_COSTS * ticket.cost) {
+        // the bucket was empty at the anchor and is empty now: what came through is the refill
+        this.rate = Math.min(Math.max(this.anchorUnits / span, this.rate! / 2), this.rate! * 2);
+        this.measured = true;
+      } else {
+        // too short to measure, but the refill since the anchor did not cover this request
+        this.rate = Math.min(this.rate! * 0.85, (this.anchorUnits + ticket.cost) / Math.max(1, span));
+      }
+      if (this.ceiling !== undefined) this.rate = Math.min(this.rate!, this.ceiling);
+      // the bucket is empty now: no credit until it holds this request again
+      this.tat = Math.max(this.tat, now + Math.max(this.burst, ticket.cost) / this.rate!);
+      if (span >= REANCHOR_MS) this.anchor(now);
+    }
+    this.probedAt = now;
+    this.heldBack = false;
+    return ra;
+  }
+
+  /** starts a measure at a moment the service's bucket is known to be empty */
+  private anchor(now: number): void {
+    this.anchorAt = now;
+    this.anchorUnits = 0;
+  }
+
+  stats(): PacerStats {
+    const elapsedMs = this.firstAt === undefined || this.lastAt === undefined ? 0 : this.lastAt - this.firstAt;
+    return {
+      units: this.units,
+      accepted: this.acceptedCount,
+      rejected: this.rejectedCount,
+      perMinute: this.perMinute,
+      elapsedMs,
+      effectivePerMinute: elapsedMs > 0 ? (this.units / elapsedMs) * MINUTE : undefined,
+      waitedMs: this.waited,
+    };
+  }
+}

@@ -1,0 +1,127 @@
+// Records named by their human key (a sales order's number, a currency's or salesperson's code)
+// wherever a GUID is accepted: one $filter read resolves it; no match or several is exit 4 with
+// the matches listed; --dry-run plans the read.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { runVx, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const erpLog = () => e2e.emu.log.filter((l) => l.family === 'erp');
+const ORDER_ID = '0000100e-0000-4000-8000-0000000e0001';
+
+describe('erp records by their human key', () => {
+  it('get by number: one $filter read, the record printed', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'get', 'S-ORD101001', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const order = JSON.parse(r.stdout);
+    expect([order.id, order.number, order.customerName]).toEqual([ORDER_ID, 'S-ORD101001', 'Adatum Corporation']);
+    expect(erpLog().map((l) => `${l.method} ${decodeURIComponent(l.path)}`)).toEqual([
+      expect.stringMatching(/^GET \/api\/v2\.0\/companies\([0-9a-f-]+\)\/salesOrders\?\$filter=number eq 'S-ORD101001'&\$top=10$/),
+    ]);
+  });
+
+  it('get by code with --select keeps the selection', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'get', 'EUR', '--select', 'code,displayName', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const cur = JSON.parse(r.stdout);
+    expect([cur.code, cur.displayName, cur.symbol]).toEqual(['EUR', 'Euro', undefined]);
+    expect(decodeURIComponent(erpLog()[0]!.path)).toMatch(/\/currencies\?\$filter=code eq 'EUR'&\$select=code,displayName&\$top=10$/);
+  });
+
+  it('update by code: the ETag of the $filter read guards the PATCH (two requests)', async () => {
+    const before = await e2e.run(['erp', 'salespeople', 'get', 'AH', '-o', 'json']);
+    const etag = JSON.parse(before.stdout)['@odata.etag'];
+    e2e.emu.reset();
+    const r = await e2e.run(['erp', 'salespeople', 'update', 'AH', '--set', 'jobTitle=Director', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).jobTitle).toBe('Director');
+    const log = erpLog();
+    expect(log.map((l) => l.method)).toEqual(['GET', 'PATCH']);
+    expect(log[1]!.headers!['if-match']).toBe(etag);
+    expect(log[1]!.path).toMatch(/\/salespeoplePurchasers\(0000100a-0000-4000-8000-0000000a0001\)$/);
+  });
+
+  it('ship-and-invoice by number', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001']);
+    expect(r.code).toBe(0);
+    expect(erpLog().map((l) => `${l.method} ${l.path.replace(/\?.*/, '')}`)).toEqual([
+      expect.stringMatching(/^GET .*\/salesOrders$/),
+      expect.stringMatching(new RegExp(`^POST .*/salesOrders\\(${ORDER_ID}\\)/Vendor\\.NAV\\.shipAndInvoice$`)),
+    ]);
+  });
+
+  it('a number nobody has: exit 4 naming the key, nothing else sent', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'delete', 'S-NOPE', '--yes']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe("vx: no sales order has number 'S-NOPE' (name a record by its number or its id; list them with `vx erp sales-orders list`)\n");
+    expect(erpLog().map((l) => l.method)).toEqual(['GET']);
+  });
+
+  it('delete by code without --yes off a terminal: exit 2 before anything is read', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'delete', 'EUR']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^vx: Delete currency EUR: confirmation needed; pass --yes/);
+    expect(erpLog()).toEqual([]);
+  });
+
+  it('delete by code with --yes: DELETE of the resolved id with the read ETag', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'delete', 'EUR', '--yes']);
+    expect(r.code).toBe(0);
+    const log = erpLog();
+    expect(log.map((l) => l.method)).toEqual(['GET', 'DELETE']);
+    expect(log[1]!.path).toMatch(/\/currencies\(0000100b-0000-4000-8000-0000000b0001\)$/);
+    expect(log[1]!.headers!['if-match']).toMatch(/^W\//);
+  });
+
+  it('--dry-run plans the $filter read and shows the action on a placeholder id', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--dry-run']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as { method: string; url: string }[];
+    expect(plan.map((p) => p.method)).toEqual(['GET', 'POST']);
+    expect(decodeURIComponent(plan[0]!.url)).toContain("$filter=number eq 'S-ORD101001'");
+    expect(plan[1]!.url).toMatch(/\/salesOrders\(<id of sales order S-ORD101001>\)\/Vendor\.NAV\.shipAndInvoice$/);
+    expect(erpLog()).toEqual([]);
+  });
+
+  it('a malformed key where the set has no human key is still a usage error', async () => {
+    const r = await e2e.run(['erp', 'job-queue-entries', 'get', 'JQ-1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: invalid job queue entry id "JQ-1": expected a GUID\n');
+  });
+});
+
+describe('several records with the same key', () => {
+  let server: Server;
+  let prefix: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(
+        JSON.stringify({
+          value: [
+            { id: '11111111-1111-4111-8111-111111111111', code: 'EUR', displayName: 'Euro' },
+            { id: '22222222-2222-4222-8222-222222222222', code: 'EUR', displayName: 'Euro (old)' },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const a = server.address();
+    prefix = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('exit 4 listing the matches', async () => {
+    const r = await runVx(['erp', 'currencies', 'get', 'EUR', '--company', ORDER_ID], {
+      configDir: tempDir(),
+      env: { VX_ERP_PREFIX: prefix, VX_ERP_TOKEN: 't' },
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      "vx: 2 currency records have code 'EUR': EUR 11111111-1111-4111-8111-111111111111, EUR 22222222-2222-4222-8222-222222222222; name one by its id\n",
+    );
+  });
+});

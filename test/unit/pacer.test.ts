@@ -1,0 +1,164 @@
+// The pacer's timing logic on a fake clock: nothing held back until there is something to know,
+// a configured rate spaced exactly, the first 429 pausing everyone for its Retry-After, stale 429s
+// teaching nothing, and whole runs against a simulated throttling service (a token bucket, as the
+// translator and the bench's server enforce) reaching >= 0.9x of its rate with few rejections.
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
+import { Pacer, type Ticket } from '../../src/core/pacer.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+
+/** acquires `costs` one after the other (as concurrent callers would: all asked at once) and records when each was granted */
+async function grantTimes(pacer: Pacer, clock: FakeClock, costs: number[]): Promise<number[]> {
+  const times: number[] = [];
+  const all = Promise.all(costs.map((c) => pacer.acquire(c).then((t) => void times.push(t.at))));
+  await clock.run();
+  await all;
+  return times;
+}
+
+/**
+ * A run of `costs` requests, `concurrency` outstanding and started in order (as translate's ordered
+ * window does), each taking `latency` ms, against a service refilling `rate` units a second into a
+ * bucket of `bucket`; a request that does not fit is a 429 with Retry-After in whole seconds (or ms).
+ */
+async function simulate(o: { rate: number; bucket: number; costs: number[]; concurrency?: number; latency?: number; wholeSeconds?: boolean; perMinute?: number }) {
+  const clock = new FakeClock();
+  const pacer = new Pacer({ clock, perMinute: o.perMinute });
+  const latency = o.latency ?? 20;
+  let tokens = o.bucket;
+  let last = 0;
+  let rejected = 0;
+  let accepted = 0;
+  const service = (cost: number): number => {
+    const now = clock.now();
+    tokens = Math.min(o.bucket, tokens + ((now - last) / 1000) * o.rate);
+    last = now;
+    if (tokens >= cost) {
+      tokens -= cost;
+      accepted++;
+      return 0;
+    }
+    rejected++;
+    const s = (cost - tokens) / o.rate;
+    return o.wholeSeconds === false ? Math.ceil(s * 1000) : Math.ceil(s) * 1000;
+  };
+  const send = async (cost: number) => {
+    for (;;) {
+      const t = await pacer.acquire(cost);
+      await clock.sleep(latency / 2);
+      const retryAfter = service(cost);
+      await clock.sleep(latency / 2);
+      if (!retryAfter) return pacer.accepted(t);
+      await clock.sleep(pacer.throttled(t, retryAfter));
+    }
+  };
+  const done = (async () => {
+    const window: Promise<void>[] = [];
+    for (const c of o.costs) {
+      window.push(send(c));
+      while (window.length >= (o.concurrency ?? 4)) await window.shift();
+    }
+    await Promise.all(window);
+  })();
+  await clock.run();
+  await done;
+  const total = o.costs.reduce((a, b) => a + b, 0);
+  // the best any client can do: the bucket at once, the rest at the rate
+  const idealMs = (Math.max(0, total - o.bucket) / o.rate) * 1000;
+  return { ms: clock.now(), ofRate: idealMs / clock.now(), rejected, accepted, pacer };
+}
+
+describe('pacer', () => {
+  it('holds nothing back while it knows no rate', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock });
+    expect(await grantTimes(pacer, clock, [50_000, 50_000, 50_000, 50_000])).toEqual([0, 0, 0, 0]);
+    expect(pacer.perMinute).toBeUndefined();
+  });
+
+  it('spaces requests exactly at a configured rate, the first at once, in the order asked', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock, perMinute: 60_000 }); // 1 unit per ms
+    // each waits until what was booked before it is spent
+    expect(await grantTimes(pacer, clock, [100, 300, 50, 0, 200])).toEqual([0, 100, 400, 450, 450]);
+    expect(pacer.perMinute).toBe(60_000);
+  });
+
+  it('the first 429 pauses everyone for the Retry-After and guesses the rate from what got through', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock });
+    const a = await pacer.acquire(40_000);
+    const b = await pacer.acquire(40_000);
+    const c = await pacer.acquire(40_000);
+    const slept = clock.sleep(100);
+    await clock.run();
+    await slept;
+    pacer.accepted(a);
+    pacer.accepted(b);
+    // 80,000 accepted in 100 ms, then told to come back in 2 s: about 80,000 per 2.1 s
+    expect(pacer.throttled(c, 2000)).toBe(2000);
+    expect(pacer.perMinute).toBeCloseTo((80_000 / 2100) * 60_000, 0);
+    const later = pacer.acquire(1000);
+    await clock.run();
+    expect((await later).at).toBe(2100);
+    expect(pacer.stats()).toMatchObject({ accepted: 2, rejected: 1, units: 80_000 });
+  });
+
+  it('a 429 for a request granted before the last lesson teaches nothing new', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock, perMinute: 600_000 });
+    const tickets: Ticket[] = [];
+    const all = Promise.all([1, 2, 3].map(() => pacer.acquire(1000).then((t) => void tickets.push(t))));
+    await clock.run();
+    await all;
+    pacer.throttled(tickets[0], 1000);
+    const after = pacer.perMinute;
+    expect(after).toBeLessThanOrEqual(600_000);
+    pacer.throttled(tickets[1], 1000);
+    pacer.throttled(tickets[2], 1000);
+    expect(pacer.perMinute).toBe(after);
+    expect(pacer.stats().rejected).toBe(3);
+  });
+
+  it('an aborted wait rejects with InterruptedError and does not hold up the line', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock, perMinute: 60_000 });
+    await pacer.acquire(1000);
+    const ac = new AbortController();
+    const waiting = pacer.acquire(1000, ac.signal);
+    const next = pacer.acquire(1000);
+    ac.abort();
+    await expect(waiting).rejects.toBeInstanceOf(InterruptedError);
+    await clock.run();
+    expect((await next).at).toBe(1000);
+  });
+
+  it('never goes above a configured rate, however long no 429 comes', async () => {
+    const r = await simulate({ rate: 1e9, bucket: 1e9, costs: Array(200).fill(1000), perMinute: 60_000 });
+    expect(r.rejected).toBe(0);
+    expect(r.pacer.perMinute).toBe(60_000);
+    expect(r.ms).toBeGreaterThanOrEqual(199_000);
+  });
+
+  describe('against a throttling service (150,000 units a second, a bucket of one second)', () => {
+    it.each([
+      ['whole-second Retry-After, 200 requests of 40,000', { costs: Array(200).fill(40_000), wholeSeconds: true }],
+      ['millisecond Retry-After, 200 requests of 40,000', { costs: Array(200).fill(40_000), wholeSeconds: false }],
+      ['whole-second Retry-After, 400 requests of 20,000', { costs: Array(400).fill(20_000), wholeSeconds: true }],
+      ['mixed sizes', { costs: Array.from({ length: 300 }, (_, i) => 5_000 + ((i * 7919) % 45_000)), wholeSeconds: true }],
+    ])('%s: >= 0.9x of the rate, rejected <= 10%% of accepted', async (_name, o) => {
+      const r = await simulate({ rate: 150_000, bucket: 150_000, ...o });
+      expect(r.accepted).toBe(o.costs.length);
+      expect(r.ofRate).toBeGreaterThanOrEqual(0.9);
+      expect(r.rejected).toBeLessThanOrEqual(0.1 * r.accepted);
+      expect(r.pacer.stats().rejected).toBe(r.rejected);
+    });
+
+    it('learns a per-minute limit (the free tier: 33,300 a minute) and stays under it', async () => {
+      const r = await simulate({ rate: 33_300 / 60, bucket: 33_300, costs: Array(300).fill(1_000), concurrency: 4 });
+      expect(r.accepted).toBe(300);
+      expect(r.ofRate).toBeGreaterThanOrEqual(0.9);
+      expect(r.rejected).toBeLessThanOrEqual(0.1 * r.accepted);
+    });
+  });
+});
