@@ -62,7 +62,7 @@ function readOnlyNote(set: ErpSet): string {
 /** Adds the commands of one entity set under `parent`. */
 export function registerSet(parent: Command, set: ErpSet): Command {
   const shown = set.columns.map((c) => c.field);
-  const sample = shown.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? shown.find((c) => c !== 'id') ?? 'id';
+  const sample = set.sampleField ?? shown.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? shown.find((c) => c !== 'id') ?? 'id';
   const noun = parent
     .command(set.noun)
     .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`);

@@ -89,6 +89,8 @@ export interface ErpSet {
   humanKey?: string;
   /** the field that says what the record is, shown after its human key, e.g. customerName */
   titleField?: string;
+  /** the field the examples of --help use (default: the first writable text field of the table) */
+  sampleField?: string;
   /** the value the create example of --help gives the sample field (default `X`), where `X` would be refused */
   sampleValue?: string;
 }
@@ -321,6 +323,7 @@ export const ERP_SETS: readonly ErpSet[] = [
     humanKey: 'number',
     titleField: 'customerName',
     // a quote needs an existing customer (the demo company's customer 10000)
+    sampleField: 'customerNumber',
     sampleValue: '10000',
     // the fields of the v1.0 reference page (dynamics_salesquote_get.md) in its order; number,
     // customerName and sentDate are read-only there (and Editable = false in the API page)
