@@ -7,7 +7,7 @@ import { ineffectiveParams, parseParams, type TranslateFlags, type TranslatePara
 import { flushDelay, IdleFlush } from '../api/translator/idle-flush.js';
 import { BatchFailure, OrderedPipeline } from '../api/translator/pipeline.js';
 import type { Ctx } from '../core/context.js';
-import { asVxError, InterruptedError, UsageError } from '../core/errors.js';
+import { asVxError, InterruptedError, OutputError, UsageError } from '../core/errors.js';
 import { forEachLine, scanLines, openTextSource, readBoundedText, type TextSource } from '../core/input.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Progress } from '../core/progress.js';
@@ -388,7 +388,7 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
     // stdout keeps what was delivered, well-formed (a json array is closed)
     if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);
     await sink.abort();
-    throw explain(e, items, delivered, run.out);
+    throw explain(e, items, delivered, run.out, { requests, billed, unmetered });
   }
   progress?.stop();
   if (ctx.globals.verbose) {
@@ -398,7 +398,13 @@ async function translateAll(ctx: Ctx, client: TranslatorClient, params: Translat
 }
 
 /** A failed batch becomes its error with a hint naming what was not translated and what was written. */
-function explain(e: unknown, items: ItemSource, delivered: number, out: string | undefined): unknown {
+function explain(e: unknown, items: ItemSource, delivered: number, out: string | undefined, sent: { requests: number; billed: number; unmetered: number }): unknown {
+  if (e instanceof OutputError) {
+    // the output could not be written (a full disk): the requests were made and billed all the same
+    const billed = sent.unmetered === sent.requests ? 'billed characters not reported' : `${fmt(sent.billed)} billed characters`;
+    e.hint = `sent: ${fmt(sent.requests)} request${sent.requests === 1 ? '' : 's'} (${billed})${delivered ? `; ${items.label.range(1, delivered)} were translated` : ''}`;
+    return e;
+  }
   if (!(e instanceof BatchFailure)) {
     if (e instanceof UsageError && delivered > 0) e.hint = `${items.label.range(1, delivered)} were translated${out ? `; nothing was written to ${out}` : ' and written'}`;
     return e;
