@@ -21,7 +21,7 @@ import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError, VxError } from '../core/errors.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
-import { parseConcurrency } from './translate-run.js';
+import { parseConcurrency } from '../api/translator/options.js';
 
 export interface FilesOptions {
   to?: string[];
