@@ -47,11 +47,11 @@ function __vx_cmds
     case 'vx mgmt'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
-      printf '%s\n' events
+      printf '%s\n' events watch check
     case 'vx mgmt health events'
       printf '%s\n' list details
     case 'vx mgmt quota'
-      printf '%s\n' get set requests wizard
+      printf '%s\n' get set requests wizard list report check apply
     case 'vx mgmt quota requests'
       printf '%s\n' get list
     case 'vx mgmt version-sets'
@@ -264,6 +264,10 @@ function __vx_valued
       printf '%s\n' --filter --output --profile --query --resource --retries --since --subscription --timeout --top -o -p -q
     case 'vx mgmt health events details'
       printf '%s\n' --output --profile --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt health watch'
+      printf '%s\n' --exec --interval --output --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
+    case 'vx mgmt health check'
+      printf '%s\n' --critical --output --profile --query --resource --retries --subscription --timeout --warn -o -p -q
     case 'vx mgmt quota'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt quota get'
@@ -278,6 +282,14 @@ function __vx_valued
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
       printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota list'
+      printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota report'
+      printf '%s\n' --concurrency --location --min-headroom --name --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota check'
+      printf '%s\n' --concurrency --location --need --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota apply'
+      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -f -o -p -q
     case 'vx mgmt version-sets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt version-sets list'
@@ -2011,7 +2023,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events watch check'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l help
@@ -2068,7 +2080,42 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l timeou
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l once
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l resource -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l type -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l critical -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l resource -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l warn -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard list report check apply'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l help
@@ -2175,6 +2222,75 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l min-headroom -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l need -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l poll-interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l dry-run
