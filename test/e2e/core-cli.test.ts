@@ -317,7 +317,7 @@ describe('help and completion', () => {
     expect(r.stdout.split('\n')).toEqual([
       'complete -o default -F _vx vx',
       'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
-      'get set requests wizard',
+      'get set requests wizard list report check apply',
       'json yaml table tsv csv ndjson text none',
       'table tsv text',
       '--filter',
