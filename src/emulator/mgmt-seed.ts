@@ -127,7 +127,7 @@ export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
     reason: s.eventType === 'ServiceIssue' ? 'PlatformInitiated' : undefined,
     impactStartTime: hoursAgo(now, s.startH),
     // resolved: when the impact ended; active: the expected end (the published examples carry it on active events too)
-    impactMitigationTime: s.mitigatedH !== undefined ? hoursAgo(now, s.mitigatedH) : hoursAgo(now, s.updateH - 24),
+    impactMitigationTime: s.mitigatedH !== undefined ? hoursAgo(now, s.mitigatedH) : hoursAgo(now, s.startH - 24),
     lastUpdateTime,
     duration: s.mitigatedH !== undefined ? Math.round((s.startH - s.mitigatedH) * 3600) : undefined,
     eventSubType: s.subType,
