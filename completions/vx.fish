@@ -18,6 +18,8 @@ function __vx_cmds
   switch $argv[1]
     case 'vx'
       printf '%s\n' translate erp mgmt auth profile api completion emulator
+    case 'vx translate'
+      printf '%s\n' file sync
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -45,11 +47,11 @@ function __vx_cmds
     case 'vx mgmt'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
-      printf '%s\n' events
+      printf '%s\n' events watch check
     case 'vx mgmt health events'
       printf '%s\n' list details
     case 'vx mgmt quota'
-      printf '%s\n' get set requests wizard
+      printf '%s\n' get set requests wizard list report check apply
     case 'vx mgmt quota requests'
       printf '%s\n' get list
     case 'vx mgmt version-sets'
@@ -70,6 +72,10 @@ function __vx_valued
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+    case 'vx translate file'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+    case 'vx translate sync'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -258,6 +264,10 @@ function __vx_valued
       printf '%s\n' --filter --output --profile --query --resource --retries --since --subscription --timeout --top -o -p -q
     case 'vx mgmt health events details'
       printf '%s\n' --output --profile --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt health watch'
+      printf '%s\n' --exec --interval --output --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
+    case 'vx mgmt health check'
+      printf '%s\n' --critical --output --profile --query --resource --retries --subscription --timeout --warn -o -p -q
     case 'vx mgmt quota'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt quota get'
@@ -272,6 +282,14 @@ function __vx_valued
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
       printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota list'
+      printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota report'
+      printf '%s\n' --concurrency --location --min-headroom --name --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota check'
+      printf '%s\n' --concurrency --location --need --output --profile --provider --query --retries --subscription --timeout -o -p -q
+    case 'vx mgmt quota apply'
+      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -f -o -p -q
     case 'vx mgmt version-sets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt version-sets list'
@@ -353,6 +371,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
@@ -382,6 +401,51 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l check
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
@@ -1959,7 +2023,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events watch check'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l help
@@ -2016,7 +2080,42 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l timeou
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l once
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l resource -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l type -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l critical -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l resource -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l warn -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard list report check apply'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l help
@@ -2123,6 +2222,75 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l min-headroom -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l name -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota report"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l need -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota check"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l poll-interval -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l provider -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l subscription -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l dry-run
@@ -2173,6 +2341,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l no-color
@@ -2276,6 +2445,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l no-color
@@ -2441,7 +2611,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -2454,7 +2624,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help

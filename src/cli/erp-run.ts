@@ -122,8 +122,10 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
   if (ask && record === undefined) record = await client.get(set, id);
   if (ask) await confirmDestructive(ctx.prompter, false, `Delete ${recordLabel(set, id, record)}?`);
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  await client.remove(set, id, etag);
-  if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
+  const { goneBefore } = await client.remove(set, id, etag);
+  // said also without a terminal: the exchange did not go as planned, and the log should show it
+  if (goneBefore) ctx.info(`deleted ${recordLabel(set, id, record)} (the answer to the first attempt was lost; the repeated DELETE found it gone)`);
+  else if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
 }
 
 export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, key: string): Promise<void> {

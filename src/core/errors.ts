@@ -77,6 +77,19 @@ export class InterruptedError extends VxError {
   }
 }
 
+/**
+ * Ends a command with an exit code of its own, documented with the command (quota check's
+ * "short", the monitoring-plugin codes of health check, 143 after SIGTERM). An empty message
+ * prints nothing: the command has said what it had to say.
+ */
+export class ExitStatus extends VxError {
+  override readonly exitCode: number;
+  constructor(code: number, message = '') {
+    super(message);
+    this.exitCode = code;
+  }
+}
+
 /** The service families whose error bodies differ. */
 export type Family = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth' | 'raw';
 

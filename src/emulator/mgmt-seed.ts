@@ -19,6 +19,8 @@ export interface QuotaRecord {
   /** limits above this are refused (the request ends Failed) */
   cap: number;
   etag: number;
+  /** status reads a change of this quota stays InProgress (default: the state's pollsToFinish) */
+  pollsToFinish?: number;
 }
 
 export interface QuotaRequestRecord {
@@ -60,6 +62,12 @@ export interface MgmtState {
   pollsToFinish: number;
   pageSize: { events: number; versionSets: number; requests: number };
   version: number;
+  /** reads allowed (a token bucket; mgmt-fleet.ts throttleRead); absent: no throttling */
+  readLimit?: { perSecond: number; burst: number; tokens?: number; at?: number };
+  /** quotas listed per page (absent: one page) */
+  quotaPageSize?: number;
+  /** when the state was seeded (ms, whole seconds): the origin of the health events' timeline (mgmt-fleet.ts) */
+  seededAt?: number;
   /** every write received (method, path, If-Match, body), for sandbox users and tests */
   writes: { method: string; path: string; ifMatch?: string; body?: unknown }[];
 }
@@ -70,7 +78,7 @@ export function scopeKey(...parts: string[]): string {
 
 const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-interface EventSeed {
+export interface EventSeed {
   id: string;
   title: string;
   eventType: string;
@@ -102,7 +110,7 @@ const EVENT_SEEDS: EventSeed[] = [
   { id: 'OLD2-4CD', title: 'Advisory: TLS 1.0 and 1.1 end of support', eventType: 'HealthAdvisory', eventLevel: 'Informational', status: 'Resolved', services: [['App Service', ['Global']]], startH: 260, updateH: 240, mitigatedH: 240, summary: 'TLS 1.0 and 1.1 are no longer supported.' },
 ];
 
-function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
+export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
   const lastUpdateTime = hoursAgo(now, s.updateH);
   const p: Json = {
     eventType: s.eventType,
