@@ -10,6 +10,7 @@ import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
+import { formatHelp } from './help.js';
 import { selectFor, selected } from './runner.js';
 import { oneLine } from '../core/errors.js';
 
@@ -121,6 +122,8 @@ export function buildProgram(argv?: readonly string[]): Command {
     .configureHelp({
       showGlobalOptions: true,
       sortSubcommands: false,
+      // a group's commands first, global options last (as gh and az)
+      formatHelp,
       subcommandTerm(cmd: Command): string {
         return (cmd as Command & { [TERM]?: string })[TERM] ?? Help.prototype.subcommandTerm.call(this, cmd);
       },
