@@ -21,6 +21,7 @@ import type { Ctx } from '../core/context.js';
 import { AuthError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 export interface LoginOptions {
   service?: ServiceName;
@@ -330,7 +331,7 @@ export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boole
     throw new AuthError(`the stored credential of ${refused.map((r) => r.service).join(', ')} was refused; sign in again with ${refused.map((r) => `\`vx auth login --service ${r.service}\``).join(', ')}`);
   }
   if (failure) throw failure;
-  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
+  if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
     ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];
