@@ -36,6 +36,6 @@ export const SETTINGS: readonly SettingDef[] = [
   {
     key: 'output',
     description: 'default output format',
-    choices: ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'],
+    choices: ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'],
   },
 ];

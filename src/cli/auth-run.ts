@@ -19,6 +19,7 @@ import { credential, credentialKey, SERVICES, type ServiceName } from '../api/se
 import type { Ctx } from '../core/context.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 export interface LoginOptions {
   service?: ServiceName;
@@ -272,7 +273,7 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
       { header: 'source', get: (r) => r.source ?? '' },
     ],
   });
-  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
+  if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
     ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];

@@ -2,6 +2,7 @@ import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 export async function list(ctx: Ctx): Promise<void> {
   await ctx.print(ctx.config.listProfiles(), {
@@ -19,7 +20,7 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
   const stored = ctx.config.showProfile(profile);
   const isCurrent = profile === ctx.config.profileName();
   const fmt = ctx.format();
-  if (!ctx.globals.query && (fmt === 'table' || fmt === 'tsv' || fmt === 'csv' || fmt === 'text')) {
+  if (!ctx.globals.query && (isTable(fmt) || fmt === 'tsv' || fmt === 'csv' || fmt === 'text')) {
     // the effective value of every setting and where it comes from (flag > env > profile > default)
     const rows = ctx.config.publicSettings().map((d) => {
       const r = isCurrent ? ctx.config.resolve(d.key) : stored[d.key] !== undefined ? { value: stored[d.key], source: 'profile' as const } : undefined;

@@ -11,7 +11,7 @@ import { planTranslation, translateStream } from '../api/translator/stream.js';
 import type { Ctx } from '../core/context.js';
 import { ServiceError, UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
-import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
@@ -60,7 +60,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
 
 async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: { concurrency: number; format: Format; out?: string; whole?: boolean }): Promise<void> {
   const several = params.to.length > 1;
-  const table = run.format === 'table' && !ctx.globals.query;
+  const table = isTable(run.format) && !ctx.globals.query;
   const renderer = STREAMABLE.has(run.format) && !ctx.globals.query
     ? new StreamRenderer(run.format, {
         text: (r) => textOf(r as TranslateResult, several, !run.whole),

@@ -1,7 +1,7 @@
 // What a command's run function receives: config, HTTP, prompts, output and stderr messages,
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
-import { UsageError } from './errors.js';
+import { oneLine, terminalText, UsageError } from './errors.js';
 import { Http } from './http.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
@@ -77,7 +77,7 @@ export class Ctx {
     this.envFormat = !this.flagFormat && env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT, 'VX_OUTPUT') : undefined;
     this.timeoutMs = (parseNumberOption('--timeout', globals.timeout, { min: 0.001, max: 86_400 }) ?? 60) * 1000;
     this.retries = parseNumberOption('--retries', globals.retries, { min: 0, max: 100, integer: true }) ?? 4;
-    const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${line}`)}\n`) : undefined;
+    const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${oneLine(line)}`)}\n`) : undefined;
     this.http = new Http({
       timeoutMs: this.timeoutMs,
       retries: this.retries,
@@ -144,7 +144,7 @@ export class Ctx {
 
   /** A message for the person at the terminal (stderr); secrets redacted. */
   info(message: string): void {
-    this.io.stderr.write(`${redact(message)}\n`);
+    this.io.stderr.write(`${terminalText(redact(message))}\n`);
   }
 
   /** --dry-run of a command that changes local state (the config): what it would do; nothing is written. */
@@ -153,7 +153,7 @@ export class Ctx {
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${redact(message)}\n`);
+    this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${terminalText(redact(message))}\n`);
   }
 
   /** Only with --debug: a line of the trace on stderr; secrets redacted. */
@@ -163,7 +163,7 @@ export class Ctx {
 
   /** Only with --verbose. */
   verbose(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(redact(message))}\n`);
+    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(terminalText(redact(message)))}\n`);
   }
 
   /** Summarises request ids and timings with --verbose. */

@@ -1,7 +1,8 @@
 // Progress on stderr, drawn only when stderr is a terminal: a one-line spinner (elsewhere it does
 // nothing; callers print plain lines with --verbose instead), and a counting progress bar redrawn
 // at most every 100 ms, cleared before results are written to the same terminal and at the end.
-// Knows nothing of any API. No dependencies.
+// Knows nothing of any API.
+import { terminalText } from './errors.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -13,9 +14,10 @@ export interface Spinner {
 }
 
 export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { intervalMs?: number } = {}): Spinner {
-  if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${final}\n`)) };
+  if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${terminalText(final)}\n`)) };
   let i = 0;
-  let current = text;
+  // the text may hold a service's words (a request state): no control character reaches the terminal
+  let current = terminalText(text);
   let stopped = false;
   const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${current}\u001b[K`);
   draw();
@@ -23,14 +25,14 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
   timer.unref();
   return {
     update(t) {
-      current = t;
+      current = terminalText(t);
       if (!stopped) draw();
     },
     stop(final) {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      stream.write(`\r\u001b[K${final !== undefined ? `${final}\n` : ''}`);
+      stream.write(`\r\u001b[K${final !== undefined ? `${terminalText(final)}\n` : ''}`);
     },
   };
 }

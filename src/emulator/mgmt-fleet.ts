@@ -121,13 +121,12 @@ export function eventAt(t: TimelineEvent, seededAt: number, sub: string, now: nu
   if (resolved) {
     p.impactMitigationTime = iso(update);
     p.duration = Math.round((update - start) / 1000);
-  }
+  } else p.impactMitigationTime = iso(start + 24 * 3_600_000); // the expected end, as makeEvent gives active events
   const updates = reached
     .slice()
     .reverse()
     .map((ph) => ({ summary: ph.summary, updateDateTime: iso(seededAt + ph.atMin * 60_000), eventTags: [] }));
   for (const i of p.impact) for (const r of i.impactedRegions) Object.assign(r, { status: cur.status, lastUpdateTime: p.lastUpdateTime, updates });
-  e.systemData = { ...e.systemData, createdAt: p.impactStartTime, lastModifiedAt: p.lastUpdateTime };
   return e;
 }
 
