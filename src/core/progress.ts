@@ -171,3 +171,38 @@ export class LiveBlock {
     this.lines = 0;
   }
 }
+
+/**
+ * One line of status on a terminal (a retry, a long wait), replaced by the next and removed when
+ * what it tells about is over; cut to the width so it never wraps (a wrapped line cannot be
+ * cleared in place). Elsewhere it draws nothing.
+ */
+export class StatusLine {
+  private shown = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  get active(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  show(text: string): void {
+    if (!this.active) return;
+    const max = width(this.stream) - 1;
+    this.stream.write(`\r\u001b[K${text.length > max ? `${text.slice(0, max - 1)}…` : text}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.stream.write('\r\u001b[K');
+    this.shown = false;
+  }
+}
+
+/** A delay or a duration as a person reads it in a progress line: "0.3 s", "2 s", "1 min 5 s". */
+export function seconds(ms: number): string {
+  if (ms < 1000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
