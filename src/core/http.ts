@@ -29,6 +29,12 @@ declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
 export const USER_AGENT = `vx/${VERSION}`;
 
+/**
+ * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
+ * a request's headers: a 401 answer then ends with the command that signs in to that service.
+ */
+export const SIGN_IN_SERVICE = Symbol('vx.signInService');
+
 export interface HttpRequest {
   method: string;
   url: string;
@@ -619,6 +625,8 @@ export class Http {
         continue;
       }
       const error = errorFromResponse(res.status, res.text, res.headers);
+      const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+      if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
       if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
         error.message += ` (after ${attempt + 1} attempts)`;
       }
