@@ -246,7 +246,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
-      progress: (lang, n) => bars?.update(lang, n),
+      progress: (done) => bars?.update(done),
       client: async (langs) => {
         const key = langs.join(',');
         let c = clients.get(key);
@@ -323,11 +323,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const text = (p.bom ? '\ufeff' : '') + body;
       // the lock records what the target now holds, read back as the next run will read it
       const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
-      const written = p.format.parseTarget(body, l.path, p.doc, l.lang, order);
+      // (read back only when something new was written: otherwise every entry is a kept one)
+      const written = origins.size ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
       const units: Record<string, LockEntry> = {};
       for (const u of p.doc.units) {
         const origin = origins.get(u.key);
-        const v = written.values.get(u.key);
+        const v = written?.values.get(u.key);
         if (origin !== undefined) {
           if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
         } else {
@@ -461,8 +462,8 @@ class LanguageBars {
     this.pad = Math.max(...this.langs.map((l) => l.length));
   }
 
-  update(lang: string, n: number): void {
-    this.done.set(lang, n);
+  update(done: ReadonlyMap<string, number>): void {
+    for (const [l, n] of done) this.done.set(l, n);
     const t = Date.now();
     const finished = this.langs.every((l) => (this.done.get(l) ?? 0) >= this.totals.get(l)!);
     if (t - this.last < 100 && !finished) return;
