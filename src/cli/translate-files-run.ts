@@ -246,7 +246,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
-      progress: (lang, n) => bars?.update(lang, n),
+      progress: (done) => bars?.update(done),
       client: async (langs) => {
         const key = langs.join(',');
         let c = clients.get(key);
@@ -462,8 +462,8 @@ class LanguageBars {
     this.pad = Math.max(...this.langs.map((l) => l.length));
   }
 
-  update(lang: string, n: number): void {
-    this.done.set(lang, n);
+  update(done: ReadonlyMap<string, number>): void {
+    for (const [l, n] of done) this.done.set(l, n);
     const t = Date.now();
     const finished = this.langs.every((l) => (this.done.get(l) ?? 0) >= this.totals.get(l)!);
     if (t - this.last < 100 && !finished) return;
