@@ -273,7 +273,7 @@ function __vx_valued
     case 'vx mgmt quota get'
       printf '%s\n' --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota set'
-      printf '%s\n' --limit --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --limit --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota requests'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt quota requests get'
@@ -281,7 +281,7 @@ function __vx_valued
     case 'vx mgmt quota requests list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
-      printf '%s\n' --limit --location --name --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota report'
@@ -2160,6 +2160,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l debug
@@ -2209,9 +2210,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l limit -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l poll-interval -r
@@ -2223,6 +2222,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l dry-run

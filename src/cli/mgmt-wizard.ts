@@ -7,7 +7,7 @@ import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
-import { applyLimit, percentUsed, pollInterval, type QuotaOpts } from './mgmt-run.js';
+import { applyLimit, percentUsed, pollInterval, waitTimeout, type QuotaOpts } from './mgmt-run.js';
 
 /** Common choices offered before "type another"; the profile's value comes first. */
 const PROVIDERS = ['Compute', 'Network', 'Storage', 'MachineLearningServices', 'Web'];
@@ -107,6 +107,7 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
 
 export interface WizardOpts extends QuotaOpts {
   pollInterval?: string;
+  waitTimeout?: string;
   /** the quota resource name: skips choosing it */
   name?: string;
   /** the new limit: skips asking for it */
@@ -138,6 +139,7 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   }
   if (ctx.http.dryRun) throw new UsageError(`the quota wizard does not take --dry-run; see the request with: ${NON_INTERACTIVE_HINT.replace(' --yes', ' --dry-run')}`);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   for (const [flag, rule, v] of [
     ['--subscription', 'subscription', opts.subscription],
     ['--provider', 'providerId', opts.provider],
@@ -235,7 +237,7 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   }
   const same = `the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`;
   try {
-    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds });
+    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds });
   } catch (e) {
     // refused by the service (Failed, Invalid): the command, for a retry with another limit;
     // not after an interruption or a lost answer, where the request may still be running

@@ -240,6 +240,20 @@ describe('bad input', () => {
     }
   });
 
+  it('a service failure after the retries: its exit code, and no target written', async () => {
+    const dir = scratch();
+    try {
+      e2e.emu.setFaults('translator/503:1,retry-after:0');
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--retries', '1'], { cwd: dir });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/^vx: HTTP 503 .*\nno target was written \(each stays as it was\)\n$/);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      expect(existsSync(join(dir, 'en.json.vxlock'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('an unknown --format or extension is exit 2 naming the formats', async () => {
     const dir = scratch();
     try {
