@@ -7,7 +7,7 @@ import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import type { Choice, Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
-import { applyLimit, percentUsed, pollInterval, type QuotaOpts } from './mgmt-run.js';
+import { applyLimit, percentUsed, pollInterval, waitTimeout, type QuotaOpts } from './mgmt-run.js';
 
 const OTHER = '\u0000other';
 
@@ -91,13 +91,14 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
   }
 }
 
-export async function runQuotaWizard(ctx: Ctx, opts: QuotaOpts & { pollInterval?: string }): Promise<void> {
+export async function runQuotaWizard(ctx: Ctx, opts: QuotaOpts & { pollInterval?: string; waitTimeout?: string }): Promise<void> {
   const p = ctx.prompter;
   if (!p.interactive) {
     throw new UsageError(`the quota wizard needs a terminal (stdin and stderr); without one use: ${NON_INTERACTIVE_HINT}`);
   }
   if (ctx.http.dryRun) throw new UsageError(`the quota wizard does not take --dry-run; see the request with: ${NON_INTERACTIVE_HINT.replace(' --yes', ' --dry-run')}`);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   for (const [flag, rule, v] of [['--subscription', 'subscription', opts.subscription], ['--provider', 'providerId', opts.provider], ['--location', 'location', opts.location]] as const) {
     if (v !== undefined) {
       const ok = validator(rule)(v);
@@ -135,5 +136,5 @@ export async function runQuotaWizard(ctx: Ctx, opts: QuotaOpts & { pollInterval?
   );
   const ok = await p.confirm('Submit this quota change?', false);
   if (!ok) throw new UsageError('cancelled; nothing was sent');
-  await applyLimit(ctx, c, scope, name, quota, limit, { wait: true, intervalSeconds });
+  await applyLimit(ctx, c, scope, name, quota, limit, { wait: true, intervalSeconds, timeoutSeconds });
 }
