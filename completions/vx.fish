@@ -75,9 +75,9 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -424,6 +424,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
@@ -447,6 +448,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
