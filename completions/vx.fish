@@ -75,9 +75,9 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -285,7 +285,7 @@ function __vx_valued
     case 'vx mgmt quota requests list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
-      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
+      printf '%s\n' --limit --location --name --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota report'
@@ -429,6 +429,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
@@ -453,6 +454,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
@@ -2338,7 +2340,9 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l limit -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
