@@ -17,22 +17,10 @@ import {
 } from '../api/auth/credentials.js';
 import { credential, credentialKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
+import type { LoginOptions } from './auth.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { readAllStdin } from '../core/input.js';
 
-export interface LoginOptions {
-  service?: ServiceName;
-  withKey?: boolean;
-  withToken?: boolean;
-  deviceCode?: boolean;
-  clientCredentials?: boolean;
-  withSecret?: boolean;
-  clientId?: string;
-  tenant?: string;
-  scope?: string;
-  browser?: boolean;
-  wait?: string;
-}
 
 const DEFAULT_WAIT_S = 300;
 

@@ -4,17 +4,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import type { EmulatorOptions } from './emulator.js';
 import { state } from './runner.js';
 
-export interface EmulatorOptions {
-  port: string;
-  host: string;
-  state?: string;
-  faults?: string;
-  rate?: string;
-  rateLimit?: string;
-  saveProfile?: string;
-}
 
 /** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
 export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {

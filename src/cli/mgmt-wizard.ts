@@ -7,7 +7,8 @@ import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import type { Choice, Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
-import { applyLimit, percentUsed, pollInterval, type QuotaOpts } from './mgmt-run.js';
+import type { WizardOpts } from './mgmt.js';
+import { applyLimit, percentUsed, pollInterval } from './mgmt-run.js';
 
 const OTHER = '\u0000other';
 
@@ -91,7 +92,7 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
   }
 }
 
-export async function runQuotaWizard(ctx: Ctx, opts: QuotaOpts & { pollInterval?: string }): Promise<void> {
+export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> {
   const p = ctx.prompter;
   if (!p.interactive) {
     throw new UsageError(`the quota wizard needs a terminal (stdin and stderr); without one use: ${NON_INTERACTIVE_HINT}`);
