@@ -17,9 +17,11 @@ import {
 } from '../api/auth/credentials.js';
 import { credential, credentialKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
+import { FAMILIES } from '../spec/families.js';
 import type { LoginOptions } from './auth.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 
 const DEFAULT_WAIT_S = 300;
@@ -33,13 +35,11 @@ function parseWait(v: string | undefined): number {
 
 async function chooseService(ctx: Ctx, given: ServiceName | undefined): Promise<ServiceName> {
   if (given) return given;
-  if (!ctx.prompter.interactive) throw new UsageError('--service is required without a terminal (translator, erp, lcs or mgmt)');
-  return ctx.prompter.select<ServiceName>('Sign in to which service?', [
-    { name: 'translator (subscription key)', value: 'translator' },
-    { name: 'erp (business data)', value: 'erp' },
-    { name: 'lcs (database refresh)', value: 'lcs' },
-    { name: 'mgmt (resource management)', value: 'mgmt' },
-  ]);
+  if (!ctx.prompter.interactive) throw new UsageError(`--service is required without a terminal (${SERVICES.slice(0, -1).join(', ')} or ${SERVICES[SERVICES.length - 1]})`);
+  return ctx.prompter.select<ServiceName>(
+    'Sign in to which service?',
+    FAMILIES.map((f) => ({ name: f.title, value: f.name })),
+  );
 }
 
 /** A secret read from stdin: the whole input without the line ending around it. */
@@ -260,7 +260,7 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
       { header: 'source', get: (r) => r.source ?? '' },
     ],
   });
-  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
+  if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
     ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];

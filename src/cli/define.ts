@@ -123,6 +123,8 @@ export interface CommandSpec<O extends readonly Opt[] = readonly Opt[], A extend
    */
   profile?: 'creates' | 'unused';
   run(ctx: Ctx, opts: OptionsOf<O>, ...args: ArgsOf<A>): Promise<void>;
+  /** subcommands of a command that also runs itself (`translate` and `translate file|sync`) */
+  commands?(): readonly Spec[];
 }
 
 /** A noun: commands (or more nouns) under one name. */
@@ -149,7 +151,7 @@ export const TERM = Symbol('vx.term');
 
 export function termOf(spec: Spec): string {
   const alias = spec.aliases?.length ? `|${spec.aliases[0]}` : '';
-  if ('commands' in spec) return `${spec.name}${alias}`;
+  if (!('run' in spec)) return `${spec.name}${alias}`;
   const args = (spec.args ?? []).map((a) => a.spec).join(' ');
   return `${spec.name}${alias}${spec.options?.length ? ' [options]' : ''}${args ? ` ${args}` : ''}`;
 }
@@ -183,7 +185,7 @@ export function mount(parent: Command, spec: Spec): Command {
     Object.assign(c, { [TERM]: termOf(spec) });
     return c;
   }
-  if ('commands' in spec) {
+  if (!('run' in spec)) {
     helpAfter(c, spec);
     for (const child of spec.commands()) mount(c, child);
     return c;
@@ -196,5 +198,6 @@ export function mount(parent: Command, spec: Spec): Command {
   for (const o of spec.options ?? []) c.addOption(toOption(o));
   helpAfter(c, spec);
   c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile }));
+  for (const child of spec.commands?.() ?? []) mount(c, child);
   return c;
 }

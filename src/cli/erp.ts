@@ -134,7 +134,8 @@ function readOnlyNote(set: ErpSet): string {
 
 /** The noun of one entity set: the verbs its model allows, its bound actions, its navigation. */
 export function setSpec(set: ErpSet): Spec {
-  const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
+  const shown = set.columns.map((c) => c.field);
+  const sample = set.sampleField ?? shown.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? shown.find((c) => c !== 'id') ?? 'id';
   const p = `vx erp ${set.noun}`;
   const id = arg('<id>', idHelp(set));
   const many = arg('[id]', `${idHelp(set)} (or --filter/--ids for many)`);

@@ -36,22 +36,17 @@ import {
 import type { Ctx } from '../core/context.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
-import type { Column } from '../core/output.js';
+import { isTable, shortTime, type Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 
 // ---------------------------------------------------------------- health events
 
-/** 2025-07-24T10:05:00Z -> 2025-07-24 10:05Z */
-export function shortTime(v: unknown): string {
-  if (typeof v !== 'string' || !v) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(v);
-  return m ? `${m[1]} ${m[2]}Z` : v;
-}
+export { shortTime };
 
 export const EVENT_COLUMNS: Column[] = [
   { header: 'Tracking id', get: 'name', keep: true },
-  { header: 'Title', get: 'properties.title' },
+  { header: 'Title', get: 'properties.title', primary: true },
   { header: 'Type', get: 'properties.eventType', optional: true },
   { header: 'Level', get: 'properties.eventLevel' },
   { header: 'Status', get: 'properties.status' },
@@ -64,7 +59,7 @@ export const EVENT_COLUMNS: Column[] = [
 /** true when the output is one of the human formats whose rows we may order for reading */
 function humanRows(ctx: Ctx): boolean {
   const f = ctx.format();
-  return !ctx.globals.query && (f === 'table' || f === 'tsv' || f === 'text');
+  return !ctx.globals.query && (isTable(f) || f === 'tsv' || f === 'text');
 }
 
 export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<void> {
@@ -118,7 +113,7 @@ export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: strin
   const subscription = resolveSubscription(ctx.config, opts.subscription, false);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const event = await eventDetails(c, subscription, trackingId);
-  await ctx.print(ctx.format() === 'table' && !ctx.globals.query ? eventView(event) : event);
+  await ctx.print(isTable(ctx.format()) && !ctx.globals.query ? eventView(event) : event);
 }
 
 // ---------------------------------------------------------------- quota

@@ -2,6 +2,7 @@
 // Declarations only (loaded for every `vx --help`); every action loads mgmt-run.js or
 // mgmt-wizard.js when it runs.
 import { arg, command, group, opt, type OptionsOf } from './define.js';
+import { HEALTH_FLEET, QUOTA_FLEET } from './mgmt-fleet.js';
 
 const run = () => import('./mgmt-run.js');
 
@@ -127,6 +128,7 @@ const HEALTH = group({
         }),
       ],
     }),
+    ...HEALTH_FLEET,
   ],
 });
 
@@ -185,6 +187,7 @@ const QUOTA = group({
       more: '\nNeeds a terminal; in scripts use `vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes`.\n',
       run: async (ctx, opts) => (await import('./mgmt-wizard.js')).runQuotaWizard(ctx, opts),
     }),
+    ...QUOTA_FLEET,
   ],
 });
 

@@ -6,14 +6,14 @@ import { fmt } from '../api/translator/batcher.js';
 import { TranslatorClient } from '../api/translator/client.js';
 import { explainFailure, sourceItems, textItems, type Items } from '../api/translator/input.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
-import { columnsFor, rowsOf, textOf, type Row } from '../api/translator/rows.js';
+import { columnsFor, mismatch, rowsOf, textOf, type Row } from '../api/translator/rows.js';
 import { planTranslation, translateStream } from '../api/translator/stream.js';
 import type { Ctx } from '../core/context.js';
 import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
-import { UsageError } from '../core/errors.js';
+import { ServiceError, UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
-import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
@@ -49,19 +49,19 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
     if (ctx.http.dryRun) return await planTranslation(client, input.items, params.to.length);
     ctx.http.opts.connections = concurrency;
-    await render(ctx, client, params, input, { concurrency, format, out: opts.out });
+    await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole) });
   } finally {
     reading.abort();
     await close();
   }
 }
 
-async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: { concurrency: number; format: Format; out?: string }): Promise<void> {
+async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: { concurrency: number; format: Format; out?: string; whole?: boolean }): Promise<void> {
   const several = params.to.length > 1;
-  const table = run.format === 'table' && !ctx.globals.query;
+  const table = isTable(run.format) && !ctx.globals.query;
   const renderer = STREAMABLE.has(run.format) && !ctx.globals.query
     ? new StreamRenderer(run.format, {
-        text: (r) => textOf(r as TranslateResult, several),
+        text: (r) => textOf(r as TranslateResult, several, !run.whole),
         rows: (pair) => rowsOf(...(pair as [string, TranslateResult]), true),
         columns: columnsFor(params),
       })
@@ -85,6 +85,13 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
         continue;
       }
       const { batch: b, outcome: o } = ev;
+      // every result is checked against its item (count, targets in --to order, text) before anything of the batch is written
+      const wrong = mismatch(o.results, params.to);
+      if (wrong) {
+        throw new ServiceError(`the service's answer for ${input.label.one(b.first + wrong.index + 1)} does not match the request: ${wrong.why}; nothing of it was written (client trace id ${o.traceId})`, {
+          requestId: o.requestId,
+        });
+      }
       sent.requests++;
       if (o.billed === undefined) sent.unmetered++;
       else sent.billed += o.billed;

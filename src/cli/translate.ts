@@ -1,6 +1,7 @@
 // The `vx translate` command: its declaration; the work is in translate-run.js, loaded when it runs.
 import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../spec/translator.js';
 import { arg, command, opt, type OptionsOf } from './define.js';
+import { TRANSLATE_FILES } from './translate-files.js';
 
 const OPTIONS = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
@@ -44,4 +45,5 @@ across all targets; results are written in input order as they arrive. Output: t
 stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, ndjson, table, tsv, yaml.
 `,
   run: async (ctx, opts, texts) => (await import('./translate-run.js')).runTranslate(ctx, opts, texts),
+  commands: () => TRANSLATE_FILES,
 });

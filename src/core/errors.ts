@@ -77,8 +77,18 @@ export class InterruptedError extends VxError {
   }
 }
 
-/** The service families whose error bodies differ. */
-export type Family = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth' | 'raw';
+/**
+ * Ends a command with an exit code of its own, documented with the command (quota check's
+ * "short", the monitoring-plugin codes of health check, 143 after SIGTERM). An empty message
+ * prints nothing: the command has said what it had to say.
+ */
+export class ExitStatus extends VxError {
+  override readonly exitCode: number;
+  constructor(code: number, message = '') {
+    super(message);
+    this.exitCode = code;
+  }
+}
 
 export interface ParsedServiceError {
   code?: string;

@@ -92,9 +92,13 @@ export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 export const NOTHING_DONE_STATUS = new Set([429, 503]);
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-/** errors that mean the exchange failed on the network (anything else is a bug and is not retried) */
+/**
+ * errors that mean the exchange failed on the network (anything else is a bug and is not retried);
+ * HPE_* (node:http) and HTTPParserError (undici) are a reply that is not HTTP (a malformed status line
+ * or header): the request went out
+ */
 const NETWORK_CODES =
-  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
+  /^(HPE_|HTTPParserError|ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
 /** certificate verification failures: permanent, and the request never left the client */
 const TLS_TRUST_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
@@ -476,7 +480,11 @@ export class Http {
         if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         const nothingSent = SAFE_NETWORK_CODES.has(String(code));
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
-        const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
+        const what = timedOut
+          ? `timed out after ${ms} ms`
+          : /^(HPE_|HTTPParserError)/.test(String(code))
+            ? `the answer was not valid HTTP (${e.message}; ${code})`
+            : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
         if (idempotent || nothingSent) {
           if (!nothingSent) lost = true;
           if (attempt < maxRetries) {

@@ -116,3 +116,56 @@ export class Progress {
     this.clear();
   }
 }
+
+/**
+ * A block of lines redrawn in place on a terminal (a live status table): each draw moves the
+ * cursor back over the previous block and overwrites it, at most every 100 ms unless forced.
+ * Elsewhere it draws nothing.
+ */
+export class LiveBlock {
+  private lines = 0;
+  private last = 0;
+  private pending: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get active(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  /** Draws `text` (lines ending in \n) in place of the previous block. */
+  draw(text: string, force = false): void {
+    if (!this.active) return;
+    this.pending = text;
+    const t = this.now();
+    if (force || t - this.last >= 100) return this.flush();
+    this.timer ??= setTimeout(() => this.flush(), 100 - (t - this.last));
+    this.timer.unref?.();
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending === undefined) return;
+    const text = this.pending;
+    this.pending = undefined;
+    this.last = this.now();
+    const up = this.lines ? `\u001b[${this.lines}F` : '\r';
+    this.stream.write(`${up}\u001b[J${text}`);
+    this.lines = (text.match(/\n/g) ?? []).length;
+  }
+
+  /** Removes the block (results follow on the same terminal). */
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+    if (!this.active || !this.lines) return;
+    this.stream.write(`\u001b[${this.lines}F\u001b[J`);
+    this.lines = 0;
+  }
+}

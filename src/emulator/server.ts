@@ -6,8 +6,10 @@ import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
+import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
 
-export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth';
+/** the service families of the registry, and the emulator's own sign-in family */
+export type FamilyName = ServiceFamily | 'auth';
 
 export interface EmuRequest {
   method: string;
@@ -187,11 +189,26 @@ export class Emulator {
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
+  /** how far the emulated clock runs ahead of the real one (advanced by tests and sandbox users) */
+  private clockOffsetMs = 0;
+
+  /** The emulated time (ms since epoch): the real clock plus every advance since the last reset. */
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Moves the emulated clock forward (never back): health events appear, change and resolve with it. */
+  advanceClock(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new Error(`the clock moves forward only: ${ms} ms`);
+    this.clockOffsetMs += ms;
+  }
+
   /** Back to the seed data; clears the request log. */
   reset(): void {
     // requests still in flight (a slow answer the client gave up on) belong to the old state
     this.generation += 1;
     this.state = {};
+    this.clockOffsetMs = 0;
     for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
     this.log.length = 0;
     this.tokens.clear();
@@ -220,19 +237,7 @@ export class Emulator {
 
   /** The environment variables that point vx at this emulator. */
   env(): Record<string, string> {
-    return {
-      VX_TRANSLATOR_ENDPOINT: `${this.url}/translator`,
-      VX_TRANSLATOR_KEY: this.key,
-      VX_ERP_PREFIX: `${this.url}/erp`,
-      VX_ERP_TOKEN: this.token,
-      VX_ERP_COMPANY: this.state.erp?.defaultCompany ?? '',
-      VX_LCS_ENDPOINT: `${this.url}/lcs`,
-      VX_LCS_TOKEN: this.token,
-      VX_MGMT_ENDPOINT: `${this.url}/mgmt`,
-      VX_MGMT_TOKEN: this.token,
-      VX_SUBSCRIPTION: this.state.mgmt?.defaultSubscription ?? '',
-      VX_AUTH_URL: `${this.url}/auth`,
-    };
+    return emulatorEnv(this.url, { key: this.key, token: this.token }, this.state as Record<string, Record<string, unknown> | undefined>);
   }
 
   async listen(port = 4010, host = '127.0.0.1'): Promise<string> {
@@ -335,7 +340,7 @@ export class Emulator {
         void body;
         entry.status = 404;
         this.log.push(entry);
-        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under /translator, /erp, /lcs, /mgmt and /auth` } } }, {});
+        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under ${this.families.map((f) => f.prefix).join(', ').replace(/, ([^,]*)$/, ' and $1')}` } } }, {});
       }
       const { family, rest } = found;
       entry.family = family.name;
@@ -489,6 +494,21 @@ export class Emulator {
       this.changed();
       return { status: 204 };
     }
+    if (path === '/_emulator/clock' && (method === 'GET' || method === 'POST')) {
+      if (method === 'POST') {
+        let advance: unknown;
+        try {
+          advance = (JSON.parse(body.toString('utf8') || '{}') as { advanceSeconds?: unknown }).advanceSeconds;
+        } catch {
+          advance = undefined;
+        }
+        if (typeof advance !== 'number' || !Number.isFinite(advance) || advance < 0) {
+          return { status: 400, body: { error: { code: 'InvalidClock', message: 'expected a body {"advanceSeconds": <seconds, 0 or more>}: the clock moves forward only' } } };
+        }
+        this.advanceClock(advance * 1000);
+      }
+      return { status: 200, body: { now: new Date(this.now()).toISOString(), offsetSeconds: this.clockOffsetMs / 1000 } };
+    }
     if (method === 'PUT' && path === '/_emulator/faults') {
       try {
         this.setFaults(body.toString('utf8').trim());
@@ -497,6 +517,6 @@ export class Emulator {
       }
       return { status: 204 };
     }
-    return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults' } } };
+    return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults, GET|POST /_emulator/clock' } } };
   }
 }

@@ -28,6 +28,7 @@ import {
 import { spendChars } from './faults.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
+import { familyOf } from '../spec/families.js';
 
 /** A custom translation system deployed under a category id. */
 export interface CustomSystem {
@@ -257,7 +258,8 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     }
   }
   const detectAll = q.from ? undefined : await loadDetector();
-  const used: ('Custom' | 'Microsoft')[] = q.to.map(() => 'Microsoft');
+  // X-MT-System: one entry per translation (item by item, target by target), as the recorded sessions show
+  const used: ('Custom' | 'Microsoft')[] = [];
   const results: TranslateResult[] = texts.map((text) => {
     const result = {} as TranslateResult;
     let source = q.from;
@@ -268,7 +270,7 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     }
     result.translations = q.to.map((target, k) => {
       const sys = system(state, q, source!, target);
-      if (sys === 'Custom') used[k] = 'Custom';
+      used.push(sys);
       const same = source === target;
       const marker = same ? '' : sys === 'Custom' ? `[${target}:custom] ` : `[${target}] `;
       const prof = { action: q.profanityAction, marker: q.profanityMarker };
@@ -285,8 +287,9 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     const usual = LANGUAGES[source];
     const plainAscii = usual === 'Latn' && !q.fromScript && !NON_ASCII.test(text);
     const written = plainAscii ? 'Latn' : (q.fromScript ?? dominantScript(text));
-    if (!q.html && written && usual && written !== usual && TRANSLITERATION_SCRIPTS.includes(usual) && (written === 'Latn' || usual === 'Latn')) {
-      result.sourceText = { text: transliterate(text, usual) };
+    if (!q.html && written && usual && written !== usual && (written === 'Latn' || usual === 'Latn')) {
+      // a script the emulator cannot write (Devanagari, Han...) keeps the text as it is: the field is there all the same
+      result.sourceText = { text: TRANSLITERATION_SCRIPTS.includes(usual) ? transliterate(text, usual) : text };
     }
     return result;
   });
@@ -331,7 +334,7 @@ export function translatorRequestId(now: Date): string {
 export function translatorFamily(): FamilyDef {
   return {
     name: 'translator',
-    prefix: '/translator',
+    prefix: familyOf('translator').emulator.prefix,
     auth: 'key',
     requestIdHeader: 'X-RequestId',
     newRequestId: translatorRequestId,

@@ -1,0 +1,101 @@
+// Sends the texts of many files to many languages in as few requests as the service's limits
+// allow: each distinct text once (deduplicated across files and languages), grouped by the set
+// of languages that need it so that one request translates it to all of them, each group sent
+// through translateStream (stream.ts: batches at 1,000 items and 50,000 characters counted across
+// the targets, several requests in flight, results in order).
+import type { TranslatorClient } from '../client.js';
+import { planTranslation, translateStream } from '../stream.js';
+import { countChars, LIMITS } from '../../../spec/translator.js';
+
+/** One distinct text to translate and the languages that need it (with how many units each). */
+export interface WorkItem {
+  html: string;
+  langs: Map<string, number>;
+}
+
+/** Texts that go to the same languages, sent together. */
+export interface Group {
+  langs: string[];
+  items: WorkItem[];
+}
+
+export interface EngineOptions {
+  concurrency: number;
+  /** the client for a set of target languages (one request's `to`) */
+  client(langs: string[]): Promise<TranslatorClient>;
+  signal?: AbortSignal;
+  /** units of `lang` done so far (called as batches are delivered) */
+  progress?(lang: string, units: number): void;
+  /** --dry-run: the requests are planned, not sent */
+  dryRun?: boolean;
+}
+
+export interface EngineResult {
+  /** text -> language -> translation */
+  translations: Map<string, Map<string, string>>;
+  requests: number;
+  /** X-Metered-Usage summed (undefined when no response had it) */
+  billed?: number;
+  /** items too long to send at all: text -> why */
+  tooLong: Map<string, string>;
+}
+
+/**
+ * Work items grouped by their language set; an item whose characters times its languages exceed
+ * one request is sent language by language, one longer than an item may be is not sent at all.
+ */
+export function groupItems(items: readonly WorkItem[], tooLong: Map<string, string>): Group[] {
+  const groups = new Map<string, Group>();
+  const add = (langs: string[], item: WorkItem) => {
+    const key = langs.join(',');
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { langs, items: [] }));
+    g.items.push(item);
+  };
+  for (const item of items) {
+    const langs = [...item.langs.keys()].sort();
+    const chars = countChars(item.html);
+    if (chars > LIMITS.maxItemChars) {
+      tooLong.set(item.html, `${chars} characters with its placeholders protected; one item may have at most ${LIMITS.maxItemChars}`);
+      continue;
+    }
+    if (chars * langs.length > LIMITS.maxRequestChars) {
+      for (const l of langs) add([l], { html: item.html, langs: new Map([[l, item.langs.get(l)!]]) });
+    } else add(langs, item);
+  }
+  return [...groups.values()];
+}
+
+export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
+  const tooLong = new Map<string, string>();
+  const groups = groupItems(items, tooLong);
+  const translations = new Map<string, Map<string, string>>();
+  let requests = 0;
+  let billed: number | undefined;
+  const done = new Map<string, number>();
+  for (const g of groups) {
+    const client = await opts.client(g.langs);
+    const texts = g.items.map((i) => i.html);
+    if (opts.dryRun) {
+      await planTranslation(client, texts, g.langs.length);
+      continue;
+    }
+    for await (const ev of translateStream(client, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
+      if (ev.type !== 'batch') continue;
+      requests++;
+      if (ev.outcome.billed !== undefined) billed = (billed ?? 0) + ev.outcome.billed;
+      ev.outcome.results.forEach((r, i) => {
+        const item = g.items[ev.batch.first + i];
+        let m = translations.get(item.html);
+        if (!m) translations.set(item.html, (m = new Map()));
+        // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
+        (r.translations ?? []).forEach((t, k) => {
+          if (k < g.langs.length) m.set(g.langs[k], t.text);
+        });
+        for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+      });
+      for (const l of g.langs) opts.progress?.(l, done.get(l) ?? 0);
+    }
+  }
+  return { translations, requests, billed, tooLong };
+}
