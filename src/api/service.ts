@@ -2,12 +2,17 @@
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
 import { AuthError } from '../core/errors.js';
-import type { Http } from '../core/http.js';
+import { SIGN_IN_SERVICE, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
 import { FAMILY_NAMES, familyOf, type FamilyName } from '../spec/families.js';
 
 export const SERVICES = FAMILY_NAMES;
 export type ServiceName = FamilyName;
+
+/** the setting holding a service's base URL */
+export function endpointKey(service: ServiceName): string {
+  return familyOf(service).endpoint;
+}
 
 export function credentialKey(service: ServiceName): string {
   return familyOf(service).credential;
@@ -26,13 +31,15 @@ export function serviceBase(config: Config, service: ServiceName, flag?: string)
  * token renews it. Pass the command's Http so a refresh is traced and timed like any request.
  */
 export async function authHeaders(config: Config, service: ServiceName, http?: Http): Promise<Record<string, string>> {
+  // the symbol travels with the headers (spread copies it) and names the sign-in a 401 points at
+  const tag = { [SIGN_IN_SERVICE]: service } as Record<string, string>;
   const { auth } = familyOf(service);
   if (auth.kind === 'key') {
     const key = await credential(config, service, http);
     const region = auth.region && config.get(auth.region.setting);
-    return region ? { [auth.header]: key, [auth.region!.header]: region } : { [auth.header]: key };
+    return region ? { ...tag, [auth.header]: key, [auth.region!.header]: region } : { ...tag, [auth.header]: key };
   }
-  return { Authorization: `Bearer ${await credential(config, service, http)}` };
+  return { ...tag, Authorization: `Bearer ${await credential(config, service, http)}` };
 }
 
 /**

@@ -17,6 +17,7 @@ const LOGIN_OPTIONS = [
   opt('--scope <scope>', 'scope to request (profile <service>.scope; default user_impersonation)'),
   opt('--no-browser', 'do not open a browser; print the sign-in address (also VX_BROWSER=none)'),
   opt('--wait <seconds>', 'how long to wait for the browser or device sign-in (default 300)'),
+  opt('--no-verify', 'store the credential without trying it first (by default one cheap request checks that the service accepts it)'),
 ] as const;
 
 export type LoginOptions = OptionsOf<typeof LOGIN_OPTIONS>;
@@ -43,8 +44,11 @@ export const AUTH = group({
     command({
       name: 'status',
       summary: 'show, per service, whether and how you are signed in and when it expires (never the secret)',
-      options: [opt('--service <name>', 'only this service; exits 3 when it has no usable credential', { choices: FAMILY_NAMES })],
-      examples: ['vx auth status', 'vx auth status --service erp -o json'],
+      options: [
+        opt('--service <name>', 'only this service; exits 3 when it has no usable credential', { choices: FAMILY_NAMES }),
+        opt('--check', 'also try each credential with one cheap request to its service (exit 3 when one is refused)'),
+      ],
+      examples: ['vx auth status', 'vx auth status --service erp -o json', 'vx auth status --check'],
       run: async (ctx, opts) => (await run()).status(ctx, opts),
     }),
     command({

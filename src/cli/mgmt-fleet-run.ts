@@ -325,7 +325,8 @@ async function applyWith(
   let statuses: ChangeStatus[] = [];
   const redraw = (force = false) =>
     live.draw(renderTable([...statuses.map(statusRow), ...others.map(planRow)], { columns: applyColumns(multiSub, true), width: tableWidth(ctx) }), force);
-  const onUpdate = (s: ChangeStatus) => {
+  const onUpdate = (s: ChangeStatus, all: readonly ChangeStatus[]) => {
+    statuses = [...all];
     if (stream) {
       void line({ event: 'status', ...statusRow(s), at: new Date().toISOString() });
       if (s.requestId && s.state === 'Accepted' && ctx.stderrIsTTY) ctx.info(`${s.item.entry.name} in ${s.item.scope.location}: request ${s.requestId}`);

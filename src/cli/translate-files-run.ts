@@ -310,11 +310,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const text = (p.bom ? '\ufeff' : '') + body;
       // the lock records what the target now holds, read back as the next run will read it
       const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
-      const written = p.format.parseTarget(body, l.path, p.doc, l.lang, order);
+      // (read back only when something new was written: otherwise every entry is a kept one)
+      const written = origins.size ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
       const units: Record<string, LockEntry> = {};
       for (const u of p.doc.units) {
         const origin = origins.get(u.key);
-        const v = written.values.get(u.key);
+        const v = written?.values.get(u.key);
         if (origin !== undefined) {
           if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
         } else {

@@ -100,6 +100,8 @@ export interface FamilyDef {
   newRequestId?(now: Date): string;
   /** headers every answer of the family carries (the real service's CORS and transport headers) */
   headers?: Readonly<Record<string, string>>;
+  /** the largest request body the family's real service accepts (413 above it); EmulatorOptions.maxBodyBytes wins */
+  maxBodyBytes?: number;
   routes: Route[];
   /** fresh state for this family */
   seed?(): unknown;
@@ -353,7 +355,7 @@ export class Emulator {
         this.send(res, { status, headers, body: family.errorBody(status, code, message, { requestId, path: rest }, extra) }, idHeaders);
       };
 
-      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? family.maxBodyBytes ?? 16 * 1024 * 1024);
       entry.headers = req.headers;
       if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
 

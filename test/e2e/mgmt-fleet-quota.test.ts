@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { EMU_FLEET_SUBSCRIPTIONS } from '../../src/emulator/mgmt-fleet.js';
+import { spawn } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const json = (s: string) => JSON.parse(s);
@@ -300,4 +302,50 @@ quotas:
     }
     expect(mgmtLog()).toEqual([]);
   });
+});
+
+describe('vx mgmt quota apply at a terminal', () => {
+  /** Runs vx under a pseudo-terminal (util-linux `script`); `onOutput` sees everything the terminal shows. */
+  function inPty(args: string[], onOutput: (all: string, write: (s: string) => void) => void): Promise<{ code: number | null; out: string }> {
+    const q = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+    const cmd = [process.execPath, BIN, ...args].map(q).join(' ');
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...baseEnv(e2e.configDir), ...e2e.env, TERM: 'xterm', COLUMNS: '160' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (c) => {
+      out += c;
+      onOutput(out, (x) => child.stdin.write(x));
+    });
+    return new Promise((resolve) => child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    }));
+  }
+
+  it('shows the plan, asks, draws one live status table and ends with the final one', async () => {
+    // a second between status reads: the requests are seen InProgress
+    e2e.emu.state.mgmt.retryAfter = 1;
+    const m = file('tty.yaml', `subscription: ${SUB()}\nprovider: Vendor.Compute\nquotas:\n  - { location: eastus, name: cores, limit: 110 }\n  - { location: westus2, name: cores, limit: 230 }\n  - { location: westeurope, name: cores, limit: 50 }\n`);
+    let asked = false;
+    const r = await inPty(['mgmt', 'quota', 'apply', '-f', m, '--poll-interval', '0'], (all, write) => {
+      if (!asked && /Submit 2 quota changes\?/.test(all)) {
+        asked = true;
+        setTimeout(() => write('y\r'), 100);
+      }
+    });
+    expect(asked).toBe(true);
+    expect(r.code).toBe(0);
+    const plain = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    // the plan before the question, with what is kept as it is
+    expect(plain.indexOf('increase')).toBeLessThan(plain.indexOf('Submit 2 quota changes?'));
+    expect(plain).toMatch(/westeurope\s+cores\s+50\s+50\s+unchanged/);
+    // redrawn in place (cursor up over the previous block), not printed again and again
+    expect(r.out).toMatch(/\u001b\[\d+F\u001b\[J/);
+    expect(plain).toMatch(/westus2\s+cores\s+200\s+230\s+increase\s+InProgress\s+[0-9a-f-]{36}/);
+    const final = plain.slice(plain.lastIndexOf('LOCATION'));
+    expect(final).toMatch(/eastus\s+cores\s+100\s+110\s+increase\s+Succeeded\s+[0-9a-f-]{36}/);
+    expect(final).toMatch(/westus2\s+cores\s+200\s+230\s+increase\s+Succeeded\s+[0-9a-f-]{36}/);
+    expect(plain).toContain('all 2 quota changes succeeded');
+    expect(patches()).toHaveLength(2);
+  }, 40_000);
 });

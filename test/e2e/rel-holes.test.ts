@@ -250,3 +250,36 @@ describe('2. translate -o text stays aligned with its input', () => {
     }
   });
 });
+
+describe('9. escape sequences from the service never reach the terminal raw', () => {
+  // (a currency name holds at most 30 characters)
+  const HOSTILE = '\u001b]8;;http://e.vl/\u0007c\u001b[2J\rX\u009b1m';
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  it('table, tsv, text and --debug escape them; json keeps the payload exact', async () => {
+    const c = await e2e.run(['erp', 'currencies', 'create', '--data', JSON.stringify({ code: 'ESC', displayName: HOSTILE })]);
+    expect(c.stderr).toBe('');
+    expect(c.code).toBe(0);
+    for (const o of ['table', 'tsv', 'text']) {
+      const r = await e2e.run(['erp', 'currencies', 'list', '--filter', "code eq 'ESC'", '-o', o]);
+      expect(r.code).toBe(0);
+      expect(r.stdout, o).not.toMatch(RAW);
+      expect(r.stdout, o).toContain('\\u001b]8;;http://e.vl/\\u0007c\\u001b[2J\\rX\\u009b1m');
+    }
+    const one = await e2e.run(['erp', 'currencies', 'get', 'ESC', '-o', 'table']);
+    expect(one.stdout).not.toMatch(RAW);
+    const dbg = await e2e.run(['erp', 'currencies', 'list', '--filter', "code eq 'ESC'", '-o', 'none', '--debug']);
+    expect(dbg.code).toBe(0);
+    expect(dbg.stderr).toContain('\\u001b[2J');
+    expect(dbg.stderr).not.toMatch(RAW);
+    const json = await e2e.run(['erp', 'currencies', 'get', 'ESC', '-o', 'json']);
+    expect(JSON.parse(json.stdout).displayName).toBe(HOSTILE);
+    const tr = await fixedServer(() => [{ translations: [{ to: 'de', text: `A${HOSTILE}` }] }]);
+    try {
+      const t = await e2e.run(['translate', 'a', '--to', 'de'], { env: { VX_TRANSLATOR_ENDPOINT: tr.url } });
+      expect(t.stdout).not.toMatch(RAW);
+      expect(t.stdout).toBe('A\\u001b]8;;http://e.vl/\\u0007c\\u001b[2J\\rX\\u009b1m\n');
+    } finally {
+      tr.close();
+    }
+  });
+});

@@ -315,3 +315,51 @@ describe('placeholders the service broke', () => {
     }
   });
 });
+
+describe('Ctrl-C', () => {
+  let server: Server;
+  let url: string;
+  let arrived: () => void = () => undefined;
+  beforeAll(async () => {
+    // a translator that answers the first request and holds every later one (the run is interrupted meanwhile)
+    let n = 0;
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (n++ > 0) return arrived();
+        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+        const items = JSON.parse(body) as { Text: string }[];
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: Text })) }))));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('leaves every target and the lock as they were, and no temporary file', async () => {
+    const dir = scratch();
+    try {
+      // 1,500 units: two requests (1,000 items each at most); the second never answers
+      const src = Object.fromEntries(Array.from({ length: 1500 }, (_x, i) => [`k${i}`, `Text number ${i}`]));
+      writeFileSync(join(dir, 'big.json'), JSON.stringify(src, null, 2));
+      writeFileSync(join(dir, 'big.de.json'), '{"k1": "Vorher"}\n');
+      const before = readdirSync(dir).sort();
+      const got = new Promise<void>((r) => (arrived = r));
+      const r = await e2e.run(['translate', 'sync', 'big.json', '--to', 'de', '--concurrency', '1'], {
+        cwd: dir,
+        env: { VX_TRANSLATOR_ENDPOINT: url },
+        onSpawn: (child) => void got.then(() => child.kill('SIGINT')),
+      });
+      expect(r.code).toBe(130);
+      expect(read(dir, 'big.de.json')).toBe('{"k1": "Vorher"}\n');
+      expect(readdirSync(dir).sort()).toEqual(before);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -86,7 +86,7 @@ describe('a fifth service family added to the registry only', () => {
     const { service, config, settings } = await withGeo();
     const cfg = new config.Config(settings.SETTINGS, { dir: '/nonexistent-vx-test', env: { VX_GEO_ENDPOINT: 'http://127.0.0.1:9/geo/', VX_GEO_TOKEN: 'geo-token' } });
     expect(service.serviceBase(cfg, 'geo' as never)).toBe('http://127.0.0.1:9/geo');
-    expect(await service.authHeaders(cfg, 'geo' as never)).toEqual({ Authorization: 'Bearer geo-token' });
+    expect(Object.fromEntries(Object.entries(await service.authHeaders(cfg, 'geo' as never)))).toEqual({ Authorization: 'Bearer geo-token' });
   });
 
   it("is served by the emulator under its prefix and printed by emulator start's environment", async () => {

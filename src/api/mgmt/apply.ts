@@ -89,8 +89,8 @@ export interface FollowOptions {
   concurrency: number;
   intervalSeconds: number;
   signal?: AbortSignal;
-  /** every change of a status (the caller redraws its table or prints a line) */
-  onUpdate: (s: ChangeStatus) => void;
+  /** every change of a status, with all of them (the caller redraws its table or prints a line) */
+  onUpdate: (s: ChangeStatus, all: readonly ChangeStatus[]) => void;
   /** how to follow a request by hand (printed when its end is not known) */
   followHint: (s: ChangeStatus) => string;
 }
@@ -104,7 +104,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
   const set = (s: ChangeStatus, patch: Partial<ChangeStatus>) => {
     if (Object.entries(patch).every(([k, v]) => s[k as keyof ChangeStatus] === v)) return;
     Object.assign(s, patch);
-    o.onUpdate(s);
+    o.onUpdate(s, statuses);
   };
   const follows: Promise<void>[] = [];
   await mapPool(
