@@ -44,6 +44,12 @@ export interface OptExtra {
   repeat?: boolean;
   /** commander refuses the command without it */
   required?: boolean;
+  /**
+   * required to run this command, not its subcommands (`erp refresh` needs --project, `erp
+   * refresh status` does not): checked before the action, in commander's words; a value given to
+   * the parent command counts
+   */
+  requiredToRun?: boolean;
   default?: string;
 }
 
@@ -59,7 +65,7 @@ type ValueOf<F extends string, X> =
             ? string
             : C[number]
           : string;
-type PresentOf<F extends string, X> = X extends { required: true } ? true : X extends { default: string } ? true : LongName<F> extends `no-${string}` ? true : false;
+type PresentOf<F extends string, X> = X extends { required: true } ? true : X extends { requiredToRun: true } ? true : X extends { default: string } ? true : LongName<F> extends `no-${string}` ? true : false;
 
 /** One option as data; `V` (its value) and `P` (always present) are inferred by `opt`. */
 export interface Opt<F extends string = string, V = unknown, P extends boolean = boolean> extends OptExtra {
@@ -123,6 +129,8 @@ export interface CommandSpec<O extends readonly Opt[] = readonly Opt[], A extend
    */
   profile?: 'creates' | 'unused';
   run(ctx: Ctx, opts: OptionsOf<O>, ...args: ArgsOf<A>): Promise<void>;
+  /** commander settings data cannot say (its help layout, say), applied before the options are added */
+  configure?(c: Command): void;
   /** subcommands of a command that also runs itself (`translate` and `translate file|sync`) */
   commands?(): readonly Spec[];
 }
@@ -190,12 +198,23 @@ export function mount(parent: Command, spec: Spec): Command {
     for (const child of spec.commands()) mount(c, child);
     return c;
   }
+  spec.configure?.(c);
   for (const a of spec.args ?? []) {
     const argument = new Argument(a.spec, a.help);
     if (a.choices) argument.choices(a.choices);
     c.addArgument(argument);
   }
   for (const o of spec.options ?? []) c.addOption(toOption(o));
+  const needed = (spec.options ?? []).filter((o) => o.requiredToRun).map((o) => c.options.find((x) => x.flags === o.flags)!);
+  if (needed.length) {
+    c.hook('preAction', (self, actionCommand) => {
+      if (actionCommand !== self) return;
+      const given = self.optsWithGlobals();
+      for (const option of needed) {
+        if (given[option.attributeName()] === undefined) self.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    });
+  }
   helpAfter(c, spec);
   c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile }));
   for (const child of spec.commands?.() ?? []) mount(c, child);

@@ -64,12 +64,19 @@ const EXPORT = [
   opt('--out <file>', 'write to this file (complete or not at all) instead of standard output'),
 ] as const;
 const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file');
+// required to start a refresh, not to check one (`refresh status`): checked when the refresh itself runs
 const REFRESH_OPTIONS = [
-  opt('--project <id>', 'project id', { required: true }),
-  opt('--source <envId>', 'source environment id', { required: true }),
-  opt('--target <envId>', 'target environment id (its database is overwritten)', { required: true }),
-  opt('--wait', 'poll the operation until it completes or fails (progress on stderr)'),
+  opt('--project <id>', 'project id (required)', { requiredToRun: true }),
+  opt('--source <envId>', 'source environment id (required)', { requiredToRun: true }),
+  opt('--target <envId>', 'target environment id, whose database is overwritten (required)', { requiredToRun: true }),
+  opt('--wait', 'follow the operation until it completes or fails: a spinner with its state and the time waited at a terminal; the final status on stdout'),
   opt('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)'),
+] as const;
+// commander gives a --project written after `status` to refresh (it has one too): the action
+// reads both (optsWithGlobals), and so does the check of a required option
+const REFRESH_STATUS_OPTIONS = [
+  opt('--project <id>', 'project id (required)', { requiredToRun: true }),
+  opt('--environment <envId>', 'the environment refreshed: the --target of the refresh (required)', { requiredToRun: true }),
 ] as const;
 
 export type CompanyOpts = OptionsOf<readonly [typeof COMPANY]>;
@@ -83,6 +90,7 @@ export type BulkActionOpts = OptionsOf<typeof BULK_TARGET> & Partial<OptionsOf<t
 export type ImportOpts = OptionsOf<ReturnType<typeof importOptions>> & BatchOpts & CompanyOpts;
 export type ExportOpts = OptionsOf<typeof EXPORT> & CompanyOpts;
 export type RefreshOpts = OptionsOf<typeof REFRESH_OPTIONS>;
+export type RefreshStatusOpts = OptionsOf<typeof REFRESH_STATUS_OPTIONS>;
 
 function updateKeyText(set: ErpSet): string {
   const keys = ['id'];
@@ -288,9 +296,19 @@ const REFRESH = command({
   name: 'refresh',
   summary: "refresh the target environment's database from the source environment (overwrites the target; asks first)",
   options: REFRESH_OPTIONS,
-  examples: ['vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait'],
-  more: '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
+  examples: ['vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait', 'vx erp refresh status <operationId> --project 1234 --environment uat'],
+  more: '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n' + 'The refresh goes on when vx stops waiting (Ctrl-C): `vx erp refresh status` reads its state.\n',
   run: async (ctx, opts) => (await run()).runRefresh(ctx, opts),
+  commands: () => [
+    command({
+      name: 'status',
+      summary: 'show the state of a database refresh operation (the id `refresh` printed), as the service returns it',
+      args: [arg('<operationId>', 'the operation activity id a refresh printed')],
+      options: REFRESH_STATUS_OPTIONS,
+      examples: ['vx erp refresh status <operationId> --project 1234 --environment uat', 'vx erp refresh status <operationId> --project 1234 --environment uat --query OperationStatus -o tsv'],
+      run: async (ctx, opts, id) => (await run()).runRefreshStatus(ctx, opts, id),
+    }),
+  ],
 });
 
 export const ERP = group({

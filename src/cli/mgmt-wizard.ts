@@ -8,7 +8,7 @@ import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import type { Choice, Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
 import type { WizardOpts } from './mgmt.js';
-import { applyLimit, percentUsed, pollInterval } from './mgmt-run.js';
+import { applyLimit, percentUsed, pollInterval, waitTimeout } from './mgmt-run.js';
 
 const OTHER = '\u0000other';
 
@@ -99,6 +99,7 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   }
   if (ctx.http.dryRun) throw new UsageError(`the quota wizard does not take --dry-run; see the request with: ${NON_INTERACTIVE_HINT.replace(' --yes', ' --dry-run')}`);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   for (const [flag, rule, v] of [['--subscription', 'subscription', opts.subscription], ['--provider', 'providerId', opts.provider], ['--location', 'location', opts.location]] as const) {
     if (v !== undefined) {
       const ok = validator(rule)(v);
@@ -136,5 +137,5 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   );
   const ok = await p.confirm('Submit this quota change?', false);
   if (!ok) throw new UsageError('cancelled; nothing was sent');
-  await applyLimit(ctx, c, scope, name, quota, limit, { wait: true, intervalSeconds });
+  await applyLimit(ctx, c, scope, name, quota, limit, { wait: true, intervalSeconds, timeoutSeconds });
 }

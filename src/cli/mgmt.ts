@@ -24,6 +24,7 @@ const SERVICE_SCOPE = [
 ] as const;
 
 const pollInterval = opt('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)');
+const waitTimeout = opt('--wait-timeout <seconds>', 'give up following the request after this long, printing how to follow it (default 1800)');
 
 const EVENTS_LIST = [
   opt('--resource <resourceUri>', 'events of one resource: /subscriptions/<id>/resourceGroups/<g>/providers/<p>/<type>/<name>'),
@@ -39,6 +40,7 @@ const QUOTA_SET = [
   opt('--limit <n>', 'the new limit (a whole number from 0 to 2147483647)'),
   opt('--no-wait', 'print the accepted request and exit without following it'),
   pollInterval,
+  waitTimeout,
 ] as const;
 
 const REQUESTS_LIST = [
@@ -47,7 +49,7 @@ const REQUESTS_LIST = [
   opt('--top <n>', 'at most n requests ($top, also caps the total)'),
 ] as const;
 
-const WIZARD = [...QUOTA_SCOPE, pollInterval] as const;
+const WIZARD = [...QUOTA_SCOPE, pollInterval, waitTimeout] as const;
 
 const VS_LIST = [
   ...SERVICE_SCOPE,

@@ -19,7 +19,8 @@ import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/
 import { fmt } from '../api/translator/batcher.js';
 import type { Ctx } from '../core/context.js';
 import type { FilesOptions } from './translate-files.js';
-import { InterruptedError, UsageError, VxError } from '../core/errors.js';
+import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
+import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
@@ -233,7 +234,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
-      progress: (lang, n) => bars?.update(lang, n),
+      progress: (done) => bars?.update(done),
       client: async (langs) => {
         const key = langs.join(',');
         let c = clients.get(key);
@@ -244,6 +245,11 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         return c;
       },
     });
+  } catch (e) {
+    // nothing is written when the translation fails: every target stays as it was
+    const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
+    if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
+    throw err;
   } finally {
     bars?.stop();
   }
@@ -449,8 +455,8 @@ class LanguageBars {
     this.pad = Math.max(...this.langs.map((l) => l.length));
   }
 
-  update(lang: string, n: number): void {
-    this.done.set(lang, n);
+  update(done: ReadonlyMap<string, number>): void {
+    for (const [l, n] of done) this.done.set(l, n);
     const t = Date.now();
     const finished = this.langs.every((l) => (this.done.get(l) ?? 0) >= this.totals.get(l)!);
     if (t - this.last < 100 && !finished) return;

@@ -2,6 +2,7 @@
 // translate-files-run.js, loaded when one runs. Options that `translate` itself has (--to,
 // --from, --category, --concurrency, --out) are parsed by it wherever they stand on the line and
 // reach these commands merged; they are declared here too for help and completion.
+import { Help, type Command } from 'commander';
 import { arg, command, opt, type OptionsOf } from './define.js';
 
 const FORMATS = ['xliff', 'json', 'po', 'md', 'auto'] as const;
@@ -19,7 +20,22 @@ const COMMON = [
   opt('--fuzzy', 'PO: mark machine translations fuzzy (for review)'),
   opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
+  opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
 ] as const;
+
+/** the global options shown are the program's, not translate's own (which these commands refuse) */
+function programGlobalsOnly(cmd: Command): void {
+  const inherited = cmd.configureHelp();
+  cmd.configureHelp({
+    ...inherited,
+    visibleGlobalOptions(this: Help, c: Command) {
+      let root = c;
+      while (root.parent) root = root.parent;
+      const globals = new Set(root.options.map((o) => o.long));
+      return Help.prototype.visibleGlobalOptions.call(this, c).filter((o) => globals.has(o.long));
+    },
+  });
+}
 const SYNC = [opt('--check', 'send nothing: list the missing or stale units per language and exit 1 if there are any'), ...COMMON] as const;
 
 /** what runFiles reads: `sync`'s options (`file` has all but --check) */
@@ -44,6 +60,7 @@ changed. Placeholders (printf, {0}, %1, {{x}}, $t(...), ICU, HTML tags) are prot
 a unit whose placeholders did not survive is not written as translated, is listed on stderr, and
 the run exits 1 after writing everything else. See docs/translate-files.md.
 `,
+    configure: programGlobalsOnly,
     run: async (ctx, opts, sources) => (await run()).runFiles(ctx, opts, sources, 'file'),
   }),
   command({
@@ -57,6 +74,7 @@ Units are new, changed (their source differs from the one the lock file recorded
 target value changed by hand since vx wrote it is kept ("kept manual edit"); units the source no
 longer has are removed from XLIFF and JSON targets and marked obsolete (#~) in PO targets.
 `,
+    configure: programGlobalsOnly,
     run: async (ctx, opts, sources) => (await run()).runFiles(ctx, opts, sources, 'sync'),
   }),
 ];

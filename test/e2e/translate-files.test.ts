@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { hasPty, runOnPty } from '../helpers/pty.js';
 import { removeDir, ROOT, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -239,6 +240,20 @@ describe('bad input', () => {
     }
   });
 
+  it('a service failure after the retries: its exit code, and no target written', async () => {
+    const dir = scratch();
+    try {
+      e2e.emu.setFaults('translator/503:1,retry-after:0');
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--retries', '1'], { cwd: dir });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/^vx: HTTP 503 .*\nno target was written \(each stays as it was\)\n$/);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      expect(existsSync(join(dir, 'en.json.vxlock'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('an unknown --format or extension is exit 2 naming the formats', async () => {
     const dir = scratch();
     try {
@@ -358,6 +373,22 @@ describe('Ctrl-C', () => {
       expect(r.code).toBe(130);
       expect(read(dir, 'big.de.json')).toBe('{"k1": "Vorher"}\n');
       expect(readdirSync(dir).sort()).toEqual(before);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('at a terminal', () => {
+  it.skipIf(!hasPty)('one progress bar per language on stderr, removed before the summary', async () => {
+    const dir = scratch();
+    try {
+      const r = await runOnPty(['translate', 'file', join(dir, 'en.json'), '--to', 'de,fr', '-o', 'tsv'], { env: e2e.env, cols: 100 });
+      expect(r.code).toBe(0);
+      // both bars drawn (the second under the first), then both lines cleared
+      expect(r.output).toMatch(/\r\u001b\[Kde {2}\[#{10,}\] 100% {2}12\/12 units {2}[\d,]+ units\/s\r\n\r\u001b\[Kfr {2}\[#{10,}\] 100% {2}12\/12 units/);
+      expect(r.output).toContain('\r\u001b[K\u001b[1A\r\u001b[K');
+      expect(r.output).toMatch(/de\.json\t12\t0\t0\t0\t0/);
     } finally {
       removeDir(dir);
     }
