@@ -285,7 +285,7 @@ function __vx_valued
     case 'vx mgmt quota requests list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
-      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
+      printf '%s\n' --limit --location --name --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota report'
@@ -2231,7 +2231,9 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l limit -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l poll-interval -r

@@ -3,7 +3,7 @@
 // sent; the api/mgmt functions do the requests; this file decides what is printed and the exit code.
 import { spawn } from 'node:child_process';
 import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
-import { applyChanges, changeRequest, isChange, makePlan, type ChangeStatus, type PlanItem } from '../api/mgmt/apply.js';
+import { applyChanges, changeRequest, isChange, makePlan, markPending, type ChangeStatus, type PlanItem } from '../api/mgmt/apply.js';
 import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, type HeadroomThreshold, type Need, type QuotaRow } from '../api/mgmt/fleet.js';
 import { checkManifest, parseManifestText } from '../api/mgmt/manifest.js';
 import { eventsUrl, listEvents, type HealthEvent } from '../api/mgmt/health.js';
@@ -300,13 +300,20 @@ async function applyWith(
   const stream = explicit === 'ndjson' || (!explicit && !ctx.stdoutIsTTY);
   const line = (v: unknown) => ctx.write(`${JSON.stringify(v)}\n`);
   const plan = await makePlan(c, o.entries, { concurrency: o.concurrency, signal: ctx.signal });
+  // a request still running from an earlier (interrupted) run is followed, never submitted twice
+  await markPending(c, plan, {
+    concurrency: o.concurrency,
+    signal: ctx.signal,
+    onListFailure: (s, e) => ctx.warn(`cannot list the running quota requests of ${s.provider} in ${s.location} (${e.message}); its changes are submitted as planned`),
+  });
   const changes = plan.filter(isChange);
   const planFailures = plan.filter((p) => p.action === 'failed' || p.action === 'refused');
   if (o.dryRun) {
-    const rows = plan.map((p) => (isChange(p) ? { ...planRow(p), request: changeRequest(c, p) } : planRow(p)));
+    const rows = plan.map((p) => (isChange(p) && !p.pending ? { ...planRow(p), request: changeRequest(c, p) } : planRow(p)));
     if (stream) for (const r of rows) await line({ event: 'plan', ...r });
     else await ctx.print(rows, { columns: applyColumns(multiSub, false) });
-    ctx.info(`dry run: ${changes.length} of ${total} quotas would change; nothing was changed`);
+    const running = changes.filter((p) => p.pending).length;
+    ctx.info(`dry run: ${changes.length} of ${total} quotas would change${running ? ` (${running} by a request already running)` : ''}; nothing was changed`);
     if (planFailures.length) throw planExit(plan);
     return;
   }
@@ -319,7 +326,8 @@ async function applyWith(
     ctx.info(`nothing to change: every limit of the manifest is already in place (${total} quotas)`);
     return;
   }
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Submit ${changes.length} quota change${changes.length > 1 ? 's' : ''}?`);
+  const toSubmit = changes.filter((p) => !p.pending).length;
+  if (toSubmit) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Submit ${toSubmit} quota change${toSubmit > 1 ? 's' : ''}?`);
   const live = new LiveBlock(ctx.io.stderr);
   const others = plan.filter((p) => !isChange(p));
   let statuses: ChangeStatus[] = [];

@@ -33,6 +33,7 @@ const APPLY = [
   ...FLEET_SCOPE,
   opt('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)'),
   opt('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)'),
+  opt('--wait-timeout <seconds>', 'give up following a request after this long, printing how to follow it (default 1800)'),
 ] as const;
 const WATCH = [
   SUBSCRIPTION,

@@ -49,7 +49,13 @@ const REQUESTS_LIST = [
   opt('--top <n>', 'at most n requests ($top, also caps the total)'),
 ] as const;
 
-const WIZARD = [...QUOTA_SCOPE, pollInterval, waitTimeout] as const;
+const WIZARD = [
+  ...QUOTA_SCOPE,
+  opt('--name <resourceName>', 'the quota resource name (skips choosing it)'),
+  opt('--limit <n>', 'the new limit (skips asking for it)'),
+  pollInterval,
+  waitTimeout,
+] as const;
 
 const VS_LIST = [
   ...SERVICE_SCOPE,
@@ -185,7 +191,7 @@ const QUOTA = group({
       name: 'wizard',
       summary: 'change a quota interactively: choose the resource, see limit and usage, enter the new limit, confirm, watch',
       options: WIZARD,
-      examples: ['vx mgmt quota wizard', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus'],
+      examples: ['vx mgmt quota wizard', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus --name cores --limit 150'],
       more: '\nNeeds a terminal; in scripts use `vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes`.\n',
       run: async (ctx, opts) => (await import('./mgmt-wizard.js')).runQuotaWizard(ctx, opts),
     }),

@@ -134,8 +134,39 @@ interface Summary {
   removed: number;
 }
 
+/** translate's own options that mean nothing for files (translate parses them wherever they stand) */
+const NOT_FOR_FILES: [keyof TranslateOnly, string][] = [
+  ['textType', '--text-type'],
+  ['profanityAction', '--profanity-action'],
+  ['profanityMarker', '--profanity-marker'],
+  ['alignment', '--alignment'],
+  ['sentenceLength', '--sentence-length'],
+  ['suggestedFrom', '--suggested-from'],
+  ['fromScript', '--from-script'],
+  ['toScript', '--to-script'],
+  ['file', '--file'],
+  ['whole', '--whole'],
+];
+
+interface TranslateOnly {
+  textType?: unknown;
+  profanityAction?: unknown;
+  profanityMarker?: unknown;
+  alignment?: unknown;
+  sentenceLength?: unknown;
+  suggestedFrom?: unknown;
+  fromScript?: unknown;
+  toScript?: unknown;
+  file?: unknown;
+  whole?: unknown;
+  fallback?: boolean;
+}
+
 export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], mode: 'file' | 'sync'): Promise<void> {
-  const params = parseParams({ to: opts.to, from: opts.from, category: opts.category });
+  const only = opts as FilesOptions & TranslateOnly;
+  for (const [key, flag] of NOT_FOR_FILES) if (only[key] !== undefined) throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
+  if (only.fallback === false) throw new UsageError(`--no-fallback does not apply to vx translate ${mode}`);
+  const params = parseParams({ to: opts.to, from: opts.from, category: opts.category, traceId: opts.traceId });
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.out !== undefined && opts.outDir !== undefined) throw new UsageError('give --out <pattern> or --out-dir <dir>, not both');
   if (opts.out !== undefined && !opts.out.includes('{lang}')) throw new UsageError(`--out needs {lang} in its pattern (one target per language), e.g. --out 'locales/{lang}/{name}.json'`);

@@ -109,6 +109,37 @@ function need(set: ErpSet, op: string): void {
 
 // ---- navigation properties of sales orders (what the emulator can resolve) ----
 
+/** A customer as the v2.0 API shows it (every property of dynamics_customer_get.md). */
+function customerEntity(c: (typeof CUSTOMERS)[number]): Row {
+  const a = c.address;
+  return {
+    id: c.id,
+    number: c.number,
+    displayName: c.displayName,
+    type: c.type,
+    addressLine1: a.street,
+    addressLine2: '',
+    city: a.city,
+    state: a.state,
+    country: a.countryLetterCode,
+    postalCode: a.postalCode,
+    phoneNumber: c.phoneNumber,
+    email: c.email,
+    website: '',
+    taxLiable: true,
+    taxAreaId: '00000000-0000-0000-0000-000000000000',
+    taxAreaDisplayName: '',
+    taxRegistrationNumber: '',
+    currencyId: '00000000-0000-0000-0000-000000000000',
+    currencyCode: c.currencyCode,
+    paymentTermsId: PAYMENT_TERMS[0].id,
+    shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)?.id ?? '00000000-0000-0000-0000-000000000000',
+    paymentMethodId: '00000000-0000-0000-0000-000000000000',
+    blocked: c.blocked,
+    lastModifiedDateTime: '2026-01-15T08:00:00Z',
+  };
+}
+
 type NavValue = Row | Row[] | null;
 
 function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: string): NavValue {
@@ -117,9 +148,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
   switch (nav) {
     case 'customer': {
       const c = CUSTOMERS.find((x) => x.id === row.customerId || x.number === row.customerNumber);
-      if (!c) return null;
-      const { address: a, shipmentMethodCode: _m, ...rest } = c;
-      return { ...rest, addressLine1: a.street, addressLine2: '', city: a.city, state: a.state, country: a.countryLetterCode, postalCode: a.postalCode };
+      return c ? customerEntity(c) : null;
     }
     case 'currency': {
       const cur = companyData(req, company).currencies ?? [];
@@ -130,7 +159,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
     case 'shipmentMethod':
       return SHIPMENT_METHODS.find((p) => p.id === row.shipmentMethodId) ?? null;
     case 'dimensionValue':
-      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department' } : null;
+      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department', lastModifiedDateTime: '2026-01-15T08:00:00Z' } : null;
     case 'salesOrderLines':
       return st(req).lines[String(row.id)] ?? [];
     case 'pdfDocument':
