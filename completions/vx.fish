@@ -293,7 +293,7 @@ function __vx_valued
     case 'vx mgmt quota check'
       printf '%s\n' --concurrency --location --need --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota apply'
-      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -f -o -p -q
+      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -f -o -p -q
     case 'vx mgmt version-sets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt version-sets list'
@@ -2315,6 +2315,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug

@@ -34,7 +34,7 @@ import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
 import type { ApplyOpts, CheckNeedOpts, FleetOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
-import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime } from './mgmt-run.js';
+import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
 export const EXIT_SHORT = 9;
@@ -265,6 +265,7 @@ async function readManifest(ctx: Ctx, file: string | undefined): Promise<{ text:
 export async function runQuotaApply(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   const concurrency = concurrencyOf(ctx, opts.concurrency);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const subs = listValues(opts.subscription);
   const locs = listValues(opts.location);
   if (subs.length > 1 || locs.length > 1) throw new UsageError('quota apply takes one --subscription and one --location as defaults for the manifest; put the others in its entries; nothing was sent');
@@ -282,7 +283,7 @@ export async function runQuotaApply(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   try {
     const c = await MgmtClient.open(http, ctx.config);
     c.pacer = new Pacer();
-    await applyWith(ctx, c, entries.length, { concurrency, intervalSeconds, dryRun, entries });
+    await applyWith(ctx, c, entries.length, { concurrency, intervalSeconds, timeoutSeconds, dryRun, entries });
   } finally {
     if (http !== ctx.http) await http.close();
   }
@@ -292,7 +293,7 @@ async function applyWith(
   ctx: Ctx,
   c: MgmtClient,
   total: number,
-  o: { concurrency: number; intervalSeconds: number; dryRun: boolean; entries: Parameters<typeof makePlan>[1] },
+  o: { concurrency: number; intervalSeconds: number; timeoutSeconds: number; dryRun: boolean; entries: Parameters<typeof makePlan>[1] },
 ): Promise<void> {
   const multiSub = new Set(o.entries.map((e) => e.subscription.toLowerCase())).size > 1;
   const explicit = ctx.explicitFormat();
@@ -343,7 +344,7 @@ async function applyWith(
   try {
     statuses = changes.map((item) => ({ item, state: 'Pending' }));
     redraw(true);
-    statuses = await applyChanges(c, changes, { concurrency: o.concurrency, intervalSeconds: o.intervalSeconds, signal: ctx.signal, onUpdate, followHint });
+    statuses = await applyChanges(c, changes, { concurrency: o.concurrency, intervalSeconds: o.intervalSeconds, timeoutSeconds: o.timeoutSeconds, signal: ctx.signal, onUpdate, followHint });
   } catch (e) {
     live.clear();
     // interrupted: what was accepted goes on at the service
