@@ -3,6 +3,7 @@ import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
 import { API } from './api.js';
 import { AUTH } from './auth.js';
+import { VERSION_COMMAND } from './about.js';
 import { COMPLETION } from './completion.js';
 import { mount, TERM, type Spec } from './define.js';
 import { EMULATOR } from './emulator.js';
@@ -21,7 +22,7 @@ import { oneLine } from '../core/errors.js';
  * (the term and summary come from the same declaration), so `vx --help` does not pay for
  * declaring every option of every command.
  */
-export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, COMPLETION, EMULATOR];
+export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, COMPLETION, EMULATOR, VERSION_COMMAND];
 
 
 let devNull: number | undefined;
@@ -98,6 +99,7 @@ export function buildProgram(argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', 'retries of retryable failures (default 4)'))
     .addOption(new Option('--dry-run', 'print the request(s) that would be sent as JSON on stdout; send nothing'))
     .addOption(new Option('-y, --yes', 'skip confirmation of destructive operations'))
+    .addOption(new Option('--no-pager', 'never show output through a pager (default at a terminal: $VX_PAGER, $PAGER or less -FRX for output longer than the screen)'))
     .showSuggestionAfterError(true)
     .configureHelp({
       showGlobalOptions: true,
