@@ -282,7 +282,7 @@ quotas:
     const input = JSON.stringify({ quotas: [{ subscription: SUB(), provider: 'Vendor.Compute', location: 'eastus', name: 'cores', limit: 100 }] });
     const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json'], { input });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quotas)\n');
+    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quota)\n');
     expect(patches()).toEqual([]);
   });
 
@@ -367,5 +367,19 @@ describe('vx mgmt quota apply after an interruption', () => {
     expect(json(r.stdout)[0]).toMatchObject({ state: 'Succeeded', requestId: id });
     expect(patches()).toEqual([]);
     expect(limitOf(SUB(), 'westus2', 'cores')).toBe(260);
+  });
+});
+
+describe('vx mgmt quota apply --wait-timeout', () => {
+  it('gives up following a request that does not end in time, says how to follow it, and exits 1', async () => {
+    const m = file('slow.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'standardNCFamily', limit: 40 }]));
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '--wait-timeout', '1', '-o', 'json'], { env: { VX_POLL_FLOOR_MS: undefined } });
+    expect(r.code).toBe(1);
+    const [row] = json(r.stdout);
+    expect(row.state).toBe('Unknown');
+    expect(row.message).toBe(
+      `quota request ${row.requestId} did not end within --wait-timeout 1 s (last state InProgress, 1 status read); the change was accepted and goes on; follow it with: vx mgmt quota requests get ${row.requestId} --provider Vendor.Compute --location westus2 --subscription ${SUB()}`,
+    );
+    expect(patches()).toHaveLength(1);
   });
 });

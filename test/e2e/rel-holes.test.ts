@@ -309,3 +309,25 @@ describe('12. following a quota request that never ends, with Retry-After: 0', (
     expect(e2e.emu.count()).toBe(0);
   });
 });
+
+describe('14. smaller holes', () => {
+  it('a JWT whose exp is out of range is a token without a known expiry, never "Invalid time value"', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-rel14-'));
+    try {
+      for (const exp of [1e20, -1e300, 8.64e12 + 1]) {
+        const jwt = `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2ln`;
+        const env = { VX_ERP_TOKEN: undefined };
+        const set = await e2e.run(['auth', 'login', '--service', 'erp', '--with-token', '--no-verify'], { configDir: dir, input: `${jwt}\n`, env });
+        expect([set.code, set.stderr]).toEqual([0, expect.not.stringMatching(/Invalid time value|RangeError/)]);
+        const status = await e2e.run(['auth', 'status', '-o', 'json'], { configDir: dir, env });
+        expect(status.stderr).not.toMatch(/Invalid time value/);
+        expect(status.code).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -139,6 +139,8 @@ export function changeSucceeded(s: ChangeStatus): boolean {
 export interface FollowOptions {
   concurrency: number;
   intervalSeconds: number;
+  /** give up following a request after this long (--wait-timeout; pollRequest's default otherwise) */
+  timeoutSeconds?: number;
   signal?: AbortSignal;
   /** every change of a status, with all of them (the caller redraws its table or prints a line) */
   onUpdate: (s: ChangeStatus, all: readonly ChangeStatus[]) => void;
@@ -162,6 +164,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
     try {
       const final = await pollRequest(c, s.item.scope, id, {
         intervalSeconds: o.intervalSeconds,
+        timeoutSeconds: o.timeoutSeconds,
         retryAfter: from.retryAfter,
         url: from.url,
         signal: o.signal,
@@ -176,7 +179,9 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
         set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
         throw e;
       }
-      set(s, { state: 'Unknown', message: `${failure.message}; the change was accepted: ${o.followHint(s)}`, failure });
+      // (a wait that timed out says already that the change was accepted and goes on)
+      const accepted = /\bwas accepted\b/.test(failure.message) ? '' : '; the change was accepted';
+      set(s, { state: 'Unknown', message: `${failure.message}${accepted}; ${o.followHint(s)}`, failure });
     }
   };
   await mapPool(
