@@ -27,7 +27,7 @@ describe('1. dot segments never move a request to another resource', () => {
   for (const [name, argv] of cases) {
     it(`${name}: exit 2, nothing sent (also with --dry-run)`, async () => {
       const r = await e2e.run(argv);
-      expect(r.stderr).toMatch(/^vx: .*(would move the request to another resource|would split it|dot segment|fit in one URL path segment).*nothing was sent\n$/);
+      expect(r.stderr).toMatch(/^vx: .*(would move the request to another resource|would split it|dot segment|fit in one URL path segment|must be a UUID).*nothing was sent\n$/);
       expect(r.code).toBe(2);
       const d = await e2e.run([...argv, '--dry-run']);
       expect(d.code).toBe(2);
