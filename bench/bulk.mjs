@@ -92,7 +92,7 @@ export async function bulkExport({ records = 100_000, big = 1_000_000, rounds = 
     const env = envFor(server.url, dir);
     const first = `${server.url}/api/v2.0/companies(${COMPANY})/salespeoplePurchasers`;
     const vxArgs = [VX, 'erp', 'salespeople', 'export', '-o', 'ndjson'];
-    const rawArgs = [join(ROOT, 'bench', 'raw-export.cjs'), first, '1000'];
+    const rawArgs = [join(ROOT, 'bench', 'raw-export.cjs'), first, '500'];
     const vx = [];
     const raw = [];
     let rss100k = 0;
