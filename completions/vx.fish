@@ -44,6 +44,8 @@ function __vx_cmds
       printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx erp salesquotes'
       printf '%s\n' list get create update delete make-order make-invoice send import export
+    case 'vx erp refresh'
+      printf '%s\n' status
     case 'vx mgmt'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
@@ -73,9 +75,9 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -254,6 +256,8 @@ function __vx_valued
       printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
+    case 'vx erp refresh status'
+      printf '%s\n' --environment --output --profile --project --query --retries --timeout -o -p -q
     case 'vx mgmt'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt health'
@@ -273,7 +277,7 @@ function __vx_valued
     case 'vx mgmt quota get'
       printf '%s\n' --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota set'
-      printf '%s\n' --limit --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --limit --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota requests'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt quota requests get'
@@ -281,7 +285,7 @@ function __vx_valued
     case 'vx mgmt quota requests list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
-      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --limit --location --name --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota report'
@@ -289,7 +293,7 @@ function __vx_valued
     case 'vx mgmt quota check'
       printf '%s\n' --concurrency --location --need --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota apply'
-      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout -f -o -p -q
+      printf '%s\n' --concurrency --file --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -f -o -p -q
     case 'vx mgmt version-sets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt version-sets list'
@@ -420,6 +424,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
@@ -443,6 +448,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
@@ -1993,6 +1999,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -a 'status'
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l help
@@ -2010,6 +2017,20 @@ complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l wait
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l environment -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l project -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -a 'health quota version-sets versionsets'
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l dry-run
@@ -2160,6 +2181,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l debug
@@ -2209,7 +2231,9 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l limit -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l location -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l poll-interval -r
@@ -2221,6 +2245,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota wizard"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l dry-run
@@ -2290,6 +2315,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
@@ -2520,6 +2546,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth login"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-browser
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx auth login"' -l no-verify
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l profile -r
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l query -r
@@ -2535,6 +2562,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-key
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-secret
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l with-token
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth status"' -l check
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth status"' -l help

@@ -209,18 +209,45 @@ export function registerErp(program: Command): void {
     .description('business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh');
   erp.addHelpText('after', examples('vx erp companies list', "vx erp sales-orders list --filter \"status eq 'Open'\" --top 20", 'vx erp refresh --project 1234 --source <envId> --target <envId> --wait'));
   registerErpSets(erp);
-  erp
+  const refresh = erp
     .command('refresh')
     .description("refresh the target environment's database from the source environment (overwrites the target; asks first)")
-    .addOption(new Option('--project <id>', 'project id').makeOptionMandatory())
-    .addOption(new Option('--source <envId>', 'source environment id').makeOptionMandatory())
-    .addOption(new Option('--target <envId>', 'target environment id (its database is overwritten)').makeOptionMandatory())
-    .option('--wait', 'poll the operation until it completes or fails (progress on stderr)')
+    // required to start a refresh, not to check one (`refresh status`): checked when the refresh itself runs
+    .addOption(new Option('--project <id>', 'project id (required)'))
+    .addOption(new Option('--source <envId>', 'source environment id (required)'))
+    .addOption(new Option('--target <envId>', 'target environment id, whose database is overwritten (required)'))
+    .option('--wait', 'follow the operation until it completes or fails: a spinner with its state and the time waited at a terminal; the final status on stdout')
     .option('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)')
     .addHelpText(
       'after',
-      examples('vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
-        '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
+      examples('vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait', 'vx erp refresh status <operationId> --project 1234 --environment uat') +
+        '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n' +
+        'The refresh goes on when vx stops waiting (Ctrl-C): `vx erp refresh status` reads its state.\n',
     )
+    .hook('preAction', (self, actionCommand) => {
+      if (actionCommand !== self) return;
+      for (const name of ['project', 'source', 'target']) {
+        const option = self.options.find((o) => o.attributeName() === name)!;
+        if (self.getOptionValue(name) === undefined) self.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    })
     .action(act(async (ctx, opts) => (await run()).runRefresh(ctx, opts)));
+  refresh
+    .command('status')
+    .description('show the state of a database refresh operation (the id `refresh` printed), as the service returns it')
+    .argument('<operationId>', 'the operation activity id a refresh printed')
+    // commander gives a --project written after `status` to refresh (it has one too): the action
+    // reads both through optsWithGlobals, and the check below looks at both
+    .addOption(new Option('--project <id>', 'project id (required)'))
+    .addOption(new Option('--environment <envId>', 'the environment refreshed: the --target of the refresh (required)'))
+    .hook('preAction', (self) => {
+      const given = self.optsWithGlobals() as Record<string, unknown>;
+      for (const option of self.options) {
+        if ((option.long === '--project' || option.long === '--environment') && given[option.attributeName()] === undefined) {
+          self.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+        }
+      }
+    })
+    .addHelpText('after', examples('vx erp refresh status <operationId> --project 1234 --environment uat', 'vx erp refresh status <operationId> --project 1234 --environment uat --query OperationStatus -o tsv'))
+    .action(act(async (ctx, opts, id: string) => (await run()).runRefreshStatus(ctx, opts, id)));
 }

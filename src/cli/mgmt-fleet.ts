@@ -61,6 +61,7 @@ export function registerQuotaFleet(quota: Command): void {
   fleetScope(quota.command('apply').description('raise limits to a manifest (YAML or JSON): plan, confirm, submit concurrently, follow every request to its end'))
     .option('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)')
     .option('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)')
+    .option('--wait-timeout <seconds>', 'give up following a request after this long, printing how to follow it (default 1800)')
     .addHelpText(
       'after',
       examples('vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson') +

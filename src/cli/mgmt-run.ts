@@ -8,6 +8,7 @@ import {
   isFailure,
   listRequests,
   patchBody,
+  DEFAULT_WAIT_TIMEOUT_S,
   pollRequest,
   quotaUrl,
   requestIdFrom,
@@ -191,6 +192,14 @@ export function pollInterval(value: string | undefined): number {
   return n;
 }
 
+/** --wait-timeout: seconds from 1 to 86400, default DEFAULT_WAIT_TIMEOUT_S (half an hour) */
+export function waitTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_S;
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid --wait-timeout "${value}": expected seconds from 1 to 86400; nothing was sent`);
+  return n;
+}
+
 function progressLine(ctx: Ctx, m: string): void {
   if (ctx.globals.verbose && !ctx.stderrIsTTY) ctx.info(m);
 }
@@ -206,7 +215,7 @@ export async function applyLimit(
   resourceName: string,
   current: Quota,
   limit: number,
-  o: { wait: boolean; intervalSeconds: number },
+  o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
 ): Promise<void> {
   const where = `--provider ${scope.provider} --location ${scope.location}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
@@ -229,6 +238,7 @@ export async function applyLimit(
   try {
     final = await pollRequest(c, scope, id, {
       intervalSeconds: o.intervalSeconds,
+      timeoutSeconds: o.timeoutSeconds,
       retryAfter: submitted.retryAfter,
       url: submitted.location,
       signal: ctx.signal,
@@ -254,12 +264,14 @@ interface QuotaSetOpts extends QuotaOpts {
   limit?: string;
   wait?: boolean;
   pollInterval?: string;
+  waitTimeout?: string;
 }
 
 export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): Promise<void> {
   checkSegment('resourceName', resourceName, 'quota resource name');
   const limit = checkLimit(opts.limit);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   // without a terminal the question cannot be asked: refuse before the read, so exit 2 sends nothing
@@ -278,7 +290,7 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
   }
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
-  await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds });
+  await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds });
 }
 
 export async function runRequestGet(ctx: Ctx, opts: QuotaOpts, requestId: string): Promise<void> {

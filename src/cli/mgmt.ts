@@ -93,6 +93,7 @@ function registerQuota(mgmt: Command): void {
     .option('--limit <n>', 'the new limit (a whole number from 0 to 2147483647)')
     .option('--no-wait', 'print the accepted request and exit without following it')
     .option('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)')
+    .option('--wait-timeout <seconds>', 'give up following the request after this long, printing how to follow it (default 1800)')
     .addHelpText(
       'after',
       examples(
@@ -115,10 +116,13 @@ function registerQuota(mgmt: Command): void {
     .addHelpText('after', examples('vx mgmt quota requests list --provider Vendor.Compute --location eastus --top 5'))
     .action(act(async (ctx, opts) => (await run()).runRequestList(ctx, opts)));
   quotaScope(quota.command('wizard').description('change a quota interactively: choose the resource, see limit and usage, enter the new limit, confirm, watch'))
+    .option('--name <resourceName>', 'the quota resource name (skips choosing it)')
+    .option('--limit <n>', 'the new limit (skips asking for it)')
     .option('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)')
+    .option('--wait-timeout <seconds>', 'give up following the request after this long, printing how to follow it (default 1800)')
     .addHelpText(
       'after',
-      examples('vx mgmt quota wizard', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus') +
+      examples('vx mgmt quota wizard', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus', 'vx mgmt quota wizard --provider Vendor.Compute --location eastus --name cores --limit 150') +
         '\nNeeds a terminal; in scripts use `vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes`.\n',
     )
     .action(act(async (ctx, opts) => (await import('./mgmt-wizard.js')).runQuotaWizard(ctx, opts)));

@@ -2,12 +2,23 @@
 // translate-files-run.js, loaded when one runs. Options that `translate` itself has (--to,
 // --from, --category, --concurrency, --out) are parsed by it wherever they stand on the line and
 // reach these commands merged; they are declared here too for help and completion.
-import { Option, type Command } from 'commander';
+import { Help, Option, type Command } from 'commander';
 import { act, collect, examples } from './runner.js';
 
 const FORMATS = ['xliff', 'json', 'po', 'md', 'auto'];
 
 function common(cmd: Command): Command {
+  // the global options shown are the program's, not translate's own (which these commands refuse)
+  const inherited = cmd.configureHelp();
+  cmd.configureHelp({
+    ...inherited,
+    visibleGlobalOptions(this: Help, c: Command) {
+      let root = c;
+      while (root.parent) root = root.parent;
+      const globals = new Set(root.options.map((o) => o.long));
+      return Help.prototype.visibleGlobalOptions.call(this, c).filter((o) => globals.has(o.long));
+    },
+  });
   return cmd
     .argument('<source...>', 'source locale file(s): .xlf/.xliff, .json, .po/.pot, .md')
     .option('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', collect)
@@ -19,7 +30,8 @@ function common(cmd: Command): Command {
     .option('--state <state>', 'XLIFF: state of machine-translated units (default 1.2 needs-review-translation, 2.0 translated)')
     .option('--fuzzy', 'PO: mark machine translations fuzzy (for review)')
     .option('--category <id>', 'category (domain) of a custom translation system (default: general)')
-    .option('--concurrency <n>', 'requests in flight at once (default 4, at most 64)');
+    .option('--concurrency <n>', 'requests in flight at once (default 4, at most 64)')
+    .option('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)');
 }
 
 export function registerTranslateFiles(translate: Command): void {

@@ -1,7 +1,7 @@
 // The one door to results on stdout: json | yaml | table | wide | tsv | csv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { isVxError, OutputError, UsageError } from './errors.js';
+import { isVxError, OutputError, terminalText, UsageError } from './errors.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -106,7 +106,7 @@ function isStructured(v: unknown): boolean {
 
 /** a value as the one-line text of a table cell */
 function cellText(v: unknown): string {
-  return scalarText(v).replace(/\r?\n/g, ' ');
+  return terminalText(scalarText(v).replace(/\r?\n/g, ' '));
 }
 
 /** a table's header line, bold when colour is on */
@@ -187,7 +187,7 @@ export function renderNdjson(value: unknown): string {
 }
 
 function tsvCell(v: unknown): string {
-  return scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+  return terminalText(scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n'));
 }
 
 /** One object as `key<TAB>value` lines of its payload (nested values as compact JSON, @odata keys left out). */
@@ -214,7 +214,7 @@ export function renderTsv(value: unknown, columns?: Column[]): string {
 /** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */
 export function renderText(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
-  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${terminalText(scalarText(value))}\n`;
   return renderTsv(value, columns);
 }
 
@@ -355,7 +355,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (value === undefined || value === null) return '';
   const rows = rowsOf(value);
   if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
-  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${terminalText(scalarText(value))}\n`;
   const byPosition = positional(rows);
   // a list of scalars is one value a line; rows that are arrays get columns Column1, Column2, ...
   if (byPosition && !rows.some(Array.isArray)) return rows.map((r) => `${cellText(r)}\n`).join('');

@@ -66,11 +66,22 @@ function base(req: EmuRequest): string {
   return `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}`;
 }
 
+/** An entity set of the API version in the path; another one is the platform's 404 BadRequest_ResourceNotFound. */
 function setFor(name: string, version: string, scope: 'root' | 'company'): ErpSet {
   const set = ERP_SETS.find((s) => s.name === name && (s.scope ?? 'company') === scope);
-  if (!set) throw notFound(`The resource '${name}' was not found`);
-  if (set.apiVersion !== version) throw notFound(`The resource '${name}' is not available in API version ${version}; it lives in ${set.apiVersion}`);
+  const missing = (why: string) => new EmuError(404, 'BadRequest_ResourceNotFound', `Resource not found for the segment '${name}'${why}`);
+  if (!set) throw missing('');
+  if (set.apiVersion !== version) throw missing(` (it is in API version ${set.apiVersion}, not ${version})`);
   return set;
+}
+
+/** A body that is not JSON by its Content-Type: 415 (the platform's HTTP status page: a wrong Content-Type). */
+export function jsonContentType(req: EmuRequest): void {
+  if (!req.text) return;
+  const ct = req.headers['content-type'];
+  // absent: taken as JSON (as a $batch operation's body without a content-type is)
+  if (typeof ct !== 'string' || !ct.trim() || /^application\/json\b/i.test(ct.trim())) return;
+  throw new EmuError(415, 'BadRequest', `The Content-Type '${ct}' of the request body is not supported; send application/json.`);
 }
 
 function companyData(req: EmuRequest, company: string): Record<string, Row[]> {
@@ -97,6 +108,37 @@ function need(set: ErpSet, op: string): void {
 
 // ---- navigation properties of sales orders (what the emulator can resolve) ----
 
+/** A customer as the v2.0 API shows it (every property of dynamics_customer_get.md). */
+function customerEntity(c: (typeof CUSTOMERS)[number]): Row {
+  const a = c.address;
+  return {
+    id: c.id,
+    number: c.number,
+    displayName: c.displayName,
+    type: c.type,
+    addressLine1: a.street,
+    addressLine2: '',
+    city: a.city,
+    state: a.state,
+    country: a.countryLetterCode,
+    postalCode: a.postalCode,
+    phoneNumber: c.phoneNumber,
+    email: c.email,
+    website: '',
+    taxLiable: true,
+    taxAreaId: '00000000-0000-0000-0000-000000000000',
+    taxAreaDisplayName: '',
+    taxRegistrationNumber: '',
+    currencyId: '00000000-0000-0000-0000-000000000000',
+    currencyCode: c.currencyCode,
+    paymentTermsId: PAYMENT_TERMS[0].id,
+    shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)?.id ?? '00000000-0000-0000-0000-000000000000',
+    paymentMethodId: '00000000-0000-0000-0000-000000000000',
+    blocked: c.blocked,
+    lastModifiedDateTime: '2026-01-15T08:00:00Z',
+  };
+}
+
 type NavValue = Row | Row[] | null;
 
 function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: string): NavValue {
@@ -105,9 +147,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
   switch (nav) {
     case 'customer': {
       const c = CUSTOMERS.find((x) => x.id === row.customerId || x.number === row.customerNumber);
-      if (!c) return null;
-      const { address: a, shipmentMethodCode: _m, ...rest } = c;
-      return { ...rest, addressLine1: a.street, addressLine2: '', city: a.city, state: a.state, country: a.countryLetterCode, postalCode: a.postalCode };
+      return c ? customerEntity(c) : null;
     }
     case 'currency': {
       const cur = companyData(req, company).currencies ?? [];
@@ -118,7 +158,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
     case 'shipmentMethod':
       return SHIPMENT_METHODS.find((p) => p.id === row.shipmentMethodId) ?? null;
     case 'dimensionValue':
-      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department' } : null;
+      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department', lastModifiedDateTime: '2026-01-15T08:00:00Z' } : null;
     case 'salesOrderLines':
       return st(req).lines[String(row.id)] ?? [];
     case 'pdfDocument':
@@ -195,11 +235,12 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
   return out;
 }
 
+/** A malformed query option: 400 BadRequest_NotFound, as the platform answers a query syntax error (dynamics-error-codes.md). */
 function odata<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ODataError) throw bad(e.message);
+    if (e instanceof ODataError) throw bad(`Bad Request - Error in query syntax: ${e.message}`, 'BadRequest_NotFound');
     throw e;
   }
 }
@@ -234,6 +275,7 @@ function entityReply(req: EmuRequest, status: number, context: string, row: Row)
 
 /** Validates a POST/PATCH body against the model: unknown and read-only fields, types, lengths. */
 function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
+  jsonContentType(req);
   const body = req.json<unknown>();
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('The request body must be a JSON object', 'BadRequest_InvalidRequestBody');
   const out: Row = {};

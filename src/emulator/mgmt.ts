@@ -521,6 +521,18 @@ function deleteVersionSet(req: EmuRequest): EmuReply {
 
 // ---------------------------------------------------------------- the family
 
+/**
+ * A body whose Content-Type is not JSON: the resource manager's 415 UnsupportedMediaType (before
+ * the api-version and path checks of the provider).
+ */
+function jsonBody(req: EmuRequest): void {
+  if (!req.text) return;
+  const ct = req.headers['content-type'];
+  // absent: taken as JSON (as a $batch operation's body without a content-type is)
+  if (typeof ct !== 'string' || !ct.trim() || /^application\/json\b/i.test(ct.trim())) return;
+  throw new EmuError(415, 'UnsupportedMediaType', `The content media type '${ct}' is not supported. Only 'application/json' is supported.`);
+}
+
 /** Records a write as received (before any check), then handles it. */
 function recorded(handler: (req: EmuRequest) => EmuReply): (req: EmuRequest) => EmuReply {
   return (req) => {
@@ -533,6 +545,7 @@ function recorded(handler: (req: EmuRequest) => EmuReply): (req: EmuRequest) => 
       }
     }
     st(req).writes.push({ method: req.method, path: req.path, ifMatch: ifMatchOf(req), body });
+    jsonBody(req);
     return handler(req);
   };
 }
@@ -576,6 +589,8 @@ export function mgmtFamily(): FamilyDef {
       byStatus: { 403: 'AuthorizationFailed', 409: 'Conflict', 412: 'PreconditionFailed' },
     },
     errorBody: mgmtErrorBody,
+    // the resource manager refuses bodies above 4 MB with 413 (resource provider contract, common API details)
+    maxBodyBytes: 4 * 1024 * 1024,
     routes: ROUTES,
     seed: () => seedFleet(seedMgmt()),
   };

@@ -98,6 +98,8 @@ export interface FamilyDef {
   newRequestId?(now: Date): string;
   /** headers every answer of the family carries (the real service's CORS and transport headers) */
   headers?: Readonly<Record<string, string>>;
+  /** the largest request body the family's real service accepts (413 above it); EmulatorOptions.maxBodyBytes wins */
+  maxBodyBytes?: number;
   routes: Route[];
   /** fresh state for this family */
   seed?(): unknown;
@@ -113,6 +115,8 @@ export interface LogEntry {
   /** the request headers and body (first 64 KiB as text), so tests can check exact payloads */
   headers?: IncomingHttpHeaders;
   body?: string;
+  /** the body was let go to keep the log within its byte budget */
+  bodyDropped?: boolean;
 }
 
 export interface EmulatorOptions {
@@ -124,6 +128,10 @@ export interface EmulatorOptions {
   /** the bearer token erp/lcs/mgmt accept */
   token?: string;
   maxBodyBytes?: number;
+  /** the request log keeps the last this many requests (default 10,000) */
+  logLimit?: number;
+  /** and at most this many bytes of their bodies, dropping the oldest bodies first (default 32 MiB) */
+  logBodyBytes?: number;
   /** the business-data service's per-user rate limit, "<requests>/<seconds>" (e.g. 6000/300); off when absent */
   rateLimit?: string;
 }
@@ -184,6 +192,39 @@ export class Emulator {
     }
   }
 
+  /** the entries of the log that hold a body, oldest first, and the bytes those bodies take */
+  private readonly bodies: LogEntry[] = [];
+  private bodyBytes = 0;
+
+  /**
+   * Adds a request to the log: a ring of the last `logLimit` requests (a long-running emulator
+   * under load must not grow without bound).
+   */
+  private record(entry: LogEntry): void {
+    this.log.push(entry);
+    const limit = this.opts.logLimit ?? 10_000;
+    if (this.log.length > limit) {
+      for (const gone of this.log.splice(0, this.log.length - limit)) this.dropBody(gone);
+      while (this.bodies.length && this.bodies[0].body === undefined) this.bodies.shift();
+    }
+  }
+
+  /** Keeps a request body in the log within the byte budget: the oldest bodies go first. */
+  private keepBody(entry: LogEntry, text: string): void {
+    entry.body = text;
+    this.bodies.push(entry);
+    this.bodyBytes += text.length;
+    const budget = this.opts.logBodyBytes ?? 32 * 1024 * 1024;
+    while (this.bodyBytes > budget && this.bodies.length > 1) this.dropBody(this.bodies.shift()!);
+  }
+
+  private dropBody(e: LogEntry): void {
+    if (e.body === undefined) return;
+    this.bodyBytes -= e.body.length;
+    e.body = undefined;
+    e.bodyDropped = true;
+  }
+
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
@@ -209,6 +250,8 @@ export class Emulator {
     this.clockOffsetMs = 0;
     for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
     this.log.length = 0;
+    this.bodies.length = 0;
+    this.bodyBytes = 0;
     this.tokens.clear();
   }
 
@@ -338,7 +381,7 @@ export class Emulator {
     try {
       if (url.pathname.startsWith('/_emulator/')) {
         entry.family = 'control';
-        this.log.push(entry);
+        this.record(entry);
         const body = await this.readBody(req, 1 << 20);
         const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
         entry.status = reply.status;
@@ -349,13 +392,13 @@ export class Emulator {
         const body = await this.readBody(req, 1 << 20);
         void body;
         entry.status = 404;
-        this.log.push(entry);
+        this.record(entry);
         return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under /translator, /erp, /lcs, /mgmt and /auth` } } }, {});
       }
       const { family, rest } = found;
       entry.family = family.name;
       entry.path = `${rest}${url.search}`;
-      this.log.push(entry);
+      this.record(entry);
       if (family.newRequestId) requestId = family.newRequestId(new Date());
       const idHeaders = { ...family.headers, [family.requestIdHeader]: requestId };
       const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}, extra?: Record<string, unknown>) => {
@@ -363,9 +406,9 @@ export class Emulator {
         this.send(res, { status, headers, body: family.errorBody(status, code, message, { requestId, path: rest }, extra) }, idHeaders);
       };
 
-      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? family.maxBodyBytes ?? 16 * 1024 * 1024);
       entry.headers = req.headers;
-      if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
+      if (raw !== 'too-large' && raw.length) this.keepBody(entry, raw.subarray(0, 65_536).toString('utf8'));
 
       // fault injection (never on the identity endpoints)
       const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name, method);
@@ -497,7 +540,8 @@ export class Emulator {
 
   private control(method: string, path: string, body: Buffer): EmuReply {
     if (method === 'GET' && path === '/_emulator/health') return { status: 200, body: { status: 'ok', families: this.families.map((f) => f.prefix) } };
-    if (method === 'GET' && path === '/_emulator/requests') return { status: 200, body: this.log.filter((e) => e.family !== 'control') };
+    // anyone on the machine can read this: credentials (keys, tokens, secrets) are shown masked
+    if (method === 'GET' && path === '/_emulator/requests') return { status: 200, body: this.log.filter((e) => e.family !== 'control').map(redactEntry) };
     if (method === 'GET' && path === '/_emulator/state') return { status: 200, body: this.state };
     if (method === 'POST' && path === '/_emulator/reset') {
       this.reset();
@@ -529,4 +573,28 @@ export class Emulator {
     }
     return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults, GET|POST /_emulator/clock' } } };
   }
+}
+
+/** headers whose whole value is a credential */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'vendor-subscription-key', 'ocp-apim-subscription-key', 'cookie', 'x-api-key']);
+/** form fields and JSON members that carry a credential (token requests, client secrets) */
+const SECRET_FIELDS = 'client_secret|client_assertion|refresh_token|access_token|id_token|code|code_verifier|device_code|password|assertion';
+const SECRET_FORM = new RegExp(`((?:^|&)(?:${SECRET_FIELDS})=)[^&]*`, 'g');
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_FIELDS}|subscription-key|key|token)=)[^&]*`, 'gi');
+const SECRET_JSON = new RegExp(`("(?:${SECRET_FIELDS}|key|token)"\\s*:\\s*")(?:[^"\\\\]|\\\\.)*"`, 'g');
+
+/** A log entry as `/_emulator/requests` shows it: credentials masked (`Bearer ***`, `***`). */
+export function redactEntry(e: LogEntry): LogEntry {
+  const out: LogEntry = { ...e };
+  if (e.headers) {
+    const h: IncomingHttpHeaders = {};
+    for (const [k, v] of Object.entries(e.headers)) {
+      if (!SECRET_HEADERS.has(k) || v === undefined) h[k] = v;
+      else h[k] = String(v).replace(/^(\w+\s+)?.*$/s, (_, scheme: string | undefined) => `${scheme ?? ''}***`);
+    }
+    out.headers = h;
+  }
+  if (e.body !== undefined) out.body = e.body.replace(SECRET_FORM, '$1***').replace(SECRET_JSON, '$1***"');
+  out.path = e.path.replace(SECRET_QUERY, '$1***');
+  return out;
 }

@@ -7,13 +7,14 @@ import { DEVICE_URL, drive, useAuthEmulator, waitForStderr } from '../helpers/au
 import { runVx } from '../helpers/vx.js';
 
 const t = useAuthEmulator();
-const ccArgs = (service: string) => ['auth', 'login', '--service', service, '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso'];
+// these tests set up stored sign-ins (some already expired, tokenTtl 0): stored without the check login makes
+const ccArgs = (service: string) => ['auth', 'login', '--service', service, '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso', '--no-verify'];
 const loginCc = async (service: string) => {
   const r = await t.run(ccArgs(service), { input: EMULATOR_CLIENT_SECRET });
   expect(r.code, r.stderr).toBe(0);
 };
 const loginDevice = async (service: string) => {
-  const { result } = await drive(t, ['auth', 'login', '--service', service, '--device-code'], async (child) => {
+  const { result } = await drive(t, ['auth', 'login', '--service', service, '--device-code', '--no-verify'], async (child) => {
     const [, url] = await waitForStderr(child, DEVICE_URL);
     await fetch(url);
   });
@@ -113,6 +114,21 @@ describe('expired sign-ins', () => {
     const status = await t.run(['auth', 'status', '--service', 'erp', '-o', 'json']);
     expect(status.code).toBe(3);
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ service: 'erp', status: 'expired', renewable: false });
+  });
+
+  it('four runs at once with the same expired sign-in: one renews it under the config lock, the others use the renewed token (issue 13, item 6)', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginDevice('erp');
+    t.emu.state.auth.tokenTtl = 3600;
+    t.emu.log.length = 0;
+    const runs = await Promise.all(Array.from({ length: 4 }, () => t.run(['erp', 'companies', 'list', '-o', 'none'])));
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
+    // refresh tokens are single-use: exactly one renewal
+    expect(t.emu.count({ family: 'auth', method: 'POST' })).toBe(1);
+    expect(t.emu.count({ family: 'erp', method: 'GET' })).toBe(4);
+    const after = t.profile();
+    expect(JSON.parse(after['erp.signIn']).expiresAt > new Date().toISOString()).toBe(true);
+    expect(t.emu.tokens.get(after['erp.token'])).toBeDefined();
   });
 
   it('are renewed with the stored refresh token, once, before the request; the new tokens are stored', async () => {
@@ -298,8 +314,8 @@ describe('auth status, logout and token', () => {
 
 describe('profiles', () => {
   it('login, status and logout act on the selected profile only', async () => {
-    const key = await t.run(['-p', 'staging', 'auth', 'login', '--service', 'translator', '--with-key'], { input: 'staging-key' });
-    expect(key.stderr).toBe('signed in to translator (subscription key) in profile "staging"\n');
+    const key = await t.run(['-p', 'staging', 'auth', 'login', '--service', 'translator', '--with-key', '--no-verify'], { input: 'staging-key' });
+    expect(key.stderr).toBe('signed in to translator (subscription key) in profile "staging"; not checked (--no-verify)\n');
     await t.run(['auth', 'login', '--service', 'translator', '--with-key'], { input: 'emulator-key' });
     expect(await probe('translator')).toBe('emulator-key');
     const staging = await t.run(['auth', 'token', '--service', 'translator'], { env: { VX_PROFILE: 'staging' } });

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { EMU_FLEET_SUBSCRIPTIONS } from '../../src/emulator/mgmt-fleet.js';
+import { spawn } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const json = (s: string) => JSON.parse(s);
@@ -218,7 +220,9 @@ quotas:
       url: `${e2e.env.VX_MGMT_ENDPOINT}/subscriptions/${SUB()}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimits/cores?api-version=2020-10-25`,
       body: { properties: { limit: 120, unit: 'Count', name: { value: 'cores' } } },
     });
-    expect(mgmtLog().map((e) => e.method)).toEqual(Array(6).fill('GET'));
+    // six reads, and the running requests of the three locations with changes (eastus has two pages)
+    expect(mgmtLog().map((e) => e.method)).toEqual(Array(10).fill('GET'));
+    expect(mgmtLog().filter((e) => e.path.includes('/serviceLimitsRequests?'))).toHaveLength(4);
   });
 
   it('without a terminal and without --yes it refuses before sending anything', async () => {
@@ -299,5 +303,83 @@ quotas:
       expect(r.stderr).toMatch(/nothing was sent\n$/);
     }
     expect(mgmtLog()).toEqual([]);
+  });
+});
+
+describe('vx mgmt quota apply at a terminal', () => {
+  /** Runs vx under a pseudo-terminal (util-linux `script`); `onOutput` sees everything the terminal shows. */
+  function inPty(args: string[], onOutput: (all: string, write: (s: string) => void) => void): Promise<{ code: number | null; out: string }> {
+    const q = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+    const cmd = [process.execPath, BIN, ...args].map(q).join(' ');
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: { ...baseEnv(e2e.configDir), ...e2e.env, TERM: 'xterm', COLUMNS: '160' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (c) => {
+      out += c;
+      onOutput(out, (x) => child.stdin.write(x));
+    });
+    return new Promise((resolve) => child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    }));
+  }
+
+  it('shows the plan, asks, draws one live status table and ends with the final one', async () => {
+    // a second between status reads: the requests are seen InProgress
+    e2e.emu.state.mgmt.retryAfter = 1;
+    const m = file('tty.yaml', `subscription: ${SUB()}\nprovider: Vendor.Compute\nquotas:\n  - { location: eastus, name: cores, limit: 110 }\n  - { location: westus2, name: cores, limit: 230 }\n  - { location: westeurope, name: cores, limit: 50 }\n`);
+    let asked = false;
+    const r = await inPty(['mgmt', 'quota', 'apply', '-f', m, '--poll-interval', '0'], (all, write) => {
+      if (!asked && /Submit 2 quota changes\?/.test(all)) {
+        asked = true;
+        setTimeout(() => write('y\r'), 100);
+      }
+    });
+    expect(asked).toBe(true);
+    expect(r.code).toBe(0);
+    const plain = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    // the plan before the question, with what is kept as it is
+    expect(plain.indexOf('increase')).toBeLessThan(plain.indexOf('Submit 2 quota changes?'));
+    expect(plain).toMatch(/westeurope\s+cores\s+50\s+50\s+unchanged/);
+    // redrawn in place (cursor up over the previous block), not printed again and again
+    expect(r.out).toMatch(/\u001b\[\d+F\u001b\[J/);
+    expect(plain).toMatch(/westus2\s+cores\s+200\s+230\s+increase\s+InProgress\s+[0-9a-f-]{36}/);
+    const final = plain.slice(plain.lastIndexOf('LOCATION'));
+    expect(final).toMatch(/eastus\s+cores\s+100\s+110\s+increase\s+Succeeded\s+[0-9a-f-]{36}/);
+    expect(final).toMatch(/westus2\s+cores\s+200\s+230\s+increase\s+Succeeded\s+[0-9a-f-]{36}/);
+    expect(plain).toContain('all 2 quota changes succeeded');
+    expect(patches()).toHaveLength(2);
+  }, 40_000);
+});
+
+describe('vx mgmt quota apply after an interruption', () => {
+  it('a request still running for a quota is followed to its end, not submitted again', async () => {
+    const set = await e2e.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'westus2', '--limit', '260', '--yes', '--no-wait']);
+    expect(set.code).toBe(0);
+    const id = JSON.parse(set.stdout).name.split('/').pop();
+    e2e.emu.log.length = 0;
+    const m = file('pending.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'cores', limit: 260 }]));
+    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
+    expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress: followed, not submitted again` });
+    expect(json(dry.stdout)[0].request).toBeUndefined();
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)[0]).toMatchObject({ state: 'Succeeded', requestId: id });
+    expect(patches()).toEqual([]);
+    expect(limitOf(SUB(), 'westus2', 'cores')).toBe(260);
+  });
+});
+
+describe('vx mgmt quota apply --wait-timeout', () => {
+  it('gives up following a request that does not end in time, says how to follow it, and exits 1', async () => {
+    const m = file('slow.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'standardNCFamily', limit: 40 }]));
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '--wait-timeout', '1', '-o', 'json'], { env: { VX_POLL_FLOOR_MS: undefined } });
+    expect(r.code).toBe(1);
+    const [row] = json(r.stdout);
+    expect(row.state).toBe('Unknown');
+    expect(row.message).toBe(
+      `quota request ${row.requestId} did not end within --wait-timeout 1 s (last state InProgress, 1 status read); the change was accepted and goes on; follow it with: vx mgmt quota requests get ${row.requestId} --provider Vendor.Compute --location westus2 --subscription ${SUB()}`,
+    );
+    expect(patches()).toHaveLength(1);
   });
 });

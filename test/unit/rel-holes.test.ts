@@ -89,3 +89,37 @@ describe('14. userinfo in an endpoint URL is redacted wherever a URL is shown', 
     expect(redact('mail alice@example.test at http://127.0.0.1/x')).toBe('mail alice@example.test at http://127.0.0.1/x');
   });
 });
+
+describe('9. messages for the terminal (the device-code prompt, notes, warnings, the spinner)', () => {
+  it('Ctx.info / warn / verbose escape control characters; line breaks stay', async () => {
+    const { Ctx } = await import('../../src/core/context.js');
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    const { PassThrough } = await import('node:stream');
+    const stderr = Object.assign(new PassThrough(), { isTTY: false });
+    let text = '';
+    stderr.on('data', (d) => (text += d));
+    const ctx = new Ctx({ verbose: true }, SETTINGS, { stdout: new PassThrough() as any, stderr: stderr as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1' } });
+    const code = 'AB\u001b]0;owned\u0007CD\r\u001b[2J';
+    ctx.info(`To sign in to mgmt, open http://127.0.0.1/device and enter the code ${code}`);
+    ctx.warn('state \u009b31mred');
+    ctx.verbose('two\nlines\u0007');
+    await new Promise((r) => setImmediate(r));
+    expect(text).toBe(
+      'To sign in to mgmt, open http://127.0.0.1/device and enter the code AB\\u001b]0;owned\\u0007CD\\r\\u001b[2J\n' +
+        'warning: state \\u009b31mred\n' +
+        'two\nlines\\u0007\n',
+    );
+  });
+});
+
+describe('12. the quota polling policy (api/mgmt/quota.ts pollDelay)', () => {
+  it('never below a floor that grows by half per read; Retry-After and the interval above it are kept; two minutes at most', async () => {
+    const { pollDelay } = await import('../../src/api/mgmt/quota.js');
+    expect([0, 1, 2, 3, 4].map((k) => pollDelay(k, '0', 0))).toEqual([1000, 1500, 2250, 3375, 5062.5]);
+    expect([0, 1, 2, 3, 4, 5].map((k) => pollDelay(k, '5', 0))).toEqual([5000, 5000, 5000, 5000, 5062.5, 7593.75]);
+    expect(pollDelay(0, undefined, 10)).toBe(10_000);
+    expect(pollDelay(0, undefined, 0)).toBe(1000);
+    expect(pollDelay(50, '0', 0)).toBe(120_000);
+    expect(pollDelay(0, '9999', 0)).toBe(120_000);
+  });
+});

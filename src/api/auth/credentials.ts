@@ -53,7 +53,10 @@ export function jwtExpiry(token: string): Date | undefined {
   if (parts.length !== 3) return undefined;
   try {
     const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? new Date(payload.exp * 1000) : undefined;
+    if (typeof payload.exp !== 'number') return undefined;
+    // an exp outside what a Date can hold (1e20, -1e300) is no expiry at all, not "Invalid time value"
+    const d = new Date(payload.exp * 1000);
+    return Number.isFinite(d.getTime()) ? d : undefined;
   } catch {
     return undefined;
   }
@@ -99,8 +102,10 @@ export async function saveCredential(
   addSecret(got.accessToken);
   addSecret(got.refreshToken);
   const now = extra.now ?? Date.now();
-  const expiry =
+  const stated =
     got.expiresIn !== undefined && Number.isFinite(got.expiresIn) ? new Date(now + got.expiresIn * 1000) : method === 'key' ? undefined : jwtExpiry(got.accessToken);
+  // an expires_in beyond what a Date holds is no stated expiry (never "Invalid time value")
+  const expiry = stated && Number.isFinite(stated.getTime()) ? stated : undefined;
   const record: SignInRecord = {
     method,
     ...(expiry ? { expiresAt: expiry.toISOString() } : {}),

@@ -1,5 +1,6 @@
 // The shapes a translation result is shown in: table/tsv rows (one per item and target) and the
 // `text` lines. Pure functions of the results; the CLI picks the format and writes them.
+import { terminalText } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { TranslateResult } from '../../spec/translator.js';
 import type { TranslateParams } from './options.js';
@@ -48,7 +49,7 @@ export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean):
  */
 export function textOf(r: TranslateResult, several: boolean, oneLine = true): string {
   let s = '';
-  const line = oneLine ? escapeBreaks : (t: string) => t;
+  const line = oneLine ? escapeBreaks : terminalText;
   for (const t of r.translations ?? []) {
     s += several ? `${t.to}\t${line(t.text)}` : line(t.text);
     if (t.transliteration) s += `\t${line(t.transliteration.text)}`;
@@ -59,9 +60,9 @@ export function textOf(r: TranslateResult, several: boolean, oneLine = true): st
 
 
 const BREAK = /\r\n|\r|\n/;
-/** a text on one line: its line breaks written as `\n` / `\r` */
+/** a text on one line: its line breaks written as `\n` / `\r`, other control characters escaped (terminalText) */
 function escapeBreaks(text: string): string {
-  return BREAK.test(text) ? text.replace(/\r/g, '\\r').replace(/\n/g, '\\n') : text;
+  return terminalText(BREAK.test(text) ? text.replace(/\n/g, '\\n') : text);
 }
 
 /**

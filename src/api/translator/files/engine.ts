@@ -24,8 +24,8 @@ export interface EngineOptions {
   /** the client for a set of target languages (one request's `to`) */
   client(langs: string[]): Promise<TranslatorClient>;
   signal?: AbortSignal;
-  /** units of `lang` done so far (called as batches are delivered) */
-  progress?(lang: string, units: number): void;
+  /** units done so far per language (called as batches are delivered) */
+  progress?(done: ReadonlyMap<string, number>): void;
   /** --dry-run: the requests are planned, not sent */
   dryRun?: boolean;
 }
@@ -94,7 +94,7 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
         });
         for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
       });
-      for (const l of g.langs) opts.progress?.(l, done.get(l) ?? 0);
+      opts.progress?.(done);
     }
   }
   return { translations, requests, billed, tooLong };
