@@ -7,7 +7,7 @@ import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/e
 import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
-import { seconds, startSpinner } from '../core/progress.js';
+import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
 
 interface CompanyOpts {
@@ -261,7 +261,7 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
   const label = (state: string | undefined) => `operation ${o.activity}: ${state ?? 'unknown'}`;
   let last: string | undefined;
   const spinner = startSpinner(ctx.io.stderr, `${label('submitted')} (0 s)`);
-  const tick = setInterval(() => spinner.update(`${label(last ?? 'submitted')} (${seconds(Date.now() - started)})`), 1000);
+  const tick = setInterval(() => spinner.update(`${label(last ?? 'submitted')} (${elapsed(Date.now() - started)})`), 1000);
   tick.unref();
   let final: OperationStatus;
   try {
@@ -271,7 +271,7 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
       const status = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
       if (status !== last && !ctx.stderrIsTTY) ctx.verbose(label(status));
       last = status;
-      spinner.update(`${label(status)} (${seconds(Date.now() - started)})`);
+      spinner.update(`${label(status)} (${elapsed(Date.now() - started)})`);
       if (outcomeOf(status) !== 'running') {
         final = body;
         break;
@@ -291,7 +291,7 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
   }
   clearInterval(tick);
   const state = typeof final.OperationStatus === 'string' ? final.OperationStatus : undefined;
-  spinner.stop(ctx.stderrIsTTY ? `${label(state)} after ${seconds(Date.now() - started)}` : undefined);
+  spinner.stop(ctx.stderrIsTTY ? `${label(state)} after ${elapsed(Date.now() - started)}` : undefined);
   await ctx.print(final);
   if (outcomeOf(state) === 'failed') throw new ServiceError(`the database refresh of ${o.environment} ended as ${state}${final.ErrorMessage ? `: ${final.ErrorMessage}` : ''}`);
 }

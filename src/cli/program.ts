@@ -9,6 +9,7 @@ import { registerTranslate } from './translate.js';
 import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
+import { registerVersion } from './about.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
 import { selectFor, selected } from './runner.js';
@@ -40,6 +41,7 @@ export const NOUNS: readonly { name: string; term: string; summary: string; regi
   { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },
   { name: 'completion', term: 'completion [options] [shell]', summary: 'print a shell completion script generated from the command tree', register: registerCompletion },
   { name: 'emulator', term: 'emulator', summary: 'a local sandbox serving all three API families on loopback, with seed data', register: registerEmulator },
+  { name: 'version', term: 'version', summary: 'print the version of vx, of Node.js and the platform (for bug reports)', register: registerVersion },
 ];
 
 const TERM = Symbol('vx.term');
@@ -118,6 +120,7 @@ export function buildProgram(argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', 'retries of retryable failures (default 4)'))
     .addOption(new Option('--dry-run', 'print the request(s) that would be sent as JSON on stdout; send nothing'))
     .addOption(new Option('-y, --yes', 'skip confirmation of destructive operations'))
+    .addOption(new Option('--no-pager', 'never show output through a pager (default at a terminal: $VX_PAGER, $PAGER or less -FRX for output longer than the screen)'))
     .showSuggestionAfterError(true)
     .configureHelp({
       showGlobalOptions: true,

@@ -14,6 +14,8 @@ export interface RunState {
   interruptedBy?: string;
   /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
   onSigterm?: () => void;
+  /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
+  pagerRunning?: boolean;
 }
 
 export const state: RunState = { signal: new AbortController().signal };
@@ -42,6 +44,7 @@ export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    ctx.onPager = (running) => void (state.pagerRunning = running);
     if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
