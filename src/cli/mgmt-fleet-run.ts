@@ -340,7 +340,7 @@ async function applyWith(
   if (!changes.length) {
     if (!stream) await ctx.print(plan.map(planRow), { columns: applyColumns(multiSub, false) });
     if (planFailures.length) throw planExit(plan);
-    ctx.info(`nothing to change: every limit of the manifest is already in place (${total} quotas)`);
+    ctx.info(`nothing to change: every limit of the manifest is already in place (${total} quota${total === 1 ? '' : 's'})`);
     return;
   }
   const toSubmit = changes.filter((p) => !p.pending).length;

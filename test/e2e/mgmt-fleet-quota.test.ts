@@ -282,7 +282,7 @@ quotas:
     const input = JSON.stringify({ quotas: [{ subscription: SUB(), provider: 'Vendor.Compute', location: 'eastus', name: 'cores', limit: 100 }] });
     const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json'], { input });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quotas)\n');
+    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quota)\n');
     expect(patches()).toEqual([]);
   });
 
