@@ -1,7 +1,6 @@
 // `vx version`: the version of vx, of Node.js and the platform, as `gh version` prints its own;
 // what a bug report needs. `-o json|yaml` gives them as a record.
-import type { Command } from 'commander';
-import { act, examples } from './runner.js';
+import { command } from './define.js';
 import { VERSION } from './version.js';
 
 export interface VersionInfo {
@@ -20,21 +19,16 @@ export function versionText(v: VersionInfo): string {
   return `vx version ${v.version}\nnode ${v.node} (${v.platform} ${v.arch})\n`;
 }
 
-export function registerVersion(program: Command): void {
-  program
-    .command('version')
-    .description('print the version of vx, of Node.js and the platform (for bug reports)')
-    .addHelpText('after', examples('vx version', 'vx version -o json'))
-    .action(
-      act(
-        async (ctx) => {
-          const info = versionInfo();
-          // text unless a format was asked for (a version is read by people, also through a pipe)
-          const format = ctx.explicitFormat();
-          if (!format || format === 'text' || format === 'table' || format === 'wide') await ctx.write(versionText(info));
-          else await ctx.print(info);
-        },
-        { profile: 'unused' },
-      ),
-    );
-}
+export const VERSION_COMMAND = command({
+  name: 'version',
+  summary: 'print the version of vx, of Node.js and the platform (for bug reports)',
+  examples: ['vx version', 'vx version -o json'],
+  profile: 'unused',
+  run: async (ctx) => {
+    const info = versionInfo();
+    // text unless a format was asked for (a version is read by people, also through a pipe)
+    const format = ctx.explicitFormat();
+    if (!format || format === 'text' || format === 'table' || format === 'wide') await ctx.write(versionText(info));
+    else await ctx.print(info);
+  },
+});

@@ -9,28 +9,7 @@ import { amountText, atomicFileSink, shortTime, type Column } from '../core/outp
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
-
-interface CompanyOpts {
-  company?: string;
-}
-interface ListOpts extends CompanyOpts {
-  filter?: string;
-  select?: string;
-  expand?: string;
-  orderby?: string;
-  top?: string;
-  skip?: string;
-  pageSize?: string;
-  out?: string;
-}
-interface BodyOpts extends CompanyOpts {
-  data?: string;
-  set?: string[];
-}
-interface EtagOpts extends CompanyOpts {
-  ifMatch?: string;
-  force?: boolean;
-}
+import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
 
 function count(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -39,7 +18,7 @@ function count(name: string, v: string | undefined, min: number): number | undef
   return n;
 }
 
-export function listQuery(opts: ListOpts): ListQuery {
+export function listQuery(opts: Partial<ListOpts>): ListQuery {
   for (const k of ['filter', 'select', 'expand', 'orderby'] as const) {
     if (opts[k] !== undefined && !opts[k]!.trim()) throw new UsageError(`--${k} may not be empty`);
   }
@@ -101,7 +80,7 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
   await ctx.print(items, { columns: columnsOf(set, q.select), empty: `no ${set.singular} records` });
 }
 
-export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string): Promise<void> {
+export async function runGet(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Promise<void> {
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);
@@ -171,7 +150,7 @@ async function writeAtomic(path: string, data: Buffer): Promise<void> {
     throw e;
   }
 }
-export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string, nav: string): Promise<void> {
+export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: string, nav: string): Promise<void> {
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
@@ -190,14 +169,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: str
   }
   const value = await client.related(set, id, nav, q);
   await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
-}
-
-interface RefreshOpts {
-  project: string;
-  source: string;
-  target: string;
-  wait?: boolean;
-  pollInterval?: string;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -294,11 +265,6 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
   spinner.stop(ctx.stderrIsTTY ? `${label(state)} after ${elapsed(Date.now() - started)}` : undefined);
   await ctx.print(final);
   if (outcomeOf(state) === 'failed') throw new ServiceError(`the database refresh of ${o.environment} ended as ${state}${final.ErrorMessage ? `: ${final.ErrorMessage}` : ''}`);
-}
-
-interface RefreshStatusOpts {
-  project: string;
-  environment: string;
 }
 
 /** `vx erp refresh status <operationId>`: the operation's status as the service returns it. */

@@ -33,7 +33,8 @@ import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
-import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout, type QuotaOpts } from './mgmt-run.js';
+import type { ApplyOpts, CheckNeedOpts, FleetOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
+import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
 export const EXIT_SHORT = 9;
@@ -112,7 +113,7 @@ function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = [])
 
 // ---------------------------------------------------------------- quota list
 
-export async function runQuotaList(ctx: Ctx, opts: QuotaOpts & { filter?: string }): Promise<void> {
+export async function runQuotaList(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
@@ -122,13 +123,6 @@ export async function runQuotaList(ctx: Ctx, opts: QuotaOpts & { filter?: string
 }
 
 // ---------------------------------------------------------------- quota report
-
-interface FleetOpts {
-  subscription?: string[];
-  provider?: string;
-  location?: string[];
-  concurrency?: string;
-}
 
 /** `--min-headroom 20` (units) or `10%` (of the limit). */
 export function parseHeadroom(value: string | undefined): HeadroomThreshold | undefined {
@@ -144,7 +138,7 @@ function scopesOf(subscriptions: string[], provider: string, locations: string[]
   return subscriptions.flatMap((subscription) => locations.map((location) => ({ subscription, provider, location })));
 }
 
-export async function runQuotaReport(ctx: Ctx, opts: FleetOpts & { name?: string[]; minHeadroom?: string }): Promise<void> {
+export async function runQuotaReport(ctx: Ctx, opts: ReportOpts): Promise<void> {
   const names = listValues(opts.name).map((n) => checkSegment('resourceName', n, '--name'));
   const threshold = parseHeadroom(opts.minHeadroom);
   const concurrency = concurrencyOf(ctx, opts.concurrency);
@@ -183,7 +177,7 @@ export function parseNeed(text: string): Need {
   return { name, amount: r.value!, location };
 }
 
-export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[] }): Promise<void> {
+export async function runQuotaCheck(ctx: Ctx, opts: CheckNeedOpts): Promise<void> {
   const needs = (opts.need ?? []).map(parseNeed);
   if (!needs.length) throw new UsageError('give at least one --need <quota>=<n>[@<location>]; nothing was sent');
   const concurrency = concurrencyOf(ctx, opts.concurrency);
@@ -220,16 +214,6 @@ export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[
 }
 
 // ---------------------------------------------------------------- quota apply
-
-interface ApplyOpts {
-  file?: string;
-  subscription?: string[] | string;
-  provider?: string;
-  location?: string[] | string;
-  concurrency?: string;
-  pollInterval?: string;
-  waitTimeout?: string;
-}
 
 interface ApplyRow {
   subscription: string;
@@ -386,16 +370,6 @@ function planExit(plan: PlanItem[]): ExitStatus {
 
 // ---------------------------------------------------------------- health watch
 
-interface WatchOpts {
-  subscription?: string;
-  resource?: string;
-  type?: string[];
-  interval?: string;
-  state?: string;
-  exec?: string;
-  once?: boolean;
-}
-
 function intervalOf(value: string | undefined): number {
   if (value === undefined) return 60;
   const n = Number(value);
@@ -520,14 +494,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
 
 // ---------------------------------------------------------------- health check
 
-interface CheckOpts {
-  subscription?: string;
-  resource?: string;
-  warn?: string[];
-  critical?: string[];
-}
-
-export async function runHealthCheck(ctx: Ctx, opts: CheckOpts): Promise<void> {
+export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<void> {
   let grade;
   try {
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;

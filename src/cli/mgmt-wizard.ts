@@ -7,7 +7,8 @@ import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
-import { applyLimit, percentUsed, pollInterval, waitTimeout, type QuotaOpts } from './mgmt-run.js';
+import type { WizardOpts } from './mgmt.js';
+import { applyLimit, percentUsed, pollInterval, waitTimeout } from './mgmt-run.js';
 
 /** Common choices offered before "type another"; the profile's value comes first. */
 const PROVIDERS = ['Compute', 'Network', 'Storage', 'MachineLearningServices', 'Web'];
@@ -103,15 +104,6 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
       ctx.info(`no quota named ${name} for ${scope.provider} in ${scope.location}; try another name`);
     }
   }
-}
-
-export interface WizardOpts extends QuotaOpts {
-  pollInterval?: string;
-  waitTimeout?: string;
-  /** the quota resource name: skips choosing it */
-  name?: string;
-  /** the new limit: skips asking for it */
-  limit?: string;
 }
 
 /** The quota set command that makes the same change without the wizard. */

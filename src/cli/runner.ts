@@ -21,23 +21,24 @@ export interface RunState {
 export const state: RunState = { signal: new AbortController().signal };
 
 /**
- * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`.
- * `opts` are the command's own options merged with the globals.
+ * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
+ * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
+ * the emulator) never reads it.
  */
 export interface ActOptions {
-  /**
-   * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
-   * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
-   * the emulator) never reads it.
-   */
   profile?: 'creates' | 'unused';
 }
 
-export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>, options: ActOptions = {}): (...args: any[]) => Promise<void> {
-  return async (...args: any[]) => {
+/**
+ * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`, where `opts` are
+ * the command's own options (commander passes the positionals, then the options, then the
+ * command). Used by define.ts's mount; declare commands there, not here.
+ */
+export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, options: ActOptions = {}): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
-    const opts = cmd.optsWithGlobals() as O & GlobalOptions;
+    const opts = cmd.optsWithGlobals<GlobalOptions>();
     state.streamsUsed = true;
     state.onAction?.();
     state.onAction = undefined;

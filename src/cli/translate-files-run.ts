@@ -18,26 +18,12 @@ import { FORMAT_NAMES, hash, type FileFormat, type FormatName, type SourceDoc, t
 import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/files/xliff.js';
 import { fmt } from '../api/translator/batcher.js';
 import type { Ctx } from '../core/context.js';
+import type { FilesOptions } from './translate-files.js';
 import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
-
-export interface FilesOptions {
-  to?: string[];
-  traceId?: string;
-  from?: string;
-  category?: string;
-  concurrency?: string;
-  out?: string;
-  outDir?: string;
-  format?: string;
-  protect?: string[];
-  state?: string;
-  fuzzy?: boolean;
-  check?: boolean;
-}
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };

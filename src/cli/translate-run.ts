@@ -9,18 +9,16 @@ import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags, 
 import { columnsFor, mismatch, rowsOf, textOf, type Row } from '../api/translator/rows.js';
 import { planTranslation, translateStream } from '../api/translator/stream.js';
 import type { Ctx } from '../core/context.js';
+import type { Assert, Covers } from './define.js';
+import type { TranslateOptions } from './translate.js';
 import { ServiceError, UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
-export interface TranslateOptions extends TranslateFlags {
-  file?: string;
-  whole?: boolean;
-  concurrency?: string;
-  out?: string;
-}
+// parseParams reads these flags: each must be an option of the command (a renamed one fails here)
+export type FlagsCovered = Assert<Covers<TranslateOptions, TranslateFlags>>;
 
 /** The items of the arguments, else --file, else standard input when it is not a terminal. */
 async function chooseInput(ctx: Ctx, opts: TranslateOptions, args: string[], targets: number, stop: AbortSignal): Promise<{ input: Items; close(): Promise<void> }> {

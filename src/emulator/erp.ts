@@ -7,6 +7,7 @@ import { withBatch } from './erp-batch.js';
 import { applyFilter, applyOrderBy, ODataError, parseSelect } from './erp-odata.js';
 import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
+import { familyOf } from '../spec/families.js';
 
 const erpCodes = {
   unauthorized: 'Authentication_InvalidCredentials',
@@ -536,7 +537,7 @@ function erpRoutes(): FamilyDef['routes'] {
 }
 
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
+  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
 }
 
 // ---- database refresh (lcs) ----
@@ -632,7 +633,7 @@ function lcsRoutes(): FamilyDef['routes'] {
 export function lcsFamily(): FamilyDef {
   return {
     name: 'lcs',
-    prefix: '/lcs',
+    prefix: familyOf('lcs').emulator.prefix,
     auth: 'bearer',
     requestIdHeader: 'x-request-id',
     codes: erpCodes,

@@ -6,8 +6,10 @@ import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
+import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
 
-export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth';
+/** the service families of the registry, and the emulator's own sign-in family */
+export type FamilyName = ServiceFamily | 'auth';
 
 export interface EmuRequest {
   method: string;
@@ -278,19 +280,7 @@ export class Emulator {
 
   /** The environment variables that point vx at this emulator. */
   env(): Record<string, string> {
-    return {
-      VX_TRANSLATOR_ENDPOINT: `${this.url}/translator`,
-      VX_TRANSLATOR_KEY: this.key,
-      VX_ERP_PREFIX: `${this.url}/erp`,
-      VX_ERP_TOKEN: this.token,
-      VX_ERP_COMPANY: this.state.erp?.defaultCompany ?? '',
-      VX_LCS_ENDPOINT: `${this.url}/lcs`,
-      VX_LCS_TOKEN: this.token,
-      VX_MGMT_ENDPOINT: `${this.url}/mgmt`,
-      VX_MGMT_TOKEN: this.token,
-      VX_SUBSCRIPTION: this.state.mgmt?.defaultSubscription ?? '',
-      VX_AUTH_URL: `${this.url}/auth`,
-    };
+    return emulatorEnv(this.url, { key: this.key, token: this.token }, this.state as Record<string, Record<string, unknown> | undefined>);
   }
 
   async listen(port = 4010, host = '127.0.0.1'): Promise<string> {
@@ -393,7 +383,7 @@ export class Emulator {
         void body;
         entry.status = 404;
         this.record(entry);
-        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under /translator, /erp, /lcs, /mgmt and /auth` } } }, {});
+        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under ${this.families.map((f) => f.prefix).join(', ').replace(/, ([^,]*)$/, ' and $1')}` } } }, {});
       }
       const { family, rest } = found;
       entry.family = family.name;

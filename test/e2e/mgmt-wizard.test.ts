@@ -310,10 +310,10 @@ describe('confirmation at a terminal', () => {
 
   it('quota set asks with the current and new limit; no sends nothing, yes changes it', async () => {
     const no = session([{ kind: 'confirm', message: /^Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count\?$/, answer: false }]);
-    await expect(runQuotaSet(no.ctx, { ...scope, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
+    await expect(runQuotaSet(no.ctx, { ...scope, wait: true, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
     expect(writes()).toEqual([]);
     const yes = session([{ kind: 'confirm', message: /^Change the limit/, answer: true }]);
-    await runQuotaSet(yes.ctx, { ...scope, limit: '150', pollInterval: '0' }, 'cores');
+    await runQuotaSet(yes.ctx, { ...scope, wait: true, limit: '150', pollInterval: '0' }, 'cores');
     expect(limitOf('Vendor.Compute', 'cores')).toBe(150);
     expect(yes.stderr.text).toContain('the limit of cores in eastus is now 150');
     await no.ctx.http.close();

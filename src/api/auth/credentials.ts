@@ -4,10 +4,12 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { addSecret } from '../../core/redact.js';
+import { FAMILIES, oauthFamilies, type FamilyName } from '../../spec/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
-export type OAuthFamily = 'erp' | 'lcs' | 'mgmt';
-export const OAUTH_FAMILIES: readonly OAuthFamily[] = ['erp', 'lcs', 'mgmt'];
+/** the families signed in to with OAuth (the registry says which) */
+export type OAuthFamily = Exclude<FamilyName, 'translator'>;
+export const OAUTH_FAMILIES = oauthFamilies(FAMILIES) as readonly OAuthFamily[];
 
 export type SignInMethod = 'key' | 'browser' | 'device-code' | 'client-credentials' | 'token';
 
