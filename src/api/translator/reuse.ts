@@ -12,7 +12,7 @@
 // answered ones are forgotten first; a text seen again after that is sent again, unless the
 // memory has it). The inner stream is any function from an async iterable of texts to batch
 // events (translate's stream in practice): it never sees a text twice within the window.
-import type { TranslateResult } from '../../spec/translator.js';
+import { countChars, type TranslateResult } from '../../spec/translator.js';
 import type { TranslationMemory } from './memory.js';
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
@@ -231,4 +231,41 @@ export async function* translateReusing(
     room();
     await innerTask;
   }
+}
+
+export interface ReuseEstimate extends ReuseTotals {
+  /** characters of the distinct texts that would be sent (not multiplied by the targets) */
+  chars: number;
+}
+
+/**
+ * What a run would send, without sending anything: the same window and memory lookups as
+ * translateReusing (every text counts as answered at once).
+ */
+export async function estimateReuse(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+): Promise<ReuseEstimate> {
+  const windowSize = opts.window ?? 50_000;
+  const seen = new Set<string>();
+  const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
+  const one = (text: string) => {
+    est.items++;
+    if (seen.has(text)) {
+      est.duplicates++;
+      return;
+    }
+    seen.add(text);
+    if (seen.size > windowSize) seen.delete(seen.values().next().value as string);
+    if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
+    else {
+      est.sent++;
+      est.chars += countChars(text);
+    }
+  };
+  for await (const v of items as AsyncIterable<string | readonly string[]>) {
+    if (typeof v === 'string') one(v);
+    else for (const t of v) one(t);
+  }
+  return est;
 }
