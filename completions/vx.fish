@@ -18,30 +18,32 @@ function __vx_cmds
   switch $argv[1]
     case 'vx'
       printf '%s\n' translate erp mgmt auth profile api completion emulator
+    case 'vx translate'
+      printf '%s\n' file sync
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
-      printf '%s\n' list
+      printf '%s\n' list export
     case 'vx erp salespeople'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp salespeoplepurchasers'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp salespeople-purchasers'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp currencies'
-      printf '%s\n' list get create update delete
+      printf '%s\n' list get create update delete import export
     case 'vx erp job-queue-entries'
-      printf '%s\n' list get restart
+      printf '%s\n' list get restart export
     case 'vx erp jobqueueentries'
-      printf '%s\n' list get restart
+      printf '%s\n' list get restart export
     case 'vx erp sales-orders'
-      printf '%s\n' list get create update delete ship-and-invoice related
+      printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp salesorders'
-      printf '%s\n' list get create update delete ship-and-invoice related
+      printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp sales-quotes'
-      printf '%s\n' list get create update delete make-order make-invoice send
+      printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx erp salesquotes'
-      printf '%s\n' list get create update delete make-order make-invoice send
+      printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx mgmt'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
@@ -70,12 +72,18 @@ function __vx_valued
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
       printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+    case 'vx translate file'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
+    case 'vx translate sync'
+      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies list'
       printf '%s\n' --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+    case 'vx erp companies export'
+      printf '%s\n' --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople list'
@@ -87,7 +95,11 @@ function __vx_valued
     case 'vx erp salespeople update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeople delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers list'
@@ -99,7 +111,11 @@ function __vx_valued
     case 'vx erp salespeoplepurchasers update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeoplepurchasers delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeoplepurchasers export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers list'
@@ -111,7 +127,11 @@ function __vx_valued
     case 'vx erp salespeople-purchasers update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salespeople-purchasers delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salespeople-purchasers export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp currencies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies list'
@@ -123,7 +143,11 @@ function __vx_valued
     case 'vx erp currencies update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp currencies delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp currencies export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp job-queue-entries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries list'
@@ -131,7 +155,9 @@ function __vx_valued
     case 'vx erp job-queue-entries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp job-queue-entries restart'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp job-queue-entries export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp jobqueueentries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries list'
@@ -139,7 +165,9 @@ function __vx_valued
     case 'vx erp jobqueueentries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp jobqueueentries restart'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp jobqueueentries export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders list'
@@ -151,9 +179,13 @@ function __vx_valued
     case 'vx erp sales-orders update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp sales-orders delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders ship-and-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-orders export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders related'
       printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders'
@@ -167,9 +199,13 @@ function __vx_valued
     case 'vx erp salesorders update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salesorders delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders ship-and-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesorders export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesorders related'
       printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes'
@@ -183,13 +219,17 @@ function __vx_valued
     case 'vx erp sales-quotes update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp sales-quotes delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes make-order'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes make-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes send'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp sales-quotes export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesquotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes list'
@@ -201,13 +241,17 @@ function __vx_valued
     case 'vx erp salesquotes update'
       printf '%s\n' --company --data --if-match --output --profile --query --retries --set --timeout -d -o -p -q
     case 'vx erp salesquotes delete'
-      printf '%s\n' --company --if-match --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes make-order'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes make-invoice'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes send'
-      printf '%s\n' --company --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes import'
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+    case 'vx erp salesquotes export'
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
     case 'vx mgmt'
@@ -315,6 +359,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
@@ -344,6 +389,51 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l category -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l check
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -r -a 'xliff json po md auto'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
@@ -357,7 +447,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list'
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list export'
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l help
@@ -389,7 +479,25 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l help
@@ -469,11 +577,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -484,7 +597,48 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l help
@@ -564,11 +718,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -579,7 +738,48 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l help
@@ -659,11 +859,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -674,7 +879,48 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete import export'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l help
@@ -754,11 +1000,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -769,7 +1020,48 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies delete"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart export'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l help
@@ -817,10 +1109,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l timeout
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l profile -r
@@ -830,7 +1127,26 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l tim
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries restart"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart export'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l help
@@ -878,10 +1194,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries get"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l profile -r
@@ -891,7 +1212,26 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l timeo
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries restart"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice import export related'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l help
@@ -971,11 +1311,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -986,10 +1331,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l profile -r
@@ -999,6 +1349,47 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l dry-run
@@ -1020,7 +1411,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice related'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice import export related'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l help
@@ -1100,11 +1491,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -1115,10 +1511,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l profile -r
@@ -1128,6 +1529,47 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders ship-and-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l dry-run
@@ -1149,7 +1591,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send import export'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l help
@@ -1229,11 +1671,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -1244,10 +1691,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l profile -r
@@ -1257,10 +1709,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l timeo
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l profile -r
@@ -1270,10 +1727,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l tim
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l profile -r
@@ -1283,7 +1745,48 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes send"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send import export'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l help
@@ -1363,11 +1866,16 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes update"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l output -r -a 'json yaml table tsv csv ndjson text none'
@@ -1378,10 +1886,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes delete"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l profile -r
@@ -1391,10 +1904,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l timeou
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-order"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l profile -r
@@ -1404,10 +1922,15 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l time
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes make-invoice"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l batch-size -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l ids -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l output -r -a 'json yaml table tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l profile -r
@@ -1417,6 +1940,47 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes send"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l atomic
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l batch-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l concurrency -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l format -r -a 'csv ndjson json'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l journal -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l resend-unknown
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l skip-invalid
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l update
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l company -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l filter -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l orderby -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l output -r -a 'json yaml table tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l page-size -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l select -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l top -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l help
@@ -1661,6 +2225,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets create"' -l no-color
@@ -1764,6 +2329,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets create"' -l no-color
@@ -1929,7 +2495,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translate.memory translate.maxCharsPerMinute translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -1942,7 +2508,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translate.memory translate.maxCharsPerMinute translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope erp.refreshToken erp.signIn lcs.tenant lcs.clientId lcs.scope lcs.refreshToken lcs.signIn mgmt.tenant mgmt.clientId mgmt.scope mgmt.refreshToken mgmt.signIn translator.signIn output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help

@@ -6,6 +6,9 @@ import { state } from './cli/runner.js';
 import { buildProgram } from './cli/program.js';
 import { VERSION } from './cli/version.js';
 
+/** the signals that stop a run, and its exit code for each (128 + the signal's number) */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
@@ -13,28 +16,34 @@ async function main(argv: string[]): Promise<number> {
   }
   const controller = new AbortController();
   state.signal = controller.signal;
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
+  // SIGINT (Ctrl-C), SIGTERM (kill, a service manager) and SIGHUP (the terminal went away) stop a
+  // run the same way: the abort signal stops requests and waits, temporary files are removed, and
+  // the exit code is 128 + the signal's number
+  let interrupted = 0;
+  const onSignal = (sig: keyof typeof SIGNAL_EXIT) => {
+    // a command that serves until it is told to stop (emulator start) takes SIGTERM as its stop
+    if (sig === 'SIGTERM' && state.onSigterm) return state.onSigterm();
+    if (interrupted) process.exit(interrupted);
+    interrupted = SIGNAL_EXIT[sig];
+    state.interruptedBy = sig;
     controller.abort();
     // give cleanup (temporary files, open prompts) a moment, then leave
-    setTimeout(() => process.exit(130), 3000).unref();
+    setTimeout(() => process.exit(interrupted), 3000).unref();
   };
-  process.on('SIGINT', onSigint);
+  for (const sig of Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]) process.on(sig, () => onSignal(sig));
   // a reader that goes away (`vx ... | head`) ends the run quietly; any other failure (a full
   // disk, an I/O error) lost output: never a silent exit 0. Set up when an action starts, so that
   // help and usage errors, written to the descriptors directly, never build the streams.
   state.onAction = () =>
     process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(interrupted ? 130 : 0);
+      if (e.code === 'EPIPE') process.exit(interrupted || 0);
       process.stderr.write(`vx: cannot write to standard output: ${e.message}; the output is incomplete\n`);
-      process.exit(interrupted ? 130 : 1);
+      process.exit(interrupted || 1);
     });
   const program = buildProgram(argv.slice(2));
   try {
     await program.parseAsync(argv);
-    return interrupted ? 130 : 0;
+    return interrupted || 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
@@ -48,8 +57,9 @@ async function main(argv: string[]): Promise<number> {
       // an interruption with something to say (a request whose outcome is unknown) says it
       const message = (err as { message?: unknown } | undefined)?.message;
       const said = typeof message === 'string' && message.startsWith('interrupted') ? message : 'interrupted';
-      (ctx?.io.stderr ?? process.stderr).write(`vx: ${said}\n`);
-      return 130;
+      const by = state.interruptedBy && state.interruptedBy !== 'SIGINT' ? ` (${state.interruptedBy})` : '';
+      (ctx?.io.stderr ?? process.stderr).write(`vx: ${said}${by}\n`);
+      return interrupted;
     }
     state.streamsUsed = true;
     const { report } = await import('./cli/report.js');

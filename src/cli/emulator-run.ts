@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { state } from './runner.js';
 
 export interface EmulatorOptions {
   port: string;
@@ -87,7 +88,7 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   await ctx.write(Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
-    process.once('SIGTERM', stop);
+    state.onSigterm = stop;
     ctx.signal.addEventListener('abort', stop, { once: true });
   });
   await emu.close();
@@ -116,7 +117,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
         env: { ...process.env, ...emu.env(), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
       });
       child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
-      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : 1)));
+      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : sig === 'SIGTERM' ? 143 : sig === 'SIGHUP' ? 129 : 1)));
     });
     process.exitCode = code;
     if (code !== 0) {

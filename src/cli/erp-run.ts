@@ -148,7 +148,7 @@ async function writeAtomic(path: string, data: Buffer): Promise<void> {
   }
 }
 export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string, nav: string): Promise<void> {
-  const def = set.navigation?.[nav];
+  const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
@@ -200,6 +200,7 @@ export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
     if (!opts.pollInterval.trim() || !Number.isFinite(interval) || interval < 0 || interval > 3600) throw new UsageError(`invalid value "${opts.pollInterval}" for --poll-interval: expected seconds from 0 to 3600`);
   }
   const client = await LcsClient.open(ctx.http, ctx.config);
+  client.refreshUrl(opts); // checks the path segments before the question
   if (!ctx.http.dryRun) {
     await confirmDestructive(ctx.prompter, ctx.globals.yes, `Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
   }

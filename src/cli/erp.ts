@@ -11,6 +11,49 @@ function idHelp(set: ErpSet): string {
 }
 
 const run = () => import('./erp-run.js');
+const bulkRun = () => import('./erp-bulk-run.js');
+
+/** --batch-size, --concurrency and --atomic of the commands that work over $batch. */
+function batchOptions(cmd: Command): Command {
+  return cmd
+    .option('--batch-size <n>', 'operations per $batch request, 1-100 (env VX_ERP_BATCH_SIZE, profile erp.batchSize; default 100)')
+    .option('--concurrency <n>', '$batch requests in flight (env VX_ERP_CONCURRENCY, profile erp.concurrency; default 5)')
+    .option('--atomic', 'send each batch with Isolation: snapshot: all of its operations are done, or none');
+}
+
+function bulkTargetOptions(cmd: Command): Command {
+  return batchOptions(cmd)
+    .option('--filter <odata>', 'every record this OData $filter matches (counted and confirmed first)')
+    .option('--ids <file|->', 'the ids listed in a file, one per line (- reads standard input)');
+}
+
+function updateKeyText(set: ErpSet): string {
+  const keys = ['id'];
+  for (const k of [set.humanKey, set.fields.number ? 'number' : undefined, set.naturalKey]) if (k && !keys.includes(k)) keys.push(k);
+  return keys.join(' or ');
+}
+
+const BULK_HELP = `
+With --filter or --ids the records are counted first and the command asks (--yes without a
+terminal); each record is then handled in a $batch operation, and one result per record is
+printed (-o ndjson: as they come). Exit 0 when every record succeeded, 1 when some did not.
+`;
+
+const IMPORT_HELP = `
+CSV: the header names the fields; values are typed as with --set (an empty cell leaves the field
+out, null clears it). NDJSON: one JSON object per line. JSON: an array of objects. Every row is
+checked before anything is sent: problems are listed with their row (line) numbers, exit 2.
+Rows go out in $batch requests; one result per row (row, status, id/number or the error); the
+summary goes to stderr. Exit 0 when every row succeeded, 1 when some did not.
+The journal records each row's outcome as it is learned: rerunning the same command skips rows
+already done; rows whose outcome is unknown are listed with a command that checks them and are
+not sent again unless --resend-unknown.
+`;
+
+const EXPORT_HELP = `
+The format is -o csv, ndjson, json or tsv (default: from the --out name, else ndjson). Pages are
+written as they come, so memory stays flat whatever the number of records.
+`;
 
 /** The field list shown in the help of every verb of a set. */
 export function fieldHelp(set: ErpSet, writableOnly = false): string {
@@ -84,7 +127,7 @@ export function registerSet(parent: Command, set: ErpSet): Command {
   }
   if (set.operations.includes('create')) {
     const c = companyOption(bodyOptions(noun.command('create').description(`create a ${set.singular}`)), set);
-    c.addHelpText('after', examples(`${p} create --set ${sample}=X`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
+    c.addHelpText('after', examples(`${p} create --set ${sample}=${set.sampleValue ?? 'X'}`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
     c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
   }
   if (set.operations.includes('update')) {
@@ -93,14 +136,45 @@ export function registerSet(parent: Command, set: ErpSet): Command {
     c.action(act(async (ctx, opts, id: string) => (await run()).runUpdate(ctx, set, opts, id)));
   }
   if (set.operations.includes('delete')) {
-    const c = companyOption(etagOptions(noun.command('delete').argument('<id>', idHelp(set)).description(`delete a ${set.singular} (asks first; --yes without a terminal)`)), set);
-    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`));
-    c.action(act(async (ctx, opts, id: string) => (await run()).runDelete(ctx, set, opts, id)));
+    const c = companyOption(bulkTargetOptions(etagOptions(noun.command('delete').argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`))), set);
+    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<filter>" --yes -o ndjson`) + BULK_HELP);
+    c.action(act(async (ctx, opts, id?: string) => {
+      if (id === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
+      if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+      return (await run()).runDelete(ctx, set, opts, id);
+    }));
   }
   for (const a of set.actions ?? []) {
-    const c = companyOption(noun.command(a.command).argument('<id>', idHelp(set)).description(`${a.description} (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`), set);
-    c.addHelpText('after', examples(`${p} ${a.command} <id>`));
-    c.action(act(async (ctx, opts, id: string) => (await run()).runAction(ctx, set, a, opts, id)));
+    const c = companyOption(bulkTargetOptions(noun.command(a.command).argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`)), set);
+    const many = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
+    c.addHelpText('after', examples(`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, many) + BULK_HELP);
+    c.action(act(async (ctx, opts, id?: string) => {
+      if (id === undefined) return (await bulkRun()).runBulk(ctx, set, a, opts);
+      if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+      return (await run()).runAction(ctx, set, a, opts, id);
+    }));
+  }
+  if (set.operations.includes('create') || set.operations.includes('update')) {
+    const c = companyOption(batchOptions(noun.command('import').description(`create (or with --update change) one ${set.singular} per row of a CSV, NDJSON or JSON file, over $batch`)), set)
+      .option('--file <path|->', 'the rows: a file, or - for standard input')
+      .addOption(new Option('--format <format>', 'the file format (default: from the file name)').choices(['csv', 'ndjson', 'json']))
+      .option('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`)
+      .option('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)')
+      .option('--journal <file>', 'where each row\'s outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)')
+      .option('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn');
+    c.addHelpText('after', examples(`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`) + IMPORT_HELP + fieldHelp(set, true));
+    c.action(act(async (ctx, opts) => (await bulkRun()).runImport(ctx, set, opts)));
+  }
+  if (set.operations.includes('list')) {
+    const c = companyOption(noun.command('export').description(`write every ${set.singular} record (all pages, streamed) as CSV, NDJSON or JSON`), set)
+      .option('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\"")
+      .option('--select <fields>', 'OData $select: the fields (the CSV columns, in this order)')
+      .option('--orderby <fields>', 'OData $orderby')
+      .option('--top <n>', 'at most n records')
+      .option('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n)')
+      .option('--out <file>', 'write to this file (complete or not at all) instead of standard output');
+    c.addHelpText('after', examples(`${p} export -o csv --out ${set.noun}.csv`, `${p} export --select id,${sample} -o ndjson`, `${p} export --filter "${sample} ne ''" -o json --out ${set.noun}.json`) + EXPORT_HELP);
+    c.action(act(async (ctx, opts) => (await bulkRun()).runExport(ctx, set, opts)));
   }
   const navs = Object.entries(set.navigation ?? {});
   if (navs.length) {

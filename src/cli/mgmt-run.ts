@@ -22,6 +22,7 @@ import { checkCount, checkFilter, checkLimit, checkResourceId, checkSegment, sin
 import {
   currentEtag,
   deleteVersionSet,
+  ETAG_PLACEHOLDER,
   getVersionSet,
   listVersionSets,
   mergeProperties,
@@ -30,9 +31,10 @@ import {
   type ServiceScope,
   type VersionSet,
   type VersionSetProps,
+  versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
-import { ServiceError, UsageError } from '../core/errors.js';
+import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import type { Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -372,18 +374,30 @@ export async function runVsGet(ctx: Ctx, opts: ServiceOpts, id: string): Promise
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
-export async function runVsCreate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
+export async function runVsCreate(ctx: Ctx, opts: FieldOpts & { force?: boolean }, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
   const changes = fieldChanges(opts);
   const props = mergeProperties({}, changes);
   need(schemeProblem(props));
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props);
+  // create never replaces by accident: it reads first (the PUT itself would silently replace)
+  let existing: { body: VersionSet; etag?: string } | undefined;
+  if (c.dryRun) c.plan({ method: 'GET', url: versionSetUrl(c, scope, id) });
+  else existing = await getVersionSet(c, scope, id).catch((e: unknown) => (e instanceof NotFoundError ? undefined : Promise.reject(e)));
+  if (existing && !opts.force) {
+    throw new ConflictError(`version set ${id} already exists; change it with \`vx mgmt version-sets update ${id}\` (or replace it with create --force); nothing was written`);
+  }
+  if (existing) {
+    const was = existing.body.properties?.displayName;
+    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Replace version set ${id}${was ? ` (${was})` : ''} of service ${scope.service} with the given fields?`, 'nothing was written');
+  }
+  // replacing: the ETag of the read guards the PUT, so a change made meanwhile is not lost
+  const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props, existing?.etag);
   if (etag) ctx.verbose(`ETag: ${etag}`);
-  // a 200 after a lost answer is most likely the first attempt's own creation: say only what is known
-  if (status === 200 && afterLostAttempt) ctx.info(`version set ${id} is in place with the given fields (an earlier attempt's answer was lost, so whether it existed before is unknown)`);
-  else if (status === 200) ctx.info(`version set ${id} already existed; it was replaced with the given fields`);
+  if (existing) ctx.info(`replaced version set ${id} with the given fields`);
+  // a 200 after a 404: the first attempt's own creation (its answer was lost), or someone else's meanwhile
+  else if (status === 200 && !afterLostAttempt) ctx.info(`version set ${id} was created by someone else after it was checked; it was replaced with the given fields`);
   else if (ctx.stderrIsTTY) ctx.info(`created version set ${id}`);
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
@@ -402,25 +416,20 @@ export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   let props: VersionSetProps;
   let etag: string;
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  if (opts.ifMatch !== undefined) {
-    // no read: the PUT replaces the whole version set, so its required fields must be given
-    if (opts.displayName === undefined || opts.scheme === undefined) {
-      throw new UsageError('with --if-match the version set is replaced without being read: give --display-name and --scheme too; nothing was sent');
-    }
-    props = mergeProperties({}, changes);
-    need(schemeProblem(props));
-    etag = opts.ifMatch;
-  } else if (c.dryRun) {
+  if (c.dryRun) {
     // the GET and the PUT update would send; what the GET returns is not known without sending it
-    etag = await currentEtag(c, scope, id);
+    etag = opts.ifMatch ?? ETAG_PLACEHOLDER;
+    c.plan({ method: 'GET', url: versionSetUrl(c, scope, id) });
     props = { ...mergeProperties({}, changes), [KEPT_PLACEHOLDER]: '<as returned by the GET>' };
   } else {
+    // the fields not given are kept from a read; --if-match only says which version the change
+    // applies to (the service answers 412 when the set has changed since: exit 5)
     const current = await getVersionSet(c, scope, id);
-    if (!current.etag) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> with all fields`);
+    if (!current.etag && opts.ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
     props = mergeProperties(current.body.properties, changes);
     const problem = schemeProblem(props);
     if (problem) throw new UsageError(`${problem}; the version set was left as it was`);
-    etag = current.etag;
+    etag = opts.ifMatch ?? current.etag!;
   }
   const { body, etag: newEtag } = await putVersionSet(c, scope, id, props, etag);
   if (newEtag) ctx.verbose(`ETag: ${newEtag}`);

@@ -126,7 +126,7 @@ function registerVersionSets(mgmt: Command): void {
   const vs = mgmt.command('version-sets').alias('versionsets').description('API version sets of an API management service (api-version 2024-05-01)');
   const p = 'vx mgmt version-sets';
   const scope = '--resource-group web --service contoso-api';
-  vs.addHelpText('after', examples(`${p} list ${scope}`, `${p} create orders ${scope} --display-name Orders --scheme Header --header-name Api-Version`));
+  vs.addHelpText('after', examples(`${p} list ${scope}`, `${p} create tracking ${scope} --display-name Tracking --scheme Header --header-name Api-Version`));
   serviceScope(vs.command('list').description('list version sets (every page)'))
     .option('--filter <f>', "service's $filter, e.g. \"contains(displayName,'Orders')\"")
     .option('--top <n>', 'at most n version sets ($top, also caps the total)')
@@ -136,17 +136,18 @@ function registerVersionSets(mgmt: Command): void {
   serviceScope(vs.command('get').argument('<versionSetId>', 'version set id (1-80 characters, none of * # & + : < > ?)').description('show one version set (--verbose shows its ETag)'))
     .addHelpText('after', examples(`${p} get orders ${scope}`))
     .action(act(async (ctx, opts, id: string) => (await run()).runVsGet(ctx, opts, id)));
-  versionSetFields(serviceScope(vs.command('create').argument('<versionSetId>', 'version set id').description('create a version set (PUT; says so when it already existed and was replaced)')), true)
+  versionSetFields(serviceScope(vs.command('create').argument('<versionSetId>', 'version set id').description('create a version set (reads first: an existing one is exit 5, never replaced, unless --force)')), true)
+    .option('--force', 'replace the version set when it exists (asks first; --yes without a terminal)')
     .addHelpText(
       'after',
-      examples(`${p} create orders ${scope} --display-name Orders --scheme Segment`, `${p} create billing ${scope} --display-name Billing --scheme Query --query-name api-version`),
+      examples(`${p} create loyalty ${scope} --display-name Loyalty --scheme Segment`, `${p} create coupons ${scope} --display-name Coupons --scheme Query --query-name api-version`, `${p} create orders ${scope} --display-name Orders --scheme Segment --force --yes`),
     )
     .action(act(async (ctx, opts, id: string) => (await run()).runVsCreate(ctx, opts, id)));
   versionSetFields(
     serviceScope(vs.command('update').argument('<versionSetId>', 'version set id').description('change fields of a version set: reads it, merges the given fields, PUTs with If-Match')),
     false,
   )
-    .option('--if-match <etag>', 'skip the read and replace the version set if it still has this ETag (then --display-name and --scheme are needed)')
+    .option('--if-match <etag>', "change the version set only if it still has this ETag (the service answers 412, exit 5, when it changed); default: the ETag of the read")
     .addHelpText('after', examples(`${p} update orders ${scope} --description "Order API"`, `${p} update orders ${scope} --scheme Header --header-name Api-Version`))
     .action(act(async (ctx, opts, id: string) => (await run()).runVsUpdate(ctx, opts, id)));
   serviceScope(vs.command('delete').argument('<versionSetId>', 'version set id').description('delete a version set (asks first; --yes without a terminal)'))

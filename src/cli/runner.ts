@@ -10,6 +10,10 @@ export interface RunState {
   onAction?: () => void;
   /** whether process.stdout/stderr may hold output to flush before exiting */
   streamsUsed?: boolean;
+  /** the signal that interrupted the run (SIGINT, SIGTERM, SIGHUP) */
+  interruptedBy?: string;
+  /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
+  onSigterm?: () => void;
 }
 
 export const state: RunState = { signal: new AbortController().signal };

@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../spec/translator.js';
 import { act, collect, examples } from './runner.js';
+import { registerTranslateFiles } from './translate-files.js';
 
 /** an option with listed values (shown in help and completions) checked case-insensitively by the run function */
 function choice(flags: string, description: string, values: readonly string[]): Option {
@@ -9,7 +10,7 @@ function choice(flags: string, description: string, values: readonly string[]): 
 }
 
 export function registerTranslate(program: Command): void {
-  program
+  const translate = program
     .command('translate')
     .argument('[text...]', 'texts to translate, one item each (else --file, else standard input)')
     .description('translate text: arguments, a file or standard input, one item per line, any volume')
@@ -47,4 +48,5 @@ stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, n
 `,
     )
     .action(act(async (ctx, opts, texts: string[]) => (await import('./translate-run.js')).runTranslate(ctx, opts, texts)));
+  registerTranslateFiles(translate);
 }

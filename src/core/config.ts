@@ -43,6 +43,18 @@ export interface StoreData {
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * The store with null-prototype maps: a profile named `toString`, `constructor` or
+ * `hasOwnProperty` is looked up as a name, never found on Object.prototype.
+ */
+function nullProto(d: StoreData): StoreData {
+  const profiles: Record<string, ProfileData> = Object.create(null);
+  for (const [name, p] of Object.entries(d.profiles ?? {})) {
+    if (p && typeof p === 'object') profiles[name] = Object.assign(Object.create(null), p);
+  }
+  return { ...d, profiles };
+}
+
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.VX_CONFIG_DIR) return env.VX_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
@@ -100,6 +112,7 @@ export class Config {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
       throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}`);
     }
+    this.checkDir();
     if (!text.trim()) return (this.data = {});
     let parsed: unknown;
     try {
@@ -112,7 +125,7 @@ export class Config {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new UsageError(`config file ${this.path} does not hold a JSON object; fix it or remove it — vx leaves it untouched`);
     }
-    this.data = parsed as StoreData;
+    this.data = nullProto(parsed as StoreData);
     for (const p of Object.values(this.data.profiles ?? {})) {
       for (const [k, v] of Object.entries(p ?? {})) if (this.defs.get(k)?.secret && typeof v === 'string') addSecret(v);
     }
@@ -125,11 +138,13 @@ export class Config {
   }
 
   profile(name = this.profileName()): ProfileData {
-    return this.store().profiles?.[name] ?? {};
+    const profiles = this.store().profiles;
+    return (profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? Object.create(null);
   }
 
   profileExists(name: string): boolean {
-    return Boolean(this.store().profiles?.[name]);
+    const profiles = this.store().profiles;
+    return Boolean(profiles && Object.hasOwn(profiles, name) && profiles[name]);
   }
 
   /** The names of the stored profiles, sorted. */
@@ -227,12 +242,30 @@ export class Config {
     });
   }
 
+  /**
+   * Creates the directory (0700, parents too) when it does not exist. vx never changes the mode of a
+   * directory it did not create (VX_CONFIG_DIR may name a shared one): it refuses one that other
+   * users can write to instead, since they could replace the file that holds the credentials.
+   */
   private ensureDir(): void {
     if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.checkDir();
+  }
+
+  private checkDir(): void {
+    if (process.platform === 'win32') return;
+    let mode: number;
     try {
-      if ((statSync(this.dir).mode & 0o777) !== 0o700) chmodSync(this.dir, 0o700);
+      mode = statSync(this.dir).mode;
     } catch {
-      /* not ours to fix (e.g. a shared directory we do not own) */
+      return; // reported by the read or write that follows
+    }
+    if (mode & 0o022) {
+      throw new UsageError(
+        `config directory ${this.dir} is writable by other users (mode ${(mode & 0o7777).toString(8).padStart(4, '0')}); ` +
+          'vx keeps credentials there and leaves the modes of a directory it did not create alone: point VX_CONFIG_DIR at a directory of your own ' +
+          '(vx creates a missing one with mode 0700), or remove the write permission of group and others (chmod go-w)',
+      );
     }
   }
 
@@ -287,10 +320,10 @@ export class Config {
   private async mutateLocked(fn: (d: StoreData) => void): Promise<void> {
     this.data = undefined; // read afresh under the lock
     const conf = await this.conf();
-    const d: StoreData = {
+    const d: StoreData = nullProto({
       activeProfile: conf.get('activeProfile') as string | undefined,
       profiles: structuredClone((conf.get('profiles') as StoreData['profiles']) ?? {}),
-    };
+    });
     fn(d);
     const next: Record<string, unknown> = { ...conf.store, profiles: d.profiles };
     if (d.activeProfile) next.activeProfile = d.activeProfile;
@@ -301,7 +334,7 @@ export class Config {
     } catch {
       /* ignore */
     }
-    this.data = next as StoreData;
+    this.data = nullProto(next as StoreData);
   }
 
   validateKey(key: string): SettingDef {
@@ -326,7 +359,7 @@ export class Config {
     this.checkValue(key, value, profile);
     await this.mutate((d) => {
       d.profiles ??= {};
-      d.profiles[profile] = { ...(d.profiles[profile] ?? {}), [key]: value };
+      d.profiles[profile] = Object.assign(Object.create(null), d.profiles[profile], { [key]: value });
     });
   }
 
@@ -334,7 +367,7 @@ export class Config {
   async setMany(values: Record<string, string | undefined>, profile = this.profileName()): Promise<void> {
     await this.mutate((d) => {
       d.profiles ??= {};
-      const p = { ...(d.profiles[profile] ?? {}) };
+      const p: ProfileData = Object.assign(Object.create(null), d.profiles[profile]);
       for (const [k, v] of Object.entries(values)) {
         if (v === undefined) delete p[k];
         else p[k] = v;
@@ -347,7 +380,7 @@ export class Config {
     let had = false;
     await this.mutate((d) => {
       const p = d.profiles?.[profile];
-      if (p && key in p) {
+      if (p && Object.hasOwn(p, key)) {
         had = true;
         delete p[key];
       }
@@ -358,7 +391,7 @@ export class Config {
   async use(name: string): Promise<void> {
     if (!this.profileExists(name)) throw this.noSuchProfile(name);
     await this.mutate((d) => {
-      if (!d.profiles?.[name]) throw this.noSuchProfile(name); // deleted meanwhile
+      if (!d.profiles || !Object.hasOwn(d.profiles, name)) throw this.noSuchProfile(name); // deleted meanwhile
       d.activeProfile = name;
     });
   }
@@ -376,7 +409,7 @@ export class Config {
     const active = this.profileName();
     const names = new Set(Object.keys(s.profiles ?? {}));
     names.add(active);
-    return [...names].sort().map((name) => ({ name, active: name === active, settings: Object.keys(s.profiles?.[name] ?? {}).length }));
+    return [...names].sort().map((name) => ({ name, active: name === active, settings: Object.keys(this.profile(name)).length }));
   }
 
   /** The profile's stored settings with secrets masked. */

@@ -47,6 +47,8 @@ export class VxError extends Error {
 }
 
 export class ServiceError extends VxError {}
+/** The result could not be written (a full disk) after the requests were made: exit 1, never "nothing was sent". */
+export class OutputError extends VxError {}
 export class UsageError extends VxError {
   override readonly exitCode = EXIT.usage;
 }

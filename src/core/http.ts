@@ -19,9 +19,11 @@ import {
   errorFromResponse,
   InterruptedError,
   isVxError,
+  UsageError,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
+import { dotSegmentIn, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
@@ -379,9 +381,25 @@ export class Http {
     return { headers, body };
   }
 
+  /**
+   * Refuses a URL whose path holds a dot segment: node:http and undici collapse it, so the request
+   * would reach another resource than the one named (the families build their paths with
+   * core/url.ts pathSegment, which refuses such values with a better message; this catches the rest).
+   */
+  private checkPath(url: string): void {
+    const dot = dotSegmentIn(url);
+    if (dot !== undefined) {
+      throw new UsageError(
+        `${redact(url)}: the path holds the dot segment "${dot}", which would be sent as ${redact(sentUrl(url))} (another resource); nothing was sent`,
+      );
+    }
+  }
+
   describe(req: HttpRequest): RequestDescription {
+    this.checkPath(req.url);
     const { headers, body } = this.encode(req);
-    const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(req.url), headers: redactHeaders(headers) };
+    // the URL exactly as it would go out (percent-encoding as the transports apply it)
+    const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(sentUrl(req.url)), headers: redactHeaders(headers) };
     if (body !== undefined) {
       const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
       try {
@@ -411,6 +429,7 @@ export class Http {
       this.plan(req);
       throw new DryRunHalt();
     }
+    this.checkPath(req.url);
     const method = req.method.toUpperCase();
     const idempotent = isIdempotent(req);
     const maxRetries = Math.max(0, this.opts.retries ?? 4);

@@ -154,15 +154,12 @@ export interface LineOptions {
 
 /**
  * Reads a stream of UTF-8 text line by line (`\n` or `\r\n`; a last line without a newline counts;
- * a leading BOM is dropped) and calls `onLine` for each; when it returns a promise, reading waits
- * for it, so a slow consumer holds the producer back (back-pressure). Invalid UTF-8 is a usage
- * error naming the line. Returns the number of lines.
+ * a leading BOM is dropped) and yields the whole lines of each chunk read as one array (one await
+ * per chunk, not per line). Nothing more is read until the consumer asks for the next array
+ * (back-pressure). Invalid UTF-8 is a usage error naming the line; a line longer than
+ * `maxUnits` calls `onOverlong` once the lines before it were yielded.
  */
-export async function forEachLine(
-  stream: NodeJS.ReadableStream,
-  onLine: (line: string, lineNumber: number) => void | Promise<void>,
-  opts: LineOptions,
-): Promise<number> {
+export async function* readLines(stream: NodeJS.ReadableStream, opts: LineOptions): AsyncGenerator<string[], void, undefined> {
   if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const maxUnits = opts.maxUnits ?? Infinity;
@@ -179,7 +176,7 @@ export async function forEachLine(
       throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + 1 + before})`);
     }
   };
-  const emit = (line: string) => onLine(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line, ++n);
+  const strip = (line: string) => (line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
   try {
     for await (const raw of stream) {
       const text = decode(typeof raw === 'string' ? Buffer.from(raw) : (raw as Uint8Array));
@@ -190,21 +187,21 @@ export async function forEachLine(
         if (carry.length > maxUnits) opts.onOverlong?.(n + 1);
         continue;
       }
+      const lines: string[] = [];
       if (carry) {
-        const line = carry + text.slice(0, nl);
+        lines.push(strip(carry + text.slice(0, nl)));
         carry = '';
-        const p = emit(line);
-        if (p) await p;
         start = nl + 1;
         nl = text.indexOf('\n', start);
       }
       while (nl >= 0) {
-        const p = emit(text.slice(start, nl));
-        if (p) await p;
+        lines.push(strip(text.slice(start, nl)));
         start = nl + 1;
         nl = text.indexOf('\n', start);
       }
       carry = text.slice(start);
+      n += lines.length;
+      if (lines.length) yield lines;
       if (carry.length > maxUnits) opts.onOverlong?.(n + 1);
     }
   } catch (e) {
@@ -212,9 +209,29 @@ export async function forEachLine(
     throw e;
   }
   carry += decode(undefined);
-  if (carry) {
-    const p = emit(carry);
-    if (p) await p;
+  if (carry) yield [strip(carry)];
+}
+
+/**
+ * readLines with a callback per line: when `onLine` returns a promise, reading waits for it, so a
+ * slow consumer holds the producer back (back-pressure). Returns the number of lines.
+ */
+export async function forEachLine(
+  stream: NodeJS.ReadableStream,
+  onLine: (line: string, lineNumber: number) => void | Promise<void>,
+  opts: LineOptions,
+): Promise<number> {
+  let n = 0;
+  try {
+    for await (const lines of readLines(stream, opts)) {
+      for (const line of lines) {
+        const p = onLine(line, ++n);
+        if (p) await p;
+      }
+    }
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
+    throw e;
   }
   return n;
 }

@@ -1,7 +1,7 @@
 // The one door to results on stdout: json | yaml | table | tsv | csv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { isVxError, UsageError } from './errors.js';
+import { isVxError, OutputError, UsageError } from './errors.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -532,37 +532,66 @@ export function streamSink(stream: NodeJS.WritableStream): ResultSink {
 }
 
 /**
- * A file written through a temporary file next to it (`.<name>.<pid>.tmp`) and renamed at commit,
- * so a failure or Ctrl-C never leaves a partial file under the name. The temporary file is also
- * removed if the process exits before commit.
+ * A file written through a temporary file next to it and renamed at commit, so a failure or Ctrl-C
+ * never leaves a partial file under the name. The temporary file has a random name
+ * (`.<name>.<random>.tmp`) and is created with O_EXCL (`wx`), which never follows a symbolic link
+ * planted at its path; it gets the mode of the file it replaces (a new file: 0666 less the umask).
+ * It is removed if the process exits before commit.
+ *
+ * A failure to open the file is a usage error (exit 2: nothing was sent yet); a failure to write
+ * it (a full disk) comes after the requests were made: exit 1 (`OutputError`), and the caller says
+ * what was sent.
  */
-export async function atomicFileSink(path: string): Promise<ResultSink> {
-  const { createWriteStream, unlinkSync } = await import('node:fs');
+export async function atomicFileSink(path: string, opts: { randomName?: () => string } = {}): Promise<ResultSink> {
+  const { createWriteStream, fchmodSync, unlinkSync } = await import('node:fs');
   const { rename, unlink, stat, realpath } = await import('node:fs/promises');
   const { basename, dirname, join } = await import('node:path');
-  const fail = (e: unknown): UsageError => {
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'no such directory' : err.code === 'EACCES' ? 'permission denied' : err.code === 'EISDIR' ? 'it is a directory' : err.message;
-    return new UsageError(`cannot write ${path}: ${why}`);
-  };
+  const { randomBytes } = await import('node:crypto');
+  const fail = (e: unknown): UsageError => new UsageError(`cannot write ${path}: ${fileProblem(e)}`);
+  const failedWrite = (e: unknown): OutputError => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the file was not kept`));
   let target = path;
+  let mode: number | undefined;
   try {
     const st = await stat(path);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     // a device or a pipe (/dev/stdout, /dev/null, a FIFO) is written as it is: renaming a file
     // over it would replace it
-    if (!st.isFile()) return directSink(createWriteStream(path, { flags: 'w' }), fail);
+    if (!st.isFile()) {
+      const incomplete = (e: unknown) => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the output is incomplete`));
+      return directSink(createWriteStream(path, { flags: 'w' }), fail, incomplete);
+    }
     // a symbolic link keeps pointing at its file: the new content goes next to the file it names
     target = await realpath(path);
+    // the file keeps its permissions (a 0600 file stays 0600)
+    mode = st.mode & 0o7777;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw isVxError(e) ? e : fail(e);
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  const out = createWriteStream(tmp, { flags: 'w', mode: 0o644 });
-  await new Promise<void>((resolve, reject) => {
-    out.once('open', () => resolve());
-    out.once('error', (e) => reject(fail(e)));
-  });
+  let tmp = '';
+  let out: import('node:fs').WriteStream | undefined;
+  for (let attempt = 0; !out; attempt++) {
+    tmp = join(dirname(target), `.${basename(target)}.${opts.randomName?.() ?? randomBytes(6).toString('hex')}.tmp`);
+    const stream = createWriteStream(tmp, { flags: 'wx', mode: mode ?? 0o666 });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+      out = stream;
+    } catch (e) {
+      // a name taken meanwhile (or a planted link): another random name
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 8) throw fail(e);
+    }
+  }
+  const file = out;
+  // the umask does not narrow a kept mode (it may only have widened it: it cannot)
+  if (mode !== undefined) {
+    try {
+      fchmodSync((file as unknown as { fd: number }).fd, mode);
+    } catch {
+      /* a file system without modes */
+    }
+  }
   let settled = false;
   const cleanup = () => {
     if (settled) return;
@@ -573,16 +602,16 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
     }
   };
   process.once('exit', cleanup);
-  const close = () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  const close = () => new Promise<void>((resolve, reject) => file.end((e?: Error | null) => (e ? reject(e) : resolve())));
   const abort = async () => {
     if (settled) return;
     settled = true;
     process.removeListener('exit', cleanup);
-    out.destroy();
+    file.destroy();
     await unlink(tmp).catch(() => undefined);
   };
   return {
-    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
+    write: (text) => writeWithBackPressure(file, text).catch((e) => Promise.reject(failedWrite(e))),
     async commit() {
       try {
         await close();
@@ -591,22 +620,36 @@ export async function atomicFileSink(path: string): Promise<ResultSink> {
         process.removeListener('exit', cleanup);
       } catch (e) {
         await abort();
-        throw fail(e);
+        throw failedWrite(e);
       }
     },
     abort,
   };
 }
 
+/** why a file could not be opened or written, in words */
+function fileProblem(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code === 'ENOENT'
+    ? 'no such directory'
+    : err.code === 'EACCES'
+      ? 'permission denied'
+      : err.code === 'EISDIR'
+        ? 'it is a directory'
+        : err.code === 'ENOSPC'
+          ? 'no space left on the device'
+          : err.message;
+}
+
 /** A sink that writes straight into an open stream (a device or a pipe named by --out). */
-async function directSink(out: import('node:fs').WriteStream, fail: (e: unknown) => UsageError): Promise<ResultSink> {
+async function directSink(out: import('node:fs').WriteStream, fail: (e: unknown) => UsageError, failedWrite: (e: unknown) => OutputError): Promise<ResultSink> {
   await new Promise<void>((resolve, reject) => {
     out.once('open', () => resolve());
     out.once('error', (e) => reject(fail(e)));
   });
   return {
-    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(fail(e))),
-    commit: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(fail(e)) : resolve()))),
+    write: (text) => writeWithBackPressure(out, text).catch((e) => Promise.reject(failedWrite(e))),
+    commit: () => new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(failedWrite(e)) : resolve()))),
     abort: async () => void out.destroy(),
   };
 }

@@ -60,6 +60,11 @@ export interface PacerOptions {
   defaultRetryAfterMs?: number;
   /** how fast the rate is raised while no 429 comes, per second of pacing (default 0.01: 1 %) */
   probePerSecond?: number;
+  /**
+   * with `perMinute`: the units that may go at once before the rate holds anything back (a service
+   * that counts requests over a sliding window lets a whole window's worth through at once)
+   */
+  burst?: number;
 }
 
 /** One acquisition: hand it back to `accepted` or `throttled`. */
@@ -145,6 +150,7 @@ export class Pacer implements Paced {
       if (!(opts.perMinute > 0) || !Number.isFinite(opts.perMinute)) throw new RangeError('perMinute must be a positive number');
       this.ceiling = opts.perMinute / MINUTE;
       this.rate = this.ceiling;
+      if (opts.burst !== undefined && opts.burst > 0) this.burst = opts.burst;
     }
   }
 

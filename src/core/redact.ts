@@ -27,6 +27,9 @@ export function addSecret(value: string | undefined | null): void {
   pattern = undefined;
 }
 
+/** `user:password@` in a URL (an endpoint may carry one): hidden wherever the URL is shown */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -39,6 +42,7 @@ export function redact(text: string): string {
     text = text.replace(pattern, MASK);
   }
   return text
+    .replace(USERINFO, `$1${MASK}@`)
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
     .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code)=)(?!=)[^&\s"#]+/g, `$1${MASK}`)
     .replace(/("(?:access_token|refresh_token|id_token|client_secret|device_code|key|token)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`);

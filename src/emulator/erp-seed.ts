@@ -27,6 +27,8 @@ export function defaultValue(f: FieldDef): unknown {
       return '0001-01-01T00:00:00Z';
     case 'time':
       return '00:00:00';
+    case 'address':
+      return { street: '', city: '', state: '', countryLetterCode: '', postalCode: '' };
     default:
       return f.values ? f.values[0] : '';
   }
@@ -43,12 +45,24 @@ export function fullRecord(setName: string, values: Record<string, unknown>): Re
 const SEED_TIME = '2026-01-15T08:00:00Z';
 
 export const CUSTOMERS = [
-  ['10000', 'Adatum Corporation'],
-  ['20000', 'Trey Research'],
-  ['30000', 'School of Fine Art'],
-  ['40000', 'Alpine Ski House'],
-  ['50000', 'Relecloud'],
-].map(([number, displayName], i) => ({ id: seedGuid(1, i + 1), number, displayName, type: 'Company', email: `orders@${displayName.split(' ')[0].toLowerCase()}.example`, currencyCode: '', blocked: ' ' }));
+  ['10000', 'Adatum Corporation', '192 Market Square', 'Atlanta', 'GA', '31772'],
+  ['20000', 'Trey Research', '153 Thomas Drive', 'Chicago', 'IL', '61236'],
+  ['30000', 'School of Fine Art', '10 Deerfield Road', 'Miami', 'FL', '37125'],
+  ['40000', 'Alpine Ski House', '10 High Tower Green', 'Denver', 'CO', '80201'],
+  ['50000', 'Relecloud', '25 Water Way', 'Seattle', 'WA', '98101'],
+].map(([number, displayName, street, city, state, postalCode], i) => ({
+  id: seedGuid(1, i + 1),
+  number,
+  displayName,
+  type: 'Company',
+  email: `orders@${displayName.split(' ')[0].toLowerCase()}.example`,
+  phoneNumber: `555-01${String(i + 1).padStart(2, '0')}`,
+  address: { street, city, state, countryLetterCode: 'US', postalCode },
+  currencyCode: '',
+  /** the shipment method a new document of the customer starts with */
+  shipmentMethodCode: i % 2 ? 'PICKUP' : 'EXW',
+  blocked: ' ',
+}));
 
 export const PAYMENT_TERMS = [
   ['14 DAYS', 'Net 14 days', '14D'],
@@ -219,8 +233,15 @@ export function seedErp(): ErpState {
           customerId: c.id,
           customerNumber: c.number,
           customerName: c.displayName,
+          billingPostalAddress: { ...c.address },
+          currencyId: i % 2 ? (data.currencies.find((x) => x.code === 'EUR')?.id ?? undefined) : undefined,
           currencyCode: i % 2 ? 'EUR' : '',
           paymentTermsId: PAYMENT_TERMS[0].id,
+          shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)!.id,
+          shipmentMethod: c.shipmentMethodCode,
+          phoneNumber: c.phoneNumber,
+          email: c.email,
+          sentDate: i === 5 ? '2026-02-10T09:30:00Z' : undefined,
           salesperson: 'AH',
           totalAmountExcludingTax: 1000 + i * 250,
           totalTaxAmount: (1000 + i * 250) / 4,

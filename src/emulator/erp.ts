@@ -103,8 +103,12 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
   if (!set.navigation?.[nav]) throw bad(`Could not find a navigation property named '${nav}' on '${set.name}'`);
   const link = `${base(req)}/api/${set.apiVersion}/companies(${parseKey(company)})/${set.name}(${row.id})`;
   switch (nav) {
-    case 'customer':
-      return CUSTOMERS.find((c) => c.id === row.customerId || c.number === row.customerNumber) ?? null;
+    case 'customer': {
+      const c = CUSTOMERS.find((x) => x.id === row.customerId || x.number === row.customerNumber);
+      if (!c) return null;
+      const { address: a, shipmentMethodCode: _m, ...rest } = c;
+      return { ...rest, addressLine1: a.street, addressLine2: '', city: a.city, state: a.state, country: a.countryLetterCode, postalCode: a.postalCode };
+    }
     case 'currency': {
       const cur = companyData(req, company).currencies ?? [];
       return cur.find((c) => c.id === row.currencyId || (row.currencyCode && c.code === row.currencyCode)) ?? null;
@@ -237,7 +241,8 @@ function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
     if (k.startsWith('@odata.')) continue;
     const f = set.fields[k];
     if (!f) throw bad(`The property '${k}' does not exist on type 'Vendor.NAV.${set.name}'. Make sure to only use property names that are defined by the type`, 'BadRequest_PropertyNotFound');
-    if (f.readOnly) throw bad(`The property '${k}' is read-only and cannot be set`, 'BadRequest_PropertyReadOnly');
+    // the platform's documented error for writing a non-editable field ("Control 'Last Date Modified' is read-only")
+    if (f.readOnly) throw bad(`Control '${k}' is read-only`, 'BadRequest_InvalidOperation');
     const problem = checkValue(f, v);
     if (problem) throw bad(`The value of '${k}' is invalid: ${problem}`);
     out[k] = v;
@@ -269,7 +274,7 @@ function uniqueCode(set: ErpSet, rows: Row[], body: Row, self?: Row): void {
 }
 
 /** What the service fills in on create. */
-function newRecord(req: EmuRequest, set: ErpSet, body: Row): Row {
+function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<string, Row[]>): Row {
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const s = st(req);
   const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
@@ -280,8 +285,43 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row): Row {
     const c = CUSTOMERS.find((x) => x.number === body.customerNumber || x.id === body.customerId);
     if (c) Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
   }
-  if (set.name === 'salesQuotes' && body.number === undefined) extra.number = `S-QUO${1000 + s.version}`;
+  if (set.name === 'salesQuotes') Object.assign(extra, { number: `S-QUO${1000 + s.version}` }, quoteFromCustomer(body, company?.currencies ?? []));
   return { '@odata.etag': nextEtag(req), ...fullRecord(set.name, { ...body, ...extra }) };
+}
+
+/** An error the platform raises from the API page's own checks (AL `Error()`), 400 Application_DialogException. */
+const dialog = (message: string) => bad(message, 'Application_DialogException');
+
+/**
+ * What a new v1.0 sales quote takes from its customer (the checks and messages of the API page
+ * "APIV1 - Sales Quotes"): customerId or customerNumber must name a customer (both must agree);
+ * the name, billing address, phone, e-mail and shipment method come from it; currencyCode and
+ * paymentTermsId must exist. Values in the body win over the customer's.
+ */
+function quoteFromCustomer(body: Row, currencies: Row[]): Row {
+  if (body.customerId === undefined && (body.customerNumber === undefined || body.customerNumber === '')) throw dialog('A customerNumber or a customerId must be provided.');
+  const byId = body.customerId !== undefined ? CUSTOMERS.find((c) => c.id === String(body.customerId).toLowerCase()) : undefined;
+  if (body.customerId !== undefined && !byId) throw dialog('The sell-to customer cannot be found.');
+  const byNumber = body.customerNumber !== undefined ? CUSTOMERS.find((c) => c.number === body.customerNumber) : undefined;
+  if (byId && body.customerNumber !== undefined && byId.number !== body.customerNumber) throw dialog('The sell-to customer values do not match to a specific Customer.');
+  const c = byId ?? byNumber;
+  if (!c) throw dialog('The sell-to customer cannot be found.');
+  const out: Row = { customerId: c.id, customerNumber: c.number, customerName: c.displayName, billingPostalAddress: { ...c.address }, phoneNumber: c.phoneNumber, email: c.email };
+  if (typeof body.currencyCode === 'string' && body.currencyCode !== '') {
+    const cur = currencies.find((x) => String(x.code).toUpperCase() === String(body.currencyCode).toUpperCase());
+    if (!cur) throw dialog('The "currencyCode" does not match to a Currency.');
+    out.currencyId = cur.id;
+  } else if (typeof body.currencyId === 'string' && body.currencyId !== '00000000-0000-0000-0000-000000000000') {
+    const cur = currencies.find((x) => x.id === body.currencyId);
+    if (!cur) throw dialog('The "currencyId" does not match to a Currency.');
+    out.currencyCode = cur.code;
+  }
+  if (typeof body.paymentTermsId === 'string' && !PAYMENT_TERMS.some((p) => p.id === body.paymentTermsId)) throw dialog('The "paymentTermsId" does not match to a Payment Terms.');
+  const method = typeof body.shipmentMethodId === 'string' ? SHIPMENT_METHODS.find((m) => m.id === body.shipmentMethodId) : SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode);
+  if (!method) throw dialog('The "shipmentMethodId" does not match to a Shipment Method.');
+  Object.assign(out, { shipmentMethodId: method.id, shipmentMethod: method.code });
+  for (const k of Object.keys(out)) if (k !== 'customerId' && k !== 'customerName' && body[k] !== undefined && body[k] !== null) delete out[k];
+  return out;
 }
 
 function touch(req: EmuRequest, row: Row, changes: Row = {}): void {
@@ -370,7 +410,7 @@ function erpRoutes(): FamilyDef['routes'] {
         const rows = rowsOf(req, req.params.c, set);
         const body = checkBody(req, set, true);
         uniqueCode(set, rows, body);
-        const row = newRecord(req, set, body);
+        const row = newRecord(req, set, body, companyData(req, req.params.c));
         rows.push(row);
         return entityReply(req, 201, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), row);
       },
@@ -466,6 +506,8 @@ interface Operation {
   target: string;
   time: number;
   polls: number;
+  /** when it ended (ms since epoch) */
+  completed?: number;
 }
 
 interface LcsState {
@@ -475,7 +517,10 @@ interface LcsState {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Environments whose id starts with this end their refresh in `Failed` (a sandbox convention to try failures). */
 export const FAILING_ENVIRONMENT_PREFIX = 'fail-';
-const VERSION_EOL = '2027-09-15T00:00:00Z';
+/** as every published answer has it: seven fractional digits, no zone (reference-create-refresh.md) */
+const VERSION_EOL = '9999-12-31T23:59:59.9999999';
+/** the service's own date-time text: seven fractional digits, no zone */
+const lcsTime = (t: number) => new Date(t).toISOString().replace(/\.(\d{3})Z$/, '.$10000');
 
 function lcsRoutes(): FamilyDef['routes'] {
   const result = (IsSuccess: boolean, OperationActivityId: string | null, ErrorMessage: string | null) => ({ IsSuccess, OperationActivityId, ErrorMessage, VersionEOL: VERSION_EOL });
@@ -498,7 +543,8 @@ function lcsRoutes(): FamilyDef['routes'] {
         const now = Date.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {
-          return { status: 200, body: result(false, null, `The limit of ${REFRESH_LIMIT_PER_DAY} database refresh operations in 24 hours for environment ${target} has been reached. Try again later.`) };
+          // dbmovement-api-throttling.md: the id of the operation that opened the window, and when it started
+          return { status: 200, body: result(false, recent[0].id, `Maximum allowed API operations are ${REFRESH_LIMIT_PER_DAY} from ${lcsTime(recent[0].time)}`) };
         }
         const op: Operation = { id: randomUUID(), project, source, target, time: now, polls: 0 };
         s.operations.push(op);
@@ -520,15 +566,20 @@ function lcsRoutes(): FamilyDef['routes'] {
         req.emulator.changed();
         const failing = op.target.startsWith(FAILING_ENVIRONMENT_PREFIX);
         const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : failing ? 'Failed' : 'Completed';
+        op.completed ??= status === 'Completed' || status === 'Failed' ? Date.now() : undefined;
+        // the fields and their order of reference-get-status.md (ProjectId a number there)
         return {
           status: 200,
           body: {
             IsSuccess: true,
             OperationActivityId: op.id,
-            ProjectId: op.project,
-            EnvironmentId: op.target,
-            OperationStatus: status,
             ErrorMessage: status === 'Failed' ? 'The database copy failed: the target environment ran out of space.' : null,
+            VersionEOL: VERSION_EOL,
+            ProjectId: /^\d+$/.test(op.project) ? Number(op.project) : op.project,
+            EnvironmentId: op.target,
+            ActivityId: op.id,
+            CompletionDate: op.completed === undefined ? null : lcsTime(op.completed),
+            OperationStatus: status,
           },
         };
       },

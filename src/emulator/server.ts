@@ -94,6 +94,10 @@ export interface FamilyDef {
   /** the family's error body */
   errorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra?: Record<string, unknown>): unknown;
   requestIdHeader: string;
+  /** the family's own request id format (default: a GUID) */
+  newRequestId?(now: Date): string;
+  /** headers every answer of the family carries (the real service's CORS and transport headers) */
+  headers?: Readonly<Record<string, string>>;
   routes: Route[];
   /** fresh state for this family */
   seed?(): unknown;
@@ -315,7 +319,7 @@ export class Emulator {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const entry: LogEntry = { family: 'unknown', method, path: `${url.pathname}${url.search}`, status: 0, time: Date.now() };
-    const requestId = randomUUID();
+    let requestId: string = randomUUID();
     try {
       if (url.pathname.startsWith('/_emulator/')) {
         entry.family = 'control';
@@ -337,7 +341,8 @@ export class Emulator {
       entry.family = family.name;
       entry.path = `${rest}${url.search}`;
       this.log.push(entry);
-      const idHeaders = { [family.requestIdHeader]: requestId };
+      if (family.newRequestId) requestId = family.newRequestId(new Date());
+      const idHeaders = { ...family.headers, [family.requestIdHeader]: requestId };
       const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}, extra?: Record<string, unknown>) => {
         entry.status = status;
         this.send(res, { status, headers, body: family.errorBody(status, code, message, { requestId, path: rest }, extra) }, idHeaders);

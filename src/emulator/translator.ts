@@ -4,7 +4,8 @@
 // across all targets), detection of the source language with a real detector (tinyld) when
 // `from` is absent, the pseudo-translation of translator-text.ts with its alignment, sentence
 // lengths, transliteration, profanity handling and HTML mode, custom categories with
-// allowFallback, and the X-RequestId, X-MT-System and X-Metered-Usage headers.
+// allowFallback, and the X-RequestId, X-MT-System and X-Metered-Usage headers (X-MT-System `Microsoft`
+// for the general model and `Custom` for a custom system, as the recorded sessions show them).
 import {
   alignmentSupported,
   canonicalScript,
@@ -222,13 +223,13 @@ function readTexts(req: EmuRequest): string[] {
   });
 }
 
-/** Which system translates source -> target for the requested category: Custom, Team, or an error. */
-function system(state: TranslatorState, q: Query, source: string, target: string): 'Custom' | 'Team' {
-  if (q.category === undefined || q.category.toLowerCase() === 'general') return 'Team';
+/** Which system translates source -> target for the requested category: Custom, Microsoft (the general model), or an error. */
+function system(state: TranslatorState, q: Query, source: string, target: string): 'Custom' | 'Microsoft' {
+  if (q.category === undefined || q.category.toLowerCase() === 'general') return 'Microsoft';
   const custom = state.categories[q.category];
   if (custom?.status === 'preparing') throw new EmuError(408, String(C.systemPreparing), `The custom translation system of category '${q.category}' is being prepared; retry in a minute.`);
   if (custom?.pairs.includes(`${source}>${target}`)) return 'Custom';
-  if (q.allowFallback) return 'Team';
+  if (q.allowFallback) return 'Microsoft';
   throw bad(C.noCustomSystem, `No custom system of category '${q.category}' translates from ${source} to ${target} (allowFallback=false).`);
 }
 
@@ -256,7 +257,7 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     }
   }
   const detectAll = q.from ? undefined : await loadDetector();
-  const used: ('Custom' | 'Team')[] = q.to.map(() => 'Team');
+  const used: ('Custom' | 'Microsoft')[] = q.to.map(() => 'Microsoft');
   const results: TranslateResult[] = texts.map((text) => {
     const result = {} as TranslateResult;
     let source = q.from;
@@ -309,12 +310,32 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
   };
 }
 
+/**
+ * The headers every real answer carries (the SDK's recorded sessions, e.g. recording_translate_basic.json):
+ * CORS exposure of the request id and metered usage, and the transport hardening headers.
+ */
+const TRANSLATOR_HEADERS = {
+  'Access-Control-Expose-Headers': 'X-RequestId, X-Metered-Usage',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const hex = (n: number) => Array.from({ length: n }, () => '0123456789ABCDEF'[Math.floor(Math.random() * 16)]).join('');
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `TRAN.<node>.<4 hex>.<MMDD>T<HHMM>.<6 hex>` as in the recorded sessions (`TRAN.SN1P.E22E.0403T1845.B4130D`); the emulator's node is EMU1 */
+export function translatorRequestId(now: Date): string {
+  return `TRAN.EMU1.${hex(4)}.${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())}T${two(now.getUTCHours())}${two(now.getUTCMinutes())}.${hex(6)}`;
+}
+
 export function translatorFamily(): FamilyDef {
   return {
     name: 'translator',
     prefix: '/translator',
     auth: 'key',
     requestIdHeader: 'X-RequestId',
+    newRequestId: translatorRequestId,
+    headers: TRANSLATOR_HEADERS,
     codes: {
       unauthorized: String(C.unauthorized),
       notFound: '404000',

@@ -3,7 +3,10 @@
 // Adding an entity set means adding one ErpSet object to ERP_SETS; nothing else changes.
 // Pure data and pure functions only: imported by api/, cli/ and emulator/.
 
-export type ScalarType = 'string' | 'guid' | 'decimal' | 'integer' | 'boolean' | 'date' | 'datetime' | 'time';
+export type ScalarType = 'string' | 'guid' | 'decimal' | 'integer' | 'boolean' | 'date' | 'datetime' | 'time' | 'address';
+
+/** The keys of a postal address (the complex type `postalAddressType` of API v1.0), all strings. */
+export const POSTAL_ADDRESS_KEYS = ['street', 'city', 'state', 'countryLetterCode', 'postalCode'] as const;
 
 export interface FieldDef {
   type: ScalarType;
@@ -63,6 +66,8 @@ export interface ErpSet {
   humanKey?: string;
   /** the field that says what the record is, shown after its human key, e.g. customerName */
   titleField?: string;
+  /** the value the create example of --help gives the sample field (default `X`), where `X` would be refused */
+  sampleValue?: string;
 }
 
 const GUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -251,26 +256,38 @@ export const ERP_SETS: readonly ErpSet[] = [
     naturalKey: 'externalDocumentNumber',
     humanKey: 'number',
     titleField: 'customerName',
+    // a quote needs an existing customer (the demo company's customer 10000)
+    sampleValue: '10000',
+    // the fields of the v1.0 reference page (dynamics_salesquote_get.md) in its order; number,
+    // customerName and sentDate are read-only there (and Editable = false in the API page)
     fields: {
       id,
-      number: s(20),
+      number: { type: 'string', readOnly: true, maxLength: 20, description: 'quote number (set by the service)' },
       externalDocumentNumber: s(35),
       documentDate: t('date'),
       dueDate: t('date'),
-      validUntilDate: t('date'),
       customerId: t('guid'),
+      contactId: s(250, { description: 'contact id of the customer (used to find the customer when customerId is absent)' }),
       customerNumber: s(20),
-      customerName: s(100),
+      customerName: { type: 'string', readOnly: true, maxLength: 100, description: "the customer's name (set from the customer)" },
+      billingPostalAddress: { type: 'address', description: 'billing address' },
+      currencyId: t('guid'),
       currencyCode: s(10),
       paymentTermsId: t('guid'),
+      shipmentMethodId: t('guid'),
+      shipmentMethod: s(10),
       salesperson: s(20),
-      email: s(80),
       discountAmount: t('decimal'),
       totalAmountExcludingTax: ro('decimal'),
       totalTaxAmount: ro('decimal'),
       totalAmountIncludingTax: ro('decimal'),
       status: { type: 'string', readOnly: true, values: SALES_QUOTE_STATUS },
+      sentDate: ro('datetime'),
+      validUntilDate: t('date'),
+      acceptedDate: t('date'),
       lastModifiedDateTime: modified,
+      phoneNumber: s(30),
+      email: s(80),
     },
     columns: ['id', 'number', 'documentDate', 'customerNumber', 'currencyCode', 'totalAmountIncludingTax', 'status'],
     actions: [
@@ -303,6 +320,8 @@ export function typeText(f: FieldDef): string {
       return 'date-time YYYY-MM-DDThh:mm:ssZ';
     case 'time':
       return 'time hh:mm:ss';
+    case 'address':
+      return `postal address JSON with ${POSTAL_ADDRESS_KEYS.join(', ')}`;
     default:
       return f.pattern ? `text ${f.pattern.text}` : f.maxLength ? `text (at most ${f.maxLength} characters)` : 'text';
   }
@@ -322,6 +341,11 @@ export function checkValue(f: FieldDef, v: unknown): string | undefined {
       return typeof v === 'number' && Number.isSafeInteger(v) ? undefined : want;
     case 'boolean':
       return typeof v === 'boolean' ? undefined : want;
+    case 'address': {
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return want;
+      const bad = Object.entries(v).find(([k, x]) => !(POSTAL_ADDRESS_KEYS as readonly string[]).includes(k) || typeof x !== 'string');
+      return bad ? `${want} (not "${bad[0]}": ${JSON.stringify(bad[1])})` : undefined;
+    }
     default:
       break;
   }
@@ -342,6 +366,13 @@ export function parseFieldText(f: FieldDef, text: string): unknown {
   if (text === 'null') v = null;
   else if (f.type === 'decimal' || f.type === 'integer') v = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : text;
   else if (f.type === 'boolean') v = text === 'true' ? true : text === 'false' ? false : text;
+  else if (f.type === 'address' && text !== 'null') {
+    try {
+      v = JSON.parse(text);
+    } catch {
+      throw new Error(`expected ${typeText(f)}`);
+    }
+  }
   const problem = checkValue(f, v);
   if (problem) throw new Error(problem);
   return v;

@@ -10,6 +10,8 @@ import { removeDir, tempDir, type RunOptions } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** the translator's request id format (TRAN.<node>.<4 hex>.<MMDD>T<HHMM>.<6 hex>) */
+const TRAN_ID = 'TRAN\\.EMU1\\.[0-9A-F]{4}\\.\\d{4}T\\d{4}\\.[0-9A-F]{6}';
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** vx with its own empty config directory (profiles are per test). */
@@ -245,7 +247,7 @@ describe('errors name the HTTP status, the service code and message, the request
       expect(r.code).toBe(exit);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(
-        new RegExp(`^vx: HTTP ${status} ${text} ${status}000: emulated fault: HTTP ${status} \\(request id ${UUID}\\) \\(client trace id ${UUID}\\)\\nnot translated: argument 1\\n$`),
+        new RegExp(`^vx: HTTP ${status} ${text} ${status}000: emulated fault: HTTP ${status} \\(request id ${TRAN_ID}\\) \\(client trace id ${UUID}\\)\\nnot translated: argument 1\\n$`),
       );
       expect(e2e.emu.count({ family: 'translator' })).toBe(1);
     });
@@ -268,7 +270,7 @@ describe('errors name the HTTP status, the service code and message, the request
       ['3 no credentials', ['mgmt', 'health', 'events', 'list'], 3, /^vx: no credentials configured: management bearer token is not set; set VX_MGMT_TOKEN or run `vx profile set mgmt.token <value>`, or sign in with `vx auth login --service mgmt`\n$/, { VX_MGMT_TOKEN: undefined }],
       ['3 401', ['mgmt', 'health', 'events', 'list'], 3, new RegExp(`^vx: HTTP 401 Unauthorized AuthenticationFailed: .* \\(request id ${UUID}\\)\\n$`), { VX_MGMT_TOKEN: 'wrong' }],
       ['3 403', ['erp', 'companies', 'list'], 3, new RegExp(`^vx: HTTP 403 Forbidden \\S+: emulated fault: HTTP 403.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/403:1'],
-      ['4 404', ['erp', 'currencies', 'get', 'NOPE'], 4, new RegExp(`^vx: HTTP 404 Not Found BadRequest_NotFound: The currencies record 'NOPE' does not exist\\. CorrelationId: ${UUID}\\. \\(request id ${UUID}\\)\\n$`)],
+      ['4 404', ['erp', 'currencies', 'get', '0000dead-0000-4000-8000-000000000000'], 4, new RegExp(`^vx: HTTP 404 Not Found BadRequest_NotFound: The currencies record '0000dead-0000-4000-8000-000000000000' does not exist\\. CorrelationId: ${UUID}\\. \\(request id ${UUID}\\)\\n$`)],
       ['5 409', ['erp', 'companies', 'list'], 5, new RegExp(`^vx: HTTP 409 Conflict \\S+: emulated fault: HTTP 409.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/409:1'],
       ['6 429', ['erp', 'companies', 'list', '--retries', '0'], 6, new RegExp(`^vx: HTTP 429 Too Many Requests \\S+: emulated fault: HTTP 429.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/429:1,retry-after:0'],
       ['7 408', ['erp', 'companies', 'list', '--retries', '0'], 7, new RegExp(`^vx: HTTP 408 Request Timeout \\S+: emulated fault: HTTP 408.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/408:1'],

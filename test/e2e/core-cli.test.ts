@@ -137,7 +137,7 @@ describe('vx api against every family', () => {
   it('translator: the subscription key is sent and the 6-digit error code is reported', async () => {
     const r = await e2e.run(['api', 'POST', '/nope?api-version=3.0', '--service', 'translator', '--data', '[{"Text":"hi"}]']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found 404000: .* \(request id [0-9a-f-]{36}\)\n$/);
+    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found 404000: .* \(request id TRAN\.[0-9A-Z.]+\)\n$/);
     expect(e2e.emu.log[0].headers?.['vendor-subscription-key']).toBe('emulator-key');
     expect(e2e.emu.log[0].headers?.['content-type']).toBe('application/json; charset=UTF-8');
     expect(e2e.emu.log[0].body).toBe('[{"Text":"hi"}]');

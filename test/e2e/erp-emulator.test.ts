@@ -47,7 +47,9 @@ describe('emulated business-data service', () => {
   it('rejects read-only, unknown and malformed fields', async () => {
     const ro = await call('POST', orders(), {}, { number: 'X' });
     expect(ro.status).toBe(400);
-    expect(ro.body.error.message).toMatch(/'number' is read-only/);
+    // the platform's documented code and message for a non-editable field (dynamics-error-codes.md)
+    expect(ro.body.error.code).toBe('BadRequest_InvalidOperation');
+    expect(ro.body.error.message).toMatch(/^Control 'number' is read-only\.  CorrelationId:  [0-9a-f-]{36}\.$/);
     expect((await call('POST', orders(), {}, { colour: 'red' })).status).toBe(400);
     expect((await call('POST', orders(), {}, { orderDate: 'today' })).status).toBe(400);
     const cur = `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`;
@@ -84,5 +86,45 @@ describe('emulated refresh service', () => {
     expect(seen).toEqual(['NotStarted', 'InProgress', 'Completed', 'Completed']);
     const unknown = await call('GET', status.replace(/[0-9a-f-]{36}$/, '11111111-2222-4333-8444-555555555555'), { 'x-vendor-version': '2017-09-15' });
     expect(unknown.body.IsSuccess).toBe(false);
+  });
+});
+
+describe('v1.0 sales quote create (the API page APIV1 - Sales Quotes)', () => {
+  const quotes = () => `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/salesQuotes`;
+
+  it('resolves the customer from customerNumber and fills the fields the real record has', async () => {
+    const r = await call('POST', quotes(), {}, { documentDate: '2026-12-31', customerNumber: '10000', currencyCode: 'EUR' });
+    expect(r.status).toBe(201);
+    const eur = (await call('GET', `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies?$filter=code eq 'EUR'`)).body.value[0];
+    expect(r.body).toMatchObject({
+      customerId: '00001001-0000-4000-8000-000000010001',
+      customerNumber: '10000',
+      customerName: 'Adatum Corporation',
+      contactId: '',
+      billingPostalAddress: { street: '192 Market Square', city: 'Atlanta', state: 'GA', countryLetterCode: 'US', postalCode: '31772' },
+      currencyId: eur.id,
+      currencyCode: 'EUR',
+      shipmentMethodId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      shipmentMethod: 'EXW',
+      sentDate: '0001-01-01T00:00:00Z',
+      acceptedDate: '0001-01-01',
+      status: 'Draft',
+    });
+    expect(r.body.number).toMatch(/^S-QUO\d+$/);
+  });
+
+  it('refuses number (non-editable) and an unknown or missing customer with the platform errors', async () => {
+    const num = await call('POST', quotes(), {}, { number: '1006', customerNumber: '10000' });
+    expect([num.status, num.body.error.code]).toEqual([400, 'BadRequest_InvalidOperation']);
+    expect(num.body.error.message).toMatch(/^Control 'number' is read-only\./);
+    const none = await call('POST', quotes(), {}, { documentDate: '2026-12-31' });
+    expect([none.status, none.body.error.code]).toEqual([400, 'Application_DialogException']);
+    expect(none.body.error.message).toMatch(/^A customerNumber or a customerId must be provided\.  CorrelationId:/);
+    const unknown = await call('POST', quotes(), {}, { customerNumber: '99999' });
+    expect(unknown.body.error.message).toMatch(/^The sell-to customer cannot be found\./);
+    const mismatch = await call('POST', quotes(), {}, { customerNumber: '20000', customerId: '00001001-0000-4000-8000-000000010001' });
+    expect(mismatch.body.error.message).toMatch(/^The sell-to customer values do not match to a specific Customer\./);
+    const cur = await call('POST', quotes(), {}, { customerNumber: '10000', currencyCode: 'XYZ' });
+    expect(cur.body.error.message).toMatch(/^The "currencyCode" does not match to a Currency\./);
   });
 });

@@ -29,7 +29,7 @@ describe('erp refresh', () => {
     const r = await e2e.run([...args(), '--yes']);
     expect(r.code).toBe(0);
     const result = json(r.stdout);
-    expect(result).toEqual({ IsSuccess: true, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: null, VersionEOL: expect.any(String) });
+    expect(result).toEqual({ IsSuccess: true, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: null, VersionEOL: '9999-12-31T23:59:59.9999999' });
     expect(e2e.emu.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST ${refreshPath()}`]);
     // as the service received it: the spec's three headers and no body
     const seen = e2e.emu.log[0];
@@ -44,7 +44,8 @@ describe('erp refresh', () => {
     expect(r.code).toBe(1);
     const result = json(r.stdout);
     expect(result.IsSuccess).toBe(false);
-    expect(result.ErrorMessage).toMatch(/limit of 3/);
+    // dbmovement-api-throttling.md: the operation that opened the window and its start, seven fractional digits, no zone
+    expect(result).toEqual({ IsSuccess: false, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: expect.stringMatching(/^Maximum allowed API operations are 3 from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}$/), VersionEOL: '9999-12-31T23:59:59.9999999' });
     expect(r.stderr).toBe(`vx: the database refresh was not started: ${result.ErrorMessage}\n`);
     expect((await e2e.run([...args('uat-2'), '-y'])).code).toBe(0);
   });

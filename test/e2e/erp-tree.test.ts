@@ -57,8 +57,8 @@ const SAMPLES: Record<string, Sample> = {
   salesQuotes: {
     id: '00001010-0000-4000-8000-000000100001',
     create: {
-      args: ['--set', 'customerNumber=10000', '--set', 'documentDate=2026-03-01', '--set', 'number=1009', '--set', 'paymentTermsId=00001002-0000-4000-8000-000000020001'],
-      body: { customerNumber: '10000', documentDate: '2026-03-01', number: '1009', paymentTermsId: '00001002-0000-4000-8000-000000020001' },
+      args: ['--set', 'customerNumber=10000', '--set', 'documentDate=2026-03-01', '--set', 'currencyCode=EUR', '--set', 'paymentTermsId=00001002-0000-4000-8000-000000020001'],
+      body: { customerNumber: '10000', documentDate: '2026-03-01', currencyCode: 'EUR', paymentTermsId: '00001002-0000-4000-8000-000000020001' },
     },
     update: { args: ['--set', 'validUntilDate=2026-04-30'], body: { validUntilDate: '2026-04-30' } },
   },

@@ -73,7 +73,7 @@ describe('vx mgmt version-sets get', () => {
 });
 
 describe('vx mgmt version-sets create', () => {
-  it('PUTs without If-Match; 201 prints the new version set', async () => {
+  it('reads first, then PUTs without If-Match; 201 prints the new version set', async () => {
     const r = await e2e.run(['mgmt', 'version-sets', 'create', 'tracking', ...S, '--display-name', 'Tracking', '--scheme', 'Header', '--header-name', 'Api-Version', '--description', 'Parcel tracking']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -81,14 +81,39 @@ describe('vx mgmt version-sets create', () => {
     expect(writes()).toEqual([
       { method: 'PUT', path: `${base()}/tracking`, ifMatch: undefined, body: { properties: { displayName: 'Tracking', versioningScheme: 'Header', description: 'Parcel tracking', versionHeaderName: 'Api-Version' } } },
     ]);
-    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['PUT 201']);
+    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 404', 'PUT 201']);
   });
 
-  it('says so when the version set already existed (200)', async () => {
+  it('an existing version set is never replaced: exit 5 pointing at update, nothing written', async () => {
+    const before = stored('orders').properties;
     const r = await e2e.run(['mgmt', 'version-sets', 'create', 'orders', ...S, '--display-name', 'Orders v2', '--scheme', 'Query', '--query-name', 'v']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      'vx: version set orders already exists; change it with `vx mgmt version-sets update orders` (or replace it with create --force); nothing was written\n',
+    );
+    expect(stored('orders').properties).toEqual(before);
+    expect(writes()).toEqual([]);
+  });
+
+  it('--force replaces only with --yes off a terminal, guarded by the ETag of the read', async () => {
+    const args = ['mgmt', 'version-sets', 'create', 'orders', ...S, '--display-name', 'Orders v2', '--scheme', 'Query', '--query-name', 'v', '--force'];
+    const asked = await e2e.run(args);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/^vx: Replace version set orders \(Orders\) of service contoso-api with the given fields: confirmation needed; pass --yes to proceed without a terminal \(nothing was written\)\n$/);
+    expect(writes()).toEqual([]);
+    const etag = (await e2e.run(['mgmt', 'version-sets', 'get', 'orders', ...S, '--verbose'])).stderr.match(/ETag: (\S+)/)![1];
+    const r = await e2e.run([...args, '--yes']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('version set orders already existed; it was replaced with the given fields\n');
+    expect(r.stderr).toBe('replaced version set orders with the given fields\n');
     expect(stored('orders').properties).toEqual({ displayName: 'Orders v2', versioningScheme: 'Query', versionQueryName: 'v' });
+    expect(writes()).toEqual([{ method: 'PUT', path: `${base()}/orders`, ifMatch: etag, body: { properties: { displayName: 'Orders v2', versioningScheme: 'Query', versionQueryName: 'v' } } }]);
+  });
+
+  it('--dry-run shows the read and the PUT', async () => {
+    const r = await e2e.run(['mgmt', 'version-sets', 'create', 'tracking', ...S, '--display-name', 'T', '--scheme', 'Segment', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).map((p: any) => p.method)).toEqual(['GET', 'PUT']);
+    expect(await mgmtLog()).toEqual([]);
   });
 
   it('--scheme Header needs --header-name, Query needs --query-name; mismatches and bad schemes are refused; nothing sent', async () => {
@@ -143,17 +168,22 @@ describe('vx mgmt version-sets update', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^vx: the version set orders was changed by someone else since its ETag was read; it was left as it was\. Read it again and retry \(HTTP 412 Precondition Failed PreconditionFailed: /);
     expect(stored('orders').properties.displayName).toBe('Orders');
-    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['PUT 412']);
+    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 200', 'PUT 412']);
     expect(writes()[0].ifMatch).toBe('"00000999"');
   });
 
-  it('--if-match skips the read and needs --display-name and --scheme', async () => {
-    const missing = await e2e.run(['mgmt', 'version-sets', 'update', 'orders', ...S, '--if-match', '*', '--description', 'x']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/give --display-name and --scheme too/);
-    const r = await e2e.run(['mgmt', 'version-sets', 'update', 'orders', ...S, '--if-match', '*', '--display-name', 'Orders', '--scheme', 'Segment']);
+  it('--if-match with one field: the set is read, the field merged, and the PUT carries the given ETag', async () => {
+    const etag = (await e2e.run(['mgmt', 'version-sets', 'get', 'customers', ...S, '--verbose'])).stderr.match(/ETag: (\S+)/)![1];
+    e2e.emu.reset();
+    const r = await e2e.run(['mgmt', 'version-sets', 'update', 'customers', ...S, '--if-match', etag, '--description', 'x']);
+    expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect((await mgmtLog()).map((l) => l.method)).toEqual(['PUT']);
+    expect(writes()).toEqual([
+      { method: 'PUT', path: `${base()}/customers`, ifMatch: etag, body: { properties: { displayName: 'Customers', versioningScheme: 'Header', versionHeaderName: 'Api-Version', description: 'x' } } },
+    ]);
+    const any = await e2e.run(['mgmt', 'version-sets', 'update', 'orders', ...S, '--if-match', '*', '--description', 'y']);
+    expect(any.code).toBe(0);
+    expect(stored('orders').properties).toMatchObject({ displayName: 'Orders', description: 'y' });
   });
 
   it('nothing to change is a usage error; an unknown version set is exit 4', async () => {

@@ -174,7 +174,7 @@ describe('Ctrl-C after a change was accepted', () => {
     // and the hint works
     const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', id!, ...SCOPE]);
     expect(follow.code).toBe(0);
-    expect(JSON.parse(follow.stdout).name).toBe(id);
+    expect(JSON.parse(follow.stdout).name).toMatch(new RegExp(`(^|/)${id}$`));
   });
 });
 
@@ -270,4 +270,37 @@ describe('erp related pdfDocument --out', () => {
     expect(readFileSync(file).equals(piped)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['order.pdf', 'pipe.pdf']);
   });
+});
+
+describe('SIGTERM and SIGHUP stop a run like Ctrl-C (exit 143 / 129)', () => {
+  const dir = tempDir('vx-rel-sigterm-');
+  const input = join(dir, 'long.txt');
+  writeFileSync(input, `${Array.from({ length: 6000 }, (_, i) => `Line ${i} of a long file`).join('\n')}\n`);
+  for (const [sig, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    it(`${sig} during translate --out: exit ${code}, no file, no temporary file`, async () => {
+      e2e.emu.setFaults('latency:150');
+      const out = join(dir, `${sig}.txt`);
+      let child: ChildProcess | undefined;
+      const run = e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '-f', input, '--out', out], { onSpawn: (c) => (child = c), timeoutMs: 30_000 });
+      await waitFor(() => e2e.emu.log.filter((l) => l.family === 'translator' && l.status === 200).length >= 2);
+      child!.kill(sig);
+      const r = await run;
+      expect(r.stderr).toBe(`vx: interrupted (${sig})\n`);
+      expect(r.code).toBe(code);
+      expect(readdirSync(dir).filter((f) => f.includes(sig))).toEqual([]);
+    });
+
+    it(`${sig} while polling the quota request: exit ${code} and how to follow it`, async () => {
+      e2e.emu.state.mgmt.retryAfter = 30;
+      let child: ChildProcess | undefined;
+      const run = e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes'], { onSpawn: (c) => (child = c) });
+      await waitFor(() => e2e.emu.count({ family: 'mgmt', method: 'PATCH' }) === 1 && e2e.emu.log.at(-1)!.status === 201);
+      await new Promise((r) => setTimeout(r, 150));
+      child!.kill(sig);
+      const r = await run;
+      expect(r.code).toBe(code);
+      expect(r.stderr).toMatch(/quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus\nvx: interrupted \(SIG(TERM|HUP)\)\n$/);
+      expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+    });
+  }
 });

@@ -86,10 +86,10 @@ describe('translate: request', () => {
     const r = await e2e.run(['translate', '--to', 'de,it', '--from', 'en', '--category', cat, 'Hello', '--debug']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('de\t[de:custom] Ĥéļļö\nit\t[it] Ĥéļļö\n');
-    expect(r.stderr).toMatch(/X-MT-System Custom,Team/);
+    expect(r.stderr).toMatch(/X-MT-System Custom,Microsoft/);
     const no = await e2e.run(['translate', '--to', 'de,it', '--from', 'en', '--category', cat, '--no-fallback', 'Hello']);
     expect(no.code).toBe(1);
-    expect(no.stderr).toMatch(/^vx: HTTP 400 Bad Request 400079: No custom system of category '.*-TECH' translates from en to it \(allowFallback=false\)\. \(request id [0-9a-f-]+\) \(client trace id [0-9a-f-]+\)\nnot translated: argument 1\n$/);
+    expect(no.stderr).toMatch(/^vx: HTTP 400 Bad Request 400079: No custom system of category '.*-TECH' translates from en to it \(allowFallback=false\)\. \(request id TRAN\.[0-9A-Z.]+\) \(client trace id [0-9a-f-]+\)\nnot translated: argument 1\n$/);
   });
 
   it('a custom system still being prepared answers 408001: retried, then exit 7', async () => {
@@ -251,11 +251,11 @@ describe('translate: output formats', () => {
     expect(v.stderr).toMatch(/^translated 2 items in 1 request; billed characters: 22 \(X-Metered-Usage of 1 request\)$/m);
     const d = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello', '--debug']);
     expect(d.code).toBe(0);
-    expect(d.stderr).toMatch(/< x-requestid: [0-9a-f-]{36}/);
-    expect(d.stderr).toMatch(/< x-mt-system: Team/);
+    expect(d.stderr).toMatch(/< x-requestid: TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}/);
+    expect(d.stderr).toMatch(/< x-mt-system: Microsoft/);
     expect(d.stderr).toMatch(/< x-metered-usage: 5/);
     expect(d.stderr).toMatch(/> x-clienttraceid: [0-9a-f-]{36}/);
-    expect(d.stderr).toMatch(/batch 1: argument 1 \(1 items, 5 characters x 1\): X-RequestId [0-9a-f-]{36}, X-MT-System Team, X-Metered-Usage 5, X-ClientTraceId [0-9a-f-]{36}/);
+    expect(d.stderr).toMatch(/batch 1: argument 1 \(1 items, 5 characters x 1\): X-RequestId TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}, X-MT-System Microsoft, X-Metered-Usage 5, X-ClientTraceId [0-9a-f-]{36}/);
     expect(d.stderr).toMatch(/vendor-subscription-key: \*\*\*/);
     expect(d.stderr).not.toContain('emulator-key');
   });
@@ -367,7 +367,7 @@ describe('translate: errors', () => {
   it('a wrong key is 401000, exit 3; no key configured is exit 3 with nothing sent', async () => {
     const r = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATOR_KEY: 'wrong-key-123' } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^vx: HTTP 401 Unauthorized 401000: .*credentials are missing or invalid.*\(request id [0-9a-f-]+\) \(client trace id [0-9a-f-]+\)\n/);
+    expect(r.stderr).toMatch(/^vx: HTTP 401 Unauthorized 401000: .*credentials are missing or invalid.*\(request id TRAN\.[0-9A-Z.]+\) \(client trace id [0-9a-f-]+\)\n/);
     expect(r.stderr).not.toContain('wrong-key-123');
     expect(sent()).toBe(1);
     const none = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATOR_KEY: undefined } });

@@ -45,7 +45,7 @@ describe('emulated translator: validation and errors', () => {
       expect(r.status).toBe(status);
       expect(r.body.error.code).toBe(code);
       expect(typeof r.body.error.message).toBe('string');
-      expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.headers.get('x-requestid')).toMatch(/^TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}$/);
     });
   }
 
@@ -74,7 +74,7 @@ describe('emulated translator: injected faults', () => {
       expect(r.status).toBe(status);
       expect(r.body).toEqual({ error: { code: status * 1000, message: `emulated fault: HTTP ${status}` } });
       expect(r.headers.get('retry-after')).toBe(status === 429 || status === 503 ? '7' : null);
-      expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.headers.get('x-requestid')).toMatch(/^TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}$/);
     }
   });
 });
@@ -83,9 +83,13 @@ describe('emulated translator: answers', () => {
   it('answers the three headers; Text and text are both accepted', async () => {
     const r = await post('?api-version=3.0&to=de&to=fr&from=en', [{ Text: 'Hello' }, { text: 'world' }]);
     expect(r.status).toBe(200);
-    expect(r.headers.get('x-requestid')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(r.headers.get('x-mt-system')).toBe('Team,Team');
+    expect(r.headers.get('x-requestid')).toMatch(/^TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}$/);
+    expect(r.headers.get('x-mt-system')).toBe('Microsoft,Microsoft');
     expect(r.headers.get('x-metered-usage')).toBe('20');
+    // the CORS and transport headers of the recorded sessions (recording_translate_basic.json)
+    expect(r.headers.get('access-control-expose-headers')).toBe('X-RequestId, X-Metered-Usage');
+    expect(r.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.body).toEqual([
       { translations: [{ to: 'de', text: '[de] Ĥéļļö' }, { to: 'fr', text: '[fr] Ĥéļļö' }] },
       { translations: [{ to: 'de', text: '[de] ŵöŕļð' }, { to: 'fr', text: '[fr] ŵöŕļð' }] },
@@ -154,12 +158,12 @@ describe('emulated translator: answers', () => {
     expect(none.body[0].sourceText).toBeUndefined();
   });
 
-  it('categories: Custom in X-MT-System for pairs of the custom system, Team for the fallback', async () => {
+  it('categories: Custom in X-MT-System for pairs of the custom system, Microsoft (the general model) for the fallback', async () => {
     const cat = '0000c0de-0000-4000-8000-00000000c001-TECH';
     const r = await post(`?api-version=3.0&to=de&to=it&from=en&category=${cat}`, items('Hello'));
-    expect(r.headers.get('x-mt-system')).toBe('Custom,Team');
+    expect(r.headers.get('x-mt-system')).toBe('Custom,Microsoft');
     expect(r.body[0].translations.map((t: any) => t.text)).toEqual(['[de:custom] Ĥéļļö', '[it] Ĥéļļö']);
     const unknown = await post('?api-version=3.0&to=de&from=en&category=other-GENERAL', items('Hello'));
-    expect(unknown.headers.get('x-mt-system')).toBe('Team');
+    expect(unknown.headers.get('x-mt-system')).toBe('Microsoft');
   });
 });

@@ -128,7 +128,7 @@ describe('retries', () => {
     e2e.emu.setFaults('503:1,retry-after:0');
     const r = await run;
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/^vx: HTTP 503 Service Unavailable 503000: emulated fault: HTTP 503 \(request id [0-9a-f-]+\) \(after 3 attempts\) \(client trace id [0-9a-f-]+\)\nnot translated: lines 1,001-3,000; the output holds lines 1-1,000\n$/);
+    expect(r.stderr).toMatch(/^vx: HTTP 503 Service Unavailable 503000: emulated fault: HTTP 503 \(request id TRAN\.[0-9A-Z.]+\) \(after 3 attempts\) \(client trace id [0-9a-f-]+\)\nnot translated: lines 1,001-3,000; the output holds lines 1-1,000\n$/);
     expect(r.stdout).toBe(lines.slice(0, 1000).map((l) => `${expected(l)}\n`).join(''));
   });
 

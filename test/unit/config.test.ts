@@ -115,15 +115,17 @@ describe('the file', () => {
     }
   });
 
-  it('tightens an existing permissive directory and file', async () => {
+  it('tightens its own permissive file; refuses a directory others can write (its mode left alone)', async () => {
     const dir = fresh();
-    mkdirSync(dir, { mode: 0o777 });
-    chmodSync(dir, 0o777);
+    mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'config.json'), '{"profiles":{"x":{}}}', { mode: 0o666 });
     chmodSync(join(dir, 'config.json'), 0o666);
     await new Config(DEFS, { dir, env: {} }).use('x');
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    chmodSync(dir, 0o777);
+    await expect(new Config(DEFS, { dir, env: {} }).use('x')).rejects.toThrow(/^config directory .* is writable by other users \(mode 0777\)/);
+    expect(() => new Config(DEFS, { dir, env: {} }).store()).toThrow(/writable by other users/);
+    expect(statSync(dir).mode & 0o777).toBe(0o777);
   });
 
   it('a corrupt file is reported with its path, never rewritten', async () => {

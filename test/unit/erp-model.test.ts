@@ -113,7 +113,7 @@ describe('one generic command tree', () => {
     registerErpSets(erp, [extra]);
     const items = erp.commands.find((c) => c.name() === 'items')!;
     expect(items.aliases()).toEqual(['products']);
-    expect(items.commands.map((c) => c.name())).toEqual(['list', 'get', 'create', 'update', 'delete', 'block']);
+    expect(items.commands.map((c) => c.name())).toEqual(['list', 'get', 'create', 'update', 'delete', 'block', 'import', 'export']);
     const list = items.commands.find((c) => c.name() === 'list')!;
     expect(list.options.map((o) => o.long)).toEqual(['--filter', '--select', '--expand', '--orderby', '--top', '--skip', '--page-size', '--company']);
     const update = items.commands.find((c) => c.name() === 'update')!;
@@ -127,10 +127,10 @@ describe('one generic command tree', () => {
     const erp = new Command('erp');
     registerErpSets(erp);
     const verbs = (noun: string) => erp.commands.find((c) => c.name() === noun)!.commands.map((c) => c.name());
-    expect(verbs('companies')).toEqual(['list']);
-    expect(verbs('job-queue-entries')).toEqual(['list', 'get', 'restart']);
-    expect(verbs('sales-orders')).toEqual(['list', 'get', 'create', 'update', 'delete', 'ship-and-invoice', 'related']);
-    expect(verbs('sales-quotes')).toEqual(['list', 'get', 'create', 'update', 'delete', 'make-order', 'make-invoice', 'send']);
+    expect(verbs('companies')).toEqual(['list', 'export']);
+    expect(verbs('job-queue-entries')).toEqual(['list', 'get', 'restart', 'export']);
+    expect(verbs('sales-orders')).toEqual(['list', 'get', 'create', 'update', 'delete', 'ship-and-invoice', 'import', 'export', 'related']);
+    expect(verbs('sales-quotes')).toEqual(['list', 'get', 'create', 'update', 'delete', 'make-order', 'make-invoice', 'send', 'import', 'export']);
     expect(erp.commands.find((c) => c.name() === 'companies')!.commands[0].options.map((o) => o.long)).not.toContain('--company');
   });
 });

@@ -3,7 +3,7 @@
 // VX_CLIENT_ID) > the family's profile key (erp.tenant) > the profile's auth.* key > default.
 import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { normalizeBase } from '../../core/url.js';
+import { normalizeBase, pathSegment } from '../../core/url.js';
 import type { OAuthFamily } from './credentials.js';
 
 export interface Authority {
@@ -43,7 +43,7 @@ export function authority(config: Config, family: OAuthFamily, flags: { tenant?:
   if (!/^[A-Za-z0-9._-]+$/.test(tenant)) throw new UsageError(`invalid tenant "${tenant}": expected a tenant id or domain name`);
   if (!clientId) throw new UsageError('no client id: pass --client-id or set auth.clientId');
   const scope = flags.scope || config.get(`${family}.scope`) || 'user_impersonation';
-  const base = `${authUrl}/${encodeURIComponent(tenant)}/oauth2`;
+  const base = `${authUrl}/${pathSegment(tenant, 'tenant')}/oauth2`;
   return {
     family,
     authUrl,

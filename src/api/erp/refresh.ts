@@ -3,6 +3,7 @@ import type { Config } from '../../core/config.js';
 import { ServiceError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
 import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../spec/erp.js';
+import { pathSegment as seg } from '../../core/url.js';
 import { authHeaders, serviceBase } from '../service.js';
 
 export interface RefreshResult {
@@ -26,7 +27,6 @@ export interface RefreshTarget {
   target: string;
 }
 
-const seg = (v: string) => encodeURIComponent(v);
 
 export class LcsClient {
   private constructor(
@@ -41,11 +41,11 @@ export class LcsClient {
   }
 
   refreshUrl(t: RefreshTarget): string {
-    return `${this.base}/databasemovement/v1/refresh/project/${seg(t.project)}/source/${seg(t.source)}/target/${seg(t.target)}`;
+    return `${this.base}/databasemovement/v1/refresh/project/${seg(t.project, '--project')}/source/${seg(t.source, '--source')}/target/${seg(t.target, '--target')}`;
   }
 
   statusUrl(project: string, environment: string, activity: string): string {
-    return `${this.base}/databasemovement/v1/fetchstatus/project/${seg(project)}/environment/${seg(environment)}/operationactivity/${seg(activity)}`;
+    return `${this.base}/databasemovement/v1/fetchstatus/project/${seg(project, '--project')}/environment/${seg(environment, 'environment')}/operationactivity/${seg(activity, 'operation activity id')}`;
   }
 
   /**

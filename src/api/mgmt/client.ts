@@ -5,7 +5,7 @@ import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import { paginate } from '../../core/paging.js';
-import { buildQuery, type QueryValue } from '../../core/url.js';
+import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
 import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { checkSegment } from './validate.js';
@@ -14,8 +14,8 @@ export type MgmtFamily = keyof typeof MGMT_API_VERSION;
 
 const NAMESPACE = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
 
-/** Percent-encodes one path segment (values were checked against their rules before). */
-export const seg = (v: string): string => encodeURIComponent(v);
+/** Percent-encodes one path segment (values were checked against their rules before; core/url.ts refuses what would move the path). */
+export const seg = (v: string, what = 'path segment'): string => pathSegment(v, what);
 
 /** Where a setting's value came from, for messages: `--subscription`, `VX_SUBSCRIPTION`, `profile setting mgmt.subscription`. */
 function sourceLabel(config: Config, key: string, flagName: string, flag?: string): string {

@@ -2,6 +2,7 @@
 // field against the spec's rules (spec/mgmt.ts), list options, limits and dates. A broken rule is
 // a UsageError (exit 2) that names the value, where it came from and the rule.
 import { UsageError } from '../../core/errors.js';
+import { segmentProblem } from '../../core/url.js';
 import { checkInt32, checkRule, parseResourceId, RULES, type ResourceId, type RuleName } from '../../spec/mgmt.js';
 
 function shown(value: string): string {
@@ -15,6 +16,9 @@ export function checkSegment(rule: RuleName, value: string | undefined, what: st
   const r = RULES[rule];
   const broken = checkRule(r, value);
   if (broken) throw new UsageError(`invalid ${what} ${shown(value)}: the ${r.label} ${broken}; nothing was sent`);
+  // `.` and `..` (or their encoded forms) would move the request to another resource
+  const moved = r.segment ? segmentProblem(value) : undefined;
+  if (moved) throw new UsageError(`invalid ${what} ${shown(value)}: a ${r.label} ${moved}; nothing was sent`);
   return value;
 }
 

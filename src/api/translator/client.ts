@@ -13,7 +13,7 @@ import { translateQuery, type TranslateParams } from './options.js';
 export interface BatchOutcome {
   results: TranslateResult[];
   requestId?: string;
-  /** X-MT-System: one entry per target (Team or Custom) */
+  /** X-MT-System: one entry per target (Custom for a custom system; Microsoft or Team for the general model) */
   mtSystem?: string;
   /** X-Metered-Usage: characters billed for the request */
   billed?: number;

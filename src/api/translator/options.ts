@@ -151,3 +151,15 @@ export function translateQuery(p: TranslateParams): string {
   };
   return buildQuery(q);
 }
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 64;
+
+export function parseConcurrency(v: string | undefined): number {
+  if (v === undefined) return DEFAULT_CONCURRENCY;
+  const n = Number(v);
+  if (!/^\s*\d+\s*$/.test(v) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid value "${v}" for --concurrency: expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return n;
+}

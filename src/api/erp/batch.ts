@@ -1,0 +1,133 @@
+// OData JSON $batch for the business-data API: up to 100 operations in one POST to
+// `{prefix}/api/<v>/$batch`, each answered with its own status. What a batch answer proves:
+// - an operation's response proves its outcome (2xx done, 4xx/5xx not done);
+// - with `Isolation: snapshot`, a failed operation means the whole batch was rolled back;
+// - an operation without a response (a short answer, a non-JSON body, a lost connection, a 5xx
+//   other than 503 on the batch) has an unknown outcome: it may or may not have been done;
+// - 429/503 on the batch prove nothing was done (the HTTP layer waits and repeats those).
+import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, ThrottledError, UnavailableError, UsageError, type VxError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import type { Paced } from '../../core/pacer.js';
+import { parseErrorBody } from '../../core/errors.js';
+
+export interface BatchOp {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** absolute URL below `{prefix}/api/<v>/` */
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export type OpResult =
+  | { kind: 'done'; status: number; headers: Record<string, string>; body: any }
+  | { kind: 'failed'; status: number; code?: string; message: string; rolledBack?: boolean }
+  /** not done: its batch was rolled back because another operation failed */
+  | { kind: 'rolled-back' }
+  | { kind: 'unknown'; reason: string };
+
+export interface BatchOptions {
+  atomic?: boolean;
+  signal?: AbortSignal;
+  /** said in messages about the whole batch, e.g. "batch 3 (rows 201-300)" */
+  label?: string;
+}
+
+/** The error text of an operation's error body: `code: message` without the correlation id. */
+function errorOf(body: unknown): { code?: string; message: string } {
+  const parsed = parseErrorBody(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+  return { code: parsed.code, message: (parsed.message ?? 'no message').replace(/\s+CorrelationId:\s+[\w-]+\.?$/, '').trim() };
+}
+
+export class BatchClient {
+  constructor(
+    private readonly http: Http,
+    /** `{prefix}/api/<v>/` of the set */
+    readonly root: string,
+    private readonly headers: Record<string, string>,
+    /** the run's pacing: each $batch request costs one of the user's requests */
+    private readonly pacer?: Paced,
+  ) {}
+
+  get url(): string {
+    return `${this.root}$batch`;
+  }
+
+  /** The request body of a batch (also what --dry-run shows). */
+  body(ops: readonly BatchOp[]): { requests: unknown[] } {
+    return {
+      requests: ops.map((o, i) => {
+        if (!o.url.startsWith(this.root)) throw new Error(`batch operation outside ${this.root}: ${o.url}`);
+        return {
+          id: String(i + 1),
+          method: o.method,
+          url: o.url.slice(this.root.length),
+          headers: { ...(o.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...(o.headers ?? {}) },
+          ...(o.body !== undefined ? { body: o.body } : {}),
+        };
+      }),
+    };
+  }
+
+  requestHeaders(atomic?: boolean): Record<string, string> {
+    return {
+      ...this.headers,
+      Accept: 'application/json',
+      Prefer: 'odata.continue-on-error',
+      ...(atomic ? { Isolation: 'snapshot' } : {}),
+    };
+  }
+
+  /**
+   * Sends one batch; the result has one entry per operation, in order. Throws only for what
+   * stops a whole run: bad credentials (AuthError) and usage errors. Ctrl-C marks the
+   * operations unknown and rethrows InterruptedError after.
+   */
+  async send(ops: readonly BatchOp[], opts: BatchOptions = {}): Promise<OpResult[]> {
+    const unknown = (reason: string): OpResult[] => ops.map(() => ({ kind: 'unknown', reason }));
+    let res;
+    try {
+      res = await this.http.send({
+        method: 'POST',
+        url: this.url,
+        headers: this.requestHeaders(opts.atomic),
+        body: this.body(ops),
+        signal: opts.signal,
+        describe: opts.label ?? `$batch of ${ops.length} operations`,
+        ...(this.pacer ? { pace: { pacer: this.pacer, cost: 1 } } : {}),
+      });
+    } catch (e) {
+      if (!isVxError(e)) throw e;
+      if (e instanceof AuthError || e instanceof UsageError) throw e;
+      if (e instanceof InterruptedError) throw Object.assign(e, { results: unknown('interrupted while the batch was out') });
+      if (e instanceof NetworkError) return unknown(/outcome is unknown/.test(e.message) ? 'the connection was lost after the batch was sent' : e.message);
+      const status = (e as VxError).status;
+      // 429 and 503 (after every retry) prove nothing was done; another 5xx does not
+      if (e instanceof ThrottledError || status === 503) return ops.map(() => ({ kind: 'failed', status: status ?? 429, code: e.code, message: e.message }));
+      if (e instanceof UnavailableError) return unknown(`the batch failed with HTTP ${status ?? '5xx'}: ${e.message}`);
+      return ops.map(() => ({ kind: 'failed', status: status ?? 0, code: e.code, message: e.message }));
+    }
+    let answer: { responses?: unknown };
+    try {
+      answer = res.json<{ responses?: unknown }>();
+    } catch (e) {
+      if (e instanceof ServiceError) return unknown(`the batch answer was not JSON (${res.headers['content-type'] ?? 'no content type'})`);
+      throw e;
+    }
+    if (!answer || typeof answer !== 'object' || !Array.isArray(answer.responses)) return unknown('the batch answer had no responses array');
+    const byId = new Map<string, { status?: unknown; headers?: unknown; body?: unknown }>();
+    for (const r of answer.responses as { id?: unknown; status?: unknown; headers?: unknown; body?: unknown }[]) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+    const results: OpResult[] = ops.map((_, i) => {
+      const r = byId.get(String(i + 1));
+      if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
+      const headers: Record<string, string> = {};
+      if (r.headers && typeof r.headers === 'object') for (const [k, v] of Object.entries(r.headers)) headers[k.toLowerCase()] = String(v);
+      if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers, body: r.body };
+      return { kind: 'failed', status: r.status, ...errorOf(r.body) };
+    });
+    if (opts.atomic && results.some((r) => r.kind === 'failed')) {
+      // the batch ran as one transaction: the failure undid everything else it did
+      return results.map((r) => (r.kind === 'failed' ? { ...r, rolledBack: true } : { kind: 'rolled-back' }));
+    }
+    return results;
+  }
+}

@@ -1,0 +1,197 @@
+// Bulk work on one entity set over $batch: create, update (with If-Match from the row or a fresh
+// read), delete and bound actions, in batches of up to 100 operations with a bounded number in
+// flight. Every record gets one result; nothing is sent twice: an operation whose outcome is
+// unknown is reported so, with a command that checks it, and never repeated here.
+import { InterruptedError, isVxError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import type { Paced } from '../../core/pacer.js';
+import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../spec/erp.js';
+import { BatchClient, type BatchOp, type OpResult } from './batch.js';
+import type { ErpClient } from './client.js';
+
+export type ResultStatus = 'created' | 'updated' | 'deleted' | 'done' | 'skipped' | 'invalid' | 'failed' | 'rolled-back' | 'unknown';
+
+export interface RowResult {
+  row: number;
+  status: ResultStatus;
+  id?: string;
+  number?: string;
+  /** the operation's HTTP status when it failed */
+  httpStatus?: number;
+  code?: string;
+  message?: string;
+  /** the batch, for rolled-back rows */
+  batch?: number;
+  /** a command that tells whether an unknown outcome took effect */
+  check?: string;
+}
+
+export interface BulkOptions {
+  batchSize?: number;
+  concurrency?: number;
+  atomic?: boolean;
+  signal?: AbortSignal;
+  /** the pacing of the run's requests (core/pacer), under the user's request limit */
+  pacer?: Paced;
+}
+
+export interface BulkItem {
+  row: number;
+  op: BatchOp;
+}
+
+/** Splits into batches and sends them, `concurrency` at a time; `onSent` before, `onDone` after each. */
+export async function runBatches(
+  batch: BatchClient,
+  items: readonly BulkItem[],
+  opts: BulkOptions,
+  onSent: (items: readonly BulkItem[], batchNo: number) => void,
+  onDone: (items: readonly BulkItem[], results: OpResult[], batchNo: number) => void,
+): Promise<void> {
+  const size = Math.min(BATCH_MAX_OPERATIONS, Math.max(1, opts.batchSize ?? BATCH_MAX_OPERATIONS));
+  const chunks: BulkItem[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  let next = 0;
+  let interrupted: InterruptedError | undefined;
+  let fatal: unknown;
+  const worker = async () => {
+    while (next < chunks.length && !interrupted && !fatal) {
+      if (opts.signal?.aborted) {
+        interrupted = new InterruptedError();
+        return;
+      }
+      const no = next++;
+      const chunk = chunks[no];
+      onSent(chunk, no + 1);
+      const first = chunk[0].row;
+      const last = chunk[chunk.length - 1].row;
+      let results: OpResult[];
+      try {
+        results = await batch.send(
+          chunk.map((c) => c.op),
+          { atomic: opts.atomic, signal: opts.signal, label: `batch ${no + 1} (rows ${first}${last !== first ? `-${last}` : ''})` },
+        );
+      } catch (e) {
+        const pending = (e as { results?: OpResult[] }).results;
+        if (e instanceof InterruptedError && pending) {
+          onDone(chunk, pending, no + 1);
+          interrupted = e;
+          return;
+        }
+        // a batch that was never answered because the whole run must stop (credentials)
+        onDone(chunk, chunk.map(() => ({ kind: 'unknown', reason: isVxError(e) ? e.message : String(e) })), no + 1);
+        fatal = e;
+        return;
+      }
+      onDone(chunk, results, no + 1);
+    }
+  };
+  const n = Math.max(1, Math.min(opts.concurrency ?? 4, chunks.length || 1));
+  await Promise.all(Array.from({ length: n }, worker));
+  if (fatal) throw fatal;
+  if (interrupted) throw interrupted;
+}
+
+/** The OData string literal of a value. */
+export function odataLiteral(v: string): string {
+  return `'${v.replace(/'/g, "''")}'`;
+}
+
+function q(s: string): string {
+  return s.replace(/"/g, '\\"');
+}
+
+/** One command that lists the records behind unknown outcomes (by a key), or undefined. */
+export function checkCommand(set: ErpSet, field: string, values: readonly string[]): string | undefined {
+  if (!values.length) return undefined;
+  const filter = values.length === 1 ? `${field} eq ${odataLiteral(values[0])}` : `${field} in (${values.map(odataLiteral).join(',')})`;
+  return `vx erp ${set.noun} list --filter "${q(filter)}"`;
+}
+
+/** What a done operation says about the record: its id and number. */
+export function idOf(body: unknown): { id?: string; number?: string } {
+  if (!body || typeof body !== 'object') return {};
+  const b = body as Record<string, unknown>;
+  return {
+    ...(typeof b.id === 'string' ? { id: b.id } : {}),
+    ...(typeof b.number === 'string' && b.number ? { number: b.number } : {}),
+  };
+}
+
+/** A result from an operation's outcome. */
+export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, extra: Partial<RowResult> = {}): RowResult {
+  switch (r.kind) {
+    case 'done':
+      return { row, status: done, ...extra, ...idOf(r.body) };
+    case 'failed':
+      return { row, status: 'failed', ...extra, httpStatus: r.status, ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
+    case 'rolled-back':
+      return { row, status: 'rolled-back', ...extra, batch: batchNo, message: `not done: another row of batch ${batchNo} failed and the batch was rolled back` };
+    case 'unknown':
+      return { row, status: 'unknown', ...extra, message: r.reason };
+  }
+}
+
+/** The batch client of a set (its API version's $batch). */
+export function batchFor(client: ErpClient, set: ErpSet, http: Http, pacer?: Paced): BatchClient {
+  return new BatchClient(http, `${client.base}/api/${set.apiVersion}/`, client.headers, pacer);
+}
+
+export interface Found {
+  row: number;
+  id?: string;
+  etag?: string;
+  number?: string;
+  failure?: RowResult;
+}
+
+/**
+ * Finds records by id or by a key field with batched GETs: each row gets the record's id and
+ * current @odata.etag, or a failure (not found, several match, the read failed).
+ */
+export async function lookup(
+  client: ErpClient,
+  set: ErpSet,
+  batch: BatchClient,
+  keys: readonly { row: number; field: string; value: string }[],
+  opts: BulkOptions,
+): Promise<Map<number, Found>> {
+  const out = new Map<number, Found>();
+  const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+  const items: BulkItem[] = keys.map((k) => ({
+    row: k.row,
+    op: {
+      method: 'GET',
+      url:
+        k.field === 'id'
+          ? client.itemUrl(set, k.value, '', { $select: select })
+          : client.collectionUrl(set, { $filter: `${k.field} eq ${set.fields[k.field]?.type === 'string' ? odataLiteral(k.value) : k.value}`, $select: select, $top: 2 }),
+    },
+  }));
+  const byRow = new Map(keys.map((k) => [k.row, k]));
+  await runBatches(batch, items, { ...opts, atomic: false }, () => undefined, (chunk, results, no) => {
+    chunk.forEach((it, i) => {
+      const r = results[i];
+      const k = byRow.get(it.row)!;
+      if (r.kind !== 'done') {
+        const res = resultOf(it.row, r, 'failed', no);
+        if (res.status === 'unknown') res.status = 'failed'; // a read that was not answered changed nothing
+        out.set(it.row, { row: it.row, failure: { ...res, message: `reading the ${set.singular} failed: ${res.message ?? ''}` } });
+        return;
+      }
+      const rec = k.field === 'id' ? r.body : Array.isArray(r.body?.value) ? (r.body.value.length === 1 ? r.body.value[0] : r.body.value.length) : undefined;
+      if (typeof rec === 'number' || rec === undefined) {
+        out.set(it.row, { row: it.row, failure: { row: it.row, status: 'failed', httpStatus: rec === 0 ? 404 : 409, code: rec === 0 ? 'NotFound' : 'Ambiguous', message: rec === 0 ? `no ${set.singular} has ${k.field} ${k.value}` : `more than one ${set.singular} has ${k.field} ${k.value}` } });
+        return;
+      }
+      const etag = typeof rec['@odata.etag'] === 'string' ? rec['@odata.etag'] : r.headers.etag;
+      out.set(it.row, { row: it.row, id: String(rec.id), etag, ...(typeof rec.number === 'string' ? { number: rec.number } : {}) });
+    });
+  });
+  return out;
+}
+
+/** `GET` of one record's path, for a check command. */
+export function getCommand(set: ErpSet, id: string): string {
+  return `vx erp ${set.noun} get ${keySegment(id).replace(/^'(.*)'$/, '$1')}`;
+}

@@ -1,0 +1,97 @@
+// The journal of an import: one JSON line per event, appended with synchronous writes so that
+// what it says survives Ctrl-C or a killed process. The first line names the command and the
+// input it belongs to; then, per batch, a `sent` line for each row before the batch leaves and
+// the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
+// without a known outcome are unknown (never resent unless asked), failed rows are sent again.
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { UsageError } from '../../core/errors.js';
+
+export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
+
+export interface JournalIdentity {
+  /** e.g. "salespeople import" or "salespeople import --update" */
+  command: string;
+  company: string;
+  /** the input's absolute path, or "-" for standard input */
+  input: string;
+}
+
+export interface JournalEntry {
+  row: number;
+  hash: string;
+  state: RowState;
+  id?: string;
+  number?: string;
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+const KIND = 'vx-erp-import-journal';
+
+export class Journal {
+  private fd: number | undefined;
+  /** the last entry of each row read from an earlier run */
+  readonly previous = new Map<number, JournalEntry>();
+
+  private constructor(readonly path: string) {}
+
+  /** Opens (or creates) the journal; one from another command or input is refused (exit 2). */
+  static open(path: string, id: JournalIdentity): Journal {
+    const j = new Journal(path);
+    let fresh = true;
+    if (existsSync(path)) {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        throw new UsageError(`cannot read the journal ${path}: ${(e as Error).message}`);
+      }
+      if (text.trim()) {
+        fresh = false;
+        const lines = text.split('\n');
+        let head: Record<string, unknown>;
+        try {
+          head = JSON.parse(lines[0]);
+        } catch {
+          throw new UsageError(`${path} is not a vx import journal (its first line is not the journal's header); name another file with --journal`);
+        }
+        if (head.kind !== KIND) throw new UsageError(`${path} is not a vx import journal; name another file with --journal`);
+        for (const k of ['command', 'company', 'input'] as const) {
+          if (head[k] !== id[k]) {
+            throw new UsageError(`the journal ${path} belongs to another ${k === 'input' ? 'input' : k} (${k} ${JSON.stringify(head[k])}, not ${JSON.stringify(id[k])}); name another file with --journal, or delete it to start over`);
+          }
+        }
+        for (let i = 1; i < lines.length; i++) {
+          if (!lines[i].trim()) continue;
+          let e: JournalEntry;
+          try {
+            e = JSON.parse(lines[i]);
+          } catch {
+            // a line cut short by a crash: the last one can be; any other is damage
+            if (i === lines.length - 1 || (i === lines.length - 2 && !lines[lines.length - 1].trim())) continue;
+            throw new UsageError(`the journal ${path} is damaged at line ${i + 1}; name another file with --journal`);
+          }
+          if (typeof e.row === 'number') j.previous.set(e.row, e);
+        }
+      }
+    }
+    try {
+      j.fd = openSync(path, 'a', 0o600);
+    } catch (e) {
+      throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}`);
+    }
+    if (fresh) j.append([{ kind: KIND, version: 1, ...id, started: new Date().toISOString() }]);
+    return j;
+  }
+
+  append(entries: readonly object[]): void {
+    if (this.fd === undefined || !entries.length) return;
+    writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,237 @@
+// Rows of an import file (CSV, NDJSON or a JSON array) turned into typed request bodies by the
+// entity set's model, with the same rules as `--set` (CSV text) and `--data` (JSON values).
+// Every row is read and checked before anything is sent; the problems are collected with row
+// numbers. A row number is the line the record starts on (the CSV header is row 1, as a
+// spreadsheet counts), or the element's position in a JSON array.
+import { createHash } from 'node:crypto';
+import { UsageError } from '../../core/errors.js';
+import { checkValue, parseFieldText, typeText, type ErpSet } from '../../spec/erp.js';
+
+export type InputFormat = 'csv' | 'ndjson' | 'json';
+export type RowMode = 'create' | 'update';
+
+export interface Row {
+  /** the row number people see (line of the record's start; JSON array position) */
+  row: number;
+  /** the typed body to send */
+  body: Record<string, unknown>;
+  /** update: the key that finds the record (id, or a human key such as code/number) */
+  key?: { field: string; value: string };
+  /** the row's @odata.etag, sent as If-Match on update */
+  etag?: string;
+  /** identity of the row's content, for the journal */
+  hash: string;
+}
+
+export interface RowProblem {
+  row: number;
+  message: string;
+}
+
+export interface ParsedRows {
+  rows: Row[];
+  problems: RowProblem[];
+  /** how many records the input held */
+  total: number;
+}
+
+export function formatOf(path: string, given?: string): InputFormat {
+  if (given !== undefined) {
+    const f = given.toLowerCase();
+    if (f !== 'csv' && f !== 'ndjson' && f !== 'json') throw new UsageError(`invalid --format "${given}": expected csv, ndjson or json`);
+    return f;
+  }
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
+  if (/\.json$/i.test(path)) return 'json';
+  if (/\.csv$/i.test(path)) return 'csv';
+  throw new UsageError(`cannot tell the format of ${path === '-' ? 'standard input' : path}: pass --format csv, ndjson or json`);
+}
+
+/** The fields that find a record on update, in order of preference: id, the number, the set's human key. */
+export function updateKeys(set: ErpSet): string[] {
+  const keys = ['id'];
+  for (const k of [set.humanKey, set.fields.number ? 'number' : undefined, set.naturalKey]) if (k && !keys.includes(k)) keys.push(k);
+  return keys;
+}
+
+function writableList(set: ErpSet): string {
+  return Object.entries(set.fields).filter(([, f]) => !f.readOnly).map(([n]) => n).join(', ');
+}
+
+/** Checks the column names of a CSV header (or the keys seen in JSON rows): the problems, or none. */
+export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const n of names) (seen.has(n) ? dup : seen).add(n);
+  if (dup.size) problems.push(`duplicate column name${dup.size > 1 ? 's' : ''}: ${[...dup].map((d) => `"${d}"`).join(', ')}`);
+  if (names.some((n) => !n.trim())) problems.push('a column has no name');
+  const keys = mode === 'update' ? updateKeys(set) : [];
+  const unknown = names.filter((n) => n.trim() && n !== '@odata.etag' && !set.fields[n]);
+  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
+  const readOnly = names.filter((n) => set.fields[n]?.readOnly && !keys.includes(n));
+  if (readOnly.length) problems.push(`read-only column${readOnly.length > 1 ? 's' : ''} ${readOnly.map((u) => `"${u}"`).join(', ')} (set by the service${mode === 'create' ? '; remove them, or use --update to change records found by them' : ''})`);
+  if (mode === 'update' && !names.some((n) => keys.includes(n))) problems.push(`--update needs a column that finds each record: ${keys.join(' or ')}`);
+  return problems;
+}
+
+function hashOf(v: unknown): string {
+  return createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
+}
+
+/** Builds one row from named values: CSV text (typed like --set) or JSON values (checked like --data). */
+export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record<string, unknown>, fromText: boolean): { row?: Row; problems: string[] } {
+  const problems: string[] = [];
+  const body: Record<string, unknown> = {};
+  let etag: string | undefined;
+  const keys = mode === 'update' ? updateKeys(set) : [];
+  let key: Row['key'];
+  for (const [name, raw] of Object.entries(values)) {
+    if (fromText && raw === '') continue; // an empty cell: the field is not given
+    if (name === '@odata.etag') {
+      if (typeof raw === 'string' && raw) etag = raw;
+      else if (raw !== null && raw !== undefined) problems.push(`@odata.etag: expected text`);
+      continue;
+    }
+    if (name.startsWith('@odata.')) continue;
+    const f = set.fields[name];
+    if (!f) {
+      problems.push(`unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}`);
+      continue;
+    }
+    if (keys.includes(name)) {
+      const text = raw === null || raw === undefined ? '' : String(raw);
+      if (!key && text) key = { field: name, value: text };
+      if (f.readOnly || key?.field === name) continue; // the key finds the record; it is not changed
+    }
+    if (f.readOnly) {
+      problems.push(`field "${name}" is read-only (set by the service)`);
+      continue;
+    }
+    if (fromText) {
+      try {
+        body[name] = parseFieldText(f, String(raw));
+      } catch (e) {
+        problems.push(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
+      }
+    } else {
+      const p = checkValue(f, raw);
+      if (p) problems.push(`field "${name}": ${p} (got ${JSON.stringify(raw)})`);
+      else body[name] = raw;
+    }
+  }
+  if (mode === 'create') {
+    for (const [n, f] of Object.entries(set.fields)) {
+      if (f.required && (body[n] === undefined || body[n] === null)) problems.push(`a new ${set.singular} needs ${n} (${typeText(f)})`);
+    }
+  } else {
+    if (!key) problems.push(`no ${keys.join(' or ')} to find the ${set.singular} by`);
+    else if (key.field === 'id' && set.fields.id?.type === 'guid' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key.value)) problems.push(`id "${key.value}" is not a GUID`);
+    if (!problems.length && !Object.keys(body).length) problems.push('nothing to update: the row gives no field but its key');
+  }
+  if (problems.length) return { problems };
+  return { row: { row, body, key, etag, hash: hashOf([mode, key ?? null, etag ?? null, body]) }, problems };
+}
+
+/** Line breaks inside a record's fields: physical ones (CRLF, LF, CR) and CRLFs (which csv-parse counts as two lines). */
+function breaks(fields: readonly string[]): { physical: number; crlf: number } {
+  let physical = 0;
+  let crlf = 0;
+  for (const f of fields) {
+    physical += f.match(/\r\n|\r|\n/g)?.length ?? 0;
+    crlf += f.match(/\r\n/g)?.length ?? 0;
+  }
+  return { physical, crlf };
+}
+
+/** Reads CSV: the header names fields; ragged rows, duplicate names, unknown columns and bad values are problems. */
+export async function readCsv(set: ErpSet, mode: RowMode, input: NodeJS.ReadableStream, name: string): Promise<ParsedRows> {
+  const { parse } = await import('csv-parse');
+  const parser = parse({ bom: true, relax_column_count: true, info: true, skip_empty_lines: true });
+  const rows: Row[] = [];
+  const problems: RowProblem[] = [];
+  let header: string[] | undefined;
+  let total = 0;
+  let crlfSoFar = 0;
+  const onError = (e: Error & { code?: string; lines?: number }) => {
+    throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: not valid CSV: ${e.message.replace(/ at line \d+$/, '').replace(/:.*$/, '')}`);
+  };
+  input.pipe(parser);
+  input.once('error', (e) => parser.destroy(e));
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const { record, info } = item;
+      const b = breaks(record);
+      crlfSoFar += b.crlf;
+      const line = info.lines - crlfSoFar - b.physical;
+      if (!header) {
+        header = record.map((h) => h.trim());
+        const bad = checkColumns(set, mode, header);
+        if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
+        continue;
+      }
+      total++;
+      if (record.length !== header.length) {
+        problems.push({ row: line, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
+        continue;
+      }
+      const values: Record<string, string> = {};
+      header.forEach((h, i) => (values[h] = record[i]));
+      const r = buildRow(set, mode, line, values, true);
+      if (r.row) rows.push(r.row);
+      else for (const m of r.problems) problems.push({ row: line, message: m });
+    }
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const err = e as Error & { code?: string };
+    if (typeof err.code === 'string' && err.code.startsWith('CSV_')) onError(err);
+    throw e;
+  }
+  if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
+  return { rows, problems, total };
+}
+
+/** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
+export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string): Promise<ParsedRows> {
+  const rows: Row[] = [];
+  const problems: RowProblem[] = [];
+  let total = 0;
+  const take = (row: number, v: unknown) => {
+    total++;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      problems.push({ row, message: 'expected a JSON object' });
+      return;
+    }
+    const r = buildRow(set, mode, row, v as Record<string, unknown>, false);
+    if (r.row) rows.push(r.row);
+    else for (const m of r.problems) problems.push({ row, message: m });
+  };
+  const body = text.replace(/^\uFEFF/, '');
+  if (format === 'json') {
+    let all: unknown;
+    try {
+      all = JSON.parse(body);
+    } catch (e) {
+      throw new UsageError(`${name}: not valid JSON: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(all)) throw new UsageError(`${name}: expected a JSON array of objects`);
+    all.forEach((v, i) => take(i + 1, v));
+  } else {
+    const lines = body.split('\n');
+    lines.forEach((l, i) => {
+      const s = l.replace(/\r$/, '');
+      if (!s.trim()) return;
+      let v: unknown;
+      try {
+        v = JSON.parse(s);
+      } catch (e) {
+        total++;
+        problems.push({ row: i + 1, message: `not valid JSON: ${(e as Error).message}` });
+        return;
+      }
+      take(i + 1, v);
+    });
+  }
+  if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
+  return { rows, problems, total };
+}

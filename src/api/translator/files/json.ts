@@ -1,0 +1,290 @@
+// JSON locale files, nested or flat (i18next and the like). Read with jsonc-parser (Microsoft's
+// well-kept scanner: a tree with the offset of every node, strict mode errors with offsets), so a
+// target is the source with only its string values replaced: key order, indentation, escapes of
+// untouched values and non-string values stay byte for byte.
+//
+// i18next plurals: the `_zero/_one/_two/_few/_many/_other` (and `_ordinal_*`) siblings of a key
+// are one unit; a target gets the forms its language needs (Intl.PluralRules), each translated
+// from the source's same form or else from `_other`. Context keys (`friend_male`) are ordinary
+// keys; `$t(...)` nesting and `{{x}}` are placeholders (protect.ts).
+import type { Node, ParseError } from 'jsonc-parser';
+import { UsageError } from '../../../core/errors.js';
+import { tokenize, piecesText, type Piece } from './protect.js';
+import { applyEdits, hash, joinParts, lineAt, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+
+let jsonc: typeof import('jsonc-parser') | undefined;
+
+// the package's ES build: its UMD main requires files by computed names a bundler cannot follow
+
+export async function loadJson(): Promise<void> {
+  jsonc ??= (await import('jsonc-parser/lib/esm/main.js')) as unknown as typeof import('jsonc-parser');
+}
+
+const CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+const PLURAL_KEY = /^(.*?)_(ordinal_)?(zero|one|two|few|many|other)$/;
+
+/** A plural group: the members' property nodes in source order. */
+interface Group {
+  base: string;
+  ordinal: boolean;
+  /** category -> property node */
+  forms: Map<string, Node>;
+  members: Node[];
+}
+
+interface JUnit extends SourceUnit {
+  /** a plain string value (or array element) */
+  node?: Node;
+  /** the property node of a plain value inside an object (removed when untranslated) */
+  prop?: Node;
+  group?: Group;
+  /** the path of the value (a group: its base key in the parent) */
+  path: (string | number)[];
+}
+
+interface JsonSource extends SourceDoc {
+  root: Node;
+  jUnits: JUnit[];
+}
+
+function parse(text: string, file: string): Node {
+  const errors: ParseError[] = [];
+  const root = jsonc!.parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length || !root) {
+    const e = errors[0];
+    const at = position(text, e?.offset ?? 0);
+    const what = e ? jsonc!.printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'empty document';
+    throw new UsageError(`${file}:${at.line}:${at.column}: malformed JSON: ${what}`);
+  }
+  if (root.type !== 'object') throw new UsageError(`${file}:1:1: a JSON locale file must be an object of keys and texts, not ${root.type === 'array' ? 'an array' : `a ${root.type}`}`);
+  return root;
+}
+
+export function keyOf(path: readonly (string | number)[]): string {
+  return path.map((c) => String(c).replace(/[\\.]/g, '\\$&')).join('.');
+}
+
+function unitsOf(text: string, root: Node): JUnit[] {
+  const out: JUnit[] = [];
+  const walk = (node: Node, path: (string | number)[]) => {
+    if (node.type === 'object') {
+      const props = node.children ?? [];
+      // plural groups: siblings base_<category> with a base_other among them, contiguous
+      const groups = new Map<string, Group>();
+      for (const p of props) {
+        const k = p.children![0].value as string;
+        const m = PLURAL_KEY.exec(k);
+        if (!m || p.children![1].type !== 'string') continue;
+        const id = `${m[1]}\u0000${m[2] ?? ''}`;
+        let g = groups.get(id);
+        if (!g) groups.set(id, (g = { base: m[1], ordinal: Boolean(m[2]), forms: new Map(), members: [] }));
+        g.forms.set(m[3], p);
+        g.members.push(p);
+      }
+      const inGroup = new Map<Node, Group>();
+      for (const g of groups.values()) {
+        const idx = g.members.map((m) => props.indexOf(m));
+        const contiguous = idx.every((v, i) => i === 0 || v === idx[i - 1] + 1);
+        if (g.forms.has('other') && contiguous) for (const m of g.members) inGroup.set(m, g);
+      }
+      const done = new Set<Group>();
+      for (const p of props) {
+        const k = p.children![0].value as string;
+        const v = p.children![1];
+        const g = inGroup.get(p);
+        if (g) {
+          if (done.has(g)) continue;
+          done.add(g);
+          const parts = g.members.map((m) => tokenizeValue(m.children![1].value as string));
+          const raw = joinParts(g.members.map((m) => `${m.children![0].value}=${m.children![1].value}`));
+          const gpath = [...path, `${g.base}_${g.ordinal ? 'ordinal_' : ''}*`];
+          out.push({ key: keyOf(gpath), parts, hash: hash(raw), line: lineAt(text, p.offset), group: g, path: gpath });
+          continue;
+        }
+        if (v.type === 'string') out.push({ key: keyOf([...path, k]), parts: [tokenizeValue(v.value)], hash: hash(v.value), line: lineAt(text, v.offset), node: v, prop: p, path: [...path, k] });
+        else walk(v, [...path, k]);
+      }
+    } else if (node.type === 'array') {
+      (node.children ?? []).forEach((c, i) => {
+        if (c.type === 'string') out.push({ key: keyOf([...path, i]), parts: [tokenizeValue(c.value)], hash: hash(c.value), line: lineAt(text, c.offset), node: c, path: [...path, i] });
+        else walk(c, [...path, i]);
+      });
+    }
+  };
+  walk(root, []);
+  return out;
+}
+
+/** A JSON string value as one text piece (placeholders are found later by protect.ts). */
+function tokenizeValue(s: string): Piece[] {
+  return [{ kind: 'text', value: s }];
+}
+
+/** The plural categories of a language (cardinal or ordinal), as Intl knows them. */
+export function pluralCategories(lang: string, ordinal = false): string[] {
+  let cats: string[];
+  try {
+    cats = new Intl.PluralRules(lang, { type: ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories as string[];
+  } catch {
+    cats = ['one', 'other'];
+  }
+  return CATEGORIES.filter((c) => cats.includes(c));
+}
+
+/** The forms a target language gets for a group, each with the source form it is translated from. */
+function targetForms(g: Group, lang: string): { cat: string; from: number }[] {
+  const cats = pluralCategories(lang, g.ordinal);
+  // i18next's `_zero` applies to every language: kept when the source has it
+  if (g.forms.has('zero') && !cats.includes('zero')) cats.unshift('zero');
+  const srcCats = [...g.forms.keys()];
+  const other = srcCats.indexOf('other');
+  return cats.map((cat) => ({ cat, from: srcCats.includes(cat) ? srcCats.indexOf(cat) : other }));
+}
+
+function formKey(g: Group, cat: string): string {
+  return `${g.base}_${g.ordinal ? 'ordinal_' : ''}${cat}`;
+}
+
+/** Finds the node at a path in a target tree (undefined when absent). */
+function nodeAt(root: Node, path: readonly (string | number)[]): Node | undefined {
+  return jsonc!.findNodeAtLocation(root, path as (string | number)[]);
+}
+
+interface JsonTarget extends TargetDoc {
+  root: Node;
+}
+
+export const json: FileFormat = {
+  name: 'json',
+  parseSource(text, file): JsonSource {
+    const root = parse(text, file);
+    const jUnits = unitsOf(text, root);
+    const name = file.split(/[\\/]/);
+    const base = name[name.length - 1].replace(/\.json$/i, '');
+    const lang = /(?:^|\.)([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)$/.exec(base)?.[1] ?? (name.length > 1 && /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(name[name.length - 2]) ? name[name.length - 2] : undefined);
+    return { format: 'json', file, text, units: jUnits, jUnits, root, language: lang?.replace('_', '-') };
+  },
+
+  parseTarget(text, file, source, lang): JsonTarget {
+    const root = parse(text, file);
+    const values = new Map<string, string>();
+    for (const u of (source as JsonSource).jUnits) {
+      if (u.group) {
+        const parent = nodeAt(root, u.path.slice(0, -1));
+        if (!parent || parent.type !== 'object') continue;
+        const forms = targetForms(u.group, lang).map((f) => nodeAt(parent, [formKey(u.group!, f.cat)]));
+        if (forms.every((n) => n?.type === 'string')) values.set(u.key, joinParts(forms.map((n) => n!.value as string)));
+      } else {
+        const n = nodeAt(root, u.path);
+        if (n?.type === 'string') values.set(u.key, n.value as string);
+      }
+    }
+    return { text, values, root };
+  },
+
+  render(source, lang, values, target): string {
+    const src = source as JsonSource;
+    const text = src.text;
+    const old = target as JsonTarget | undefined;
+    const edits: [number, number, string][] = [];
+    const removed = new Set<Node>();
+    const oldRaw = (path: (string | number)[]) => {
+      const n = nodeAt(old!.root, path)!;
+      return old!.text.slice(n.offset, n.offset + n.length);
+    };
+    for (const u of src.jUnits) {
+      const v: UnitValue | undefined = values.get(u.key);
+      if (u.group) {
+        const g = u.group;
+        const forms = targetForms(g, lang);
+        const first = g.members[0];
+        const last = g.members[g.members.length - 1];
+        if (!v) {
+          for (const m of g.members) removed.add(m);
+          continue;
+        }
+        const sep = g.members.length > 1 ? text.slice(first.offset + first.length, g.members[1].offset) : `,${/\n([ \t]*)$/.exec(text.slice(0, first.offset))?.[0] ?? ' '}`;
+        const keyNode = first.children![0];
+        const colon = text.slice(keyNode.offset + keyNode.length, first.children![1].offset);
+        const parentPath = u.path.slice(0, -1);
+        const body = forms
+          .map((f) => {
+            const value = v.kind === 'keep' ? oldRaw([...parentPath, formKey(g, f.cat)]) : JSON.stringify(piecesText(v.parts[f.from]));
+            return `${JSON.stringify(formKey(g, f.cat))}${colon}${value}`;
+          })
+          .join(sep);
+        edits.push([first.offset, last.offset + last.length, body]);
+        continue;
+      }
+      const n = u.node!;
+      if (!v) {
+        // untranslated: the key is left out (the app falls back to its source language); an array keeps its length
+        if (u.prop) removed.add(u.prop);
+        continue;
+      }
+      const value = v.kind === 'keep' ? oldRaw(u.path) : JSON.stringify(piecesText(v.parts[0]));
+      edits.push([n.offset, n.offset + n.length, value]);
+    }
+    if (removed.size) removeProps(src.root, removed, edits);
+    return applyEdits(text, edits);
+  },
+
+  targetName(name, lang, sourceLanguage) {
+    return jsonTargetPath(name, lang, sourceLanguage);
+  },
+};
+
+/**
+ * en.json -> de.json; app.en.json -> app.de.json; locales/en/common.json -> locales/de/common.json;
+ * anything else: name.de.json beside it.
+ */
+export function jsonTargetPath(path: string, lang: string, sourceLanguage?: string): string {
+  const parts = path.split('/');
+  const file = parts[parts.length - 1];
+  const m = /^(?:(.*)\.)?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)\.json$/i.exec(file);
+  const isLang = (s: string) => (sourceLanguage ? s.replace('_', '-').toLowerCase() === sourceLanguage.toLowerCase() : /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(s));
+  if (m && isLang(m[2])) {
+    parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${lang}.json`;
+    return parts.join('/');
+  }
+  if (parts.length > 1 && isLang(parts[parts.length - 2])) {
+    parts[parts.length - 2] = lang;
+    return parts.join('/');
+  }
+  parts[parts.length - 1] = file.replace(/(\.json)?$/i, `.${lang}.json`);
+  return parts.join('/');
+}
+
+/**
+ * Removes properties from their objects with the commas that separated them: a property followed
+ * by a kept one goes with the text up to that one; a trailing run goes with the text after the
+ * last kept one; an object left empty becomes `{}`.
+ */
+function removeProps(root: Node, removed: Set<Node>, edits: [number, number, string][]): void {
+  const visit = (node: Node) => {
+    if (node.type === 'object' || node.type === 'array') {
+      const kids = node.children ?? [];
+      if (node.type === 'object' && kids.some((k) => removed.has(k))) {
+        let lastKept = -1;
+        kids.forEach((k, i) => {
+          if (!removed.has(k)) lastKept = i;
+        });
+        if (lastKept < 0) edits.push([node.offset + 1, node.offset + node.length - 1, '']);
+        else {
+          for (let i = 0; i < lastKept; i++) if (removed.has(kids[i])) edits.push([kids[i].offset, kids[i + 1].offset, '']);
+          if (lastKept < kids.length - 1) {
+            const k = kids[lastKept];
+            const end = kids[kids.length - 1];
+            edits.push([k.offset + k.length, end.offset + end.length, '']);
+          }
+        }
+      }
+      for (const k of kids) {
+        if (removed.has(k)) continue;
+        if (k.type === 'property') visit(k.children![1]);
+        else visit(k);
+      }
+    }
+  };
+  visit(root);
+}

@@ -1,0 +1,144 @@
+// Markdown (CommonMark + GFM, with YAML/TOML front matter). Read with mdast-util-from-markdown
+// and the micromark GFM and front-matter extensions (the unified project's parser: CommonMark
+// compliant, and every node carries its source offsets), so a target is the source with only the
+// text of paragraphs, headings and table cells replaced. Front matter, code blocks, HTML blocks,
+// link reference definitions, table pipes and alignment rows stay byte for byte; inside a block,
+// inline code, link targets, images, inline HTML, emphasis markers and line breaks are
+// placeholders. A translated paragraph is written on one line (a soft line break is a space).
+import type { Nodes, Root } from 'mdast';
+import type { Piece } from './protect.js';
+import { applyEdits, hash, lineAt, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+
+let lib: { fromMarkdown: typeof import('mdast-util-from-markdown').fromMarkdown; options: import('mdast-util-from-markdown').Options } | undefined;
+
+export async function loadMarkdown(): Promise<void> {
+  if (lib) return;
+  const [{ fromMarkdown }, { gfm }, { gfmFromMarkdown }, { frontmatter }, { frontmatterFromMarkdown }] = await Promise.all([
+    import('mdast-util-from-markdown'),
+    import('micromark-extension-gfm'),
+    import('mdast-util-gfm'),
+    import('micromark-extension-frontmatter'),
+    import('mdast-util-frontmatter'),
+  ]);
+  lib = {
+    fromMarkdown,
+    options: { extensions: [gfm(), frontmatter(['yaml', 'toml'])], mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml', 'toml'])] },
+  };
+}
+
+interface Block {
+  start: number;
+  end: number;
+  pieces: Piece[];
+}
+
+const BLOCKS = new Set(['paragraph', 'heading', 'tableCell']);
+
+function off(n: Nodes, which: 'start' | 'end'): number {
+  return n.position![which].offset!;
+}
+
+/** The translatable blocks of a document, in order, with their inline syntax as placeholders. */
+function blocks(text: string): Block[] {
+  const tree: Root = lib!.fromMarkdown(text, lib!.options);
+  const out: Block[] = [];
+  const visit = (n: Nodes) => {
+    if (BLOCKS.has(n.type) && 'children' in n && n.children.length) {
+      const kids = n.children as Nodes[];
+      const start = off(kids[0], 'start');
+      const end = off(kids[kids.length - 1], 'end');
+      const texts: [number, number][] = [];
+      const collect = (c: Nodes) => {
+        if (c.type === 'text') texts.push([off(c, 'start'), off(c, 'end')]);
+        else if (c.type === 'link' && isAutolink(text, c)) return;
+        else if ('children' in c) for (const k of c.children as Nodes[]) collect(k);
+      };
+      for (const k of kids) collect(k);
+      const pieces: Piece[] = [];
+      let at = start;
+      for (const [s, e] of texts) {
+        if (s > at) pieces.push({ kind: 'token', value: text.slice(at, s), tag: 'md' });
+        // a soft line break (and the container prefix of the next line) is a space
+        pieces.push({ kind: 'text', value: text.slice(s, e).replace(/[ \t]*\r?\n[ \t>]*/g, ' ') });
+        at = e;
+      }
+      if (end > at) pieces.push({ kind: 'token', value: text.slice(at, end), tag: 'md' });
+      out.push({ start, end, pieces });
+      return;
+    }
+    if ('children' in n) for (const k of n.children as Nodes[]) visit(k);
+  };
+  visit(tree);
+  return out;
+}
+
+/** `<https://x>` and bare www./http links: their text is the address, never translated. */
+function isAutolink(text: string, link: Nodes): boolean {
+  return text[off(link, 'start')] !== '[';
+}
+
+interface MdSource extends SourceDoc {
+  blocks: Block[];
+}
+
+interface MdTarget extends TargetDoc {
+  raw: Map<string, string>;
+  /** the target's blocks do not line up with the order vx last wrote (edited structurally by hand) */
+  misaligned?: boolean;
+}
+
+export const markdown: FileFormat = {
+  name: 'md',
+  parseSource(text, file): MdSource {
+    const bs = blocks(text);
+    const seen = new Map<string, number>();
+    const units: SourceUnit[] = bs.map((b) => {
+      const raw = text.slice(b.start, b.end);
+      const h = hash(raw);
+      const n = seen.get(h) ?? 0;
+      seen.set(h, n + 1);
+      return { key: n ? `${h}#${n + 1}` : h, parts: [b.pieces], hash: h, line: lineAt(text, b.start) };
+    });
+    return { format: 'md', file, text, units, blocks: bs };
+  },
+
+  parseTarget(text, _file, _source, _lang, order): MdTarget {
+    const bs = blocks(text);
+    const values = new Map<string, string>();
+    const raw = new Map<string, string>();
+    const misaligned = !order || order.length !== bs.length;
+    if (!misaligned) {
+      order!.forEach((key, i) => {
+        const r = text.slice(bs[i].start, bs[i].end);
+        values.set(key, r);
+        raw.set(key, r);
+      });
+    }
+    return { text, values, raw, misaligned: misaligned && bs.length > 0 };
+  },
+
+  render(source, _lang, values, target): string {
+    const src = source as MdSource;
+    const old = target as MdTarget | undefined;
+    const edits: [number, number, string][] = [];
+    src.units.forEach((u, i) => {
+      const b = src.blocks[i];
+      const v: UnitValue | undefined = values.get(u.key);
+      if (v?.kind === 'keep') edits.push([b.start, b.end, old!.raw.get(u.key)!]);
+      else if (v?.kind === 'new') edits.push([b.start, b.end, v.parts[0].map((p) => p.value).join('')]);
+    });
+    return applyEdits(src.text, edits);
+  },
+
+  targetName(path, lang) {
+    const parts = path.split('/');
+    const file = parts[parts.length - 1];
+    const m = /^(.*?)(?:\.([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*))?\.(md|markdown|mdx)$/i.exec(file);
+    parts[parts.length - 1] = m ? `${m[1]}.${lang}.${m[3]}` : `${file}.${lang}.md`;
+    return parts.join('/');
+  },
+};
+
+export function misaligned(target: TargetDoc): boolean {
+  return Boolean((target as MdTarget).misaligned);
+}

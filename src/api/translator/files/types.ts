@@ -1,0 +1,101 @@
+// What every file format gives the translation of files: units (each one or more parts to
+// translate) read from the source, the current target value of each unit read from an existing
+// target, and a target rendered from the source with a value per unit, by surgical edits of the
+// source text (what vx does not translate is copied byte for byte).
+import { createHash } from 'node:crypto';
+import type { Piece } from './protect.js';
+
+export const FORMAT_NAMES = ['xliff', 'json', 'po', 'md'] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+export interface SourceUnit {
+  /** stable within the file: an XLIFF id, a JSON key path, a PO msgctxt+msgid, a Markdown block's text hash */
+  key: string;
+  /** the texts to translate (a PO plural entry has two, an i18next plural group one per form) */
+  parts: Piece[][];
+  /** hash of the unit's source (what the lock file compares) */
+  hash: string;
+  /** where the unit starts (1-based line), for messages */
+  line: number;
+}
+
+/** A unit's value in a rendered target. */
+export type UnitValue =
+  /** the existing target's value, carried over as it is */
+  | { kind: 'keep' }
+  /** a new translation, one piece list per part; `review`: written, but marked for review (PO fuzzy) */
+  | { kind: 'new'; parts: Piece[][]; review?: boolean };
+
+export interface SourceDoc {
+  format: FormatName;
+  file: string;
+  text: string;
+  /** the source language the file names (XLIFF source-language/srcLang, PO Language, a JSON file named en.json) */
+  language?: string;
+  units: SourceUnit[];
+}
+
+export interface TargetDoc {
+  text: string;
+  /** each unit's current translation, as one string (parts joined), for units that have one */
+  values: Map<string, string>;
+}
+
+export interface RenderOptions {
+  /** XLIFF: the state written on machine-translated segments */
+  state?: string;
+  /** PO: machine translations are marked fuzzy */
+  fuzzy?: boolean;
+}
+
+export interface FileFormat {
+  name: FormatName;
+  parseSource(text: string, file: string): SourceDoc;
+  /** `order`: the unit keys of the target as vx last wrote it (Markdown aligns blocks by it) */
+  parseTarget(text: string, file: string, source: SourceDoc, lang: string, order?: readonly string[]): TargetDoc;
+  /**
+   * The target for `lang`: the source with each unit's value (a unit without one is left
+   * untranslated), and the file's language set to `lang`.
+   */
+  render(source: SourceDoc, lang: string, values: Map<string, UnitValue>, target: TargetDoc | undefined, opts: RenderOptions): string;
+  /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
+  targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
+}
+
+/** Short content hash (sha-256, 72 bits, base64url): enough to tell versions of one unit apart. */
+export function hash(s: string): string {
+  return createHash('sha256').update(s).digest('base64url').slice(0, 12);
+}
+
+/** A malformed input file: names the file, line and column (exit 2, nothing touched). */
+export function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}
+
+/** The 1-based line of an offset (for unit positions). */
+export function lineAt(text: string, offset: number): number {
+  return position(text, offset).line;
+}
+
+/** Applies replacements [start, end, text] (non-overlapping) to a text. */
+export function applyEdits(text: string, edits: [number, number, string][]): string {
+  edits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let out = '';
+  let last = 0;
+  for (const [s, e, t] of edits) {
+    out += text.slice(last, s) + t;
+    last = e;
+  }
+  return out + text.slice(last);
+}
+
+/** Parts joined into the one string a unit's value is hashed and compared as. */
+export function joinParts(parts: readonly string[]): string {
+  return parts.join('\u0000');
+}

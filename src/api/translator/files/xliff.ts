@@ -1,0 +1,313 @@
+// XLIFF 1.2 and 2.0. Read with saxes (a conforming, well-kept XML parser that reports the
+// position of every event and the line and column of every well-formedness error); written by
+// surgical edits at those positions: a <target> inserted after or replacing the unit's target,
+// target-language/trgLang set, nothing else of the file touched (ids, notes, attributes,
+// whitespace, comments and translate="no" units stay byte for byte).
+import type { SaxesTag } from 'saxes';
+import { UsageError } from '../../../core/errors.js';
+import type { Piece } from './protect.js';
+import { applyEdits, hash, joinParts, lineAt, type FileFormat, type RenderOptions, type SourceDoc, type TargetDoc, type UnitValue } from './types.js';
+
+let saxes: typeof import('saxes') | undefined;
+
+export async function loadXliff(): Promise<void> {
+  saxes ??= await import('saxes');
+}
+
+/** The states vx may write on a machine-translated unit, per version (defaults first). */
+export const XLIFF_STATES = {
+  '1.2': ['needs-review-translation', 'translated', 'needs-translation', 'needs-adaptation', 'needs-l10n', 'needs-review-adaptation', 'needs-review-l10n', 'signed-off', 'final', 'new'],
+  '2.0': ['translated', 'initial', 'reviewed', 'final'],
+} as const;
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+interface XUnit {
+  key: string;
+  /** the source element's content */
+  source: Range;
+  /** the whole <source ...>...</source> */
+  sourceEl: Range;
+  /** the whole <target> element when there is one, and its content */
+  target?: Range;
+  targetInner?: Range;
+  /** 2.0: the <segment> start tag (its state attribute is set) */
+  segmentTag?: Range;
+  translate: boolean;
+}
+
+interface XDoc {
+  version: '1.2' | '2.0';
+  units: XUnit[];
+  /** start tags whose language attribute is set: 1.2 every <file>, 2.0 the <xliff> root */
+  langTags: Range[];
+  sourceLanguage?: string;
+}
+
+interface Frame {
+  name: string;
+  start: number;
+  openEnd: number;
+  attrs: Record<string, string>;
+  translate: boolean;
+}
+
+function local(name: string): string {
+  const i = name.indexOf(':');
+  return i >= 0 ? name.slice(i + 1) : name;
+}
+
+/** Reads the structure of an XLIFF document; a malformed one is a usage error naming file:line:column. */
+function scan(text: string, file: string): XDoc {
+  const parser = new saxes!.SaxesParser({ position: true, fileName: file });
+  const stack: Frame[] = [];
+  const units: XUnit[] = [];
+  const langTags: Range[] = [];
+  let version: XDoc['version'] | undefined;
+  let sourceLanguage: string | undefined;
+  let fileIndex = -1;
+  let fileId = '';
+  let current: { id: string; translate: boolean; segments: XUnit[] } | undefined;
+  let segIndex = 0;
+  let segment: Partial<XUnit> | undefined;
+  const ids = new Set<string>();
+  parser.on('opentag', (tag: SaxesTag) => {
+    const end = parser.position;
+    const start = text.lastIndexOf('<', end - 1);
+    const name = local(tag.name);
+    const attrs = tag.attributes as Record<string, string>;
+    const parent = stack[stack.length - 1];
+    const translate = attrs.translate !== undefined ? attrs.translate !== 'no' : (parent?.translate ?? true);
+    const frame: Frame = { name, start, openEnd: end, attrs, translate };
+    if (!tag.isSelfClosing) stack.push(frame);
+    if (name === 'xliff' && stack.length <= 1) {
+      const v = attrs.version;
+      if (v === '1.2') version = '1.2';
+      else if (v === '2.0' || v === '2.1' || v === '2.2') version = '2.0';
+      else throw new UsageError(`${file}:${lineAt(text, start)}: unsupported XLIFF version "${v ?? ''}" (vx reads 1.2 and 2.x)`);
+      if (version === '2.0') {
+        langTags.push({ start, end });
+        sourceLanguage = attrs.srcLang;
+      }
+      return;
+    }
+    if (!version) throw new UsageError(`${file}:${lineAt(text, start)}: not an XLIFF document (the root element is <${tag.name}>, not <xliff>)`);
+    if (name === 'file') {
+      fileIndex++;
+      fileId = attrs.id ?? attrs.original ?? String(fileIndex);
+      if (version === '1.2') {
+        langTags.push({ start, end });
+        sourceLanguage ??= attrs['source-language'];
+      }
+      return;
+    }
+    if (version === '1.2' && name === 'trans-unit') {
+      current = { id: attrs.id ?? '', translate, segments: [] };
+      segment = {};
+      return;
+    }
+    if (version === '2.0' && name === 'unit') {
+      current = { id: attrs.id ?? '', translate, segments: [] };
+      segIndex = 0;
+      return;
+    }
+    if (version === '2.0' && name === 'segment' && current) {
+      segment = { segmentTag: { start, end } };
+      return;
+    }
+  });
+  parser.on('closetag', (tag: SaxesTag) => {
+    const end = parser.position;
+    const name = local(tag.name);
+    const frame = tag.isSelfClosing ? undefined : stack.pop();
+    if (!frame) return;
+    const closeStart = text.lastIndexOf('</', end - 1);
+    const inner = { start: frame.openEnd, end: closeStart };
+    const whole = { start: frame.start, end };
+    const parent = stack[stack.length - 1];
+    const inUnit = current && segment && parent && (version === '1.2' ? local(parent.name) === 'trans-unit' : local(parent.name) === 'segment');
+    if (name === 'source' && inUnit) {
+      segment!.source = inner;
+      segment!.sourceEl = whole;
+    } else if (name === 'target' && inUnit) {
+      segment!.target = whole;
+      segment!.targetInner = inner;
+    } else if (version === '2.0' && name === 'segment' && current && segment) {
+      if (segment.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}/${segIndex}`, translate: current.translate });
+      segIndex++;
+      segment = undefined;
+    } else if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
+      if (current) {
+        if (version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}`, translate: current.translate });
+        for (const s of current.segments) {
+          if (ids.has(s.key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the unit id "${current.id}" appears twice${fileIndex > 0 ? ` in file "${fileId}"` : ''}`);
+          ids.add(s.key);
+          units.push(s);
+        }
+      }
+      current = undefined;
+      segment = undefined;
+    }
+  });
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}`);
+  }
+  if (!version) throw new UsageError(`${file}: not an XLIFF document (no <xliff> element)`);
+  return { version, units, langTags, sourceLanguage };
+}
+
+const XML_ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9A-Fa-f]+));/g;
+const XML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function unescapeXml(s: string): string {
+  return s.replace(XML_ENTITY, (_m, n: string | undefined, d: string | undefined, h: string | undefined) => (n ? XML_NAMED[n] : String.fromCodePoint(d !== undefined ? Number(d) : parseInt(h!, 16))));
+}
+
+export function escapeXml(s: string): string {
+  return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+}
+
+/** Pieces of an element's content: text unescaped, inline elements (and comments, PIs) raw; CDATA is text. */
+export function xmlPieces(inner: string): Piece[] {
+  const out: Piece[] = [];
+  const re = /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<[^>]+>/g;
+  let last = 0;
+  const text = (s: string) => {
+    if (!s) return;
+    const prev = out[out.length - 1];
+    if (prev?.kind === 'text') prev.value += s;
+    else out.push({ kind: 'text', value: s });
+  };
+  for (let m = re.exec(inner); m; m = re.exec(inner)) {
+    text(unescapeXml(inner.slice(last, m.index)));
+    last = m.index + m[0].length;
+    if (m[1] !== undefined) text(m[1]);
+    else out.push({ kind: 'raw', value: m[0] });
+  }
+  text(unescapeXml(inner.slice(last)));
+  return out;
+}
+
+/** Pieces back to XML: text and tokens escaped, raw inline elements verbatim. */
+export function xmlOf(pieces: readonly Piece[]): string {
+  return pieces.map((p) => (p.kind === 'raw' ? p.value : escapeXml(p.value))).join('');
+}
+
+interface XliffSource extends SourceDoc {
+  doc: XDoc;
+}
+
+function setAttr(tag: string, name: string, value: string): string {
+  const re = new RegExp(`(\\s${name.replace(/[.:-]/g, '\\$&')}\\s*=\\s*)("[^"]*"|'[^']*')`);
+  const quoted = `"${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
+  if (re.test(tag)) return tag.replace(re, (_m, pre: string) => `${pre}${quoted}`);
+  const close = tag.endsWith('/>') ? tag.length - 2 : tag.length - 1;
+  let at = close;
+  while (at > 0 && /\s/.test(tag[at - 1])) at--;
+  return `${tag.slice(0, at)} ${name}=${quoted}${tag.slice(at)}`;
+}
+
+function getAttr(tag: string, name: string): string | undefined {
+  const m = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(tag);
+  return m ? unescapeXml(m[2] ?? m[3] ?? '') : undefined;
+}
+
+/** The whitespace that starts the line of `offset` (the indentation of a new sibling element). */
+function indentBefore(text: string, offset: number): string | undefined {
+  const nl = text.lastIndexOf('\n', offset - 1);
+  if (nl < 0) return undefined;
+  const lead = text.slice(nl + 1, offset);
+  return /^[ \t]*$/.test(lead) ? text.slice(text.lastIndexOf('\n', offset - 1), offset).replace(/^\r?\n/, '') : undefined;
+}
+
+export const xliff: FileFormat = {
+  name: 'xliff',
+  parseSource(text, file): XliffSource {
+    const doc = scan(text, file);
+    const units = doc.units
+      .filter((u) => u.translate)
+      .map((u) => {
+        const raw = text.slice(u.source.start, u.source.end);
+        return { key: u.key, parts: [xmlPieces(raw)], hash: hash(raw), line: lineAt(text, u.sourceEl.start) };
+      });
+    return { format: 'xliff', file, text, language: doc.sourceLanguage, units, doc };
+  },
+
+  parseTarget(text, file): TargetDoc & { doc: XDoc } {
+    const doc = scan(text, file);
+    const values = new Map<string, string>();
+    for (const u of doc.units) {
+      if (u.targetInner && u.targetInner.end > u.targetInner.start) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
+    }
+    return { text, values, doc };
+  },
+
+  render(source, lang, values, target, opts: RenderOptions): string {
+    const src = source as XliffSource;
+    const { doc } = src;
+    const text = src.text;
+    const old = target as (TargetDoc & { doc: XDoc }) | undefined;
+    const oldUnits = new Map(old?.doc.units.map((u) => [u.key, u]));
+    const state = opts.state ?? XLIFF_STATES[doc.version][0];
+    const edits: [number, number, string][] = [];
+    for (const t of doc.langTags) {
+      const tag = text.slice(t.start, t.end);
+      edits.push([t.start, t.end, setAttr(tag, doc.version === '1.2' ? 'target-language' : 'trgLang', lang)]);
+    }
+    for (const u of doc.units) {
+      const v: UnitValue | undefined = u.translate ? values.get(u.key) : undefined;
+      if (!u.translate) continue;
+      let element: string | undefined;
+      let segState: string | undefined;
+      if (v?.kind === 'keep') {
+        const o = oldUnits.get(u.key)!;
+        element = old!.text.slice(o.target!.start, o.target!.end);
+        if (o.segmentTag) segState = getAttr(old!.text.slice(o.segmentTag.start, o.segmentTag.end), 'state');
+      } else if (v?.kind === 'new') {
+        const body = xmlOf(v.parts[0]);
+        if (doc.version === '1.2') element = `<target state="${state}">${body}</target>`;
+        else {
+          element = `<target>${body}</target>`;
+          segState = state;
+        }
+      }
+      if (element === undefined) {
+        // untranslated: a target the source carried (a copy of the source, say) is dropped, so nothing passes as translated
+        if (u.target) edits.push([removalStart(text, u.target.start), u.target.end, '']);
+        continue;
+      }
+      if (u.target) edits.push([u.target.start, u.target.end, element]);
+      else {
+        const indent = indentBefore(text, u.sourceEl.start);
+        edits.push([u.sourceEl.end, u.sourceEl.end, `${indent !== undefined ? `${text.includes('\r\n') ? '\r\n' : '\n'}${indent}` : ''}${element}`]);
+      }
+      if (u.segmentTag && segState !== undefined) {
+        const tag = text.slice(u.segmentTag.start, u.segmentTag.end);
+        edits.push([u.segmentTag.start, u.segmentTag.end, setAttr(tag, 'state', segState)]);
+      }
+    }
+    return applyEdits(text, edits);
+  },
+
+  targetName(name, lang) {
+    // app.g.xlf -> app.de-DE.xlf; app.en-US.xlf -> app.de-DE.xlf; app.xlf -> app.de-DE.xlf
+    const m = /^(.*?)(?:\.(?:g|[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*))?\.(xlf|xliff|xlf2)$/i.exec(name);
+    return m ? `${m[1]}.${lang}.${m[2]}` : `${name}.${lang}.xlf`;
+  },
+};
+
+/** A removed element takes the line it stood on with it (its indentation and line break). */
+function removalStart(text: string, start: number): number {
+  const nl = text.lastIndexOf('\n', start - 1);
+  return nl >= 0 && /^[ \t]*$/.test(text.slice(nl + 1, start)) ? (text[nl - 1] === '\r' ? nl - 1 : nl) : start;
+}
+
+export function xliffVersion(doc: SourceDoc): '1.2' | '2.0' {
+  return (doc as XliffSource).doc.version;
+}

@@ -1,0 +1,319 @@
+// Translation as one async iterator: items in, results out in input order as soon as they are in,
+// with progress events. Inside: the Batcher (requests within the service limits), the
+// OrderedPipeline (several requests in flight, memory bounded by the window, back-pressure from the
+// consumer to the input) and, for a live input, the IdleFlush (a partial batch is sent once the
+// input pauses). No terminal, no files: the caller chooses the input and renders the events.
+//
+//   for await (const ev of translateStream(client, items, { targets: 2, concurrency: 4 })) {
+//     if (ev.type === 'batch') write(ev.outcome.results);   // in input order, one event per request
+//     else progress(ev.items);                              // after each batch: items done so far
+//   }
+//
+// Layers (a dedupe or a translation memory, pacing) wrap either side: the items (any
+// AsyncIterable), or the sender (anything with `translate(texts, signal)`, e.g. an object that
+// answers some texts from a memory and sends only the rest through the client).
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import { countChars, LIMITS } from '../../spec/translator.js';
+import { Batcher, fmt, itemProblem, type Batch } from './batcher.js';
+import type { BatchOutcome } from './client.js';
+import { flushDelay, IdleFlush } from './idle-flush.js';
+import { OrderedPipeline } from './pipeline.js';
+
+export { BatchFailure } from './pipeline.js';
+export type { Batch } from './batcher.js';
+export type { BatchOutcome } from './client.js';
+
+/**
+ * The input: the texts to translate, in order, one at a time or in arrays (an array per chunk read
+ * costs one await instead of one per text). A UsageError thrown by the source is a problem found
+ * late: the items before it are still sent and delivered, then the error is thrown. Any other
+ * error stops at once. An item that no request can carry is an ItemTooLong, thrown the same way.
+ */
+export type ItemInput = AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>;
+
+/** Item `index` (1-based) can never be sent: `problem` says why. */
+export class ItemTooLong extends UsageError {
+  constructor(
+    readonly index: number,
+    readonly problem: string,
+  ) {
+    super(`item ${fmt(index)} is too long: ${problem}`);
+  }
+}
+
+/** Sends one batch (TranslatorClient, or a layer around it); retries are its business. */
+export interface BatchSender {
+  translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome>;
+}
+
+/** The answer to one request, in input order: `outcome.results[i]` translates item `batch.first + i`. */
+export interface BatchEvent {
+  type: 'batch';
+  /** `texts` is empty unless `keepTexts` */
+  batch: Batch;
+  outcome: BatchOutcome;
+}
+
+/** Totals so far, after each batch event. */
+export interface ProgressEvent {
+  type: 'progress';
+  /** items delivered (translated and handed out) */
+  items: number;
+  requests: number;
+  /** characters billed, as reported by X-Metered-Usage */
+  billed: number;
+  /** requests that reported no X-Metered-Usage */
+  unmetered: number;
+}
+
+export type StreamEvent = BatchEvent | ProgressEvent;
+
+export interface StreamOptions {
+  /** the number of target languages (characters are counted once per target) */
+  targets: number;
+  /** requests in flight at once */
+  concurrency: number;
+  /** the input arrives over time (a pipe, a terminal): a partial batch is sent when it pauses */
+  live?: boolean;
+  /** the pause that sends a partial batch of a live input (default: flushDelay()) */
+  flushMs?: number;
+  /** keep each batch's texts in its event (otherwise they are let go once the request is built) */
+  keepTexts?: boolean;
+  /** an interruption: requests are cancelled, the iterator throws an InterruptedError */
+  signal?: AbortSignal;
+}
+
+/** the consumer went away (it broke out of the loop or threw): nothing more is delivered */
+const GONE = new InterruptedError();
+
+/**
+ * Translates `items` through `sender` and yields one event per request, in input order, each
+ * followed by a progress event. The iterator waits for its consumer: the next batch is not handed
+ * out (and, once the window is full, no more input is read) until the consumer asks for the next
+ * event. A failed request ends the iterator with a BatchFailure (its `batch` says where); leaving
+ * the loop early cancels the requests in flight.
+ */
+export async function* translateStream(sender: BatchSender, items: ItemInput, opts: StreamOptions): AsyncGenerator<StreamEvent, void, undefined> {
+  const queue: StreamEvent[] = [];
+  let ack: (() => void) | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  let closing = false;
+  const totals: ProgressEvent = { type: 'progress', items: 0, requests: 0, billed: 0, unmetered: 0 };
+
+  // a failed pipeline stops the reading at once (a quiet pipe would otherwise hold the error until its next line)
+  const feedStop = new AbortController();
+  let stoppedBy: unknown;
+  const stopFeed = (e: unknown) => {
+    if (stoppedBy === undefined) stoppedBy = e;
+    feedStop.abort();
+  };
+  const keepTexts = opts.keepTexts ?? false;
+  const pipeline = new OrderedPipeline<Batch, BatchOutcome>({
+    concurrency: opts.concurrency,
+    onStop: stopFeed,
+    send: (b, signal) => {
+      const sent = sender.translate(b.texts, signal);
+      // the request body holds the texts now: let them go at once unless asked to keep them
+      // (less to keep through each round trip: measurably less GC)
+      if (!keepTexts) b.texts = [];
+      return sent;
+    },
+    deliver: (batch, outcome) => {
+      if (closing) throw GONE;
+      totals.requests++;
+      if (outcome.billed === undefined) totals.unmetered++;
+      else totals.billed += outcome.billed;
+      totals.items = batch.first + batch.count;
+      queue.push({ type: 'batch', batch, outcome }, { ...totals });
+      notify();
+      return new Promise<void>((resolve) => (ack = resolve));
+    },
+    signal: opts.signal,
+  });
+
+  let outcome: { error?: unknown } | undefined;
+  const driver = drive(items, pipeline, opts, feedStop.signal, stopFeed, () => stoppedBy).then(
+    () => void (outcome = {}),
+    (e: unknown) => void (outcome = { error: e }),
+  );
+  driver.then(notify);
+  try {
+    for (;;) {
+      const ev = queue.shift();
+      if (ev) {
+        yield ev;
+        continue;
+      }
+      // everything handed out was consumed: the pipeline may deliver the next batch
+      const a = ack;
+      ack = undefined;
+      a?.();
+      if (outcome && !queue.length) {
+        if ('error' in outcome) throw outcome.error;
+        return;
+      }
+      if (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    if (!outcome) {
+      // the consumer left early: cancel what is in flight and stop reading
+      closing = true;
+      stopFeed(GONE);
+      pipeline.cancel();
+      ack?.();
+      await driver;
+    }
+  }
+}
+
+/** Feeds the items through the batcher into the pipeline and waits for every delivery. */
+async function drive(
+  items: ItemInput,
+  pipeline: OrderedPipeline<Batch, BatchOutcome>,
+  opts: StreamOptions,
+  stop: AbortSignal,
+  stopFeed: (e: unknown) => void,
+  stoppedBy: () => unknown,
+): Promise<void> {
+  const batcher = new Batcher(opts.targets);
+  let submitted = 0;
+  const submit = (b: Batch) => {
+    submitted++;
+    return pipeline.submit(b);
+  };
+  // a live input: a partial batch is sent once no item came for a while (never for a regular file)
+  const idle = opts.live
+    ? new IdleFlush({
+        delayMs: opts.flushMs ?? flushDelay(),
+        open: () => batcher.size > 0,
+        flush: async () => {
+          const b = batcher.take();
+          if (b) await submit(b);
+        },
+        failed: stopFeed,
+      })
+    : undefined;
+  try {
+    let late: UsageError | undefined;
+    try {
+      await feedBatches(items, batcher, submit, idle, stop, opts.targets);
+      idle?.stop();
+      // a send the timer started goes first (it may be waiting for room)
+      if (idle?.pending) await idle.pending;
+      const last = batcher.take();
+      if (last) await submit(last);
+    } catch (e) {
+      idle?.stop();
+      // the input was stopped because the pipeline failed: that failure is the error
+      if (e instanceof InterruptedError && stoppedBy() !== undefined && !opts.signal?.aborted) throw stoppedBy();
+      // a problem found late in a stream that could not be checked first: what was sent is still delivered
+      if (!(e instanceof UsageError)) throw e;
+      late = e;
+      if (idle?.pending) await idle.pending;
+      // when something was sent already, the items up to the bad one are sent too (the output stays
+      // contiguous); when nothing was, nothing is
+      const open = batcher.take();
+      if (submitted && open) await submit(open);
+    }
+    await pipeline.finish();
+    if (late) throw late;
+  } catch (e) {
+    pipeline.cancel();
+    // a delivery under way finishes before the error is handed on
+    await pipeline.idle();
+    throw e;
+  }
+}
+
+/**
+ * Feeds every item through the batcher and hands each batch to `send` as soon as it is closed,
+ * waiting when `send` returns a promise. The batch still open at the end stays in the batcher.
+ * With `idle` (a live input), a partial batch may also be sent by its timer: the feed then waits
+ * for that send before it adds the next item. `stop` ends the reading at once (an InterruptedError),
+ * even while the input is waiting for more.
+ */
+async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, targets: number): Promise<void> {
+  let n = 0;
+  const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
+    if (a) await send(a);
+    if (b) await send(b);
+  };
+  const add = (text: string): void | Promise<void> => {
+    n++;
+    const chars = countChars(text);
+    const fits = batcher.fits(chars);
+    if (!fits || chars > LIMITS.maxItemChars) {
+      const problem = itemProblem(chars, targets);
+      if (problem) throw new ItemTooLong(n, problem);
+    }
+    const before = fits ? undefined : batcher.take();
+    batcher.push(text, chars);
+    const full = batcher.full ? batcher.take() : undefined;
+    if (!full) idle?.line();
+    if (!before && !full) return;
+    const sending = sendTwo(before, full);
+    return idle ? idle.hold(sending) : sending;
+  };
+  const one = async (v: string | readonly string[]) => {
+    if (typeof v === 'string') {
+      if (idle?.pending) await idle.pending;
+      const p = add(v);
+      if (p) await p;
+      return;
+    }
+    for (const text of v) {
+      if (idle?.pending) await idle.pending;
+      const p = add(text);
+      if (p) await p;
+    }
+  };
+  if (!(Symbol.asyncIterator in items)) {
+    for (const v of items) await one(v);
+    return;
+  }
+  const it = items[Symbol.asyncIterator]();
+  // the next read, or an InterruptedError as soon as `stop` fires (a listener per read, removed
+  // after it: a Promise.race against one long-lived promise would keep every chunk read alive)
+  const next = () =>
+    new Promise<IteratorResult<string | readonly string[]>>((resolve, reject) => {
+      if (stop.aborted) return reject(new InterruptedError());
+      const interrupted = () => reject(new InterruptedError());
+      stop.addEventListener('abort', interrupted, { once: true });
+      const settle = () => stop.removeEventListener('abort', interrupted);
+      it.next().then(
+        (r) => (settle(), resolve(r)),
+        (e: unknown) => (settle(), reject(e)),
+      );
+    });
+  let waiting = false;
+  let done = false;
+  try {
+    for (;;) {
+      waiting = true;
+      const r = await next();
+      waiting = false;
+      if (r.done) {
+        done = true;
+        return;
+      }
+      await one(r.value);
+    }
+  } finally {
+    // a source left early is closed (unless a read is still pending: its owner ends it)
+    if (!done && !waiting) void Promise.resolve(it.return?.()).catch(() => undefined);
+  }
+}
+
+/** --dry-run: the request of every batch, in order, nothing sent. */
+export async function planTranslation(client: { plan(texts: readonly string[]): void }, items: ItemInput, targets: number): Promise<void> {
+  const batcher = new Batcher(targets);
+  const never = new AbortController();
+  await feedBatches(items, batcher, (b) => client.plan(b.texts), undefined, never.signal, targets);
+  const last = batcher.take();
+  if (last) client.plan(last.texts);
+}

@@ -1,0 +1,479 @@
+// The work behind `vx erp <set> import | export` and the bulk forms of `delete` and the bound
+// actions (`--filter`, `--ids`): rows in, one result per row out, $batch in between.
+import { resolve } from 'node:path';
+import { batchFor, checkCommand, getCommand, lookup, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
+import type { BatchClient } from '../api/erp/batch.js';
+import { ErpClient, type Entity } from '../api/erp/client.js';
+import { Journal, type JournalEntry } from '../api/erp/journal.js';
+import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
+import type { Ctx } from '../core/context.js';
+import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
+import { openTextSource } from '../core/input.js';
+import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
+import { Pacer } from '../core/pacer.js';
+import { confirmDestructive } from '../core/prompt.js';
+import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
+import { listQuery } from './erp-run.js';
+
+export interface BulkFlags {
+  company?: string;
+  batchSize?: string;
+  concurrency?: string;
+  atomic?: boolean;
+}
+
+export interface ImportOpts extends BulkFlags {
+  file?: string;
+  format?: string;
+  update?: boolean;
+  skipInvalid?: boolean;
+  journal?: string;
+  resendUnknown?: boolean;
+}
+
+function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
+  const v = ctx.config.get(key, given);
+  const n = Number(v);
+  if (v === undefined || !/^\d+$/.test(v.trim()) || n < min || n > max) {
+    throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/** Batch size, concurrency and atomicity from the flags and settings. */
+export function bulkOptions(ctx: Ctx, opts: BulkFlags): BulkOptions {
+  const limit = ctx.config.get('erp.rateLimit') ?? '';
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(limit);
+  if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) throw new UsageError(`invalid erp.rateLimit "${limit}": expected <requests>/<seconds>, e.g. 6000/300`);
+  // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
+  // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
+  const [n, w] = [Number(m[1]), Number(m[2])];
+  const pacer = new Pacer({ perMinute: ((0.9 * n) / w) * 60, burst: n / 10 });
+  return {
+    pacer,
+    batchSize: intSetting(ctx, 'erp.batchSize', '--batch-size', opts.batchSize, 1, BATCH_MAX_OPERATIONS),
+    concurrency: intSetting(ctx, 'erp.concurrency', '--concurrency', opts.concurrency, 1, 64),
+    atomic: Boolean(opts.atomic),
+    signal: ctx.signal,
+  };
+}
+
+const RESULT_COLUMNS: Column[] = [
+  { header: 'ROW', get: 'row', align: 'right', keep: true },
+  { header: 'STATUS', get: 'status', keep: true },
+  { header: 'ID', get: 'id' },
+  { header: 'NUMBER', get: 'number', optional: true },
+  { header: 'CODE', get: 'code', optional: true },
+  { header: 'MESSAGE', get: 'message' },
+];
+
+const OK: ReadonlySet<ResultStatus> = new Set(['created', 'updated', 'deleted', 'done', 'skipped']);
+
+/** Where results go: ndjson line by line as they come; other formats at the end, in row order. */
+class Results {
+  readonly all: RowResult[] = [];
+  readonly counts = new Map<ResultStatus, number>();
+  private readonly streaming: boolean;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: Ctx,
+    readonly total: number,
+  ) {
+    this.streaming = ctx.explicitFormat() === 'ndjson';
+  }
+
+  add(r: RowResult): void {
+    this.all.push(r);
+    this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
+    if (this.streaming) {
+      const line = `${JSON.stringify(r)}\n`;
+      this.pending = this.pending.then(() => this.ctx.write(line));
+    }
+  }
+
+  get failed(): number {
+    return this.all.filter((r) => !OK.has(r.status)).length;
+  }
+
+  async finish(): Promise<void> {
+    await this.pending;
+    if (this.streaming) return;
+    this.all.sort((a, b) => a.row - b.row);
+    // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
+    const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !OK.has(r.status));
+    if (!rows.length && !this.ctx.explicitFormat() && this.ctx.stdoutIsTTY) return;
+    await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
+  }
+
+  summary(verb: string): string {
+    const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
+    const parts = order.filter((s) => this.counts.get(s)).map((s) => `${this.counts.get(s)!.toLocaleString('en-US')} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    return `${verb} ${this.total.toLocaleString('en-US')} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
+  }
+}
+
+/** Ends a bulk run: results, the summary on stderr, the unknown outcomes with a check, the exit status. */
+async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: string[], journal?: Journal): Promise<void> {
+  await results.finish();
+  ctx.info(results.summary(verb));
+  const rolled = [...new Set(results.all.filter((r) => r.batch !== undefined).map((r) => r.batch!))].sort((a, b) => a - b);
+  if (rolled.length) ctx.info(`rolled back (--atomic): batch${rolled.length > 1 ? 'es' : ''} ${rolled.join(', ')}; their rows were not changed`);
+  const unknown = results.all.filter((r) => r.status === 'unknown');
+  if (unknown.length) {
+    ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (rows ${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
+    for (const c of checks) ctx.info(`  check with: ${c}`);
+    if (journal) ctx.info(`  a rerun leaves them alone; --resend-unknown sends them again`);
+  }
+  const failures = results.all.filter((r) => !OK.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
+  for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
+  if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  if (journal) ctx.info(`journal: ${journal.path}`);
+  journal?.close();
+  if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
+  if (results.failed) throw new ServiceError(`${results.failed.toLocaleString('en-US')} of ${results.total.toLocaleString('en-US')} rows did not succeed`);
+}
+
+function rowList(rows: number[]): string {
+  const s = rows.slice(0, 10).join(', ');
+  return rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s;
+}
+
+async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
+  if (!opts.file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
+  const format = formatOf(opts.file, opts.format);
+  const src = await openTextSource(opts.file, ctx.io.stdin);
+  const mode = opts.update ? 'update' : 'create';
+  try {
+    if (format === 'csv') return { parsed: await readCsv(set, mode, src.open(), src.name), name: src.name };
+    const chunks: Buffer[] = [];
+    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+    const buf = Buffer.concat(chunks);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    } catch {
+      throw new UsageError(`${src.name} is not valid UTF-8 text`);
+    }
+    return { parsed: await readJsonRows(set, mode, format, text, src.name), name: src.name };
+  } finally {
+    await src.close();
+  }
+}
+
+export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void> {
+  if (opts.resendUnknown && opts.journal === undefined && opts.file === '-') throw new UsageError('--resend-unknown needs the journal of the earlier run (--journal <file>)');
+  const bulk = bulkOptions(ctx, opts);
+  const { parsed, name } = await readRows(ctx, set, opts);
+  if (parsed.problems.length && !opts.skipInvalid) {
+    for (const p of parsed.problems) ctx.info(oneLine(`${name} row ${p.row}: ${p.message}`));
+    const bad = new Set(parsed.problems.map((p) => p.row)).size;
+    throw new UsageError(`${bad} of ${parsed.total} row${parsed.total === 1 ? ' is' : 's are'} invalid (listed above); nothing was sent (--skip-invalid sends the valid rows)`);
+  }
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const batch = batchFor(client, set, ctx.http, bulk.pacer);
+  const mode = opts.update ? 'update' : 'create';
+  if (ctx.http.dryRun) return planImport(ctx, client, set, batch, parsed.rows, mode, bulk);
+
+  if (opts.file === '-' && opts.journal === undefined) throw new UsageError('reading standard input: name a journal with --journal <file>, so that a rerun knows what was already done');
+  const journalPath = opts.journal ?? `${opts.file}.vx-journal`;
+  if (!journalPath.trim()) throw new UsageError('--journal needs a file name');
+  const journal = Journal.open(journalPath, {
+    command: `erp ${set.noun} import${opts.update ? ' --update' : ''}`,
+    company: client.company ?? '',
+    input: opts.file === '-' ? '-' : resolve(opts.file!),
+  });
+  const results = new Results(ctx, parsed.total);
+  try {
+    // what an earlier run did
+    const send: Row[] = [];
+    const changed: number[] = [];
+    for (const row of parsed.rows) {
+      const prev = journal.previous.get(row.row);
+      if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') {
+        send.push(row);
+        continue;
+      }
+      if (prev.hash !== row.hash) {
+        changed.push(row.row);
+        continue;
+      }
+      if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
+      else if (opts.resendUnknown) send.push(row);
+      else results.add({ row: row.row, status: 'unknown', message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)' });
+    }
+    if (changed.length) {
+      results.all.length = 0;
+      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: rows ${rowList(changed)} were sent before with other content; name another file with --journal, or delete it to start over`);
+    }
+    for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
+    const byRow = new Map(send.map((r) => [r.row, r]));
+    const sentEntry = (row: Row): JournalEntry => ({ row: row.row, hash: row.hash, state: 'sent' });
+    const record = (r: RowResult): void => {
+      const row = byRow.get(r.row);
+      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
+      results.add(r);
+      if (!row) return;
+      const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
+      journal.append([{ row: r.row, hash: row.hash, state, ...(r.id ? { id: r.id } : {}), ...(r.number ? { number: r.number } : {}), ...(r.httpStatus ? { status: r.httpStatus } : {}), ...(r.code ? { code: r.code } : {}) }]);
+    };
+    let interrupted: InterruptedError | undefined;
+    try {
+      if (mode === 'create') {
+        const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url: client.collectionUrl(set), body: r.body } }));
+        await runBatches(batch, items, bulk, (chunk) => journal.append(chunk.map((c) => sentEntry(byRow.get(c.row)!))), (chunk, res, no) => {
+          chunk.forEach((c, i) => record(resultOf(c.row, res[i], 'created', no)));
+        });
+      } else {
+        await runUpdates(client, set, batch, send, bulk, (rows) => journal.append(rows.map(sentEntry)), record);
+      }
+    } catch (e) {
+      if (!(e instanceof InterruptedError)) throw e;
+      interrupted = e;
+      // rows never reached: a rerun sends them
+    }
+    const unknownRows = send.filter((r) => results.all.some((x) => x.row === r.row && x.status === 'unknown'));
+    const checks = checksFor(set, mode, unknownRows, results);
+    await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
+  } finally {
+    journal.close();
+  }
+}
+
+/** Commands that find out what happened to rows with an unknown outcome: one list by the human key when there is one. */
+function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], results: Results): string[] {
+  if (!rows.length) return [];
+  if (mode === 'update') {
+    const ids = rows.map((r) => (r.key?.field === 'id' ? r.key.value : results.all.find((x) => x.row === r.row)?.id)).filter((x): x is string => Boolean(x));
+    return ids.length ? [checkCommand(set, 'id', ids)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+  }
+  const key = set.naturalKey;
+  const values = key ? rows.map((r) => r.body[key]).filter((v): v is string => typeof v === 'string' && v !== '') : [];
+  if (key && values.length === rows.length) {
+    const out: string[] = [];
+    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, key, values.slice(i, i + 50))!);
+    return out;
+  }
+  return [`vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top ${rows.length}`];
+}
+
+/** --update: find each record (unless the row names its id and ETag), then PATCH it with If-Match. */
+async function runUpdates(
+  client: ErpClient,
+  set: ErpSet,
+  batch: BatchClient,
+  rows: readonly Row[],
+  bulk: BulkOptions,
+  onSent: (rows: Row[]) => void,
+  record: (r: RowResult) => void,
+): Promise<void> {
+  const need = rows.filter((r) => !(r.key?.field === 'id' && r.etag));
+  const found = await lookup(client, set, batch, need.map((r) => ({ row: r.row, field: r.key!.field, value: r.key!.value })), bulk);
+  const items: BulkItem[] = [];
+  const byRow = new Map(rows.map((r) => [r.row, r]));
+  for (const r of rows) {
+    const f = found.get(r.row);
+    if (f?.failure) {
+      record(f.failure);
+      continue;
+    }
+    const id = f?.id ?? r.key!.value;
+    const etag = r.etag ?? f?.etag;
+    if (!etag) {
+      record({ row: r.row, status: 'failed', id, message: `the ${set.singular} came without an @odata.etag` });
+      continue;
+    }
+    items.push({ row: r.row, op: { method: 'PATCH', url: client.itemUrl(set, id), headers: { 'If-Match': etag }, body: r.body } });
+  }
+  await runBatches(batch, items, bulk, (chunk) => onSent(chunk.map((c) => byRow.get(c.row)!)), (chunk, res, no) => {
+    chunk.forEach((c, i) => {
+      const result = resultOf(c.row, res[i], 'updated', no);
+      if (result.status === 'failed' && (result.httpStatus === 412 || result.httpStatus === 409)) {
+        result.message = `the ${set.singular} was changed by someone else since its ETag was read; it was left as it was (${result.message})`;
+      }
+      if (!result.id) {
+        const f = found.get(c.row);
+        const id = f?.id ?? byRow.get(c.row)!.key!.value;
+        result.id = id;
+      }
+      record(result);
+    });
+  });
+}
+
+/** --dry-run: the batches that would be sent (updates: the reads, then the writes with placeholders). */
+function planImport(ctx: Ctx, client: ErpClient, set: ErpSet, batch: BatchClient, rows: Row[], mode: 'create' | 'update', bulk: BulkOptions): void {
+  const size = bulk.batchSize ?? BATCH_MAX_OPERATIONS;
+  const ops = rows.map((r) =>
+    mode === 'create'
+      ? { method: 'POST' as const, url: client.collectionUrl(set), body: r.body }
+      : { method: 'PATCH' as const, url: client.itemUrl(set, r.key!.field === 'id' ? r.key!.value : `${r.key!.field}=${r.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': r.etag ?? '<@odata.etag of a fresh read>' }, body: r.body },
+  );
+  for (let i = 0; i < ops.length; i += size) {
+    ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + size)) });
+  }
+  if (!ops.length) ctx.info('dry run: no rows to send');
+}
+
+// ---- bulk actions and deletes: --filter or --ids ----
+
+export interface BulkActionOpts extends BulkFlags {
+  filter?: string;
+  ids?: string;
+  ifMatch?: string;
+  force?: boolean;
+}
+
+interface Target {
+  row: number;
+  id: string;
+  etag?: string;
+  number?: string;
+}
+
+async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts): Promise<{ list: Target[]; what: string }> {
+  if (opts.filter !== undefined) {
+    const q = listQuery({ filter: opts.filter });
+    const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+    const list: Target[] = [];
+    let i = 0;
+    for await (const page of client.listPages(set, { ...q, select }))
+      for (const e of page as Entity[]) list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof e.number === 'string' ? { number: e.number } : {}) });
+    return { list, what: `matching ${opts.filter}` };
+  }
+  const src = await openTextSource(opts.ids!, ctx.io.stdin);
+  const chunks: Buffer[] = [];
+  try {
+    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  } finally {
+    await src.close();
+  }
+  const list: Target[] = [];
+  const bad: string[] = [];
+  Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .forEach((l, i) => {
+      const id = l.trim();
+      if (!id) return;
+      if (set.fields.id?.type === 'guid' && !isGuid(id)) bad.push(`line ${i + 1}: "${id}" is not a GUID`);
+      else list.push({ row: i + 1, id });
+    });
+  if (bad.length) {
+    for (const b of bad) ctx.info(oneLine(`${src.name} ${b}`));
+    throw new UsageError(`${bad.length} invalid ${set.singular} id${bad.length > 1 ? 's' : ''} in ${src.name} (listed above); nothing was sent`);
+  }
+  return { list, what: `listed in ${src.name}` };
+}
+
+/** `delete --filter|--ids` and `<action> --filter|--ids`: count, confirm, run over $batch, report per record. */
+export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete', opts: BulkActionOpts): Promise<void> {
+  if ((opts.filter !== undefined) === (opts.ids !== undefined)) throw new UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+  if (opts.ifMatch !== undefined) throw new UsageError('--if-match names one record\'s ETag; with --filter or --ids each record\'s own is used (or --force)');
+  const bulk = bulkOptions(ctx, opts);
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const batch = batchFor(client, set, ctx.http, bulk.pacer);
+  const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
+  if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  if (ctx.http.dryRun && opts.filter !== undefined) {
+    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: 'id' }), headers: client.headers });
+    ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
+    return;
+  }
+  const { list, what } = await targets(ctx, client, set, opts);
+  const plural = `${set.singular}${set.singular.endsWith('y') ? '' : ''} records`;
+  const verb = action === 'delete' ? 'Delete' : action.description.replace(/^\w/, (c) => c.toUpperCase()).replace(/ the [\w ]+$/, '');
+  if (!list.length) {
+    ctx.info(`no ${plural} ${what}; nothing to do`);
+    return;
+  }
+  const question = `${verb} ${list.length.toLocaleString('en-US')} ${list.length === 1 ? set.singular : plural} ${what}?`;
+  if (ctx.http.dryRun) {
+    const ops = list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>')));
+    for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    return;
+  }
+  await confirmDestructive(ctx.prompter, ctx.globals.yes, question);
+  if (ctx.stderrIsTTY) ctx.info(`${list.length} ${plural} ${what}`);
+  const results = new Results(ctx, list.length);
+  let interrupted: InterruptedError | undefined;
+  const items: BulkItem[] = [];
+  const byRow = new Map(list.map((t) => [t.row, t]));
+  try {
+    if (action === 'delete' && !opts.force) {
+      const need = list.filter((t) => !t.etag);
+      const found = await lookup(client, set, batch, need.map((t) => ({ row: t.row, field: 'id', value: t.id })), bulk);
+      for (const t of need) {
+        const f = found.get(t.row)!;
+        if (f.failure) results.add({ ...f.failure, id: t.id });
+        else Object.assign(t, { etag: f.etag, number: f.number });
+      }
+    }
+    for (const t of list) if (action !== 'delete' || opts.force || t.etag) if (!results.all.some((r) => r.row === t.row)) items.push({ row: t.row, op: opFor(client, set, action, ns, t, opts.force ? '*' : t.etag!) });
+    await runBatches(batch, items, bulk, () => undefined, (chunk, res, no) => {
+      chunk.forEach((c, i) => {
+        const t = byRow.get(c.row)!;
+        const r = resultOf(c.row, res[i], action === 'delete' ? 'deleted' : 'done', no, { id: t.id, ...(t.number ? { number: t.number } : {}) });
+        if (r.status === 'unknown') r.check = getCommand(set, t.id);
+        results.add(r);
+      });
+    });
+  } catch (e) {
+    if (!(e instanceof InterruptedError)) throw e;
+    interrupted = e;
+  }
+  const unknown = results.all.filter((r) => r.status === 'unknown').map((r) => r.id!);
+  const checks = unknown.length ? [checkCommand(set, 'id', unknown)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+  await finishRun(ctx, set, results, action === 'delete' ? 'deleted from' : `${action.command}:`, interrupted, checks);
+}
+
+function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns: string, t: Target, etag: string) {
+  return action === 'delete'
+    ? { method: 'DELETE' as const, url: client.itemUrl(set, t.id), headers: { 'If-Match': etag } }
+    : { method: 'POST' as const, url: client.itemUrl(set, t.id, `/${ns}.${action.action}`) };
+}
+
+// ---- export ----
+
+export interface ExportOpts {
+  company?: string;
+  filter?: string;
+  select?: string;
+  orderby?: string;
+  top?: string;
+  pageSize?: string;
+  out?: string;
+}
+
+const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
+
+export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
+  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+  const given = ctx.explicitFormat();
+  const byName = opts.out && /\.(csv|ndjson|jsonl|json|tsv)$/i.exec(opts.out)?.[1].toLowerCase().replace('jsonl', 'ndjson');
+  const format = (given ?? byName ?? 'ndjson') as Format;
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')}; -o ${format} is not one of them`);
+  if (ctx.globals.query) throw new UsageError('--query does not apply to export (it streams every record); use --filter and --select');
+  const q = listQuery(opts);
+  const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
+  const names = q.select ? [...new Set(q.select.split(',').map((s) => s.trim()).filter(Boolean))] : [...Object.keys(set.fields), '@odata.etag'];
+  const columns: Column[] = names.map((n) => ({ header: n, get: (row: unknown) => (row as Record<string, unknown>)[n] }));
+  const renderer = new StreamRenderer(format, { columns });
+  const sink: ResultSink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
+  let count = 0;
+  try {
+    for await (const page of client.listPages(set, q)) {
+      count += page.length;
+      await sink.write(renderer.items(page));
+      if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${count.toLocaleString('en-US')} records`);
+    }
+    await sink.write(renderer.end());
+    await sink.commit();
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  }
+  if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write('\n');
+  if (ctx.stderrIsTTY || ctx.globals.verbose) ctx.info(`exported ${count.toLocaleString('en-US')} ${set.singular} records${opts.out !== undefined ? ` to ${opts.out}` : ''}`);
+}

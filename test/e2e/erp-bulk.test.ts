@@ -1,0 +1,102 @@
+// vx erp <set> export, and delete / bound actions over --filter and --ids.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+let dir: string;
+beforeAll(() => {
+  dir = tempDir('vx-bulk-');
+});
+afterAll(() => removeDir(dir));
+
+const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const batches = () => e2e.emu.log.filter((e) => e.family === 'erp' && e.method === 'POST' && e.path.endsWith('/$batch'));
+
+describe('erp export', () => {
+  it('streams every page as CSV with the --select columns, into --out atomically', async () => {
+    const out = join(dir, 'orders.csv');
+    const r = await e2e.run(['erp', 'sales-orders', 'export', '--select', 'number,customerName,totalAmountIncludingTax', '--page-size', '10', '-o', 'csv', '--out', out]);
+    expect(r.code).toBe(0);
+    const text = readFileSync(out, 'utf8').split('\n');
+    expect(text[0]).toBe('number,customerName,totalAmountIncludingTax');
+    expect(text.filter(Boolean)).toHaveLength(46); // 45 orders over 5 pages
+    expect(e2e.emu.count({ family: 'erp', method: 'GET' })).toBe(5);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('ndjson by default, one record per line as the service returned it', async () => {
+    const r = await e2e.run(['erp', 'salespeople', 'export', '--filter', "code eq 'JO'"]);
+    expect(r.code).toBe(0);
+    const rows = lines(r.stdout);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ code: 'JO' });
+    expect(rows[0]['@odata.etag']).toMatch(/^W\//);
+  });
+
+  it('a failure leaves no --out file behind', async () => {
+    e2e.emu.setFaults('erp/GET/500:1');
+    const out = join(dir, 'fail.json');
+    const r = await e2e.run(['erp', 'salespeople', 'export', '--out', out, '--retries', '0']);
+    expect(r.code).toBe(7);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('fail.json'))).toEqual([]);
+  });
+
+  it('refuses formats it cannot stream', async () => {
+    const r = await e2e.run(['erp', 'salespeople', 'export', '-o', 'table']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('export writes csv, ndjson, json, tsv; -o table is not one of them');
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+  });
+});
+
+describe('erp bulk actions', () => {
+  it('ship-and-invoice --filter counts, needs --yes without a terminal, then runs the action over $batch per order', async () => {
+    const filter = "status eq 'Draft'";
+    const drafts = JSON.parse((await e2e.run(['erp', 'sales-orders', 'list', '--filter', filter, '-o', 'json'])).stdout);
+    expect(drafts.length).toBeGreaterThan(2);
+    const no = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', filter]);
+    expect(no.code).toBe(2);
+    expect(no.stderr).toContain(`Ship and invoice ${drafts.length} sales order records matching ${filter}: confirmation needed; pass --yes`);
+    expect(batches()).toHaveLength(0);
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', filter, '--yes', '-o', 'ndjson', '--batch-size', '100']);
+    expect(r.code).toBe(0);
+    const res = lines(r.stdout);
+    expect(res).toHaveLength(drafts.length);
+    expect(res.every((x) => x.status === 'done')).toBe(true);
+    expect(res.map((x) => x.number).sort()).toEqual(drafts.map((d: any) => d.number).sort());
+    const ops = JSON.parse(batches()[0].body!).requests;
+    expect(ops[0]).toEqual({ id: '1', method: 'POST', url: `companies(${e2e.env.VX_ERP_COMPANY})/salesOrders(${drafts[0].id})/Vendor.NAV.shipAndInvoice`, headers: {} });
+    // a second run: the service refuses each order that is shipped already; exit 1, one line per order
+    const ids = drafts.map((d: any) => d.id).join('\n');
+    const again = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--ids', '-', '--yes', '-o', 'ndjson'], { input: `${ids}\n` });
+    expect(again.code).toBe(1);
+    expect(lines(again.stdout).every((x) => x.status === 'failed' && x.code === 'Application_DialogException')).toBe(true);
+  });
+
+  it('--ids refuses a bad id (line named) before sending; <id> with --filter is a usage error', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--ids', '-', '--yes'], { input: '\nnot-a-guid\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('standard input line 2: "not-a-guid" is not a GUID');
+    const both = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '00000000-0000-0000-0000-000000000001', '--filter', "status eq 'Open'"]);
+    expect(both.code).toBe(2);
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+  });
+
+  it('delete --filter sends If-Match from the listing and reports per record', async () => {
+    const r = await e2e.run(['erp', 'currencies', 'delete', '--filter', "code ne 'USD'", '--yes', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    const res = lines(r.stdout);
+    expect(res.length).toBe(4);
+    expect(res.every((x) => x.status === 'deleted')).toBe(true);
+    const op = JSON.parse(batches()[0].body!).requests[0];
+    expect(op.method).toBe('DELETE');
+    expect(op.headers['If-Match']).toMatch(/^W\//);
+    expect(op.url).toMatch(/^companies\([0-9a-f-]+\)\/currencies\('?[0-9a-f-]+'?\)$/);
+    const left = JSON.parse((await e2e.run(['erp', 'currencies', 'list', '-o', 'json'])).stdout);
+    expect(left.map((c: any) => c.code)).toEqual(['USD']);
+  });
+});

@@ -1,0 +1,256 @@
+// vx erp <set> import: rows checked first, sent over $batch, one result per row, the journal.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+let dir: string;
+beforeAll(() => {
+  dir = tempDir('vx-import-');
+});
+afterAll(() => removeDir(dir));
+
+function file(name: string, text: string | Buffer): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+const batches = () => e2e.emu.log.filter((e) => e.family === 'erp' && e.method === 'POST' && e.path.endsWith('/$batch'));
+const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+async function codes(): Promise<string[]> {
+  const r = await e2e.run(['erp', 'salespeople', 'list', '--query', '[].code', '-o', 'json']);
+  return JSON.parse(r.stdout);
+}
+
+describe('erp import', () => {
+  it('creates one record per CSV row in $batch requests and prints one result per row', async () => {
+    const p = file('people.csv', 'code,displayName,commisionPercent,blocked\nN1,Ann,5,false\nN2,"Bob, Jr",7.5,\nN3,Cy,,true\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--batch-size', '2']);
+    expect(r.stderr).toContain('imported 3 rows: 3 created');
+    expect(r.code).toBe(0);
+    const res = lines(r.stdout).sort((a, b) => a.row - b.row);
+    expect(res.map((x) => [x.row, x.status])).toEqual([[2, 'created'], [3, 'created'], [4, 'created']]);
+    expect(res.every((x) => /^[0-9a-f-]{36}$/.test(x.id))).toBe(true);
+    const sent = batches();
+    expect(sent).toHaveLength(2);
+    expect(sent[0].headers!.prefer).toBe('odata.continue-on-error');
+    expect(sent[0].headers!.isolation).toBeUndefined();
+    const first = JSON.parse(sent.find((b) => JSON.parse(b.body!).requests.length === 2)!.body!);
+    expect(first.requests[0]).toEqual({
+      id: '1',
+      method: 'POST',
+      url: `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers`,
+      headers: { 'Content-Type': 'application/json' },
+      body: { code: 'N1', displayName: 'Ann', commisionPercent: 5, blocked: false },
+    });
+    expect(first.requests[1].body).toEqual({ code: 'N2', displayName: 'Bob, Jr', commisionPercent: 7.5 });
+    expect(await codes()).toEqual(expect.arrayContaining(['N1', 'N2', 'N3']));
+    expect(existsSync(`${p}.vx-journal`)).toBe(true);
+  });
+
+  it('reads a BOM, CRLF line ends and quoted newlines; row numbers are the lines rows start on', async () => {
+    const p = file('crlf.csv', Buffer.from('\uFEFFcode,displayName,jobTitle\r\nQ1,"two\r\nlines",x\r\nQ2,Zed,"a ""quoted"" title"\r\n'));
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).map((x) => x.row).sort()).toEqual([2, 4]);
+    const ops = JSON.parse(batches()[0].body!).requests;
+    expect(ops.map((o: any) => o.body)).toEqual([
+      { code: 'Q1', displayName: 'two\r\nlines', jobTitle: 'x' },
+      { code: 'Q2', displayName: 'Zed', jobTitle: 'a "quoted" title' },
+    ]);
+  });
+
+  it('lists every bad row with its number, exits 2 and sends nothing', async () => {
+    const p = file('bad.csv', 'code,displayName,commisionPercent\nB1,Ann,abc\nB2\n,NoCode,1\nB4,"x",2,extra\nB5,fine,3\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bad.csv row 2: field "commisionPercent": invalid value "abc": expected number');
+    expect(r.stderr).toContain('bad.csv row 3: has 1 field; the header has 3');
+    expect(r.stderr).toContain('bad.csv row 4: a new salesperson/purchaser needs code');
+    expect(r.stderr).toContain('bad.csv row 5: has 4 fields; the header has 3');
+    expect(r.stderr).toMatch(/vx: 4 of 5 rows are invalid \(listed above\); nothing was sent/);
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+    expect(existsSync(`${p}.vx-journal`)).toBe(false);
+  });
+
+  it('--skip-invalid sends the valid rows and exits 1 reporting the invalid ones', async () => {
+    const p = file('skip.csv', 'code,commisionPercent\nK1,abc\nK2,2\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--skip-invalid', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    const res = lines(r.stdout).sort((a, b) => a.row - b.row);
+    expect(res[0]).toEqual({ row: 2, status: 'invalid', message: 'field "commisionPercent": invalid value "abc": expected number' });
+    expect(res[1]).toMatchObject({ row: 3, status: 'created' });
+    expect(r.stderr).toContain('vx: 1 of 2 rows did not succeed');
+  });
+
+  it('refuses wrong column names (listing the fields), duplicate names and an empty file', async () => {
+    let r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('cols.csv', 'code,name,id\nX,Y,Z\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown column "name": not fields of a salesperson/purchaser; its writable fields are code, displayName, email, email2, phoneNo, jobTitle, commisionPercent, privacyBlocked, blocked');
+    expect(r.stderr).toContain('read-only column "id"');
+    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('dup.csv', 'code,code\nX,Y\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('duplicate column name: "code"');
+    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('empty.csv', '')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/empty\.csv is empty: expected a header line naming the fields/);
+    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('quote.csv', 'code\n"open\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/quote\.csv line \d+: not valid CSV/);
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+  });
+
+  it('NDJSON: a bad line is named by its number; JSON values are checked like --data', async () => {
+    const p = file('rows.ndjson', '{"code":"J1"}\n\n{"code":"J2",\n{"code":"J3","commisionPercent":"5"}\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/rows\.ndjson row 3: not valid JSON/);
+    expect(r.stderr).toContain('rows.ndjson row 4: field "commisionPercent": expected number (got "5")');
+    const ok = await e2e.run(['erp', 'salespeople', 'import', '--file', '-', '--format', 'ndjson', '--journal', join(dir, 'stdin.journal'), '-o', 'ndjson'], { input: '{"code":"J1","blocked":true}\n' });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(batches()[0].body!).requests[0].body).toEqual({ code: 'J1', blocked: true });
+    const nojournal = await e2e.run(['erp', 'salespeople', 'import', '--file', '-', '--format', 'ndjson'], { input: '{"code":"J9"}\n' });
+    expect(nojournal.code).toBe(2);
+    expect(nojournal.stderr).toContain('name a journal with --journal <file>');
+  });
+
+  it('a rerun skips the rows created before; a journal of another input or command is refused', async () => {
+    const p = file('again.csv', 'code\nR1\nR2\n');
+    expect((await e2e.run(['erp', 'salespeople', 'import', '--file', p])).code).toBe(0);
+    const before = batches().length;
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).map((x) => x.status)).toEqual(['skipped', 'skipped']);
+    expect(batches().length).toBe(before);
+    const other = file('other.csv', 'code\nR1\nR2\n');
+    const x = await e2e.run(['erp', 'salespeople', 'import', '--file', other, '--journal', `${p}.vx-journal`]);
+    expect(x.code).toBe(2);
+    expect(x.stderr).toMatch(/the journal .*again\.csv\.vx-journal belongs to another input/);
+    const y = await e2e.run(['erp', 'currencies', 'import', '--file', p, '--journal', `${p}.vx-journal`]);
+    expect(y.code).toBe(2);
+    expect(y.stderr).toMatch(/belongs to another command/);
+    writeFileSync(p, 'code\nR1\nR2-changed\n');
+    const z = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    expect(z.code).toBe(2);
+    expect(z.stderr).toContain('belongs to another version of the input: rows 3 were sent before with other content');
+    expect(batches().length).toBe(before);
+  });
+
+  it('a lost answer leaves the rows unknown, with a check; a rerun does not resend them unless --resend-unknown', async () => {
+    const p = file('lost.csv', 'code\nL1\nL2\n');
+    e2e.emu.setFaults('erp/POST/reset-after:1x');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    const res = lines(r.stdout);
+    expect(res.map((x) => x.status)).toEqual(['unknown', 'unknown']);
+    expect(res[0].check).toBe(`vx erp salespeople list --filter "code eq 'L1'"`);
+    expect(r.stderr).toContain("check with: vx erp salespeople list --filter \"code in ('L1','L2')\"");
+    expect(await codes()).toEqual(expect.arrayContaining(['L1', 'L2'])); // the batch was done; its answer was lost
+    const n = batches().length;
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(again.code).toBe(1);
+    expect(lines(again.stdout).map((x) => x.status)).toEqual(['unknown', 'unknown']);
+    expect(batches().length).toBe(n);
+    const resend = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--resend-unknown', '-o', 'ndjson']);
+    expect(resend.code).toBe(1); // they exist now: the service refuses duplicates
+    expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Application_EntityWithSameKeyExists', 'Application_EntityWithSameKeyExists']);
+  });
+
+  it('--atomic sends Isolation: snapshot and says which batches were rolled back', async () => {
+    const p = file('atomic.csv', 'code\nM1\nM2\nM1\nM4\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--atomic', '--batch-size', '2', '--concurrency', '1', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    const res = lines(r.stdout).sort((a, b) => a.row - b.row);
+    expect(res.map((x) => x.status)).toEqual(['created', 'created', 'failed', 'rolled-back']);
+    expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Application_EntityWithSameKeyExists', batch: 2 });
+    expect(res[3]).toMatchObject({ batch: 2 });
+    expect(r.stderr).toContain('rolled back (--atomic): batch 2; their rows were not changed');
+    expect(batches()[0].headers!.isolation).toBe('snapshot');
+    expect(await codes()).not.toContain('M4');
+    // the rolled-back and failed rows are sent again by a rerun (after fixing the file, a new journal)
+  });
+
+  it('--update finds records by code, sends If-Match from a fresh read, and reports a stale row etag as a conflict', async () => {
+    const list = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
+    const [a, b] = list;
+    const p = file('upd.csv', `code,jobTitle\n${a.code},Chief\n`);
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'updated', id: a.id }]);
+    const patch = JSON.parse(batches().at(-1)!.body!).requests[0];
+    expect(patch).toMatchObject({ method: 'PATCH', headers: { 'If-Match': a['@odata.etag'] }, body: { jobTitle: 'Chief' } });
+    const q = file('stale.ndjson', `${JSON.stringify({ id: b.id, '@odata.etag': 'W/"stale"', jobTitle: 'X' })}\n`);
+    const s = await e2e.run(['erp', 'salespeople', 'import', '--file', q, '--update', '-o', 'ndjson']);
+    expect(s.code).toBe(1);
+    expect(lines(s.stdout)[0]).toMatchObject({ row: 1, status: 'failed', httpStatus: 412, code: 'Request_EntityChanged', id: b.id });
+    expect(lines(s.stdout)[0].message).toMatch(/^the salesperson\/purchaser was changed by someone else since its ETag was read; it was left as it was/);
+  });
+});
+
+describe('erp import against a service that answers badly', () => {
+  it('a short answer or a non-JSON body makes those rows unknown, not failed or created', async () => {
+    let mode: 'short' | 'html' = 'short';
+    const srv = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (mode === 'html') {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end('<html>gateway</html>');
+        }
+        const n = JSON.parse(body).requests.length;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ responses: [{ id: '1', status: 201, headers: {}, body: { id: '11111111-1111-1111-1111-111111111111' } }].slice(0, Math.min(1, n)) }));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    try {
+      const p = file('short.csv', 'code\nS1\nS2\n');
+      const env = { VX_ERP_PREFIX: url };
+      const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], { env });
+      expect(r.code).toBe(1);
+      const res = lines(r.stdout).sort((a, b) => a.row - b.row);
+      expect(res[0]).toMatchObject({ row: 2, status: 'created', id: '11111111-1111-1111-1111-111111111111' });
+      expect(res[1]).toMatchObject({ row: 3, status: 'unknown', message: 'the batch answer had no response for this operation' });
+      mode = 'html';
+      const q = file('html.csv', 'code\nH1\n');
+      const h = await e2e.run(['erp', 'salespeople', 'import', '--file', q, '-o', 'ndjson'], { env });
+      expect(h.code).toBe(1);
+      expect(lines(h.stdout)[0]).toMatchObject({ row: 2, status: 'unknown', message: 'the batch answer was not JSON (text/html)' });
+      expect(readFileSync(`${q}.vx-journal`, 'utf8')).toContain('"state":"unknown"');
+    } finally {
+      srv.close();
+    }
+  });
+});
+
+describe('erp import under the per-user rate limit', () => {
+  it('paces under 429 + Retry-After (every row created once), and stays under a configured erp.rateLimit without any 429', async () => {
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const emu = await startEmulator({ port: 0, rateLimit: '3/1' });
+    try {
+      const env = emu.env();
+      const p = file('paced.csv', 'code\nP1\nP2\nP3\nP4\nP5\nP6\n');
+      const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--batch-size', '1', '--concurrency', '2', '-o', 'ndjson'], { env, timeoutMs: 60_000 });
+      expect(r.stderr).toContain('imported 6 rows: 6 created');
+      expect(r.code).toBe(0);
+      const posts = emu.log.filter((e) => e.path.endsWith('/$batch'));
+      expect(posts.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+      expect(posts.filter((e) => e.status === 200)).toHaveLength(6);
+      emu.reset();
+      await new Promise((r) => setTimeout(r, 1100)); // the first run's requests leave the emulator's window
+      const q = file('paced2.csv', 'code\nP1\nP2\nP3\nP4\nP5\n');
+      const s = await e2e.run(['erp', 'salespeople', 'import', '--file', q, '--batch-size', '1', '--concurrency', '2'], { env: { ...env, VX_ERP_RATE_LIMIT: '3/2' }, timeoutMs: 60_000 });
+      expect(s.code).toBe(0);
+      expect(emu.log.filter((e) => e.status === 429)).toHaveLength(0);
+      expect(emu.log.filter((e) => e.path.endsWith('/$batch') && e.status === 200)).toHaveLength(5);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});

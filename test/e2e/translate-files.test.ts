@@ -1,0 +1,317 @@
+// vx translate file|sync end to end against the emulator: real-world shaped fixtures of each
+// format round-trip with untouched parts byte for byte (the whole target is compared with a
+// reviewed expected file), a second sync sends no request, edits by hand are kept, removed units
+// go, --check fails CI, bad input is exit 2 with no target touched, and a translation whose
+// placeholders changed is not written as translated.
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { removeDir, ROOT, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'files');
+const EXPECTED = join(FIXTURES, 'expected');
+
+function scratch(): string {
+  const dir = tempDir('vx-files-');
+  for (const f of readdirSync(FIXTURES)) if (f !== 'expected') cpSync(join(FIXTURES, f), join(dir, f));
+  return dir;
+}
+
+const read = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8');
+const calls = () => e2e.emu.state.translator.calls.length;
+
+/** Compares a target with its reviewed expected file (VX_UPDATE_FIXTURES=1 writes them). */
+function expectTarget(dir: string, name: string): void {
+  const got = read(dir, name);
+  if (process.env.VX_UPDATE_FIXTURES) writeFileSync(join(EXPECTED, name), got);
+  expect(got).toBe(readFileSync(join(EXPECTED, name), 'utf8'));
+}
+
+describe('vx translate file', () => {
+  it('XLIFF 1.2 from the compiler: targets after each source, target-language set, notes and translate="no" units untouched', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'SalesTools.g.xlf', '--to', 'de-DE,fr-FR', '-o', 'json'], { cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([
+        { source: 'SalesTools.g.xlf', language: 'de-DE', target: 'SalesTools.de-DE.xlf', translated: 3, unchanged: 0, kept: 0, untranslated: 0, removed: 0 },
+        { source: 'SalesTools.g.xlf', language: 'fr-FR', target: 'SalesTools.fr-FR.xlf', translated: 3, unchanged: 0, kept: 0, untranslated: 0, removed: 0 },
+      ]);
+      expectTarget(dir, 'SalesTools.de-DE.xlf');
+      // one request for both languages; the service is asked for de and fr; placeholders in notranslate spans, markup kept
+      const [call] = e2e.emu.state.translator.calls;
+      expect(e2e.emu.state.translator.calls).toHaveLength(1);
+      expect(call.query).toBe('?api-version=3.0&to=de&to=fr&from=en&textType=html');
+      expect(call.texts).toContain('Customer <span class="notranslate">%1</span> has an overdue balance of <span class="notranslate">%2</span> &amp; must pay by <span class="notranslate">{0}</span>.');
+      expect(call.texts).toContain('Specifies the <b>number</b> of the customer.');
+      expect(call.texts).not.toContain('SALES-TOOLS');
+      const lock = JSON.parse(read(dir, 'SalesTools.g.xlf.vxlock'));
+      expect(Object.keys(lock.languages)).toEqual(['de-DE', 'fr-FR']);
+      expect(lock.languages['de-DE'].target).toBe('SalesTools.de-DE.xlf');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('XLIFF 2.0: trgLang, segment state, inline elements and ignorables kept; --state chooses the state', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'app.xlf', '--to', 'de', '--state', 'reviewed'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expectTarget(dir, 'app.de.xlf');
+      const bad = await e2e.run(['translate', 'file', 'app.xlf', '--to', 'de', '--state', 'needs-review-translation'], { cwd: dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe('vx: invalid value "needs-review-translation" for --state with XLIFF 2.0 (app.xlf): allowed translated, initial, reviewed, final\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('i18next JSON: nested keys, plural forms of the target language, context keys, $t() and {{x}} kept, non-strings untouched', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'pl', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expectTarget(dir, 'pl.json');
+      const pl = JSON.parse(read(dir, 'pl.json'));
+      expect(Object.keys(pl).filter((k) => k.startsWith('items_'))).toEqual(['items_one', 'items_few', 'items_many', 'items_other']);
+      expect(pl.app.saved).toMatch(/\$t\(common\.undo\)$/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('PO from a template: header (Language, Plural-Forms, charset) set, msgctxt entries apart, msgstr[n] per the target, comments kept', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'messages.pot', '--to', 'pl', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expectTarget(dir, 'pl.po');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('Markdown: front matter, code, HTML blocks, link targets and table structure untouched', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'README.md', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expectTarget(dir, 'README.de.md');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('--out pattern and --out-dir name the targets; the lock goes above per-language directories', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de,fr', '--out', 'locales/{lang}/{name}.json', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(existsSync(join(dir, 'locales/de/en.json'))).toBe(true);
+      expect(existsSync(join(dir, 'locales/fr/en.json'))).toBe(true);
+      expect(JSON.parse(read(dir, 'locales/en.json.vxlock')).languages.de.target).toBe('de/en.json');
+      const d = await e2e.run(['translate', 'file', 'README.md', '--to', 'fr', '--out-dir', 'docs', '-o', 'none'], { cwd: dir });
+      expect(d.code).toBe(0);
+      expect(existsSync(join(dir, 'docs/README.fr.md'))).toBe(true);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('vx translate sync', () => {
+  it('a second sync with nothing changed sends no request and rewrites nothing', async () => {
+    const dir = scratch();
+    try {
+      const files = ['SalesTools.g.xlf', 'app.xlf', 'en.json', 'messages.pot', 'README.md'];
+      const first = await e2e.run(['translate', 'sync', ...files, '--to', 'de,ja', '-o', 'none'], { cwd: dir });
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      const n = calls();
+      expect(n).toBeGreaterThan(0);
+      // one request per language set: every file's texts together
+      expect(n).toBe(1);
+      const before = readdirSync(dir).map((f) => [f, read(dir, f)]);
+      const again = await e2e.run(['translate', 'sync', ...files, '--to', 'de,ja', '-o', 'json'], { cwd: dir });
+      expect(again.code).toBe(0);
+      expect(calls()).toBe(n);
+      expect(JSON.parse(again.stdout).every((s: { translated: number }) => s.translated === 0)).toBe(true);
+      expect(readdirSync(dir).map((f) => [f, read(dir, f)])).toEqual(before);
+      const check = await e2e.run(['translate', 'sync', ...files, '--to', 'de,ja', '--check', '-o', 'json'], { cwd: dir });
+      expect(check.code).toBe(0);
+      expect(JSON.parse(check.stdout)).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('only changed and new units are sent; a manual edit is kept; removed keys leave the target; --check lists what is stale and exits 1', async () => {
+    const dir = scratch();
+    try {
+      expect((await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      // a translator fixes one German value by hand; the developer changes one text, adds one and removes one
+      writeFileSync(join(dir, 'de.json'), read(dir, 'de.json').replace(/"title": "[^"]*"/, '"title": "Auftragsverwaltung"'));
+      writeFileSync(
+        join(dir, 'en.json'),
+        read(dir, 'en.json')
+          .replace('"Undo"', '"Undo the change"')
+          .replace('"friend_female": "A girlfriend",', '"friend_female": "A girlfriend",\n  "added": "Brand new",')
+          .replace('  "friend_male": "A boyfriend",\n', ''),
+      );
+      const check = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--check', '-o', 'json'], { cwd: dir });
+      expect(check.code).toBe(1);
+      expect(check.stderr).toBe('vx: 4 units are missing or stale (de: 2, fr: 2); run vx translate sync to translate them\n');
+      expect(JSON.parse(check.stdout).map((s: { language: string; unit: string; status: string }) => `${s.language} ${s.unit} ${s.status}`)).toEqual([
+        'de common.undo stale',
+        'de added missing',
+        'fr common.undo stale',
+        'fr added missing',
+      ]);
+      const n = calls();
+      const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '-o', 'json'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('vx: de.json: kept manual edit of unit "app.title" (line 3 of en.json)\n'.replace('vx: ', ''));
+      // the two texts, to both languages, in one request
+      expect(calls()).toBe(n + 1);
+      expect(e2e.emu.state.translator.calls[n].texts).toEqual(['Undo the change', 'Brand new']);
+      const de = JSON.parse(read(dir, 'de.json'));
+      expect(de.app.title).toBe('Auftragsverwaltung');
+      expect(de.common.undo).toBe('[de] Ûñðö ţĥé çĥåñĝé');
+      expect(de.added).toBe('[de] Ɓŕåñð ñéŵ');
+      expect('friend_male' in de).toBe(false);
+      expect(JSON.parse(r.stdout)).toEqual([
+        { source: 'en.json', language: 'de', target: 'de.json', translated: 2, unchanged: 9, kept: 1, untranslated: 0, removed: 1 },
+        { source: 'en.json', language: 'fr', target: 'fr.json', translated: 2, unchanged: 10, kept: 0, untranslated: 0, removed: 1 },
+      ]);
+      // the manual edit is now what the lock knows: nothing to do
+      const after = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--check'], { cwd: dir });
+      expect(after.code).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('PO: an entry the template lost is kept as obsolete; translator comments and fuzzy flags of the target survive', async () => {
+    const dir = scratch();
+    try {
+      expect((await e2e.run(['translate', 'sync', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      writeFileSync(join(dir, 'de.po'), read(dir, 'de.po').replace('#: src/main.c:42\n', '# Checked by Anna\n#: src/main.c:42\n#, fuzzy\n'));
+      writeFileSync(join(dir, 'messages.pot'), read(dir, 'messages.pot').replace(/#: src\/menu\.c:12\nmsgctxt "menu"\nmsgid "Open"\nmsgstr ""\n\n/, ''));
+      const r = await e2e.run(['translate', 'sync', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      const de = read(dir, 'de.po');
+      expect(de).toContain('# Checked by Anna\n#. The main window\'s title\n#: src/main.c:42\n#, fuzzy\nmsgid "Order manager"\nmsgstr "[de] Öŕðéŕ ɱåñåĝéŕ"\n');
+      expect(de.endsWith('\n#: src/menu.c:12\n#~ msgctxt "menu"\n#~ msgid "Open"\n#~ msgstr "[de] Öþéñ"\n')).toBe(true);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('bad input', () => {
+  it('malformed XML, JSON and PO name file, line and column; exit 2; no target touched', async () => {
+    const dir = scratch();
+    try {
+      writeFileSync(join(dir, 'bad.xlf'), '<xliff version="1.2">\n  <file>\n    <body></file>\n</xliff>\n');
+      writeFileSync(join(dir, 'bad.json'), '{\n  "a": "x",\n  "b": \n}\n');
+      writeFileSync(join(dir, 'bad.po'), 'msgid "a"\nmsgstr "b"\n\nmsgid "c\nmsgstr ""\n');
+      writeFileSync(join(dir, 'de.json'), 'untouched');
+      const x = await e2e.run(['translate', 'file', 'bad.xlf', '--to', 'de'], { cwd: dir });
+      expect([x.code, x.stderr]).toEqual([2, 'vx: bad.xlf:3:17: unexpected close tag\n']);
+      const j = await e2e.run(['translate', 'file', 'bad.json', '--to', 'de'], { cwd: dir });
+      expect([j.code, j.stderr]).toEqual([2, 'vx: bad.json:4:1: malformed JSON: value expected\n']);
+      const p = await e2e.run(['translate', 'file', 'bad.po', '--to', 'de'], { cwd: dir });
+      expect([p.code, p.stderr]).toEqual([2, 'vx: bad.po:4:1: malformed PO: expected a quoted string, found "\\"c"\n']);
+      // a malformed existing target: nothing written either
+      writeFileSync(join(dir, 'en.json'), '{"a": "Hello"}');
+      const t = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de'], { cwd: dir });
+      expect([t.code, t.stderr]).toEqual([2, 'vx: de.json:1:1: malformed JSON: invalid symbol\n']);
+      expect(read(dir, 'de.json')).toBe('untouched');
+      expect(calls()).toBe(0);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.vxlock') || f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('an unknown --format or extension is exit 2 naming the formats', async () => {
+    const dir = scratch();
+    try {
+      writeFileSync(join(dir, 'notes.txt'), 'hello');
+      const f = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--format', 'yaml'], { cwd: dir });
+      expect(f.code).toBe(2);
+      expect(f.stderr).toMatch(/--format.*xliff, json, po, md, auto/);
+      const e = await e2e.run(['translate', 'file', 'notes.txt', '--to', 'de'], { cwd: dir });
+      expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|po|md (known extensions: .xlf .xliff .xlf2 .json .po .pot .md .markdown .mdx)\n']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a source and a target with different unit sets are reconciled: extra target keys go, missing ones are translated', async () => {
+    const dir = scratch();
+    try {
+      writeFileSync(join(dir, 'de.json'), '{\n  "app": { "title": "Auftragsverwaltung", "old": "Alt" },\n  "gone": "Weg"\n}\n');
+      const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect(r.code).toBe(0);
+      const de = JSON.parse(read(dir, 'de.json'));
+      expect(de.app.title).toBe('Auftragsverwaltung');
+      expect(de.app.old).toBeUndefined();
+      expect(de.gone).toBeUndefined();
+      expect(de.common.undo).toBe('[de] Ûñðö');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('placeholders the service broke', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // a translator that drops the protecting spans of the first placeholder of each text
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+        const items = JSON.parse(body) as { Text: string }[];
+        const out = items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: Text.replace(/<span class="notranslate">[^<]*<\/span>/, '').replace(/<span class="notranslate">[^<]*<\/span>|<[^>]*>|[^<]+/g, (m) => (m.startsWith('<') ? m : m.toUpperCase())) })) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('are not written as translated, are listed on stderr, and the run exits 1 after writing everything else', async () => {
+    const dir = scratch();
+    try {
+      const env = { VX_TRANSLATOR_ENDPOINT: url };
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir, env });
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toContain('warning: de.json: unit "app.welcome" (line 4 of en.json): placeholders changed (missing {{name}}); left untranslated');
+      expect(lines[lines.length - 1]).toMatch(/^vx: \d+ units were not translated \(listed above\); everything else was written$/);
+      const de = JSON.parse(read(dir, 'de.json'));
+      expect(de.app.welcome).toBeUndefined();
+      expect(de.app.title).toBe('ORDER MANAGER');
+      // PO can say "for review": the broken translation is written fuzzy
+      const p = await e2e.run(['translate', 'file', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir, env });
+      expect(p.code).toBe(1);
+      expect(read(dir, 'de.po')).toContain('#, fuzzy, c-format\nmsgid "Order %s was shipped on %s."\nmsgstr "ORDER  WAS SHIPPED ON %s."\n');
+      // and the next sync tries them again
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--check', '-o', 'json'], { cwd: dir, env });
+      expect(again.code).toBe(1);
+      expect(JSON.parse(again.stdout).map((s: { unit: string }) => s.unit)).toContain('app.welcome');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

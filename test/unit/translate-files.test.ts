@@ -1,0 +1,177 @@
+// The pure parts of vx translate file|sync: placeholder protection and its check (with a property
+// test through the emulator's pseudo-translation), the lock file's statuses, target naming, plural
+// forms, and the format readers' surgical edits.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { json, jsonTargetPath, loadJson, pluralCategories } from '../../src/api/translator/files/json.js';
+import { unitStatus } from '../../src/api/translator/files/lock.js';
+import { loadMarkdown, markdown } from '../../src/api/translator/files/markdown.js';
+import { po, pluralForms } from '../../src/api/translator/files/po.js';
+import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, type Piece } from '../../src/api/translator/files/protect.js';
+import { hash } from '../../src/api/translator/files/types.js';
+import { loadXliff, xliff } from '../../src/api/translator/files/xliff.js';
+import { planBatches, type WorkItem } from '../../src/api/translator/files/engine.js';
+import { serviceLanguage } from '../../src/cli/translate-files-run.js';
+import { translateHtml } from '../../src/emulator/translator-text.js';
+
+const tokens = (s: string, custom: RegExp[] = []) => tokenize(s, { custom }).filter((p) => p.kind !== 'text').map((p) => p.value);
+
+describe('placeholders', () => {
+  it('finds every kind: printf, .NET/AL, i18next, $t(), ICU, HTML tags and entities, --protect', () => {
+    expect(tokens('%s %1$d %-5.2f %% %{count} %(name)s %1 {0} {1:N2} {{user}} {{- raw}} $t(common.save, {"n": (1)}) <b class="x">bold</b> <br/> &nbsp; {name} 100% sure')).toEqual([
+      '%s', '%1$d', '%-5.2f', '%%', '%{count}', '%(name)s', '%1', '{0}', '{1:N2}', '{{user}}', '{{- raw}}', '$t(common.save, {"n": (1)})', '<b class="x">', '</b>', '<br/>', '&nbsp;', '{name}',
+    ]);
+    expect(tokens('ICU {count, plural, =0 {none} one {# file} other {# files}} and {g, select, male {he} other {they}}')).toEqual([
+      '{count, plural, =0 {', '} one {', '#', '} other {', '#', '}}', '{g, select, male {', '} other {', '}}',
+    ]);
+    expect(tokens('Order ORD-1234 shipped', customPatterns(['ORD-\\d+']))).toEqual(['ORD-1234']);
+    expect(() => customPatterns(['('])).toThrow(/invalid regular expression "\(" for --protect/);
+  });
+
+  it('sends tokens in notranslate spans, balanced tags as markup, text escaped; reads them back', () => {
+    const p = tokenize('Hi {0} & <b>you</b>');
+    expect(toHtml(p)).toBe('Hi <span class="notranslate">{0}</span> &amp; <b>you</b>');
+    // unbalanced tags cannot be sent as markup (the service wants well-formed HTML): protected too
+    expect(toHtml(tokenize('Hi <b>you'))).toBe('Hi <span class="notranslate">&lt;b&gt;</span>you');
+    const back = fromHtml('Hallo <span class="notranslate">{0}</span> &amp; <b>du</b>', p);
+    expect(back.map((x) => x.value).join('')).toBe('Hallo {0} & <b>du</b>');
+    expect(placeholderProblem(p, back)).toBeUndefined();
+  });
+
+  it('a translation whose placeholders differ is caught: missing, extra, duplicated, ICU reordered', () => {
+    const p = tokenize('{0} of {1}');
+    expect(placeholderProblem(p, fromHtml('<span class="notranslate">{1}</span> von <span class="notranslate">{0}</span>', p))).toBeUndefined();
+    expect(placeholderProblem(p, fromHtml('<span class="notranslate">{0}</span> von', p))).toBe('missing {1}');
+    expect(placeholderProblem(p, fromHtml('{0} von {1} {2}', p))).toBe('unexpected {2}');
+    const icu = tokenize('{n, plural, one {# day} other {# days}}');
+    expect(placeholderProblem(icu, tokenize('{n, plural, other {# Tage}} one {# Tag}}'))).toBeDefined();
+  });
+
+  it('property: text mixed with every placeholder kind survives the emulator pseudo-translation exactly', () => {
+    const placeholder = fc.constantFrom('%s', '%1$d', '%d', '%1', '%2', '{0}', '{1:N2}', '{{name}}', '{{count}}', '$t(common.ok)', '$t(a.b, {"count": 2})', '<b>', '</b>', '<br/>', '&amp;', '{user}', '%{n}', '%(x)s');
+    const word = fc.stringMatching(/^[A-Za-z]{1,8}$/);
+    const sep = fc.constantFrom(' ', ', ', '. ', ' - ', '!', ' (', ') ');
+    const icu = fc.tuple(word, word).map(([a, b]) => `{count, plural, one {# ${a}} other {# ${b}}}`);
+    const piece = fc.oneof({ arbitrary: word, weight: 3 }, { arbitrary: placeholder, weight: 2 }, { arbitrary: sep, weight: 2 }, { arbitrary: icu, weight: 1 });
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 14 }), (parts) => {
+        const src = parts.join('');
+        const pieces = tokenize(src);
+        const sent = toHtml(pieces);
+        const translated = translateHtml(sent, '[de] ');
+        const back = fromHtml(translated, pieces);
+        expect(placeholderProblem(pieces, back)).toBeUndefined();
+        // the same placeholders in the same order (the pseudo-translation keeps word order)
+        const order = (ps: Piece[]) => ps.filter((x) => x.kind !== 'text').map((x) => x.value);
+        expect(order(back)).toEqual(order(pieces));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('lock statuses', () => {
+  const unit = { key: 'k', parts: [], hash: hash('Hello'), line: 1 };
+  it('missing, current, stale, manual, manual-stale, left untranslated', () => {
+    expect(unitStatus(unit, undefined, undefined).status).toBe('missing');
+    // a target that was there before vx: adopted as a translation by hand
+    expect(unitStatus(unit, 'Hallo', undefined)).toEqual({ status: 'current', keep: [unit.hash, hash('Hallo'), 'm'] });
+    expect(unitStatus(unit, 'Hallo', [unit.hash, hash('Hallo'), 'v']).status).toBe('current');
+    expect(unitStatus(unit, 'Hallo', [hash('Hi'), hash('Hallo'), 'v']).status).toBe('stale');
+    expect(unitStatus(unit, 'Servus', [unit.hash, hash('Hallo'), 'v'])).toEqual({ status: 'manual', keep: [unit.hash, hash('Servus'), 'm'] });
+    expect(unitStatus(unit, 'Servus', [hash('Hi'), hash('Servus'), 'm']).status).toBe('manual-stale');
+    expect(unitStatus(unit, 'Hello', [unit.hash, hash('Hello'), 'p']).status).toBe('missing');
+  });
+});
+
+describe('names and plural forms', () => {
+  it('targets by each format convention', () => {
+    expect(xliff.targetName('Translations/app.g.xlf', 'de-DE')).toBe('Translations/app.de-DE.xlf');
+    expect(xliff.targetName('app.en-US.xlf', 'fr-FR')).toBe('app.fr-FR.xlf');
+    expect(jsonTargetPath('locales/en.json', 'de')).toBe('locales/de.json');
+    expect(jsonTargetPath('locales/en/common.json', 'de', 'en')).toBe('locales/de/common.json');
+    expect(jsonTargetPath('src/strings.json', 'de')).toBe('src/strings.de.json');
+    expect(jsonTargetPath('app.en.json', 'pt-BR')).toBe('app.pt-BR.json');
+    expect(po.targetName('po/messages.pot', 'de')).toBe('po/de.po');
+    expect(po.targetName('po/pt-BR.po', 'de', 'pt-BR')).toBe('po/de.po');
+    expect(po.targetName('locale/en/LC_MESSAGES/app.po', 'pt-BR', 'en')).toBe('locale/pt_BR/LC_MESSAGES/app.po');
+    expect(markdown.targetName('docs/README.md', 'ja')).toBe('docs/README.ja.md');
+    expect(markdown.targetName('guide.en.md', 'de')).toBe('guide.de.md');
+  });
+
+  it('the service is asked for the language it knows', () => {
+    expect(['de-DE', 'en-US', 'pt-PT', 'pt-BR', 'fr-CA', 'zh-CN', 'zh-TW', 'nb-NO', 'sr-Cyrl', 'xx-YY'].map(serviceLanguage)).toEqual(['de', 'en', 'pt-PT', 'pt', 'fr-CA', 'zh-Hans', 'zh-Hant', 'nb', 'sr-Cyrl', 'xx-YY']);
+  });
+
+  it('plural categories and Plural-Forms per language', () => {
+    expect(pluralCategories('de')).toEqual(['one', 'other']);
+    expect(pluralCategories('pl')).toEqual(['one', 'few', 'many', 'other']);
+    expect(pluralCategories('ja')).toEqual(['other']);
+    expect(pluralCategories('ar')).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
+    expect(pluralForms('pl').n).toBe(3);
+    expect(pluralForms('ja')).toEqual({ header: 'nplurals=1; plural=0;', n: 1 });
+    expect(pluralForms('fr').header).toBe('nplurals=2; plural=(n > 1);');
+  });
+});
+
+describe('readers and writers', () => {
+  beforeAll(async () => {
+    await Promise.all([loadXliff(), loadJson(), loadMarkdown()]);
+  });
+
+  it('XLIFF: an existing target is replaced in place, CRLF and BOM-free indentation kept; a target copied from the source is dropped when untranslated', () => {
+    const src = '<xliff version="1.2">\r\n <file source-language="en" original="x">\r\n  <body>\r\n   <trans-unit id="a">\r\n    <source>One</source>\r\n    <target>One</target>\r\n   </trans-unit>\r\n   <trans-unit id="b"><source>Two <x id="1"/></source></trans-unit>\r\n  </body>\r\n </file>\r\n</xliff>\r\n';
+    const doc = xliff.parseSource(src, 'x.xlf');
+    expect(doc.units.map((u) => u.key)).toEqual(['x/a', 'x/b']);
+    expect(doc.units[1].parts[0]).toEqual([{ kind: 'text', value: 'Two ' }, { kind: 'raw', value: '<x id="1"/>' }]);
+    const out = xliff.render(doc, 'de', new Map([['x/b', { kind: 'new', parts: [[{ kind: 'text', value: 'Zwei & ' }, { kind: 'raw', value: '<x id="1"/>' }]] }]]), undefined, {});
+    expect(out).toBe(src.replace('original="x"', 'original="x" target-language="de"').replace('\r\n    <target>One</target>', '').replace('</source></trans-unit>', '</source><target state="needs-review-translation">Zwei &amp; <x id="1"/></target></trans-unit>'));
+  });
+
+  it('JSON: an untranslated key leaves with its comma; an object left empty becomes {}', () => {
+    const src = '{\n  "a": "A",\n  "b": { "c": "C" },\n  "d": "D"\n}\n';
+    const doc = json.parseSource(src, 'en.json');
+    const v = (t: string) => ({ kind: 'new' as const, parts: [[{ kind: 'text' as const, value: t }]] });
+    expect(json.render(doc, 'de', new Map([['a', v('Ä')], ['d', v('Ö')]]), undefined, {})).toBe('{\n  "a": "Ä",\n  "b": {},\n  "d": "Ö"\n}\n');
+    expect(json.render(doc, 'de', new Map([['b.c', v('Ç')]]), undefined, {})).toBe('{\n  "b": { "c": "Ç" }\n}\n');
+  });
+
+  it('Markdown: units are paragraphs, headings and cells; code and HTML are not', () => {
+    const doc = markdown.parseSource('# Title\n\nText with `code`.\n\n```js\nx()\n```\n\n<p>html</p>\n\n| a | b |\n|---|---|\n| c | d |\n', 'R.md');
+    expect(doc.units.map((u) => u.parts[0].map((p) => `${p.kind}:${p.value}`).join('|'))).toEqual([
+      'text:Title',
+      'text:Text with |token:`code`|text:.',
+      'text:a',
+      'text:b',
+      'text:c',
+      'text:d',
+    ]);
+  });
+
+  it('PO: continuation lines, escapes and a CRLF catalogue read and written back as they were', () => {
+    const src = '# c\r\nmsgid ""\r\nmsgstr "Language: de\\n"\r\n\r\nmsgid "a\\"b\\tc"\r\nmsgstr "x"\r\n';
+    const doc = po.parseSource(src, 'de.po');
+    expect(doc.units[0].parts[0][0].value).toBe('a"b\tc');
+    const target = po.parseTarget(src, 'de.po', doc, 'de');
+    expect(po.render(doc, 'de', new Map([[doc.units[0].key, { kind: 'keep' }]]), target, {})).toBe(src);
+  });
+});
+
+describe('batches', () => {
+  it('groups texts by their language set and splits what does not fit a request across languages', () => {
+    const items: WorkItem[] = [
+      { html: 'a', langs: new Map([['de', 1], ['fr', 1]]) },
+      { html: 'b', langs: new Map([['de', 2]]) },
+      { html: 'x'.repeat(30_000), langs: new Map([['de', 1], ['fr', 1]]) },
+      { html: 'y'.repeat(60_000), langs: new Map([['de', 1]]) },
+    ];
+    const tooLong = new Map<string, string>();
+    const batches = planBatches(items, tooLong);
+    expect(batches.map((b) => [b.langs.join(','), b.texts.map((t) => t.slice(0, 1))])).toEqual([
+      ['de,fr', ['a']],
+      ['de', ['b', 'x']],
+      ['fr', ['x']],
+    ]);
+    expect([...tooLong.keys()]).toEqual(['y'.repeat(60_000)]);
+  });
+});
