@@ -31,6 +31,11 @@ export function registerTranslate(program: Command): void {
     .option('--whole', 'the whole input is one item (instead of one item per line)')
     .option('--concurrency <n>', 'requests in flight at once (default 4, at most 64)')
     .option('--out <file>', 'write the results to this file (it appears only when complete; default format text)')
+    .option('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)')
+    .option('--no-memory', 'use no translation memory for this run (even if translate.memory is set)')
+    .option('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxCharsPerMinute; else learned from 429s)")
+    .option('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed')
+    .option('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)')
     .addHelpText(
       'after',
       examples(
@@ -39,14 +44,56 @@ export function registerTranslate(program: Command): void {
         'vx translate --to de,fr -f notes.txt --out notes.de-fr.txt',
         'vx translate --to ja --to-script Latn --from en "Hello" -o json',
         'vx translate --to de --text-type html --whole -f page.html',
+        'vx translate --to de,fr -f notes.txt --memory notes.tm --estimate',
       ) +
         `
 Input: the arguments (one item each), else --file, else standard input when it is not a terminal;
 one item per line unless --whole. Requests hold at most 1,000 items and 50,000 characters counted
 across all targets; results are written in input order as they arrive. Output: text (default when
 stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, ndjson, table, tsv, yaml.
+Each distinct text is sent once per run; with a memory (--memory or translate.memory) once ever.
+Requests are paced to the subscription's rate, learned from 429s or --max-chars-per-minute.
 `,
     )
     .action(act(async (ctx, opts, texts: string[]) => (await import('./translate-run.js')).runTranslate(ctx, opts, texts)));
   registerTranslateFiles(translate);
+  registerMemory(translate);
+}
+
+const memoryRun = () => import('./translate-memory-run.js');
+
+function registerMemory(translate: Command): void {
+  const memory = translate
+    .command('memory')
+    .description('the translation memory: statistics, TMX 1.4 export and import, pruning')
+    .addHelpText(
+      'after',
+      examples('vx translate memory stats --memory notes.tm', 'vx translate memory export --memory notes.tm --out notes.tmx', 'vx translate memory import notes.tmx --memory copy.tm') +
+        `
+The memory file is --memory <path>, else the translate.memory setting. See docs/translate.md.
+`,
+    );
+  const withPath = (cmd: Command) => cmd.option('--memory <path>', 'the translation memory file (default: the translate.memory setting)');
+  withPath(memory.command('stats'))
+    .description('entries, size, oldest and newest entry, entries per language pair')
+    .addHelpText('after', examples('vx translate memory stats --memory notes.tm -o json'))
+    .action(act(async (ctx, opts) => (await memoryRun()).stats(ctx, opts)));
+  withPath(memory.command('export'))
+    .description('write every entry as TMX 1.4 (streamed) to standard output or --out')
+    .option('--out <file>', 'write to this file (it appears only when complete)')
+    .addHelpText('after', examples('vx translate memory export --memory notes.tm --out notes.tmx'))
+    .action(act(async (ctx, opts) => (await memoryRun()).exportTmx(ctx, opts)));
+  withPath(memory.command('import'))
+    .description('add the entries of a TMX 1.4 file (checked whole first: any problem imports nothing)')
+    .argument('<file.tmx>', 'the TMX file')
+    .addHelpText('after', examples('vx translate memory import <tmx> --memory notes.tm'))
+    .action(act(async (ctx, opts, file: string) => (await memoryRun()).importTmx(ctx, opts, file)));
+  withPath(memory.command('prune'))
+    .description('remove entries: older than an age, of a target or source language (asks, or --yes)')
+    .option('--older-than <age>', 'entries stored longer ago than this: 90m, 12h, 30d, 8w')
+    .option('--to <lang>', 'entries translated into this language')
+    .option('--from <lang>', 'entries translated from this language (auto: detected sources)')
+    .option('--all', 'every entry')
+    .addHelpText('after', examples('vx translate memory prune --memory notes.tm --older-than 90d --yes'))
+    .action(act(async (ctx, opts) => (await memoryRun()).prune(ctx, opts)));
 }

@@ -27,6 +27,12 @@ export const FORMAT = 'vx-translation-memory 1';
 /** how long a write waits for another process holding the store's write lock */
 export const LOCK_TIMEOUT_MS = 15_000;
 
+/** the lock timeout: VX_TRANSLATE_MEMORY_LOCK_MS (a test hook, whole milliseconds) or LOCK_TIMEOUT_MS */
+function lockTimeout(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.VX_TRANSLATE_MEMORY_LOCK_MS;
+  return v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : LOCK_TIMEOUT_MS;
+}
+
 const META = Buffer.from([0x00, ...Buffer.from('format')]);
 const ENTRY = 0x01;
 const OPTIONS = 0x02;
@@ -214,16 +220,17 @@ export class TranslationMemory {
     } catch (e) {
       throw badMemory(path, errText(e, path));
     }
-    const mem = new TranslationMemory(path, db, opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+    const mem = new TranslationMemory(path, db, opts.lockTimeoutMs ?? lockTimeout());
     try {
       const format = db.getBinary(META);
       if (format === undefined) {
         const entries = db.getStats().entryCount;
         if (entries > 0) throw badMemory(path, 'not a translation memory (an LMDB file of another program); vx does not change it');
-        if (!opts.readOnly) await mem.write(() => db.put(META, Buffer.from(FORMAT)));
       } else if (format.toString() !== FORMAT) {
         throw badMemory(path, `not a translation memory of this version (${JSON.stringify(format.toString().slice(0, 60))})`);
       }
+      // a write at once: a store locked by another process is found before anything is sent
+      if (!opts.readOnly) await mem.write(() => db.put(META, Buffer.from(FORMAT)));
     } catch (e) {
       await db.close().catch(() => undefined);
       if (e instanceof UsageError) throw e;

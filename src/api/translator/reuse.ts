@@ -13,7 +13,14 @@
 // memory has it). The inner stream is any function from an async iterable of texts to batch
 // events (translate's stream in practice): it never sees a text twice within the window.
 import { countChars, type TranslateResult } from '../../spec/translator.js';
+import { UsageError } from '../../core/errors.js';
 import type { TranslationMemory } from './memory.js';
+import { ItemTooLong } from './stream.js';
+
+/** distinct texts remembered for dedupe, with their answers (about 3 MB of heap for short lines) */
+export const WINDOW = 10_000;
+/** input items read ahead of the consumer at most */
+export const MAX_PENDING = 10_000;
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -23,14 +30,18 @@ export interface InnerBatch {
   outcome: { results: TranslateResult[] };
 }
 
-export type InnerStream = (texts: AsyncIterable<string>) => AsyncIterable<InnerBatch | { type: string }>;
+/**
+ * The inner stream: the distinct texts to send in, batch events out. `itemOf(i)` is the 1-based
+ * input item that first had the inner stream's text `i` (0-based), while that text is unanswered.
+ */
+export type InnerStream = (texts: AsyncIterable<string>, itemOf: (index: number) => number | undefined) => AsyncIterable<InnerBatch | { type: string }>;
 
 export interface ReuseOptions {
   /** the memory, with the options ids of the run's targets (see TranslationMemory.idsFor) */
   memory?: { store: TranslationMemory; ids: string[] };
-  /** distinct texts remembered for dedupe (default 50,000) */
+  /** distinct texts remembered for dedupe (default WINDOW) */
   window?: number;
-  /** input items that may wait for their answer (default 20,000) */
+  /** input items that may wait for their answer (default MAX_PENDING) */
   maxPending?: number;
   /** items per event at most (default 1,000) */
   chunk?: number;
@@ -86,8 +97,8 @@ export async function* translateReusing(
   opts: ReuseOptions = {},
   totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 },
 ): AsyncGenerator<ReuseEvent, void, undefined> {
-  const windowSize = opts.window ?? 50_000;
-  const maxPending = opts.maxPending ?? 20_000;
+  const windowSize = opts.window ?? WINDOW;
+  const maxPending = opts.maxPending ?? MAX_PENDING;
   const chunk = opts.chunk ?? 1000;
   const memory = opts.memory;
   /** the distinct texts of the window, oldest first */
@@ -173,7 +184,7 @@ export async function* translateReusing(
 
   const innerTask = (async () => {
     try {
-      for await (const ev of inner(misses())) {
+      for await (const ev of inner(misses(), (i) => sent[i - sentBase]?.item)) {
         if (ev.type !== 'batch') continue;
         const b = ev as InnerBatch;
         for (let i = 0; i < b.batch.count; i++) {
@@ -192,7 +203,8 @@ export async function* translateReusing(
         notify();
       }
     } catch (e) {
-      failed = { error: e };
+      // an item the inner stream found too long is named by its input item
+      failed = { error: e instanceof ItemTooLong ? new ItemTooLong(sent[e.index - 1 - sentBase]?.item ?? e.index, e.problem) : e };
     } finally {
       innerDone = true;
       notify();
@@ -218,7 +230,7 @@ export async function* translateReusing(
         yield { type: 'items', first, texts: part.map((l) => l.text), results: part.map((l) => l.slot.result!) };
         continue;
       }
-      if (failed) throw new ReuseFailure(emitted + 1, failed.error);
+      if (failed) throw failed.error instanceof UsageError ? failed.error : new ReuseFailure(emitted + 1, failed.error);
       if (innerDone) {
         if (head < lines.length) throw new ReuseFailure(emitted + 1, new Error('the translation stream ended without answering every item'));
         if (inputError) throw inputError.error;
@@ -239,33 +251,42 @@ export interface ReuseEstimate extends ReuseTotals {
 }
 
 /**
- * What a run would send, without sending anything: the same window and memory lookups as
- * translateReusing (every text counts as answered at once).
+ * The texts a run would send, in order, without sending anything: the same window and memory
+ * lookups as translateReusing (every text counts as answered at once); `est` counts as it goes.
+ * For --estimate and --dry-run.
  */
+export async function* reuseMisses(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
+): AsyncGenerator<string> {
+  const windowSize = opts.window ?? WINDOW;
+  const seen = new Set<string>();
+  for await (const v of items as AsyncIterable<string | readonly string[]>) {
+    for (const text of typeof v === 'string' ? [v] : v) {
+      est.items++;
+      if (seen.has(text)) {
+        est.duplicates++;
+        continue;
+      }
+      seen.add(text);
+      if (seen.size > windowSize) seen.delete(seen.values().next().value as string);
+      if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
+      else {
+        est.sent++;
+        est.chars += countChars(text);
+        yield text;
+      }
+    }
+  }
+}
+
+/** What a run would send: counts only (see reuseMisses). */
 export async function estimateReuse(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
   opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
 ): Promise<ReuseEstimate> {
-  const windowSize = opts.window ?? 50_000;
-  const seen = new Set<string>();
   const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
-  const one = (text: string) => {
-    est.items++;
-    if (seen.has(text)) {
-      est.duplicates++;
-      return;
-    }
-    seen.add(text);
-    if (seen.size > windowSize) seen.delete(seen.values().next().value as string);
-    if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
-    else {
-      est.sent++;
-      est.chars += countChars(text);
-    }
-  };
-  for await (const v of items as AsyncIterable<string | readonly string[]>) {
-    if (typeof v === 'string') one(v);
-    else for (const t of v) one(t);
-  }
+  for await (const _ of reuseMisses(items, opts, est)) void _;
   return est;
 }
