@@ -104,14 +104,21 @@ export function parseAge(v: string): number {
   return Number(m[1]) * unit;
 }
 
-export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string; from?: string; all?: boolean }): Promise<void> {
+/** one value of an option `translate` itself also declares (repeatable there: it may arrive as a list) */
+function single(flag: string, v: string | string[] | undefined): string | undefined {
+  const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
+  if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
+  return all[0]?.toLowerCase();
+}
+
+export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {
   const path = requirePath(ctx, opts.memory);
   if (opts.olderThan === undefined && opts.to === undefined && opts.from === undefined && !opts.all) {
     throw new UsageError('say what to remove: --older-than <age>, --to <lang>, --from <lang> (together: entries matching all), or --all');
   }
   const cutoff = opts.olderThan !== undefined ? Math.floor(Date.now() / 1000) - parseAge(opts.olderThan) : undefined;
-  const to = opts.to?.trim().toLowerCase();
-  const from = opts.from?.trim().toLowerCase();
+  const to = single('--to', opts.to);
+  const from = single('--from', opts.from);
   const drop = (e: MemoryEntry) =>
     (cutoff === undefined || e.stored < cutoff) && (to === undefined || e.options.to === to) && (from === undefined || (e.options.from || 'auto') === from);
   const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun });

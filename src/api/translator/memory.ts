@@ -172,6 +172,7 @@ export class TranslationMemory {
     readonly path: string,
     private readonly db: LmdbDb,
     private readonly lockTimeoutMs: number,
+    private readonly readOnly = false,
   ) {}
 
   /**
@@ -198,6 +199,10 @@ export class TranslationMemory {
         throw badMemory(path, errText(e, path));
       }
     }
+    // opening for writing waits for another process's write transaction, blocking the event loop:
+    // a child process tries first, so that a lock held past the timeout is an error instead of a hang
+    const lockMs = opts.lockTimeoutMs ?? lockTimeout();
+    if (exists && !opts.readOnly) await probeLock(path, lockMs);
     let lmdb: { open(o: Record<string, unknown>): LmdbDb };
     try {
       lmdb = (await import('lmdb')) as unknown as typeof lmdb;
@@ -220,7 +225,7 @@ export class TranslationMemory {
     } catch (e) {
       throw badMemory(path, errText(e, path));
     }
-    const mem = new TranslationMemory(path, db, opts.lockTimeoutMs ?? lockTimeout());
+    const mem = new TranslationMemory(path, db, lockMs, opts.readOnly === true);
     try {
       const format = db.getBinary(META);
       if (format === undefined) {
@@ -243,7 +248,7 @@ export class TranslationMemory {
   private async write<T>(start: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(badMemory(this.path, `locked by another process for more than ${Math.round(this.lockTimeoutMs / 1000)} s`)), this.lockTimeoutMs);
+      timer = setTimeout(() => reject(badMemory(this.path, `locked by another process for more than ${Math.max(1, Math.round(this.lockTimeoutMs / 1000))} s`)), this.lockTimeoutMs);
     });
     try {
       return await Promise.race([start(), timeout]);
@@ -264,7 +269,7 @@ export class TranslationMemory {
         id = optionsId(o);
         this.ids.set(c, id);
         const key = optionsKey(id);
-        if (this.db.getBinary(key) === undefined) this.queue(this.db.put(key, Buffer.from(c)));
+        if (!this.readOnly && this.db.getBinary(key) === undefined) this.queue(this.db.put(key, Buffer.from(c)));
       }
       return id;
     });
@@ -397,6 +402,44 @@ export class TranslationMemory {
     } finally {
       await this.db.close().catch(() => undefined);
     }
+  }
+}
+
+/**
+ * Opens the store for writing in a child process and waits at most `ms` for it: LMDB's open takes
+ * the writer lock, which another process may hold (a long import, a stuck process), and waits for
+ * it without returning to the event loop. A child is killed cleanly (its lock, if it got one, goes
+ * with it); a thread could not be.
+ */
+async function probeLock(path: string, ms: number): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const { realpathSync } = await import('node:fs');
+  // lmdb is found from vx's own files (bin/vx.js, or the test runner's)
+  let base = process.argv[1] ?? process.cwd();
+  try {
+    base = realpathSync(base);
+  } catch {
+    // as given
+  }
+  const code = `
+    const [path, base] = process.argv.slice(-2);
+    const { open } = require('node:module').createRequire(base)('lmdb');
+    const db = open({ path, noSubdir: true, encoding: 'binary', keyEncoding: 'binary', compression: false });
+    db.close().then(() => process.stdout.write('ok'), () => process.stdout.write('failed'));
+  `;
+  const child = spawn(process.execPath, ['-e', code, '--', path, base], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const outcome = await new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), ms);
+      child.once('error', () => resolve('error'));
+      child.once('close', () => resolve('done'));
+    });
+    if (outcome === 'timeout') throw badMemory(path, `locked by another process for more than ${Math.max(1, Math.round(ms / 1000))} s`);
+    // any other problem is found (and worded) by the real open
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
 
