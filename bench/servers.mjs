@@ -125,3 +125,43 @@ export function translateServer429({ rate, bucket = rate }) {
   });
   return server.then((s) => ({ ...s, stats }));
 }
+
+/**
+ * A minimal business-data service for bulk work: `POST …/$batch` answers every operation 201 with
+ * the record (a fresh id and ETag), `POST …/<set>` one record, `GET …/<set>` pages of `total`
+ * records (page size from Prefer: odata.maxpagesize, default 20,000 as the real service), built
+ * as they are asked for, so a million records cost no memory here.
+ */
+export function bulkServer(total = 0) {
+  let n = 0;
+  const rec = (body) => ({ '@odata.etag': `W/"JzQ0O${++n}'"`, id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, ...body, lastModifiedDateTime: '2026-11-22T10:00:00Z' });
+  const row = (i) =>
+    `{"@odata.etag":"W/\\"JzQ0O${i}'\\"","id":"00000000-0000-4000-8000-${String(i).padStart(12, '0')}","code":"C${i}","displayName":"Salesperson number ${i}","email":"p${i}@example.com","email2":"","phoneNo":"","jobTitle":"Sales","commisionPercent":2.5,"privacyBlocked":false,"blocked":false,"lastModifiedDateTime":"2026-11-22T10:00:00Z"}`;
+  return listen((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const u = new URL(req.url, 'http://x');
+      res.setHeader('content-type', 'application/json; odata.metadata=minimal');
+      if (req.method === 'POST' && u.pathname.endsWith('/$batch')) {
+        const { requests } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const responses = requests.map((o) => {
+          const r = rec(o.body);
+          return { id: o.id, status: 201, headers: { 'content-type': 'application/json; odata.metadata=minimal', 'odata-version': '4.0', etag: r['@odata.etag'] }, body: r };
+        });
+        return res.end(JSON.stringify({ responses }));
+      }
+      if (req.method === 'POST') {
+        res.statusCode = 201;
+        return res.end(JSON.stringify(rec(JSON.parse(Buffer.concat(chunks).toString('utf8')))));
+      }
+      const size = Number(/maxpagesize=(\d+)/.exec(String(req.headers.prefer ?? ''))?.[1] ?? 20_000);
+      const skip = Number(u.searchParams.get('$skiptoken') ?? 0);
+      const end = Math.min(total, skip + size);
+      const parts = [];
+      for (let i = skip; i < end; i++) parts.push(row(i));
+      const next = end < total ? `,"@odata.nextLink":"http://${req.headers.host}${u.pathname}?$skiptoken=${end}"` : '';
+      res.end(`{"@odata.context":"http://${req.headers.host}/$metadata","value":[${parts.join(',')}]${next}}`);
+    });
+  });
+}

@@ -2,7 +2,7 @@
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
 import { AuthError } from '../core/errors.js';
-import type { Http } from '../core/http.js';
+import { SIGN_IN_SERVICE, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
 
 export const SERVICES = ['translator', 'erp', 'lcs', 'mgmt'] as const;
@@ -43,12 +43,14 @@ export function serviceBase(config: Config, service: ServiceName, flag?: string)
  * token renews it. Pass the command's Http so a refresh is traced and timed like any request.
  */
 export async function authHeaders(config: Config, service: ServiceName, http?: Http): Promise<Record<string, string>> {
+  // the symbol travels with the headers (spread copies it) and names the sign-in a 401 points at
+  const tag = { [SIGN_IN_SERVICE]: service } as Record<string, string>;
   if (service === 'translator') {
     const key = await credential(config, service, http);
     const region = config.get('translator.region');
-    return region ? { 'Vendor-Subscription-Key': key, 'Vendor-Subscription-Region': region } : { 'Vendor-Subscription-Key': key };
+    return region ? { ...tag, 'Vendor-Subscription-Key': key, 'Vendor-Subscription-Region': region } : { ...tag, 'Vendor-Subscription-Key': key };
   }
-  return { Authorization: `Bearer ${await credential(config, service, http)}` };
+  return { ...tag, Authorization: `Bearer ${await credential(config, service, http)}` };
 }
 
 /**

@@ -31,13 +31,13 @@ export const SETTINGS: readonly SettingDef[] = [
     { key: `${f}.tenant`, description: `tenant for ${f} sign-in (default auth.tenant)` },
     { key: `${f}.clientId`, description: `client id for ${f} sign-in (default auth.clientId)` },
     { key: `${f}.scope`, default: 'user_impersonation', description: `scope requested at ${f} sign-in` },
-    { key: `${f}.refreshToken`, secret: true, description: `refresh token from \`vx auth login\` (${f})` },
-    { key: `${f}.signIn`, description: `how the stored ${f} token was obtained and when it expires (written by \`vx auth login\`)` },
+    { key: `${f}.refreshToken`, secret: true, internal: true, description: `refresh token from \`vx auth login\` (${f})` },
+    { key: `${f}.signIn`, internal: true, description: `how the stored ${f} token was obtained and when it expires (written by \`vx auth login\`)` },
   ]),
-  { key: 'translator.signIn', description: 'how the stored translator key was stored (written by `vx auth login`)' },
+  { key: 'translator.signIn', internal: true, description: 'how the stored translator key was stored (written by `vx auth login`)' },
   {
     key: 'output',
     description: 'default output format',
-    choices: ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'],
+    choices: ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'],
   },
 ];

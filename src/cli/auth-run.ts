@@ -15,10 +15,13 @@ import {
   type Obtained,
   type SignInMethod,
 } from '../api/auth/credentials.js';
-import { credential, credentialKey, SERVICES, type ServiceName } from '../api/service.js';
+import { verifyCredential, type Verdict } from '../api/auth/verify.js';
+import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, isVxError, UsageError } from '../core/errors.js';
+import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 export interface LoginOptions {
   service?: ServiceName;
@@ -32,6 +35,8 @@ export interface LoginOptions {
   scope?: string;
   browser?: boolean;
   wait?: string;
+  /** commander's `--no-verify` gives verify=false */
+  verify?: boolean;
 }
 
 const DEFAULT_WAIT_S = 300;
@@ -208,13 +213,37 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
     ctx.info('dry run: nothing was stored');
     return;
   }
+  addSecret(got.accessToken);
+  const checked = o.verify === false ? 'not checked (--no-verify)' : await checkBeforeStoring(ctx, service, got.accessToken, flow === 'key' ? 'key' : 'token');
   const method: SignInMethod = flow;
   const record = await saveCredential(ctx.config, service, method, got, auth ? { clientId: auth.clientId, tenant: auth.tenant } : {});
   const how = { key: 'subscription key', browser: 'browser sign-in', 'device-code': 'device code', 'client-credentials': 'client credentials', token: 'token' }[method];
   const extra = service === 'translator' ? '' : `; ${describeExpiry(record)}${got.refreshToken ? ', renews automatically' : ''}`;
-  ctx.info(`signed in to ${service} (${how}) in profile "${ctx.config.profileName()}"${extra}`);
+  ctx.info(`signed in to ${service} (${how}) in profile "${ctx.config.profileName()}"${extra}; ${checked}`);
   const effective = ctx.config.resolve(credentialKey(service));
   if (effective?.source === 'env') ctx.warn(`${effective.origin} is set and takes precedence over the stored credential`);
+}
+
+/** What a probe's answer says, for messages: `HTTP 200`, `HTTP 404 SubscriptionNotFound`. */
+function answered(v: Verdict): string {
+  return `HTTP ${v.status}${v.error?.code ? ` ${v.error.code}` : ''}`;
+}
+
+/**
+ * Tries the credential before it is stored (one cheap request, api/auth/verify.ts): a 401 stores
+ * nothing (exit 3); no endpoint configured means it cannot be tried, which is said, not fatal.
+ */
+async function checkBeforeStoring(ctx: Ctx, service: ServiceName, value: string, kind: 'key' | 'token'): Promise<string> {
+  if (!ctx.config.get(endpointKey(service))) return `not checked: ${endpointKey(service)} is not set`;
+  const v = await verifyCredential(ctx.http, ctx.config, service, value);
+  if (!v.accepted) {
+    throw new AuthError(`the ${service} service refused this ${kind} (${answered(v)}) when ${v.what}; nothing was stored. Check the ${kind}, or store it unchecked with --no-verify`, {
+      status: v.status,
+      code: v.error?.code,
+      requestId: v.error?.requestId,
+    });
+  }
+  return `checked by ${v.what} (${answered(v)})`;
 }
 
 export interface StatusRow {
@@ -225,6 +254,8 @@ export interface StatusRow {
   renewable: boolean;
   source: string | null;
   storage: string | null;
+  /** with --check: ok, refused (HTTP 401), or why it could not be checked */
+  check?: string;
 }
 
 export function statusRows(ctx: Ctx, services: readonly ServiceName[]): StatusRow[] {
@@ -260,8 +291,30 @@ export function statusRows(ctx: Ctx, services: readonly ServiceName[]): StatusRo
   });
 }
 
-export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<void> {
+/**
+ * `status --check`: each credential tried with its family's probe. Returns the first failure that
+ * was not an answer (no connection, a timeout, a 5xx), to end with after the table is printed.
+ */
+async function checkRows(ctx: Ctx, rows: StatusRow[]): Promise<unknown> {
+  let failure: unknown;
+  await Promise.all(
+    rows.map(async (row) => {
+      if (row.status === 'not signed in') return void (row.check = 'not signed in');
+      try {
+        const v = await verifyCredential(ctx.http, ctx.config, row.service, await credential(ctx.config, row.service, ctx.http));
+        row.check = v.accepted ? `ok (${answered(v)})` : `refused (${answered(v)})`;
+      } catch (e) {
+        row.check = `not checked: ${isVxError(e) ? e.message : String(e)}`;
+        failure ??= e;
+      }
+    }),
+  );
+  return failure;
+}
+
+export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boolean }): Promise<void> {
   const rows = statusRows(ctx, o.service ? [o.service] : SERVICES);
+  const failure = o.check ? await checkRows(ctx, rows) : undefined;
   const fmt = ctx.format();
   await ctx.print(rows, {
     columns: [
@@ -270,9 +323,15 @@ export async function status(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
       { header: 'method', get: (r) => r.method ?? '' },
       { header: 'expires', get: (r) => r.expiresAt ?? '' },
       { header: 'source', get: (r) => r.source ?? '' },
+      ...(o.check ? [{ header: 'check', get: (r: StatusRow) => r.check ?? '' }] : []),
     ],
   });
-  if (fmt === 'table' || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
+  const refused = rows.filter((r) => r.check?.startsWith('refused'));
+  if (refused.length) {
+    throw new AuthError(`the stored credential of ${refused.map((r) => r.service).join(', ')} was refused; sign in again with ${refused.map((r) => `\`vx auth login --service ${r.service}\``).join(', ')}`);
+  }
+  if (failure) throw failure;
+  if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
     ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
   }
   const row = rows[0];

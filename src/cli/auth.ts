@@ -28,6 +28,7 @@ export function registerAuth(program: Command): void {
     .option('--scope <scope>', 'scope to request (profile <service>.scope; default user_impersonation)')
     .option('--no-browser', 'do not open a browser; print the sign-in address (also VX_BROWSER=none)')
     .option('--wait <seconds>', 'how long to wait for the browser or device sign-in (default 300)')
+    .option('--no-verify', 'store the credential without trying it first (by default one cheap request checks that the service accepts it)')
     .addHelpText(
       'after',
       examples(
@@ -43,7 +44,8 @@ export function registerAuth(program: Command): void {
     .command('status')
     .description('show, per service, whether and how you are signed in and when it expires (never the secret)')
     .addOption(new Option('--service <name>', 'only this service; exits 3 when it has no usable credential').choices(SERVICES))
-    .addHelpText('after', examples('vx auth status', 'vx auth status --service erp -o json'))
+    .option('--check', 'also try each credential with one cheap request to its service (exit 3 when one is refused)')
+    .addHelpText('after', examples('vx auth status', 'vx auth status --service erp -o json', 'vx auth status --check'))
     .action(act(async (ctx, opts) => (await run()).status(ctx, opts)));
   auth
     .command('logout')

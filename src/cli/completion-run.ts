@@ -48,7 +48,7 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
     const firstArg = (cmd as any).registeredArguments?.[0];
     const at = path.join(' ');
     // setting keys are checked by vx (with its own message), so commander does not know them as choices
-    const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.map((d) => d.key) : []);
+    const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);
     nodes.push({ path: at, subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices });
     for (const c of subs) for (const n of [c.name(), ...c.aliases()]) visit(c, [...path, n]);
   };

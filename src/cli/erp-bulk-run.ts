@@ -83,13 +83,20 @@ class Results {
     this.streaming = ctx.explicitFormat() === 'ndjson';
   }
 
+  private lines = '';
+
   add(r: RowResult): void {
     this.all.push(r);
     this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
-    if (this.streaming) {
-      const line = `${JSON.stringify(r)}\n`;
-      this.pending = this.pending.then(() => this.ctx.write(line));
-    }
+    if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
+  }
+
+  /** Writes the ndjson lines gathered since the last flush (one write per batch). */
+  flush(): void {
+    if (!this.lines) return;
+    const text = this.lines;
+    this.lines = '';
+    this.pending = this.pending.then(() => this.ctx.write(text));
   }
 
   get failed(): number {
@@ -97,6 +104,7 @@ class Results {
   }
 
   async finish(): Promise<void> {
+    this.flush();
     await this.pending;
     if (this.streaming) return;
     this.all.sort((a, b) => a.row - b.row);
@@ -145,7 +153,6 @@ async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ pars
   const src = await openTextSource(opts.file, ctx.io.stdin);
   const mode = opts.update ? 'update' : 'create';
   try {
-    if (format === 'csv') return { parsed: await readCsv(set, mode, src.open(), src.name), name: src.name };
     const chunks: Buffer[] = [];
     for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
     const buf = Buffer.concat(chunks);
@@ -155,6 +162,7 @@ async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ pars
     } catch {
       throw new UsageError(`${src.name} is not valid UTF-8 text`);
     }
+    if (format === 'csv') return { parsed: await readCsv(set, mode, text, src.name), name: src.name };
     return { parsed: await readJsonRows(set, mode, format, text, src.name), name: src.name };
   } finally {
     await src.close();
@@ -209,30 +217,45 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
     const byRow = new Map(send.map((r) => [r.row, r]));
     const sentEntry = (row: Row): JournalEntry => ({ row: row.row, hash: row.hash, state: 'sent' });
+    // outcomes are journaled a batch at a time (one write), before the next batch is answered
+    let learned: JournalEntry[] = [];
+    const flush = () => {
+      journal.append(learned);
+      learned = [];
+      results.flush();
+    };
     const record = (r: RowResult): void => {
       const row = byRow.get(r.row);
       if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
-      journal.append([{ row: r.row, hash: row.hash, state, ...(r.id ? { id: r.id } : {}), ...(r.number ? { number: r.number } : {}), ...(r.httpStatus ? { status: r.httpStatus } : {}), ...(r.code ? { code: r.code } : {}) }]);
+      learned.push({ row: r.row, hash: row.hash, state, ...(r.id ? { id: r.id } : {}), ...(r.number ? { number: r.number } : {}), ...(r.httpStatus ? { status: r.httpStatus } : {}), ...(r.code ? { code: r.code } : {}) });
     };
     let interrupted: InterruptedError | undefined;
     try {
       if (mode === 'create') {
-        const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url: client.collectionUrl(set), body: r.body } }));
+        const url = client.collectionUrl(set);
+        const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url, body: r.body } }));
         await runBatches(batch, items, bulk, (chunk) => journal.append(chunk.map((c) => sentEntry(byRow.get(c.row)!))), (chunk, res, no) => {
           chunk.forEach((c, i) => record(resultOf(c.row, res[i], 'created', no)));
+          flush();
         });
       } else {
-        await runUpdates(client, set, batch, send, bulk, (rows) => journal.append(rows.map(sentEntry)), record);
+        await runUpdates(client, set, batch, send, bulk, (rows) => journal.append(rows.map(sentEntry)), (r) => {
+          record(r);
+          flush();
+        });
       }
     } catch (e) {
       if (!(e instanceof InterruptedError)) throw e;
       interrupted = e;
       // rows never reached: a rerun sends them
+    } finally {
+      flush();
     }
-    const unknownRows = send.filter((r) => results.all.some((x) => x.row === r.row && x.status === 'unknown'));
+    const unknownSet = new Set(results.all.filter((x) => x.status === 'unknown').map((x) => x.row));
+    const unknownRows = send.filter((r) => unknownSet.has(r.row));
     const checks = checksFor(set, mode, unknownRows, results);
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
@@ -410,7 +433,8 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
         else Object.assign(t, { etag: f.etag, number: f.number });
       }
     }
-    for (const t of list) if (action !== 'delete' || opts.force || t.etag) if (!results.all.some((r) => r.row === t.row)) items.push({ row: t.row, op: opFor(client, set, action, ns, t, opts.force ? '*' : t.etag!) });
+    const reported = new Set(results.all.map((r) => r.row));
+    for (const t of list) if ((action !== 'delete' || opts.force || t.etag) && !reported.has(t.row)) items.push({ row: t.row, op: opFor(client, set, action, ns, t, opts.force ? '*' : t.etag!) });
     await runBatches(batch, items, bulk, () => undefined, (chunk, res, no) => {
       chunk.forEach((c, i) => {
         const t = byRow.get(c.row)!;
@@ -418,6 +442,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
         if (r.status === 'unknown') r.check = getCommand(set, t.id);
         results.add(r);
       });
+      results.flush();
     });
   } catch (e) {
     if (!(e instanceof InterruptedError)) throw e;
@@ -447,6 +472,7 @@ export interface ExportOpts {
 }
 
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
+export const EXPORT_PAGE_SIZE = 1000;
 
 export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
@@ -455,7 +481,9 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   const format = (given ?? byName ?? 'ndjson') as Format;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')}; -o ${format} is not one of them`);
   if (ctx.globals.query) throw new UsageError('--query does not apply to export (it streams every record); use --filter and --select');
-  const q = listQuery(opts);
+  // pages of 1,000 unless told otherwise: the service's default (20,000) holds ~10x the memory
+  // per page, and memory must stay flat whatever the number of records
+  const q = { ...listQuery(opts), pageSize: listQuery(opts).pageSize ?? EXPORT_PAGE_SIZE };
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const names = q.select ? [...new Set(q.select.split(',').map((s) => s.trim()).filter(Boolean))] : [...Object.keys(set.fields), '@odata.etag'];
   const columns: Column[] = names.map((n) => ({ header: n, get: (row: unknown) => (row as Record<string, unknown>)[n] }));

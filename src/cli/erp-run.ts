@@ -5,9 +5,9 @@ import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.j
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import { atomicFileSink, type Column } from '../core/output.js';
+import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
-import { findSet, type ActionDef, type ErpSet } from '../spec/erp.js';
+import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
 
 interface CompanyOpts {
   company?: string;
@@ -53,17 +53,38 @@ export function listQuery(opts: ListOpts): ListQuery {
   };
 }
 
-/** The table/tsv columns: the fields named by --select when given, else the model's useful columns. */
+/** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
+function tableColumn(set: ErpSet, c: TableColumn, chosen = false): Column {
+  const type = set.fields[c.field]?.type;
+  const read = (r: Record<string, unknown>): unknown => (c.get && !chosen ? c.get(r) : r?.[c.field]);
+  const get = c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
+  return {
+    header: c.header,
+    get,
+    align: type === 'decimal' || type === 'integer' ? 'right' : undefined,
+    keep: c.keep,
+    // the columns named by --select are all shown (-o wide or not); none is dropped first
+    primary: chosen ? undefined : c.primary,
+    optional: chosen ? undefined : c.optional,
+    wide: chosen ? undefined : c.wide,
+  };
+}
+
+/**
+ * The table/tsv columns: the set's columns chosen for a person (headers in words; a GUID last, or
+ * only with -o wide), or the fields named by --select in that order (with the set's header for a
+ * field it has a column for).
+ */
 export function columnsOf(set: ErpSet | undefined, select?: string): Column[] | undefined {
-  const names = select ? [...new Set(select.split(',').map((s) => s.trim()).filter(Boolean))] : set?.columns;
-  // the first four columns stay on a narrow terminal; the others are dropped first
-  return names?.map((c, i) => ({
-    header: c,
-    get: c,
-    align: set?.fields[c]?.type === 'decimal' || set?.fields[c]?.type === 'integer' ? 'right' : undefined,
-    optional: i >= 4,
-    keep: c === 'id',
-  }));
+  if (!select) return set?.columns.map((c) => tableColumn(set, c));
+  const names = [...new Set(select.split(',').map((s) => s.trim()).filter(Boolean))];
+  return names.map((name, i) => {
+    const known = set?.columns.find((c) => c.field === name);
+    if (set && known) return tableColumn(set, known, true);
+    const type = set?.fields[name]?.type;
+    // the first four columns stay on a narrow terminal; the others are dropped first
+    return { header: name, get: name, align: type === 'decimal' || type === 'integer' ? 'right' : undefined, optional: i >= 4 || undefined, keep: name === 'id' || undefined };
+  });
 }
 
 async function bodyFrom(ctx: Ctx, set: ErpSet, mode: 'create' | 'update', opts: BodyOpts): Promise<Entity> {
@@ -122,8 +143,10 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
   if (ask && record === undefined) record = await client.get(set, id);
   if (ask) await confirmDestructive(ctx.prompter, false, `Delete ${recordLabel(set, id, record)}?`);
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  await client.remove(set, id, etag);
-  if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
+  const { goneBefore } = await client.remove(set, id, etag);
+  // said also without a terminal: the exchange did not go as planned, and the log should show it
+  if (goneBefore) ctx.info(`deleted ${recordLabel(set, id, record)} (the answer to the first attempt was lost; the repeated DELETE found it gone)`);
+  else if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
 }
 
 export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, key: string): Promise<void> {

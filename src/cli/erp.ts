@@ -104,7 +104,8 @@ function readOnlyNote(set: ErpSet): string {
 
 /** Adds the commands of one entity set under `parent`. */
 export function registerSet(parent: Command, set: ErpSet): Command {
-  const sample = set.columns.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? set.columns.find((c) => c !== 'id') ?? 'id';
+  const shown = set.columns.map((c) => c.field);
+  const sample = set.sampleField ?? shown.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? shown.find((c) => c !== 'id') ?? 'id';
   const noun = parent
     .command(set.noun)
     .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`);

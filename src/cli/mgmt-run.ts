@@ -35,7 +35,7 @@ import {
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
-import type { Column } from '../core/output.js';
+import { isTable, shortTime, type Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 
@@ -53,16 +53,11 @@ interface EventsListOpts extends SubOpts {
   top?: string;
 }
 
-/** 2025-07-24T10:05:00Z -> 2025-07-24 10:05Z */
-export function shortTime(v: unknown): string {
-  if (typeof v !== 'string' || !v) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(v);
-  return m ? `${m[1]} ${m[2]}Z` : v;
-}
+export { shortTime };
 
 export const EVENT_COLUMNS: Column[] = [
   { header: 'Tracking id', get: 'name', keep: true },
-  { header: 'Title', get: 'properties.title' },
+  { header: 'Title', get: 'properties.title', primary: true },
   { header: 'Type', get: 'properties.eventType', optional: true },
   { header: 'Level', get: 'properties.eventLevel' },
   { header: 'Status', get: 'properties.status' },
@@ -75,7 +70,7 @@ export const EVENT_COLUMNS: Column[] = [
 /** true when the output is one of the human formats whose rows we may order for reading */
 function humanRows(ctx: Ctx): boolean {
   const f = ctx.format();
-  return !ctx.globals.query && (f === 'table' || f === 'tsv' || f === 'text');
+  return !ctx.globals.query && (isTable(f) || f === 'tsv' || f === 'text');
 }
 
 export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<void> {
@@ -129,7 +124,7 @@ export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: strin
   const subscription = resolveSubscription(ctx.config, opts.subscription, false);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const event = await eventDetails(c, subscription, trackingId);
-  await ctx.print(ctx.format() === 'table' && !ctx.globals.query ? eventView(event) : event);
+  await ctx.print(isTable(ctx.format()) && !ctx.globals.query ? eventView(event) : event);
 }
 
 // ---------------------------------------------------------------- quota

@@ -2,6 +2,7 @@
 // Declarations only (loaded for every `vx --help`); every action loads mgmt-run.js or
 // mgmt-wizard.js when it runs.
 import { Command, Option } from 'commander';
+import { registerHealthFleet, registerQuotaFleet } from './mgmt-fleet.js';
 import { act, examples } from './runner.js';
 
 const run = () => import('./mgmt-run.js');
@@ -74,6 +75,7 @@ function registerHealth(mgmt: Command): void {
   )
     .addHelpText('after', examples('vx mgmt health events details 9VS6-0W8', 'vx mgmt health events details 9VS6-0W8 -o json'))
     .action(act(async (ctx, opts, id: string) => (await run()).runEventDetails(ctx, opts, id)));
+  registerHealthFleet(health);
 }
 
 function registerQuota(mgmt: Command): void {
@@ -120,6 +122,7 @@ function registerQuota(mgmt: Command): void {
         '\nNeeds a terminal; in scripts use `vx mgmt quota set <resourceName> --provider <id> --location <loc> --limit <n> --yes`.\n',
     )
     .action(act(async (ctx, opts) => (await import('./mgmt-wizard.js')).runQuotaWizard(ctx, opts)));
+  registerQuotaFleet(quota);
 }
 
 function registerVersionSets(mgmt: Command): void {

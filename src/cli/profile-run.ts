@@ -2,6 +2,7 @@ import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { readAllStdin } from '../core/input.js';
+import { isTable } from '../core/output.js';
 
 export async function list(ctx: Ctx): Promise<void> {
   await ctx.print(ctx.config.listProfiles(), {
@@ -19,9 +20,9 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
   const stored = ctx.config.showProfile(profile);
   const isCurrent = profile === ctx.config.profileName();
   const fmt = ctx.format();
-  if (!ctx.globals.query && (fmt === 'table' || fmt === 'tsv' || fmt === 'csv' || fmt === 'text')) {
+  if (!ctx.globals.query && (isTable(fmt) || fmt === 'tsv' || fmt === 'csv' || fmt === 'text')) {
     // the effective value of every setting and where it comes from (flag > env > profile > default)
-    const rows = ctx.config.settings().map((d) => {
+    const rows = ctx.config.publicSettings().map((d) => {
       const r = isCurrent ? ctx.config.resolve(d.key) : stored[d.key] !== undefined ? { value: stored[d.key], source: 'profile' as const } : undefined;
       return {
         key: d.key,
@@ -29,14 +30,49 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
         source: r ? (r.source === 'env' ? `env ${d.env}` : r.source) : '',
       };
     });
-    await ctx.print(rows, { columns: [{ header: 'key', get: 'key' }, { header: 'value', get: 'value', keep: true }, { header: 'source', get: 'source' }] });
+    rows.push(...signInRows(stored));
+    // keys and values are never cut (the sign-in records are one short line each, not their JSON);
+    // at a narrow terminal the source is what gives way
+    await ctx.print(rows, { columns: [{ header: 'key', get: 'key', keep: true }, { header: 'value', get: 'value', keep: true }, { header: 'source', get: 'source' }] });
     return;
   }
   await ctx.print({ profile, active: isCurrent, settings: stored });
 }
 
-export async function set(ctx: Ctx, key: string, value?: string): Promise<void> {
+/**
+ * The credential records `vx auth login` keeps in a profile (a sign-in record, a refresh token),
+ * one line per family: how it signed in, until when, and whether it can renew; never the values.
+ */
+function signInRows(stored: Record<string, string>): { key: string; value: string; source: string }[] {
+  const rows: { key: string; value: string; source: string }[] = [];
+  for (const family of new Set(Object.keys(stored).filter((k) => /\.(signIn|refreshToken)$/.test(k)).map((k) => k.split('.')[0]!))) {
+    let record: { method?: unknown; expiresAt?: unknown } = {};
+    try {
+      record = JSON.parse(stored[`${family}.signIn`] ?? '{}') as typeof record;
+    } catch {
+      record = {};
+    }
+    const parts = [typeof record.method === 'string' ? record.method : 'signed in'];
+    const at = typeof record.expiresAt === 'string' ? Date.parse(record.expiresAt) : NaN;
+    if (Number.isFinite(at)) parts.push(`${at <= Date.now() ? 'expired' : 'until'} ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')}Z`);
+    if (stored[`${family}.refreshToken`] !== undefined) parts.push('renewable');
+    rows.push({ key: `${family} sign-in`, value: parts.join(', '), source: 'auth login' });
+  }
+  return rows;
+}
+
+/** `profile set|unset` of a record vx writes itself is refused, pointing at the auth command that owns it. */
+function settable(ctx: Ctx, key: string) {
   const def = ctx.config.validateKey(key);
+  if (def.internal) {
+    const family = key.split('.')[0];
+    throw new UsageError(`${key} is a credential record that \`vx auth login\` writes, not a setting; sign in with \`vx auth login --service ${family}\`, or remove it with \`vx auth logout --service ${family}\``);
+  }
+  return def;
+}
+
+export async function set(ctx: Ctx, key: string, value?: string): Promise<void> {
+  const def = settable(ctx, key);
   if (value === undefined) {
     if (ctx.prompter.interactive) {
       value = def.secret ? await ctx.prompter.password(`${def.description}:`) : await ctx.prompter.input(`${def.description}:`);
@@ -60,7 +96,7 @@ export async function set(ctx: Ctx, key: string, value?: string): Promise<void> 
 }
 
 export async function unset(ctx: Ctx, key: string): Promise<void> {
-  ctx.config.validateKey(key);
+  settable(ctx, key);
   if (ctx.http.dryRun) {
     const had = ctx.config.profile()[key] !== undefined;
     ctx.dryRunNote(`${key} ${had ? 'would be removed from' : 'is not set in'} profile "${ctx.config.profileName()}"`);

@@ -6,8 +6,9 @@ const run = () => import('./profile-run.js');
 
 /** The keys `profile set|unset` take, with the variable that overrides each (and its default). */
 function settingsHelp(): string {
-  const w = Math.max(...SETTINGS.map((d) => d.key.length));
-  const lines = SETTINGS.map((d) => {
+  const keys = SETTINGS.filter((d) => !d.internal);
+  const w = Math.max(...keys.map((d) => d.key.length));
+  const lines = keys.map((d) => {
     const notes = [d.env ? `env ${d.env}` : '', d.default ? `default ${d.default}` : '', d.choices ? `one of ${d.choices.join(', ')}` : '', d.secret ? 'secret' : '']
       .filter(Boolean)
       .join(', ');

@@ -10,6 +10,7 @@ import { registerErp } from './erp.js';
 import { registerMgmt } from './mgmt.js';
 import { registerAuth } from './auth.js';
 import { VERSION } from './version.js';
+import { formatHelp } from './help.js';
 import { selectFor, selected } from './runner.js';
 import { oneLine } from '../core/errors.js';
 
@@ -108,7 +109,7 @@ export function buildProgram(argv?: readonly string[]): Command {
     .description('One CLI for the text translation service, the business-data (ERP) API and the resource-management APIs.')
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('-p, --profile <name>', 'profile to use (env VX_PROFILE; default: the active profile)'))
-    .addOption(new Option('-o, --output <format>', 'json, yaml, table, tsv, csv, ndjson, text or none (env VX_OUTPUT)'))
+    .addOption(new Option('-o, --output <format>', 'json, yaml, table, wide (every column), tsv, csv, ndjson, text or none (env VX_OUTPUT)'))
     .addOption(new Option('-q, --query <jmespath>', 'JMESPath expression applied to the JSON result before rendering'))
     .addOption(new Option('--debug', 'trace every HTTP exchange on stderr, secrets redacted'))
     .addOption(new Option('--verbose', 'extra information on stderr (request ids, billed characters, timings)'))
@@ -121,6 +122,8 @@ export function buildProgram(argv?: readonly string[]): Command {
     .configureHelp({
       showGlobalOptions: true,
       sortSubcommands: false,
+      // a group's commands first, global options last (as gh and az)
+      formatHelp,
       subcommandTerm(cmd: Command): string {
         return (cmd as Command & { [TERM]?: string })[TERM] ?? Help.prototype.subcommandTerm.call(this, cmd);
       },

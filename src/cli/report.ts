@@ -1,6 +1,6 @@
 // Turns any error into one line on stderr and the contract's exit code.
 import type { Ctx } from '../core/context.js';
-import { asVxError, EXIT, oneLine } from '../core/errors.js';
+import { asVxError, EXIT, ExitStatus, oneLine } from '../core/errors.js';
 import { DryRunHalt } from '../core/http.js';
 import { redact } from '../core/redact.js';
 
@@ -10,6 +10,7 @@ export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean)
     return EXIT.ok;
   }
   const e = asVxError(err);
+  if (e instanceof ExitStatus && !e.message) return e.exitCode;
   const stderr = ctx?.io.stderr ?? process.stderr;
   const red = ctx ? ctx.errChalk.red : (s: string) => s;
   stderr.write(`${red('vx:')} ${oneLine(redact(e.message))}\n`);

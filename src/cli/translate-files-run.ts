@@ -18,7 +18,8 @@ import { FORMAT_NAMES, hash, type FileFormat, type FormatName, type SourceDoc, t
 import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/files/xliff.js';
 import { fmt } from '../api/translator/batcher.js';
 import type { Ctx } from '../core/context.js';
-import { InterruptedError, UsageError, VxError } from '../core/errors.js';
+import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
+import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
@@ -246,7 +247,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
-      progress: (lang, n) => bars?.update(lang, n),
+      progress: (done) => bars?.update(done),
       client: async (langs) => {
         const key = langs.join(',');
         let c = clients.get(key);
@@ -257,6 +258,11 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         return c;
       },
     });
+  } catch (e) {
+    // nothing is written when the translation fails: every target stays as it was
+    const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
+    if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
+    throw err;
   } finally {
     bars?.stop();
   }
@@ -323,11 +329,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const text = (p.bom ? '\ufeff' : '') + body;
       // the lock records what the target now holds, read back as the next run will read it
       const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
-      const written = p.format.parseTarget(body, l.path, p.doc, l.lang, order);
+      // (read back only when something new was written: otherwise every entry is a kept one)
+      const written = origins.size ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
       const units: Record<string, LockEntry> = {};
       for (const u of p.doc.units) {
         const origin = origins.get(u.key);
-        const v = written.values.get(u.key);
+        const v = written?.values.get(u.key);
         if (origin !== undefined) {
           if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
         } else {
@@ -461,8 +468,8 @@ class LanguageBars {
     this.pad = Math.max(...this.langs.map((l) => l.length));
   }
 
-  update(lang: string, n: number): void {
-    this.done.set(lang, n);
+  update(done: ReadonlyMap<string, number>): void {
+    for (const [l, n] of done) this.done.set(l, n);
     const t = Date.now();
     const finished = this.langs.every((l) => (this.done.get(l) ?? 0) >= this.totals.get(l)!);
     if (t - this.last < 100 && !finished) return;

@@ -6,7 +6,7 @@ import { fmt } from '../api/translator/batcher.js';
 import { TranslatorClient } from '../api/translator/client.js';
 import { explainFailure, sourceItems, textItems, type Items } from '../api/translator/input.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
-import { columnsFor, rowsOf, textOf, type Row } from '../api/translator/rows.js';
+import { columnsFor, mismatch, rowsOf, textOf, type Row } from '../api/translator/rows.js';
 import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
 import { MeteredSender } from '../api/translator/metered.js';
 import { estimateReuse, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseOptions, type ReuseTotals } from '../api/translator/reuse.js';
@@ -15,9 +15,9 @@ import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
 import { memoryPath } from './translate-memory-run.js';
 import type { Ctx } from '../core/context.js';
-import { InterruptedError, UsageError } from '../core/errors.js';
+import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
-import { atomicFileSink, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
@@ -87,7 +87,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
     if (ctx.http.dryRun) return await planTranslation(client, reuseMisses(input.items, reuse), params.to.length);
     ctx.http.opts.connections = concurrency;
-    await render(ctx, client, params, input, { concurrency, format, out: opts.out, reuse, perMinute: settings.perMinute, budget: settings.budget });
+    await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } finally {
     reading.abort();
     try {
@@ -112,6 +112,7 @@ interface RunOptions {
   concurrency: number;
   format: Format;
   out?: string;
+  whole?: boolean;
   reuse: Pick<ReuseOptions, 'memory'>;
   perMinute?: number;
   budget?: number;
@@ -122,10 +123,10 @@ const REUSE_FLUSH_MS = 100;
 
 async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: RunOptions): Promise<void> {
   const several = params.to.length > 1;
-  const table = run.format === 'table' && !ctx.globals.query;
+  const table = isTable(run.format) && !ctx.globals.query;
   const renderer = STREAMABLE.has(run.format) && !ctx.globals.query
     ? new StreamRenderer(run.format, {
-        text: (r) => textOf(r as TranslateResult, several),
+        text: (r) => textOf(r as TranslateResult, several, !run.whole),
         rows: (pair) => rowsOf(...(pair as [string, TranslateResult]), true),
         columns: columnsFor(params),
       })
@@ -151,6 +152,13 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     for await (const ev of translateStream(sender, texts, { targets, concurrency: run.concurrency, live: true, flushMs: input.live ? undefined : REUSE_FLUSH_MS, signal: ctx.signal })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: o } = ev;
+      // every result is checked against its item (count, targets in --to order, text) before anything of the batch is written
+      const wrong = mismatch(o.results, params.to);
+      if (wrong) {
+        throw new ServiceError(`the service's answer for ${input.label.one(itemOf(b.first + wrong.index) ?? 0)} does not match the request: ${wrong.why}; nothing of it was written (client trace id ${o.traceId})`, {
+          requestId: o.requestId,
+        });
+      }
       sent.requests++;
       if (o.billed === undefined) sent.unmetered++;
       else sent.billed += o.billed;

@@ -23,6 +23,12 @@ export interface SettingDef {
   credential?: boolean;
   /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
   fallback?: string;
+  /**
+   * a record vx writes itself (`vx auth login`: refresh token, sign-in record), not a setting a
+   * person sets: left out of `profile set|unset`, their help and completion, and `profile show`'s
+   * table (which sums the records up as one line per family)
+   */
+  internal?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -96,6 +102,11 @@ export class Config {
 
   settings(): SettingDef[] {
     return [...this.defs.values()];
+  }
+
+  /** The settings a person sets (`profile set|unset`), without vx's internal records. */
+  publicSettings(): SettingDef[] {
+    return this.settings().filter((d) => !d.internal);
   }
 
   def(key: string): SettingDef | undefined {
@@ -340,7 +351,7 @@ export class Config {
   validateKey(key: string): SettingDef {
     const def = this.defs.get(key);
     if (!def) {
-      throw new UsageError(`unknown setting "${key}"; known settings: ${[...this.defs.keys()].join(', ')}`);
+      throw new UsageError(`unknown setting "${key}"; known settings: ${this.publicSettings().map((d) => d.key).join(', ')}`);
     }
     return def;
   }

@@ -1,8 +1,9 @@
 // What a command's run function receives: config, HTTP, prompts, output and stderr messages,
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
-import { UsageError } from './errors.js';
-import { Http } from './http.js';
+import { oneLine, terminalText, UsageError } from './errors.js';
+import { Http, type HttpObserver } from './http.js';
+import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
@@ -77,7 +78,7 @@ export class Ctx {
     this.envFormat = !this.flagFormat && env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT, 'VX_OUTPUT') : undefined;
     this.timeoutMs = (parseNumberOption('--timeout', globals.timeout, { min: 0.001, max: 86_400 }) ?? 60) * 1000;
     this.retries = parseNumberOption('--retries', globals.retries, { min: 0, max: 100, integer: true }) ?? 4;
-    const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${line}`)}\n`) : undefined;
+    const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${oneLine(line)}`)}\n`) : undefined;
     this.http = new Http({
       timeoutMs: this.timeoutMs,
       retries: this.retries,
@@ -87,10 +88,61 @@ export class Ctx {
       backoffBaseMs: env.VX_BACKOFF_BASE_MS ? Number(env.VX_BACKOFF_BASE_MS) : undefined,
       // responses larger than this are refused (default 256 MiB)
       maxBodyBytes: env.VX_MAX_RESPONSE_BYTES ? Number(env.VX_MAX_RESPONSE_BYTES) : undefined,
+      observer: this.retryObserver(),
+      waitingAfterMs: env.VX_WAITING_AFTER_MS ? Number(env.VX_WAITING_AFTER_MS) : undefined,
     });
     this.prompter = opts.prompter ?? terminalPrompter(signal);
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
     this.errChalk = makeChalk(colorEnabled(io.stderr, globals.color === false, env));
+  }
+
+  /**
+   * Retries and long waits told on stderr: at a terminal one line replaced as things change ("503
+   * from erp; retrying in 2 s (attempt 2 of 5)") and removed when the request ends; elsewhere a
+   * line each, only with --verbose. Nothing with --debug (its trace says it all).
+   */
+  private retryObserver(): HttpObserver | undefined {
+    if (this.globals.debug) return undefined;
+    const line = new StatusLine(this.io.stderr);
+    const tty = line.active;
+    if (!tty && !this.globals.verbose) return undefined;
+    const say = (text: string) => (tty ? line.show(text) : this.verbose(text));
+    let lastWaitNote = 0;
+    return {
+      retrying: (e) => {
+        const what = e.status !== undefined ? `${e.status} from ${this.serviceOf(e.url)}` : `${this.serviceOf(e.url)}: ${e.failure}`;
+        say(`${what}; retrying in ${seconds(e.delayMs)}${e.attempt !== undefined ? ` (attempt ${e.attempt} of ${e.attempts})` : ' (throttled; not counted as a retry)'}`);
+      },
+      waiting: (e) => {
+        // off a terminal one line per wait is enough (the first notice), not one a second
+        if (!tty && e.elapsedMs - lastWaitNote < 30_000 && lastWaitNote) return;
+        lastWaitNote = e.elapsedMs;
+        say(`waiting for ${this.serviceOf(e.url)}: no answer yet after ${seconds(e.elapsedMs)} (gives up at ${seconds(e.timeoutMs)}; Ctrl-C stops)`);
+      },
+      settled: () => {
+        lastWaitNote = 0;
+        line.clear();
+      },
+    };
+  }
+
+  /** The family a URL belongs to: the first part of the endpoint setting it starts with (`erp` for erp.prefix), else its host. */
+  serviceOf(url: string): string {
+    for (const d of this.config.settings()) {
+      const m = /^(\w+)\.(endpoint|prefix|url)$/.exec(d.key);
+      if (!m) continue;
+      try {
+        const base = this.config.get(d.key)?.replace(/\/+$/, '');
+        if (base && (url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`))) return m[1];
+      } catch {
+        /* an invalid setting says so where it is used */
+      }
+    }
+    try {
+      return new URL(url).host;
+    } catch {
+      return 'the service';
+    }
   }
 
   get stdoutIsTTY(): boolean {
@@ -144,7 +196,7 @@ export class Ctx {
 
   /** A message for the person at the terminal (stderr); secrets redacted. */
   info(message: string): void {
-    this.io.stderr.write(`${redact(message)}\n`);
+    this.io.stderr.write(`${terminalText(redact(message))}\n`);
   }
 
   /** --dry-run of a command that changes local state (the config): what it would do; nothing is written. */
@@ -153,7 +205,7 @@ export class Ctx {
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${redact(message)}\n`);
+    this.io.stderr.write(`${this.errChalk.yellow('warning:')} ${terminalText(redact(message))}\n`);
   }
 
   /** Only with --debug: a line of the trace on stderr; secrets redacted. */
@@ -163,7 +215,7 @@ export class Ctx {
 
   /** Only with --verbose. */
   verbose(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(redact(message))}\n`);
+    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(terminalText(redact(message)))}\n`);
   }
 
   /** Summarises request ids and timings with --verbose. */

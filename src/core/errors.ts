@@ -77,6 +77,19 @@ export class InterruptedError extends VxError {
   }
 }
 
+/**
+ * Ends a command with an exit code of its own, documented with the command (quota check's
+ * "short", the monitoring-plugin codes of health check, 143 after SIGTERM). An empty message
+ * prints nothing: the command has said what it had to say.
+ */
+export class ExitStatus extends VxError {
+  override readonly exitCode: number;
+  constructor(code: number, message = '') {
+    super(message);
+    this.exitCode = code;
+  }
+}
+
 /** The service families whose error bodies differ. */
 export type Family = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth' | 'raw';
 
@@ -224,8 +237,23 @@ export function asVxError(err: unknown): VxError {
  * cannot drive the terminal.
  */
 export function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, escapeControl);
+}
+
+function escapeControl(c: string): string {
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text from a service made safe for a terminal: control characters other than tab and line feed
+ * (ESC of a colour, clear-screen or OSC 8 link sequence, BEL, a carriage return that overwrites the
+ * line, C1 controls such as CSI U+009B) are written escaped (`\u001b`, `\r`). Tab and newline are
+ * the caller's business (a table cell has neither, text keeps them).
+ */
+export function terminalText(s: string): string {
+  return CONTROL.test(s) ? s.replace(CONTROLS, escapeControl) : s;
 }
 

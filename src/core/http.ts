@@ -29,6 +29,12 @@ declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
 export const USER_AGENT = `vx/${VERSION}`;
 
+/**
+ * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
+ * a request's headers: a 401 answer then ends with the command that signs in to that service.
+ */
+export const SIGN_IN_SERVICE = Symbol('vx.signInService');
+
 export interface HttpRequest {
   method: string;
   url: string;
@@ -85,6 +91,55 @@ export interface HttpOptions {
   /** injected clock/sleep/random for tests */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** told about retries and long waits, for a line of progress (rendered by the caller) */
+  observer?: HttpObserver;
+  /** after how long without an answer `observer.waiting` is first called (default 5 s), then every second */
+  waitingAfterMs?: number;
+}
+
+/** A retry about to wait: what failed, how long until the next attempt, which attempt that is. */
+export interface RetryEvent {
+  method: string;
+  url: string;
+  /** the HTTP status that is retried */
+  status?: number;
+  /** or the network failure, in words ("connection refused", "no answer in 60 s") */
+  failure?: string;
+  delayMs: number;
+  /** the number of the next attempt (2 for the first retry); absent for a throttled wait that does not count */
+  attempt?: number;
+  /** how many attempts there are in all (1 + --retries) */
+  attempts: number;
+}
+
+/** A request still without an answer. */
+export interface WaitEvent {
+  method: string;
+  url: string;
+  elapsedMs: number;
+  timeoutMs: number;
+}
+
+export interface HttpObserver {
+  retrying(e: RetryEvent): void;
+  waiting(e: WaitEvent): void;
+  /** a request ended (answered, failed or given up): a progress line about it can go */
+  settled(): void;
+}
+
+/** A network failure in a few words for a progress line. */
+function failureWords(code: string, timedOut: boolean, ms: number): string {
+  if (timedOut) return `no answer in ${Math.round(ms / 1000)} s`;
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'name lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    UND_ERR_SOCKET: 'connection closed',
+  };
+  return words[code] ?? `network error ${code}`;
 }
 
 export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
@@ -92,9 +147,13 @@ export const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 export const NOTHING_DONE_STATUS = new Set([429, 503]);
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-/** errors that mean the exchange failed on the network (anything else is a bug and is not retried) */
+/**
+ * errors that mean the exchange failed on the network (anything else is a bug and is not retried);
+ * HPE_* (node:http) and HTTPParserError (undici) are a reply that is not HTTP (a malformed status line
+ * or header): the request went out
+ */
 const NETWORK_CODES =
-  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
+  /^(HPE_|HTTPParserError|ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
 /** certificate verification failures: permanent, and the request never left the client */
 const TLS_TRUST_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
@@ -430,6 +489,37 @@ export class Http {
       throw new DryRunHalt();
     }
     this.checkPath(req.url);
+    if (!this.opts.observer) return this.sendWithRetries(req);
+    try {
+      return await this.sendWithRetries(req);
+    } finally {
+      this.opts.observer.settled();
+    }
+  }
+
+  /** `once` with the observer told when no answer came for a while (every second after the first notice). */
+  private async onceObserved(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    const observer = this.opts.observer;
+    if (!observer) return this.once(method, url, headers, body, signal);
+    const started = performance.now();
+    const timeoutMs = this.opts.timeoutMs ?? 60_000;
+    let tick: NodeJS.Timeout | undefined;
+    const notify = () => observer.waiting({ method, url, elapsedMs: Math.round(performance.now() - started), timeoutMs });
+    const first = setTimeout(() => {
+      notify();
+      tick = setInterval(notify, 1000);
+      tick.unref();
+    }, this.opts.waitingAfterMs ?? 5000);
+    first.unref();
+    try {
+      return await this.once(method, url, headers, body, signal);
+    } finally {
+      clearTimeout(first);
+      if (tick) clearInterval(tick);
+    }
+  }
+
+  private async sendWithRetries(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method.toUpperCase();
     const idempotent = isIdempotent(req);
     const maxRetries = Math.max(0, this.opts.retries ?? 4);
@@ -449,7 +539,7 @@ export class Http {
       }
       let res: HttpResponse;
       try {
-        res = await this.once(method, req.url, headers, body, signal);
+        res = await this.onceObserved(method, req.url, headers, body, signal);
       } catch (err) {
         const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
         const code = e.code ?? e.cause?.code ?? e.name;
@@ -476,12 +566,17 @@ export class Http {
         if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
         const nothingSent = SAFE_NETWORK_CODES.has(String(code));
         const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
-        const what = timedOut ? `timed out after ${ms} ms` : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
+        const what = timedOut
+          ? `timed out after ${ms} ms`
+          : /^(HPE_|HTTPParserError)/.test(String(code))
+            ? `the answer was not valid HTTP (${e.message}; ${code})`
+            : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
         if (idempotent || nothingSent) {
           if (!nothingSent) lost = true;
           if (attempt < maxRetries) {
             const delay = retryDelay(attempt, undefined, { baseMs: this.opts.backoffBaseMs, capMs: this.opts.backoffCapMs, random: this.opts.random });
             this.trace(`retrying in ${delay} ms`);
+            this.opts.observer?.retrying({ method, url: req.url, failure: failureWords(String(code), timedOut, ms), delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
             await sleep(delay, signal);
             attempt++;
             continue;
@@ -511,6 +606,7 @@ export class Http {
         const ra = parseRetryAfter(res.headers['retry-after']);
         const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
         this.trace(`throttled; retrying in ${delay} ms`);
+        this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
         await sleep(delay, signal);
         continue;
       }
@@ -523,11 +619,14 @@ export class Http {
           random: this.opts.random,
         });
         this.trace(`retrying in ${delay} ms`);
+        this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
         await sleep(delay, signal);
         attempt++;
         continue;
       }
       const error = errorFromResponse(res.status, res.text, res.headers);
+      const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+      if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
       if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
         error.message += ` (after ${attempt + 1} attempts)`;
       }

@@ -1,9 +1,9 @@
-// The one door to results on stdout: json | yaml | table | tsv | csv | ndjson | text | none, with
+// The one door to results on stdout: json | yaml | table | wide | tsv | csv | ndjson | text | none, with
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { isVxError, OutputError, UsageError } from './errors.js';
+import { isVxError, OutputError, terminalText, UsageError } from './errors.js';
 
-export const FORMATS = ['json', 'yaml', 'table', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
+export const FORMATS = ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface Column {
@@ -16,6 +16,10 @@ export interface Column {
   optional?: boolean;
   /** never cut (an identifier the user copies into the next command): other columns give way */
   keep?: boolean;
+  /** the column read first (a title, a name): the optional columns go before it is cut short */
+  primary?: boolean;
+  /** shown only by `-o wide` (and in tsv/text rows): a GUID next to a human key */
+  wide?: boolean;
 }
 
 export interface RenderOptions {
@@ -26,6 +30,8 @@ export interface RenderOptions {
   text?: (value: unknown) => string;
   /** colour the table header */
   color?: boolean;
+  /** `-o wide`: every column (those marked `wide` too), none dropped or cut, whatever the width */
+  wide?: boolean;
   /** text shown instead of an empty table */
   empty?: string;
   /** the csv columns when the rendered value is rows made for reading rather than the payload; default: the payload's fields */
@@ -100,12 +106,29 @@ function isStructured(v: unknown): boolean {
 
 /** a value as the one-line text of a table cell */
 function cellText(v: unknown): string {
-  return scalarText(v).replace(/\r?\n/g, ' ');
+  return terminalText(scalarText(v).replace(/\r?\n/g, ' '));
 }
 
 /** a table's header line, bold when colour is on */
 function headerLine(text: string, color?: boolean): string {
   return color ? `\u001b[1m${text}\u001b[22m` : text;
+}
+
+/** The formats that show a table: `table`, and `wide` (every column, nothing cut). */
+export function isTable(format: Format): boolean {
+  return format === 'table' || format === 'wide';
+}
+
+/** 2025-07-24T10:05:00Z -> 2025-07-24 10:05Z (anything else as it is) */
+export function shortTime(v: unknown): string {
+  if (typeof v !== 'string' || !v) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(v);
+  return m ? `${m[1]} ${m[2]}Z` : v;
+}
+
+/** an amount as a person reads it in a table: two decimals (a value that is not a number as it is) */
+export function amountText(v: unknown): unknown {
+  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : v;
 }
 
 /** Columns derived from the data: the scalar-valued keys of the rows, in first-seen order (@odata keys left out). */
@@ -164,7 +187,7 @@ export function renderNdjson(value: unknown): string {
 }
 
 function tsvCell(v: unknown): string {
-  return scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+  return terminalText(scalarText(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n'));
 }
 
 /** One object as `key<TAB>value` lines of its payload (nested values as compact JSON, @odata keys left out). */
@@ -191,7 +214,7 @@ export function renderTsv(value: unknown, columns?: Column[]): string {
 /** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */
 export function renderText(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
-  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${terminalText(scalarText(value))}\n`;
   return renderTsv(value, columns);
 }
 
@@ -332,11 +355,13 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (value === undefined || value === null) return '';
   const rows = rowsOf(value);
   if (rows.length === 0) return opts.empty ? `${opts.empty}\n` : '';
-  if (!Array.isArray(value) && !isPlainObject(value)) return `${scalarText(value)}\n`;
+  if (!Array.isArray(value) && !isPlainObject(value)) return `${terminalText(scalarText(value))}\n`;
   const byPosition = positional(rows);
   // a list of scalars is one value a line; rows that are arrays get columns Column1, Column2, ...
   if (byPosition && !rows.some(Array.isArray)) return rows.map((r) => `${cellText(r)}\n`).join('');
-  let cols = byPosition ? arrayColumns(rows) : (opts.columns ?? inferColumns(rows));
+  let cols = byPosition ? arrayColumns(rows) : (opts.columns ?? inferColumns(rows)).filter((c) => opts.wide || !c.wide);
+  // -o wide: every column at its natural width (lines as long as they need, like kubectl -o wide)
+  if (opts.wide) opts = { ...opts, width: undefined };
   if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
     // one object: a two-column key/value table reads better than one wide row
     const kv = Object.entries(value)
@@ -360,12 +385,20 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
     // optional columns go while the table would not fit even with every cuttable column cut to 20
     // cells: a wide terminal keeps them and cuts a long title instead
     const fitted = (ws: number[]) => total(ws.map((w, i) => (cols[i].keep ? w : Math.min(w, 20))));
-    while (fitted(widths) > opts.width && cols.some((c) => c.optional)) {
+    const dropOptional = () => {
       const idx = cols.map((c) => Boolean(c.optional)).lastIndexOf(true);
       cols = cols.filter((_, i) => i !== idx);
       body = texts(cols);
       widths = natural(cols, body);
-    }
+    };
+    while (fitted(widths) > opts.width && cols.some((c) => c.optional)) dropOptional();
+    // the column read first (an event's title) is not cut short to keep optional columns: they go
+    // while it would get less than its natural width (at most 60 cells) beside the others
+    const room = () => {
+      const p = cols.findIndex((c) => c.primary);
+      return p < 0 ? Infinity : opts.width! - (total(widths) - widths[p]) - Math.min(widths[p], 60);
+    };
+    while (room() < 0 && cols.some((c) => c.optional)) dropOptional();
     // shrink the widest cuttable column one cell at a time, so the cut is shared out evenly
     // instead of leaving one column a stub; identifiers (keep) are never cut
     const min = 6;
@@ -407,7 +440,7 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
 }
 
 export async function render(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
-  if (format === 'table') await loadTextWidth();
+  if (isTable(format)) await loadTextWidth();
   switch (format) {
     case 'none':
       return '';
@@ -426,6 +459,8 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
       return opts.text ? opts.text(value) : renderText(value, opts.columns);
     case 'table':
       return renderTable(value, opts);
+    case 'wide':
+      return renderTable(value, { ...opts, wide: true });
   }
 }
 

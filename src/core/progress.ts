@@ -1,7 +1,8 @@
 // Progress on stderr, drawn only when stderr is a terminal: a one-line spinner (elsewhere it does
 // nothing; callers print plain lines with --verbose instead), and a counting progress bar redrawn
 // at most every 100 ms, cleared before results are written to the same terminal and at the end.
-// Knows nothing of any API. No dependencies.
+// Knows nothing of any API.
+import { terminalText } from './errors.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -13,9 +14,10 @@ export interface Spinner {
 }
 
 export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { intervalMs?: number } = {}): Spinner {
-  if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${final}\n`)) };
+  if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${terminalText(final)}\n`)) };
   let i = 0;
-  let current = text;
+  // the text may hold a service's words (a request state): no control character reaches the terminal
+  let current = terminalText(text);
   let stopped = false;
   const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${current}\u001b[K`);
   draw();
@@ -23,14 +25,14 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
   timer.unref();
   return {
     update(t) {
-      current = t;
+      current = terminalText(t);
       if (!stopped) draw();
     },
     stop(final) {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      stream.write(`\r\u001b[K${final !== undefined ? `${final}\n` : ''}`);
+      stream.write(`\r\u001b[K${final !== undefined ? `${terminalText(final)}\n` : ''}`);
     },
   };
 }
@@ -115,4 +117,92 @@ export class Progress {
   stop(): void {
     this.clear();
   }
+}
+
+/**
+ * A block of lines redrawn in place on a terminal (a live status table): each draw moves the
+ * cursor back over the previous block and overwrites it, at most every 100 ms unless forced.
+ * Elsewhere it draws nothing.
+ */
+export class LiveBlock {
+  private lines = 0;
+  private last = 0;
+  private pending: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get active(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  /** Draws `text` (lines ending in \n) in place of the previous block. */
+  draw(text: string, force = false): void {
+    if (!this.active) return;
+    this.pending = text;
+    const t = this.now();
+    if (force || t - this.last >= 100) return this.flush();
+    this.timer ??= setTimeout(() => this.flush(), 100 - (t - this.last));
+    this.timer.unref?.();
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending === undefined) return;
+    const text = this.pending;
+    this.pending = undefined;
+    this.last = this.now();
+    const up = this.lines ? `\u001b[${this.lines}F` : '\r';
+    this.stream.write(`${up}\u001b[J${text}`);
+    this.lines = (text.match(/\n/g) ?? []).length;
+  }
+
+  /** Removes the block (results follow on the same terminal). */
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+    if (!this.active || !this.lines) return;
+    this.stream.write(`\u001b[${this.lines}F\u001b[J`);
+    this.lines = 0;
+  }
+}
+
+/**
+ * One line of status on a terminal (a retry, a long wait), replaced by the next and removed when
+ * what it tells about is over; cut to the width so it never wraps (a wrapped line cannot be
+ * cleared in place). Elsewhere it draws nothing.
+ */
+export class StatusLine {
+  private shown = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  get active(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  show(text: string): void {
+    if (!this.active) return;
+    const max = width(this.stream) - 1;
+    this.stream.write(`\r\u001b[K${text.length > max ? `${text.slice(0, max - 1)}…` : text}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.stream.write('\r\u001b[K');
+    this.shown = false;
+  }
+}
+
+/** A delay or a duration as a person reads it in a progress line: "0.3 s", "2 s", "1 min 5 s". */
+export function seconds(ms: number): string {
+  if (ms < 1000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
 }

@@ -1,7 +1,7 @@
 // The only door to @inquirer/prompts. Prompts are drawn on stderr so stdout stays clean for data.
 // Commands receive a Prompter; tests inject one. Without a terminal nothing is ever asked.
 import { isatty } from 'node:tty';
-import { InterruptedError, UsageError } from './errors.js';
+import { InterruptedError, terminalText, UsageError } from './errors.js';
 
 export interface Choice<T = string> {
   name: string;
@@ -52,11 +52,11 @@ export function terminalPrompter(signal?: AbortSignal): Prompter {
     },
     async confirm(message, defaultValue = false) {
       const m = await load();
-      return m.confirm({ message, default: defaultValue }, ctx).catch(wrapCancel);
+      return m.confirm({ message: terminalText(message), default: defaultValue }, ctx).catch(wrapCancel);
     },
     async input(message, opts = {}) {
       const m = await load();
-      return m.input({ message, default: opts.default, validate: opts.validate }, ctx).catch(wrapCancel);
+      return m.input({ message: terminalText(message), default: opts.default, validate: opts.validate }, ctx).catch(wrapCancel);
     },
     async password(message) {
       const m = await load();
@@ -64,7 +64,7 @@ export function terminalPrompter(signal?: AbortSignal): Prompter {
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
       const m = await load();
-      return (m.select({ message, choices, default: opts.default, pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
+      return (m.select({ message: terminalText(message), choices: choices.map((c) => ({ ...c, name: terminalText(c.name) })), default: opts.default, pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
     },
     async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
       const m = await load();

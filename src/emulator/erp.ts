@@ -66,11 +66,22 @@ function base(req: EmuRequest): string {
   return `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}`;
 }
 
+/** An entity set of the API version in the path; another one is the platform's 404 BadRequest_ResourceNotFound. */
 function setFor(name: string, version: string, scope: 'root' | 'company'): ErpSet {
   const set = ERP_SETS.find((s) => s.name === name && (s.scope ?? 'company') === scope);
-  if (!set) throw notFound(`The resource '${name}' was not found`);
-  if (set.apiVersion !== version) throw notFound(`The resource '${name}' is not available in API version ${version}; it lives in ${set.apiVersion}`);
+  const missing = (why: string) => new EmuError(404, 'BadRequest_ResourceNotFound', `Resource not found for the segment '${name}'${why}`);
+  if (!set) throw missing('');
+  if (set.apiVersion !== version) throw missing(` (it is in API version ${set.apiVersion}, not ${version})`);
   return set;
+}
+
+/** A body that is not JSON by its Content-Type: 415 (the platform's HTTP status page: a wrong Content-Type). */
+export function jsonContentType(req: EmuRequest): void {
+  if (!req.text) return;
+  const ct = req.headers['content-type'];
+  // absent: taken as JSON (as a $batch operation's body without a content-type is)
+  if (typeof ct !== 'string' || !ct.trim() || /^application\/json\b/i.test(ct.trim())) return;
+  throw new EmuError(415, 'BadRequest', `The Content-Type '${ct}' of the request body is not supported; send application/json.`);
 }
 
 function companyData(req: EmuRequest, company: string): Record<string, Row[]> {
@@ -195,11 +206,12 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
   return out;
 }
 
+/** A malformed query option: 400 BadRequest_NotFound, as the platform answers a query syntax error (dynamics-error-codes.md). */
 function odata<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof ODataError) throw bad(e.message);
+    if (e instanceof ODataError) throw bad(`Bad Request - Error in query syntax: ${e.message}`, 'BadRequest_NotFound');
     throw e;
   }
 }
@@ -234,6 +246,7 @@ function entityReply(req: EmuRequest, status: number, context: string, row: Row)
 
 /** Validates a POST/PATCH body against the model: unknown and read-only fields, types, lengths. */
 function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
+  jsonContentType(req);
   const body = req.json<unknown>();
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('The request body must be a JSON object', 'BadRequest_InvalidRequestBody');
   const out: Row = {};

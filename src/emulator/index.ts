@@ -6,6 +6,7 @@ import { Emulator, type EmulatorOptions } from './server.js';
 import { translatorFamily } from './translator.js';
 
 export { Emulator, EmuError, DEFAULT_KEY, DEFAULT_TOKEN } from './server.js';
+export { growFleet, EMU_FLEET_SUBSCRIPTIONS } from './mgmt-fleet.js';
 export { parseRateLimit } from './erp-batch.js';
 export type { EmuRequest, EmuReply, FamilyDef, Route, LogEntry } from './server.js';
 

@@ -19,6 +19,8 @@ export interface QuotaRecord {
   /** limits above this are refused (the request ends Failed) */
   cap: number;
   etag: number;
+  /** status reads a change of this quota stays InProgress (default: the state's pollsToFinish) */
+  pollsToFinish?: number;
 }
 
 export interface QuotaRequestRecord {
@@ -60,6 +62,12 @@ export interface MgmtState {
   pollsToFinish: number;
   pageSize: { events: number; versionSets: number; requests: number };
   version: number;
+  /** reads allowed (a token bucket; mgmt-fleet.ts throttleRead); absent: no throttling */
+  readLimit?: { perSecond: number; burst: number; tokens?: number; at?: number };
+  /** quotas listed per page (absent: one page) */
+  quotaPageSize?: number;
+  /** when the state was seeded (ms, whole seconds): the origin of the health events' timeline (mgmt-fleet.ts) */
+  seededAt?: number;
   /** every write received (method, path, If-Match, body), for sandbox users and tests */
   writes: { method: string; path: string; ifMatch?: string; body?: unknown }[];
 }
@@ -70,7 +78,7 @@ export function scopeKey(...parts: string[]): string {
 
 const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-interface EventSeed {
+export interface EventSeed {
   id: string;
   title: string;
   eventType: string;
@@ -89,7 +97,7 @@ interface EventSeed {
 }
 
 const EVENT_SEEDS: EventSeed[] = [
-  { id: '9VS6-0W8', title: 'Virtual Machines - East US - Connectivity issues', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US', 'East US 2']]], startH: 3, updateH: 1, summary: 'Customers may see intermittent connection failures to virtual machines.' },
+  { id: '9VS6-0W8', title: 'Virtual Machines - East US - Connectivity issues', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US', 'East US 2']]], startH: 3, updateH: 1, summary: 'Customers may see intermittent connection failures to virtual machines.', tags: ['Action Recommended'] },
   { id: 'KTL1-8PQ', title: 'Storage - West Europe - Data access errors', eventType: 'ServiceIssue', eventLevel: 'Critical', status: 'Active', services: [['Storage', ['West Europe']], ['Backup', ['West Europe']]], startH: 2, updateH: 0.5, sensitive: true, summary: 'A subset of storage accounts in West Europe return errors for reads and writes.', description: '<p>Engineers identified a faulty storage scale unit (stamp <b>WE-17</b>) and are failing over the affected accounts.</p>', tags: ['Action Recommended'] },
   { id: 'PM3R-2XT', title: 'Planned maintenance: App Service - North Europe', eventType: 'PlannedMaintenance', eventLevel: 'Informational', status: 'Active', services: [['App Service', ['North Europe']]], startH: -20, updateH: 6, summary: 'Platform updates to App Service in North Europe; apps may restart once.' },
   { id: 'HA7C-11L', title: 'Retirement: classic virtual machines', eventType: 'HealthAdvisory', eventLevel: 'Warning', status: 'Active', services: [['Virtual Machines', ['Global']]], startH: 30, updateH: 24, subType: 'Retirement', summary: 'Classic virtual machines will be retired; migrate to the resource-manager model.' },
@@ -102,7 +110,7 @@ const EVENT_SEEDS: EventSeed[] = [
   { id: 'OLD2-4CD', title: 'Advisory: TLS 1.0 and 1.1 end of support', eventType: 'HealthAdvisory', eventLevel: 'Informational', status: 'Resolved', services: [['App Service', ['Global']]], startH: 260, updateH: 240, mitigatedH: 240, summary: 'TLS 1.0 and 1.1 are no longer supported.' },
 ];
 
-function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
+export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
   const lastUpdateTime = hoursAgo(now, s.updateH);
   const p: Json = {
     eventType: s.eventType,
@@ -118,7 +126,8 @@ function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
     externalIncidentId: `${s.id.replace(/-/g, '')}01`,
     reason: s.eventType === 'ServiceIssue' ? 'PlatformInitiated' : undefined,
     impactStartTime: hoursAgo(now, s.startH),
-    impactMitigationTime: s.mitigatedH !== undefined ? hoursAgo(now, s.mitigatedH) : undefined,
+    // resolved: when the impact ended; active: the expected end (the published examples carry it on active events too)
+    impactMitigationTime: s.mitigatedH !== undefined ? hoursAgo(now, s.mitigatedH) : hoursAgo(now, s.startH - 24),
     lastUpdateTime,
     duration: s.mitigatedH !== undefined ? Math.round((s.startH - s.mitigatedH) * 3600) : undefined,
     eventSubType: s.subType,
@@ -146,7 +155,7 @@ function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
       localeCode: 'en-us',
       actions: [{ groupId: 1, actionText: 'Review the impacted resources' }],
     },
-    faqs: [],
+    faqs: [{ question: `Am I affected by ${s.id}?`, answer: 'The impacted subscriptions and regions are listed in the impact section.', localeCode: 'en' }],
     article: { articleContent: `<html>${s.summary}</html>` },
     links: [
       { type: 'Hyperlink', displayText: { value: 'Request RCA', localizedValue: 'Request RCA' }, extensionName: 'Vendor_Health', bladeName: 'RequestRCABlade', parameters: { trackingId: s.id, rcaRequested: 'False' } },

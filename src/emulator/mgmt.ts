@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../spec/mgmt.js';
 import { applyFilter, ODataError } from './erp-odata.js';
+import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type Json, type MgmtState, type QuotaRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
 
@@ -139,8 +140,9 @@ function eventsBySubscription(req: EmuRequest): EmuReply {
   knownSubscription(req, sub);
   const s = st(req);
   const startParam = req.query.get('queryStartTime');
-  const from = startParam !== null ? parseStartTime(startParam) : Date.now() - 3 * 86_400_000;
-  let events = sub.toLowerCase() === s.defaultSubscription.toLowerCase() ? s.events : [];
+  const now = req.emulator.now();
+  const from = startParam !== null ? parseStartTime(startParam) : now - 3 * 86_400_000;
+  let events = sub.toLowerCase() === s.defaultSubscription.toLowerCase() ? eventsAt(s, now) : [];
   events = events.filter((e) => Date.parse(e.properties.lastUpdateTime) >= from);
   events = filterRows(events, req.query.get('$filter'), eventRows, EVENT_FIELDS, 'InvalidFilter');
   return eventPage(req, events);
@@ -169,7 +171,7 @@ function fetchEventDetails(req: EmuRequest): EmuReply {
   knownSubscription(req, sub);
   const id = param(req, 'trackingId', RULES.trackingId, 'eventTrackingId');
   const s = st(req);
-  const e = sub.toLowerCase() === s.defaultSubscription.toLowerCase() ? s.events.find((x) => x.name.toLowerCase() === id.toLowerCase()) : undefined;
+  const e = sub.toLowerCase() === s.defaultSubscription.toLowerCase() ? eventsAt(s, req.emulator.now()).find((x) => x.name.toLowerCase() === id.toLowerCase()) : undefined;
   if (!e) throw notFound('EventNotFound', `The event with tracking id '${id}' was not found in subscription '${sub}'.`);
   return { status: 200, body: e };
 }
@@ -186,6 +188,8 @@ interface QuotaScope {
 }
 
 function quotaScope(req: EmuRequest): QuotaScope {
+  const wait = throttleRead(st(req), req.method);
+  if (wait) throw new EmuError(429, 'SubscriptionRequestsThrottled', `Number of read requests for the subscription exceeded the limit. Please try again after '${wait}' seconds.`, { 'retry-after': String(wait) });
   apiVersion(req, 'quota');
   const sub = param(req, 'sub', RULES.subscription, 'subscriptionId');
   const provider = param(req, 'provider', RULES.providerId, 'resourceProviderId');
@@ -205,8 +209,17 @@ function listQuotas(req: EmuRequest): EmuReply {
   if (!st(req).listableProviders.includes(s.provider.toLowerCase())) {
     throw bad('ListNotSupported', `Listing the quotas of resource provider '${s.provider}' is not supported; read a quota by its resource name.`);
   }
-  // getComputeUsages.json: the last (here the only) page carries `"nextLink": ""`
-  return { status: 200, body: { value: Object.values(st(req).quotas[s.key] ?? {}).map((q) => q.quota), nextLink: '' } };
+  const rows = Object.values(st(req).quotas[s.key] ?? {}).map((q) => q.quota);
+  const fields = ['name', 'localizedName', 'limit', 'currentValue', 'unit', 'resourceType', 'quotaPeriod'];
+  const view = (q: Json) => [{ name: q.properties.name.value, localizedName: q.properties.name.localizedValue, limit: q.properties.limit, currentValue: q.properties.currentValue, unit: q.properties.unit, resourceType: q.properties.resourceType, quotaPeriod: q.properties.quotaPeriod }];
+  const all = filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter');
+  // pages of quotaPageSize when set (`$skiptoken`); getComputeUsages.json: the last page carries `"nextLink": ""`
+  const token = req.query.get('$skiptoken');
+  if (token !== null && !/^\d+$/.test(token)) throw bad('InvalidSkipToken', `The $skiptoken '${token}' is invalid.`);
+  const start = token === null ? 0 : Number(token);
+  const size = st(req).quotaPageSize ?? all.length;
+  const more = start + size < all.length;
+  return { status: 200, body: { value: all.slice(start, start + Math.max(size, 1)), nextLink: more ? selfUrl(req, { $skiptoken: String(start + size) }) : '' } };
 }
 
 function getQuota(req: EmuRequest): EmuReply {
@@ -290,7 +303,7 @@ function patchQuota(req: EmuRequest): EmuReply {
     message = `The requested limit ${limit} exceeds the regional capacity of ${rec.cap} for ${q.name} in ${s.location}; contact support.`;
   }
   const accepted = requestBody(s, id, q, limit, 'InProgress', 'Request processing', now);
-  state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: state.pollsToFinish, body: accepted };
+  state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: rec.pollsToFinish ?? state.pollsToFinish, body: accepted };
   const path = requestId(s.sub, s.provider, s.location, id);
   return {
     status: 201,
@@ -508,6 +521,18 @@ function deleteVersionSet(req: EmuRequest): EmuReply {
 
 // ---------------------------------------------------------------- the family
 
+/**
+ * A body whose Content-Type is not JSON: the resource manager's 415 UnsupportedMediaType (before
+ * the api-version and path checks of the provider).
+ */
+function jsonBody(req: EmuRequest): void {
+  if (!req.text) return;
+  const ct = req.headers['content-type'];
+  // absent: taken as JSON (as a $batch operation's body without a content-type is)
+  if (typeof ct !== 'string' || !ct.trim() || /^application\/json\b/i.test(ct.trim())) return;
+  throw new EmuError(415, 'UnsupportedMediaType', `The content media type '${ct}' is not supported. Only 'application/json' is supported.`);
+}
+
 /** Records a write as received (before any check), then handles it. */
 function recorded(handler: (req: EmuRequest) => EmuReply): (req: EmuRequest) => EmuReply {
   return (req) => {
@@ -520,6 +545,7 @@ function recorded(handler: (req: EmuRequest) => EmuReply): (req: EmuRequest) => 
       }
     }
     st(req).writes.push({ method: req.method, path: req.path, ifMatch: ifMatchOf(req), body });
+    jsonBody(req);
     return handler(req);
   };
 }
@@ -563,8 +589,10 @@ export function mgmtFamily(): FamilyDef {
       byStatus: { 403: 'AuthorizationFailed', 409: 'Conflict', 412: 'PreconditionFailed' },
     },
     errorBody: mgmtErrorBody,
+    // the resource manager refuses bodies above 4 MB with 413 (resource provider contract, common API details)
+    maxBodyBytes: 4 * 1024 * 1024,
     routes: ROUTES,
-    seed: () => seedMgmt(),
+    seed: () => seedFleet(seedMgmt()),
   };
 }
 

@@ -98,6 +98,8 @@ export interface FamilyDef {
   newRequestId?(now: Date): string;
   /** headers every answer of the family carries (the real service's CORS and transport headers) */
   headers?: Readonly<Record<string, string>>;
+  /** the largest request body the family's real service accepts (413 above it); EmulatorOptions.maxBodyBytes wins */
+  maxBodyBytes?: number;
   routes: Route[];
   /** fresh state for this family */
   seed?(): unknown;
@@ -187,11 +189,26 @@ export class Emulator {
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
+  /** how far the emulated clock runs ahead of the real one (advanced by tests and sandbox users) */
+  private clockOffsetMs = 0;
+
+  /** The emulated time (ms since epoch): the real clock plus every advance since the last reset. */
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  /** Moves the emulated clock forward (never back): health events appear, change and resolve with it. */
+  advanceClock(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new Error(`the clock moves forward only: ${ms} ms`);
+    this.clockOffsetMs += ms;
+  }
+
   /** Back to the seed data; clears the request log. */
   reset(): void {
     // requests still in flight (a slow answer the client gave up on) belong to the old state
     this.generation += 1;
     this.state = {};
+    this.clockOffsetMs = 0;
     for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
     this.log.length = 0;
     this.tokens.clear();
@@ -348,7 +365,7 @@ export class Emulator {
         this.send(res, { status, headers, body: family.errorBody(status, code, message, { requestId, path: rest }, extra) }, idHeaders);
       };
 
-      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      const raw = await this.readBody(req, this.opts.maxBodyBytes ?? family.maxBodyBytes ?? 16 * 1024 * 1024);
       entry.headers = req.headers;
       if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
 
@@ -489,6 +506,21 @@ export class Emulator {
       this.changed();
       return { status: 204 };
     }
+    if (path === '/_emulator/clock' && (method === 'GET' || method === 'POST')) {
+      if (method === 'POST') {
+        let advance: unknown;
+        try {
+          advance = (JSON.parse(body.toString('utf8') || '{}') as { advanceSeconds?: unknown }).advanceSeconds;
+        } catch {
+          advance = undefined;
+        }
+        if (typeof advance !== 'number' || !Number.isFinite(advance) || advance < 0) {
+          return { status: 400, body: { error: { code: 'InvalidClock', message: 'expected a body {"advanceSeconds": <seconds, 0 or more>}: the clock moves forward only' } } };
+        }
+        this.advanceClock(advance * 1000);
+      }
+      return { status: 200, body: { now: new Date(this.now()).toISOString(), offsetSeconds: this.clockOffsetMs / 1000 } };
+    }
     if (method === 'PUT' && path === '/_emulator/faults') {
       try {
         this.setFaults(body.toString('utf8').trim());
@@ -497,6 +529,6 @@ export class Emulator {
       }
       return { status: 204 };
     }
-    return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults' } } };
+    return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults, GET|POST /_emulator/clock' } } };
   }
 }

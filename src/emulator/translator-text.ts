@@ -40,10 +40,12 @@ export interface ProfanityOptions {
 /** A word: letters, marks and digits, with inner apostrophes (don't, l'eau). */
 const WORD_SRC = String.raw`[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*`;
 /**
- * A markup token: a tag, comment or entity. The real service keeps them intact in plain mode too
- * (an HTML item sent without textType=html keeps its tags); only the text between them changes.
+ * A markup token: a tag, comment or entity, or a whole dynamic-dictionary entry
+ * (`<mstrans:dictionary translation="...">...</mstrans:dictionary>`, kept with its content as the
+ * recorded sessions show). The real service keeps them intact in plain mode too (an HTML item sent
+ * without textType=html keeps its tags); only the text between them changes.
  */
-const MARKUP_SRC = String.raw`<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
+const MARKUP_SRC = String.raw`<\s*mstrans:dictionary\b[^<>]*>[\s\S]*?<\/mstrans:dictionary>|<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
 /** a markup token (kept) or a word (translated) */
 const WORD = new RegExp(`(${MARKUP_SRC})|${WORD_SRC}`, 'gu');
 /** markup tokens only, to tell whether a text has letters outside them */

@@ -257,7 +257,8 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     }
   }
   const detectAll = q.from ? undefined : await loadDetector();
-  const used: ('Custom' | 'Microsoft')[] = q.to.map(() => 'Microsoft');
+  // X-MT-System: one entry per translation (item by item, target by target), as the recorded sessions show
+  const used: ('Custom' | 'Microsoft')[] = [];
   const results: TranslateResult[] = texts.map((text) => {
     const result = {} as TranslateResult;
     let source = q.from;
@@ -268,7 +269,7 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     }
     result.translations = q.to.map((target, k) => {
       const sys = system(state, q, source!, target);
-      if (sys === 'Custom') used[k] = 'Custom';
+      used.push(sys);
       const same = source === target;
       const marker = same ? '' : sys === 'Custom' ? `[${target}:custom] ` : `[${target}] `;
       const prof = { action: q.profanityAction, marker: q.profanityMarker };
@@ -285,8 +286,9 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     const usual = LANGUAGES[source];
     const plainAscii = usual === 'Latn' && !q.fromScript && !NON_ASCII.test(text);
     const written = plainAscii ? 'Latn' : (q.fromScript ?? dominantScript(text));
-    if (!q.html && written && usual && written !== usual && TRANSLITERATION_SCRIPTS.includes(usual) && (written === 'Latn' || usual === 'Latn')) {
-      result.sourceText = { text: transliterate(text, usual) };
+    if (!q.html && written && usual && written !== usual && (written === 'Latn' || usual === 'Latn')) {
+      // a script the emulator cannot write (Devanagari, Han...) keeps the text as it is: the field is there all the same
+      result.sourceText = { text: TRANSLITERATION_SCRIPTS.includes(usual) ? transliterate(text, usual) : text };
     }
     return result;
   });

@@ -40,6 +40,29 @@ export interface ActionDef {
   done: string;
 }
 
+/** A column of a set's table. */
+export interface TableColumn {
+  /** the field shown (a --select of this field gets this column's header) */
+  field: string;
+  /** the header, in words */
+  header: string;
+  /** computed from the record rather than read from `field` */
+  get?: (r: Readonly<Record<string, unknown>>) => unknown;
+  /** how the value reads: `amount` with two decimals, `time` as YYYY-MM-DD HH:MMZ */
+  format?: 'amount' | 'time';
+  /** an identifier the user copies: never cut */
+  keep?: boolean;
+  /** the column read first (a name, a description): the optional columns go before it is cut short */
+  primary?: boolean;
+  /** dropped first at a narrow terminal */
+  optional?: boolean;
+  /** shown only with `-o wide` (and in tsv/text rows): the GUID of a set whose records have a human key */
+  wide?: boolean;
+}
+
+const ID_WIDE: TableColumn = { field: 'id', header: 'ID', keep: true, wide: true };
+const ID_LAST: TableColumn = { field: 'id', header: 'ID', keep: true };
+
 export interface ErpSet {
   /** the collection segment in the URL, e.g. salesOrders */
   name: string;
@@ -53,8 +76,8 @@ export interface ErpSet {
   scope?: 'company' | 'root';
   operations: readonly ErpOperation[];
   fields: Readonly<Record<string, FieldDef>>;
-  /** the table columns (field names) */
-  columns: readonly string[];
+  /** the table columns, chosen for a person: the human key, the name, the state, the amount; a GUID last (or only with `-o wide` when the set has a human key) */
+  columns: readonly TableColumn[];
   navigation?: Readonly<Record<string, NavigationDef>>;
   actions?: readonly ActionDef[];
   /** a field that identifies a record to people (for the check hint of create), e.g. code or number */
@@ -66,6 +89,8 @@ export interface ErpSet {
   humanKey?: string;
   /** the field that says what the record is, shown after its human key, e.g. customerName */
   titleField?: string;
+  /** the field the examples of --help use (default: the first writable text field of the table) */
+  sampleField?: string;
   /** the value the create example of --help gives the sample field (default `X`), where `X` would be refused */
   sampleValue?: string;
 }
@@ -113,7 +138,12 @@ export const ERP_SETS: readonly ErpSet[] = [
       systemModifiedAt: ro('datetime'),
       systemModifiedBy: ro('guid'),
     },
-    columns: ['id', 'name', 'displayName', 'systemVersion'],
+    columns: [
+      { field: 'name', header: 'Name', primary: true },
+      { field: 'displayName', header: 'Display name', optional: true },
+      { field: 'systemVersion', header: 'Version', optional: true },
+      ID_LAST,
+    ],
   },
   {
     name: 'salespeoplePurchasers',
@@ -138,7 +168,15 @@ export const ERP_SETS: readonly ErpSet[] = [
       blocked: t('boolean'),
       lastModifiedDateTime: modified,
     },
-    columns: ['id', 'code', 'displayName', 'email', 'jobTitle', 'commisionPercent', 'blocked'],
+    columns: [
+      { field: 'code', header: 'Code', keep: true },
+      { field: 'displayName', header: 'Name', primary: true },
+      { field: 'email', header: 'Email' },
+      { field: 'jobTitle', header: 'Job title', optional: true },
+      { field: 'commisionPercent', header: 'Commission %', optional: true },
+      { field: 'blocked', header: 'Blocked' },
+      ID_WIDE,
+    ],
   },
   {
     name: 'currencies',
@@ -158,7 +196,14 @@ export const ERP_SETS: readonly ErpSet[] = [
       amountRoundingPrecision: t('decimal'),
       lastModifiedDateTime: modified,
     },
-    columns: ['id', 'code', 'displayName', 'symbol', 'amountDecimalPlaces', 'amountRoundingPrecision'],
+    columns: [
+      { field: 'code', header: 'Code', keep: true },
+      { field: 'displayName', header: 'Name', primary: true },
+      { field: 'symbol', header: 'Symbol' },
+      { field: 'amountDecimalPlaces', header: 'Decimals', optional: true },
+      { field: 'amountRoundingPrecision', header: 'Rounding', optional: true },
+      ID_WIDE,
+    ],
   },
   {
     name: 'jobQueueEntries',
@@ -180,7 +225,18 @@ export const ERP_SETS: readonly ErpSet[] = [
       systemTaskId: ro('guid'),
       lastModifiedDateTime: modified,
     },
-    columns: ['id', 'objectTypeToRun', 'objectIdToRun', 'description', 'status', 'earliestStartDateTime'],
+    columns: [
+      { field: 'description', header: 'Description', primary: true },
+      { field: 'status', header: 'Status' },
+      {
+        field: 'objectTypeToRun',
+        header: 'Object',
+        get: (r) => [r.objectTypeToRun, r.objectIdToRun].filter((v) => v !== undefined && v !== null && v !== '').join(' '),
+        optional: true,
+      },
+      { field: 'earliestStartDateTime', header: 'Earliest start', format: 'time', optional: true },
+      ID_LAST,
+    ],
     actions: [{ command: 'restart', action: 'restart', description: 'restart the job queue entry', done: 'restarted' }],
   },
   {
@@ -231,7 +287,17 @@ export const ERP_SETS: readonly ErpSet[] = [
       phoneNumber: s(30),
       email: s(80),
     },
-    columns: ['id', 'number', 'orderDate', 'customerNumber', 'customerName', 'currencyCode', 'totalAmountIncludingTax', 'status', 'fullyShipped'],
+    columns: [
+      { field: 'number', header: 'Number', keep: true },
+      { field: 'customerName', header: 'Customer', primary: true },
+      { field: 'orderDate', header: 'Order date' },
+      { field: 'status', header: 'Status' },
+      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount' },
+      { field: 'currencyCode', header: 'Currency', optional: true },
+      { field: 'customerNumber', header: 'Customer no.', optional: true },
+      { field: 'fullyShipped', header: 'Shipped', optional: true },
+      ID_WIDE,
+    ],
     navigation: {
       customer: { description: 'the customer' },
       dimensionValue: { description: 'the dimension value' },
@@ -257,6 +323,7 @@ export const ERP_SETS: readonly ErpSet[] = [
     humanKey: 'number',
     titleField: 'customerName',
     // a quote needs an existing customer (the demo company's customer 10000)
+    sampleField: 'customerNumber',
     sampleValue: '10000',
     // the fields of the v1.0 reference page (dynamics_salesquote_get.md) in its order; number,
     // customerName and sentDate are read-only there (and Editable = false in the API page)
@@ -289,7 +356,17 @@ export const ERP_SETS: readonly ErpSet[] = [
       phoneNumber: s(30),
       email: s(80),
     },
-    columns: ['id', 'number', 'documentDate', 'customerNumber', 'currencyCode', 'totalAmountIncludingTax', 'status'],
+    columns: [
+      { field: 'number', header: 'Number', keep: true },
+      { field: 'customerName', header: 'Customer', primary: true },
+      { field: 'documentDate', header: 'Date' },
+      { field: 'status', header: 'Status' },
+      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount' },
+      { field: 'currencyCode', header: 'Currency', optional: true },
+      { field: 'validUntilDate', header: 'Valid until', optional: true },
+      { field: 'customerNumber', header: 'Customer no.', optional: true },
+      ID_WIDE,
+    ],
     actions: [
       { command: 'make-order', action: 'makeOrder', description: 'turn the quote into a sales order', done: 'turned into a sales order' },
       { command: 'make-invoice', action: 'makeInvoice', description: 'turn the quote into a sales invoice', done: 'turned into a sales invoice' },

@@ -131,7 +131,13 @@ export const LANGUAGES: Readonly<Record<string, string>> = {
   yo: 'Latn', yua: 'Latn', yue: 'Hant', 'zh-Hans': 'Hans', 'zh-Hant': 'Hant', zu: 'Latn',
 };
 
-const LANGUAGE_BY_LOWER = new Map(Object.keys(LANGUAGES).map((k) => [k.toLowerCase(), k]));
+/**
+ * Older codes the service still accepts and answers under the current code (the translator SDK's
+ * recorded sessions send `zh-cn` and `zh-chs` and get `zh-Hans` back).
+ */
+const LEGACY_CODES: Readonly<Record<string, string>> = { 'zh-cn': 'zh-Hans', 'zh-chs': 'zh-Hans', 'zh-sg': 'zh-Hans', 'zh-tw': 'zh-Hant', 'zh-cht': 'zh-Hant', 'zh-hk': 'zh-Hant' };
+
+const LANGUAGE_BY_LOWER = new Map([...Object.keys(LANGUAGES).map((k) => [k.toLowerCase(), k] as const), ...Object.entries(LEGACY_CODES)]);
 
 /** The canonical spelling of a supported language code (case-insensitive), or undefined. */
 export function findLanguage(code: string): string | undefined {

@@ -173,7 +173,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       }
       const bad = await run(['--dry-run', 'profile', 'set', 'output', 'xml']);
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, tsv, csv, ndjson, text, none\n');
+      expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
       expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
     });
   });
@@ -197,7 +197,7 @@ describe('per-family options', () => {
 describe('global options', () => {
   it('an invalid VX_OUTPUT says where it came from; -o wins over it', async () => {
     const r = await e2e.run(['erp', 'companies', 'list'], { env: { VX_OUTPUT: 'xml' } });
-    expect(r.stderr).toBe('vx: invalid output format "xml" (from VX_OUTPUT); allowed: json, yaml, table, tsv, csv, ndjson, text, none\n');
+    expect(r.stderr).toBe('vx: invalid output format "xml" (from VX_OUTPUT); allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
     expect(r.code).toBe(2);
     expect(e2e.emu.log).toEqual([]);
     const ok = await e2e.run(['erp', 'companies', 'list', '-o', 'json'], { env: { VX_OUTPUT: 'xml' } });

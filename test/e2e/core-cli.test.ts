@@ -32,7 +32,7 @@ describe('usage errors exit 2 and send nothing', () => {
     ['missing required option', ['api', 'GET', '/x'], /required option '--service <name>' not specified/],
     ['invalid choice', ['api', 'GET', '/x', '--service', 'ftp'], /^vx: option '--service <name>' argument 'ftp' is invalid; allowed: translator, erp, lcs, mgmt \(run `vx api --help` for usage\)\n$/],
     ['missing argument', ['profile', 'set'], /missing required argument 'key'/],
-    ['invalid output format', ['-o', 'xml', 'api', 'GET', '/x', '--service', 'erp'], /^vx: invalid output format "xml"; allowed: json, yaml, table, tsv, csv, ndjson, text, none$/m],
+    ['invalid output format', ['-o', 'xml', 'api', 'GET', '/x', '--service', 'erp'], /^vx: invalid output format "xml"; allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none$/m],
     ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],
     ['invalid --retries', ['--retries', '-1', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "-1" for --retries/],
     ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
@@ -285,9 +285,11 @@ describe('help and completion', () => {
       const r = await runVx(['profile', verb, '--help']);
       expect(r.code).toBe(0);
       const section = r.stdout.slice(r.stdout.indexOf('\nSettings:\n'));
-      for (const d of SETTINGS) expect(section).toMatch(new RegExp(`\\n  ${d.key.replace('.', '\\.')}${d.env ? ` +env ${d.env}` : ''}[ ,\\n]`));
+      for (const d of SETTINGS.filter((x) => !x.internal)) expect(section).toMatch(new RegExp(`\\n  ${d.key.replace('.', '\\.')}${d.env ? ` +env ${d.env}` : ''}[ ,\\n]`));
+      // the records auth login writes are not settings
+      expect(section).not.toMatch(/signIn|refreshToken/);
       expect(section).toContain('\n  erp.token            env VX_ERP_TOKEN, secret\n');
-      expect(section).toContain('\n  output               one of json, yaml, table, tsv, csv, ndjson, text, none\n');
+      expect(section).toContain('\n  output               one of json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
     }
   });
 
@@ -317,12 +319,12 @@ describe('help and completion', () => {
     expect(r.stdout.split('\n')).toEqual([
       'complete -o default -F _vx vx',
       'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
-      'get set requests wizard',
-      'json yaml table tsv csv ndjson text none',
+      'get set requests wizard list report check apply',
+      'json yaml table wide tsv csv ndjson text none',
       'table tsv text',
       '--filter',
       'Segment Query Header',
-      'mgmt.subscription mgmt.scope mgmt.signIn',
+      'mgmt.subscription mgmt.scope',
       'erp.token erp.tenant',
       '',
     ]);
@@ -380,7 +382,7 @@ describe('help and completion', () => {
         'default staging',
         'default staging',
         'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh',
-        'json yaml table tsv csv ndjson text none',
+        'json yaml table wide tsv csv ndjson text none',
         'FILES',
         '',
       ]);

@@ -100,7 +100,7 @@ describe('vx profile', () => {
     expect(f.stdout).toMatch(/^translator\.region\twesteurope\tprofile$/m);
     const bad = await run(['profile', 'set', 'output', 'xml']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, tsv, csv, ndjson, text, none\n');
+    expect(bad.stderr).toBe('vx: invalid value "xml" for output; allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
   });
 
   it('an endpoint that is not an absolute http(s) URL is refused by profile set (exit 2, nothing stored), as every request would refuse it', async () => {

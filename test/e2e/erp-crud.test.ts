@@ -60,7 +60,7 @@ describe('erp list', () => {
 
   it('shows the useful columns in a table', async () => {
     const r = await e2e.run(['erp', 'currencies', 'list', '-o', 'table']);
-    expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['ID', 'CODE', 'DISPLAYNAME', 'SYMBOL', 'AMOUNTDECIMALPLACES', 'AMOUNTROUNDINGPRECISION']);
+    expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['CODE', 'NAME', 'SYMBOL', 'DECIMALS', 'ROUNDING']);
     expect(r.stdout).toContain('Pound sterling');
   });
 
@@ -122,12 +122,12 @@ describe('erp tables', () => {
     const r = await e2e.run(['erp', 'companies', 'list', '-o', 'table'], { env: { COLUMNS: '80' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      'ID                                    NAME          DISPLAYNAME    SYSTEMVERSION\n' +
-        '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f  CRONUS USA,…  CRONUS USA, …  26.0.12345.0\n' +
-        '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e  My Company    My Company     26.0.12345.0\n',
+      'NAME              DISPLAY NAME      ID\n' +
+        'CRONUS USA, Inc.  CRONUS USA, Inc.  5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f\n' +
+        'My Company        My Company        7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e\n',
     );
     const narrow = await e2e.run(['erp', 'job-queue-entries', 'list', '-o', 'table', '--top', '2'], { env: { COLUMNS: '40' } });
-    expect(narrow.stdout).toBe('ID\n0000100c-0000-4000-8000-0000000c0001\n0000100c-0000-4000-8000-0000000c0002\n');
+    expect(narrow.stdout).toBe('DESCR…  ID\nPost …  0000100c-0000-4000-8000-0000000c0001\nAdjus…  0000100c-0000-4000-8000-0000000c0002\n');
   });
 });
 

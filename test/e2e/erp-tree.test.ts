@@ -190,13 +190,15 @@ describe('paging', () => {
 describe('table and tsv columns', () => {
   it('show the model columns by default and the --select fields when given', async () => {
     const def = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '-o', 'table']);
-    expect(def.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'ORDERDATE', 'CUSTOMERNUMBER', 'CUSTOMERNAME', 'CURRENCYCODE', 'TOTALAMOUNTINCLUDINGTAX', 'STATUS', 'FULLYSHIPPED']);
+    expect(def.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'CUSTOMER NO.', 'SHIPPED']);
+    const wide = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '-o', 'wide']);
+    expect(wide.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'CUSTOMER NO.', 'SHIPPED', 'ID']);
     const tsv = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '--select', 'number,customerName', '-o', 'tsv']);
     expect(tsv.code).toBe(0);
     expect(tsv.stdout).toBe('S-ORD101001\tAdatum Corporation\nS-ORD101002\tTrey Research\n');
     const table = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '--select', 'number, totalAmountIncludingTax', '-o', 'table']);
-    expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['NUMBER', 'TOTALAMOUNTINCLUDINGTAX']);
-    expect(table.stdout.split('\n')[1]).toMatch(/^S-ORD101001\s+735$/);
+    expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['NUMBER', 'TOTAL INCL. TAX']);
+    expect(table.stdout.split('\n')[1]).toMatch(/^S-ORD101001\s+735\.00$/);
     const lines = await e2e.run(['erp', 'sales-orders', 'related', SAMPLES.salesOrders.id, 'salesOrderLines', '--select', 'sequence,description', '-o', 'tsv']);
     expect(lines.stdout).toBe('10000\tPARIS Guest Chair\n20000\t' + json((await e2e.run(['erp', 'sales-orders', 'related', SAMPLES.salesOrders.id, 'salesOrderLines', '-o', 'json'])).stdout)[1].description + '\n');
   });

@@ -96,8 +96,9 @@ describe('vx mgmt health events list', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     const at = lines.findIndex((l) => l.startsWith('summary '));
     expect(lines.slice(at, at + 2)).toEqual([
-      'summary          Customers may see intermittent connection failures to virtual',
-      '                 machines.',
+      // the key column is as wide as the longest field name (impactMitigationTime)
+      'summary               Customers may see intermittent connection failures to',
+      '                      virtual machines.',
     ]);
     expect(r.stdout).not.toContain('…');
   });

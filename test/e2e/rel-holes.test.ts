@@ -145,3 +145,141 @@ describe('14. a password in an endpoint URL', () => {
     for (const r of [dry, down]) expect(r.stdout + r.stderr).not.toMatch(/pw-Secret-991|alice/);
   });
 });
+
+describe('5. a 404 to the repeat of a delete whose answer was lost', () => {
+  it('is done, and vx says so (exit 0); the record is gone; a plain 404 stays exit 4', async () => {
+    const before = await e2e.run(['erp', 'currencies', 'get', 'EUR', '-o', 'json']);
+    expect(before.code).toBe(0);
+    e2e.emu.setFaults('erp/DELETE/reset-after:1x');
+    const r = await e2e.run(['erp', 'currencies', 'delete', 'EUR', '--yes']);
+    expect(r.stderr).toMatch(/^vx: deleted currency .*EUR.* \(the answer to the first attempt was lost; the repeated DELETE found it gone\)\n$|^deleted currency .*EUR.* \(the answer to the first attempt was lost; the repeated DELETE found it gone\)\n$/);
+    expect(r.code).toBe(0);
+    expect(e2e.emu.count({ family: 'erp', method: 'DELETE' })).toBe(2);
+    e2e.emu.setFaults('');
+    expect((await e2e.run(['erp', 'currencies', 'get', 'EUR'])).code).toBe(4);
+    const id = JSON.parse(before.stdout).id;
+    const again = await e2e.run(['erp', 'currencies', 'delete', id, '--yes', '--force']);
+    expect(again.code).toBe(4);
+  });
+});
+
+describe('8. a malformed HTTP reply to a create', () => {
+  it('is an unknown outcome: exit 8, the URL-free label, not repeated, the check command printed', async () => {
+    const net = await import('node:net');
+    let requests = 0;
+    const server = net.createServer((sock) => {
+      sock.on('data', (d) => {
+        if (/^(POST|GET|PUT|PATCH|DELETE) /.test(d.toString())) requests++;
+        sock.end('HTTP/1.1 201 Created\r\nContent-Length: abc\r\n\r\n{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    try {
+      for (const client of ['node', 'undici']) {
+        requests = 0;
+        const r = await e2e.run(['erp', 'currencies', 'create', '--data', '{"code":"XR1","displayName":"X"}'], {
+          env: { VX_ERP_PREFIX: `http://127.0.0.1:${port}/erp`, VX_HTTP_CLIENT: client },
+        });
+        expect(r.stderr).toMatch(
+          /^vx: create currency: the answer was not valid HTTP \(.*(HPE_INVALID_CONTENT_LENGTH|HTTPParserError)\); the outcome is unknown \(the request may or may not have taken effect\) and it was not repeated; check with: vx erp currencies list --filter "code eq 'XR1'"\n$/,
+        );
+        expect(r.code).toBe(8);
+        expect(requests).toBe(1);
+      }
+      // a read meeting the same reply is repeated, then exit 8 with its URL
+      requests = 0;
+      const g = await e2e.run(['erp', 'companies', 'list', '--retries', '2'], { env: { VX_ERP_PREFIX: `http://127.0.0.1:${port}/erp` } });
+      expect(g.stderr).toMatch(/^vx: GET http:\/\/127\.0\.0\.1:\d+\/erp\/api\/.*: the answer was not valid HTTP \(.*\) \(after 3 attempts\)\n$/);
+      expect(g.code).toBe(8);
+      expect(requests).toBe(3);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+/** A loopback server answering every request with `body` (JSON) and counting them. */
+async function fixedServer(body: () => unknown, headers: Record<string, string> = {}): Promise<{ url: string; count: () => number; close: () => void }> {
+  const http = await import('node:http');
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    n++;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body()));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, count: () => n, close: () => server.close() };
+}
+
+describe('2. translate -o text stays aligned with its input', () => {
+  const tr = (to: string, text: unknown) => ({ to, text });
+  const cases: [string, string[], unknown[], RegExp][] = [
+    ['an empty translations array', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { translations: [] }, { translations: [tr('de', 'C')] }], /for argument 2 does not match the request: 0 translations for 1 target \(de\)/],
+    ['a missing text', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { translations: [{ to: 'de' }] }, { translations: [tr('de', 'C')] }], /for argument 2 does not match the request: the translation to de has no text \(missing\)/],
+    ['a null text', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { translations: [tr('de', 'B')] }, { translations: [tr('de', null)] }], /for argument 3 does not match the request: the translation to de has no text \(null\)/],
+    ['targets out of --to order', ['--to', 'de,fr'], [{ translations: [tr('fr', 'A'), tr('de', 'A')] }, { translations: [tr('de', 'B'), tr('fr', 'B')] }, { translations: [tr('de', 'C'), tr('fr', 'C')] }], /for argument 1 does not match the request: translation 1 is to "fr", expected de \(the --to order\)/],
+    ['one translation too many', ['--to', 'de'], [{ translations: [tr('de', 'A'), tr('fr', 'A')] }, { translations: [tr('de', 'B')] }, { translations: [tr('de', 'C')] }], /for argument 1 does not match the request: 2 translations for 1 target \(de\)/],
+  ];
+  for (const [name, flags, results, message] of cases) {
+    it(`${name}: exit 1 naming the item, nothing misaligned written`, async () => {
+      const s = await fixedServer(() => results);
+      try {
+        const r = await e2e.run(['translate', 'a', 'b', 'c', ...flags, '-o', 'text', '--retries', '0'], { env: { VX_TRANSLATOR_ENDPOINT: s.url } });
+        expect(r.stderr).toMatch(new RegExp(`^vx: the service's answer ${message.source}; nothing of it was written \\(client trace id [0-9a-f-]{36}\\)\\n`));
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(s.count()).toBe(1);
+      } finally {
+        s.close();
+      }
+    });
+  }
+
+  it('a line break inside a translation is written escaped: line N is item N', async () => {
+    const s = await fixedServer(() => [{ translations: [tr('de', 'A\nA2')] }, { translations: [tr('de', 'B\r\nB2')] }, { translations: [tr('de', 'C')] }]);
+    try {
+      const r = await e2e.run(['translate', 'a', 'b', 'c', '--to', 'de', '-o', 'text'], { env: { VX_TRANSLATOR_ENDPOINT: s.url } });
+      expect(r.stdout).toBe('A\\nA2\nB\\r\\nB2\nC\n');
+      expect(r.code).toBe(0);
+    } finally {
+      s.close();
+    }
+  });
+});
+
+describe('9. escape sequences from the service never reach the terminal raw', () => {
+  // (a currency name holds at most 30 characters)
+  const HOSTILE = '\u001b]8;;http://e.vl/\u0007c\u001b[2J\rX\u009b1m';
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  it('table, tsv, text and --debug escape them; json keeps the payload exact', async () => {
+    const c = await e2e.run(['erp', 'currencies', 'create', '--data', JSON.stringify({ code: 'ESC', displayName: HOSTILE })]);
+    expect(c.stderr).toBe('');
+    expect(c.code).toBe(0);
+    for (const o of ['table', 'tsv', 'text']) {
+      const r = await e2e.run(['erp', 'currencies', 'list', '--filter', "code eq 'ESC'", '-o', o]);
+      expect(r.code).toBe(0);
+      expect(r.stdout, o).not.toMatch(RAW);
+      expect(r.stdout, o).toContain('\\u001b]8;;http://e.vl/\\u0007c\\u001b[2J\\rX\\u009b1m');
+    }
+    const one = await e2e.run(['erp', 'currencies', 'get', 'ESC', '-o', 'table']);
+    expect(one.stdout).not.toMatch(RAW);
+    const dbg = await e2e.run(['erp', 'currencies', 'list', '--filter', "code eq 'ESC'", '-o', 'none', '--debug']);
+    expect(dbg.code).toBe(0);
+    expect(dbg.stderr).toContain('\\u001b[2J');
+    expect(dbg.stderr).not.toMatch(RAW);
+    const json = await e2e.run(['erp', 'currencies', 'get', 'ESC', '-o', 'json']);
+    expect(JSON.parse(json.stdout).displayName).toBe(HOSTILE);
+    const tr = await fixedServer(() => [{ translations: [{ to: 'de', text: `A${HOSTILE}` }] }]);
+    try {
+      const t = await e2e.run(['translate', 'a', '--to', 'de'], { env: { VX_TRANSLATOR_ENDPOINT: tr.url } });
+      expect(t.stdout).not.toMatch(RAW);
+      expect(t.stdout).toBe('A\\u001b]8;;http://e.vl/\\u0007c\\u001b[2J\\rX\\u009b1m\n');
+    } finally {
+      tr.close();
+    }
+  });
+});

@@ -84,7 +84,8 @@ describe('emulated translator: answers', () => {
     const r = await post('?api-version=3.0&to=de&to=fr&from=en', [{ Text: 'Hello' }, { text: 'world' }]);
     expect(r.status).toBe(200);
     expect(r.headers.get('x-requestid')).toMatch(/^TRAN\.EMU1\.[0-9A-F]{4}\.\d{4}T\d{4}\.[0-9A-F]{6}$/);
-    expect(r.headers.get('x-mt-system')).toBe('Microsoft,Microsoft');
+    // one entry per translation (2 items x 2 targets), as the recorded sessions show
+    expect(r.headers.get('x-mt-system')).toBe('Microsoft,Microsoft,Microsoft,Microsoft');
     expect(r.headers.get('x-metered-usage')).toBe('20');
     // the CORS and transport headers of the recorded sessions (recording_translate_basic.json)
     expect(r.headers.get('access-control-expose-headers')).toBe('X-RequestId, X-Metered-Usage');

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { hasPty, runOnPty } from '../helpers/pty.js';
 import { removeDir, ROOT, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -239,6 +240,20 @@ describe('bad input', () => {
     }
   });
 
+  it('a service failure after the retries: its exit code, and no target written', async () => {
+    const dir = scratch();
+    try {
+      e2e.emu.setFaults('translator/503:1,retry-after:0');
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--retries', '1'], { cwd: dir });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/^vx: HTTP 503 .*\nno target was written \(each stays as it was\)\n$/);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      expect(existsSync(join(dir, 'en.json.vxlock'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('an unknown --format or extension is exit 2 naming the formats', async () => {
     const dir = scratch();
     try {
@@ -310,6 +325,70 @@ describe('placeholders the service broke', () => {
       const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--check', '-o', 'json'], { cwd: dir, env });
       expect(again.code).toBe(1);
       expect(JSON.parse(again.stdout).map((s: { unit: string }) => s.unit)).toContain('app.welcome');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('Ctrl-C', () => {
+  let server: Server;
+  let url: string;
+  let arrived: () => void = () => undefined;
+  beforeAll(async () => {
+    // a translator that answers the first request and holds every later one (the run is interrupted meanwhile)
+    let n = 0;
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (n++ > 0) return arrived();
+        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+        const items = JSON.parse(body) as { Text: string }[];
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: Text })) }))));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('leaves every target and the lock as they were, and no temporary file', async () => {
+    const dir = scratch();
+    try {
+      // 1,500 units: two requests (1,000 items each at most); the second never answers
+      const src = Object.fromEntries(Array.from({ length: 1500 }, (_x, i) => [`k${i}`, `Text number ${i}`]));
+      writeFileSync(join(dir, 'big.json'), JSON.stringify(src, null, 2));
+      writeFileSync(join(dir, 'big.de.json'), '{"k1": "Vorher"}\n');
+      const before = readdirSync(dir).sort();
+      const got = new Promise<void>((r) => (arrived = r));
+      const r = await e2e.run(['translate', 'sync', 'big.json', '--to', 'de', '--concurrency', '1'], {
+        cwd: dir,
+        env: { VX_TRANSLATOR_ENDPOINT: url },
+        onSpawn: (child) => void got.then(() => child.kill('SIGINT')),
+      });
+      expect(r.code).toBe(130);
+      expect(read(dir, 'big.de.json')).toBe('{"k1": "Vorher"}\n');
+      expect(readdirSync(dir).sort()).toEqual(before);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('at a terminal', () => {
+  it.skipIf(!hasPty)('one progress bar per language on stderr, removed before the summary', async () => {
+    const dir = scratch();
+    try {
+      const r = await runOnPty(['translate', 'file', join(dir, 'en.json'), '--to', 'de,fr', '-o', 'tsv'], { env: e2e.env, cols: 100 });
+      expect(r.code).toBe(0);
+      // both bars drawn (the second under the first), then both lines cleared
+      expect(r.output).toMatch(/\r\u001b\[Kde {2}\[#{10,}\] 100% {2}12\/12 units {2}[\d,]+ units\/s\r\n\r\u001b\[Kfr {2}\[#{10,}\] 100% {2}12\/12 units/);
+      expect(r.output).toContain('\r\u001b[K\u001b[1A\r\u001b[K');
+      expect(r.output).toMatch(/de\.json\t12\t0\t0\t0\t0/);
     } finally {
       removeDir(dir);
     }

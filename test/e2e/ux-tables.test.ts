@@ -35,3 +35,90 @@ describe('tables at 80 columns', () => {
     ]);
   });
 });
+
+/** the header cells of a table (columns are separated by two spaces or more) */
+const headers = (out: string) => out.split('\n')[0].split(/\s{2,}/);
+const widest = (out: string) => Math.max(...out.trimEnd().split('\n').map((l) => [...l].length));
+
+describe('tables chosen for a person: the human key, name, state, amount; headers in words', () => {
+  it('sales orders at 80 columns: number, customer, date, status and total; the GUID only with -o wide', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.stdout).toBe(
+      [
+        'NUMBER       CUSTOMER            ORDER DATE  STATUS  TOTAL INCL. TAX  CURRENCY',
+        'S-ORD101001  Adatum Corporation  2026-01-01  Draft            735.00',
+        'S-ORD101002  Trey Research       2026-02-02  Open            1350.00  EUR',
+        'S-ORD101003  School of Fine Art  2026-03-03  Open            1170.00  USD',
+        '',
+      ].join('\n'),
+    );
+    const at140 = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3', '-o', 'table'], { env: { COLUMNS: '140' } });
+    expect(headers(at140.stdout)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'CUSTOMER NO.', 'SHIPPED']);
+    // -o wide: every column, the GUID last and whole, whatever the width; VX_OUTPUT=wide too
+    const wide = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3'], { env: { COLUMNS: '80', VX_OUTPUT: 'wide' } });
+    expect(headers(wide.stdout)).toEqual([...headers(at140.stdout), 'ID']);
+    expect(wide.stdout.split('\n')[1]).toMatch(/  0000100e-0000-4000-8000-0000000e0001$/);
+  });
+
+  it('every erp set fits 80 columns with its key whole and words for headers; more columns at 140', async () => {
+    const expected: Record<string, [string[], string[]]> = {
+      'sales-quotes': [
+        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY'],
+        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'VALID UNTIL', 'CUSTOMER NO.'],
+      ],
+      'job-queue-entries': [
+        ['DESCRIPTION', 'STATUS', 'ID'],
+        ['DESCRIPTION', 'STATUS', 'OBJECT', 'EARLIEST START', 'ID'],
+      ],
+      salespeople: [
+        ['CODE', 'NAME', 'EMAIL', 'JOB TITLE', 'BLOCKED'],
+        ['CODE', 'NAME', 'EMAIL', 'JOB TITLE', 'COMMISSION %', 'BLOCKED'],
+      ],
+      currencies: [
+        ['CODE', 'NAME', 'SYMBOL', 'DECIMALS', 'ROUNDING'],
+        ['CODE', 'NAME', 'SYMBOL', 'DECIMALS', 'ROUNDING'],
+      ],
+      companies: [
+        ['NAME', 'DISPLAY NAME', 'ID'],
+        ['NAME', 'DISPLAY NAME', 'VERSION', 'ID'],
+      ],
+    };
+    for (const [noun, [at80, at140]] of Object.entries(expected)) {
+      const narrow = await e2e.run(['erp', noun, 'list', '-o', 'table'], { env: { COLUMNS: '80' } });
+      expect(narrow.code, noun).toBe(0);
+      expect(headers(narrow.stdout), noun).toEqual(at80);
+      expect(widest(narrow.stdout), noun).toBeLessThanOrEqual(80);
+      const wide = await e2e.run(['erp', noun, 'list', '-o', 'table'], { env: { COLUMNS: '140' } });
+      expect(headers(wide.stdout), noun).toEqual(at140);
+      // the key (first or ID column) is never cut
+      expect(narrow.stdout, noun).not.toMatch(/^\S*…/m);
+      expect(narrow.stdout).not.toMatch(/[0-9a-f]{8}-[0-9a-f-]*…/);
+    }
+    const jobs = await e2e.run(['erp', 'job-queue-entries', 'list', '--top', '1', '-o', 'table'], { env: { COLUMNS: '140' } });
+    expect(jobs.stdout.split('\n')[1]).toBe('Post inventory cost to G/L  Ready   Codeunit 1509  2026-01-16 06:00Z  0000100c-0000-4000-8000-0000000c0001');
+  });
+
+  it('health events: the title is whole at 140 columns (optional columns give way), cut only at 80', async () => {
+    const json = JSON.parse((await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'json'])).stdout) as { name: string; properties: { title: string } }[];
+    const longest = Math.max(...json.map((e) => e.properties.title.length));
+    expect(longest).toBeGreaterThan(24);
+    const r = await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'table'], { env: { COLUMNS: '140' } });
+    expect(widest(r.stdout)).toBeLessThanOrEqual(140);
+    for (const e of json) expect(r.stdout).toContain(`${e.name.padEnd(11)}  ${e.properties.title}`);
+    expect(headers(r.stdout)).toEqual(['TRACKING ID', 'TITLE', 'TYPE', 'LEVEL', 'STATUS', 'LAST UPDATE']);
+    const narrow = await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(headers(narrow.stdout)).toEqual(['TRACKING ID', 'TITLE', 'LEVEL', 'STATUS', 'LAST UPDATE']);
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(80);
+    for (const e of json) expect(narrow.stdout).toContain(`${e.name}  `);
+  });
+
+  it('quota and version sets use the same style: words, the key first and whole', async () => {
+    const q = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(q.stdout).toBe('NAME   DISPLAY NAME          LIMIT  USAGE  USED  UNIT   PERIOD\ncores  Total Regional vCPUs    100     42   42%  Count\n');
+    await e2e.run(['mgmt', 'version-sets', 'create', 'legacy', '--resource-group', 'web', '--service', 'contoso-api', '--display-name', 'Orders API', '--scheme', 'Header', '--header-name', 'Api-Version', '--description', 'Versions of the orders API, kept by the platform team for every client']);
+    const v = await e2e.run(['mgmt', 'version-sets', 'list', '--resource-group', 'web', '--service', 'contoso-api', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(headers(v.stdout)).toEqual(['NAME', 'DISPLAY NAME', 'SCHEME', 'VERSION IN', 'DESCRIPTION']);
+    expect(widest(v.stdout)).toBeLessThanOrEqual(80);
+    expect(v.stdout).toMatch(/^legacy +Orders API +Header +Api-Version +Versions of the/m);
+  });
+});

@@ -12,7 +12,7 @@ describe('the entity-set models', () => {
   it('describe every set of the contract with consistent data', () => {
     expect(ERP_SETS.map((s) => s.noun)).toEqual(['companies', 'salespeople', 'currencies', 'job-queue-entries', 'sales-orders', 'sales-quotes']);
     for (const s of ERP_SETS) {
-      for (const c of s.columns) expect(s.fields[c], `${s.name}.${c}`).toBeDefined();
+      for (const c of s.columns) expect(s.fields[c.field], `${s.name}.${c.field}`).toBeDefined();
       if (s.naturalKey) expect(s.fields[s.naturalKey]).toBeDefined();
       expect(s.operations).toContain('list');
     }
@@ -104,7 +104,7 @@ describe('one generic command tree', () => {
       unitPrice: { type: 'decimal' },
       blocked: { type: 'boolean' },
     },
-    columns: ['id', 'number', 'displayName', 'unitPrice'],
+    columns: [{ field: 'number', header: 'Number', keep: true }, { field: 'displayName', header: 'Name' }, { field: 'unitPrice', header: 'Unit price' }, { field: 'id', header: 'ID', wide: true }],
     actions: [{ command: 'block', action: 'block', description: 'block the item', done: 'blocked' }],
   };
 

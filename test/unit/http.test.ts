@@ -295,3 +295,47 @@ for (const transport of ['node', 'undici'] as const) {
   });
   });
 }
+
+describe('observer: retries and long waits told for a progress line', () => {
+  function observed(opts: HttpOptions = {}) {
+    const events: string[] = [];
+    const c = client({
+      observer: {
+        retrying: (e) => events.push(`retry ${e.method} ${e.status ?? e.failure} in ${e.delayMs} ms, attempt ${e.attempt ?? '-'} of ${e.attempts}`),
+        waiting: (e) => events.push(`waiting ${e.method} ${e.elapsedMs >= 40 ? '>=40' : e.elapsedMs} ms of ${e.timeoutMs}`),
+        settled: () => events.push('settled'),
+      },
+      ...opts,
+    });
+    return { ...c, events };
+  }
+
+  it('each retry says the status, the delay and the attempt that follows; the end settles', async () => {
+    steps = [reply(503, {}, { 'retry-after': '2' }), reply(502), reply(200, { ok: 1 })];
+    const { http, events } = observed();
+    await http.send({ method: 'GET', url: `${base}/x` });
+    expect(events).toEqual(['retry GET 503 in 2000 ms, attempt 2 of 5', 'retry GET 502 in 150 ms, attempt 3 of 5', 'settled']);
+  });
+
+  it('a refused connection is said in words; giving up settles too', async () => {
+    const { http, events } = observed({ retries: 1 });
+    await expect(http.send({ method: 'GET', url: 'http://127.0.0.1:1/x' })).rejects.toThrow(NetworkError);
+    expect(events).toEqual(['retry GET connection refused in 75 ms, attempt 2 of 2', 'settled']);
+  });
+
+  it('a slow answer is told while it is awaited, then settles', async () => {
+    steps = [(_req, res) => void setTimeout(() => reply(200, { ok: 1 })(_req, res), 150)];
+    const { http, events } = observed({ waitingAfterMs: 40, timeoutMs: 5000 });
+    await http.send({ method: 'GET', url: `${base}/slow` });
+    expect(events[0]).toBe('waiting GET >=40 ms of 5000');
+    expect(events.at(-1)).toBe('settled');
+    expect(events.filter((e) => e === 'settled')).toHaveLength(1);
+  });
+
+  it('a 400 is not retried: nothing but the settle', async () => {
+    steps = [reply(400, { error: { code: 'Bad', message: 'no' } })];
+    const { http, events } = observed();
+    await expect(http.send({ method: 'GET', url: `${base}/x` })).rejects.toThrow(ServiceError);
+    expect(events).toEqual(['settled']);
+  });
+});

@@ -24,10 +24,10 @@ const rows = [
 ];
 
 describe('formats', () => {
-  it('parses the eight formats case-insensitively and refuses others', () => {
-    for (const f of ['json', 'YAML', 'table', 'tsv', 'CSV', 'ndjson', 'text', 'none']) expect(parseFormat(f)).toBe(f.toLowerCase());
+  it('parses the nine formats case-insensitively and refuses others', () => {
+    for (const f of ['json', 'YAML', 'table', 'Wide', 'tsv', 'CSV', 'ndjson', 'text', 'none']) expect(parseFormat(f)).toBe(f.toLowerCase());
     expect(() => parseFormat('xml')).toThrow(UsageError);
-    expect(() => parseFormat('xml')).toThrow('invalid output format "xml"; allowed: json, yaml, table, tsv, csv, ndjson, text, none');
+    expect(() => parseFormat('xml')).toThrow('invalid output format "xml"; allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none');
     expect(parseFormat(undefined)).toBeUndefined();
   });
 
@@ -118,6 +118,37 @@ describe('formats', () => {
 });
 
 describe('table', () => {
+  it('-o wide shows the columns marked wide, none dropped or cut; table leaves them out', async () => {
+    const data = [{ n: 'S-1', title: 'a long title that would be cut', id: '0000100e-0000-4000-8000-0000000e0001', x: 'extra' }];
+    const cols = [
+      { header: 'Number', get: 'n', keep: true },
+      { header: 'Title', get: 'title' },
+      { header: 'Extra', get: 'x', optional: true },
+      { header: 'ID', get: 'id', keep: true, wide: true },
+    ];
+    expect(await render(data, 'table', { columns: cols, width: 30 })).toBe('NUMBER  TITLE\nS-1     a long title that\n        would be cut\n');
+    expect(await render(data, 'wide', { columns: cols, width: 30 })).toBe(
+      'NUMBER  TITLE                           EXTRA  ID\nS-1     a long title that would be cut  extra  0000100e-0000-4000-8000-0000000e0001\n',
+    );
+    // tsv rows carry every column, the wide ones too
+    expect(renderTsv(data, cols)).toBe('S-1\ta long title that would be cut\textra\t0000100e-0000-4000-8000-0000000e0001\n');
+  });
+
+  it('a primary column (a title) is not cut short to keep optional columns', () => {
+    const data = [{ id: 'K1', title: 'Storage - West Europe - Data access errors', type: 'ServiceIssue', svc: 'Storage, Backup', st: 'Active' }];
+    const cols = [
+      { header: 'Id', get: 'id', keep: true },
+      { header: 'Title', get: 'title', primary: true },
+      { header: 'Type', get: 'type', optional: true },
+      { header: 'Services', get: 'svc', optional: true },
+      { header: 'Status', get: 'st' },
+    ];
+    expect(renderTable(data, { columns: cols, width: 80 })).toBe('ID  TITLE                                       TYPE          STATUS\nK1  Storage - West Europe - Data access errors  ServiceIssue  Active\n');
+    // without primary the optional columns stay and the title is cut
+    const plain = cols.map((c) => ({ ...c, primary: undefined }));
+    expect(renderTable(data, { columns: plain, width: 80 })).toContain('TYPE          SERVICES');
+  });
+
   it('rows that are arrays get columns Column1, Column2, ... (as az)', () => {
     expect(renderTable([['S-ORD1', 'Adatum'], ['S-ORD22', 'Trey', 3]])).toBe('COLUMN1  COLUMN2  COLUMN3\nS-ORD1   Adatum\nS-ORD22  Trey     3\n');
     expect(renderTable(['a', 'b'])).toBe('a\nb\n');

@@ -89,3 +89,25 @@ describe('14. userinfo in an endpoint URL is redacted wherever a URL is shown', 
     expect(redact('mail alice@example.test at http://127.0.0.1/x')).toBe('mail alice@example.test at http://127.0.0.1/x');
   });
 });
+
+describe('9. messages for the terminal (the device-code prompt, notes, warnings, the spinner)', () => {
+  it('Ctx.info / warn / verbose escape control characters; line breaks stay', async () => {
+    const { Ctx } = await import('../../src/core/context.js');
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    const { PassThrough } = await import('node:stream');
+    const stderr = Object.assign(new PassThrough(), { isTTY: false });
+    let text = '';
+    stderr.on('data', (d) => (text += d));
+    const ctx = new Ctx({ verbose: true }, SETTINGS, { stdout: new PassThrough() as any, stderr: stderr as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1' } });
+    const code = 'AB\u001b]0;owned\u0007CD\r\u001b[2J';
+    ctx.info(`To sign in to mgmt, open http://127.0.0.1/device and enter the code ${code}`);
+    ctx.warn('state \u009b31mred');
+    ctx.verbose('two\nlines\u0007');
+    await new Promise((r) => setImmediate(r));
+    expect(text).toBe(
+      'To sign in to mgmt, open http://127.0.0.1/device and enter the code AB\\u001b]0;owned\\u0007CD\\r\\u001b[2J\n' +
+        'warning: state \\u009b31mred\n' +
+        'two\nlines\\u0007\n',
+    );
+  });
+});

@@ -10,7 +10,7 @@ import { po, pluralForms } from '../../src/api/translator/files/po.js';
 import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, type Piece } from '../../src/api/translator/files/protect.js';
 import { hash } from '../../src/api/translator/files/types.js';
 import { loadXliff, xliff } from '../../src/api/translator/files/xliff.js';
-import { planBatches, type WorkItem } from '../../src/api/translator/files/engine.js';
+import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
 import { serviceLanguage } from '../../src/cli/translate-files-run.js';
 import { translateHtml } from '../../src/emulator/translator-text.js';
 
@@ -166,8 +166,8 @@ describe('batches', () => {
       { html: 'y'.repeat(60_000), langs: new Map([['de', 1]]) },
     ];
     const tooLong = new Map<string, string>();
-    const batches = planBatches(items, tooLong);
-    expect(batches.map((b) => [b.langs.join(','), b.texts.map((t) => t.slice(0, 1))])).toEqual([
+    const groups = groupItems(items, tooLong);
+    expect(groups.map((g) => [g.langs.join(','), g.items.map((i) => i.html.slice(0, 1))])).toEqual([
       ['de,fr', ['a']],
       ['de', ['b', 'x']],
       ['fr', ['x']],

@@ -38,6 +38,9 @@ function errorOf(body: unknown): { code?: string; message: string } {
   return { code: parsed.code, message: (parsed.message ?? 'no message').replace(/\s+CorrelationId:\s+[\w-]+\.?$/, '').trim() };
 }
 
+const JSON_BODY: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 export class BatchClient {
   constructor(
     private readonly http: Http,
@@ -54,16 +57,14 @@ export class BatchClient {
 
   /** The request body of a batch (also what --dry-run shows). */
   body(ops: readonly BatchOp[]): { requests: unknown[] } {
+    const n = this.root.length;
     return {
       requests: ops.map((o, i) => {
         if (!o.url.startsWith(this.root)) throw new Error(`batch operation outside ${this.root}: ${o.url}`);
-        return {
-          id: String(i + 1),
-          method: o.method,
-          url: o.url.slice(this.root.length),
-          headers: { ...(o.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...(o.headers ?? {}) },
-          ...(o.body !== undefined ? { body: o.body } : {}),
-        };
+        const headers = o.headers ? (o.body !== undefined ? { ...JSON_BODY, ...o.headers } : o.headers) : o.body !== undefined ? JSON_BODY : NO_HEADERS;
+        return o.body !== undefined
+          ? { id: String(i + 1), method: o.method, url: o.url.slice(n), headers, body: o.body }
+          : { id: String(i + 1), method: o.method, url: o.url.slice(n), headers };
       }),
     };
   }

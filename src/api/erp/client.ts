@@ -2,7 +2,7 @@
 // spec/erp.ts: URLs, OData list options and paging, get/create/update/delete with If-Match,
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { ConflictError, NotFoundError, UsageError } from '../../core/errors.js';
+import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
@@ -150,8 +150,16 @@ export class ErpClient {
     return res.body.length ? res.json<Entity>() : undefined;
   }
 
-  async remove(set: ErpSet, id: string, etag: string): Promise<void> {
-    await conflictMessage(set, id, () => this.send({ method: 'DELETE', url: this.itemUrl(set, id), headers: { 'If-Match': etag } }));
+  /**
+   * Deletes a record. A 404 to a repeat of the DELETE whose earlier attempt's answer was lost means
+   * that attempt deleted it: done (`goneBefore` says so), not "not found". A 404 to a first attempt
+   * stays an error.
+   */
+  async remove(set: ErpSet, id: string, etag: string): Promise<{ goneBefore: boolean }> {
+    const res = await conflictMessage(set, id, () => this.send({ method: 'DELETE', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, okStatuses: [404] }));
+    if (res.status !== 404) return { goneBefore: false };
+    if (res.afterLostAttempt) return { goneBefore: true };
+    throw errorFromResponse(res.status, res.text, res.headers);
   }
 
   /** POST to a bound action `<namespace>.<action>`; returns the body when there is one. */

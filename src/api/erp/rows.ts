@@ -3,7 +3,6 @@
 // Every row is read and checked before anything is sent; the problems are collected with row
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
-import { createHash } from 'node:crypto';
 import { UsageError } from '../../core/errors.js';
 import { checkValue, parseFieldText, typeText, type ErpSet } from '../../spec/erp.js';
 
@@ -75,8 +74,19 @@ export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[
   return problems;
 }
 
+/** A 53-bit hash of the row's JSON (cyrb53): tells a changed row from the one a journal recorded. */
 function hashOf(v: unknown): string {
-  return createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
+  const s = JSON.stringify(v);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 /** Builds one row from named values: CSV text (typed like --set) or JSON values (checked like --data). */
@@ -133,60 +143,64 @@ export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record
   return { row: { row, body, key, etag, hash: hashOf([mode, key ?? null, etag ?? null, body]) }, problems };
 }
 
-/** Line breaks inside a record's fields: physical ones (CRLF, LF, CR) and CRLFs (which csv-parse counts as two lines). */
-function breaks(fields: readonly string[]): { physical: number; crlf: number } {
-  let physical = 0;
-  let crlf = 0;
-  for (const f of fields) {
-    physical += f.match(/\r\n|\r|\n/g)?.length ?? 0;
-    crlf += f.match(/\r\n/g)?.length ?? 0;
-  }
-  return { physical, crlf };
+/** Line breaks inside a record's (quoted) fields: CRLF, LF or CR each count one. */
+function breaks(fields: readonly string[]): number {
+  let n = 0;
+  for (const f of fields) if (f.length && (f.includes('\n') || f.includes('\r'))) n += f.match(/\r\n|\r|\n/g)?.length ?? 0;
+  return n;
 }
 
-/** Reads CSV: the header names fields; ragged rows, duplicate names, unknown columns and bad values are problems. */
-export async function readCsv(set: ErpSet, mode: RowMode, input: NodeJS.ReadableStream, name: string): Promise<ParsedRows> {
-  const { parse } = await import('csv-parse');
-  const parser = parse({ bom: true, relax_column_count: true, info: true, skip_empty_lines: true });
+/**
+ * Reads CSV text (RFC 4180: quoted fields with commas, doubled quotes and line breaks; CRLF or LF;
+ * a BOM) with papaparse, a well-kept parser several times faster than the alternatives measured.
+ * The header names fields; ragged rows, duplicate names, unknown columns and bad values are problems.
+ */
+export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string): Promise<ParsedRows> {
+  const Papa = ((await import('papaparse')) as { default?: typeof import('papaparse') } & typeof import('papaparse')).default ?? (await import('papaparse'));
   const rows: Row[] = [];
   const problems: RowProblem[] = [];
   let header: string[] | undefined;
   let total = 0;
-  let crlfSoFar = 0;
-  const onError = (e: Error & { code?: string; lines?: number }) => {
-    throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: not valid CSV: ${e.message.replace(/ at line \d+$/, '').replace(/:.*$/, '')}`);
-  };
-  input.pipe(parser);
-  input.once('error', (e) => parser.destroy(e));
-  try {
-    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const { record, info } = item;
-      const b = breaks(record);
-      crlfSoFar += b.crlf;
-      const line = info.lines - crlfSoFar - b.physical;
+  // lines are counted here: a record spans one line plus the line breaks inside its quoted
+  // fields, and an empty line comes as a record of one empty field
+  let line = 1;
+  let failure: UsageError | undefined;
+  Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+    delimiter: ',',
+    quoteChar: '"',
+    escapeChar: '"',
+    step: (result, parser) => {
+      const record = result.data;
+      const start = line;
+      line += 1 + breaks(record);
+      const quoteError = result.errors.find((e) => e.type === 'Quotes');
+      if (quoteError) {
+        failure = new UsageError(`${name} line ${start}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
+        return parser.abort();
+      }
+      if (record.length === 1 && record[0] === '') return; // an empty line
       if (!header) {
         header = record.map((h) => h.trim());
         const bad = checkColumns(set, mode, header);
-        if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
-        continue;
+        if (bad.length) {
+          failure = new UsageError(`${name}: ${bad.join('; ')}`);
+          parser.abort();
+        }
+        return;
       }
       total++;
       if (record.length !== header.length) {
-        problems.push({ row: line, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
-        continue;
+        problems.push({ row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
+        return;
       }
       const values: Record<string, string> = {};
-      header.forEach((h, i) => (values[h] = record[i]));
-      const r = buildRow(set, mode, line, values, true);
+      for (let i = 0; i < header.length; i++) values[header[i]] = record[i];
+      const r = buildRow(set, mode, start, values, true);
       if (r.row) rows.push(r.row);
-      else for (const m of r.problems) problems.push({ row: line, message: m });
-    }
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    const err = e as Error & { code?: string };
-    if (typeof err.code === 'string' && err.code.startsWith('CSV_')) onError(err);
-    throw e;
-  }
+      else for (const m of r.problems) problems.push({ row: start, message: m });
+    },
+  });
+  if (failure) throw failure;
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
   return { rows, problems, total };
 }

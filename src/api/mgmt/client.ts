@@ -4,6 +4,7 @@
 import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
 import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
@@ -74,8 +75,15 @@ export class MgmtClient {
     return `${this.base}${path}${buildQuery({ 'api-version': MGMT_API_VERSION[family], ...query })}`;
   }
 
+  /**
+   * Pacing shared by every request of this client (core/pacer.ts), one unit a request: a 429 from
+   * the resource manager then slows all of a run's concurrent requests, not just the one answered.
+   */
+  pacer?: Paced;
+
   send(req: HttpRequest): Promise<HttpResponse> {
-    return this.http.send({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+    const pace = req.pace ?? (this.pacer ? { pacer: this.pacer, cost: 1 } : undefined);
+    return this.http.send({ ...req, pace, headers: { ...this.headers, ...(req.headers ?? {}) } });
   }
 
   /** Records a request for --dry-run without sending it. */

@@ -47,8 +47,8 @@ function scopePath(c: MgmtClient, s: QuotaScope): string {
   return `/subscriptions/${seg(s.subscription)}/providers/${c.provider('quota')}/resourceProviders/${seg(s.provider)}/locations/${seg(s.location)}`;
 }
 
-export function quotaUrl(c: MgmtClient, s: QuotaScope, resourceName?: string): string {
-  return c.url('quota', `${scopePath(c, s)}/serviceLimits${resourceName === undefined ? '' : `/${seg(resourceName)}`}`);
+export function quotaUrl(c: MgmtClient, s: QuotaScope, resourceName?: string, query: { $filter?: string } = {}): string {
+  return c.url('quota', `${scopePath(c, s)}/serviceLimits${resourceName === undefined ? '' : `/${seg(resourceName)}`}`, query);
 }
 
 export function requestUrl(c: MgmtClient, s: QuotaScope, requestId?: string, query: { $filter?: string; $top?: number } = {}): string {
@@ -59,9 +59,9 @@ export async function getQuota(c: MgmtClient, s: QuotaScope, resourceName: strin
   return (await c.send({ method: 'GET', url: quotaUrl(c, s, resourceName) })).json<Quota>();
 }
 
-/** Every quota of the provider in the location (the wizard's searchable list). */
-export function listQuotas(c: MgmtClient, s: QuotaScope): AsyncGenerator<Quota> {
-  return c.list<Quota>(quotaUrl(c, s));
+/** Every quota of the provider in the location (all pages; `filter` is sent as `$filter`). */
+export function listQuotas(c: MgmtClient, s: QuotaScope, q: { filter?: string } = {}): AsyncGenerator<Quota> {
+  return c.list<Quota>(quotaUrl(c, s, undefined, { $filter: q.filter }));
 }
 
 export function listRequests(c: MgmtClient, s: QuotaScope, q: { filter?: string; top?: number }): AsyncGenerator<QuotaRequest> {

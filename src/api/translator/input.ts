@@ -116,6 +116,7 @@ export function explainFailure(e: unknown, input: Items, delivered: number, out:
   const parts = [`not translated: ${input.total !== undefined ? input.label.range(first, input.total) : input.label.range(first)}`];
   if (out !== undefined) parts.push(`nothing was written to ${out}`);
   else if (first > 1) parts.push(`the output holds ${input.label.range(1, first - 1)}`);
-  err.hint = parts.join('; ');
+  // hints are lines: what was (not) translated, then any the failure came with (how to sign in again)
+  err.hint = [parts.join('; '), err.hint].filter(Boolean).join('\n');
   return err;
 }

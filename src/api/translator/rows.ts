@@ -1,5 +1,6 @@
 // The shapes a translation result is shown in: table/tsv rows (one per item and target) and the
 // `text` lines. Pure functions of the results; the CLI picks the format and writes them.
+import { terminalText } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import type { TranslateResult } from '../../spec/translator.js';
 import type { TranslateParams } from './options.js';
@@ -40,14 +41,47 @@ export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean):
   }));
 }
 
-/** `text`: the translation, one line per item; with several targets `<lang>\t<text>` lines in --to order; the transliteration as one more column when asked. */
-export function textOf(r: TranslateResult, several: boolean): string {
+/**
+ * `text`: the translation, one line per item; with several targets `<lang>\t<text>` lines in --to
+ * order; the transliteration as one more column when asked. With `oneLine` (every mode but
+ * --whole) a line break inside a translation is written `\n` (`\r`), so line N of the output is
+ * always item N.
+ */
+export function textOf(r: TranslateResult, several: boolean, oneLine = true): string {
   let s = '';
+  const line = oneLine ? escapeBreaks : terminalText;
   for (const t of r.translations ?? []) {
-    s += several ? `${t.to}\t${t.text}` : t.text;
-    if (t.transliteration) s += `\t${t.transliteration.text}`;
+    s += several ? `${t.to}\t${line(t.text)}` : line(t.text);
+    if (t.transliteration) s += `\t${line(t.transliteration.text)}`;
     s += '\n';
   }
   return s;
 }
 
+
+const BREAK = /\r\n|\r|\n/;
+/** a text on one line: its line breaks written as `\n` / `\r`, other control characters escaped (terminalText) */
+function escapeBreaks(text: string): string {
+  return terminalText(BREAK.test(text) ? text.replace(/\n/g, '\\n') : text);
+}
+
+/**
+ * The first result that does not match its item: one translation per target, in --to order, each
+ * with a text (a missing one would print "undefined" or shift every later line). Undefined when
+ * all match.
+ */
+export function mismatch(results: readonly TranslateResult[], to: readonly string[]): { index: number; why: string } | undefined {
+  for (let i = 0; i < results.length; i++) {
+    const ts = results[i]?.translations;
+    if (!Array.isArray(ts)) return { index: i, why: 'it has no translations array' };
+    if (ts.length !== to.length) return { index: i, why: `${ts.length} translation${ts.length === 1 ? '' : 's'} for ${to.length} target${to.length === 1 ? '' : 's'} (${to.join(', ')})` };
+    for (let k = 0; k < ts.length; k++) {
+      const t = ts[k];
+      if (typeof t?.to !== 'string' || t.to.toLowerCase() !== to[k].toLowerCase()) {
+        return { index: i, why: `translation ${k + 1} is to ${JSON.stringify(t?.to ?? null)}, expected ${to[k]} (the --to order)` };
+      }
+      if (typeof t.text !== 'string') return { index: i, why: `the translation to ${to[k]} has no text (${t.text === undefined ? 'missing' : JSON.stringify(t.text)})` };
+    }
+  }
+  return undefined;
+}

@@ -1,10 +1,10 @@
 // Sends the texts of many files to many languages in as few requests as the service's limits
 // allow: each distinct text once (deduplicated across files and languages), grouped by the set
-// of languages that need it so that one request translates it to all of them, batched at 1,000
-// items and 50,000 characters counted across the targets, several requests in flight.
-import { Batcher, type Batch } from '../batcher.js';
-import type { BatchOutcome, TranslatorClient } from '../client.js';
-import { OrderedPipeline } from '../pipeline.js';
+// of languages that need it so that one request translates it to all of them, each group sent
+// through translateStream (stream.ts: batches at 1,000 items and 50,000 characters counted across
+// the targets, several requests in flight, results in order).
+import type { TranslatorClient } from '../client.js';
+import { planTranslation, translateStream } from '../stream.js';
 import { countChars, LIMITS } from '../../../spec/translator.js';
 
 /** One distinct text to translate and the languages that need it (with how many units each). */
@@ -13,7 +13,8 @@ export interface WorkItem {
   langs: Map<string, number>;
 }
 
-interface GroupBatch extends Batch {
+/** Texts that go to the same languages, sent together. */
+export interface Group {
   langs: string[];
   items: WorkItem[];
 }
@@ -23,8 +24,8 @@ export interface EngineOptions {
   /** the client for a set of target languages (one request's `to`) */
   client(langs: string[]): Promise<TranslatorClient>;
   signal?: AbortSignal;
-  /** units of `lang` done so far (called as batches are delivered) */
-  progress?(lang: string, units: number): void;
+  /** units done so far per language (called as batches are delivered) */
+  progress?(done: ReadonlyMap<string, number>): void;
   /** --dry-run: the requests are planned, not sent */
   dryRun?: boolean;
 }
@@ -40,12 +41,11 @@ export interface EngineResult {
 }
 
 /**
- * The requests for a set of work items: items grouped by their language set (an item whose
- * characters times its languages exceed one request is sent language by language), each group
- * batched at the limits.
+ * Work items grouped by their language set; an item whose characters times its languages exceed
+ * one request is sent language by language, one longer than an item may be is not sent at all.
  */
-export function planBatches(items: readonly WorkItem[], tooLong: Map<string, string>): GroupBatch[] {
-  const groups = new Map<string, { langs: string[]; items: WorkItem[] }>();
+export function groupItems(items: readonly WorkItem[], tooLong: Map<string, string>): Group[] {
+  const groups = new Map<string, Group>();
   const add = (langs: string[], item: WorkItem) => {
     const key = langs.join(',');
     let g = groups.get(key);
@@ -63,73 +63,39 @@ export function planBatches(items: readonly WorkItem[], tooLong: Map<string, str
       for (const l of langs) add([l], { html: item.html, langs: new Map([[l, item.langs.get(l)!]]) });
     } else add(langs, item);
   }
-  const out: GroupBatch[] = [];
-  let seq = 0;
-  for (const g of groups.values()) {
-    const b = new Batcher(g.langs.length);
-    let pending: WorkItem[] = [];
-    const close = () => {
-      const batch = b.take();
-      if (batch) out.push({ ...batch, seq: seq++, langs: g.langs, items: pending });
-      pending = [];
-    };
-    for (const item of g.items) {
-      const chars = countChars(item.html);
-      if (!b.fits(chars)) close();
-      b.push(item.html, chars);
-      pending.push(item);
-      if (b.full) close();
-    }
-    close();
-  }
-  return out;
+  return [...groups.values()];
 }
 
 export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
   const tooLong = new Map<string, string>();
-  const batches = planBatches(items, tooLong);
+  const groups = groupItems(items, tooLong);
   const translations = new Map<string, Map<string, string>>();
-  const clients = new Map<string, Promise<TranslatorClient>>();
-  const clientFor = (langs: string[]) => {
-    const key = langs.join(',');
-    let c = clients.get(key);
-    if (!c) clients.set(key, (c = opts.client(langs)));
-    return c;
-  };
   let requests = 0;
   let billed: number | undefined;
-  if (opts.dryRun) {
-    for (const b of batches) (await clientFor(b.langs)).plan(b.texts);
-    return { translations, requests: 0, tooLong };
-  }
   const done = new Map<string, number>();
-  const pipeline = new OrderedPipeline<GroupBatch, BatchOutcome>({
-    concurrency: opts.concurrency,
-    signal: opts.signal,
-    send: async (b, signal) => (await clientFor(b.langs)).translate(b.texts, signal),
-    deliver: (b, o) => {
+  for (const g of groups) {
+    const client = await opts.client(g.langs);
+    const texts = g.items.map((i) => i.html);
+    if (opts.dryRun) {
+      await planTranslation(client, texts, g.langs.length);
+      continue;
+    }
+    for await (const ev of translateStream(client, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
+      if (ev.type !== 'batch') continue;
       requests++;
-      if (o.billed !== undefined) billed = (billed ?? 0) + o.billed;
-      o.results.forEach((r, i) => {
-        const item = b.items[i];
+      if (ev.outcome.billed !== undefined) billed = (billed ?? 0) + ev.outcome.billed;
+      ev.outcome.results.forEach((r, i) => {
+        const item = g.items[ev.batch.first + i];
         let m = translations.get(item.html);
         if (!m) translations.set(item.html, (m = new Map()));
         // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
         (r.translations ?? []).forEach((t, k) => {
-          if (k < b.langs.length) m.set(b.langs[k], t.text);
+          if (k < g.langs.length) m.set(g.langs[k], t.text);
         });
-        for (const l of b.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+        for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
       });
-      for (const l of b.langs) opts.progress?.(l, done.get(l) ?? 0);
-    },
-  });
-  try {
-    for (const b of batches) await pipeline.submit(b);
-    await pipeline.finish();
-  } catch (e) {
-    pipeline.cancel();
-    await pipeline.idle();
-    throw e;
+      opts.progress?.(done);
+    }
   }
   return { translations, requests, billed, tooLong };
 }

@@ -64,6 +64,7 @@ export function keyOf(path: readonly (string | number)[]): string {
   return path.map((c) => String(c).replace(/[\\.]/g, '\\$&')).join('.');
 }
 
+
 function unitsOf(text: string, root: Node): JUnit[] {
   const out: JUnit[] = [];
   const walk = (node: Node, path: (string | number)[]) => {
@@ -121,14 +122,21 @@ function tokenizeValue(s: string): Piece[] {
 }
 
 /** The plural categories of a language (cardinal or ordinal), as Intl knows them. */
+const categoryCache = new Map<string, string[]>();
+
 export function pluralCategories(lang: string, ordinal = false): string[] {
+  const key = `${lang}/${ordinal}`;
+  const cached = categoryCache.get(key);
+  if (cached) return [...cached];
   let cats: string[];
   try {
     cats = new Intl.PluralRules(lang, { type: ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories as string[];
   } catch {
     cats = ['one', 'other'];
   }
-  return CATEGORIES.filter((c) => cats.includes(c));
+  const out = CATEGORIES.filter((c) => cats.includes(c));
+  categoryCache.set(key, out);
+  return [...out];
 }
 
 /** The forms a target language gets for a group, each with the source form it is translated from. */
@@ -145,9 +153,28 @@ function formKey(g: Group, cat: string): string {
   return `${g.base}_${g.ordinal ? 'ordinal_' : ''}${cat}`;
 }
 
-/** Finds the node at a path in a target tree (undefined when absent). */
+const indexes = new WeakMap<Node, Map<string, Node>>();
+
+const esc = (c: string | number) => String(c).replace(/[\\.]/g, '\\$&');
+
+/** Finds the value node at a path in a tree (undefined when absent); one walk per tree builds an index by keyOf(path). */
 function nodeAt(root: Node, path: readonly (string | number)[]): Node | undefined {
-  return jsonc!.findNodeAtLocation(root, path as (string | number)[]);
+  return nodeAtKey(root, keyOf(path));
+}
+
+function nodeAtKey(root: Node, key: string): Node | undefined {
+  let index = indexes.get(root);
+  if (!index) {
+    const m = new Map<string, Node>();
+    const walk = (n: Node, k: string) => {
+      m.set(k, n);
+      if (n.type === 'object') for (const prop of n.children ?? []) walk(prop.children![1], k ? `${k}.${esc(prop.children![0].value as string)}` : esc(prop.children![0].value as string));
+      else if (n.type === 'array') (n.children ?? []).forEach((c, i) => walk(c, k ? `${k}.${i}` : String(i)));
+    };
+    walk(root, '');
+    indexes.set(root, (index = m));
+  }
+  return index.get(key);
 }
 
 interface JsonTarget extends TargetDoc {
@@ -172,10 +199,11 @@ export const json: FileFormat = {
       if (u.group) {
         const parent = nodeAt(root, u.path.slice(0, -1));
         if (!parent || parent.type !== 'object') continue;
-        const forms = targetForms(u.group, lang).map((f) => nodeAt(parent, [formKey(u.group!, f.cat)]));
+        const parentKey = keyOf(u.path.slice(0, -1));
+        const forms = targetForms(u.group, lang).map((f) => nodeAtKey(root, parentKey ? `${parentKey}.${esc(formKey(u.group!, f.cat))}` : esc(formKey(u.group!, f.cat))));
         if (forms.every((n) => n?.type === 'string')) values.set(u.key, joinParts(forms.map((n) => n!.value as string)));
       } else {
-        const n = nodeAt(root, u.path);
+        const n = nodeAtKey(root, u.key);
         if (n?.type === 'string') values.set(u.key, n.value as string);
       }
     }

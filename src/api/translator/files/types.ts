@@ -67,15 +67,28 @@ export function hash(s: string): string {
   return createHash('sha256').update(s).digest('base64url').slice(0, 12);
 }
 
-/** A malformed input file: names the file, line and column (exit 2, nothing touched). */
+let lineIndex: { text: string; starts: number[] } | undefined;
+
+/** Offsets where each line starts (kept for the last text asked about: units are numbered in order). */
+function lineStarts(text: string): number[] {
+  if (lineIndex?.text === text) return lineIndex.starts;
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  lineIndex = { text, starts };
+  return starts;
+}
+
+/** The 1-based line and column of an offset (for messages naming file:line:column). */
 export function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    last = i;
+  const starts = lineStarts(text);
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
   }
-  return { line, column: offset - last };
+  return { line: lo + 1, column: offset - starts[lo] + 1 };
 }
 
 /** The 1-based line of an offset (for unit positions). */

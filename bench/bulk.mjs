@@ -1,0 +1,145 @@
+// Bulk ERP work over $batch (issue 17), against one minimal local service (bench/servers.mjs
+// bulkServer), every candidate and its baseline interleaved:
+// - import of 10,000 salespeople: `vx erp salespeople import` vs a shell loop of
+//   `vx erp salespeople-purchasers create` (200 runs timed, extrapolated to 10,000), and vs a
+//   minimal raw $batch client with the same batch size (100) and concurrency (5);
+// - export of 100,000 records: `vx erp salespeople export -o ndjson` vs a raw paging client
+//   writing the same NDJSON; and vx's peak RSS exporting 100,000 and 1,000,000 records.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bulkServer } from './servers.mjs';
+import { median, report, ROOT, VX } from './lib.mjs';
+
+const COMPANY = '11111111-2222-3333-4444-555555555555';
+
+function envFor(url, dir, company = COMPANY, token = 'bench-token') {
+  return { ...process.env, VX_CONFIG_DIR: join(dir, 'config'), VX_ERP_PREFIX: url, VX_ERP_TOKEN: token, VX_ERP_COMPANY: company };
+}
+
+/** Runs a command; resolves with wall ms and (when wrapped by /usr/bin/time) peak RSS in MB. */
+function run(cmd, args, env, { rss = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const [file, argv] = rss ? ['/usr/bin/time', ['-f', 'maxrss=%M', cmd, ...args]] : [cmd, args];
+    const t0 = process.hrtime.bigint();
+    const child = spawn(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-1500)}`));
+      const m = /maxrss=(\d+)/.exec(err);
+      resolve({ ms, rssMb: m ? Number(m[1]) / 1024 : undefined });
+    });
+  });
+}
+
+/** vx import vs the raw $batch client against one server, interleaved; `reset` runs before every run. */
+async function importPair(url, dir, csv, { rounds, batchSize, concurrency, reset = async () => {}, company = COMPANY, token = 'bench-token' }) {
+  const env = envFor(url, dir, company, token);
+  const journal = join(dir, 'people.journal');
+  const vxArgs = [VX, 'erp', 'salespeople', 'import', '--file', csv, '--batch-size', String(batchSize), '--concurrency', String(concurrency), '--journal', journal];
+  const rawArgs = [join(ROOT, 'bench', 'raw-batch.cjs'), `${url}/api/v2.0/$batch`, csv, String(batchSize), String(concurrency)];
+  const vx = [];
+  const raw = [];
+  for (let r = -2; r < rounds; r++) {
+    const pair = [
+      async () => {
+        rmSync(journal, { force: true });
+        await reset();
+        const { ms } = await run(process.execPath, vxArgs, env);
+        if (r >= 0) vx.push(ms);
+      },
+      async () => {
+        await reset();
+        const { ms } = await run(process.execPath, rawArgs, env);
+        if (r >= 0) raw.push(ms);
+      },
+    ];
+    if (r % 2) pair.reverse();
+    for (const f of pair) await f();
+  }
+  return { vx: median(vx), raw: median(raw) };
+}
+
+export async function bulkImport({ rows = 10_000, loopRuns = 200, rounds = 5, batchSize = 100, concurrency = 5 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vx-bench-bulk-'));
+  const { startEmulator } = (await import('../dist/vendor/emulator.js')).__vxNs;
+  const emu = await startEmulator({ port: 0 });
+  const server = await bulkServer();
+  try {
+    const csv = join(dir, 'people.csv');
+    let text = 'code,displayName,commisionPercent\n';
+    for (let i = 0; i < rows; i++) text += `P${i},Salesperson ${i},${(i % 10) / 2}\n`;
+    writeFileSync(csv, text);
+    // the emulator: the service as vx users meet it offline (every operation checked and stored)
+    const emuUrl = `${emu.url}/erp`;
+    const company = emu.env().VX_ERP_COMPANY;
+    const e = await importPair(emuUrl, dir, csv, { rounds, batchSize, concurrency, reset: async () => emu.reset(), company, token: 'emulator-token' });
+    const loopEnv = envFor(emuUrl, dir, company, 'emulator-token');
+    emu.reset();
+    const loopScript = `i=0; while [ $i -lt ${loopRuns} ]; do "${process.execPath}" "${VX}" erp salespeople-purchasers create --set code=L$i --set displayName="Salesperson $i" --set commisionPercent=2.5 >/dev/null || exit 1; i=$((i+1)); done`;
+    const loop = await run('sh', ['-c', loopScript], loopEnv);
+    const loop10k = (loop.ms / loopRuns) * rows;
+    report(`vx erp salespeople import of ${rows.toLocaleString('en-US')} rows vs a shell loop of create (${loopRuns} runs, ${(loop.ms / loopRuns).toFixed(0)} ms each, extrapolated), emulator`, loop10k, e.vx, 20, { higherIsBetter: true, note: '(speed-up)' });
+    report(`vx import throughput vs a raw $batch client (batch ${batchSize}, concurrency ${concurrency}), emulator, whole processes`, e.raw, e.vx, 0.9, { higherIsBetter: true, note: `(vx ${e.vx.toFixed(0)} ms, raw ${e.raw.toFixed(0)} ms)` });
+    // a server that does nothing but answer: only the clients' own costs are compared
+    const m = await importPair(server.url, dir, csv, { rounds, batchSize, concurrency });
+    report(`the same against a server that only answers (client cost alone)`, m.raw, m.vx, 0.9, { higherIsBetter: true, informational: true, note: `(vx ${m.vx.toFixed(0)} ms, raw ${m.raw.toFixed(0)} ms)` });
+  } finally {
+    await server.close();
+    await emu.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function bulkExport({ records = 100_000, big = 1_000_000, rounds = 7 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vx-bench-export-'));
+  const server = await bulkServer(records);
+  try {
+    const env = envFor(server.url, dir);
+    const first = `${server.url}/api/v2.0/companies(${COMPANY})/salespeoplePurchasers`;
+    const vxArgs = [VX, 'erp', 'salespeople', 'export', '-o', 'ndjson'];
+    const rawArgs = [join(ROOT, 'bench', 'raw-export.cjs'), first, '1000'];
+    const vx = [];
+    const raw = [];
+    let rss100k = 0;
+    for (let r = -2; r < rounds; r++) {
+      const pair = [
+        async () => {
+          const m = await run(process.execPath, vxArgs, env, { rss: true });
+          if (r >= 0) vx.push(m.ms);
+          rss100k = Math.max(rss100k, m.rssMb ?? 0);
+        },
+        async () => {
+          const { ms } = await run(process.execPath, rawArgs, env, { rss: true });
+          if (r >= 0) raw.push(ms);
+        },
+      ];
+      if (r % 2) pair.reverse();
+      for (const f of pair) await f();
+    }
+    report(`vx erp salespeople export -o ndjson of ${records.toLocaleString('en-US')} records vs a raw paging client, throughput`, median(raw), median(vx), 0.9, { higherIsBetter: true, note: `(vx ${median(vx).toFixed(0)} ms, raw ${median(raw).toFixed(0)} ms)` });
+    await server.close();
+    const bigServer = await bulkServer(big);
+    try {
+      const m = await run(process.execPath, vxArgs, envFor(bigServer.url, dir), { rss: true });
+      report(`vx export peak RSS, ${big.toLocaleString('en-US')} vs ${records.toLocaleString('en-US')} records (flat: <= 1.25x; 1M under 150 MB: ${(m.rssMb ?? 0).toFixed(0)} MB, ${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? 0, rss100k, 1.25, { unit: 'MB' });
+      if (!((m.rssMb ?? Infinity) < 150)) console.log(`MISS  vx export of ${big} records peaked at ${m.rssMb} MB (goal < 150 MB)`);
+    } finally {
+      await bigServer.close();
+    }
+  } finally {
+    await server.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function bulk() {
+  await bulkImport();
+  await bulkExport();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bulk();

@@ -1,0 +1,171 @@
+// `quota apply`: read every quota of a manifest, plan what changes (a limit is never lowered
+// unless the entry allows it), submit the changes concurrently and follow each request to its
+// end. Each PATCH is sent at most once per run (a 429/503 answer, which proves nothing was done,
+// is the only thing core/http repeats). No terminal: the caller draws the status.
+import { asVxError, type VxError } from '../../core/errors.js';
+import { mapPool } from '../../core/pool.js';
+import type { MgmtClient } from './client.js';
+import type { ManifestEntry } from './manifest.js';
+import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
+
+/**
+ * increase / decrease: to be submitted; unchanged: already at the limit; kept: the limit is
+ * higher and the entry does not allow lowering it; refused: a decrease below the current usage;
+ * failed: the quota could not be read.
+ */
+export type PlanAction = 'increase' | 'decrease' | 'unchanged' | 'kept' | 'refused' | 'failed';
+
+export interface PlanItem {
+  entry: ManifestEntry;
+  scope: QuotaScope;
+  action: PlanAction;
+  current?: Quota;
+  from?: number;
+  usage?: number;
+  unit?: string;
+  note: string;
+  failure?: VxError;
+}
+
+export function isChange(p: PlanItem): boolean {
+  return p.action === 'increase' || p.action === 'decrease';
+}
+
+export function planItem(entry: ManifestEntry, current: Quota): PlanItem {
+  const scope = { subscription: entry.subscription, provider: entry.provider, location: entry.location };
+  const p = current.properties ?? {};
+  const from = typeof p.limit === 'number' ? p.limit : undefined;
+  const usage = typeof p.currentValue === 'number' ? p.currentValue : undefined;
+  const base = { entry, scope, current, from, usage, unit: p.unit };
+  const to = entry.limit;
+  if (from === undefined) return { ...base, action: 'increase', note: `set to ${to} (the current limit is not known)` };
+  if (to === from) return { ...base, action: 'unchanged', note: `already ${from}` };
+  if (to > from) return { ...base, action: 'increase', note: `${from} -> ${to} (+${to - from})` };
+  if (!entry.allowDecrease) return { ...base, action: 'kept', note: `already ${from}, above ${to}; not lowered (allowDecrease is not set)` };
+  if (usage !== undefined && to < usage) return { ...base, action: 'refused', note: `${to} is below the current usage of ${usage}; not submitted` };
+  return { ...base, action: 'decrease', note: `${from} -> ${to} (-${from - to})` };
+}
+
+/** Reads every quota of the manifest (concurrently) and decides what to do with each. */
+export async function makePlan(c: MgmtClient, entries: ManifestEntry[], o: { concurrency: number; signal?: AbortSignal }): Promise<PlanItem[]> {
+  return mapPool(
+    entries,
+    o.concurrency,
+    async (entry): Promise<PlanItem> => {
+      const scope = { subscription: entry.subscription, provider: entry.provider, location: entry.location };
+      try {
+        return planItem(entry, await getQuota(c, scope, entry.name));
+      } catch (e) {
+        const failure = asVxError(e);
+        if (failure.exitCode === 130) throw e;
+        return { entry, scope, action: 'failed', note: failure.message, failure };
+      }
+    },
+    o.signal,
+  );
+}
+
+/** The PATCH a change sends (for --dry-run and the plan's JSON). */
+export function changeRequest(c: MgmtClient, p: PlanItem): { method: string; url: string; body: object } {
+  return { method: 'PATCH', url: quotaUrl(c, p.scope, p.entry.name), body: patchBody(p.current ?? {}, p.entry.name, p.entry.limit) };
+}
+
+/** Submitting -> Accepted/InProgress -> Succeeded | Failed | Invalid; Error: not accepted; Unknown: accepted, its end not known. */
+export type ChangeState = 'Pending' | 'Submitting' | 'Accepted' | 'InProgress' | 'Succeeded' | 'Failed' | 'Invalid' | 'Error' | 'Unknown' | string;
+
+export interface ChangeStatus {
+  item: PlanItem;
+  state: ChangeState;
+  requestId?: string;
+  message?: string;
+  failure?: VxError;
+}
+
+export function changeSucceeded(s: ChangeStatus): boolean {
+  return s.state === 'Succeeded';
+}
+
+export interface FollowOptions {
+  concurrency: number;
+  intervalSeconds: number;
+  signal?: AbortSignal;
+  /** every change of a status, with all of them (the caller redraws its table or prints a line) */
+  onUpdate: (s: ChangeStatus, all: readonly ChangeStatus[]) => void;
+  /** how to follow a request by hand (printed when its end is not known) */
+  followHint: (s: ChangeStatus) => string;
+}
+
+/**
+ * Submits every change (at most `concurrency` PATCHes at a time) and follows each accepted
+ * request to its end; the follow-ups run side by side (they spend their time waiting).
+ */
+export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOptions): Promise<ChangeStatus[]> {
+  const statuses: ChangeStatus[] = items.map((item) => ({ item, state: 'Pending' }));
+  const set = (s: ChangeStatus, patch: Partial<ChangeStatus>) => {
+    if (Object.entries(patch).every(([k, v]) => s[k as keyof ChangeStatus] === v)) return;
+    Object.assign(s, patch);
+    o.onUpdate(s, statuses);
+  };
+  const follows: Promise<void>[] = [];
+  await mapPool(
+    statuses,
+    o.concurrency,
+    async (s) => {
+      const { item } = s;
+      set(s, { state: 'Submitting' });
+      let submitted;
+      try {
+        submitted = await submitLimit(c, item.scope, item.entry.name, patchBody(item.current ?? {}, item.entry.name, item.entry.limit));
+      } catch (e) {
+        const failure = asVxError(e);
+        if (failure.exitCode === 130) throw e;
+        set(s, { state: 'Error', message: failure.message, failure });
+        return;
+      }
+      const state = stateOf(submitted.body);
+      if (submitted.status !== 201) {
+        // 200: done at once, no request to follow
+        set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
+        return;
+      }
+      let id: string;
+      try {
+        id = requestIdOf(submitted.body);
+      } catch (e) {
+        set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
+        return;
+      }
+      set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
+      if (isFinal(state)) return;
+      follows.push(
+        (async () => {
+          try {
+            const final = await pollRequest(c, item.scope, id, {
+              intervalSeconds: o.intervalSeconds,
+              retryAfter: submitted.retryAfter,
+              url: submitted.location,
+              signal: o.signal,
+              onState: (st, r) => {
+                if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
+              },
+            });
+            set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
+          } catch (e) {
+            const failure = asVxError(e);
+            if (failure.exitCode === 130) {
+              set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
+              throw e;
+            }
+            set(s, { state: 'Unknown', message: `${failure.message}; the change was accepted: ${o.followHint(s)}`, failure });
+          }
+        })(),
+      );
+    },
+    o.signal,
+  );
+  const settled = await Promise.allSettled(follows);
+  const interrupted = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (interrupted) throw interrupted.reason;
+  return statuses;
+}
+

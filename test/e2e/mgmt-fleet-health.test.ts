@@ -1,0 +1,178 @@
+// vx mgmt health watch | check against the emulator, whose health events appear, change and
+// resolve as the tests advance its clock (emu.advanceClock / POST /_emulator/clock).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { baseEnv, BIN } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const ndjson = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const mgmtLog = () => e2e.emu.log.filter((e) => e.family === 'mgmt');
+const dir = mkdtempSync(join(tmpdir(), 'vx-watch-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const MIN = 60_000;
+const SEEDED = ['9VS6-0W8', 'KTL1-8PQ', 'PM3R-2XT', 'HA7C-11L', 'SQ2L-6KD', 'SEC1-9ZA', 'BIL4-3PC', 'PM8N-5QW', 'EM5J-7VB'];
+
+describe('vx mgmt health check', () => {
+  it('one summary line and the monitoring-plugin exit code', async () => {
+    const crit = await e2e.run(['mgmt', 'health', 'check']);
+    expect(crit.code).toBe(2);
+    expect(crit.stderr).toBe('');
+    expect(crit.stdout).toBe(
+      'HEALTH CRITICAL - 3 critical (ServiceIssue: 9VS6-0W8 KTL1-8PQ; SecurityAdvisory: SEC1-9ZA), 3 warning (PlannedMaintenance: PM3R-2XT; HealthAdvisory: HA7C-11L; EmergingIssues: EM5J-7VB) | critical=3 warning=3 active=7\n',
+    );
+    const warn = await e2e.run(['mgmt', 'health', 'check', '--critical', 'RCA', '--warn', 'Billing']);
+    expect([warn.code, warn.stdout]).toEqual([1, 'HEALTH WARNING - 1 warning (Billing: BIL4-3PC) | critical=0 warning=1 active=7\n']);
+    const ok = await e2e.run(['mgmt', 'health', 'check', '--critical', 'RCA', '--warn', 'RCA', '--subscription', e2e.env.VX_SUBSCRIPTION]);
+    expect([ok.code, ok.stdout]).toEqual([0, 'HEALTH OK - no active events of the watched types (7 active in all) | critical=0 warning=0 active=7\n']);
+    const json = await e2e.run(['mgmt', 'health', 'check', '--resource', `/subscriptions/${e2e.env.VX_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`, '-o', 'json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'CRITICAL', code: 2, critical: ['RH02-VM1'], warning: [], active: 1 });
+  });
+
+  it('3 UNKNOWN when the service cannot be asked (or the question is wrong), with the reason on the line', async () => {
+    const auth = await e2e.run(['mgmt', 'health', 'check'], { env: { VX_MGMT_TOKEN: 'wrong' } });
+    expect(auth.code).toBe(3);
+    expect(auth.stdout).toMatch(/^HEALTH UNKNOWN - HTTP 401 Unauthorized AuthenticationFailed: The access token is invalid\. \(request id [0-9a-f-]+\)\n$/);
+    expect(auth.stdout).not.toContain('wrong');
+    e2e.emu.setFaults('mgmt/503:1');
+    const down = await e2e.run(['mgmt', 'health', 'check', '--retries', '1']);
+    expect(down.code).toBe(3);
+    expect(down.stdout).toMatch(/^HEALTH UNKNOWN - HTTP 503 Service Unavailable/);
+    e2e.emu.setFaults('');
+    const bad = await e2e.run(['mgmt', 'health', 'check', '--critical', 'Outage']);
+    expect([bad.code, bad.stdout]).toEqual([3, 'HEALTH UNKNOWN - invalid --critical "Outage": the event types are ServiceIssue, PlannedMaintenance, HealthAdvisory, RCA, EmergingIssues, SecurityAdvisory, Billing; nothing was sent\n']);
+  });
+});
+
+describe('vx mgmt health watch --once with a state file', () => {
+  it('reports every event once, then only news as the clock moves: new, updated, resolved; --exec gets each as JSON with its id and type', async () => {
+    const state = join(dir, 'state.json');
+    const log = join(dir, 'exec.log');
+    const exec = `cat > "${dir}/$VX_EVENT_ID.json"; echo "$VX_EVENT_CHANGE $VX_EVENT_ID $VX_EVENT_TYPE $VX_EVENT_STATUS" >> "${log}"`;
+    const watch = () => e2e.run(['mgmt', 'health', 'watch', '--once', '--state', state, '--exec', exec]);
+    const first = await watch();
+    expect(first.code).toBe(0);
+    expect(ndjson(first.stdout).map((l) => `${l.change} ${l.trackingId}`)).toEqual(SEEDED.map((id) => `new ${id}`));
+    expect(JSON.parse(readFileSync(state, 'utf8')).events['9VS6-0W8']).toEqual({ status: 'Active', eventLevel: 'Error', lastUpdateTime: expect.any(String) });
+    const again = await watch();
+    expect([again.code, again.stdout]).toEqual([0, '']);
+
+    e2e.emu.advanceClock(15 * MIN);
+    const appeared = await watch();
+    const [news] = ndjson(appeared.stdout);
+    expect(ndjson(appeared.stdout)).toHaveLength(1);
+    expect(news).toMatchObject({ change: 'new', trackingId: 'FLT1-A01', event: { name: 'FLT1-A01', properties: { status: 'Active', eventLevel: 'Error', eventType: 'ServiceIssue' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'FLT1-A01.json'), 'utf8'))).toEqual(news.event);
+
+    e2e.emu.advanceClock(15 * MIN);
+    const changed = await watch();
+    expect(ndjson(changed.stdout).map((l) => `${l.change} ${l.trackingId}`)).toEqual(['new FLT2-B02', 'updated FLT1-A01']);
+    expect(ndjson(changed.stdout)[1].previous).toMatchObject({ status: 'Active', eventLevel: 'Error' });
+
+    e2e.emu.advanceClock(20 * MIN);
+    const resolved = await watch();
+    expect(ndjson(resolved.stdout).map((l) => `${l.change} ${l.trackingId} ${l.event.properties.status}`)).toEqual(['resolved FLT1-A01 Resolved']);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines.slice(-4)).toEqual(['new FLT1-A01 ServiceIssue Active', 'new FLT2-B02 PlannedMaintenance Active', 'updated FLT1-A01 ServiceIssue Active', 'resolved FLT1-A01 ServiceIssue Resolved']);
+    expect(lines).toHaveLength(SEEDED.length + 4);
+  });
+
+  it('the control endpoint moves the clock for sandbox users', async () => {
+    const before = (await (await fetch(`${e2e.emu.url}/_emulator/clock`)).json()) as { offsetSeconds: number };
+    expect(before.offsetSeconds).toBe(0);
+    const r = await fetch(`${e2e.emu.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: 3600 }) });
+    expect(((await r.json()) as { offsetSeconds: number }).offsetSeconds).toBe(3600);
+    const bad = await fetch(`${e2e.emu.url}/_emulator/clock`, { method: 'POST', body: '{"advanceSeconds":-5}' });
+    expect(bad.status).toBe(400);
+    const w = await e2e.run(['mgmt', 'health', 'watch', '--once', '--type', 'HealthAdvisory,PlannedMaintenance']);
+    expect(ndjson(w.stdout).map((l) => l.trackingId)).toEqual(['FLT3-C03', 'FLT2-B02', 'PM3R-2XT', 'HA7C-11L', 'PM8N-5QW']);
+  });
+
+  it('a corrupt state file is named and left as it is; nothing is sent (exit 2)', async () => {
+    const state = join(dir, 'corrupt.json');
+    writeFileSync(state, '{"version":1,"events":{');
+    const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--state', state]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^vx: the state file ${state.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is corrupt \\(not JSON: .*\\); it was left as it is: repair it, or move it away to start over`));
+    expect(readFileSync(state, 'utf8')).toBe('{"version":1,"events":{');
+    expect(mgmtLog()).toEqual([]);
+  });
+
+  it('a terminal gets one readable line per event', async () => {
+    e2e.emu.advanceClock(10 * MIN);
+    const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--type', 'ServiceIssue', '-o', 'table']);
+    expect(r.stdout.split('\n')[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\dZ {2}NEW {9}FLT1-A01 {2}ServiceIssue Error Active {2}Virtual Machines - West US 2 - Allocation failures$/);
+  });
+});
+
+/** Starts a watch that keeps polling; resolves with its exit once `stop` (called when its output has `ready`) has sent a signal. */
+function longWatch(args: string[], steps: { when: RegExp; then: (child: import('node:child_process').ChildProcess) => void }[]) {
+  const child = spawn(process.execPath, [BIN, 'mgmt', 'health', 'watch', ...args], { env: { ...baseEnv(e2e.configDir), ...e2e.env } });
+  let out = '';
+  let err = '';
+  let step = 0;
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const check = () => {
+    while (step < steps.length && steps[step].when.test(out + err)) steps[step++].then(child);
+  };
+  child.stdout.on('data', (c) => {
+    out += c;
+    check();
+  });
+  child.stderr.on('data', (c) => {
+    err += c;
+    check();
+  });
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    }),
+  );
+}
+
+describe('vx mgmt health watch, polling', () => {
+  it('prints news at each poll; SIGTERM stops it with the state saved (143)', async () => {
+    const state = join(dir, 'term.json');
+    const r = await longWatch(['--interval', '1', '--state', state], [
+      { when: /EM5J-7VB/, then: () => e2e.emu.advanceClock(15 * MIN) },
+      { when: /FLT1-A01/, then: (c) => c.kill('SIGTERM') },
+    ]);
+    expect(r.code).toBe(143);
+    expect(r.err).toBe(`vx: interrupted; the state is saved in ${state} (SIGTERM)\n`);
+    expect(ndjson(r.out).map((l) => l.trackingId)).toEqual([...SEEDED, 'FLT1-A01']);
+    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).events)).toContain('FLT1-A01');
+  }, 35_000);
+
+  it('Ctrl-C stops it with the state saved (130)', async () => {
+    const state = join(dir, 'int.json');
+    const r = await longWatch(['--interval', '1', '--state', state], [{ when: /EM5J-7VB/, then: (c) => c.kill('SIGINT') }]);
+    expect(r.code).toBe(130);
+    expect(r.err).toBe(`vx: interrupted; the state is saved in ${state}\n`);
+    expect(existsSync(state)).toBe(true);
+    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).events)).toEqual(SEEDED);
+  }, 35_000);
+
+  it('backs off while the service answers 503 and carries on when it is back', async () => {
+    e2e.emu.setFaults('mgmt/GET/503:2x');
+    const r = await longWatch(['--interval', '1', '--retries', '0'], [{ when: /EM5J-7VB/, then: (c) => c.kill('SIGTERM') }]);
+    expect(r.code).toBe(143);
+    expect(r.err.split('\n').slice(0, 2)).toEqual([
+      expect.stringMatching(/^warning: HTTP 503 Service Unavailable .*; trying again in 2 s$/),
+      expect.stringMatching(/^warning: HTTP 503 Service Unavailable .*; trying again in 4 s$/),
+    ]);
+    expect(ndjson(r.out)).toHaveLength(SEEDED.length);
+  }, 35_000);
+
+  it('bad input sends nothing', async () => {
+    for (const args of [['--interval', '0'], ['--type', 'Outage'], ['--exec', ' '], ['--resource', '/subscriptions/x']]) {
+      const r = await e2e.run(['mgmt', 'health', 'watch', '--once', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(mgmtLog()).toEqual([]);
+  });
+});
