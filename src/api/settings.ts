@@ -5,7 +5,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'translator.endpoint', env: 'VX_TRANSLATOR_ENDPOINT', description: 'translator endpoint ({base_url})', url: true },
   { key: 'translator.key', env: 'VX_TRANSLATOR_KEY', secret: true, credential: true, description: 'translator subscription key' },
   { key: 'translate.memory', env: 'VX_TRANSLATE_MEMORY', description: 'translation memory file used by every `vx translate` (as --memory; created when missing)' },
-  { key: 'translate.maxCharsPerMinute', env: 'VX_TRANSLATE_MAX_CHARS_PER_MINUTE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)' },
+  { key: 'translate.maxRate', env: 'VX_TRANSLATE_MAX_RATE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)' },
   { key: 'translator.region', env: 'VX_TRANSLATOR_REGION', description: 'translator region (sent as Vendor-Subscription-Region)' },
   { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix})', url: true },
   { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id' },

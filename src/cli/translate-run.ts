@@ -44,8 +44,8 @@ function characters(flag: string, v: string | undefined): number | undefined {
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
 function runSettings(ctx: Ctx, opts: TranslateOptions) {
   const memory = opts.memory === false ? undefined : memoryPath(ctx, opts.memory);
-  const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxCharsPerMinute') : undefined;
-  const perMinute = characters(fromProfile ? `the translate.maxCharsPerMinute setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
+  const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
+  const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);
   return { memory, perMinute, budget };
 }

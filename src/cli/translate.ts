@@ -33,7 +33,7 @@ export function registerTranslate(program: Command): void {
     .option('--out <file>', 'write the results to this file (it appears only when complete; default format text)')
     .option('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)')
     .option('--no-memory', 'use no translation memory for this run (even if translate.memory is set)')
-    .option('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxCharsPerMinute; else learned from 429s)")
+    .option('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)")
     .option('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed')
     .option('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)')
     .addHelpText(
