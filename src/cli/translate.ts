@@ -68,7 +68,7 @@ function registerMemory(translate: Command): void {
     .description('the translation memory: statistics, TMX 1.4 export and import, pruning')
     .addHelpText(
       'after',
-      examples('vx translate memory stats --memory notes.tm', 'vx translate memory export --memory notes.tm --out notes.tmx', 'vx translate memory import notes.tmx --memory copy.tm') +
+      examples('vx translate memory stats --memory <tm>', 'vx translate memory export --memory <tm> --out <tmx>', 'vx translate memory import <tmx> --memory <tm>') +
         `
 The memory file is --memory <path>, else the translate.memory setting. See docs/translate.md.
 `,
@@ -76,17 +76,17 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
   const withPath = (cmd: Command) => cmd.option('--memory <path>', 'the translation memory file (default: the translate.memory setting)');
   withPath(memory.command('stats'))
     .description('entries, size, oldest and newest entry, entries per language pair')
-    .addHelpText('after', examples('vx translate memory stats --memory notes.tm -o json'))
+    .addHelpText('after', examples('vx translate memory stats --memory <tm> -o json'))
     .action(act(async (ctx, opts) => (await memoryRun()).stats(ctx, opts)));
   withPath(memory.command('export'))
     .description('write every entry as TMX 1.4 (streamed) to standard output or --out')
     .option('--out <file>', 'write to this file (it appears only when complete)')
-    .addHelpText('after', examples('vx translate memory export --memory notes.tm --out notes.tmx'))
+    .addHelpText('after', examples('vx translate memory export --memory <tm> --out <tmx>'))
     .action(act(async (ctx, opts) => (await memoryRun()).exportTmx(ctx, opts)));
   withPath(memory.command('import'))
     .description('add the entries of a TMX 1.4 file (checked whole first: any problem imports nothing)')
     .argument('<file.tmx>', 'the TMX file')
-    .addHelpText('after', examples('vx translate memory import <tmx> --memory notes.tm'))
+    .addHelpText('after', examples('vx translate memory import <tmx> --memory <tm>'))
     .action(act(async (ctx, opts, file: string) => (await memoryRun()).importTmx(ctx, opts, file)));
   withPath(memory.command('prune'))
     .description('remove entries: older than an age, of a target or source language (asks, or --yes)')
@@ -94,6 +94,6 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     .option('--to <lang>', 'entries translated into this language')
     .option('--from <lang>', 'entries translated from this language (auto: detected sources)')
     .option('--all', 'every entry')
-    .addHelpText('after', examples('vx translate memory prune --memory notes.tm --older-than 90d --yes'))
+    .addHelpText('after', examples('vx translate memory prune --memory <tm> --older-than 90d --yes'))
     .action(act(async (ctx, opts) => (await memoryRun()).prune(ctx, opts)));
 }
