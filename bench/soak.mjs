@@ -48,6 +48,7 @@ function envFor(emu) {
     HOME: process.env.HOME,
     VX_CONFIG_DIR: mkdtempSync(join(work, 'cfg-')),
     VX_BACKOFF_BASE_MS: '20',
+    VX_POLL_FLOOR_MS: '20',
     NO_COLOR: '1',
     ...emu.env(),
   };

@@ -23,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const onSignal = (sig: keyof typeof SIGNAL_EXIT) => {
     // a command that serves until it is told to stop (emulator start) takes SIGTERM as its stop
     if (sig === 'SIGTERM' && state.onSigterm) return state.onSigterm();
+    if (sig === 'SIGINT' && state.pagerRunning) return;
     if (interrupted) process.exit(interrupted);
     interrupted = SIGNAL_EXIT[sig];
     state.interruptedBy = sig;

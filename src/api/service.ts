@@ -4,35 +4,23 @@ import type { Config } from '../core/config.js';
 import { AuthError } from '../core/errors.js';
 import { SIGN_IN_SERVICE, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
+import { FAMILY_NAMES, familyOf, type FamilyName } from '../spec/families.js';
 
-export const SERVICES = ['translator', 'erp', 'lcs', 'mgmt'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export const SERVICES = FAMILY_NAMES;
+export type ServiceName = FamilyName;
 
-const ENDPOINT_KEY: Record<ServiceName, string> = {
-  translator: 'translator.endpoint',
-  erp: 'erp.prefix',
-  lcs: 'lcs.endpoint',
-  mgmt: 'mgmt.endpoint',
-};
-
-const CREDENTIAL_KEY: Record<ServiceName, string> = {
-  translator: 'translator.key',
-  erp: 'erp.token',
-  lcs: 'lcs.token',
-  mgmt: 'mgmt.token',
-};
-
+/** the setting holding a service's base URL */
 export function endpointKey(service: ServiceName): string {
-  return ENDPOINT_KEY[service];
+  return familyOf(service).endpoint;
 }
 
 export function credentialKey(service: ServiceName): string {
-  return CREDENTIAL_KEY[service];
+  return familyOf(service).credential;
 }
 
 /** The configured base URL of a service, without a trailing slash. */
 export function serviceBase(config: Config, service: ServiceName, flag?: string): string {
-  const key = ENDPOINT_KEY[service];
+  const key = familyOf(service).endpoint;
   return normalizeBase(config.require(key, flag), key);
 }
 
@@ -45,10 +33,11 @@ export function serviceBase(config: Config, service: ServiceName, flag?: string)
 export async function authHeaders(config: Config, service: ServiceName, http?: Http): Promise<Record<string, string>> {
   // the symbol travels with the headers (spread copies it) and names the sign-in a 401 points at
   const tag = { [SIGN_IN_SERVICE]: service } as Record<string, string>;
-  if (service === 'translator') {
+  const { auth } = familyOf(service);
+  if (auth.kind === 'key') {
     const key = await credential(config, service, http);
-    const region = config.get('translator.region');
-    return region ? { ...tag, 'Vendor-Subscription-Key': key, 'Vendor-Subscription-Region': region } : { ...tag, 'Vendor-Subscription-Key': key };
+    const region = auth.region && config.get(auth.region.setting);
+    return region ? { ...tag, [auth.header]: key, [auth.region!.header]: region } : { ...tag, [auth.header]: key };
   }
   return { ...tag, Authorization: `Bearer ${await credential(config, service, http)}` };
 }
@@ -59,7 +48,7 @@ export async function authHeaders(config: Config, service: ServiceName, http?: H
  * with the client secret from VX_CLIENT_SECRET / auth.clientSecret) when there is one, else refused.
  */
 export async function credential(config: Config, service: ServiceName, http?: Http): Promise<string> {
-  const key = CREDENTIAL_KEY[service];
+  const key = familyOf(service).credential;
   const r = config.resolve(key);
   if (!r) return config.require(key);
   if (r.source !== 'profile') return r.value;

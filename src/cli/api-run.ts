@@ -1,17 +1,12 @@
-import { authHeaders, serviceBase, type ServiceName } from '../api/service.js';
+import { authHeaders, serviceBase } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
+import type { ApiOptions } from './api.js';
 import { UsageError } from '../core/errors.js';
 import { readBodyArg } from '../core/input.js';
 import { paginate } from '../core/paging.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-export interface ApiOptions {
-  service: ServiceName;
-  data?: string;
-  header?: string[];
-  paginate?: boolean;
-}
 
 export function parseHeaders(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};

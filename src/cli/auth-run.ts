@@ -18,26 +18,13 @@ import {
 import { verifyCredential, type Verdict } from '../api/auth/verify.js';
 import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
+import { FAMILIES } from '../spec/families.js';
+import type { LoginOptions } from './auth.js';
 import { AuthError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
 import { isTable } from '../core/output.js';
 
-export interface LoginOptions {
-  service?: ServiceName;
-  withKey?: boolean;
-  withToken?: boolean;
-  deviceCode?: boolean;
-  clientCredentials?: boolean;
-  withSecret?: boolean;
-  clientId?: string;
-  tenant?: string;
-  scope?: string;
-  browser?: boolean;
-  wait?: string;
-  /** commander's `--no-verify` gives verify=false */
-  verify?: boolean;
-}
 
 const DEFAULT_WAIT_S = 300;
 
@@ -50,13 +37,11 @@ function parseWait(v: string | undefined): number {
 
 async function chooseService(ctx: Ctx, given: ServiceName | undefined): Promise<ServiceName> {
   if (given) return given;
-  if (!ctx.prompter.interactive) throw new UsageError('--service is required without a terminal (translator, erp, lcs or mgmt)');
-  return ctx.prompter.select<ServiceName>('Sign in to which service?', [
-    { name: 'translator (subscription key)', value: 'translator' },
-    { name: 'erp (business data)', value: 'erp' },
-    { name: 'lcs (database refresh)', value: 'lcs' },
-    { name: 'mgmt (resource management)', value: 'mgmt' },
-  ]);
+  if (!ctx.prompter.interactive) throw new UsageError(`--service is required without a terminal (${SERVICES.slice(0, -1).join(', ')} or ${SERVICES[SERVICES.length - 1]})`);
+  return ctx.prompter.select<ServiceName>(
+    'Sign in to which service?',
+    FAMILIES.map((f) => ({ name: f.title, value: f.name })),
+  );
 }
 
 /** A secret read from stdin: the whole input without the line ending around it. */

@@ -4,17 +4,9 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import type { EmulatorOptions } from './emulator.js';
 import { state } from './runner.js';
 
-export interface EmulatorOptions {
-  port: string;
-  host: string;
-  state?: string;
-  faults?: string;
-  rate?: string;
-  rateLimit?: string;
-  saveProfile?: string;
-}
 
 /** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
 export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {
@@ -65,23 +57,14 @@ function shellQuote(s: string): string {
 export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   const emu = await startServer(opts);
   const env = emu.env();
-  ctx.info(`vx emulator listening on ${emu.url} (translator, erp, lcs, mgmt, auth); Ctrl-C stops it`);
+  ctx.info(`vx emulator listening on ${emu.url} (${emu.families.map((f) => f.name).join(', ')}); Ctrl-C stops it`);
   if (opts.saveProfile) {
-    const map: Record<string, string> = {
-      VX_TRANSLATOR_ENDPOINT: 'translator.endpoint',
-      VX_TRANSLATOR_KEY: 'translator.key',
-      VX_ERP_PREFIX: 'erp.prefix',
-      VX_ERP_TOKEN: 'erp.token',
-      VX_ERP_COMPANY: 'erp.company',
-      VX_LCS_ENDPOINT: 'lcs.endpoint',
-      VX_LCS_TOKEN: 'lcs.token',
-      VX_MGMT_ENDPOINT: 'mgmt.endpoint',
-      VX_MGMT_TOKEN: 'mgmt.token',
-      VX_SUBSCRIPTION: 'mgmt.subscription',
-      VX_AUTH_URL: 'auth.url',
-    };
+    // each printed variable is stored as the setting it stands for
     const values: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (map[k] && v) values[map[k]] = v;
+    for (const [k, v] of Object.entries(env)) {
+      const def = ctx.config.settings().find((d) => d.env === k);
+      if (def && v) values[def.key] = v;
+    }
     await ctx.config.setMany(values, opts.saveProfile);
     ctx.info(`saved profile "${opts.saveProfile}": use it with \`vx -p ${opts.saveProfile} ...\``);
   }

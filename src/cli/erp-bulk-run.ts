@@ -13,23 +13,8 @@ import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, t
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
+import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
-
-export interface BulkFlags {
-  company?: string;
-  batchSize?: string;
-  concurrency?: string;
-  atomic?: boolean;
-}
-
-export interface ImportOpts extends BulkFlags {
-  file?: string;
-  format?: string;
-  update?: boolean;
-  skipInvalid?: boolean;
-  journal?: string;
-  resendUnknown?: boolean;
-}
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
@@ -41,7 +26,7 @@ function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefin
 }
 
 /** Batch size, concurrency and atomicity from the flags and settings. */
-export function bulkOptions(ctx: Ctx, opts: BulkFlags): BulkOptions {
+export function bulkOptions(ctx: Ctx, opts: BatchOpts & CompanyOpts): BulkOptions {
   const limit = ctx.config.get('erp.rateLimit') ?? '';
   const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(limit);
   if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) throw new UsageError(`invalid erp.rateLimit "${limit}": expected <requests>/<seconds>, e.g. 6000/300`);
@@ -340,13 +325,6 @@ function planImport(ctx: Ctx, client: ErpClient, set: ErpSet, batch: BatchClient
 
 // ---- bulk actions and deletes: --filter or --ids ----
 
-export interface BulkActionOpts extends BulkFlags {
-  filter?: string;
-  ids?: string;
-  ifMatch?: string;
-  force?: boolean;
-}
-
 interface Target {
   row: number;
   id: string;
@@ -460,16 +438,6 @@ function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns:
 }
 
 // ---- export ----
-
-export interface ExportOpts {
-  company?: string;
-  filter?: string;
-  select?: string;
-  orderby?: string;
-  top?: string;
-  pageSize?: string;
-  out?: string;
-}
 
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
 export const EXPORT_PAGE_SIZE = 1000;

@@ -3,33 +3,13 @@ import { ErpClient, recordLabel, type Entity, type ListQuery } from '../api/erp/
 import { buildBody } from '../api/erp/body.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
-import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
+import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
+import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
-
-interface CompanyOpts {
-  company?: string;
-}
-interface ListOpts extends CompanyOpts {
-  filter?: string;
-  select?: string;
-  expand?: string;
-  orderby?: string;
-  top?: string;
-  skip?: string;
-  pageSize?: string;
-  out?: string;
-}
-interface BodyOpts extends CompanyOpts {
-  data?: string;
-  set?: string[];
-}
-interface EtagOpts extends CompanyOpts {
-  ifMatch?: string;
-  force?: boolean;
-}
+import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
 
 function count(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -38,7 +18,7 @@ function count(name: string, v: string | undefined, min: number): number | undef
   return n;
 }
 
-export function listQuery(opts: ListOpts): ListQuery {
+export function listQuery(opts: Partial<ListOpts>): ListQuery {
   for (const k of ['filter', 'select', 'expand', 'orderby'] as const) {
     if (opts[k] !== undefined && !opts[k]!.trim()) throw new UsageError(`--${k} may not be empty`);
   }
@@ -100,7 +80,7 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
   await ctx.print(items, { columns: columnsOf(set, q.select), empty: `no ${set.singular} records` });
 }
 
-export async function runGet(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string): Promise<void> {
+export async function runGet(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Promise<void> {
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);
@@ -170,7 +150,7 @@ async function writeAtomic(path: string, data: Buffer): Promise<void> {
     throw e;
   }
 }
-export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: string, nav: string): Promise<void> {
+export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: string, nav: string): Promise<void> {
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
@@ -191,14 +171,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: ListOpts, key: str
   await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
 }
 
-interface RefreshOpts {
-  project: string;
-  source: string;
-  target: string;
-  wait?: boolean;
-  pollInterval?: string;
-}
-
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new InterruptedError());
@@ -214,38 +186,96 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The command that reads an operation's status (printed when a refresh starts and when a wait is interrupted). */
+export function statusCommand(project: string, environment: string, activity: string): string {
+  const q = (v: string) => (/^[\w.:@/-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return `vx erp refresh status ${q(activity)} --project ${q(project)} --environment ${q(environment)}`;
+}
+
+function pollSeconds(value: string | undefined): number {
+  if (value === undefined) return 15;
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 3600) throw new UsageError(`invalid value "${value}" for --poll-interval: expected seconds from 0 to 3600`);
+  return n;
+}
+
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
   if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
-  let interval = 15;
-  if (opts.pollInterval !== undefined) {
-    interval = Number(opts.pollInterval);
-    if (!opts.pollInterval.trim() || !Number.isFinite(interval) || interval < 0 || interval > 3600) throw new UsageError(`invalid value "${opts.pollInterval}" for --poll-interval: expected seconds from 0 to 3600`);
-  }
+  const interval = pollSeconds(opts.pollInterval);
   const client = await LcsClient.open(ctx.http, ctx.config);
   client.refreshUrl(opts); // checks the path segments before the question
   if (!ctx.http.dryRun) {
     await confirmDestructive(ctx.prompter, ctx.globals.yes, `Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
   }
   const result = await client.refresh(opts);
-  await ctx.print(result);
+  // with --wait the final status is the result (it names the operation too)
+  if (!opts.wait || !result.IsSuccess) await ctx.print(result);
   if (!result.IsSuccess) throw new ServiceError(`the database refresh was not started: ${result.ErrorMessage ?? 'the service gave no reason'}`);
   const activity = result.OperationActivityId;
-  if (ctx.stderrIsTTY) ctx.info(`database refresh of ${opts.target} from ${opts.source} started (operation ${activity ?? 'unknown'})`);
+  const check = activity ? statusCommand(opts.project, opts.target, activity) : undefined;
+  if (ctx.stderrIsTTY || (opts.wait && ctx.globals.verbose)) {
+    ctx.info(`database refresh of ${opts.target} from ${opts.source} started: operation ${activity ?? 'unknown'}${check ? `\ncheck it with: ${check}` : ''}`);
+  }
   if (!opts.wait) return;
   if (!activity) throw new ServiceError('the refresh answer has no OperationActivityId to follow');
-  const progress = (m: string) => (ctx.stderrIsTTY || ctx.globals.verbose ? ctx.info(m) : undefined);
+  await waitForOperation(ctx, client, { project: opts.project, environment: opts.target, activity, interval, check: check! });
+}
+
+/**
+ * Polls an operation until it ends: at a terminal a spinner with its state and the time waited;
+ * off a terminal a line per change of state with --verbose. The final status goes to stdout (exit
+ * 1 when the operation failed); Ctrl-C says that the refresh goes on and how to check it.
+ */
+async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: string; environment: string; activity: string; interval: number; check: string }): Promise<void> {
+  const started = Date.now();
+  const label = (state: string | undefined) => `operation ${o.activity}: ${state ?? 'unknown'}`;
   let last: string | undefined;
-  for (;;) {
-    const { body, retryAfter }: { body: OperationStatus; retryAfter?: string } = await client.status(opts.project, opts.target, activity);
-    if (body.IsSuccess === false) throw new ServiceError(`the status of operation ${activity} could not be read: ${body.ErrorMessage ?? 'no reason given'}`);
-    const status = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
-    if (status !== last) progress(`operation ${activity}: ${status ?? 'unknown'}`);
-    last = status;
-    const outcome = outcomeOf(status);
-    if (outcome === 'done') return;
-    if (outcome === 'failed') throw new ServiceError(`the database refresh of ${opts.target} ended as ${status}${body.ErrorMessage ? `: ${body.ErrorMessage}` : ''}`);
-    const ra = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
-    await sleep(Math.min(ra ?? interval, 3600) * 1000, ctx.signal);
+  const spinner = startSpinner(ctx.io.stderr, `${label('submitted')} (0 s)`);
+  const tick = setInterval(() => spinner.update(`${label(last ?? 'submitted')} (${elapsed(Date.now() - started)})`), 1000);
+  tick.unref();
+  let final: OperationStatus;
+  try {
+    for (;;) {
+      const { body, retryAfter }: { body: OperationStatus; retryAfter?: string } = await client.status(o.project, o.environment, o.activity);
+      if (body.IsSuccess === false) throw new ServiceError(`the status of operation ${o.activity} could not be read: ${body.ErrorMessage ?? 'no reason given'}`);
+      const status = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
+      if (status !== last && !ctx.stderrIsTTY) ctx.verbose(label(status));
+      last = status;
+      spinner.update(`${label(status)} (${elapsed(Date.now() - started)})`);
+      if (outcomeOf(status) !== 'running') {
+        final = body;
+        break;
+      }
+      const ra = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+      await sleep(Math.min(ra ?? o.interval, 3600) * 1000, ctx.signal);
+    }
+  } catch (e) {
+    clearInterval(tick);
+    spinner.stop();
+    // the refresh runs on the service whatever happens here: say how to follow it
+    if (e instanceof InterruptedError || ctx.signal.aborted) {
+      throw new InterruptedError(`interrupted; the database refresh goes on (operation ${o.activity}${last ? `, last seen ${last}` : ''}); check it with: ${o.check}`);
+    }
+    if (isVxError(e)) e.hint = [e.hint, `the refresh may still be running; check it with: ${o.check}`].filter(Boolean).join('; ');
+    throw e;
   }
+  clearInterval(tick);
+  const state = typeof final.OperationStatus === 'string' ? final.OperationStatus : undefined;
+  spinner.stop(ctx.stderrIsTTY ? `${label(state)} after ${elapsed(Date.now() - started)}` : undefined);
+  await ctx.print(final);
+  if (outcomeOf(state) === 'failed') throw new ServiceError(`the database refresh of ${o.environment} ended as ${state}${final.ErrorMessage ? `: ${final.ErrorMessage}` : ''}`);
+}
+
+/** `vx erp refresh status <operationId>`: the operation's status as the service returns it. */
+export async function runRefreshStatus(ctx: Ctx, opts: RefreshStatusOpts, activity: string): Promise<void> {
+  for (const k of ['project', 'environment'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
+  if (!activity.trim()) throw new UsageError('the operation id may not be empty');
+  const client = await LcsClient.open(ctx.http, ctx.config);
+  client.statusUrl(opts.project, opts.environment, activity); // checks the path segments before sending
+  const { body } = await client.status(opts.project, opts.environment, activity);
+  await ctx.print(body);
+  if (body.IsSuccess === false) throw new ServiceError(`the status of operation ${activity} could not be read: ${body.ErrorMessage ?? 'no reason given'}`);
+  const state = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
+  if (ctx.stderrIsTTY) ctx.info(`operation ${activity}: ${state ?? 'unknown'}${outcomeOf(state) === 'running' ? ' (still running)' : ''}`);
 }

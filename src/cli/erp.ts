@@ -1,9 +1,9 @@
 // The `vx erp` tree, generated from the entity-set models in spec/erp.ts: one noun per set with
 // the verbs its model allows, its bound actions and its navigation properties; plus `refresh`.
 // Declarations only; every action loads erp-run.js when it runs.
-import { Argument, Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
-import { act, collect, examples, selected } from './runner.js';
+import { arg, command, group, mount, opt, type OptionsOf, type Spec } from './define.js';
 
 /** The help of a record argument: its id, or its human key where it has one. */
 function idHelp(set: ErpSet): string {
@@ -13,19 +13,84 @@ function idHelp(set: ErpSet): string {
 const run = () => import('./erp-run.js');
 const bulkRun = () => import('./erp-bulk-run.js');
 
-/** --batch-size, --concurrency and --atomic of the commands that work over $batch. */
-function batchOptions(cmd: Command): Command {
-  return cmd
-    .option('--batch-size <n>', 'operations per $batch request, 1-100 (env VX_ERP_BATCH_SIZE, profile erp.batchSize; default 100)')
-    .option('--concurrency <n>', '$batch requests in flight (env VX_ERP_CONCURRENCY, profile erp.concurrency; default 5)')
-    .option('--atomic', 'send each batch with Isolation: snapshot: all of its operations are done, or none');
-}
+const COMPANY = opt('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');
+/** --company, for the sets below a company */
+const company = (set: ErpSet): readonly (typeof COMPANY)[] => (set.scope === 'root' ? [] : [COMPANY]);
 
-function bulkTargetOptions(cmd: Command): Command {
-  return batchOptions(cmd)
-    .option('--filter <odata>', 'every record this OData $filter matches (counted and confirmed first)')
-    .option('--ids <file|->', 'the ids listed in a file, one per line (- reads standard input)');
-}
+const LIST = [
+  opt('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\""),
+  opt('--select <fields>', 'OData $select: comma-separated fields'),
+  opt('--expand <navigation>', 'OData $expand, e.g. salesOrderLines'),
+  opt('--orderby <fields>', 'OData $orderby, e.g. "orderDate desc,number"'),
+  opt('--top <n>', 'at most n items in total ($top)'),
+  opt('--skip <n>', 'skip the first n items ($skip)'),
+  opt('--page-size <n>', 'items per page (Prefer: odata.maxpagesize=n); all pages are still read'),
+] as const;
+const GET = [opt('--select <fields>', 'OData $select: comma-separated fields'), opt('--expand <navigation>', 'OData $expand')] as const;
+const BODY = [
+  opt('-d, --data <json|@file|->', 'the fields as a JSON object: JSON text, @file, or - for stdin'),
+  opt('--set <field=value>', 'set one field, typed by the model (repeatable; wins over --data)', { repeat: true }),
+] as const;
+const ETAG = [
+  opt('--if-match <etag>', 'the ETag the record must still have (default: the @odata.etag of a fresh read)'),
+  opt('--force', 'send If-Match: * (overwrite whatever changed since)'),
+] as const;
+/** --batch-size, --concurrency and --atomic of the commands that work over $batch */
+const BATCH = [
+  opt('--batch-size <n>', 'operations per $batch request, 1-100 (env VX_ERP_BATCH_SIZE, profile erp.batchSize; default 100)'),
+  opt('--concurrency <n>', '$batch requests in flight (env VX_ERP_CONCURRENCY, profile erp.concurrency; default 5)'),
+  opt('--atomic', 'send each batch with Isolation: snapshot: all of its operations are done, or none'),
+] as const;
+const BULK_TARGET = [
+  ...BATCH,
+  opt('--filter <odata>', 'every record this OData $filter matches (counted and confirmed first)'),
+  opt('--ids <file|->', 'the ids listed in a file, one per line (- reads standard input)'),
+] as const;
+const importOptions = (set: ErpSet) =>
+  [
+    opt('--file <path|->', 'the rows: a file, or - for standard input'),
+    opt('--format <format>', 'the file format (default: from the file name)', { choices: ['csv', 'ndjson', 'json'] }),
+    opt('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`),
+    opt('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)'),
+    opt('--journal <file>', "where each row's outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)"),
+    opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn'),
+  ] as const;
+const EXPORT = [
+  opt('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\""),
+  opt('--select <fields>', 'OData $select: the fields (the CSV columns, in this order)'),
+  opt('--orderby <fields>', 'OData $orderby'),
+  opt('--top <n>', 'at most n records'),
+  opt('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n)'),
+  opt('--out <file>', 'write to this file (complete or not at all) instead of standard output'),
+] as const;
+const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file');
+// required to start a refresh, not to check one (`refresh status`): checked when the refresh itself runs
+const REFRESH_OPTIONS = [
+  opt('--project <id>', 'project id (required)', { requiredToRun: true }),
+  opt('--source <envId>', 'source environment id (required)', { requiredToRun: true }),
+  opt('--target <envId>', 'target environment id, whose database is overwritten (required)', { requiredToRun: true }),
+  opt('--wait', 'follow the operation until it completes or fails: a spinner with its state and the time waited at a terminal; the final status on stdout'),
+  opt('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)'),
+] as const;
+// commander gives a --project written after `status` to refresh (it has one too): the action
+// reads both (optsWithGlobals), and so does the check of a required option
+const REFRESH_STATUS_OPTIONS = [
+  opt('--project <id>', 'project id (required)', { requiredToRun: true }),
+  opt('--environment <envId>', 'the environment refreshed: the --target of the refresh (required)', { requiredToRun: true }),
+] as const;
+
+export type CompanyOpts = OptionsOf<readonly [typeof COMPANY]>;
+export type ListOpts = OptionsOf<typeof LIST> & CompanyOpts;
+export type GetOpts = OptionsOf<typeof GET> & CompanyOpts;
+export type RelatedOpts = ListOpts & OptionsOf<readonly [typeof RELATED_OUT]>;
+export type BodyOpts = OptionsOf<typeof BODY> & CompanyOpts;
+export type EtagOpts = OptionsOf<typeof ETAG> & CompanyOpts;
+export type BatchOpts = OptionsOf<typeof BATCH>;
+export type BulkActionOpts = OptionsOf<typeof BULK_TARGET> & Partial<OptionsOf<typeof ETAG>> & CompanyOpts;
+export type ImportOpts = OptionsOf<ReturnType<typeof importOptions>> & BatchOpts & CompanyOpts;
+export type ExportOpts = OptionsOf<typeof EXPORT> & CompanyOpts;
+export type RefreshOpts = OptionsOf<typeof REFRESH_OPTIONS>;
+export type RefreshStatusOpts = OptionsOf<typeof REFRESH_STATUS_OPTIONS>;
 
 function updateKeyText(set: ErpSet): string {
   const keys = ['id'];
@@ -66,33 +131,6 @@ export function fieldHelp(set: ErpSet, writableOnly = false): string {
   return `\nFields of a ${set.singular}:\n${lines.join('\n')}\n`;
 }
 
-function companyOption(cmd: Command, set: ErpSet): Command {
-  return set.scope === 'root' ? cmd : cmd.option('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');
-}
-
-function listOptions(cmd: Command): Command {
-  return cmd
-    .option('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\"")
-    .option('--select <fields>', 'OData $select: comma-separated fields')
-    .option('--expand <navigation>', 'OData $expand, e.g. salesOrderLines')
-    .option('--orderby <fields>', 'OData $orderby, e.g. "orderDate desc,number"')
-    .option('--top <n>', 'at most n items in total ($top)')
-    .option('--skip <n>', 'skip the first n items ($skip)')
-    .option('--page-size <n>', 'items per page (Prefer: odata.maxpagesize=n); all pages are still read');
-}
-
-function bodyOptions(cmd: Command): Command {
-  return cmd
-    .option('-d, --data <json|@file|->', 'the fields as a JSON object: JSON text, @file, or - for stdin')
-    .option('--set <field=value>', 'set one field, typed by the model (repeatable; wins over --data)', collect);
-}
-
-function etagOptions(cmd: Command): Command {
-  return cmd
-    .option('--if-match <etag>', 'the ETag the record must still have (default: the @odata.etag of a fresh read)')
-    .option('--force', 'send If-Match: * (overwrite whatever changed since)');
-}
-
 /** ", read-only" for a set without writes; a set whose only write is an action names what it has. */
 function readOnlyNote(set: ErpSet): string {
   if (set.operations.length > 2) return '';
@@ -102,125 +140,180 @@ function readOnlyNote(set: ErpSet): string {
   return `: ${all.slice(0, -1).join(', ')} and ${all[all.length - 1]} only`;
 }
 
-/** Adds the commands of one entity set under `parent`. */
-export function registerSet(parent: Command, set: ErpSet): Command {
+/** The noun of one entity set: the verbs its model allows, its bound actions, its navigation. */
+export function setSpec(set: ErpSet): Spec {
   const shown = set.columns.map((c) => c.field);
   const sample = set.sampleField ?? shown.find((c) => set.fields[c]?.type === 'string' && !set.fields[c].readOnly) ?? shown.find((c) => c !== 'id') ?? 'id';
-  const noun = parent
-    .command(set.noun)
-    .description(`${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`);
-  if (set.aliases?.length) noun.aliases([...set.aliases]);
-  if (!selected(set.noun, set.aliases)) return noun; // its line in `vx erp --help` is all that is needed
-  const help = fieldHelp(set);
   const p = `vx erp ${set.noun}`;
-  noun.addHelpText('after', examples(...(['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`))));
-  if (set.operations.includes('list')) {
-    const c = companyOption(listOptions(noun.command('list').description(`list ${set.singular} records (every page)`)), set);
-    c.addHelpText('after', examples(`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`, `${p} list --query "[].${sample}" -o tsv`) + help);
-    c.action(act(async (ctx, opts) => (await run()).runList(ctx, set, opts)));
-  }
-  if (set.operations.includes('get')) {
-    const c = companyOption(noun.command('get').argument('<id>', idHelp(set)).description(`show one ${set.singular}`), set)
-      .option('--select <fields>', 'OData $select: comma-separated fields')
-      .option('--expand <navigation>', 'OData $expand');
-    c.addHelpText('after', examples(`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`) + help);
-    c.action(act(async (ctx, opts, id: string) => (await run()).runGet(ctx, set, opts, id)));
-  }
-  if (set.operations.includes('create')) {
-    const c = companyOption(bodyOptions(noun.command('create').description(`create a ${set.singular}`)), set);
-    c.addHelpText('after', examples(`${p} create --set ${sample}=${set.sampleValue ?? 'X'}`, `${p} create --data @${set.noun}.json`) + fieldHelp(set, true));
-    c.action(act(async (ctx, opts) => (await run()).runCreate(ctx, set, opts)));
-  }
-  if (set.operations.includes('update')) {
-    const c = companyOption(etagOptions(bodyOptions(noun.command('update').argument('<id>', idHelp(set)).description(`change fields of a ${set.singular} (PATCH; only the given fields are sent)`))), set);
-    c.addHelpText('after', examples(`${p} update <id> --set ${sample}=Y`, `${p} update <id> --data '{"${sample}":"Y"}' --if-match 'W/"..."'`) + fieldHelp(set, true));
-    c.action(act(async (ctx, opts, id: string) => (await run()).runUpdate(ctx, set, opts, id)));
-  }
-  if (set.operations.includes('delete')) {
-    const c = companyOption(bulkTargetOptions(etagOptions(noun.command('delete').argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`))), set);
-    c.addHelpText('after', examples(`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<filter>" --yes -o ndjson`) + BULK_HELP);
-    c.action(act(async (ctx, opts, id?: string) => {
-      if (id === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
-      if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
-      return (await run()).runDelete(ctx, set, opts, id);
-    }));
-  }
-  for (const a of set.actions ?? []) {
-    const c = companyOption(bulkTargetOptions(noun.command(a.command).argument('[id]', `${idHelp(set)} (or --filter/--ids for many)`).description(`${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`)), set);
-    const many = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
-    c.addHelpText('after', examples(`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, many) + BULK_HELP);
-    c.action(act(async (ctx, opts, id?: string) => {
-      if (id === undefined) return (await bulkRun()).runBulk(ctx, set, a, opts);
-      if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
-      return (await run()).runAction(ctx, set, a, opts, id);
-    }));
-  }
-  if (set.operations.includes('create') || set.operations.includes('update')) {
-    const c = companyOption(batchOptions(noun.command('import').description(`create (or with --update change) one ${set.singular} per row of a CSV, NDJSON or JSON file, over $batch`)), set)
-      .option('--file <path|->', 'the rows: a file, or - for standard input')
-      .addOption(new Option('--format <format>', 'the file format (default: from the file name)').choices(['csv', 'ndjson', 'json']))
-      .option('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`)
-      .option('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)')
-      .option('--journal <file>', 'where each row\'s outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)')
-      .option('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn');
-    c.addHelpText('after', examples(`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`) + IMPORT_HELP + fieldHelp(set, true));
-    c.action(act(async (ctx, opts) => (await bulkRun()).runImport(ctx, set, opts)));
-  }
-  if (set.operations.includes('list')) {
-    const c = companyOption(noun.command('export').description(`write every ${set.singular} record (all pages, streamed) as CSV, NDJSON or JSON`), set)
-      .option('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\"")
-      .option('--select <fields>', 'OData $select: the fields (the CSV columns, in this order)')
-      .option('--orderby <fields>', 'OData $orderby')
-      .option('--top <n>', 'at most n records')
-      .option('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n)')
-      .option('--out <file>', 'write to this file (complete or not at all) instead of standard output');
-    c.addHelpText('after', examples(`${p} export -o csv --out ${set.noun}.csv`, `${p} export --select id,${sample} -o ndjson`, `${p} export --filter "${sample} ne ''" -o json --out ${set.noun}.json`) + EXPORT_HELP);
-    c.action(act(async (ctx, opts) => (await bulkRun()).runExport(ctx, set, opts)));
-  }
-  const navs = Object.entries(set.navigation ?? {});
-  if (navs.length) {
-    const c = companyOption(
-      listOptions(
-        noun
-          .command('related')
-          .argument('<id>', idHelp(set))
-          .addArgument(new Argument('<navigation>', 'the navigation property').choices(navs.map(([n]) => n)))
-          .description(`show what a ${set.singular} links to`),
-      ),
-      set,
-    ).option('--out <file>', 'pdfDocument only: save the document content to this file');
-    const navHelp = `\nNavigation properties:\n${navs.map(([n, d]) => `  ${n}${d.collection ? ' (list)' : ''}${d.description ? ` — ${d.description}` : ''}`).join('\n')}\n`;
-    const many = navs.find(([, d]) => d.collection)?.[0];
-    const one = navs.find(([, d]) => !d.collection)?.[0];
-    const lines = [many && `${p} related <id> ${many}`, one && `${p} related <id> ${one} -o json`, set.navigation?.pdfDocument && `${p} related <id> pdfDocument --out document.pdf`];
-    c.addHelpText('after', examples(...lines.filter((l): l is string => Boolean(l))) + navHelp);
-    c.action(act(async (ctx, opts, id: string, nav: string) => (await run()).runRelated(ctx, set, opts, id, nav)));
-  }
-  return noun;
+  const id = arg('<id>', idHelp(set));
+  const many = arg('[id]', `${idHelp(set)} (or --filter/--ids for many)`);
+  const co = company(set);
+  return group({
+    name: set.noun,
+    aliases: set.aliases,
+    summary: `${set.singular} records (${set.name}, API ${set.apiVersion})${readOnlyNote(set)}`,
+    examples: (['list', 'get'] as const).filter((o) => set.operations.includes(o)).map((o) => (o === 'get' ? `${p} get <id> -o json` : `${p} list`)),
+    commands: () => {
+      const help = fieldHelp(set);
+      const out: Spec[] = [];
+      if (set.operations.includes('list')) {
+        out.push(
+          command({
+            name: 'list',
+            summary: `list ${set.singular} records (every page)`,
+            options: [...LIST, ...co],
+            examples: [`${p} list`, `${p} list --filter "${sample} eq 'X'" --top 10 -o json`, `${p} list --select id,${sample} --page-size 100`, `${p} list --query "[].${sample}" -o tsv`],
+            more: help,
+            run: async (ctx, opts) => (await run()).runList(ctx, set, opts),
+          }),
+        );
+      }
+      if (set.operations.includes('get')) {
+        out.push(
+          command({
+            name: 'get',
+            summary: `show one ${set.singular}`,
+            args: [id],
+            options: [...co, ...GET],
+            examples: [`${p} get <id>`, `${p} get <id> --select id,${sample} -o json`],
+            more: help,
+            run: async (ctx, opts, key) => (await run()).runGet(ctx, set, opts, key),
+          }),
+        );
+      }
+      if (set.operations.includes('create')) {
+        out.push(
+          command({
+            name: 'create',
+            summary: `create a ${set.singular}`,
+            options: [...BODY, ...co],
+            examples: [`${p} create --set ${sample}=${set.sampleValue ?? 'X'}`, `${p} create --data @${set.noun}.json`],
+            more: fieldHelp(set, true),
+            run: async (ctx, opts) => (await run()).runCreate(ctx, set, opts),
+          }),
+        );
+      }
+      if (set.operations.includes('update')) {
+        out.push(
+          command({
+            name: 'update',
+            summary: `change fields of a ${set.singular} (PATCH; only the given fields are sent)`,
+            args: [id],
+            options: [...BODY, ...ETAG, ...co],
+            examples: [`${p} update <id> --set ${sample}=Y`, `${p} update <id> --data '{"${sample}":"Y"}' --if-match 'W/"..."'`],
+            more: fieldHelp(set, true),
+            run: async (ctx, opts, key) => (await run()).runUpdate(ctx, set, opts, key),
+          }),
+        );
+      }
+      if (set.operations.includes('delete')) {
+        out.push(
+          command({
+            name: 'delete',
+            summary: `delete a ${set.singular}, or every one a filter or list names (asks first; --yes without a terminal)`,
+            args: [many],
+            options: [...ETAG, ...BULK_TARGET, ...co],
+            examples: [`${p} delete <id>`, `${p} delete <id> --yes --force`, `${p} delete --filter "<filter>" --yes -o ndjson`],
+            more: BULK_HELP,
+            run: async (ctx, opts, key) => {
+              if (key === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
+              if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+              return (await run()).runDelete(ctx, set, opts, key);
+            },
+          }),
+        );
+      }
+      for (const a of set.actions ?? []) {
+        const pipe = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
+        out.push(
+          command({
+            name: a.command,
+            summary: `${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`,
+            args: [many],
+            options: [...BULK_TARGET, ...co],
+            examples: [`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, pipe],
+            more: BULK_HELP,
+            run: async (ctx, opts, key) => {
+              if (key === undefined) return (await bulkRun()).runBulk(ctx, set, a, opts);
+              if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+              return (await run()).runAction(ctx, set, a, opts, key);
+            },
+          }),
+        );
+      }
+      if (set.operations.includes('create') || set.operations.includes('update')) {
+        out.push(
+          command({
+            name: 'import',
+            summary: `create (or with --update change) one ${set.singular} per row of a CSV, NDJSON or JSON file, over $batch`,
+            options: [...BATCH, ...co, ...importOptions(set)],
+            examples: [`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`],
+            more: IMPORT_HELP + fieldHelp(set, true),
+            run: async (ctx, opts) => (await bulkRun()).runImport(ctx, set, opts),
+          }),
+        );
+      }
+      if (set.operations.includes('list')) {
+        out.push(
+          command({
+            name: 'export',
+            summary: `write every ${set.singular} record (all pages, streamed) as CSV, NDJSON or JSON`,
+            options: [...co, ...EXPORT],
+            examples: [`${p} export -o csv --out ${set.noun}.csv`, `${p} export --select id,${sample} -o ndjson`, `${p} export --filter "${sample} ne ''" -o json --out ${set.noun}.json`],
+            more: EXPORT_HELP,
+            run: async (ctx, opts) => (await bulkRun()).runExport(ctx, set, opts),
+          }),
+        );
+      }
+      const navs = Object.entries(set.navigation ?? {});
+      if (navs.length) {
+        const navHelp = `\nNavigation properties:\n${navs.map(([n, d]) => `  ${n}${d.collection ? ' (list)' : ''}${d.description ? ` — ${d.description}` : ''}`).join('\n')}\n`;
+        const list = navs.find(([, d]) => d.collection)?.[0];
+        const one = navs.find(([, d]) => !d.collection)?.[0];
+        const lines = [list && `${p} related <id> ${list}`, one && `${p} related <id> ${one} -o json`, set.navigation?.pdfDocument && `${p} related <id> pdfDocument --out document.pdf`];
+        out.push(
+          command({
+            name: 'related',
+            summary: `show what a ${set.singular} links to`,
+            args: [id, arg('<navigation>', 'the navigation property', navs.map(([n]) => n))],
+            options: [...LIST, ...co, RELATED_OUT],
+            examples: lines.filter((l): l is string => Boolean(l)),
+            more: navHelp,
+            run: async (ctx, opts, key, nav) => (await run()).runRelated(ctx, set, opts, key, nav),
+          }),
+        );
+      }
+      return out;
+    },
+  });
 }
 
 export function registerErpSets(erp: Command, sets: readonly ErpSet[] = ERP_SETS): void {
-  for (const set of sets) registerSet(erp, set);
+  for (const set of sets) mount(erp, setSpec(set));
 }
 
-export function registerErp(program: Command): void {
-  const erp = program
-    .command('erp')
-    .description('business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh');
-  erp.addHelpText('after', examples('vx erp companies list', "vx erp sales-orders list --filter \"status eq 'Open'\" --top 20", 'vx erp refresh --project 1234 --source <envId> --target <envId> --wait'));
-  registerErpSets(erp);
-  erp
-    .command('refresh')
-    .description("refresh the target environment's database from the source environment (overwrites the target; asks first)")
-    .addOption(new Option('--project <id>', 'project id').makeOptionMandatory())
-    .addOption(new Option('--source <envId>', 'source environment id').makeOptionMandatory())
-    .addOption(new Option('--target <envId>', 'target environment id (its database is overwritten)').makeOptionMandatory())
-    .option('--wait', 'poll the operation until it completes or fails (progress on stderr)')
-    .option('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)')
-    .addHelpText(
-      'after',
-      examples('vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait') +
-        '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runRefresh(ctx, opts)));
-}
+const REFRESH = command({
+  name: 'refresh',
+  summary: "refresh the target environment's database from the source environment (overwrites the target; asks first)",
+  options: REFRESH_OPTIONS,
+  examples: ['vx erp refresh --project 1234 --source <sourceEnvId> --target <targetEnvId>', 'vx erp refresh --project 1234 --source prod --target uat --yes --wait', 'vx erp refresh status <operationId> --project 1234 --environment uat'],
+  more: '\nThe service allows 3 refreshes per target in 24 hours; a refused refresh exits 1 with its ErrorMessage.\n' + 'The refresh goes on when vx stops waiting (Ctrl-C): `vx erp refresh status` reads its state.\n',
+  run: async (ctx, opts) => (await run()).runRefresh(ctx, opts),
+  commands: () => [
+    command({
+      name: 'status',
+      summary: 'show the state of a database refresh operation (the id `refresh` printed), as the service returns it',
+      args: [arg('<operationId>', 'the operation activity id a refresh printed')],
+      options: REFRESH_STATUS_OPTIONS,
+      examples: ['vx erp refresh status <operationId> --project 1234 --environment uat', 'vx erp refresh status <operationId> --project 1234 --environment uat --query OperationStatus -o tsv'],
+      run: async (ctx, opts, id) => (await run()).runRefreshStatus(ctx, opts, id),
+    }),
+  ],
+});
+
+export const ERP = group({
+  name: 'erp',
+  summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
+  examples: ['vx erp companies list', "vx erp sales-orders list --filter \"status eq 'Open'\" --top 20", 'vx erp refresh --project 1234 --source <envId> --target <envId> --wait'],
+  commands: () => [...ERP_SETS.map(setSpec), REFRESH],
+});

@@ -23,6 +23,11 @@ export function formatHelp(this: Help, cmd: Command, helper: Help): string {
   optionGroups.forEach((options, group) => {
     out = out.concat(this.formatItemList(group, options.map(optionTerm), helper));
   });
-  if (helper.showGlobalOptions) out = out.concat(this.formatItemList('Global Options:', helper.visibleGlobalOptions(cmd).map(optionTerm), helper));
+  // the global options are the program's: a parent command's own options (refresh's --target under
+  // `refresh status`) are not global and would only mislead
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const globals = helper.visibleGlobalOptions(cmd).filter((o) => root.options.includes(o));
+  if (helper.showGlobalOptions) out = out.concat(this.formatItemList('Global Options:', globals.map(optionTerm), helper));
   return out.join('\n');
 }

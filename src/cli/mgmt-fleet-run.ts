@@ -3,7 +3,7 @@
 // sent; the api/mgmt functions do the requests; this file decides what is printed and the exit code.
 import { spawn } from 'node:child_process';
 import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
-import { applyChanges, changeRequest, isChange, makePlan, type ChangeStatus, type PlanItem } from '../api/mgmt/apply.js';
+import { applyChanges, changeRequest, isChange, makePlan, markPending, type ChangeStatus, type PlanItem } from '../api/mgmt/apply.js';
 import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, type HeadroomThreshold, type Need, type QuotaRow } from '../api/mgmt/fleet.js';
 import { checkManifest, parseManifestText } from '../api/mgmt/manifest.js';
 import { eventsUrl, listEvents, type HealthEvent } from '../api/mgmt/health.js';
@@ -33,7 +33,8 @@ import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
-import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, type QuotaOpts } from './mgmt-run.js';
+import type { ApplyOpts, CheckNeedOpts, FleetOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
+import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
 export const EXIT_SHORT = 9;
@@ -112,7 +113,7 @@ function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = [])
 
 // ---------------------------------------------------------------- quota list
 
-export async function runQuotaList(ctx: Ctx, opts: QuotaOpts & { filter?: string }): Promise<void> {
+export async function runQuotaList(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
@@ -122,13 +123,6 @@ export async function runQuotaList(ctx: Ctx, opts: QuotaOpts & { filter?: string
 }
 
 // ---------------------------------------------------------------- quota report
-
-interface FleetOpts {
-  subscription?: string[];
-  provider?: string;
-  location?: string[];
-  concurrency?: string;
-}
 
 /** `--min-headroom 20` (units) or `10%` (of the limit). */
 export function parseHeadroom(value: string | undefined): HeadroomThreshold | undefined {
@@ -144,7 +138,7 @@ function scopesOf(subscriptions: string[], provider: string, locations: string[]
   return subscriptions.flatMap((subscription) => locations.map((location) => ({ subscription, provider, location })));
 }
 
-export async function runQuotaReport(ctx: Ctx, opts: FleetOpts & { name?: string[]; minHeadroom?: string }): Promise<void> {
+export async function runQuotaReport(ctx: Ctx, opts: ReportOpts): Promise<void> {
   const names = listValues(opts.name).map((n) => checkSegment('resourceName', n, '--name'));
   const threshold = parseHeadroom(opts.minHeadroom);
   const concurrency = concurrencyOf(ctx, opts.concurrency);
@@ -183,7 +177,7 @@ export function parseNeed(text: string): Need {
   return { name, amount: r.value!, location };
 }
 
-export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[] }): Promise<void> {
+export async function runQuotaCheck(ctx: Ctx, opts: CheckNeedOpts): Promise<void> {
   const needs = (opts.need ?? []).map(parseNeed);
   if (!needs.length) throw new UsageError('give at least one --need <quota>=<n>[@<location>]; nothing was sent');
   const concurrency = concurrencyOf(ctx, opts.concurrency);
@@ -220,15 +214,6 @@ export async function runQuotaCheck(ctx: Ctx, opts: FleetOpts & { need?: string[
 }
 
 // ---------------------------------------------------------------- quota apply
-
-interface ApplyOpts {
-  file?: string;
-  subscription?: string[] | string;
-  provider?: string;
-  location?: string[] | string;
-  concurrency?: string;
-  pollInterval?: string;
-}
 
 interface ApplyRow {
   subscription: string;
@@ -280,6 +265,7 @@ async function readManifest(ctx: Ctx, file: string | undefined): Promise<{ text:
 export async function runQuotaApply(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   const concurrency = concurrencyOf(ctx, opts.concurrency);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const subs = listValues(opts.subscription);
   const locs = listValues(opts.location);
   if (subs.length > 1 || locs.length > 1) throw new UsageError('quota apply takes one --subscription and one --location as defaults for the manifest; put the others in its entries; nothing was sent');
@@ -297,7 +283,7 @@ export async function runQuotaApply(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   try {
     const c = await MgmtClient.open(http, ctx.config);
     c.pacer = new Pacer();
-    await applyWith(ctx, c, entries.length, { concurrency, intervalSeconds, dryRun, entries });
+    await applyWith(ctx, c, entries.length, { concurrency, intervalSeconds, timeoutSeconds, dryRun, entries });
   } finally {
     if (http !== ctx.http) await http.close();
   }
@@ -307,7 +293,7 @@ async function applyWith(
   ctx: Ctx,
   c: MgmtClient,
   total: number,
-  o: { concurrency: number; intervalSeconds: number; dryRun: boolean; entries: Parameters<typeof makePlan>[1] },
+  o: { concurrency: number; intervalSeconds: number; timeoutSeconds: number; dryRun: boolean; entries: Parameters<typeof makePlan>[1] },
 ): Promise<void> {
   const multiSub = new Set(o.entries.map((e) => e.subscription.toLowerCase())).size > 1;
   const explicit = ctx.explicitFormat();
@@ -315,13 +301,20 @@ async function applyWith(
   const stream = explicit === 'ndjson' || (!explicit && !ctx.stdoutIsTTY);
   const line = (v: unknown) => ctx.write(`${JSON.stringify(v)}\n`);
   const plan = await makePlan(c, o.entries, { concurrency: o.concurrency, signal: ctx.signal });
+  // a request still running from an earlier (interrupted) run is followed, never submitted twice
+  await markPending(c, plan, {
+    concurrency: o.concurrency,
+    signal: ctx.signal,
+    onListFailure: (s, e) => ctx.warn(`cannot list the running quota requests of ${s.provider} in ${s.location} (${e.message}); its changes are submitted as planned`),
+  });
   const changes = plan.filter(isChange);
   const planFailures = plan.filter((p) => p.action === 'failed' || p.action === 'refused');
   if (o.dryRun) {
-    const rows = plan.map((p) => (isChange(p) ? { ...planRow(p), request: changeRequest(c, p) } : planRow(p)));
+    const rows = plan.map((p) => (isChange(p) && !p.pending ? { ...planRow(p), request: changeRequest(c, p) } : planRow(p)));
     if (stream) for (const r of rows) await line({ event: 'plan', ...r });
     else await ctx.print(rows, { columns: applyColumns(multiSub, false) });
-    ctx.info(`dry run: ${changes.length} of ${total} quotas would change; nothing was changed`);
+    const running = changes.filter((p) => p.pending).length;
+    ctx.info(`dry run: ${changes.length} of ${total} quotas would change${running ? ` (${running} by a request already running)` : ''}; nothing was changed`);
     if (planFailures.length) throw planExit(plan);
     return;
   }
@@ -331,10 +324,11 @@ async function applyWith(
   if (!changes.length) {
     if (!stream) await ctx.print(plan.map(planRow), { columns: applyColumns(multiSub, false) });
     if (planFailures.length) throw planExit(plan);
-    ctx.info(`nothing to change: every limit of the manifest is already in place (${total} quotas)`);
+    ctx.info(`nothing to change: every limit of the manifest is already in place (${total} quota${total === 1 ? '' : 's'})`);
     return;
   }
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Submit ${changes.length} quota change${changes.length > 1 ? 's' : ''}?`);
+  const toSubmit = changes.filter((p) => !p.pending).length;
+  if (toSubmit) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Submit ${toSubmit} quota change${toSubmit > 1 ? 's' : ''}?`);
   const live = new LiveBlock(ctx.io.stderr);
   const others = plan.filter((p) => !isChange(p));
   let statuses: ChangeStatus[] = [];
@@ -350,7 +344,7 @@ async function applyWith(
   try {
     statuses = changes.map((item) => ({ item, state: 'Pending' }));
     redraw(true);
-    statuses = await applyChanges(c, changes, { concurrency: o.concurrency, intervalSeconds: o.intervalSeconds, signal: ctx.signal, onUpdate, followHint });
+    statuses = await applyChanges(c, changes, { concurrency: o.concurrency, intervalSeconds: o.intervalSeconds, timeoutSeconds: o.timeoutSeconds, signal: ctx.signal, onUpdate, followHint });
   } catch (e) {
     live.clear();
     // interrupted: what was accepted goes on at the service
@@ -375,16 +369,6 @@ function planExit(plan: PlanItem[]): ExitStatus {
 }
 
 // ---------------------------------------------------------------- health watch
-
-interface WatchOpts {
-  subscription?: string;
-  resource?: string;
-  type?: string[];
-  interval?: string;
-  state?: string;
-  exec?: string;
-  once?: boolean;
-}
 
 function intervalOf(value: string | undefined): number {
   if (value === undefined) return 60;
@@ -510,14 +494,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
 
 // ---------------------------------------------------------------- health check
 
-interface CheckOpts {
-  subscription?: string;
-  resource?: string;
-  warn?: string[];
-  critical?: string[];
-}
-
-export async function runHealthCheck(ctx: Ctx, opts: CheckOpts): Promise<void> {
+export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<void> {
   let grade;
   try {
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;

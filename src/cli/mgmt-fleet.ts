@@ -1,7 +1,6 @@
 // Declarations of the fleet commands of `vx mgmt` (quota list, report, check, apply; health watch,
 // check). Declarations only: every action loads mgmt-fleet-run.js when it runs.
-import type { Command } from 'commander';
-import { act, collect, examples } from './runner.js';
+import { command, opt, type OptionsOf } from './define.js';
 
 const run = () => import('./mgmt-fleet-run.js');
 
@@ -9,99 +8,112 @@ const SUBSCRIPTIONS = 'subscription id; repeat or comma-separate for several (de
 const LOCATIONS = 'location(s); repeat or comma-separate, e.g. eastus,westeurope (default: env VX_MGMT_LOCATION, profile mgmt.location)';
 const PROVIDER = 'resource provider id, e.g. Vendor.Compute (env VX_MGMT_PROVIDER, profile mgmt.provider)';
 const CONCURRENCY = 'requests at a time, 1-64 (default 8); 429 answers slow the whole run down';
+const SUBSCRIPTION = opt('--subscription <id>', 'subscription id (env VX_SUBSCRIPTION, profile mgmt.subscription)');
 
-function fleetScope(cmd: Command): Command {
-  return cmd
-    .option('--subscription <id>', SUBSCRIPTIONS, collect)
-    .option('--provider <id>', PROVIDER)
-    .option('--location <loc>', LOCATIONS, collect)
-    .option('--concurrency <n>', CONCURRENCY);
-}
+const FLEET_SCOPE = [
+  opt('--subscription <id>', SUBSCRIPTIONS, { repeat: true }),
+  opt('--provider <id>', PROVIDER),
+  opt('--location <loc>', LOCATIONS, { repeat: true }),
+  opt('--concurrency <n>', CONCURRENCY),
+] as const;
 
-export function registerQuotaFleet(quota: Command): void {
-  quota
-    .command('list')
-    .description('list every quota of a provider in a location (all pages) with limit, usage, percent used and unit')
-    .option('--subscription <id>', 'subscription id (env VX_SUBSCRIPTION, profile mgmt.subscription)')
-    .option('--provider <id>', PROVIDER)
-    .option('--location <loc>', 'location (region), e.g. eastus (env VX_MGMT_LOCATION, profile mgmt.location)')
-    .option('--filter <f>', "service's $filter, e.g. \"currentValue gt 0\"")
-    .addHelpText(
-      'after',
-      examples('vx mgmt quota list --provider Vendor.Compute --location eastus', "vx mgmt quota list --provider Vendor.Compute --location eastus --query '[?properties.currentValue > `0`].name' -o tsv"),
-    )
-    .action(act(async (ctx, opts) => (await run()).runQuotaList(ctx, opts)));
+const LIST = [
+  SUBSCRIPTION,
+  opt('--provider <id>', PROVIDER),
+  opt('--location <loc>', 'location (region), e.g. eastus (env VX_MGMT_LOCATION, profile mgmt.location)'),
+  opt('--filter <f>', "service's $filter, e.g. \"currentValue gt 0\""),
+] as const;
+const REPORT = [
+  ...FLEET_SCOPE,
+  opt('--name <quota>', 'only these quotas (repeat or comma-separate); needed for providers that cannot list their quotas', { repeat: true }),
+  opt('--min-headroom <n|n%>', 'only rows with less free than this: units (20) or a share of the limit (10%)'),
+] as const;
+const CHECK = [...FLEET_SCOPE, opt('--need <quota=n[@location]>', 'what the deployment needs, e.g. cores=64 or cores=64@westus2 (repeatable; without @ in every --location)', { repeat: true })] as const;
+const APPLY = [
+  ...FLEET_SCOPE,
+  opt('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)'),
+  opt('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)'),
+  opt('--wait-timeout <seconds>', 'give up following a request after this long, printing how to follow it (default 1800)'),
+] as const;
+const WATCH = [
+  SUBSCRIPTION,
+  opt('--resource <resourceUri>', 'events of one resource: /subscriptions/<id>/resourceGroups/<g>/providers/<p>/<type>/<name>'),
+  opt('--type <types>', 'only these event types, e.g. ServiceIssue,PlannedMaintenance (repeatable)', { repeat: true }),
+  opt('--interval <seconds>', 'seconds between polls, 1-86400 (default 60)'),
+  opt('--state <file>', 'remember reported events in this file across runs (so --once from cron reports only news)'),
+  opt('--exec <command>', 'run this shell command per new or changed event: the event as JSON on stdin, VX_EVENT_ID, VX_EVENT_TYPE, VX_EVENT_CHANGE, VX_EVENT_STATUS, VX_EVENT_LEVEL in its environment'),
+  opt('--once', 'poll once and exit'),
+] as const;
+const HEALTH_CHECK = [
+  SUBSCRIPTION,
+  opt('--resource <resourceUri>', 'events of one resource instead of the subscription'),
+  opt('--warn <types>', 'active events of these types are a warning (default PlannedMaintenance,HealthAdvisory,EmergingIssues)', { repeat: true }),
+  opt('--critical <types>', 'active events of these types are critical (default ServiceIssue,SecurityAdvisory)', { repeat: true }),
+] as const;
 
-  fleetScope(quota.command('report').description('one row per subscription x location x quota with limit, usage, headroom and percent used, least headroom first'))
-    .option('--name <quota>', 'only these quotas (repeat or comma-separate); needed for providers that cannot list their quotas', collect)
-    .option('--min-headroom <n|n%>', 'only rows with less free than this: units (20) or a share of the limit (10%)')
-    .addHelpText(
-      'after',
-      examples(
-        'vx mgmt quota report --provider Vendor.Compute --location eastus,westeurope,westus2,northeurope',
-        `vx mgmt quota report --provider Vendor.Compute --location eastus,westus2 --subscription $VX_SUBSCRIPTION,b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11 --min-headroom 10%`,
-        'vx mgmt quota report --provider Vendor.Compute --location eastus --name cores,standardDSv3Family -o json',
-      ) +
-        '\nA location or quota that cannot be read is a row with its error; the exit code is then that\nfailure\'s (1 when they differ), after the whole report is printed.\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runQuotaReport(ctx, opts)));
+export type QuotaListOpts = OptionsOf<typeof LIST>;
+export type FleetOpts = OptionsOf<typeof FLEET_SCOPE>;
+export type ReportOpts = OptionsOf<typeof REPORT>;
+export type CheckNeedOpts = OptionsOf<typeof CHECK>;
+export type ApplyOpts = OptionsOf<typeof APPLY>;
+export type WatchOpts = OptionsOf<typeof WATCH>;
+export type HealthCheckOpts = OptionsOf<typeof HEALTH_CHECK>;
 
-  fleetScope(quota.command('check').description('exit 0 when every need fits under limit - usage, 9 when any is short (made for CI before a deployment)'))
-    .option('--need <quota=n[@location]>', 'what the deployment needs, e.g. cores=64 or cores=64@westus2 (repeatable; without @ in every --location)', collect)
-    .addHelpText(
-      'after',
-      examples(
-        'vx mgmt quota check --provider Vendor.Compute --location eastus,westeurope --need cores=16',
-        'vx mgmt quota check --provider Vendor.Compute --need cores=32@westus2 --need standardDSv3Family=4@westus2',
-      ) +
-        '\nExit codes: 0 every need fits; 9 at least one is short (stderr says by how much and the\n`vx mgmt quota set` command that makes room); the usual codes when a quota cannot be read.\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runQuotaCheck(ctx, opts)));
+/** after `quota wizard` */
+export const QUOTA_FLEET = [
+  command({
+    name: 'list',
+    summary: 'list every quota of a provider in a location (all pages) with limit, usage, percent used and unit',
+    options: LIST,
+    examples: ['vx mgmt quota list --provider Vendor.Compute --location eastus', "vx mgmt quota list --provider Vendor.Compute --location eastus --query '[?properties.currentValue > `0`].name' -o tsv"],
+    run: async (ctx, opts) => (await run()).runQuotaList(ctx, opts),
+  }),
+  command({
+    name: 'report',
+    summary: 'one row per subscription x location x quota with limit, usage, headroom and percent used, least headroom first',
+    options: REPORT,
+    examples: [
+      'vx mgmt quota report --provider Vendor.Compute --location eastus,westeurope,westus2,northeurope',
+      `vx mgmt quota report --provider Vendor.Compute --location eastus,westus2 --subscription $VX_SUBSCRIPTION,b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11 --min-headroom 10%`,
+      'vx mgmt quota report --provider Vendor.Compute --location eastus --name cores,standardDSv3Family -o json',
+    ],
+    more: "\nA location or quota that cannot be read is a row with its error; the exit code is then that\nfailure's (1 when they differ), after the whole report is printed.\n",
+    run: async (ctx, opts) => (await run()).runQuotaReport(ctx, opts),
+  }),
+  command({
+    name: 'check',
+    summary: 'exit 0 when every need fits under limit - usage, 9 when any is short (made for CI before a deployment)',
+    options: CHECK,
+    examples: ['vx mgmt quota check --provider Vendor.Compute --location eastus,westeurope --need cores=16', 'vx mgmt quota check --provider Vendor.Compute --need cores=32@westus2 --need standardDSv3Family=4@westus2'],
+    more: '\nExit codes: 0 every need fits; 9 at least one is short (stderr says by how much and the\n`vx mgmt quota set` command that makes room); the usual codes when a quota cannot be read.\n',
+    run: async (ctx, opts) => (await run()).runQuotaCheck(ctx, opts),
+  }),
+  command({
+    name: 'apply',
+    summary: 'raise limits to a manifest (YAML or JSON): plan, confirm, submit concurrently, follow every request to its end',
+    options: APPLY,
+    examples: ['vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson'],
+    more: '\nA limit is never lowered unless its entry (or the manifest) says allowDecrease: true. Each\nquota is PATCHed at most once per run; a rerun submits only what is still short. Exit 0 only\nwhen every change succeeded. Manifest format: docs/mgmt.md.\n',
+    run: async (ctx, opts) => (await run()).runQuotaApply(ctx, opts),
+  }),
+];
 
-  fleetScope(quota.command('apply').description('raise limits to a manifest (YAML or JSON): plan, confirm, submit concurrently, follow every request to its end'))
-    .option('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)')
-    .option('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)')
-    .addHelpText(
-      'after',
-      examples('vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson') +
-        '\nA limit is never lowered unless its entry (or the manifest) says allowDecrease: true. Each\nquota is PATCHed at most once per run; a rerun submits only what is still short. Exit 0 only\nwhen every change succeeded. Manifest format: docs/mgmt.md.\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runQuotaApply(ctx, opts)));
-}
-
-export function registerHealthFleet(health: Command): void {
-  health
-    .command('watch')
-    .description('poll health events and print each new event and each change once; remembers what it saw in --state')
-    .option('--subscription <id>', 'subscription id (env VX_SUBSCRIPTION, profile mgmt.subscription)')
-    .option('--resource <resourceUri>', 'events of one resource: /subscriptions/<id>/resourceGroups/<g>/providers/<p>/<type>/<name>')
-    .option('--type <types>', 'only these event types, e.g. ServiceIssue,PlannedMaintenance (repeatable)', collect)
-    .option('--interval <seconds>', 'seconds between polls, 1-86400 (default 60)')
-    .option('--state <file>', 'remember reported events in this file across runs (so --once from cron reports only news)')
-    .option('--exec <command>', 'run this shell command per new or changed event: the event as JSON on stdin, VX_EVENT_ID, VX_EVENT_TYPE, VX_EVENT_CHANGE, VX_EVENT_STATUS, VX_EVENT_LEVEL in its environment')
-    .option('--once', 'poll once and exit')
-    .addHelpText(
-      'after',
-      examples(
-        'vx mgmt health watch --once',
-        'vx mgmt health watch --type ServiceIssue,PlannedMaintenance --interval 120 --state <file>',
-        'vx mgmt health watch --once --state <file> --exec ./notify.sh',
-      ) +
-        '\nAt a terminal one line per event; otherwise one JSON line {change, trackingId, previous, event}.\nBacks off under 429/5xx; Ctrl-C exits 130 and SIGTERM 143, the state saved.\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runHealthWatch(ctx, opts)));
-
-  health
-    .command('check')
-    .description('one summary line and a monitoring-plugin exit code: 0 OK, 1 warning, 2 critical, 3 unknown')
-    .option('--subscription <id>', 'subscription id (env VX_SUBSCRIPTION, profile mgmt.subscription)')
-    .option('--resource <resourceUri>', 'events of one resource instead of the subscription')
-    .option('--warn <types>', 'active events of these types are a warning (default PlannedMaintenance,HealthAdvisory,EmergingIssues)', collect)
-    .option('--critical <types>', 'active events of these types are critical (default ServiceIssue,SecurityAdvisory)', collect)
-    .addHelpText(
-      'after',
-      examples('vx mgmt health check', 'vx mgmt health check --critical ServiceIssue --warn PlannedMaintenance,SecurityAdvisory') +
-        '\nExit codes follow the monitoring-plugin convention (Nagios, Icinga, Sensu), not vx\'s usual ones:\n0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the service could not be asked; the line says why).\n',
-    )
-    .action(act(async (ctx, opts) => (await run()).runHealthCheck(ctx, opts)));
-}
+/** after `health events` */
+export const HEALTH_FLEET = [
+  command({
+    name: 'watch',
+    summary: 'poll health events and print each new event and each change once; remembers what it saw in --state',
+    options: WATCH,
+    examples: ['vx mgmt health watch --once', 'vx mgmt health watch --type ServiceIssue,PlannedMaintenance --interval 120 --state <file>', 'vx mgmt health watch --once --state <file> --exec ./notify.sh'],
+    more: '\nAt a terminal one line per event; otherwise one JSON line {change, trackingId, previous, event}.\nBacks off under 429/5xx; Ctrl-C exits 130 and SIGTERM 143, the state saved.\n',
+    run: async (ctx, opts) => (await run()).runHealthWatch(ctx, opts),
+  }),
+  command({
+    name: 'check',
+    summary: 'one summary line and a monitoring-plugin exit code: 0 OK, 1 warning, 2 critical, 3 unknown',
+    options: HEALTH_CHECK,
+    examples: ['vx mgmt health check', 'vx mgmt health check --critical ServiceIssue --warn PlannedMaintenance,SecurityAdvisory'],
+    more: "\nExit codes follow the monitoring-plugin convention (Nagios, Icinga, Sensu), not vx's usual ones:\n0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the service could not be asked; the line says why).\n",
+    run: async (ctx, opts) => (await run()).runHealthCheck(ctx, opts),
+  }),
+];

@@ -8,6 +8,7 @@ import {
   isFailure,
   listRequests,
   patchBody,
+  DEFAULT_WAIT_TIMEOUT_S,
   pollRequest,
   quotaUrl,
   requestIdFrom,
@@ -34,24 +35,13 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
+import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 
-interface SubOpts {
-  subscription?: string;
-}
-
 // ---------------------------------------------------------------- health events
-
-interface EventsListOpts extends SubOpts {
-  resource?: string;
-  filter?: string;
-  since?: string;
-  active?: boolean;
-  top?: string;
-}
 
 export { shortTime };
 
@@ -129,11 +119,6 @@ export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: strin
 
 // ---------------------------------------------------------------- quota
 
-export interface QuotaOpts extends SubOpts {
-  provider?: string;
-  location?: string;
-}
-
 /** subscription, provider and location: flag > env > profile, each checked against its rule. */
 export function quotaScope(ctx: Ctx, opts: QuotaOpts): QuotaScope {
   const provider = ctx.config.require('mgmt.provider', opts.provider, 'the resource provider id (--provider)');
@@ -191,6 +176,14 @@ export function pollInterval(value: string | undefined): number {
   return n;
 }
 
+/** --wait-timeout: seconds from 1 to 86400, default DEFAULT_WAIT_TIMEOUT_S (half an hour) */
+export function waitTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_S;
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid --wait-timeout "${value}": expected seconds from 1 to 86400; nothing was sent`);
+  return n;
+}
+
 function progressLine(ctx: Ctx, m: string): void {
   if (ctx.globals.verbose && !ctx.stderrIsTTY) ctx.info(m);
 }
@@ -206,7 +199,7 @@ export async function applyLimit(
   resourceName: string,
   current: Quota,
   limit: number,
-  o: { wait: boolean; intervalSeconds: number },
+  o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
 ): Promise<void> {
   const where = `--provider ${scope.provider} --location ${scope.location}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
@@ -229,6 +222,7 @@ export async function applyLimit(
   try {
     final = await pollRequest(c, scope, id, {
       intervalSeconds: o.intervalSeconds,
+      timeoutSeconds: o.timeoutSeconds,
       retryAfter: submitted.retryAfter,
       url: submitted.location,
       signal: ctx.signal,
@@ -250,16 +244,11 @@ export async function applyLimit(
   if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
 }
 
-interface QuotaSetOpts extends QuotaOpts {
-  limit?: string;
-  wait?: boolean;
-  pollInterval?: string;
-}
-
 export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): Promise<void> {
   checkSegment('resourceName', resourceName, 'quota resource name');
   const limit = checkLimit(opts.limit);
   const intervalSeconds = pollInterval(opts.pollInterval);
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   // without a terminal the question cannot be asked: refuse before the read, so exit 2 sends nothing
@@ -278,7 +267,7 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
   }
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
-  await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds });
+  await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds });
 }
 
 export async function runRequestGet(ctx: Ctx, opts: QuotaOpts, requestId: string): Promise<void> {
@@ -288,7 +277,7 @@ export async function runRequestGet(ctx: Ctx, opts: QuotaOpts, requestId: string
   await ctx.print((await getRequest(c, scope, requestId)).body, { columns: REQUEST_COLUMNS });
 }
 
-export async function runRequestList(ctx: Ctx, opts: QuotaOpts & { filter?: string; top?: string }): Promise<void> {
+export async function runRequestList(ctx: Ctx, opts: RequestsListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const top = checkCount('--top', opts.top, 1);
   const scope = quotaScope(ctx, opts);
@@ -299,20 +288,6 @@ export async function runRequestList(ctx: Ctx, opts: QuotaOpts & { filter?: stri
 }
 
 // ---------------------------------------------------------------- API version sets
-
-interface ServiceOpts extends SubOpts {
-  resourceGroup?: string;
-  service?: string;
-}
-
-interface FieldOpts extends ServiceOpts {
-  displayName?: string;
-  scheme?: string;
-  description?: string;
-  headerName?: string;
-  queryName?: string;
-  ifMatch?: string;
-}
 
 function serviceScope(ctx: Ctx, opts: ServiceOpts): ServiceScope {
   const resourceGroup = checkSegment('resourceGroup', opts.resourceGroup, '--resource-group');
@@ -330,7 +305,7 @@ export const VERSION_SET_COLUMNS: Column[] = [
 ];
 
 /** Checks the given field flags; returns the changes (`null` removes a field). */
-function fieldChanges(opts: FieldOpts): Record<string, string | null | undefined> {
+function fieldChanges(opts: VsCreateOpts | VsUpdateOpts): Record<string, string | null | undefined> {
   if (opts.displayName !== undefined) checkSegment('displayName', opts.displayName, '--display-name');
   if (opts.headerName !== undefined) checkSegment('headerName', opts.headerName, '--header-name');
   if (opts.queryName !== undefined) checkSegment('queryName', opts.queryName, '--query-name');
@@ -349,7 +324,7 @@ function need(problem: string | undefined): void {
   if (problem) throw new UsageError(`${problem}; nothing was sent`);
 }
 
-export async function runVsList(ctx: Ctx, opts: ServiceOpts & { filter?: string; top?: string; skip?: string }): Promise<void> {
+export async function runVsList(ctx: Ctx, opts: VsListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const top = checkCount('--top', opts.top, 1);
   const skip = checkCount('--skip', opts.skip, 0);
@@ -369,7 +344,7 @@ export async function runVsGet(ctx: Ctx, opts: ServiceOpts, id: string): Promise
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
-export async function runVsCreate(ctx: Ctx, opts: FieldOpts & { force?: boolean }, id: string): Promise<void> {
+export async function runVsCreate(ctx: Ctx, opts: VsCreateOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
   const changes = fieldChanges(opts);
   const props = mergeProperties({}, changes);
@@ -400,7 +375,7 @@ export async function runVsCreate(ctx: Ctx, opts: FieldOpts & { force?: boolean 
 /** In --dry-run, the body of update's PUT: the given fields and this stand-in for the ones kept. */
 const KEPT_PLACEHOLDER = '<other properties>';
 
-export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promise<void> {
+export async function runVsUpdate(ctx: Ctx, opts: VsUpdateOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
   const changes = fieldChanges(opts);
   if (Object.values(changes).every((v) => v === undefined)) {
@@ -432,7 +407,7 @@ export async function runVsUpdate(ctx: Ctx, opts: FieldOpts, id: string): Promis
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
 }
 
-export async function runVsDelete(ctx: Ctx, opts: ServiceOpts & { ifMatch?: string }, id: string): Promise<void> {
+export async function runVsDelete(ctx: Ctx, opts: VsDeleteOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
   if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty; nothing was sent');
   const scope = serviceScope(ctx, opts);

@@ -5,11 +5,10 @@ import { MgmtClient } from '../api/mgmt/client.js';
 import { getQuota, listQuotas, type Quota, type QuotaScope } from '../api/mgmt/quota.js';
 import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
-import type { Choice, Prompter } from '../core/prompt.js';
+import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
-import { applyLimit, percentUsed, pollInterval, type QuotaOpts } from './mgmt-run.js';
-
-const OTHER = '\u0000other';
+import type { WizardOpts } from './mgmt.js';
+import { applyLimit, percentUsed, pollInterval, waitTimeout } from './mgmt-run.js';
 
 /** Common choices offered before "type another"; the profile's value comes first. */
 const PROVIDERS = ['Compute', 'Network', 'Storage', 'MachineLearningServices', 'Web'];
@@ -34,13 +33,25 @@ export function checkNewLimit(text: string, q: Quota): true | string {
   return true;
 }
 
+/**
+ * A searchable list of common values with the profile's first; what the person types is offered
+ * too ("use what you typed") when it passes the rule, so any provider or location can be given.
+ */
 async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, preferred?: string): Promise<string> {
   const values = [...new Set([preferred, ...options].filter((x): x is string => Boolean(x)))];
   const choices: Choice<string>[] = values.map((v) => ({ name: v === preferred ? `${v} (default)` : v, value: v }));
-  choices.push({ name: 'Other (type it)', value: OTHER });
-  const picked = await p.select(message, choices, { default: preferred });
-  if (picked !== OTHER) return picked;
-  return (await p.input(`${message} (type it)`, { validate: validator(rule) })).trim();
+  const check = validator(rule);
+  return p.search(
+    `${message} (type to search or enter another)`,
+    (term) => {
+      const t = (term ?? '').trim();
+      if (!t) return choices;
+      const found = choices.filter((ch) => ch.value.toLowerCase().includes(t.toLowerCase()));
+      const exact = values.some((v) => v.toLowerCase() === t.toLowerCase());
+      return exact || check(t) !== true ? found : [...found, { name: `${t} (use what you typed)`, value: t }];
+    },
+    { back: true },
+  );
 }
 
 function quotaLabel(q: Quota): string {
@@ -73,15 +84,19 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
   const list = await quotasToPick(c, scope);
   if (list) {
     const choices = list.map((q) => ({ name: quotaLabel(q), value: q.properties?.name?.value ?? q.name ?? '' })).filter((ch) => ch.value);
-    const name = await p.search<string>('Quota (type to search)', (term) => {
-      const t = (term ?? '').toLowerCase();
-      return t ? choices.filter((ch) => ch.name.toLowerCase().includes(t)) : choices;
-    });
+    const name = await p.search<string>(
+      'Quota (type to search)',
+      (term) => {
+        const t = (term ?? '').toLowerCase();
+        return t ? choices.filter((ch) => ch.name.toLowerCase().includes(t)) : choices;
+      },
+      { back: true },
+    );
     return { name, quota: await getQuota(c, scope, name) };
   }
   ctx.info(`(the service does not list the quotas of ${scope.provider} in ${scope.location}; type the resource name)`);
   for (;;) {
-    const name = (await p.input('Quota resource name (e.g. a SKU family or cores)', { validate: validator('resourceName') })).trim();
+    const name = (await p.input('Quota resource name (e.g. a SKU family or cores)', { validate: validator('resourceName'), back: true })).trim();
     try {
       return { name, quota: await getQuota(c, scope, name) };
     } catch (e) {
@@ -91,49 +106,143 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
   }
 }
 
-export async function runQuotaWizard(ctx: Ctx, opts: QuotaOpts & { pollInterval?: string }): Promise<void> {
+/** The quota set command that makes the same change without the wizard. */
+export function equivalentCommand(scope: QuotaScope, name: string, limit: number): string {
+  return `vx mgmt quota set ${name} --subscription ${scope.subscription} --provider ${scope.provider} --location ${scope.location} --limit ${limit} --yes`;
+}
+
+/** The range a new limit may take, for the question: from the usage (or 0) to the int32 maximum. */
+export function limitRange(q: Quota): string {
+  const used = q.properties?.currentValue;
+  const from = typeof used === 'number' && used > 0 ? Math.ceil(used) : 0;
+  const now = q.properties?.limit;
+  return `${from} to ${INT32_MAX}${typeof now === 'number' ? `, now ${now}` : ''}`;
+}
+
+const INT32_MAX = 2147483647;
+
+type StepName = 'subscription' | 'provider' | 'location' | 'quota' | 'limit' | 'confirm';
+const STEPS: readonly StepName[] = ['subscription', 'provider', 'location', 'quota', 'limit', 'confirm'];
+
+export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> {
   const p = ctx.prompter;
   if (!p.interactive) {
     throw new UsageError(`the quota wizard needs a terminal (stdin and stderr); without one use: ${NON_INTERACTIVE_HINT}`);
   }
   if (ctx.http.dryRun) throw new UsageError(`the quota wizard does not take --dry-run; see the request with: ${NON_INTERACTIVE_HINT.replace(' --yes', ' --dry-run')}`);
   const intervalSeconds = pollInterval(opts.pollInterval);
-  for (const [flag, rule, v] of [['--subscription', 'subscription', opts.subscription], ['--provider', 'providerId', opts.provider], ['--location', 'location', opts.location]] as const) {
+  const timeoutSeconds = waitTimeout(opts.waitTimeout);
+  for (const [flag, rule, v] of [
+    ['--subscription', 'subscription', opts.subscription],
+    ['--provider', 'providerId', opts.provider],
+    ['--location', 'location', opts.location],
+    ['--name', 'resourceName', opts.name],
+  ] as const) {
     if (v !== undefined) {
       const ok = validator(rule)(v);
       if (ok !== true) throw new UsageError(`invalid ${flag} "${v}": ${ok}; nothing was sent`);
     }
   }
+  if (opts.limit !== undefined) {
+    const r = checkInt32(opts.limit, 0);
+    if (r.error) throw new UsageError(`invalid --limit "${opts.limit}": the limit ${r.error}; nothing was sent`);
+  }
   // endpoint and token first: no point asking questions that cannot be acted on
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const cfg = ctx.config;
-
-  const subscription = (await p.input('Subscription id', { default: cfg.get('mgmt.subscription', opts.subscription), validate: validator('subscription') })).trim();
   const ns = c.namespace;
-  const provider = await chooseOrType(p, 'Resource provider', PROVIDERS.map((x) => `${ns}.${x}`), 'providerId', cfg.get('mgmt.provider', opts.provider));
-  const location = await chooseOrType(p, 'Location', LOCATIONS, 'location', cfg.get('mgmt.location', opts.location));
-  const scope: QuotaScope = { subscription, provider, location };
 
-  const { name, quota } = await pickResource(ctx, c, scope);
+  // the answers so far; a step given as a flag is never asked, and Esc goes back to the step asked before
+  let subscription = opts.subscription;
+  let provider = opts.provider;
+  let location = opts.location;
+  let name: string | undefined;
+  let quota: Quota | undefined;
+  let limit: number | undefined;
+  const scope = (): QuotaScope => ({ subscription: subscription!, provider: provider!, location: location! });
+  const asked: number[] = [];
+  let at = 0;
+  ctx.info('(Esc goes back one question, Ctrl-C stops; nothing is changed before the last question)');
+  while (at < STEPS.length) {
+    const step = STEPS[at]!;
+    let wasAsked = true;
+    try {
+      switch (step) {
+        case 'subscription':
+          if (opts.subscription !== undefined) wasAsked = false;
+          else subscription = (await p.input('Subscription id', { default: subscription ?? cfg.get('mgmt.subscription'), validate: validator('subscription'), back: true })).trim();
+          break;
+        case 'provider':
+          if (opts.provider !== undefined) wasAsked = false;
+          else provider = await chooseOrType(p, 'Resource provider', PROVIDERS.map((x) => `${ns}.${x}`), 'providerId', cfg.get('mgmt.provider'));
+          break;
+        case 'location':
+          if (opts.location !== undefined) wasAsked = false;
+          else location = await chooseOrType(p, 'Location', LOCATIONS, 'location', cfg.get('mgmt.location'));
+          break;
+        case 'quota':
+          if (opts.name !== undefined) {
+            wasAsked = false;
+            name = opts.name;
+            quota = await getQuota(c, scope(), name);
+          } else {
+            ({ name, quota } = await pickResource(ctx, c, scope()));
+          }
+          describeQuota(ctx, name, quota);
+          break;
+        case 'limit':
+          if (opts.limit !== undefined) {
+            wasAsked = false;
+            const ok = checkNewLimit(opts.limit, quota!);
+            if (ok !== true) throw new UsageError(`invalid --limit ${opts.limit}: ${ok}; nothing was sent`);
+            limit = Number(opts.limit.trim());
+          } else {
+            limit = Number((await p.input(`New limit (${limitRange(quota!)})`, { validate: (v) => checkNewLimit(v, quota!), back: true })).trim());
+          }
+          break;
+        case 'confirm': {
+          const q = quota!.properties ?? {};
+          ctx.info(
+            [
+              'Summary:',
+              `  subscription  ${subscription}`,
+              `  provider      ${provider}`,
+              `  location      ${location}`,
+              `  quota         ${name}`,
+              `  limit         ${q.limit ?? '?'} -> ${limit}${q.unit ? ` ${q.unit}` : ''}`,
+            ].join('\n'),
+          );
+          if (!(await p.confirm('Submit this quota change?', false, { back: true }))) {
+            ctx.info(`the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`);
+            throw new UsageError('cancelled; nothing was sent');
+          }
+          break;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof GoBack)) throw e;
+      at = asked.pop() ?? at; // Esc at the first question stays there
+      continue;
+    }
+    if (wasAsked) asked.push(at);
+    at++;
+  }
+  const same = `the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`;
+  try {
+    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds });
+  } catch (e) {
+    // refused by the service (Failed, Invalid): the command, for a retry with another limit;
+    // not after an interruption or a lost answer, where the request may still be running
+    if (e instanceof ServiceError) ctx.info(same);
+    throw e;
+  }
+  ctx.info(same);
+}
+
+function describeQuota(ctx: Ctx, name: string, quota: Quota): void {
   const q = quota.properties ?? {};
   const unit = q.unit ? ` ${q.unit}` : '';
   ctx.info(
     `${name}${q.name?.localizedValue && q.name.localizedValue !== name ? ` (${q.name.localizedValue})` : ''}: limit ${q.limit ?? '?'}${unit}, usage ${q.currentValue ?? '?'} (${percentUsed(quota) || '?'} used)${q.quotaPeriod ? `, period ${q.quotaPeriod}` : ''}`,
   );
-  const text = await p.input('New limit', { validate: (v) => checkNewLimit(v, quota) });
-  const limit = Number(text.trim());
-
-  ctx.info(
-    [
-      'Summary:',
-      `  subscription  ${subscription}`,
-      `  provider      ${provider}`,
-      `  location      ${location}`,
-      `  quota         ${name}`,
-      `  limit         ${q.limit ?? '?'} -> ${limit}${unit}`,
-    ].join('\n'),
-  );
-  const ok = await p.confirm('Submit this quota change?', false);
-  if (!ok) throw new UsageError('cancelled; nothing was sent');
-  await applyLimit(ctx, c, scope, name, quota, limit, { wait: true, intervalSeconds });
 }

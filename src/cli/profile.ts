@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import { SETTINGS } from '../api/settings.js';
-import { act, examples } from './runner.js';
+import { arg, command, group } from './define.js';
 
 const run = () => import('./profile-run.js');
 
@@ -17,45 +16,55 @@ function settingsHelp(): string {
   return `\nSettings:\n${lines.join('\n')}\n`;
 }
 
-export function registerProfile(program: Command): void {
-  const profile = program
-    .command('profile')
-    .description('manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)')
-    .addHelpText('after', examples('vx profile set mgmt.endpoint https://management.example.com', 'vx profile use staging', 'vx profile show'));
-  profile
-    .command('list')
-    .description('list profiles and mark the active one')
-    .addHelpText('after', examples('vx profile list -o json'))
-    .action(act(async (ctx) => (await run()).list(ctx)));
-  profile
-    .command('show [name]')
-    .description('show the settings of a profile (secrets masked) and where each effective value comes from')
-    .addHelpText('after', examples('vx profile show', 'vx profile show staging -o json'))
-    .action(act(async (ctx, _o, name?: string) => (await run()).show(ctx, name)));
-  profile
-    .command('set <key> [value]')
-    .description('set a key in the profile; without a value it is read from a masked prompt or from stdin')
-    .addHelpText(
-      'after',
+export const PROFILE = group({
+  name: 'profile',
+  summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)',
+  examples: ['vx profile set mgmt.endpoint https://management.example.com', 'vx profile use staging', 'vx profile show'],
+  commands: () => [
+    command({
+      name: 'list',
+      summary: 'list profiles and mark the active one',
+      examples: ['vx profile list -o json'],
+      run: async (ctx) => (await run()).list(ctx),
+    }),
+    command({
+      name: 'show',
+      summary: 'show the settings of a profile (secrets masked) and where each effective value comes from',
+      args: [arg('[name]', '')],
+      examples: ['vx profile show', 'vx profile show staging -o json'],
+      run: async (ctx, _o, name) => (await run()).show(ctx, name),
+    }),
+    command({
+      name: 'set',
+      summary: 'set a key in the profile; without a value it is read from a masked prompt or from stdin',
+      args: [arg('<key>', ''), arg('[value]', '')],
+      examples: ['vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'],
       // the settings table is built only when this help is shown
-      () =>
-        examples('vx profile set translator.endpoint http://127.0.0.1:4010/translator', 'printf %s "$KEY" | vx profile set translator.key', 'vx -p staging profile set erp.company 5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f') +
-        settingsHelp(),
-    )
-    .action(act(async (ctx, _o, key: string, value?: string) => (await run()).set(ctx, key, value), { profile: 'creates' }));
-  profile
-    .command('unset <key>')
-    .description('remove a key from the profile')
-    .addHelpText('after', () => examples('vx profile unset erp.token') + settingsHelp())
-    .action(act(async (ctx, _o, key: string) => (await run()).unset(ctx, key)));
-  profile
-    .command('use <name>')
-    .description('make an existing profile the active one (create one with `vx -p <name> profile set <key> <value>`)')
-    .addHelpText('after', examples('vx profile use staging'))
-    .action(act(async (ctx, _o, name: string) => (await run()).use(ctx, name)));
-  profile
-    .command('delete <name>')
-    .description('delete a profile and the credentials stored in it (asks; --yes without a terminal)')
-    .addHelpText('after', examples('vx profile delete old --yes'))
-    .action(act(async (ctx, _o, name: string) => (await run()).remove(ctx, name)));
-}
+      more: settingsHelp,
+      profile: 'creates',
+      run: async (ctx, _o, key, value) => (await run()).set(ctx, key, value),
+    }),
+    command({
+      name: 'unset',
+      summary: 'remove a key from the profile',
+      args: [arg('<key>', '')],
+      examples: ['vx profile unset erp.token'],
+      more: settingsHelp,
+      run: async (ctx, _o, key) => (await run()).unset(ctx, key),
+    }),
+    command({
+      name: 'use',
+      summary: 'make an existing profile the active one (create one with `vx -p <name> profile set <key> <value>`)',
+      args: [arg('<name>', '')],
+      examples: ['vx profile use staging'],
+      run: async (ctx, _o, name) => (await run()).use(ctx, name),
+    }),
+    command({
+      name: 'delete',
+      summary: 'delete a profile and the credentials stored in it (asks; --yes without a terminal)',
+      args: [arg('<name>', '')],
+      examples: ['vx profile delete old --yes'],
+      run: async (ctx, _o, name) => (await run()).remove(ctx, name),
+    }),
+  ],
+});

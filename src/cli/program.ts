@@ -1,53 +1,30 @@
 // The whole command tree, declared eagerly; every action loads its module on demand.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
-import { registerProfile } from './profile.js';
-import { registerApi } from './api.js';
-import { registerCompletion } from './completion.js';
-import { registerEmulator } from './emulator.js';
-import { registerTranslate } from './translate.js';
-import { registerErp } from './erp.js';
-import { registerMgmt } from './mgmt.js';
-import { registerAuth } from './auth.js';
+import { API } from './api.js';
+import { AUTH } from './auth.js';
+import { VERSION_COMMAND } from './about.js';
+import { COMPLETION } from './completion.js';
+import { mount, TERM, type Spec } from './define.js';
+import { EMULATOR } from './emulator.js';
+import { ERP } from './erp.js';
+import { MGMT } from './mgmt.js';
+import { PROFILE } from './profile.js';
+import { TRANSLATE } from './translate.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
-import { selectFor, selected } from './runner.js';
+import { selectFor } from './runner.js';
 import { oneLine } from '../core/errors.js';
 
-
 /**
- * The top-level nouns. Only the subtrees of nouns named on the command line are built: the others
- * get a placeholder with the same line in the root help (`term` and `summary`), so `vx --help`
- * does not pay for declaring every option of every command. A test builds both ways and
- * requires identical help text, so the table cannot drift from the real registrations.
+ * The top-level nouns, in the order of `vx --help`. Each is a declaration (define.ts); only those
+ * named on the command line are declared in full: the others get their line in the root help
+ * (the term and summary come from the same declaration), so `vx --help` does not pay for
+ * declaring every option of every command.
  */
-export const NOUNS: readonly { name: string; term: string; summary: string; register: (program: Command) => void }[] = [
-  {
-    name: 'translate',
-    term: 'translate [options] [text...]',
-    summary: 'translate text: arguments, a file or standard input, one item per line, any volume',
-    register: registerTranslate,
-  },
-  {
-    name: 'erp',
-    term: 'erp',
-    summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
-    register: registerErp,
-  },
-  { name: 'mgmt', term: 'mgmt', summary: 'resource management: service health events, quotas (with an interactive wizard), API version sets', register: registerMgmt },
-  { name: 'auth', term: 'auth', summary: 'sign in to the services and manage the stored credentials of the profile', register: registerAuth },
-  { name: 'profile', term: 'profile', summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)', register: registerProfile },
-  { name: 'api', term: 'api [options] <method> <path>', summary: 'send a raw request to a service with its configured endpoint and credentials', register: registerApi },
-  { name: 'completion', term: 'completion [options] [shell]', summary: 'print a shell completion script generated from the command tree', register: registerCompletion },
-  { name: 'emulator', term: 'emulator', summary: 'a local sandbox serving all three API families on loopback, with seed data', register: registerEmulator },
-];
+export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, COMPLETION, EMULATOR, VERSION_COMMAND];
 
-const TERM = Symbol('vx.term');
 
-/**
- * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
- * superset of what commander will select); without, the whole tree (completion, tests).
- */
 let devNull: number | undefined;
 /**
  * Whether a descriptor may be a terminal, without loading node:tty (and with it net and the
@@ -102,6 +79,10 @@ export function usageLine(c: Command, str: string): string {
   return `vx: ${oneLine(text)} (run \`${commandPath(c)} --help\` for usage)`;
 }
 
+/**
+ * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
+ * superset of what commander will select); without, the whole tree (completion, tests).
+ */
 export function buildProgram(argv?: readonly string[]): Command {
   selectFor(argv);
   const program = new Command('vx');
@@ -118,6 +99,7 @@ export function buildProgram(argv?: readonly string[]): Command {
     .addOption(new Option('--retries <n>', 'retries of retryable failures (default 4)'))
     .addOption(new Option('--dry-run', 'print the request(s) that would be sent as JSON on stdout; send nothing'))
     .addOption(new Option('-y, --yes', 'skip confirmation of destructive operations'))
+    .addOption(new Option('--no-pager', 'never show output through a pager (default at a terminal: $VX_PAGER, $PAGER or less -FRX for output longer than the screen)'))
     .showSuggestionAfterError(true)
     .configureHelp({
       showGlobalOptions: true,
@@ -140,14 +122,7 @@ Examples:
 Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 conflict,
 6 throttled, 7 service unavailable, 8 network, 130 interrupted.`,
     );
-  for (const noun of NOUNS) {
-    if (selected(noun.name)) {
-      noun.register(program);
-    } else {
-      const placeholder = program.command(noun.name).description(noun.summary);
-      Object.assign(placeholder, { [TERM]: noun.term });
-    }
-  }
+  for (const noun of NOUNS) mount(program, noun);
   // every command exits 2 on a usage error instead of commander's default 1
   // help and usage errors go straight to the file descriptors: `vx --help` then never builds
   // process.stdout/stderr (the stream machinery costs a few ms of every start)

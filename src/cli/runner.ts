@@ -14,34 +14,38 @@ export interface RunState {
   interruptedBy?: string;
   /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
   onSigterm?: () => void;
+  /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
+  pagerRunning?: boolean;
 }
 
 export const state: RunState = { signal: new AbortController().signal };
 
 /**
- * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`.
- * `opts` are the command's own options merged with the globals.
+ * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
+ * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
+ * the emulator) never reads it.
  */
 export interface ActOptions {
-  /**
-   * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
-   * (exit 2, nothing sent); `creates` (profile set, auth login) may make it, `unused` (completion,
-   * the emulator) never reads it.
-   */
   profile?: 'creates' | 'unused';
 }
 
-export function act<O = any>(fn: (ctx: Ctx, opts: O, ...args: any[]) => Promise<void>, options: ActOptions = {}): (...args: any[]) => Promise<void> {
-  return async (...args: any[]) => {
+/**
+ * Wraps a run function as a commander action: `fn(ctx, opts, ...positionals)`, where `opts` are
+ * the command's own options (commander passes the positionals, then the options, then the
+ * command). Used by define.ts's mount; declare commands there, not here.
+ */
+export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, options: ActOptions = {}): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
-    const opts = cmd.optsWithGlobals() as O & GlobalOptions;
+    const opts = cmd.optsWithGlobals<GlobalOptions>();
     state.streamsUsed = true;
     state.onAction?.();
     state.onAction = undefined;
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    ctx.onPager = (running) => void (state.pagerRunning = running);
     if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);

@@ -18,25 +18,12 @@ import { FORMAT_NAMES, hash, type FileFormat, type FormatName, type SourceDoc, t
 import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/files/xliff.js';
 import { fmt } from '../api/translator/batcher.js';
 import type { Ctx } from '../core/context.js';
+import type { FilesOptions } from './translate-files.js';
 import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
-
-export interface FilesOptions {
-  to?: string[];
-  from?: string;
-  category?: string;
-  concurrency?: string;
-  out?: string;
-  outDir?: string;
-  format?: string;
-  protect?: string[];
-  state?: string;
-  fuzzy?: boolean;
-  check?: boolean;
-}
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
@@ -147,8 +134,39 @@ interface Summary {
   removed: number;
 }
 
+/** translate's own options that mean nothing for files (translate parses them wherever they stand) */
+const NOT_FOR_FILES: [keyof TranslateOnly, string][] = [
+  ['textType', '--text-type'],
+  ['profanityAction', '--profanity-action'],
+  ['profanityMarker', '--profanity-marker'],
+  ['alignment', '--alignment'],
+  ['sentenceLength', '--sentence-length'],
+  ['suggestedFrom', '--suggested-from'],
+  ['fromScript', '--from-script'],
+  ['toScript', '--to-script'],
+  ['file', '--file'],
+  ['whole', '--whole'],
+];
+
+interface TranslateOnly {
+  textType?: unknown;
+  profanityAction?: unknown;
+  profanityMarker?: unknown;
+  alignment?: unknown;
+  sentenceLength?: unknown;
+  suggestedFrom?: unknown;
+  fromScript?: unknown;
+  toScript?: unknown;
+  file?: unknown;
+  whole?: unknown;
+  fallback?: boolean;
+}
+
 export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], mode: 'file' | 'sync'): Promise<void> {
-  const params = parseParams({ to: opts.to, from: opts.from, category: opts.category });
+  const only = opts as FilesOptions & TranslateOnly;
+  for (const [key, flag] of NOT_FOR_FILES) if (only[key] !== undefined) throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
+  if (only.fallback === false) throw new UsageError(`--no-fallback does not apply to vx translate ${mode}`);
+  const params = parseParams({ to: opts.to, from: opts.from, category: opts.category, traceId: opts.traceId });
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.out !== undefined && opts.outDir !== undefined) throw new UsageError('give --out <pattern> or --out-dir <dir>, not both');
   if (opts.out !== undefined && !opts.out.includes('{lang}')) throw new UsageError(`--out needs {lang} in its pattern (one target per language), e.g. --out 'locales/{lang}/{name}.json'`);

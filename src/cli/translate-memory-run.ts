@@ -13,10 +13,15 @@ export interface MemoryFlags {
   memory?: string;
 }
 
-/** --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is set */
+/**
+ * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
+ * set, or when VX_TRANSLATE_MEMORY is set empty (a run without the profile's memory)
+ */
 export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
   if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
-  return flag ?? ctx.config.get('translate.memory');
+  if (flag !== undefined) return flag;
+  if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
+  return ctx.config.get('translate.memory') || undefined;
 }
 
 function requirePath(ctx: Ctx, flag: string | undefined): string {

@@ -15,23 +15,16 @@ import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
 import { memoryPath } from './translate-memory-run.js';
 import type { Ctx } from '../core/context.js';
+import type { Assert, Covers } from './define.js';
+import type { TranslateOptions } from './translate.js';
 import { InterruptedError, ServiceError, UsageError } from '../core/errors.js';
 import { openTextSource } from '../core/input.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
-export interface TranslateOptions extends TranslateFlags {
-  file?: string;
-  whole?: boolean;
-  concurrency?: string;
-  out?: string;
-  /** a path, or false for --no-memory */
-  memory?: string | false;
-  maxCharsPerMinute?: string;
-  estimate?: boolean;
-  budget?: string;
-}
+// parseParams reads these flags: each must be an option of the command (a renamed one fails here)
+export type FlagsCovered = Assert<Covers<TranslateOptions, TranslateFlags>>;
 
 /** a whole number of characters from 1 (commas and underscores allowed: 2,000,000) */
 function characters(flag: string, v: string | undefined): number | undefined {
@@ -43,7 +36,7 @@ function characters(flag: string, v: string | undefined): number | undefined {
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
 function runSettings(ctx: Ctx, opts: TranslateOptions) {
-  const memory = opts.memory === false ? undefined : memoryPath(ctx, opts.memory);
+  const memory = memoryPath(ctx, opts.memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);

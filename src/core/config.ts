@@ -324,7 +324,30 @@ export class Config {
     }
   }
 
+  /** true while exclusive() runs: writes inside it take no second lock */
+  private lockHeld = false;
+
+  /**
+   * Runs `fn` holding the config lock, with the store read afresh: another vx that wants the lock
+   * (to write, or to run its own exclusive step) waits until `fn` is done. Writes made inside `fn`
+   * (set, setMany, ...) use the lock already held. For read-check-write steps that must not run
+   * twice at once, e.g. renewing a sign-in whose refresh token can be used only once.
+   */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.lockHeld) return fn();
+    return this.withLock(async () => {
+      this.data = undefined;
+      this.lockHeld = true;
+      try {
+        return await fn();
+      } finally {
+        this.lockHeld = false;
+      }
+    });
+  }
+
   private async mutate(fn: (d: StoreData) => void): Promise<void> {
+    if (this.lockHeld) return this.mutateLocked(fn);
     await this.withLock(() => this.mutateLocked(fn));
   }
 

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   retries?: string;
   dryRun?: boolean;
   yes?: boolean;
+  /** false with --no-pager */
+  pager?: boolean;
 }
 
 export interface Streams {
@@ -62,6 +64,7 @@ export class Ctx {
   readonly timeoutMs: number;
   readonly retries: number;
   private readonly envFormat: Format | undefined;
+  private readonly env: NodeJS.ProcessEnv;
   private readonly flagFormat: Format | undefined;
 
   constructor(
@@ -72,6 +75,7 @@ export class Ctx {
     opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv } = {},
   ) {
     const env = opts.env ?? process.env;
+    this.env = env;
     this.config = new Config(settings, { profileFlag: globals.profile, env });
     this.flagFormat = parseFormat(globals.output);
     // VX_OUTPUT matters (and is checked) only when -o is not given
@@ -166,10 +170,26 @@ export class Ctx {
     return this.explicitFormat() ?? (this.stdoutIsTTY ? 'table' : notTTY);
   }
 
-  /** Applies --query, renders in the chosen format and writes to stdout. */
+  /** Applies --query, renders in the chosen format and writes to stdout (through the pager when long, at a terminal). */
   async print(value: unknown, opts: RenderOptions & { notTTY?: Format } = {}): Promise<void> {
     const text = await this.renderResult(value, this.format(opts.notTTY), opts);
-    if (text) await this.write(text);
+    if (!text) return;
+    if (await this.page(text)) return;
+    await this.write(text);
+  }
+
+  /** while a pager runs, Ctrl-C belongs to it (set by the runner) */
+  onPager?: (running: boolean) => void;
+
+  /** Shows text longer than the screen through the pager; false when it was not (the caller writes it). */
+  private async page(text: string): Promise<boolean> {
+    // the pager writes to this process's own stdout: only when that is where the output goes
+    if (!this.stdoutIsTTY || this.io.stdout !== process.stdout) return false;
+    const { pagerCommand, screenLines, showInPager } = await import('./pager.js');
+    const command = pagerCommand(this.env, this.globals.pager);
+    const rows = this.io.stdout.rows > 0 ? this.io.stdout.rows : 24;
+    if (!command || screenLines(text, this.io.stdout.columns || 80) < rows) return false;
+    return showInPager(text, command, this.env, this.onPager);
   }
 
   /** Applies --query and renders in `format` (for output that goes elsewhere than stdout). */

@@ -90,9 +90,6 @@ export class ExitStatus extends VxError {
   }
 }
 
-/** The service families whose error bodies differ. */
-export type Family = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth' | 'raw';
-
 export interface ParsedServiceError {
   code?: string;
   message?: string;

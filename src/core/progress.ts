@@ -200,6 +200,11 @@ export class StatusLine {
   }
 }
 
+/** Time waited so far, in whole seconds ("0 s", "12 s", "2 min 5 s"). */
+export function elapsed(ms: number): string {
+  return ms < 1000 ? '0 s' : seconds(ms);
+}
+
 /** A delay or a duration as a person reads it in a progress line: "0.3 s", "2 s", "1 min 5 s". */
 export function seconds(ms: number): string {
   if (ms < 1000) return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;

@@ -9,15 +9,31 @@ export interface Choice<T = string> {
   description?: string;
 }
 
+/**
+ * What a question asked with `back: true` throws when the person presses Esc: the caller goes
+ * back one step (the quota wizard). Without `back`, Esc does nothing special.
+ */
+export class GoBack extends Error {
+  constructor() {
+    super('back');
+    this.name = 'GoBack';
+  }
+}
+
+/** `back: true`: Esc answers with GoBack instead of being ignored */
+export interface Steppable {
+  back?: boolean;
+}
+
 export interface Prompter {
   /** true when questions can be asked (stdin and stderr are terminals) */
   readonly interactive: boolean;
-  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
-  input(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  confirm(message: string, defaultValue?: boolean, opts?: Steppable): Promise<boolean>;
+  input(message: string, opts?: { default?: string; validate?: (v: string) => true | string } & Steppable): Promise<string>;
   password(message: string): Promise<string>;
-  select<T>(message: string, choices: Choice<T>[], opts?: { default?: T }): Promise<T>;
+  select<T>(message: string, choices: Choice<T>[], opts?: { default?: T } & Steppable): Promise<T>;
   /** a searchable list; `source` is called with the typed term */
-  search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]): Promise<T>;
+  search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[], opts?: Steppable): Promise<T>;
 }
 
 export function isInteractive(): boolean {
@@ -46,29 +62,49 @@ export function terminalPrompter(signal?: AbortSignal): Prompter {
     signal,
     clearPromptOnDone: false,
   };
+  /**
+   * Runs one prompt; with `back`, Esc (a keypress event on stdin, which the prompt's readline
+   * emits) aborts it and the call throws GoBack. Ctrl-C stays an interruption.
+   */
+  async function ask<T>(back: boolean | undefined, run: (c: typeof ctx) => Promise<T>): Promise<T> {
+    if (!back) return run(ctx).catch(wrapCancel);
+    const esc = new AbortController();
+    const onKey = (_s: unknown, key?: { name?: string; ctrl?: boolean; meta?: boolean }) => {
+      if (key?.name === 'escape') esc.abort();
+    };
+    process.stdin.on('keypress', onKey);
+    try {
+      return await run({ ...ctx, signal: signal ? AbortSignal.any([signal, esc.signal]) : esc.signal });
+    } catch (e) {
+      if (esc.signal.aborted && !signal?.aborted) throw new GoBack();
+      return wrapCancel(e);
+    } finally {
+      process.stdin.off('keypress', onKey);
+    }
+  }
   return {
     get interactive() {
       return (interactive ??= isInteractive());
     },
-    async confirm(message, defaultValue = false) {
+    async confirm(message, defaultValue = false, opts = {}) {
       const m = await load();
-      return m.confirm({ message: terminalText(message), default: defaultValue }, ctx).catch(wrapCancel);
+      return ask(opts.back, (c) => m.confirm({ message: terminalText(message), default: defaultValue }, c));
     },
     async input(message, opts = {}) {
       const m = await load();
-      return m.input({ message: terminalText(message), default: opts.default, validate: opts.validate }, ctx).catch(wrapCancel);
+      return ask(opts.back, (c) => m.input({ message: terminalText(message), default: opts.default, validate: opts.validate }, c));
     },
     async password(message) {
       const m = await load();
       return m.password({ message, mask: '*' }, ctx).catch(wrapCancel);
     },
-    async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } = {}) {
+    async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } & Steppable = {}) {
       const m = await load();
-      return (m.select({ message: terminalText(message), choices: choices.map((c) => ({ ...c, name: terminalText(c.name) })), default: opts.default, pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
+      return ask(opts.back, (c) => m.select({ message: terminalText(message), choices: choices.map((ch) => ({ ...ch, name: terminalText(ch.name) })), default: opts.default, pageSize: 12 }, c) as Promise<T>);
     },
-    async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
+    async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[], opts: Steppable = {}) {
       const m = await load();
-      return (m.search({ message, source: async (term) => source(term), pageSize: 12 }, ctx) as Promise<T>).catch(wrapCancel);
+      return ask(opts.back, (c) => m.search({ message: terminalText(message), source: async (term) => source(term), pageSize: 12 }, c) as Promise<T>);
     },
   };
 }

@@ -64,15 +64,56 @@ export const CUSTOMERS = [
   blocked: ' ',
 }));
 
+/**
+ * The amounts and defaults of a sales order line, every property of the v2.0 reference page
+ * (dynamics_salesorderline_get.md): tax at 25 %, nothing shipped or invoiced yet.
+ */
+function lineAmounts(quantity: number, unitPrice: number): Record<string, unknown> {
+  const net = quantity * unitPrice;
+  const tax = Math.round(net * 25) / 100;
+  return {
+    accountId: '00000000-0000-0000-0000-000000000000',
+    unitOfMeasureId: seedGuid(4, 1),
+    unitOfMeasureCode: 'PCS',
+    discountAmount: 0,
+    discountPercent: 0,
+    discountAppliedBeforeTax: false,
+    amountExcludingTax: net,
+    taxCode: 'FURNITURE',
+    taxPercent: 25,
+    totalTaxAmount: tax,
+    amountIncludingTax: net + tax,
+    invoiceDiscountAllocation: 0,
+    netAmount: net,
+    netTaxAmount: tax,
+    netAmountIncludingTax: net + tax,
+    shipmentDate: '2026-04-01',
+    shippedQuantity: 0,
+    invoicedQuantity: 0,
+    invoiceQuantity: quantity,
+    shipQuantity: quantity,
+    itemVariantId: '00000000-0000-0000-0000-000000000000',
+  };
+}
+
 export const PAYMENT_TERMS = [
   ['14 DAYS', 'Net 14 days', '14D'],
   ['1M(8D)', '1 Month/2% 8 days', '1M'],
-].map(([code, displayName, dueDateCalculation], i) => ({ id: seedGuid(2, i + 1), code, displayName, dueDateCalculation }));
+].map(([code, displayName, dueDateCalculation], i) => ({
+  id: seedGuid(2, i + 1),
+  code,
+  displayName,
+  dueDateCalculation,
+  discountDateCalculation: i ? '8D' : '',
+  discountPercent: i ? 2 : 0,
+  calculateDiscountOnCreditMemos: false,
+  lastModifiedDateTime: '2026-01-15T08:00:00Z',
+}));
 
 export const SHIPMENT_METHODS = [
   ['EXW', 'Ex Warehouse'],
   ['PICKUP', 'Pickup at Location'],
-].map(([code, displayName], i) => ({ id: seedGuid(3, i + 1), code, displayName }));
+].map(([code, displayName], i) => ({ id: seedGuid(3, i + 1), code, displayName, lastModifiedDateTime: '2026-01-15T08:00:00Z' }));
 
 const CURRENCIES = [
   ['EUR', 'Euro', '€', '2:2', 0.01],
@@ -181,11 +222,11 @@ export function seedErp(): ErpState {
           description: ['ATHENS Desk', 'PARIS Guest Chair', 'ROME Guest Chair', 'TOKYO Guest Chair', 'MEXICO Swivel Chair', 'MUNICH Swivel Chair', 'AMSTERDAM Lamp'][(i + n) % 7],
           quantity,
           unitPrice,
-          amountExcludingTax: quantity * unitPrice,
+          ...lineAmounts(quantity, unitPrice),
         };
       });
       lines[id] = orderLines;
-      const net = orderLines.reduce((a, l) => a + (l.amountExcludingTax as number), 0);
+      const net = orderLines.reduce((a, l) => a + (l.quantity * l.unitPrice), 0);
       const tax = Math.round(net * 25) / 100;
       const day = String((i % 28) + 1).padStart(2, '0');
       return stamp(

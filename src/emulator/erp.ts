@@ -7,6 +7,7 @@ import { withBatch } from './erp-batch.js';
 import { applyFilter, applyOrderBy, ODataError, parseSelect } from './erp-odata.js';
 import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
+import { familyOf } from '../spec/families.js';
 
 const erpCodes = {
   unauthorized: 'Authentication_InvalidCredentials',
@@ -108,6 +109,37 @@ function need(set: ErpSet, op: string): void {
 
 // ---- navigation properties of sales orders (what the emulator can resolve) ----
 
+/** A customer as the v2.0 API shows it (every property of dynamics_customer_get.md). */
+function customerEntity(c: (typeof CUSTOMERS)[number]): Row {
+  const a = c.address;
+  return {
+    id: c.id,
+    number: c.number,
+    displayName: c.displayName,
+    type: c.type,
+    addressLine1: a.street,
+    addressLine2: '',
+    city: a.city,
+    state: a.state,
+    country: a.countryLetterCode,
+    postalCode: a.postalCode,
+    phoneNumber: c.phoneNumber,
+    email: c.email,
+    website: '',
+    taxLiable: true,
+    taxAreaId: '00000000-0000-0000-0000-000000000000',
+    taxAreaDisplayName: '',
+    taxRegistrationNumber: '',
+    currencyId: '00000000-0000-0000-0000-000000000000',
+    currencyCode: c.currencyCode,
+    paymentTermsId: PAYMENT_TERMS[0].id,
+    shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)?.id ?? '00000000-0000-0000-0000-000000000000',
+    paymentMethodId: '00000000-0000-0000-0000-000000000000',
+    blocked: c.blocked,
+    lastModifiedDateTime: '2026-01-15T08:00:00Z',
+  };
+}
+
 type NavValue = Row | Row[] | null;
 
 function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: string): NavValue {
@@ -116,9 +148,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
   switch (nav) {
     case 'customer': {
       const c = CUSTOMERS.find((x) => x.id === row.customerId || x.number === row.customerNumber);
-      if (!c) return null;
-      const { address: a, shipmentMethodCode: _m, ...rest } = c;
-      return { ...rest, addressLine1: a.street, addressLine2: '', city: a.city, state: a.state, country: a.countryLetterCode, postalCode: a.postalCode };
+      return c ? customerEntity(c) : null;
     }
     case 'currency': {
       const cur = companyData(req, company).currencies ?? [];
@@ -129,7 +159,7 @@ function navigate(req: EmuRequest, company: string, set: ErpSet, row: Row, nav: 
     case 'shipmentMethod':
       return SHIPMENT_METHODS.find((p) => p.id === row.shipmentMethodId) ?? null;
     case 'dimensionValue':
-      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department' } : null;
+      return row.shortcutDimension1Code ? { id: `${String(row.id).slice(0, 24)}dddddddddddd`, code: row.shortcutDimension1Code, dimensionId: '00000000-0000-0000-0000-0000000000d1', displayName: 'Sales department', lastModifiedDateTime: '2026-01-15T08:00:00Z' } : null;
     case 'salesOrderLines':
       return st(req).lines[String(row.id)] ?? [];
     case 'pdfDocument':
@@ -507,7 +537,7 @@ function erpRoutes(): FamilyDef['routes'] {
 }
 
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: '/erp', auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
+  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
 }
 
 // ---- database refresh (lcs) ----
@@ -603,7 +633,7 @@ function lcsRoutes(): FamilyDef['routes'] {
 export function lcsFamily(): FamilyDef {
   return {
     name: 'lcs',
-    prefix: '/lcs',
+    prefix: familyOf('lcs').emulator.prefix,
     auth: 'bearer',
     requestIdHeader: 'x-request-id',
     codes: erpCodes,

@@ -8,6 +8,7 @@ import { applyFilter, ODataError } from './erp-odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type Json, type MgmtState, type QuotaRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
+import { familyOf } from '../spec/families.js';
 
 export function mgmtErrorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra: Record<string, unknown> = {}): unknown {
   const path = req.path ?? '';
@@ -573,7 +574,7 @@ const ROUTES: Route[] = [
 export function mgmtFamily(): FamilyDef {
   return {
     name: 'mgmt',
-    prefix: '/mgmt',
+    prefix: familyOf('mgmt').emulator.prefix,
     auth: 'bearer',
     requestIdHeader: 'x-request-id',
     codes: {

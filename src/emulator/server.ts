@@ -6,8 +6,10 @@ import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
+import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
 
-export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt' | 'auth';
+/** the service families of the registry, and the emulator's own sign-in family */
+export type FamilyName = ServiceFamily | 'auth';
 
 export interface EmuRequest {
   method: string;
@@ -115,6 +117,8 @@ export interface LogEntry {
   /** the request headers and body (first 64 KiB as text), so tests can check exact payloads */
   headers?: IncomingHttpHeaders;
   body?: string;
+  /** the body was let go to keep the log within its byte budget */
+  bodyDropped?: boolean;
 }
 
 export interface EmulatorOptions {
@@ -126,6 +130,10 @@ export interface EmulatorOptions {
   /** the bearer token erp/lcs/mgmt accept */
   token?: string;
   maxBodyBytes?: number;
+  /** the request log keeps the last this many requests (default 10,000) */
+  logLimit?: number;
+  /** and at most this many bytes of their bodies, dropping the oldest bodies first (default 32 MiB) */
+  logBodyBytes?: number;
   /** the business-data service's per-user rate limit, "<requests>/<seconds>" (e.g. 6000/300); off when absent */
   rateLimit?: string;
 }
@@ -186,6 +194,39 @@ export class Emulator {
     }
   }
 
+  /** the entries of the log that hold a body, oldest first, and the bytes those bodies take */
+  private readonly bodies: LogEntry[] = [];
+  private bodyBytes = 0;
+
+  /**
+   * Adds a request to the log: a ring of the last `logLimit` requests (a long-running emulator
+   * under load must not grow without bound).
+   */
+  private record(entry: LogEntry): void {
+    this.log.push(entry);
+    const limit = this.opts.logLimit ?? 10_000;
+    if (this.log.length > limit) {
+      for (const gone of this.log.splice(0, this.log.length - limit)) this.dropBody(gone);
+      while (this.bodies.length && this.bodies[0].body === undefined) this.bodies.shift();
+    }
+  }
+
+  /** Keeps a request body in the log within the byte budget: the oldest bodies go first. */
+  private keepBody(entry: LogEntry, text: string): void {
+    entry.body = text;
+    this.bodies.push(entry);
+    this.bodyBytes += text.length;
+    const budget = this.opts.logBodyBytes ?? 32 * 1024 * 1024;
+    while (this.bodyBytes > budget && this.bodies.length > 1) this.dropBody(this.bodies.shift()!);
+  }
+
+  private dropBody(e: LogEntry): void {
+    if (e.body === undefined) return;
+    this.bodyBytes -= e.body.length;
+    e.body = undefined;
+    e.bodyDropped = true;
+  }
+
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
@@ -211,6 +252,8 @@ export class Emulator {
     this.clockOffsetMs = 0;
     for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
     this.log.length = 0;
+    this.bodies.length = 0;
+    this.bodyBytes = 0;
     this.tokens.clear();
   }
 
@@ -237,19 +280,7 @@ export class Emulator {
 
   /** The environment variables that point vx at this emulator. */
   env(): Record<string, string> {
-    return {
-      VX_TRANSLATOR_ENDPOINT: `${this.url}/translator`,
-      VX_TRANSLATOR_KEY: this.key,
-      VX_ERP_PREFIX: `${this.url}/erp`,
-      VX_ERP_TOKEN: this.token,
-      VX_ERP_COMPANY: this.state.erp?.defaultCompany ?? '',
-      VX_LCS_ENDPOINT: `${this.url}/lcs`,
-      VX_LCS_TOKEN: this.token,
-      VX_MGMT_ENDPOINT: `${this.url}/mgmt`,
-      VX_MGMT_TOKEN: this.token,
-      VX_SUBSCRIPTION: this.state.mgmt?.defaultSubscription ?? '',
-      VX_AUTH_URL: `${this.url}/auth`,
-    };
+    return emulatorEnv(this.url, { key: this.key, token: this.token }, this.state as Record<string, Record<string, unknown> | undefined>);
   }
 
   async listen(port = 4010, host = '127.0.0.1'): Promise<string> {
@@ -340,7 +371,7 @@ export class Emulator {
     try {
       if (url.pathname.startsWith('/_emulator/')) {
         entry.family = 'control';
-        this.log.push(entry);
+        this.record(entry);
         const body = await this.readBody(req, 1 << 20);
         const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
         entry.status = reply.status;
@@ -351,13 +382,13 @@ export class Emulator {
         const body = await this.readBody(req, 1 << 20);
         void body;
         entry.status = 404;
-        this.log.push(entry);
-        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under /translator, /erp, /lcs, /mgmt and /auth` } } }, {});
+        this.record(entry);
+        return this.send(res, { status: 404, body: { error: { code: 'NotFound', message: `no emulated service at ${url.pathname}; families live under ${this.families.map((f) => f.prefix).join(', ').replace(/, ([^,]*)$/, ' and $1')}` } } }, {});
       }
       const { family, rest } = found;
       entry.family = family.name;
       entry.path = `${rest}${url.search}`;
-      this.log.push(entry);
+      this.record(entry);
       if (family.newRequestId) requestId = family.newRequestId(new Date());
       const idHeaders = { ...family.headers, [family.requestIdHeader]: requestId };
       const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}, extra?: Record<string, unknown>) => {
@@ -367,7 +398,7 @@ export class Emulator {
 
       const raw = await this.readBody(req, this.opts.maxBodyBytes ?? family.maxBodyBytes ?? 16 * 1024 * 1024);
       entry.headers = req.headers;
-      if (raw !== 'too-large' && raw.length) entry.body = raw.subarray(0, 65_536).toString('utf8');
+      if (raw !== 'too-large' && raw.length) this.keepBody(entry, raw.subarray(0, 65_536).toString('utf8'));
 
       // fault injection (never on the identity endpoints)
       const fault = family.name === 'auth' ? undefined : pickFault(this.faults, family.name, method);
@@ -499,7 +530,8 @@ export class Emulator {
 
   private control(method: string, path: string, body: Buffer): EmuReply {
     if (method === 'GET' && path === '/_emulator/health') return { status: 200, body: { status: 'ok', families: this.families.map((f) => f.prefix) } };
-    if (method === 'GET' && path === '/_emulator/requests') return { status: 200, body: this.log.filter((e) => e.family !== 'control') };
+    // anyone on the machine can read this: credentials (keys, tokens, secrets) are shown masked
+    if (method === 'GET' && path === '/_emulator/requests') return { status: 200, body: this.log.filter((e) => e.family !== 'control').map(redactEntry) };
     if (method === 'GET' && path === '/_emulator/state') return { status: 200, body: this.state };
     if (method === 'POST' && path === '/_emulator/reset') {
       this.reset();
@@ -531,4 +563,28 @@ export class Emulator {
     }
     return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults, GET|POST /_emulator/clock' } } };
   }
+}
+
+/** headers whose whole value is a credential */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'vendor-subscription-key', 'ocp-apim-subscription-key', 'cookie', 'x-api-key']);
+/** form fields and JSON members that carry a credential (token requests, client secrets) */
+const SECRET_FIELDS = 'client_secret|client_assertion|refresh_token|access_token|id_token|code|code_verifier|device_code|password|assertion';
+const SECRET_FORM = new RegExp(`((?:^|&)(?:${SECRET_FIELDS})=)[^&]*`, 'g');
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_FIELDS}|subscription-key|key|token)=)[^&]*`, 'gi');
+const SECRET_JSON = new RegExp(`("(?:${SECRET_FIELDS}|key|token)"\\s*:\\s*")(?:[^"\\\\]|\\\\.)*"`, 'g');
+
+/** A log entry as `/_emulator/requests` shows it: credentials masked (`Bearer ***`, `***`). */
+export function redactEntry(e: LogEntry): LogEntry {
+  const out: LogEntry = { ...e };
+  if (e.headers) {
+    const h: IncomingHttpHeaders = {};
+    for (const [k, v] of Object.entries(e.headers)) {
+      if (!SECRET_HEADERS.has(k) || v === undefined) h[k] = v;
+      else h[k] = String(v).replace(/^(\w+\s+)?.*$/s, (_, scheme: string | undefined) => `${scheme ?? ''}***`);
+    }
+    out.headers = h;
+  }
+  if (e.body !== undefined) out.body = e.body.replace(SECRET_FORM, '$1***').replace(SECRET_JSON, '$1***"');
+  out.path = e.path.replace(SECRET_QUERY, '$1***');
+  return out;
 }

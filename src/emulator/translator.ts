@@ -28,6 +28,7 @@ import {
 import { spendChars } from './faults.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
+import { familyOf } from '../spec/families.js';
 
 /** A custom translation system deployed under a category id. */
 export interface CustomSystem {
@@ -333,7 +334,7 @@ export function translatorRequestId(now: Date): string {
 export function translatorFamily(): FamilyDef {
   return {
     name: 'translator',
-    prefix: '/translator',
+    prefix: familyOf('translator').emulator.prefix,
     auth: 'key',
     requestIdHeader: 'X-RequestId',
     newRequestId: translatorRequestId,

@@ -56,7 +56,7 @@ function session(answers: { password?: string; select?: string } = {}, globals: 
 describe('auth at a terminal', () => {
   it('asks which service, then the translator key in a masked prompt', async () => {
     const s = session({ select: 'translator', password: ' emulator-key ' });
-    await login(s.ctx, {});
+    await login(s.ctx, { browser: true, verify: true });
     expect(s.asked).toEqual(['select: Sign in to which service? translator,erp,lcs,mgmt', 'password: Translator subscription key:']);
     expect(s.ctx.config.profile()['translator.key']).toBe('emulator-key');
     expect(s.stdout.text).toBe('');
@@ -65,13 +65,13 @@ describe('auth at a terminal', () => {
 
   it('an empty answer stores nothing', async () => {
     const s = session({ password: '' });
-    await expect(login(s.ctx, { service: 'translator' })).rejects.toThrow(new UsageError('no key given; nothing was stored'));
+    await expect(login(s.ctx, { browser: true, verify: true, service: 'translator' })).rejects.toThrow(new UsageError('no key given; nothing was stored'));
     expect(s.ctx.config.profile()).toEqual({});
   });
 
   it('asks for the client secret (masked) when neither VX_CLIENT_SECRET nor --with-secret gives it', async () => {
     const s = session({ password: EMULATOR_CLIENT_SECRET });
-    await login(s.ctx, { service: 'mgmt', clientCredentials: true, clientId: 'ci-app', tenant: 'contoso' });
+    await login(s.ctx, { browser: true, verify: true, service: 'mgmt', clientCredentials: true, clientId: 'ci-app', tenant: 'contoso' });
     expect(s.asked).toEqual(['password: Client secret:']);
     expect(s.ctx.config.profile()['mgmt.token']).toMatch(/^emu\./);
   });

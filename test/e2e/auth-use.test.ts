@@ -116,6 +116,21 @@ describe('expired sign-ins', () => {
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ service: 'erp', status: 'expired', renewable: false });
   });
 
+  it('four runs at once with the same expired sign-in: one renews it under the config lock, the others use the renewed token (issue 13, item 6)', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginDevice('erp');
+    t.emu.state.auth.tokenTtl = 3600;
+    t.emu.log.length = 0;
+    const runs = await Promise.all(Array.from({ length: 4 }, () => t.run(['erp', 'companies', 'list', '-o', 'none'])));
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([0, '']);
+    // refresh tokens are single-use: exactly one renewal
+    expect(t.emu.count({ family: 'auth', method: 'POST' })).toBe(1);
+    expect(t.emu.count({ family: 'erp', method: 'GET' })).toBe(4);
+    const after = t.profile();
+    expect(JSON.parse(after['erp.signIn']).expiresAt > new Date().toISOString()).toBe(true);
+    expect(t.emu.tokens.get(after['erp.token'])).toBeDefined();
+  });
+
   it('are renewed with the stored refresh token, once, before the request; the new tokens are stored', async () => {
     t.emu.state.auth.tokenTtl = 0;
     await loginDevice('erp');

@@ -104,13 +104,16 @@ describe('at a terminal', () => {
     expect(emu.count({ family: 'lcs' })).toBe(0);
     const yes = session(true);
     await runRefresh(yes.ctx, { project: '9', source: 'prod-1', target: 'uat-1', wait: true, pollInterval: '0' });
-    const id = JSON.parse(yes.stdout.text).OperationActivityId;
-    expect(yes.stderr.text.split('\n').filter(Boolean)).toEqual([
-      `database refresh of uat-1 from prod-1 started (operation ${id})`,
-      `operation ${id}: NotStarted`,
-      `operation ${id}: InProgress`,
-      `operation ${id}: Completed`,
-    ]);
+    const final = JSON.parse(yes.stdout.text);
+    expect(final.OperationStatus).toBe('Completed');
+    const id = final.OperationActivityId;
+    // the start, how to check it, then a spinner redrawn in place (state and time waited) and the final line
+    const lines = yes.stderr.text.split('\n');
+    expect(lines.slice(0, 2)).toEqual([`database refresh of uat-1 from prod-1 started: operation ${id}`, `check it with: vx erp refresh status ${id} --project 9 --environment uat-1`]);
+    expect(lines[2]).toContain(`\r⠙ operation ${id}: NotStarted (0 s)\u001b[K`);
+    expect(lines[2]).toContain(`operation ${id}: InProgress (0 s)`);
+    expect(lines[2].endsWith(`\r\u001b[Koperation ${id}: Completed after 0 s`)).toBe(true);
+    expect(lines[3]).toBe('');
     await yes.ctx.http.close();
   });
 });

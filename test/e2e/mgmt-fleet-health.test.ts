@@ -102,6 +102,16 @@ describe('vx mgmt health watch --once with a state file', () => {
     expect(mgmtLog()).toEqual([]);
   });
 
+  it('--resource watches one resource; an --exec that fails is a warning and --once then exits 1', async () => {
+    const vm = `/subscriptions/${e2e.env.VX_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
+    const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--resource', vm, '--exec', 'cat > /dev/null; exit 3']);
+    expect(r.code).toBe(1);
+    expect(ndjson(r.stdout).map((l) => l.trackingId)).toEqual(['RH01-VM1', 'RH02-VM1']);
+    expect(r.stderr).toBe(
+      'warning: --exec for RH01-VM1 (new) exited 3\nwarning: --exec for RH02-VM1 (new) exited 3\nvx: --exec failed for 2 events (the events are remembered as reported)\n',
+    );
+  });
+
   it('a terminal gets one readable line per event', async () => {
     e2e.emu.advanceClock(10 * MIN);
     const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--type', 'ServiceIssue', '-o', 'table']);

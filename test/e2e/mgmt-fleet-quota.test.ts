@@ -220,7 +220,9 @@ quotas:
       url: `${e2e.env.VX_MGMT_ENDPOINT}/subscriptions/${SUB()}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimits/cores?api-version=2020-10-25`,
       body: { properties: { limit: 120, unit: 'Count', name: { value: 'cores' } } },
     });
-    expect(mgmtLog().map((e) => e.method)).toEqual(Array(6).fill('GET'));
+    // six reads, and the running requests of the three locations with changes (eastus has two pages)
+    expect(mgmtLog().map((e) => e.method)).toEqual(Array(10).fill('GET'));
+    expect(mgmtLog().filter((e) => e.path.includes('/serviceLimitsRequests?'))).toHaveLength(4);
   });
 
   it('without a terminal and without --yes it refuses before sending anything', async () => {
@@ -280,7 +282,7 @@ quotas:
     const input = JSON.stringify({ quotas: [{ subscription: SUB(), provider: 'Vendor.Compute', location: 'eastus', name: 'cores', limit: 100 }] });
     const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json'], { input });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quotas)\n');
+    expect(r.stderr).toBe('nothing to change: every limit of the manifest is already in place (1 quota)\n');
     expect(patches()).toEqual([]);
   });
 
@@ -348,4 +350,36 @@ describe('vx mgmt quota apply at a terminal', () => {
     expect(plain).toContain('all 2 quota changes succeeded');
     expect(patches()).toHaveLength(2);
   }, 40_000);
+});
+
+describe('vx mgmt quota apply after an interruption', () => {
+  it('a request still running for a quota is followed to its end, not submitted again', async () => {
+    const set = await e2e.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'westus2', '--limit', '260', '--yes', '--no-wait']);
+    expect(set.code).toBe(0);
+    const id = JSON.parse(set.stdout).name.split('/').pop();
+    e2e.emu.log.length = 0;
+    const m = file('pending.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'cores', limit: 260 }]));
+    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
+    expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress: followed, not submitted again` });
+    expect(json(dry.stdout)[0].request).toBeUndefined();
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)[0]).toMatchObject({ state: 'Succeeded', requestId: id });
+    expect(patches()).toEqual([]);
+    expect(limitOf(SUB(), 'westus2', 'cores')).toBe(260);
+  });
+});
+
+describe('vx mgmt quota apply --wait-timeout', () => {
+  it('gives up following a request that does not end in time, says how to follow it, and exits 1', async () => {
+    const m = file('slow.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'standardNCFamily', limit: 40 }]));
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '--wait-timeout', '1', '-o', 'json'], { env: { VX_POLL_FLOOR_MS: undefined } });
+    expect(r.code).toBe(1);
+    const [row] = json(r.stdout);
+    expect(row.state).toBe('Unknown');
+    expect(row.message).toBe(
+      `quota request ${row.requestId} did not end within --wait-timeout 1 s (last state InProgress, 1 status read); the change was accepted and goes on; follow it with: vx mgmt quota requests get ${row.requestId} --provider Vendor.Compute --location westus2 --subscription ${SUB()}`,
+    );
+    expect(patches()).toHaveLength(1);
+  });
 });

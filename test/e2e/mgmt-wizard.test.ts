@@ -7,7 +7,7 @@ import { runQuotaSet, runVsDelete } from '../../src/cli/mgmt-run.js';
 import { runQuotaWizard } from '../../src/cli/mgmt-wizard.js';
 import { Ctx } from '../../src/core/context.js';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
-import type { Choice, Prompter } from '../../src/core/prompt.js';
+import { GoBack, type Choice, type Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { tty } from '../helpers/tty.js';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
@@ -30,9 +30,10 @@ afterAll(async () => {
 type Step =
   | { kind: 'input'; message: RegExp; answers: string[] }
   | { kind: 'select'; message: RegExp; pick: string }
-  | { kind: 'search'; message: RegExp; term: string; pick: string }
+  | { kind: 'search'; message: RegExp; term: string; pick: string; offered?: string[] }
   | { kind: 'confirm'; message: RegExp; answer: boolean }
-  | { kind: 'interrupt' };
+  | { kind: 'interrupt' }
+  | { kind: 'back' };
 
 /** A prompter that plays a script and records what was asked and what each validator said. */
 function scripted(steps: Step[]) {
@@ -44,6 +45,7 @@ function scripted(steps: Step[]) {
     const s = queue.shift();
     if (!s) throw new Error(`unexpected ${kind} "${message}"`);
     if (s.kind === 'interrupt') throw new InterruptedError('cancelled');
+    if (s.kind === 'back') throw new GoBack();
     if (s.kind !== kind || !s.message.test(message)) throw new Error(`expected ${s.kind} ${s.message}, got ${kind} "${message}"`);
     return s;
   };
@@ -74,6 +76,7 @@ function scripted(steps: Step[]) {
     async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
       const s = next('search', message) as Extract<Step, { kind: 'search' }>;
       const found = await source(s.term);
+      if (s.offered) expect(found.map((x) => x.name)).toEqual(s.offered);
       const c = found.find((ch) => ch.name.startsWith(s.pick));
       if (!c) throw new Error(`no search result ${s.pick} for "${s.term}": ${found.map((x) => x.name).join(', ')}`);
       return c.value;
@@ -96,10 +99,10 @@ const limitOf = (provider: string, name: string) => emu.state.mgmt.quotas[`${emu
 
 const HAPPY: Step[] = [
   { kind: 'input', message: /^Subscription id$/, answers: [''] },
-  { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Compute' },
-  { kind: 'select', message: /^Location$/, pick: 'eastus' },
+  { kind: 'search', message: /^Resource provider \(type to search or enter another\)$/, term: '', pick: 'Vendor.Compute' },
+  { kind: 'search', message: /^Location \(type to search or enter another\)$/, term: 'east', pick: 'eastus' },
   { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
-  { kind: 'input', message: /^New limit$/, answers: ['120'] },
+  { kind: 'input', message: /^New limit \(48 to 2147483647, now 50\)$/, answers: ['120'] },
   { kind: 'confirm', message: /^Submit this quota change\?$/, answer: true },
 ];
 
@@ -108,7 +111,14 @@ describe('vx mgmt quota wizard', () => {
     const s = session(HAPPY);
     await runQuotaWizard(s.ctx, {});
     expect(s.left()).toBe(0);
-    expect(s.asked).toEqual(['input: Subscription id', 'select: Resource provider', 'select: Location', 'search: Quota (type to search)', 'input: New limit', 'confirm: Submit this quota change?']);
+    expect(s.asked).toEqual([
+      'input: Subscription id',
+      'search: Resource provider (type to search or enter another)',
+      'search: Location (type to search or enter another)',
+      'search: Quota (type to search)',
+      'input: New limit (48 to 2147483647, now 50)',
+      'confirm: Submit this quota change?',
+    ]);
     const err = s.stderr.text;
     expect(err).toContain('standardDSv3Family (Standard DSv3 Family vCPUs): limit 50 Count, usage 48 (96% used)');
     expect(err).toContain('Summary:\n  subscription  7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n  provider      Vendor.Compute\n  location      eastus\n  quota         standardDSv3Family\n  limit         50 -> 120 Count\n');
@@ -116,6 +126,9 @@ describe('vx mgmt quota wizard', () => {
     // the spinner ran on the (fake) terminal while the request was InProgress
     expect(err).toMatch(/\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] quota request [0-9a-f-]+: InProgress/);
     expect(err).toContain('the limit of standardDSv3Family in eastus is now 120');
+    expect(err.trimEnd().split('\n').at(-1)).toBe(
+      'the same change without the wizard: vx mgmt quota set standardDSv3Family --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f --provider Vendor.Compute --location eastus --limit 120 --yes',
+    );
     expect(JSON.parse(s.stdout.text).properties.provisioningState).toBe('Succeeded');
     expect(writes().map((w) => [w.method, w.body])).toEqual([['PATCH', { properties: { limit: 120, unit: 'Count', name: { value: 'standardDSv3Family' } } }]]);
     expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
@@ -126,12 +139,12 @@ describe('vx mgmt quota wizard', () => {
     const s = session(
       [
         { kind: 'input', message: /^Subscription id$/, answers: [''] },
-        { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Network (default)' },
-        { kind: 'select', message: /^Location$/, pick: 'eastus (default)' },
+        { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Network (default)' },
+        { kind: 'search', message: /^Location/, term: '', pick: 'eastus (default)' },
         // the service cannot list Network quotas: the name is typed; an unknown one is asked again
         { kind: 'input', message: /^Quota resource name/, answers: ['nosuch'] },
         { kind: 'input', message: /^Quota resource name/, answers: ['a/b', 'PublicIPAddresses'] },
-        { kind: 'input', message: /^New limit$/, answers: ['150'] },
+        { kind: 'input', message: /^New limit/, answers: ['150'] },
         { kind: 'confirm', message: /^Submit/, answer: true },
       ],
       { VX_MGMT_PROVIDER: 'Vendor.Network', VX_MGMT_LOCATION: 'eastus' },
@@ -145,24 +158,82 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
-  it('"Other" lets the provider be typed, checked against its rule', async () => {
+  it('a provider not in the list is typed into the search and offered when it passes its rule', async () => {
     const steps: Step[] = [...HAPPY];
-    steps.splice(1, 1, { kind: 'select', message: /^Resource provider$/, pick: 'Other (type it)' }, { kind: 'input', message: /^Resource provider \(type it\)$/, answers: ['Compute', 'Vendor.CognitiveServices'] });
-    steps.splice(4, 1, { kind: 'search', message: /^Quota/, term: 'token', pick: 'TokensPerMinute' });
-    steps.splice(5, 1, { kind: 'input', message: /^New limit$/, answers: ['2000'] });
+    steps.splice(1, 1, {
+      kind: 'search',
+      message: /^Resource provider/,
+      term: 'Vendor.CognitiveServices',
+      pick: 'Vendor.CognitiveServices (use what you typed)',
+      offered: ['Vendor.CognitiveServices (use what you typed)'],
+    });
+    steps.splice(3, 1, { kind: 'search', message: /^Quota/, term: 'token', pick: 'TokensPerMinute' });
+    steps.splice(4, 1, { kind: 'input', message: /^New limit/, answers: ['2000'] });
     const s = session(steps);
     await runQuotaWizard(s.ctx, {});
-    expect(s.rejected[0]).toMatch(/^Compute: the resource provider id must match the pattern/);
     expect(s.stderr.text).toContain('period PT1M');
     expect(writes()).toHaveLength(1);
+    await s.ctx.http.close();
+  });
+
+  it('what fails the rule is not offered as typed; the list is filtered by what is typed', async () => {
+    const steps: Step[] = [HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'compute', pick: 'Vendor.Compute', offered: ['Vendor.Compute'] }, { kind: 'interrupt' }];
+    const s = session(steps);
+    await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(InterruptedError);
+    const t = session([HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'no dots', pick: '', offered: [] }, { kind: 'interrupt' }]);
+    await expect(runQuotaWizard(t.ctx, {})).rejects.toThrow();
+  });
+
+  it('flags skip their questions: with all five only the review is asked', async () => {
+    const s = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
+    await runQuotaWizard(s.ctx, { subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', provider: 'Vendor.Compute', location: 'eastus', name: 'standardDSv3Family', limit: '64' });
+    expect(s.left()).toBe(0);
+    expect(s.asked).toEqual(['confirm: Submit this quota change?']);
+    expect(s.stderr.text).toContain('limit         50 -> 64 Count');
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(64);
+    await s.ctx.http.close();
+  });
+
+  it('a --limit the quota cannot take is exit 2 before anything is changed', async () => {
+    const s = session([]);
+    await expect(runQuotaWizard(s.ctx, { provider: 'Vendor.Compute', location: 'eastus', subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', name: 'standardDSv3Family', limit: '47' })).rejects.toThrow(
+      new UsageError('invalid --limit 47: the limit may not be below the current usage of 48; nothing was sent'),
+    );
+    expect(writes()).toEqual([]);
+    await s.ctx.http.close();
+  });
+
+  it('Esc goes back one question (skipping those given as flags); at the first it stays', async () => {
+    const s = session(
+      [
+        { kind: 'back' }, // Esc at the first question: asked again
+        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'search', message: /^Location/, term: 'west', pick: 'westeurope' },
+        { kind: 'search', message: /^Quota/, term: 'cores', pick: 'cores' },
+        { kind: 'back' }, // at the new limit: back to the quota
+        { kind: 'search', message: /^Quota/, term: 'cor', pick: 'cores' },
+        { kind: 'back' }, // at the limit again: back to the quota
+        { kind: 'back' }, // at the quota: back to the location (the provider was a flag)
+        { kind: 'search', message: /^Location/, term: 'east', pick: 'eastus' },
+        { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
+        { kind: 'input', message: /^New limit/, answers: ['70'] },
+        { kind: 'back' }, // at the review: back to the limit
+        { kind: 'input', message: /^New limit/, answers: ['80'] },
+        { kind: 'confirm', message: /^Submit/, answer: true },
+      ],
+    );
+    await runQuotaWizard(s.ctx, { provider: 'Vendor.Compute' });
+    expect(s.left()).toBe(0);
+    expect(writes().map((w) => w.body.properties.limit)).toEqual([80]);
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(80);
     await s.ctx.http.close();
   });
 
   it('an unknown subscription ends the wizard with the service error (exit 4) instead of asking for quota names', async () => {
     const s = session([
       { kind: 'input', message: /^Subscription id$/, answers: ['0f0e0d0c-0b0a-4909-8807-060504030299'] },
-      { kind: 'select', message: /^Resource provider$/, pick: 'Vendor.Compute' },
-      { kind: 'select', message: /^Location$/, pick: 'eastus' },
+      { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
+      { kind: 'search', message: /^Location/, term: '', pick: 'eastus' },
     ]);
     const err = await runQuotaWizard(s.ctx, {}).then(
       () => undefined,
@@ -171,7 +242,7 @@ describe('vx mgmt quota wizard', () => {
     expect(s.left()).toBe(0);
     expect(err?.exitCode).toBe(4);
     expect(err.message).toMatch(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-060504030299' could not be found\. \(request id [0-9a-f-]{36}\)$/);
-    expect(s.stderr.text).toBe('');
+    expect(s.stderr.text).toBe('(Esc goes back one question, Ctrl-C stops; nothing is changed before the last question)\n');
     expect(writes()).toEqual([]);
     await s.ctx.http.close();
   });
@@ -208,10 +279,13 @@ describe('vx mgmt quota wizard', () => {
     });
   }
 
-  it('answering no at the review sends nothing (exit 2)', async () => {
+  it('answering no at the review sends nothing (exit 2) and prints the command that would do it', async () => {
     const s = session(HAPPY.map((x) => (x.kind === 'confirm' ? { ...x, answer: false } : x)));
     await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
     expect(writes()).toEqual([]);
+    expect(s.stderr.text.trimEnd().split('\n').at(-1)).toBe(
+      'the same change without the wizard: vx mgmt quota set standardDSv3Family --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f --provider Vendor.Compute --location eastus --limit 120 --yes',
+    );
     await s.ctx.http.close();
   });
 
@@ -236,10 +310,10 @@ describe('confirmation at a terminal', () => {
 
   it('quota set asks with the current and new limit; no sends nothing, yes changes it', async () => {
     const no = session([{ kind: 'confirm', message: /^Change the limit of cores \(Total Regional vCPUs\) in eastus from 100 to 150 Count\?$/, answer: false }]);
-    await expect(runQuotaSet(no.ctx, { ...scope, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
+    await expect(runQuotaSet(no.ctx, { ...scope, wait: true, limit: '150' }, 'cores')).rejects.toThrow(new UsageError('cancelled; nothing was sent'));
     expect(writes()).toEqual([]);
     const yes = session([{ kind: 'confirm', message: /^Change the limit/, answer: true }]);
-    await runQuotaSet(yes.ctx, { ...scope, limit: '150', pollInterval: '0' }, 'cores');
+    await runQuotaSet(yes.ctx, { ...scope, wait: true, limit: '150', pollInterval: '0' }, 'cores');
     expect(limitOf('Vendor.Compute', 'cores')).toBe(150);
     expect(yes.stderr.text).toContain('the limit of cores in eastus is now 150');
     await no.ctx.http.close();
@@ -295,7 +369,7 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
   it('happy path with a searched quota and a refused limit: the PATCH, the spinner, the outcome', async () => {
     const r = await onTerminal([
       [/\? Subscription id \(7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\)/, '\r'],
-      [/\? Resource provider[\s\S]*❯ Vendor\.Compute[\s\S]*Other \(type it\)/, '\r'],
+      [/\? Resource provider \(type to search or enter another\)[\s\S]*❯ Vendor\.Compute/, '\r'],
       [/\? Location[\s\S]*❯ eastus/, '\r'],
       [/\? Quota \(type to search\)[\s\S]*standardFSv2Family/, 'fsv'],
       [/Quota \(type to search\) fsv\s*\n❯ standardFSv2Family — Standard FSv2 Family vCPUs \(0 of 20 Count used\)/, '\r'],
@@ -312,6 +386,21 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     expect(r.screen).toContain('the limit of standardFSv2Family in eastus is now 40');
     expect(writes().map((w) => [w.method, w.body])).toEqual([['PATCH', { properties: { limit: 40, unit: 'Count', name: { value: 'standardFSv2Family' } } }]]);
     expect(limitOf('Vendor.Compute', 'standardFSv2Family')).toBe(40);
+  }, 30_000);
+
+  it('Esc on a real terminal goes back to the question before; the flow then goes on', async () => {
+    const r = await onTerminal([
+      [/\? Subscription id/, '\r'],
+      [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
+      [/\? Location[\s\S]*❯ eastus/, '\u001b'],
+      [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
+      [/\? Location[\s\S]*❯ eastus/, '\r'],
+      [/\? Quota \(type to search\)[\s\S]*❯ cores/, '\r'],
+      [/\? New limit \(\d+ to 2147483647, now \d+\)/, '\u0003'],
+    ]);
+    expect(r.left, r.screen).toBe(0);
+    expect(r.code, r.screen).toBe(130);
+    expect(writes()).toEqual([]);
   }, 30_000);
 
   it('Ctrl-C at the review exits 130 and sends no PATCH', async () => {

@@ -283,3 +283,51 @@ describe('9. escape sequences from the service never reach the terminal raw', ()
     }
   });
 });
+
+describe('12. following a quota request that never ends, with Retry-After: 0', () => {
+  it('polls no faster than 1 s (growing), stops at --wait-timeout with the request id and how to follow it', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.pollsToFinish = 1_000_000;
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...QUOTA, '--limit', '150', '--yes', '--wait-timeout', '3'], { env: { VX_POLL_FLOOR_MS: undefined } });
+    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus\n/.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    expect(r.stderr).toMatch(/\nvx: quota request [0-9a-f-]{36} did not end within --wait-timeout 3 s \(last state InProgress, [234] status reads\); the change was accepted and goes on\n$/);
+    expect(r.code).toBe(1);
+    // the status reads: at about 1 s, 2.5 s and 3 s (the deadline), never a tight loop (a loaded machine may fit one fewer)
+    const reads = e2e.emu.count({ family: 'mgmt', method: 'GET', path: 'serviceLimitsRequests' });
+    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(reads).toBeLessThanOrEqual(4);
+    expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+  });
+
+  it('--wait-timeout is checked before anything is sent', async () => {
+    for (const v of ['0', '-1', 'abc', '', '86401']) {
+      const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...QUOTA, '--limit', '150', '--yes', '--wait-timeout', v]);
+      expect(r.stderr).toBe(`vx: invalid --wait-timeout "${v}": expected seconds from 1 to 86400; nothing was sent\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(e2e.emu.count()).toBe(0);
+  });
+});
+
+describe('14. smaller holes', () => {
+  it('a JWT whose exp is out of range is a token without a known expiry, never "Invalid time value"', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-rel14-'));
+    try {
+      for (const exp of [1e20, -1e300, 8.64e12 + 1]) {
+        const jwt = `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2ln`;
+        const env = { VX_ERP_TOKEN: undefined };
+        const set = await e2e.run(['auth', 'login', '--service', 'erp', '--with-token', '--no-verify'], { configDir: dir, input: `${jwt}\n`, env });
+        expect([set.code, set.stderr]).toEqual([0, expect.not.stringMatching(/Invalid time value|RangeError/)]);
+        const status = await e2e.run(['auth', 'status', '-o', 'json'], { configDir: dir, env });
+        expect(status.stderr).not.toMatch(/Invalid time value/);
+        expect(status.code).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

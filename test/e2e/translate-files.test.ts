@@ -261,6 +261,8 @@ describe('bad input', () => {
       const f = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--format', 'yaml'], { cwd: dir });
       expect(f.code).toBe(2);
       expect(f.stderr).toMatch(/--format.*xliff, json, po, md, auto/);
+      const a = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--alignment'], { cwd: dir });
+      expect([a.code, a.stderr]).toEqual([2, 'vx: --alignment does not apply to vx translate sync (locale files are sent as HTML with their placeholders protected)\n']);
       const e = await e2e.run(['translate', 'file', 'notes.txt', '--to', 'de'], { cwd: dir });
       expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|po|md (known extensions: .xlf .xliff .xlf2 .json .po .pot .md .markdown .mdx)\n']);
     } finally {

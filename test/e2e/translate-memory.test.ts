@@ -46,7 +46,7 @@ describe('dedupe within a run', () => {
 });
 
 describe('translation memory', () => {
-  it('a second run sends nothing and writes the same; --no-memory sends again; the profile setting works too', async () => {
+  it('a second run sends nothing and writes the same; the profile setting works too, VX_TRANSLATE_MEMORY= turns it off', async () => {
     const mem = join(dir, 'a.tm');
     const input = file('a.txt', ['Good morning', 'Hello', 'Good morning']);
     const first = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--memory', mem]);
@@ -62,7 +62,9 @@ describe('translation memory', () => {
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--profanity-action', 'Deleted', '-f', input, '--memory', mem]);
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
     e2e.emu.reset();
-    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--no-memory'], { env: { VX_TRANSLATE_MEMORY: mem } });
+    await e2e.run(['profile', 'set', 'translate.memory', mem]);
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { env: { VX_TRANSLATE_MEMORY: '' } });
+    await e2e.run(['profile', 'unset', 'translate.memory']);
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
   });
 

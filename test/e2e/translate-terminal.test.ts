@@ -39,7 +39,7 @@ describe('translate at a terminal', () => {
     const p = join(dir, 'in.txt');
     writeFileSync(p, Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n'));
     const { ctx, stdout, stderr } = session({ stdoutTTY: false, stderrTTY: true });
-    await runTranslate(ctx, { to: ['de'], from: 'en', file: p });
+    await runTranslate(ctx, { fallback: true, to: ['de'], from: 'en', file: p });
     expect(stdout.text.split('\n')).toHaveLength(3001);
     expect(stderr.text).toMatch(/\r\u001b\[K\[#+-*\]\s+\d+%\s+\d+\/3000 lines\s+[\d.k]+ lines\/s/);
     expect(stderr.text.endsWith('\r\u001b[K')).toBe(true);
@@ -47,29 +47,29 @@ describe('translate at a terminal', () => {
 
   it('no progress bar when stderr is not a terminal', async () => {
     const { ctx, stderr } = session({ stdoutTTY: false, stderrTTY: false });
-    await runTranslate(ctx, { to: ['de'], from: 'en' }, ['a', 'b']);
+    await runTranslate(ctx, { fallback: true, to: ['de'], from: 'en' }, ['a', 'b']);
     expect(stderr.text).toBe('');
   });
 
   it('defaults to a table at a terminal and to text elsewhere', async () => {
     const t = session({ stdoutTTY: true, stderrTTY: true });
-    await runTranslate(t.ctx, { to: ['de'], from: 'en' }, ['Hello']);
+    await runTranslate(t.ctx, { fallback: true, to: ['de'], from: 'en' }, ['Hello']);
     expect(t.stdout.text).toBe('INPUT  TO  TRANSLATION\nHello  de  [de] Ĥéļļö\n');
     const p = session({ stdoutTTY: false, stderrTTY: false });
-    await runTranslate(p.ctx, { to: ['de'], from: 'en' }, ['Hello']);
+    await runTranslate(p.ctx, { fallback: true, to: ['de'], from: 'en' }, ['Hello']);
     expect(p.stdout.text).toBe('[de] Ĥéļļö\n');
   });
 
   it('with no arguments, no --file and stdin at a terminal: usage error, nothing sent', async () => {
     const { ctx } = session({ stdoutTTY: true, stderrTTY: true, stdinTTY: true });
-    await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(UsageError);
-    await expect(runTranslate(ctx, { to: ['de'] }, [])).rejects.toThrow(/nothing to translate: give the text as arguments, with --file <path>, or on standard input/);
+    await expect(runTranslate(ctx, { fallback: true, to: ['de'] }, [])).rejects.toThrow(UsageError);
+    await expect(runTranslate(ctx, { fallback: true, to: ['de'] }, [])).rejects.toThrow(/nothing to translate: give the text as arguments, with --file <path>, or on standard input/);
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);
   });
 
   it('parameters the service ignores in this combination are sent, with a warning at a terminal only', async () => {
     const t = session({ stdoutTTY: false, stderrTTY: true });
-    await runTranslate(t.ctx, { to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
+    await runTranslate(t.ctx, { fallback: true, to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
     expect(t.stdout.text).toBe('[de] Ĥéļļö\n');
     expect(t.stderr.text.split('\n').slice(0, 2)).toEqual([
       'warning: --suggested-from fr has no effect with --from en: it is used only when the source language is detected',
@@ -79,7 +79,7 @@ describe('translate at a terminal', () => {
     const q = new URLSearchParams(calls.at(-1)!.query);
     expect([q.get('from'), q.get('suggestedFrom'), q.get('profanityMarker'), q.get('profanityAction')]).toEqual(['en', 'fr', 'Tag', null]);
     const p = session({ stdoutTTY: false, stderrTTY: false });
-    await runTranslate(p.ctx, { to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
+    await runTranslate(p.ctx, { fallback: true, to: ['de'], from: 'en', suggestedFrom: 'fr', profanityMarker: 'Tag' }, ['Hello']);
     expect(p.stderr.text).toBe('');
     expect(p.stdout.text).toBe('[de] Ĥéļļö\n');
   });
@@ -87,7 +87,7 @@ describe('translate at a terminal', () => {
   it('reads a piped stdin stream', async () => {
     const { ctx, stdout, stdin } = session({ stdoutTTY: false, stderrTTY: false });
     stdin.end('one\ntwo\n');
-    await runTranslate(ctx, { to: ['de'], from: 'en' }, []);
+    await runTranslate(ctx, { fallback: true, to: ['de'], from: 'en' }, []);
     expect(stdout.text).toBe('[de] öñé\n[de] ţŵö\n');
   });
 });

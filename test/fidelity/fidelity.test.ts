@@ -58,16 +58,19 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** Placeholders: {sub}, {company}, {paymentTerms}, {<entity set>} (its first record), and values saved by setup steps. */
+/**
+ * Placeholders: {sub}, {company}, {paymentTerms}, {<entity set>} (its first record), {<entity set>:<value>}
+ * (its first record with a field of that value), and values saved by setup steps.
+ */
 function resolver(saved: Record<string, string>): (s: string) => string {
   const company = emu.state.erp.defaultCompany as string;
-  const data = emu.state.erp.data[company] as Record<string, { id: string }[]>;
+  const data = emu.state.erp.data[company] as Record<string, ({ id: string } & Record<string, unknown>)[]>;
   const known: Record<string, string> = { sub: emu.state.mgmt.defaultSubscription, company, paymentTerms: PAYMENT_TERMS[0].id, ...saved };
   return (s) =>
-    s.replace(/\{(\w+)\}/g, (m, name: string) => {
-      if (name in known) return known[name];
-      if (data[name]?.[0]) return data[name][0].id;
-      return m;
+    s.replace(/\{(\w+)(?::([^{}]+))?\}/g, (m, name: string, value?: string) => {
+      if (value === undefined && name in known) return known[name];
+      const row = data[name]?.find((r) => value === undefined || Object.values(r).includes(value));
+      return row ? row.id : m;
     });
 }
 

@@ -39,6 +39,8 @@ export function baseEnv(configDir: string): Record<string, string> {
     HOME: process.env.HOME ?? '/tmp',
     VX_CONFIG_DIR: configDir,
     VX_BACKOFF_BASE_MS: '5',
+    // the quota poll floor (1 s; it grows by half per read) would slow every test that follows a request
+    VX_POLL_FLOOR_MS: '5',
     NO_COLOR: '1',
     // `VX_HTTP_CLIENT=undici npm test` runs the whole suite over the undici transport
     ...(process.env.VX_HTTP_CLIENT ? { VX_HTTP_CLIENT: process.env.VX_HTTP_CLIENT } : {}),

@@ -111,3 +111,15 @@ describe('9. messages for the terminal (the device-code prompt, notes, warnings,
     );
   });
 });
+
+describe('12. the quota polling policy (api/mgmt/quota.ts pollDelay)', () => {
+  it('never below a floor that grows by half per read; Retry-After and the interval above it are kept; two minutes at most', async () => {
+    const { pollDelay } = await import('../../src/api/mgmt/quota.js');
+    expect([0, 1, 2, 3, 4].map((k) => pollDelay(k, '0', 0))).toEqual([1000, 1500, 2250, 3375, 5062.5]);
+    expect([0, 1, 2, 3, 4, 5].map((k) => pollDelay(k, '5', 0))).toEqual([5000, 5000, 5000, 5000, 5062.5, 7593.75]);
+    expect(pollDelay(0, undefined, 10)).toBe(10_000);
+    expect(pollDelay(0, undefined, 0)).toBe(1000);
+    expect(pollDelay(50, '0', 0)).toBe(120_000);
+    expect(pollDelay(0, '9999', 0)).toBe(120_000);
+  });
+});

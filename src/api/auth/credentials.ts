@@ -4,10 +4,12 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { addSecret } from '../../core/redact.js';
+import { FAMILIES, oauthFamilies, type FamilyName } from '../../spec/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
-export type OAuthFamily = 'erp' | 'lcs' | 'mgmt';
-export const OAUTH_FAMILIES: readonly OAuthFamily[] = ['erp', 'lcs', 'mgmt'];
+/** the families signed in to with OAuth (the registry says which) */
+export type OAuthFamily = Exclude<FamilyName, 'translator'>;
+export const OAUTH_FAMILIES = oauthFamilies(FAMILIES) as readonly OAuthFamily[];
 
 export type SignInMethod = 'key' | 'browser' | 'device-code' | 'client-credentials' | 'token';
 
@@ -53,7 +55,10 @@ export function jwtExpiry(token: string): Date | undefined {
   if (parts.length !== 3) return undefined;
   try {
     const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? new Date(payload.exp * 1000) : undefined;
+    if (typeof payload.exp !== 'number') return undefined;
+    // an exp outside what a Date can hold (1e20, -1e300) is no expiry at all, not "Invalid time value"
+    const d = new Date(payload.exp * 1000);
+    return Number.isFinite(d.getTime()) ? d : undefined;
   } catch {
     return undefined;
   }
@@ -99,8 +104,10 @@ export async function saveCredential(
   addSecret(got.accessToken);
   addSecret(got.refreshToken);
   const now = extra.now ?? Date.now();
-  const expiry =
+  const stated =
     got.expiresIn !== undefined && Number.isFinite(got.expiresIn) ? new Date(now + got.expiresIn * 1000) : method === 'key' ? undefined : jwtExpiry(got.accessToken);
+  // an expires_in beyond what a Date holds is no stated expiry (never "Invalid time value")
+  const expiry = stated && Number.isFinite(stated.getTime()) ? stated : undefined;
   const record: SignInRecord = {
     method,
     ...(expiry ? { expiresAt: expiry.toISOString() } : {}),

@@ -4,10 +4,32 @@ import type { Config } from '../../core/config.js';
 import { AuthError, VxError } from '../../core/errors.js';
 import { Http } from '../../core/http.js';
 import { authority } from './authority.js';
-import { saveCredential, type OAuthFamily, type SignInRecord } from './credentials.js';
+import { credentialKey } from '../service.js';
+import { isExpired, renewalMeans, saveCredential, storedSignIn, type OAuthFamily, type SignInRecord } from './credentials.js';
 import { clientCredentialsGrant, refreshTokenGrant } from './oidc.js';
 
+/**
+ * Renews under the config lock: a refresh token can be used once, so when several vx processes
+ * find the same sign-in expired, the first renews it and the others, once they get the lock, find
+ * the renewed token in the profile and use it instead of spending the used-up refresh token.
+ */
 export async function renew(
+  config: Config,
+  family: OAuthFamily,
+  using: { refreshToken?: string; clientSecret?: string },
+  record: SignInRecord,
+  http?: Http,
+): Promise<string> {
+  return config.exclusive(async () => {
+    // read afresh under the lock: renewed meanwhile by another vx?
+    const current = storedSignIn(config, family);
+    const token = config.profile()[credentialKey(family)];
+    if (current && token && !isExpired(current)) return token;
+    return renewNow(config, family, (current && renewalMeans(config, family, current)) || using, current ?? record, http);
+  });
+}
+
+async function renewNow(
   config: Config,
   family: OAuthFamily,
   using: { refreshToken?: string; clientSecret?: string },

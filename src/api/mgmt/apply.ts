@@ -6,7 +6,7 @@ import { asVxError, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
 import type { MgmtClient } from './client.js';
 import type { ManifestEntry } from './manifest.js';
-import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
+import { getQuota, isFinal, listRequests, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
 
 /**
  * increase / decrease: to be submitted; unchanged: already at the limit; kept: the limit is
@@ -19,6 +19,8 @@ export interface PlanItem {
   entry: ManifestEntry;
   scope: QuotaScope;
   action: PlanAction;
+  /** a request for this quota that is still running (an earlier run was interrupted): followed, not submitted again */
+  pending?: { requestId: string; state: string };
   current?: Quota;
   from?: number;
   usage?: number;
@@ -65,6 +67,55 @@ export async function makePlan(c: MgmtClient, entries: ManifestEntry[], o: { con
   );
 }
 
+/** how many of a location's latest quota requests are looked through for running ones */
+const RECENT_REQUESTS = 50;
+
+/**
+ * Marks the changes whose quota already has a request running (Accepted or InProgress), so that a
+ * rerun after an interruption follows that request instead of sending a second PATCH. One list
+ * of the latest requests per location with changes; a list that fails is reported through
+ * `onListFailure` and the changes there are submitted as planned.
+ */
+export async function markPending(c: MgmtClient, plan: PlanItem[], o: { concurrency: number; signal?: AbortSignal; onListFailure?: (scope: QuotaScope, e: VxError) => void }): Promise<void> {
+  const byScope = new Map<string, PlanItem[]>();
+  for (const p of plan.filter(isChange)) {
+    const key = [p.scope.subscription, p.scope.provider, p.scope.location].join('\u0000').toLowerCase();
+    byScope.set(key, [...(byScope.get(key) ?? []), p]);
+  }
+  await mapPool(
+    [...byScope.values()],
+    o.concurrency,
+    async (items) => {
+      const running = new Map<string, { requestId: string; state: string }>();
+      try {
+        for await (const r of listRequests(c, items[0].scope, { top: RECENT_REQUESTS })) {
+          const state = stateOf(r);
+          const id = requestIdFrom(r);
+          if (!id || (state !== 'InProgress' && state !== 'Accepted')) continue;
+          for (const v of Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string } }[]) : []) {
+            const name = v?.name?.value?.toLowerCase();
+            // the latest first: an older running request of the same quota does not replace it
+            if (name && !running.has(name)) running.set(name, { requestId: id, state });
+          }
+        }
+      } catch (e) {
+        const err = asVxError(e);
+        if (err.exitCode === 130) throw e;
+        o.onListFailure?.(items[0].scope, err);
+        return;
+      }
+      for (const p of items) {
+        const pending = running.get(p.entry.name.toLowerCase());
+        if (pending) {
+          p.pending = pending;
+          p.note = `request ${pending.requestId} for it is still ${pending.state}: followed, not submitted again`;
+        }
+      }
+    },
+    o.signal,
+  );
+}
+
 /** The PATCH a change sends (for --dry-run and the plan's JSON). */
 export function changeRequest(c: MgmtClient, p: PlanItem): { method: string; url: string; body: object } {
   return { method: 'PATCH', url: quotaUrl(c, p.scope, p.entry.name), body: patchBody(p.current ?? {}, p.entry.name, p.entry.limit) };
@@ -88,6 +139,8 @@ export function changeSucceeded(s: ChangeStatus): boolean {
 export interface FollowOptions {
   concurrency: number;
   intervalSeconds: number;
+  /** give up following a request after this long (--wait-timeout; pollRequest's default otherwise) */
+  timeoutSeconds?: number;
   signal?: AbortSignal;
   /** every change of a status, with all of them (the caller redraws its table or prints a line) */
   onUpdate: (s: ChangeStatus, all: readonly ChangeStatus[]) => void;
@@ -107,11 +160,41 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
     o.onUpdate(s, statuses);
   };
   const follows: Promise<void>[] = [];
+  const follow = async (s: ChangeStatus, id: string, from: { retryAfter?: string; url?: string }): Promise<void> => {
+    try {
+      const final = await pollRequest(c, s.item.scope, id, {
+        intervalSeconds: o.intervalSeconds,
+        timeoutSeconds: o.timeoutSeconds,
+        retryAfter: from.retryAfter,
+        url: from.url,
+        signal: o.signal,
+        onState: (st, r) => {
+          if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
+        },
+      });
+      set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
+    } catch (e) {
+      const failure = asVxError(e);
+      if (failure.exitCode === 130) {
+        set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
+        throw e;
+      }
+      // (a wait that timed out says already that the change was accepted and goes on)
+      const accepted = /\bwas accepted\b/.test(failure.message) ? '' : '; the change was accepted';
+      set(s, { state: 'Unknown', message: `${failure.message}${accepted}; ${o.followHint(s)}`, failure });
+    }
+  };
   await mapPool(
     statuses,
     o.concurrency,
     async (s) => {
       const { item } = s;
+      if (item.pending) {
+        // an earlier run's request: follow it from its first status read, send nothing
+        set(s, { state: item.pending.state, requestId: item.pending.requestId });
+        follows.push(follow(s, item.pending.requestId, { retryAfter: '0' }));
+        return;
+      }
       set(s, { state: 'Submitting' });
       let submitted;
       try {
@@ -137,29 +220,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       }
       set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
       if (isFinal(state)) return;
-      follows.push(
-        (async () => {
-          try {
-            const final = await pollRequest(c, item.scope, id, {
-              intervalSeconds: o.intervalSeconds,
-              retryAfter: submitted.retryAfter,
-              url: submitted.location,
-              signal: o.signal,
-              onState: (st, r) => {
-                if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
-              },
-            });
-            set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
-          } catch (e) {
-            const failure = asVxError(e);
-            if (failure.exitCode === 130) {
-              set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
-              throw e;
-            }
-            set(s, { state: 'Unknown', message: `${failure.message}; the change was accepted: ${o.followHint(s)}`, failure });
-          }
-        })(),
-      );
+      follows.push(follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location }));
     },
     o.signal,
   );

@@ -151,28 +151,58 @@ export interface PollOptions {
   url?: string;
   signal?: AbortSignal;
   onState?: (state: string | undefined, r: QuotaRequest) => void;
-  /** safety bound */
-  maxPolls?: number;
+  /** the longest the whole wait may take, in seconds (--wait-timeout; default DEFAULT_WAIT_TIMEOUT_S) */
+  timeoutSeconds?: number;
+  /** the shortest pause between two reads (default POLL_FLOOR_MS; VX_POLL_FLOOR_MS changes it for tests) */
+  floorMs?: number;
 }
 
+/** --wait-timeout's default: half an hour (a quota increase normally ends within minutes) */
+export const DEFAULT_WAIT_TIMEOUT_S = 1800;
+/** no two status reads closer than this, whatever Retry-After or --poll-interval say */
+export const POLL_FLOOR_MS = 1000;
 const MAX_WAIT_MS = 120_000;
 
-function waitMs(retryAfter: string | undefined, intervalSeconds: number): number {
-  const ra = parseRetryAfter(retryAfter);
-  return Math.min(ra ?? intervalSeconds * 1000, MAX_WAIT_MS);
+/**
+ * The pause before status read number `k` (0-based): the service's Retry-After, else the poll
+ * interval, but never less than the floor, and a floor that grows by half with each read (1 s,
+ * 1.5 s, 2.3 s, ... up to two minutes), so a request that never ends is read ever more rarely:
+ * `Retry-After: 0` cannot make a client poll in a tight loop.
+ */
+export function pollDelay(k: number, retryAfter: string | undefined, intervalSeconds: number, floorMs = POLL_FLOOR_MS): number {
+  const asked = parseRetryAfter(retryAfter) ?? intervalSeconds * 1000;
+  return Math.min(Math.max(asked, floorMs * 1.5 ** k), MAX_WAIT_MS);
 }
 
-/** Polls `serviceLimitsRequests/{id}` (or the Location URL) until Succeeded, Failed or Invalid, honouring Retry-After. */
+function floorFromEnv(): number {
+  const v = Number(process.env.VX_POLL_FLOOR_MS);
+  return process.env.VX_POLL_FLOOR_MS && Number.isFinite(v) && v >= 0 ? v : POLL_FLOOR_MS;
+}
+
+/**
+ * Polls `serviceLimitsRequests/{id}` (or the Location URL) until Succeeded, Failed or Invalid,
+ * honouring Retry-After within pollDelay's floor and back-off, and giving up after
+ * `timeoutSeconds` with a ServiceError (exit 1) that names the request and its last state (the
+ * caller prints how to follow it). The policy every quota wait uses (set, wizard, apply).
+ */
 export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: string, o: PollOptions): Promise<QuotaRequest> {
   let retryAfter = o.retryAfter;
-  const max = o.maxPolls ?? 10_000;
-  for (let i = 0; i < max; i++) {
-    await sleep(waitMs(retryAfter, o.intervalSeconds), o.signal);
+  const floor = o.floorMs ?? floorFromEnv();
+  const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
+  const started = Date.now();
+  let state: string | undefined;
+  for (let k = 0; ; k++) {
+    const left = timeout - (Date.now() - started);
+    if (left <= 0) {
+      throw new ServiceError(
+        `quota request ${requestId} did not end within --wait-timeout ${Math.round(timeout / 1000)} s (last state ${state ?? 'unknown'}, ${k} status read${k === 1 ? '' : 's'}); the change was accepted and goes on`,
+      );
+    }
+    await sleep(Math.min(pollDelay(k, retryAfter, o.intervalSeconds, floor), left), o.signal);
     const { body, retryAfter: ra } = await getRequest(c, s, requestId, o.url);
-    const state = stateOf(body);
+    state = stateOf(body);
     o.onState?.(state, body);
     if (isFinal(state)) return body;
     retryAfter = ra;
   }
-  throw new ServiceError(`the quota request ${requestId} did not end after ${max} status reads`);
 }

@@ -216,8 +216,8 @@ export const json: FileFormat = {
     const old = target as JsonTarget | undefined;
     const edits: [number, number, string][] = [];
     const removed = new Set<Node>();
-    const oldRaw = (path: (string | number)[]) => {
-      const n = nodeAt(old!.root, path)!;
+    const oldRaw = (key: string) => {
+      const n = nodeAtKey(old!.root, key)!;
       return old!.text.slice(n.offset, n.offset + n.length);
     };
     for (const u of src.jUnits) {
@@ -237,7 +237,7 @@ export const json: FileFormat = {
         const parentPath = u.path.slice(0, -1);
         const body = forms
           .map((f) => {
-            const value = v.kind === 'keep' ? oldRaw([...parentPath, formKey(g, f.cat)]) : JSON.stringify(piecesText(v.parts[f.from]));
+            const value = v.kind === 'keep' ? oldRaw(keyOf([...parentPath, formKey(g, f.cat)])) : JSON.stringify(piecesText(v.parts[f.from]));
             return `${JSON.stringify(formKey(g, f.cat))}${colon}${value}`;
           })
           .join(sep);
@@ -250,7 +250,7 @@ export const json: FileFormat = {
         if (u.prop) removed.add(u.prop);
         continue;
       }
-      const value = v.kind === 'keep' ? oldRaw(u.path) : JSON.stringify(piecesText(v.parts[0]));
+      const value = v.kind === 'keep' ? oldRaw(u.key) : JSON.stringify(piecesText(v.parts[0]));
       edits.push([n.offset, n.offset + n.length, value]);
     }
     if (removed.size) removeProps(src.root, removed, edits);

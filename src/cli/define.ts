@@ -1,0 +1,222 @@
+// Every command is declared once, as typed data: its arguments, its options (flags, help,
+// choices, defaults, whether required or repeatable), its summary, examples and help text, and
+// its run function. commander's tree (mount), --help, the completion scripts (they walk that
+// tree) and the lazy top-level table (program.ts) are made from these declarations; the option
+// object and the positional arguments handed to `run` get their types from the same data.
+//
+// The model is commander's own @commander-js/extra-typings (the option and argument types are
+// inferred from the flag strings: `--page-size <n>` gives `pageSize?: string`, `--no-wait` gives
+// `wait: boolean`, `<id>` gives `string`, `[text...]` gives `string[]`), held as plain data
+// as in wrangler's createCommand({ args, handler }). A run function that takes
+// `OptionsOf<typeof X>` (or is written inline) stops compiling when an option it reads is
+// renamed or retyped (test/types/define.ts proves it with @ts-expect-error).
+//
+//   export const LIST = command({
+//     name: 'list',
+//     summary: 'list the things (every page)',
+//     args: [arg('[prefix]', 'only names starting with it')],
+//     options: [opt('--top <n>', 'at most n'), opt('--kind <k>', 'which kind', { choices: ['a', 'b'] })],
+//     examples: ['vx things list --top 3'],
+//     run: async (ctx, opts, prefix) => (await import('./things-run.js')).list(ctx, opts, prefix),
+//   });
+//
+// This module is loaded by every start: it imports commander and types only.
+import { Argument, Command, Option } from 'commander';
+import type { Ctx } from '../core/context.js';
+import { act, examples as examplesText, selected } from './runner.js';
+
+// ---- types inferred from the flag strings ----
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+/** `-f, --file <path>` -> `file`; `--no-wait` -> `no-wait` */
+type LongName<F extends string> = F extends `${string}--${infer R}` ? (R extends `${infer N} ${string}` ? N : R) : never;
+/** the property of the option object: `pageSize`, `wait` for `--no-wait` */
+export type KeyOf<F extends string> = LongName<F> extends `no-${infer N}` ? Camel<N> : Camel<LongName<F>>;
+type Takes<F extends string> = F extends `${string}<${string}>${string}` ? 'value' : F extends `${string}[${string}]${string}` ? 'optional' : 'none';
+
+/** What can be said of an option besides its flags and help. */
+export interface OptExtra {
+  /** the values shown in help and completion; commander refuses others unless `lenient` */
+  choices?: readonly string[];
+  /** the run function checks the value (case-insensitively, say): any string is passed on */
+  lenient?: boolean;
+  /** repeatable: the values are collected into an array */
+  repeat?: boolean;
+  /** commander refuses the command without it */
+  required?: boolean;
+  /**
+   * required to run this command, not its subcommands (`erp refresh` needs --project, `erp
+   * refresh status` does not): checked before the action, in commander's words; a value given to
+   * the parent command counts
+   */
+  requiredToRun?: boolean;
+  default?: string;
+}
+
+type ValueOf<F extends string, X> =
+  Takes<F> extends 'none'
+    ? boolean
+    : Takes<F> extends 'optional'
+      ? string | true
+      : X extends { repeat: true }
+        ? string[]
+        : X extends { choices: infer C extends readonly string[] }
+          ? X extends { lenient: true }
+            ? string
+            : C[number]
+          : string;
+type PresentOf<F extends string, X> = X extends { required: true } ? true : X extends { requiredToRun: true } ? true : X extends { default: string } ? true : LongName<F> extends `no-${string}` ? true : false;
+
+/** One option as data; `V` (its value) and `P` (always present) are inferred by `opt`. */
+export interface Opt<F extends string = string, V = unknown, P extends boolean = boolean> extends OptExtra {
+  readonly flags: F;
+  readonly help: string;
+  /** the types, for inference only (never set) */
+  readonly _t?: { value: V; present: P };
+}
+
+export function opt<const F extends string, const X extends OptExtra = Record<never, never>>(flags: F, help: string, extra?: X): Opt<F, ValueOf<F, X>, PresentOf<F, X>> {
+  return { flags, help, ...extra };
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type OneOpt<T> = T extends Opt<infer F, infer V, infer P> ? (P extends true ? { [K in KeyOf<F>]: V } : { [K in KeyOf<F>]?: V }) : never;
+/** The option object a command's run function receives (its own options; globals are in ctx.globals). */
+export type OptionsOf<O extends readonly Opt[]> = [O[number]] extends [never] ? Record<never, never> : Simplify<UnionToIntersection<OneOpt<O[number]>>>;
+
+/** One positional argument: `<id>`, `[id]`, `<command...>`, `[text...]`. */
+export interface Arg<S extends string = string, V = unknown> {
+  readonly spec: S;
+  readonly help: string;
+  readonly choices?: readonly string[];
+  readonly _t?: V;
+}
+type ArgValue<S extends string, C> = S extends `${string}...${string}` ? string[] : S extends `<${string}>` ? (C extends readonly string[] ? C[number] : string) : (C extends readonly string[] ? C[number] : string) | undefined;
+
+export function arg<const S extends string, const C extends readonly string[] | undefined = undefined>(spec: S, help: string, choices?: C): Arg<S, ArgValue<S, C>> {
+  return choices ? { spec, help, choices } : { spec, help };
+}
+
+/** The positional values a run function receives, in order. */
+export type ArgsOf<A extends readonly Arg[]> = { -readonly [I in keyof A]: A[I] extends Arg<string, infer V> ? V : never };
+
+/** compiles only when T is true */
+export type Assert<T extends true> = T;
+/** true when every key of F (what an api function reads) is an option in O */
+export type Covers<O, F> = [Exclude<keyof F, keyof O>] extends [never] ? true : false;
+
+// ---- declarations ----
+
+interface Described {
+  name: string;
+  aliases?: readonly string[];
+  /** the line in the parent's help */
+  summary: string;
+  /** shown after the options, one `$ ` line each */
+  examples?: readonly string[];
+  /** help text after the examples (a function: built only when the help is shown) */
+  more?: string | (() => string);
+}
+
+/** A command that runs. */
+export interface CommandSpec<O extends readonly Opt[] = readonly Opt[], A extends readonly Arg[] = readonly Arg[]> extends Described {
+  args?: A;
+  options?: O;
+  /**
+   * The profile named by --profile/VX_PROFILE must exist (the default); `creates`: the command
+   * may make it (profile set, auth login); `unused`: it never reads one (completion, emulator).
+   */
+  profile?: 'creates' | 'unused';
+  run(ctx: Ctx, opts: OptionsOf<O>, ...args: ArgsOf<A>): Promise<void>;
+  /** commander settings data cannot say (its help layout, say), applied before the options are added */
+  configure?(c: Command): void;
+  /** subcommands of a command that also runs itself (`translate` and `translate file|sync`) */
+  commands?(): readonly Spec[];
+}
+
+/** A noun: commands (or more nouns) under one name. */
+export interface GroupSpec extends Described {
+  /** called only when the group is named on the command line (or the whole tree is built) */
+  commands(): readonly Spec[];
+}
+
+export type Spec = CommandSpec | GroupSpec;
+
+/** Declares a command; the option and argument types of `run` are inferred from the data. */
+export function command<const O extends readonly Opt[] = [], const A extends readonly Arg[] = []>(spec: CommandSpec<O, A>): CommandSpec<O, A> {
+  return spec;
+}
+
+export function group(spec: GroupSpec): GroupSpec {
+  return spec;
+}
+
+// ---- commander's tree ----
+
+/** The term of a command in its parent's help, as commander writes it (`translate [options] [text...]`). */
+export const TERM = Symbol('vx.term');
+
+export function termOf(spec: Spec): string {
+  const alias = spec.aliases?.length ? `|${spec.aliases[0]}` : '';
+  if (!('run' in spec)) return `${spec.name}${alias}`;
+  const args = (spec.args ?? []).map((a) => a.spec).join(' ');
+  return `${spec.name}${alias}${spec.options?.length ? ' [options]' : ''}${args ? ` ${args}` : ''}`;
+}
+
+function helpAfter(c: Command, spec: Described): void {
+  const ex = spec.examples?.length ? examplesText(...spec.examples) : '';
+  const more = spec.more;
+  if (typeof more === 'function') c.addHelpText('after', () => ex + more());
+  else if (ex || more) c.addHelpText('after', ex + (more ?? ''));
+}
+
+export function toOption(o: Opt): Option {
+  const option = new Option(o.flags, o.help);
+  if (o.choices) option.choices(o.choices);
+  if (o.lenient) option.argParser((v: string) => v);
+  if (o.repeat) option.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), v]);
+  if (o.default !== undefined) option.default(o.default);
+  if (o.required) option.makeOptionMandatory();
+  return option;
+}
+
+/**
+ * Adds a declaration under `parent`. A command or noun the command line cannot choose gets only
+ * its line in the parent's help (start-up time); `vx --help`, `vx erp --help` and the whole tree
+ * (completion, tests: selection off) read the same either way.
+ */
+export function mount(parent: Command, spec: Spec): Command {
+  const c = parent.command(spec.name).description(spec.summary);
+  if (spec.aliases?.length) c.aliases([...spec.aliases]);
+  if (!selected(spec.name, spec.aliases)) {
+    Object.assign(c, { [TERM]: termOf(spec) });
+    return c;
+  }
+  if (!('run' in spec)) {
+    helpAfter(c, spec);
+    for (const child of spec.commands()) mount(c, child);
+    return c;
+  }
+  spec.configure?.(c);
+  for (const a of spec.args ?? []) {
+    const argument = new Argument(a.spec, a.help);
+    if (a.choices) argument.choices(a.choices);
+    c.addArgument(argument);
+  }
+  for (const o of spec.options ?? []) c.addOption(toOption(o));
+  const needed = (spec.options ?? []).filter((o) => o.requiredToRun).map((o) => c.options.find((x) => x.flags === o.flags)!);
+  if (needed.length) {
+    c.hook('preAction', (self, actionCommand) => {
+      if (actionCommand !== self) return;
+      const given = self.optsWithGlobals();
+      for (const option of needed) {
+        if (given[option.attributeName()] === undefined) self.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+      }
+    });
+  }
+  helpAfter(c, spec);
+  c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile }));
+  for (const child of spec.commands?.() ?? []) mount(c, child);
+  return c;
+}
