@@ -45,6 +45,22 @@ describe('dedupe within a run', () => {
   });
 });
 
+describe('dedupe over more lines than the reader may hold ahead', () => {
+  it('25,000 lines of 8 distinct strings from a file: one request, every line answered in order', async () => {
+    const strings = ['Save', 'Cancel', 'Open file', 'Close', 'Settings', 'Delete item', 'Are you sure?', 'Export all rows to spreadsheet'];
+    const lines = Array.from({ length: 25_000 }, (_, i) => strings[(i * 7 + (i >> 3)) % strings.length]);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', file('many.txt', lines)]);
+    expect(r.code).toBe(0);
+    expect(calls().map((c) => c.texts.length)).toEqual([8]);
+    const out = r.stdout.split('\n');
+    expect(out.pop()).toBe('');
+    expect(out).toHaveLength(25_000);
+    const one = new Map(calls()[0].texts.map((t) => [t, '']));
+    expect(new Set(out).size).toBe(one.size);
+    expect(out[0]).toBe(out[lines.indexOf(lines[0], 1)]);
+  });
+});
+
 describe('translation memory', () => {
   it('a second run sends nothing and writes the same; the profile setting works too, VX_TRANSLATE_MEMORY= turns it off', async () => {
     const mem = join(dir, 'a.tm');

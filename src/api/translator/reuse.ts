@@ -172,7 +172,14 @@ export async function* translateReusing(
           } else if (head === lines.length - 1) notify();
           while (lines.length - head >= maxPending && !closing && !failed) {
             notify();
-            await new Promise<void>((resolve) => (wakeReader = resolve));
+            // the inner stream's idle flush (an unref'd timer) may be what answers the waiting items:
+            // the process stays alive while the reader waits
+            const alive = setInterval(() => undefined, 60_000);
+            try {
+              await new Promise<void>((resolve) => (wakeReader = resolve));
+            } finally {
+              clearInterval(alive);
+            }
           }
         }
       }
