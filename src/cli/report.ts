@@ -6,7 +6,7 @@ import { redact } from '../core/redact.js';
 
 export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean): Promise<number> {
   if (err instanceof DryRunHalt && ctx) {
-    await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);
+    await ctx.writePlan();
     return EXIT.ok;
   }
   const e = asVxError(err);

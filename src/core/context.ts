@@ -214,6 +214,11 @@ export class Ctx {
     });
   }
 
+  /** --dry-run: the requests that would have been sent, as JSON on stdout (the one place it is printed). */
+  writePlan(): Promise<void> {
+    return this.write(`${JSON.stringify(this.http.planned, null, 2)}\n`);
+  }
+
   /** A message for the person at the terminal (stderr); secrets redacted. */
   info(message: string): void {
     this.io.stderr.write(`${terminalText(redact(message))}\n`);
