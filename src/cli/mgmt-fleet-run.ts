@@ -54,8 +54,8 @@ export function listValues(values: string[] | string | undefined): string[] {
 
 function subscriptionsOf(ctx: Ctx, flag: string[] | undefined): string[] {
   const given = listValues(flag);
-  if (!given.length) return [resolveSubscription(ctx.config, undefined, false)];
-  return given.map((s) => checkSegment('subscription', s, '--subscription'));
+  if (!given.length) return [resolveSubscription(ctx.config, undefined)];
+  return given.map((s) => checkSegment('subscriptionUuid', s, '--subscription'));
 }
 
 function locationsOf(ctx: Ctx, flag: string[] | undefined, required = true): string[] {
@@ -431,7 +431,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
     throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
   }
   if (opts.exec !== undefined && !opts.exec.trim()) throw new UsageError('--exec may not be empty; nothing was sent');
-  const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription, false);
+  const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   let state: WatchState = opts.state ? await loadState(opts.state) : emptyState();
   const c = await MgmtClient.open(ctx.http, ctx.config);
   if (c.dryRun) {
@@ -439,7 +439,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
     return;
   }
   const explicit = ctx.explicitFormat();
-  const readable = explicit === 'table' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
+  const readable = explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
   // Ctrl-C, SIGTERM and SIGHUP abort the run's signal (main.ts): the loop stops, the state is saved
   let stopped = false;
   let failedExec = 0;
@@ -501,7 +501,7 @@ export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<v
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;
     const warn = (parseTypes(opts.warn, '--warn') ?? DEFAULT_WARN).filter((t) => !critical.includes(t));
     const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
-    const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription, false);
+    const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
     const c = await MgmtClient.open(ctx.http, ctx.config);
     if (c.dryRun) {
       c.plan({ method: 'GET', url: eventsUrl(c, subscription, { resource }) });

@@ -72,7 +72,7 @@ export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<voi
     throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
   }
   const queryStartTime = opts.since === undefined ? undefined : sinceToQueryStartTime(opts.since);
-  const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription, false);
+  const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const events: HealthEvent[] = [];
   // --active filters here (the filter grammar of the service is not documented), so --top counts after it
@@ -111,7 +111,7 @@ export function eventView(e: HealthEvent): Record<string, unknown> {
 
 export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: string): Promise<void> {
   checkSegment('trackingId', trackingId, 'tracking id');
-  const subscription = resolveSubscription(ctx.config, opts.subscription, false);
+  const subscription = resolveSubscription(ctx.config, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const event = await eventDetails(c, subscription, trackingId);
   await ctx.print(isTable(ctx.format()) && !ctx.globals.query ? eventView(event) : event);
@@ -125,7 +125,7 @@ export function quotaScope(ctx: Ctx, opts: QuotaOpts): QuotaScope {
   const location = ctx.config.require('mgmt.location', opts.location, 'the location (--location)');
   checkSegment('providerId', provider, '--provider');
   checkSegment('location', location, '--location');
-  const subscription = resolveSubscription(ctx.config, opts.subscription, false);
+  const subscription = resolveSubscription(ctx.config, opts.subscription);
   return { subscription, provider, location };
 }
 
@@ -292,7 +292,7 @@ export async function runRequestList(ctx: Ctx, opts: RequestsListOpts): Promise<
 function serviceScope(ctx: Ctx, opts: ServiceOpts): ServiceScope {
   const resourceGroup = checkSegment('resourceGroup', opts.resourceGroup, '--resource-group');
   const service = checkSegment('serviceName', opts.service, '--service');
-  const subscription = resolveSubscription(ctx.config, opts.subscription, true);
+  const subscription = resolveSubscription(ctx.config, opts.subscription);
   return { subscription, resourceGroup, service };
 }
 

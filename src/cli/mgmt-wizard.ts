@@ -133,7 +133,7 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   const intervalSeconds = pollInterval(opts.pollInterval);
   const timeoutSeconds = waitTimeout(opts.waitTimeout);
   for (const [flag, rule, v] of [
-    ['--subscription', 'subscription', opts.subscription],
+    ['--subscription', 'subscriptionUuid', opts.subscription],
     ['--provider', 'providerId', opts.provider],
     ['--location', 'location', opts.location],
     ['--name', 'resourceName', opts.name],
@@ -170,7 +170,7 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
       switch (step) {
         case 'subscription':
           if (opts.subscription !== undefined) wasAsked = false;
-          else subscription = (await p.input('Subscription id', { default: subscription ?? cfg.get('mgmt.subscription'), validate: validator('subscription'), back: true })).trim();
+          else subscription = (await p.input('Subscription id', { default: subscription ?? cfg.get('mgmt.subscription'), validate: validator('subscriptionUuid'), back: true })).trim();
           break;
         case 'provider':
           if (opts.provider !== undefined) wasAsked = false;

@@ -72,13 +72,13 @@ describe('vx mgmt quota report', () => {
   });
 
   it('a subscription or location that fails is a row with its error; the exit code says so after the whole report', async () => {
-    const r = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'eastus,westus2', '--subscription', `${DEV},0000-nosuch`, '-o', 'table'], { env: { COLUMNS: '250' } });
+    const r = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'eastus,westus2', '--subscription', `${DEV},00000000-0000-4000-8000-00000000dead`, '-o', 'table'], { env: { COLUMNS: '320' } });
     expect(r.code).toBe(4);
     const lines = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/));
     expect(lines[0]).toEqual(['SUBSCRIPTION', 'LOCATION', 'NAME', 'LIMIT', 'USAGE', 'FREE', 'USED', 'UNIT', 'ERROR']);
     expect(lines.slice(1, 3).map((l) => l.slice(0, 3))).toEqual([
-      ['0000-nosuch', 'eastus', expect.stringMatching(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '0000-nosuch' could not be found/)],
-      ['0000-nosuch', 'westus2', expect.stringMatching(/^HTTP 404/)],
+      ['00000000-0000-4000-8000-00000000dead', 'eastus', expect.stringMatching(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '00000000-0000-4000-8000-00000000dead' could not be found/)],
+      ['00000000-0000-4000-8000-00000000dead', 'westus2', expect.stringMatching(/^HTTP 404/)],
     ]);
     expect(lines[3]).toEqual([DEV, 'eastus', 'standardDSv3Family', '10', '10', '0', '100%', 'Count']);
     expect(r.stderr).toBe(

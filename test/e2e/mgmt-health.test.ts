@@ -118,9 +118,9 @@ describe('vx mgmt health events list', () => {
   it('--subscription picks another subscription; an unknown one is 404 (exit 4) in the flat error shape', async () => {
     const other = await e2e.run(['mgmt', 'health', 'events', 'list', '--subscription', '0f0e0d0c-0b0a-4909-8807-060504030201']);
     expect(json(other.stdout)).toEqual([]);
-    const missing = await e2e.run(['mgmt', 'health', 'events', 'list', '--subscription', 'nosuch']);
+    const missing = await e2e.run(['mgmt', 'health', 'events', 'list', '--subscription', '0f0e0d0c-0b0a-4909-8807-0605040302ff']);
     expect(missing.code).toBe(4);
-    expect(missing.stderr).toMatch(/^vx: HTTP 404 Not Found SubscriptionNotFound: The subscription 'nosuch' could not be found\. \(request id [0-9a-f-]+\)\n$/);
+    expect(missing.stderr).toMatch(/^vx: HTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-0605040302ff' could not be found\. \(request id [0-9a-f-]+\)\n$/);
   });
 
   it('a wrong token is exit 3 and the token never shows', async () => {

@@ -14,8 +14,12 @@ const CASES: [string, string[], RegExp][] = [
   // subscription: a UUID for version sets, a non-empty segment elsewhere
   ['version sets: subscription UUID', ['mgmt', 'version-sets', 'list', ...S, '--subscription', 'abc'], /^vx: invalid subscription id from --subscription "abc": the subscription id must be a UUID/],
   ['version sets: subscription UUID from the environment', ['mgmt', 'version-sets', 'get', 'orders', ...S], /^vx: invalid subscription id from VX_SUBSCRIPTION \(--subscription\) "not-a-uuid": the subscription id must be a UUID/],
-  ['events: subscription is one segment', ['mgmt', 'health', 'events', 'list', '--subscription', 'a/b'], /the subscription id must fit in one URL path segment/],
-  ['quota: subscription is one segment', ['mgmt', 'quota', 'get', 'cores', ...Q, '--subscription', 'a?b'], /the subscription id must fit in one URL path segment/],
+  // every mgmt command checks the subscription as a GUID before sending (the specs of events and quota say only "a string")
+  ['events: subscription UUID', ['mgmt', 'health', 'events', 'list', '--subscription', 'abc'], /^vx: invalid subscription id from --subscription "abc": the subscription id must be a UUID/],
+  ['events: subscription is one segment', ['mgmt', 'health', 'events', 'list', '--subscription', 'a/b'], /the subscription id must be a UUID/],
+  ['quota: subscription UUID', ['mgmt', 'quota', 'get', 'cores', ...Q, '--subscription', 'a?b'], /the subscription id must be a UUID/],
+  ['quota requests: subscription UUID', ['mgmt', 'quota', 'requests', 'list', ...Q, '--subscription', 'sub-1'], /the subscription id must be a UUID/],
+  ['events --resource: its subscription UUID', ['mgmt', 'health', 'events', 'list', '--resource', '/subscriptions/abc/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-1'], /^vx: invalid --resource ".*": its subscription id must be a UUID/],
   // resource group 1-90
   ['resource group too long', ['mgmt', 'version-sets', 'list', '--resource-group', 'r'.repeat(91), '--service', 'contoso-api'], /^vx: invalid --resource-group "r+…": the resource group name must be 1 to 90 characters long \(it has 91\); nothing was sent\n$/],
   ['resource group empty', ['mgmt', 'version-sets', 'list', '--resource-group', '', '--service', 'contoso-api'], /the resource group name must be 1 to 90 characters long \(it has 0\)/],

@@ -187,3 +187,29 @@ describe('emulator fleet', () => {
     expect(throttleRead(s, 'GET', 600)).toBe(0);
   });
 });
+
+describe('mapPool', () => {
+  it('keeps the items order, never runs more than the concurrency, and stops starting tasks after an abort', async () => {
+    const { mapPool } = await import('../../src/core/pool.js');
+    let running = 0;
+    let most = 0;
+    const out = await mapPool([5, 1, 4, 2, 3], 2, async (n) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, n * 3));
+      running--;
+      return n * 10;
+    });
+    expect(out).toEqual([50, 10, 40, 20, 30]);
+    expect(most).toBe(2);
+    const ac = new AbortController();
+    const started: number[] = [];
+    await expect(
+      mapPool([1, 2, 3, 4], 1, async (n) => {
+        started.push(n);
+        if (n === 2) ac.abort();
+      }, ac.signal),
+    ).rejects.toThrow('interrupted');
+    expect(started).toEqual([1, 2]);
+  });
+});

@@ -26,10 +26,14 @@ function sourceLabel(config: Config, key: string, flagName: string, flag?: strin
   return `profile setting ${key} (${flagName})`;
 }
 
-/** The subscription: `--subscription` > VX_SUBSCRIPTION > profile, checked against the family's rule. */
-export function resolveSubscription(config: Config, flag: string | undefined, uuid: boolean): string {
+/**
+ * The subscription: `--subscription` > VX_SUBSCRIPTION > profile, checked as a GUID before anything
+ * is sent. The health and quota specs only say "a string", but every subscription id is a GUID:
+ * `abc` would only buy a 404 from the service (the emulator keeps the spec's looser rule).
+ */
+export function resolveSubscription(config: Config, flag: string | undefined): string {
   const value = config.require('mgmt.subscription', flag, 'the subscription id (--subscription)');
-  return checkSegment(uuid ? 'subscriptionUuid' : 'subscription', value, `subscription id from ${sourceLabel(config, 'mgmt.subscription', '--subscription', flag)}`);
+  return checkSegment('subscriptionUuid', value, `subscription id from ${sourceLabel(config, 'mgmt.subscription', '--subscription', flag)}`);
 }
 
 export function resolveNamespace(config: Config): string {

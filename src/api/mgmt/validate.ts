@@ -47,6 +47,9 @@ export function checkFilter(value: string | undefined, flag = '--filter'): strin
 export function checkResourceId(value: string, flag = '--resource'): ResourceId {
   const r = parseResourceId(value);
   if (typeof r === 'string') throw new UsageError(`invalid ${flag} ${shown(value)}: a resource id ${r}; nothing was sent`);
+  // as everywhere in vx, the subscription is a GUID (see resolveSubscription)
+  const sub = checkRule(RULES.subscriptionUuid, r.subscription);
+  if (sub) throw new UsageError(`invalid ${flag} ${shown(value)}: its subscription id ${sub}; nothing was sent`);
   return r;
 }
 
