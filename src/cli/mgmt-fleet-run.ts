@@ -438,7 +438,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
     return;
   }
   const explicit = ctx.explicitFormat();
-  const readable = explicit === 'table' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
+  const readable = explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
   // Ctrl-C, SIGTERM and SIGHUP abort the run's signal (main.ts): the loop stops, the state is saved
   let stopped = false;
   let failedExec = 0;

@@ -6,7 +6,8 @@ import { redact } from '../core/redact.js';
 
 export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean): Promise<number> {
   if (err instanceof DryRunHalt && ctx) {
-    await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);
+    const { stringifyExact } = await import('../core/json.js');
+    await ctx.write(`${stringifyExact(ctx.http.planned, 2)}\n`);
     return EXIT.ok;
   }
   const e = asVxError(err);

@@ -42,7 +42,12 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     state.streamsUsed = true;
     state.onAction?.();
     state.onAction = undefined;
-    const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
+    const [{ Ctx }, { SETTINGS }, { checkQuery }, { stringifyExact }] = await Promise.all([
+      import('../core/context.js'),
+      import('../api/settings.js'),
+      import('../core/output.js'),
+      import('../core/json.js'),
+    ]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
     ctx.onPager = (running) => void (state.pagerRunning = running);
@@ -50,7 +55,7 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run
-    if (ctx.http.dryRun && ctx.http.planned.length) await ctx.write(`${JSON.stringify(ctx.http.planned, null, 2)}\n`);
+    if (ctx.http.dryRun && ctx.http.planned.length) await ctx.write(`${stringifyExact(ctx.http.planned, 2)}\n`);
     ctx.verboseExchanges();
   };
 }

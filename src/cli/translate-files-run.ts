@@ -215,6 +215,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
 
   // 2. what each language needs
   const items = new Map<string, WorkItem>();
+  const tokenized = new Map<SourceUnit, Piece[][]>();
   const stale: { source: string; language: string; target: string; unit: string; line: number; status: string }[] = [];
   for (const p of plans) {
     for (const l of p.langs) {
@@ -233,7 +234,9 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
             stale.push({ source: p.path, language: l.lang, target: l.path, unit: u.key, line: u.line, status });
             continue;
           }
-          const parts = u.parts.map((part) => tokenize(part, protect));
+          // tokenized once per unit, shared by its languages
+          let parts = tokenized.get(u);
+          if (!parts) tokenized.set(u, (parts = u.parts.map((part) => tokenize(part, protect))));
           l.needed.set(u.key, parts);
           for (const pieces of parts) {
             if (!translatable(pieces)) continue;
@@ -347,12 +350,13 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const text = (p.bom ? '\ufeff' : '') + body;
       // the lock records what the target now holds, read back as the next run will read it
       const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
-      // (read back only when something new was written: otherwise every entry is a kept one)
-      const written = origins.size ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
+      // (read back only when something new was written and the format cannot say what it wrote)
+      const written = origins.size && !p.format.written ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
       const units: Record<string, LockEntry> = {};
       for (const u of p.doc.units) {
         const origin = origins.get(u.key);
-        const v = written?.values.get(u.key);
+        const value = values.get(u.key);
+        const v = value?.kind === 'new' && p.format.written ? p.format.written(p.doc, u, value, l.lang, l.target) : written?.values.get(u.key);
         if (origin !== undefined) {
           if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
         } else {

@@ -1,7 +1,7 @@
 // What a command's run function receives: config, HTTP, prompts, output and stderr messages,
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
-import { oneLine, terminalText, UsageError } from './errors.js';
+import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
 import { Http, type HttpObserver } from './http.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
@@ -203,7 +203,13 @@ export class Ctx {
       width: terminalWidth(this.io.stdout),
       color: this.chalk.level > 0,
     };
-    return render(queried, format, renderOpts);
+    try {
+      return await render(queried, format, renderOpts);
+    } catch (e) {
+      // a value nested hundreds of thousands deep overflows any recursive renderer
+      if (e instanceof RangeError) throw new ServiceError(`the result nests too deeply to be shown (${e.message}); the request itself succeeded`);
+      throw e;
+    }
   }
 
   /** Writes to stdout honouring back-pressure. */

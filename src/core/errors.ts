@@ -225,6 +225,8 @@ export function asVxError(err: unknown): VxError {
   if (e && (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'ENOTDIR')) {
     return new UsageError(e.message ?? String(err));
   }
+  // a value nested hundreds of thousands deep somewhere a recursive walk met it: say so, not just the stack's word
+  if (err instanceof RangeError && /call stack/i.test(err.message)) return new ServiceError(`the data nests too deeply for vx to handle (${err.message})`);
   return new ServiceError(e?.message ?? String(err));
 }
 

@@ -23,6 +23,7 @@ import {
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
+import { parseExact, stringifyExact } from './json.js';
 import { dotSegmentIn, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
@@ -63,8 +64,11 @@ export interface HttpResponse {
   headers: Record<string, string>;
   body: Buffer;
   text: string;
-  /** parses the body as JSON; a malformed body is a ServiceError, never a crash */
-  json<T = unknown>(): T;
+  /**
+   * parses the body as JSON; a malformed body is a ServiceError, never a crash. Numbers a double
+   * cannot hold come back as ExactNumber unless `exact` is false (translate's hot path)
+   */
+  json<T = unknown>(exact?: boolean): T;
   requestId?: string;
   url: string;
   /**
@@ -315,6 +319,32 @@ function readBody(body: import('node:stream').Readable, max: number, tooLarge: (
   });
 }
 
+const ERROR_BODY = /^\s*\{\s*"error"\s*:\s*\{/;
+
+/**
+ * A 2xx answer whose body is the error shape every family defines (`{"error": {"code", "message"}}`,
+ * and nothing else but annotations): a failure the service reported with the wrong status. It is a
+ * service error (exit 1) naming the code and message, not a success with an odd payload.
+ */
+function errorInSuccess(res: HttpResponse, method: string): ServiceError | undefined {
+  if (res.body.length < 12 || res.body[0] === 0x5b /* [ */ || !ERROR_BODY.test(res.body.subarray(0, 64).toString('latin1'))) return undefined;
+  let body: { error?: { code?: unknown; message?: unknown } };
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    return undefined;
+  }
+  const e = body.error;
+  if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const message = typeof e.message === 'string' ? e.message : undefined;
+  if (code === undefined && message === undefined) return undefined;
+  return new ServiceError(
+    `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,
+    { status: res.status, code, requestId: res.requestId },
+  );
+}
+
 export class Http {
   private dispatcher: Dispatcher | undefined;
   private undici: typeof import('undici') | undefined;
@@ -432,7 +462,8 @@ export class Http {
     if (req.body !== undefined) {
       if (typeof req.body === 'string' || req.body instanceof Uint8Array) body = req.body;
       else {
-        body = JSON.stringify(req.body);
+        // numbers a double cannot hold (ExactNumber) go out as written
+        body = stringifyExact(req.body);
         headers['content-type'] = 'application/json';
       }
     }
@@ -462,7 +493,7 @@ export class Http {
     if (body !== undefined) {
       const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
       try {
-        d.body = JSON.parse(redact(text));
+        d.body = parseExact(redact(text));
       } catch {
         d.body = redact(text);
       }
@@ -598,6 +629,9 @@ export class Http {
       }
       if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
         if (ticket) req.pace!.pacer.accepted(ticket);
+        // (an okStatuses answer such as a 404 carries its error body by right)
+        const hidden = res.status < 300 ? errorInSuccess(res, method) : undefined;
+        if (hidden) throw hidden;
         if (lost) res.afterLostAttempt = true;
         return res;
       }
@@ -720,11 +754,18 @@ export class Http {
         return (text ??= buf.toString('utf8'));
       },
       requestId: h['x-requestid'] ?? h['x-request-id'] ?? h['x-ms-request-id'] ?? h['request-id'],
-      json<T>(): T {
+      json<T>(exact = true): T {
         const t = res.text;
         try {
-          return JSON.parse(t) as T;
-        } catch {
+          // numbers a double cannot hold are kept exact (core/json.ts)
+          return (exact ? parseExact(t) : JSON.parse(t)) as T;
+        } catch (e) {
+          if (e instanceof RangeError) {
+            throw new ServiceError(`HTTP ${r.statusCode} from ${method} ${redact(url)}: the response nests too deeply for vx to read (${e.message})`, {
+              status: r.statusCode,
+              requestId: res.requestId,
+            });
+          }
           const ct = h['content-type'] ?? 'no content type';
           const peek = t.trim().slice(0, 60).replace(/\s+/g, ' ');
           throw new ServiceError(

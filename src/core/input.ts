@@ -5,6 +5,7 @@ import { createReadStream, fstatSync } from 'node:fs';
 import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
+import { parseExact } from './json.js';
 
 export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
@@ -55,8 +56,9 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
   const what = where === flag ? flag : `${flag}: ${where}`;
   if (!text.trim()) throw new UsageError(`${what} is empty`);
   try {
-    return JSON.parse(text);
+    return parseExact(text);
   } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`${what} nests too deeply for vx to read (${e.message}); nothing was sent`);
     throw new UsageError(`${what} is not valid JSON (${(e as Error).message})`);
   }
 }

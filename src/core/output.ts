@@ -2,6 +2,7 @@
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
 import { isVxError, OutputError, terminalText, UsageError } from './errors.js';
+import { isExactNumber, stringifyExact } from './json.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -91,17 +92,17 @@ function cell(row: unknown, c: Column): unknown {
 export function scalarText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || isExactNumber(v)) return String(v);
+  return stringifyExact(v);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isExactNumber(v);
 }
 
 /** an object or an array: shown as compact JSON in a cell, never a column of its own */
 function isStructured(v: unknown): boolean {
-  return v !== null && typeof v === 'object';
+  return v !== null && typeof v === 'object' && !isExactNumber(v);
 }
 
 /** a value as the one-line text of a table cell */
@@ -176,13 +177,13 @@ function rowsOf(value: unknown): unknown[] {
 
 export function renderJson(value: unknown): string {
   if (value === undefined) return '';
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${stringifyExact(value, 2)}\n`;
 }
 
 export function renderNdjson(value: unknown): string {
   if (value === undefined) return '';
   return rowsOf(value)
-    .map((v) => `${JSON.stringify(v)}\n`)
+    .map((v) => `${stringifyExact(v)}\n`)
     .join('');
 }
 
@@ -497,10 +498,10 @@ export class StreamRenderer {
     let s = '';
     switch (this.format) {
       case 'json':
-        for (const v of values) s += `${this.count++ ? ',\n  ' : '[\n  '}${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`;
+        for (const v of values) s += `${this.count++ ? ',\n  ' : '[\n  '}${stringifyExact(v, 2).replace(/\n/g, '\n  ')}`;
         return s;
       case 'ndjson':
-        for (const v of values) s += `${JSON.stringify(v)}\n`;
+        for (const v of values) s += `${stringifyExact(v)}\n`;
         return s;
       case 'text':
         for (const v of values) s += this.opts.text ? this.opts.text(v) : renderText(v, this.opts.columns);

@@ -27,7 +27,7 @@ describe('1. dot segments never move a request to another resource', () => {
   for (const [name, argv] of cases) {
     it(`${name}: exit 2, nothing sent (also with --dry-run)`, async () => {
       const r = await e2e.run(argv);
-      expect(r.stderr).toMatch(/^vx: .*(would move the request to another resource|would split it|dot segment|fit in one URL path segment).*nothing was sent\n$/);
+      expect(r.stderr).toMatch(/^vx: .*(would move the request to another resource|would split it|dot segment|fit in one URL path segment|must be a UUID).*nothing was sent\n$/);
       expect(r.code).toBe(2);
       const d = await e2e.run([...argv, '--dry-run']);
       expect(d.code).toBe(2);
@@ -328,6 +328,76 @@ describe('14. smaller holes', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('14. numbers, nesting and error bodies', () => {
+  const BIG = '{"value":[{"code":"BIG","amountRoundingPrecision":12345678901234567890.5,"id":9007199254740993,"small":0.1,"rate":0.12345678901234567891}]}';
+  it('numbers beyond double precision are printed exactly as the service sent them (json, ndjson, table, tsv)', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(BIG);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/erp`;
+    try {
+      const raw = await e2e.run(['api', 'GET', '/x', '--service', 'erp'], { env: { VX_ERP_PREFIX: url } });
+      expect(raw.stdout.replace(/\s+/g, '')).toBe(BIG);
+      const list = await e2e.run(['erp', 'currencies', 'list', '-o', 'ndjson'], { env: { VX_ERP_PREFIX: url } });
+      expect(list.stdout).toBe('{"code":"BIG","amountRoundingPrecision":12345678901234567890.5,"id":9007199254740993,"small":0.1,"rate":0.12345678901234567891}\n');
+      for (const o of ['tsv', 'table']) {
+        const r = await e2e.run(['erp', 'currencies', 'list', '-o', o], { env: { VX_ERP_PREFIX: url } });
+        expect(r.stdout, o).toContain('12345678901234567890.5');
+        if (o === 'tsv') expect(r.stdout, o).toContain('9007199254740993');
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('--set and --data numbers beyond double precision are sent exactly as given', async () => {
+    const set = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=BG1', '--set', 'displayName=Big', '--set', 'amountRoundingPrecision=0.12345678901234567891', '--dry-run']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('"amountRoundingPrecision": 0.12345678901234567891');
+    await e2e.run(['erp', 'currencies', 'create', '--data', '{"code":"BG2","displayName":"Big","amountRoundingPrecision":12345678901234567890.25}']);
+    expect(e2e.emu.log.find((e) => e.method === 'POST')!.body).toBe('{"code":"BG2","displayName":"Big","amountRoundingPrecision":12345678901234567890.25}');
+  });
+
+  it('200,000 levels of nesting: one line, the right exit code, never "Maximum call stack size exceeded" alone', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const http = await import('node:http');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(deep);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/erp`;
+    try {
+      const r = await e2e.run(['api', 'GET', '/x', '--service', 'erp', '-o', 'table'], { env: { VX_ERP_PREFIX: url } });
+      expect(r.stderr).toMatch(/^vx: .*nests too deeply.*\n$/);
+      expect(r.code).toBe(1);
+    } finally {
+      server.close();
+    }
+    const data = await e2e.run(["erp", "currencies", "create", "--data", "-"], { input: `{"code":${deep}}` });
+    expect(data.stderr).toMatch(/^vx: --data field "code": expected text .*\(got a value nested too deeply to show\)\n$/);
+    expect(data.code).toBe(2);
+    expect(e2e.emu.count()).toBe(0);
+  });
+
+  it('a 200 whose body is the {"error": ...} shape is a service error (exit 1), not a success', async () => {
+    const s = await fixedServer(() => ({ error: { code: 'Internal_ServerError', message: 'Something failed' } }));
+    try {
+      const r = await e2e.run(['erp', 'companies', 'list'], { env: { VX_ERP_PREFIX: `${s.url}/erp` } });
+      expect(r.stderr).toMatch(/^vx: HTTP 200 from GET http:\/\/127\.0\.0\.1:\d+\/erp\/api\/v2\.0\/companies carried an error instead of a result: Internal_ServerError: Something failed\n$/);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+    } finally {
+      s.close();
     }
   });
 });

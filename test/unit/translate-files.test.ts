@@ -157,6 +157,27 @@ describe('readers and writers', () => {
   });
 });
 
+describe('what a target holds after it is written', () => {
+  beforeAll(async () => {
+    await Promise.all([loadXliff(), loadJson(), loadMarkdown()]);
+  });
+
+  it('written() says exactly what parseTarget reads back, for every fixture and a language with other plural forms', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = join(import.meta.dirname, '..', 'fixtures', 'files');
+    for (const [format, file] of [[xliff, 'SalesTools.g.xlf'], [xliff, 'app.xlf'], [json, 'en.json'], [po, 'messages.pot']] as const) {
+      const doc = format.parseSource(readFileSync(join(dir, file), 'utf8'), file);
+      for (const lang of ['de', 'pl', 'ja']) {
+        const values = new Map(doc.units.map((u) => [u.key, { kind: 'new' as const, parts: u.parts.map((p) => [{ kind: 'text' as const, value: `[${lang}] ` }, ...p]) }]));
+        const body = format.render(doc, lang, values, undefined, {});
+        const back = format.parseTarget(body, file, doc, lang);
+        for (const u of doc.units) expect([file, u.key, format.written!(doc, u, values.get(u.key)!, lang, undefined)]).toEqual([file, u.key, back.values.get(u.key)]);
+      }
+    }
+  });
+});
+
 describe('batches', () => {
   it('groups texts by their language set and splits what does not fit a request across languages', () => {
     const items: WorkItem[] = [

@@ -2,7 +2,22 @@
 // merged with `--set field=value` (which wins). Unknown and read-only fields and malformed
 // values are usage errors naming the field and its type; nothing is sent.
 import { UsageError } from '../../core/errors.js';
-import { checkValue, parseFieldText, typeText, type ErpSet } from '../../spec/erp.js';
+import { ExactNumber, isExactNumber, isSafeLiteral } from '../../core/json.js';
+import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
+
+const LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A number a double cannot hold (an amount or an id of more than 15 digits) is kept exact as an
+ * ExactNumber: sent as written, never rounded. Undefined for any other value (checked as usual).
+ */
+function exactNumber(f: FieldDef, v: unknown): ExactNumber | undefined {
+  if (f.type !== 'decimal' && f.type !== 'integer') return undefined;
+  const text = isExactNumber(v) ? v.text : typeof v === 'string' ? v.trim() : undefined;
+  if (text === undefined || !LITERAL.test(text) || isSafeLiteral(text)) return undefined;
+  if (f.type === 'integer' && !/^-?\d+$/.test(text)) return undefined;
+  return isExactNumber(v) ? v : new ExactNumber(text);
+}
 
 export type BodyMode = 'create' | 'update';
 
@@ -25,7 +40,7 @@ export function parseSets(set: ErpSet, pairs: readonly string[] = []): Record<st
     const name = pair.slice(0, i).trim();
     const f = fieldOf(set, name, `--set ${name}`);
     try {
-      out[name] = parseFieldText(f, pair.slice(i + 1));
+      out[name] = exactNumber(f, pair.slice(i + 1)) ?? parseFieldText(f, pair.slice(i + 1));
     } catch (e) {
       throw new UsageError(`--set ${name}: invalid value "${pair.slice(i + 1)}": ${(e as Error).message}`);
     }
@@ -40,9 +55,14 @@ export function checkData(set: ErpSet, data: unknown): Record<string, unknown> {
   for (const [name, v] of Object.entries(data as Record<string, unknown>)) {
     if (name.startsWith('@odata.')) continue;
     const f = fieldOf(set, name, `--data field "${name}"`);
-    const problem = checkValue(f, v);
+    const problem = isExactNumber(v) ? (exactNumber(f, v) ? undefined : `expected ${typeText(f)}`) : checkValue(f, v);
     if (problem) {
-      const got = JSON.stringify(v) ?? String(v);
+      let got: string;
+      try {
+        got = JSON.stringify(v) ?? String(v);
+      } catch {
+        got = 'a value nested too deeply to show';
+      }
       throw new UsageError(`--data field "${name}": ${problem} (got ${got.length > 80 ? `${got.slice(0, 77)}…` : got})`);
     }
     out[name] = v;

@@ -74,7 +74,7 @@ export class TranslatorClient {
     const count = texts.length;
     try {
       const res = await this.http.send(req);
-      const results = res.json<TranslateResult[]>();
+      const results = res.json<TranslateResult[]>(false);
       if (!Array.isArray(results) || results.length !== count) {
         throw new ServiceError(
           `the service answered ${Array.isArray(results) ? `${results.length} results` : 'something other than a result array'} for ${count} items`,

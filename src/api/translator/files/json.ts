@@ -257,6 +257,12 @@ export const json: FileFormat = {
     return applyEdits(text, edits);
   },
 
+  written(_source, unit, value, lang) {
+    const u = unit as JUnit;
+    if (!u.group) return piecesText(value.parts[0]);
+    return joinParts(targetForms(u.group, lang).map((f) => piecesText(value.parts[f.from])));
+  },
+
   targetName(name, lang, sourceLanguage) {
     return jsonTargetPath(name, lang, sourceLanguage);
   },

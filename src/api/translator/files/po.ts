@@ -232,8 +232,7 @@ export const po: FileFormat = {
     const old = target as PoTarget | undefined;
     const eol = doc.eol;
     const oldHeader = old ? header(old.doc) : undefined;
-    const forms = headerField(oldHeader?.msgstr[0], 'Plural-Forms');
-    const n = forms && /nplurals\s*=\s*(\d+)/.test(forms) ? Number(/nplurals\s*=\s*(\d+)/.exec(forms)![1]) : pluralForms(lang).n;
+    const n = pluralCount(old, lang);
     // the lines between entries (blank lines, a leading comment block) are copied as they are
     const out: string[] = [];
     const active = new Set<string>();
@@ -258,8 +257,7 @@ export const po: FileFormat = {
         msgstr = o.msgstr;
         if (o.flags.includes('fuzzy')) flags.unshift('fuzzy');
       } else if (v?.kind === 'new') {
-        const texts = v.parts.map((p) => piecesText(p));
-        msgstr = e.msgidPlural === undefined ? [texts[0]] : Array.from({ length: n }, (_x, i) => (n === 1 ? texts[1] : i === 0 ? texts[0] : texts[1]));
+        msgstr = newMsgstr(v.parts, e.msgidPlural !== undefined, n);
         if (v.review || opts.fuzzy) flags.unshift('fuzzy');
       } else {
         msgstr = e.msgidPlural === undefined ? [''] : Array.from({ length: n }, () => '');
@@ -325,6 +323,10 @@ export const po: FileFormat = {
     return [...out, ...tail].join(eol);
   },
 
+  written(_source, unit, value, lang, target) {
+    return joinParts(newMsgstr(value.parts, unit.parts.length > 1, pluralCount(target as PoTarget | undefined, lang)));
+  },
+
   targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');
     const file = parts[parts.length - 1];
@@ -348,6 +350,19 @@ export const po: FileFormat = {
     return parts.join('/');
   },
 };
+
+/** The number of plural forms of a target: its header's Plural-Forms, else the language's. */
+function pluralCount(old: PoTarget | undefined, lang: string): number {
+  const forms = headerField(old ? header(old.doc)?.msgstr[0] : undefined, 'Plural-Forms');
+  const m = forms ? /nplurals\s*=\s*(\d+)/.exec(forms) : null;
+  return m ? Number(m[1]) : pluralForms(lang).n;
+}
+
+/** msgstr of a new translation: msgstr[0] from msgid, the others from msgid_plural (one form: from msgid_plural). */
+function newMsgstr(parts: readonly Piece[][], plural: boolean, n: number): string[] {
+  const texts = parts.map((p) => piecesText(p));
+  return !plural ? [texts[0]] : Array.from({ length: n }, (_x, i) => (n === 1 ? texts[1] : i === 0 ? texts[0] : texts[1]));
+}
 
 /** The header: the existing target's, else the template's with Language, Plural-Forms and charset set (and its fuzzy flag dropped). */
 function renderHeader(doc: PoDoc, e: Entry, oldHeader: Entry | undefined, oldDoc: PoDoc | undefined, lang: string, eol: string): string {

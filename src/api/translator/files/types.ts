@@ -58,6 +58,11 @@ export interface FileFormat {
    * untranslated), and the file's language set to `lang`.
    */
   render(source: SourceDoc, lang: string, values: Map<string, UnitValue>, target: TargetDoc | undefined, opts: RenderOptions): string;
+  /**
+   * What parseTarget will read as the unit's value once `value` (a new translation) is rendered,
+   * without parsing the rendered target again (optional: without it the caller parses it).
+   */
+  written?(source: SourceDoc, unit: SourceUnit, value: Extract<UnitValue, { kind: 'new' }>, lang: string, target: TargetDoc | undefined): string;
   /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
   targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
 }

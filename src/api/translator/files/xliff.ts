@@ -243,7 +243,8 @@ export const xliff: FileFormat = {
     const doc = scan(text, file);
     const values = new Map<string, string>();
     for (const u of doc.units) {
-      if (u.targetInner && u.targetInner.end > u.targetInner.start) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
+      // an empty target counts only for an empty source
+      if (u.targetInner && (u.targetInner.end > u.targetInner.start || u.source.end === u.source.start)) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
     }
     return { text, values, doc };
   },
@@ -294,6 +295,8 @@ export const xliff: FileFormat = {
     }
     return applyEdits(text, edits);
   },
+
+  written: (_source, _unit, value) => joinParts([xmlOf(value.parts[0])]),
 
   targetName(name, lang) {
     // app.g.xlf -> app.de-DE.xlf; app.en-US.xlf -> app.de-DE.xlf; app.xlf -> app.de-DE.xlf

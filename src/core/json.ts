@@ -1,0 +1,118 @@
+// JSON that keeps numbers exact. JSON.parse turns 12345678901234567890 into 12345678901234567000
+// and 0.12345678901234567891 into 0.12345678901234568: a record id, an amount or a limit would be
+// changed silently on its way through vx. Node 20 has neither JSON.parse's source text nor
+// JSON.rawJSON, so a number literal that a double cannot hold is carried as an ExactNumber (its
+// literal text) and written back as that text. Text without such a number (nearly all of it) takes
+// the plain JSON.parse / JSON.stringify path; the check is one regular-expression scan.
+
+const BRAND = Symbol.for('vx.exactNumber');
+/** set once any ExactNumber exists: until then stringifyExact is plain JSON.stringify */
+let made = false;
+
+/** A JSON number literal kept as written (one a double would change). */
+export class ExactNumber {
+  readonly [BRAND] = true;
+  constructor(readonly text: string) {
+    made = true;
+  }
+  valueOf(): number {
+    return Number(this.text);
+  }
+  toString(): string {
+    return this.text;
+  }
+  /** for a JSON.stringify that does not know it (yaml, a third party): the nearest double */
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+export function isExactNumber(v: unknown): v is ExactNumber {
+  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** 16 or more digits in a row (dots between them count): the only literals a double may change */
+const CANDIDATE = /[0-9][0-9.]{15,}/;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+/** whether Number() keeps the literal's value exactly (same digits when written back) */
+export function isSafeLiteral(text: string): boolean {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return false;
+  const canon = (s: string) => {
+    const m = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
+    if (!m) return s;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const exp = Number(m[4] ?? 0) + (m[2] ?? '').length;
+    const lead = digits.length - digits.replace(/^0+/, '').length;
+    const sig = digits.replace(/^0+/, '').replace(/0+$/, '');
+    return sig ? `${m[1]}${sig}e${exp - lead}` : '0';
+  };
+  return canon(String(n)) === canon(text);
+}
+
+let marker: string | undefined;
+/** a prefix no real string carries: NUL plus random letters */
+function mark(): string {
+  return (marker ??= `\u0000#${Math.random().toString(36).slice(2, 10)}#`);
+}
+
+/**
+ * JSON.parse that keeps every number literal exact: one a double would change becomes an
+ * ExactNumber. Throws what JSON.parse throws for malformed text.
+ */
+export function parseExact(text: string): unknown {
+  if (!CANDIDATE.test(text)) return JSON.parse(text);
+  // rewrite unsafe number literals (outside strings) as marked strings, then turn them back
+  let out = '';
+  let last = 0;
+  let found = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+      continue;
+    }
+    if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (!m) continue;
+      const lit = m[0];
+      if (lit.replace(/[^0-9]/g, '').length >= 16 && !isSafeLiteral(lit)) {
+        out += `${text.slice(last, i)}"${JSON.stringify(mark()).slice(1, -1)}${lit}"`;
+        last = i + lit.length;
+        found = true;
+      }
+      i += lit.length - 1;
+    }
+  }
+  if (!found) return JSON.parse(text);
+  const m = mark();
+  return JSON.parse(out + text.slice(last), (_k, v) => (typeof v === 'string' && v.startsWith(m) ? new ExactNumber(v.slice(m.length)) : v));
+}
+
+/** JSON.stringify that writes an ExactNumber as its literal. */
+export function stringifyExact(value: unknown, indent?: number): string {
+  if (!made) return JSON.stringify(value, null, indent);
+  let exact = false;
+  const text = JSON.stringify(
+    value,
+    function (this: Record<string, unknown>, k: string, v: unknown) {
+      // toJSON has already run on `v`: look at the holder's own value
+      const raw = this[k];
+      if (isExactNumber(raw)) {
+        exact = true;
+        return `${mark()}${raw.text}`;
+      }
+      return v;
+    },
+    indent,
+  );
+  if (!exact) return text;
+  const m = JSON.stringify(mark()).slice(1, -1);
+  return text.replace(new RegExp(`"${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([-+0-9.eE]+)"`, 'g'), '$1');
+}
