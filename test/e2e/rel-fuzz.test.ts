@@ -291,7 +291,7 @@ async function check(lane: Lane, c: Case, setup?: () => void): Promise<{ code: n
 describe('random command lines over the whole tree', () => {
   it('walks a tree with every family', () => {
     const nouns = new Set(leaves.map((l) => l.path[0]));
-    expect([...nouns].sort()).toEqual(['api', 'auth', 'completion', 'erp', 'mgmt', 'profile', 'translate']);
+    expect([...nouns].sort()).toEqual(['api', 'auth', 'completion', 'erp', 'mgmt', 'profile', 'translate', 'version']);
     expect(leaves.length).toBeGreaterThan(50);
     expect(destructive.map((l) => l.path.join(' '))).toEqual(expect.arrayContaining(['erp currencies delete', 'erp refresh', 'mgmt quota set', 'mgmt version-sets delete', 'profile delete']));
   });
