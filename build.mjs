@@ -61,6 +61,11 @@ const builtinsViaRequire = {
   },
 };
 
+// Packages with native code cannot be bundled: they stay runtime dependencies (package.json
+// "dependencies"), imported lazily by name from their vendor entry. lmdb (the translation memory's
+// store) loads its prebuilt binary from @lmdb/lmdb-<platform>, installed from the registry with it.
+const NATIVE = new Set(['lmdb']);
+
 // Bundle 1. Dynamic imports of packages and of the emulator become imports of vendor entries.
 const vendor = new Map(); // out name -> absolute entry file
 const emulatorDir = join(src, 'emulator') + '/';
@@ -77,7 +82,8 @@ const splitVendor = {
         name = 'emulator';
       } else {
         name = args.path.replace(/^@/, '').replace(/[^a-zA-Z0-9.-]+/g, '-');
-        file = fileURLToPath(import.meta.resolve(args.path));
+        // a package with a native binary stays a package: its entry imports it by name at run time
+        file = NATIVE.has(args.path) ? args.path : fileURLToPath(import.meta.resolve(args.path));
       }
       vendor.set(name, file);
       return { path: `./vendor/${name}.js`, external: true };
@@ -131,6 +137,7 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
+  external: [...NATIVE],
   define,
   plugins: [lazyChildProcess, builtinsViaRequire, vendorEntry],
   // CommonJS dependencies bundled into ESM need a require().

@@ -86,6 +86,47 @@ export function translateServer() {
 }
 
 /**
+ * The minimal translate server behind a subscription's character rate: a token bucket of `bucket`
+ * billed characters (characters x targets) refilled at `rate` a second; a request that does not fit
+ * is answered 429 {"error":{"code":429001}} with Retry-After in whole seconds, as the service does.
+ * Counts accepted and rejected requests and the characters billed.
+ */
+export function translateServer429({ rate, bucket = rate }) {
+  let tokens = bucket;
+  let last = performance.now();
+  const stats = { accepted: 0, rejected: 0, billed: 0, first: undefined, last: undefined };
+  const server = listen((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const now = performance.now();
+      stats.first ??= now;
+      const to = new URL(req.url, 'http://x').searchParams.getAll('to').flatMap((t) => t.split(','));
+      const items = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      let chars = 0;
+      for (const it of items) chars += [...(it.Text ?? it.text)].length;
+      const cost = chars * to.length;
+      tokens = Math.min(bucket, tokens + ((now - last) / 1000) * rate);
+      last = now;
+      if (cost > tokens) {
+        stats.rejected++;
+        res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(Math.max(1, Math.ceil((cost - tokens) / rate))) });
+        res.end(JSON.stringify({ error: { code: 429001, message: 'The server rejected the request because the client has exceeded request limits.' } }));
+        return;
+      }
+      tokens -= cost;
+      stats.accepted++;
+      stats.billed += cost;
+      stats.last = now;
+      const out = items.map((it) => ({ translations: to.map((t) => ({ text: it.Text ?? it.text, to: t })) }));
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-requestid': `bench-${stats.accepted}`, 'x-metered-usage': String(cost) });
+      res.end(JSON.stringify(out));
+    });
+  });
+  return server.then((s) => ({ ...s, stats }));
+}
+
+/**
  * A minimal business-data service for bulk work: `POST …/$batch` answers every operation 201 with
  * the record (a fresh id and ETag), `POST …/<set>` one record, `GET …/<set>` pages of `total`
  * records (page size from Prefer: odata.maxpagesize, default 20,000 as the real service), built

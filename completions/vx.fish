@@ -19,7 +19,9 @@ function __vx_cmds
     case 'vx'
       printf '%s\n' translate erp mgmt auth profile api completion emulator version
     case 'vx translate'
-      printf '%s\n' file sync
+      printf '%s\n' file sync memory
+    case 'vx translate memory'
+      printf '%s\n' stats export import prune
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
@@ -73,11 +75,21 @@ function __vx_valued
     case 'vx'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
-      printf '%s\n' --category --concurrency --file --from --from-script --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+      printf '%s\n' --budget --category --concurrency --file --from --from-script --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
       printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
       printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+    case 'vx translate memory'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx translate memory stats'
+      printf '%s\n' --memory --output --profile --query --retries --timeout -o -p -q
+    case 'vx translate memory export'
+      printf '%s\n' --memory --out --output --profile --query --retries --timeout -o -p -q
+    case 'vx translate memory import'
+      printf '%s\n' --memory --output --profile --query --retries --timeout -o -p -q
+    case 'vx translate memory prune'
+      printf '%s\n' --from --memory --older-than --output --profile --query --retries --timeout --to -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -378,16 +390,20 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync memory'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l budget -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l estimate
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l file -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l from-script -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l max-chars-per-minute -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-fallback
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-pager
@@ -458,6 +474,81 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune'
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l all
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l older-than -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l output -r -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l profile -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
@@ -2773,7 +2864,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -2787,7 +2878,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help

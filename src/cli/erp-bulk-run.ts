@@ -440,7 +440,7 @@ function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns:
 // ---- export ----
 
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
-export const EXPORT_PAGE_SIZE = 1000;
+export const EXPORT_PAGE_SIZE = 500;
 
 export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
@@ -449,7 +449,7 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   const format = (given ?? byName ?? 'ndjson') as Format;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')}; -o ${format} is not one of them`);
   if (ctx.globals.query) throw new UsageError('--query does not apply to export (it streams every record); use --filter and --select');
-  // pages of 1,000 unless told otherwise: the service's default (20,000) holds ~10x the memory
+  // pages of 500 unless told otherwise: the service's default (20,000) holds 40x the memory
   // per page, and memory must stay flat whatever the number of records
   const q = { ...listQuery(opts), pageSize: listQuery(opts).pageSize ?? EXPORT_PAGE_SIZE };
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
@@ -459,10 +459,22 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   const sink: ResultSink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let count = 0;
   try {
-    for await (const page of client.listPages(set, q)) {
-      count += page.length;
-      await sink.write(renderer.items(page));
-      if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${count.toLocaleString('en-US')} records`);
+    // the next page is asked for before this one is written: reading and writing overlap, and
+    // at most two pages are held at once
+    const pages = client.listPages(set, q)[Symbol.asyncIterator]();
+    try {
+      let next = pages.next();
+      for (;;) {
+        const r = await next;
+        if (r.done) break;
+        next = pages.next();
+        next.catch(() => undefined); // a failure is met (and thrown) at the next await
+        count += r.value.length;
+        await sink.write(renderer.items(r.value));
+        if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${count.toLocaleString('en-US')} records`);
+      }
+    } finally {
+      await pages.return?.(undefined)?.catch(() => undefined);
     }
     await sink.write(renderer.end());
     await sink.commit();

@@ -1,6 +1,6 @@
 // The `vx translate` command: its declaration; the work is in translate-run.js, loaded when it runs.
 import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../spec/translator.js';
-import { arg, command, opt, type OptionsOf } from './define.js';
+import { arg, command, group, opt, type OptionsOf } from './define.js';
 import { TRANSLATE_FILES } from './translate-files.js';
 
 const OPTIONS = [
@@ -22,6 +22,10 @@ const OPTIONS = [
   opt('--whole', 'the whole input is one item (instead of one item per line)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
   opt('--out <file>', 'write the results to this file (it appears only when complete; default format text)'),
+  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
+  opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
+  opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)'),
 ] as const;
 
 export type TranslateOptions = OptionsOf<typeof OPTIONS>;
@@ -37,13 +41,66 @@ export const TRANSLATE = command({
     'vx translate --to de,fr -f notes.txt --out notes.de-fr.txt',
     'vx translate --to ja --to-script Latn --from en "Hello" -o json',
     'vx translate --to de --text-type html --whole -f page.html',
+    'vx translate --to de,fr -f notes.txt --memory notes.tm --estimate',
   ],
   more: `
 Input: the arguments (one item each), else --file, else standard input when it is not a terminal;
 one item per line unless --whole. Requests hold at most 1,000 items and 50,000 characters counted
 across all targets; results are written in input order as they arrive. Output: text (default when
 stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, ndjson, table, tsv, yaml.
+Each distinct text is sent once per run; with a memory (--memory or translate.memory) once ever.
+Requests are paced to the subscription's rate, learned from 429s or --max-chars-per-minute.
 `,
   run: async (ctx, opts, texts) => (await import('./translate-run.js')).runTranslate(ctx, opts, texts),
-  commands: () => TRANSLATE_FILES,
+  commands: () => [...TRANSLATE_FILES, TRANSLATE_MEMORY],
+});
+
+const memoryRun = () => import('./translate-memory-run.js');
+const MEMORY = opt('--memory <path>', 'the translation memory file (default: the translate.memory setting)');
+
+/** `vx translate memory stats|export|import|prune` */
+export const TRANSLATE_MEMORY = group({
+  name: 'memory',
+  summary: 'the translation memory: statistics, TMX 1.4 export and import, pruning',
+  examples: ['vx translate memory stats --memory <tm>', 'vx translate memory export --memory <tm> --out <tmx>', 'vx translate memory import <tmx> --memory <tm>'],
+  more: `
+The memory file is --memory <path>, else the translate.memory setting. See docs/translate.md.
+`,
+  commands: () => [
+    command({
+      name: 'stats',
+      summary: 'entries, size, oldest and newest entry, entries per language pair',
+      options: [MEMORY],
+      examples: ['vx translate memory stats --memory <tm> -o json'],
+      run: async (ctx, opts) => (await memoryRun()).stats(ctx, opts),
+    }),
+    command({
+      name: 'export',
+      summary: 'write every entry as TMX 1.4 (streamed) to standard output or --out',
+      options: [MEMORY, opt('--out <file>', 'write to this file (it appears only when complete)')],
+      examples: ['vx translate memory export --memory <tm> --out <tmx>'],
+      run: async (ctx, opts) => (await memoryRun()).exportTmx(ctx, opts),
+    }),
+    command({
+      name: 'import',
+      summary: 'add the entries of a TMX 1.4 file (checked whole first: any problem imports nothing)',
+      args: [arg('<file.tmx>', 'the TMX file')],
+      options: [MEMORY],
+      examples: ['vx translate memory import <tmx> --memory <tm>'],
+      run: async (ctx, opts, file) => (await memoryRun()).importTmx(ctx, opts, file),
+    }),
+    command({
+      name: 'prune',
+      summary: 'remove entries: older than an age, of a target or source language (asks, or --yes)',
+      options: [
+        MEMORY,
+        opt('--older-than <age>', 'entries stored longer ago than this: 90m, 12h, 30d, 8w'),
+        opt('--to <lang>', 'entries translated into this language'),
+        opt('--from <lang>', 'entries translated from this language (auto: detected sources)'),
+        opt('--all', 'every entry'),
+      ],
+      examples: ['vx translate memory prune --memory <tm> --older-than 90d --yes'],
+      run: async (ctx, opts) => (await memoryRun()).prune(ctx, opts),
+    }),
+  ],
 });

@@ -159,6 +159,11 @@ const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'E
 const NETWORK_CODES =
   /^(HPE_|HTTPParserError|ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
+/**
+ * response headers accepted (Node's default is 16 KiB): the translator's X-MT-System has one entry
+ * per translation, so a full request of 1,000 items to two targets answers about 20 KiB of it
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
 /** certificate verification failures: permanent, and the request never left the client */
 const TLS_TRUST_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
 
@@ -379,6 +384,7 @@ export class Http {
         requestTls: tls,
         proxyTls: tls,
         connections: this.opts.connections ?? 16,
+        maxHeaderSize: MAX_HEADER_BYTES,
         headersTimeout: timeout,
         bodyTimeout: timeout,
         connectTimeout: Math.min(timeout, 30_000),
@@ -418,7 +424,7 @@ export class Http {
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     return new Promise<RawResponse>((resolve, reject) => {
-      const req = mod.request(u, { method, headers: h, agent });
+      const req = mod.request(u, { method, headers: h, agent, maxHeaderSize: MAX_HEADER_BYTES });
       // the deadline or the caller stops the request (and its response, once it is being read)
       aborter.onAbort(() => req.destroy(abortError()));
       // a connection that does not complete within the timeout (the signal covers the rest); a

@@ -433,7 +433,8 @@ export function checkValue(f: FieldDef, v: unknown): string | undefined {
   if (f.type === 'time' && !TIME_RE.test(v)) return want;
   if (f.values && !f.values.includes(v)) return want;
   if (f.pattern && !f.pattern.re.test(v)) return want;
-  if (f.maxLength !== undefined && [...v].length > f.maxLength) return `is ${[...v].length} characters long; at most ${f.maxLength} allowed`;
+  // (UTF-16 units are never fewer than characters: only a long text needs counting)
+  if (f.maxLength !== undefined && v.length > f.maxLength && [...v].length > f.maxLength) return `is ${[...v].length} characters long; at most ${f.maxLength} allowed`;
   return undefined;
 }
 

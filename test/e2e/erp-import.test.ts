@@ -254,3 +254,32 @@ describe('erp import under the per-user rate limit', () => {
     }
   }, 60_000);
 });
+
+describe('erp import interrupted', () => {
+  it('Ctrl-C leaves a journal that a rerun continues from: nothing is created twice', async () => {
+    const p = file('ctrlc.csv', `code\n${Array.from({ length: 8 }, (_, i) => `C${i}`).join('\n')}\n`);
+    e2e.emu.setFaults('latency:300');
+    let stderr = '';
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--batch-size', '1', '--concurrency', '1'], {
+      onSpawn: (child) => {
+        child.stderr!.on('data', (c) => (stderr += c));
+        setTimeout(() => child.kill('SIGINT'), 1500);
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/the journal records what was done: run the same command again to go on/);
+    const journal = readFileSync(`${p}.vx-journal`, 'utf8');
+    expect(journal).toContain('"state":"done"');
+    e2e.emu.setFaults('');
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    const res = lines(again.stdout);
+    expect(res).toHaveLength(8);
+    const by = (s: string) => res.filter((x) => x.status === s).length;
+    expect(by('skipped')).toBeGreaterThan(0);
+    expect(by('unknown')).toBeLessThanOrEqual(1); // the batch that was out when Ctrl-C came
+    expect(by('skipped') + by('created') + by('unknown')).toBe(8);
+    expect(again.code).toBe(by('unknown') ? 1 : 0);
+    const all = await codes();
+    for (let i = 0; i < 8; i++) expect(all.filter((c) => c === `C${i}`).length).toBeLessThanOrEqual(1);
+  }, 30_000);
+});

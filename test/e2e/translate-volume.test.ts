@@ -137,9 +137,10 @@ describe('retries', () => {
     const out = join(dir, 'partial.txt');
     const run = e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--retries', '0', '-f', join(dir, 'fail.txt'), '--out', out]);
     await waitFor(() => e2e.emu.count({ family: 'translator' }) >= 1);
-    e2e.emu.setFaults('429:1,retry-after:0');
+    // (a 429 would be waited out however long it lasts: a paced run never gives up on a throttled batch)
+    e2e.emu.setFaults('503:1,retry-after:0');
     const r = await run;
-    expect(r.code).toBe(6);
+    expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/\nnot translated: lines 1,001-3,000; nothing was written to .*partial\.txt\n$/);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('.partial'))).toEqual([]);

@@ -41,6 +41,20 @@ function errorOf(body: unknown): { code?: string; message: string } {
 const JSON_BODY: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** The headers of an operation's response with lower-case names (as the service sends them, usually: then as they are). */
+function lowerKeys(h: unknown): Record<string, string> {
+  if (!h || typeof h !== 'object') return {};
+  const o = h as Record<string, string>;
+  for (const k in o) {
+    if (k !== k.toLowerCase()) {
+      const out: Record<string, string> = {};
+      for (const [name, v] of Object.entries(o)) out[name.toLowerCase()] = String(v);
+      return out;
+    }
+  }
+  return o;
+}
+
 export class BatchClient {
   constructor(
     private readonly http: Http,
@@ -120,9 +134,7 @@ export class BatchClient {
     const results: OpResult[] = ops.map((_, i) => {
       const r = byId.get(String(i + 1));
       if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
-      const headers: Record<string, string> = {};
-      if (r.headers && typeof r.headers === 'object') for (const [k, v] of Object.entries(r.headers)) headers[k.toLowerCase()] = String(v);
-      if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers, body: r.body };
+      if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers: lowerKeys(r.headers), body: r.body };
       return { kind: 'failed', status: r.status, ...errorOf(r.body) };
     });
     if (opts.atomic && results.some((r) => r.kind === 'failed')) {

@@ -4,7 +4,7 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
-import { checkValue, parseFieldText, typeText, type ErpSet } from '../../spec/erp.js';
+import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export type RowMode = 'create' | 'update';
@@ -74,9 +74,8 @@ export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[
   return problems;
 }
 
-/** A 53-bit hash of the row's JSON (cyrb53): tells a changed row from the one a journal recorded. */
-function hashOf(v: unknown): string {
-  const s = JSON.stringify(v);
+/** A 53-bit hash (cyrb53) of a row's text: tells a changed row from the one a journal recorded. */
+export function hashText(s: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < s.length; i++) {
@@ -89,14 +88,36 @@ function hashOf(v: unknown): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** Builds one row from named values: CSV text (typed like --set) or JSON values (checked like --data). */
-export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record<string, unknown>, fromText: boolean): { row?: Row; problems: string[] } {
+interface Plan {
+  keys: string[];
+  required: [string, FieldDef][];
+}
+const plans = new WeakMap<ErpSet, Partial<Record<RowMode, Plan>>>();
+
+/** What every row of a set and mode needs, worked out once. */
+function planOf(set: ErpSet, mode: RowMode): Plan {
+  let byMode = plans.get(set);
+  if (!byMode) plans.set(set, (byMode = {}));
+  return (byMode[mode] ??= {
+    keys: mode === 'update' ? updateKeys(set) : [],
+    required: mode === 'create' ? Object.entries(set.fields).filter(([, f]) => f.required) : [],
+  });
+}
+
+/**
+ * Builds one row from its named values: CSV text (typed like --set) or JSON values (checked like
+ * --data). `hash` identifies the row's content (its text) for the journal.
+ */
+export function buildRow(set: ErpSet, mode: RowMode, row: number, names: readonly string[], values: readonly unknown[], fromText: boolean, hash: string): { row?: Row; problems: string[] } {
   const problems: string[] = [];
   const body: Record<string, unknown> = {};
   let etag: string | undefined;
-  const keys = mode === 'update' ? updateKeys(set) : [];
+  const { keys, required } = planOf(set, mode);
   let key: Row['key'];
-  for (const [name, raw] of Object.entries(values)) {
+  let fields = 0;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const raw = values[i];
     if (fromText && raw === '') continue; // an empty cell: the field is not given
     if (name === '@odata.etag') {
       if (typeof raw === 'string' && raw) etag = raw;
@@ -109,7 +130,7 @@ export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record
       problems.push(`unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}`);
       continue;
     }
-    if (keys.includes(name)) {
+    if (keys.length && keys.includes(name)) {
       const text = raw === null || raw === undefined ? '' : String(raw);
       if (!key && text) key = { field: name, value: text };
       if (f.readOnly || key?.field === name) continue; // the key finds the record; it is not changed
@@ -120,27 +141,31 @@ export function buildRow(set: ErpSet, mode: RowMode, row: number, values: Record
     }
     if (fromText) {
       try {
-        body[name] = parseFieldText(f, String(raw));
+        body[name] = parseFieldText(f, raw as string);
+        fields++;
       } catch (e) {
         problems.push(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
       }
     } else {
       const p = checkValue(f, raw);
       if (p) problems.push(`field "${name}": ${p} (got ${JSON.stringify(raw)})`);
-      else body[name] = raw;
+      else {
+        body[name] = raw;
+        fields++;
+      }
     }
   }
   if (mode === 'create') {
-    for (const [n, f] of Object.entries(set.fields)) {
-      if (f.required && (body[n] === undefined || body[n] === null)) problems.push(`a new ${set.singular} needs ${n} (${typeText(f)})`);
+    for (const [n, f] of required) {
+      if (body[n] === undefined || body[n] === null) problems.push(`a new ${set.singular} needs ${n}: ${typeText(f)}`);
     }
   } else {
     if (!key) problems.push(`no ${keys.join(' or ')} to find the ${set.singular} by`);
     else if (key.field === 'id' && set.fields.id?.type === 'guid' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key.value)) problems.push(`id "${key.value}" is not a GUID`);
-    if (!problems.length && !Object.keys(body).length) problems.push('nothing to update: the row gives no field but its key');
+    if (!problems.length && !fields) problems.push('nothing to update: the row gives no field but its key');
   }
   if (problems.length) return { problems };
-  return { row: { row, body, key, etag, hash: hashOf([mode, key ?? null, etag ?? null, body]) }, problems };
+  return { row: { row, body, key, etag, hash }, problems };
 }
 
 /** Line breaks inside a record's (quoted) fields: CRLF, LF or CR each count one. */
@@ -164,43 +189,31 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
   // lines are counted here: a record spans one line plus the line breaks inside its quoted
   // fields, and an empty line comes as a record of one empty field
   let line = 1;
-  let failure: UsageError | undefined;
-  Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
-    delimiter: ',',
-    quoteChar: '"',
-    escapeChar: '"',
-    step: (result, parser) => {
-      const record = result.data;
-      const start = line;
-      line += 1 + breaks(record);
-      const quoteError = result.errors.find((e) => e.type === 'Quotes');
-      if (quoteError) {
-        failure = new UsageError(`${name} line ${start}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
-        return parser.abort();
-      }
-      if (record.length === 1 && record[0] === '') return; // an empty line
-      if (!header) {
-        header = record.map((h) => h.trim());
-        const bad = checkColumns(set, mode, header);
-        if (bad.length) {
-          failure = new UsageError(`${name}: ${bad.join('; ')}`);
-          parser.abort();
-        }
-        return;
-      }
-      total++;
-      if (record.length !== header.length) {
-        problems.push({ row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
-        return;
-      }
-      const values: Record<string, string> = {};
-      for (let i = 0; i < header.length; i++) values[header[i]] = record[i];
-      const r = buildRow(set, mode, start, values, true);
-      if (r.row) rows.push(r.row);
-      else for (const m of r.problems) problems.push({ row: start, message: m });
-    },
-  });
-  if (failure) throw failure;
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ',', quoteChar: '"', escapeChar: '"' });
+  const quoteError = parsed.errors.find((e) => e.type === 'Quotes');
+  const records = parsed.data;
+  for (let k = 0; k < records.length; k++) {
+    const record = records[k];
+    const start = line;
+    line += 1 + breaks(record);
+    if (quoteError && quoteError.row === k) throw new UsageError(`${name} line ${start}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
+    if (record.length === 1 && record[0] === '') continue; // an empty line
+    if (!header) {
+      header = record.map((h) => h.trim());
+      const bad = checkColumns(set, mode, header);
+      if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
+      continue;
+    }
+    total++;
+    if (record.length !== header.length) {
+      problems.push({ row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
+      continue;
+    }
+    const r = buildRow(set, mode, start, header, record, true, hashText(record.join('\u0001')));
+    if (r.row) rows.push(r.row);
+    else for (const m of r.problems) problems.push({ row: start, message: m });
+  }
+  if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
   return { rows, problems, total };
 }
@@ -216,7 +229,8 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
       problems.push({ row, message: 'expected a JSON object' });
       return;
     }
-    const r = buildRow(set, mode, row, v as Record<string, unknown>, false);
+    const o = v as Record<string, unknown>;
+    const r = buildRow(set, mode, row, Object.keys(o), Object.values(o), false, hashText(JSON.stringify(o)));
     if (r.row) rows.push(r.row);
     else for (const m of r.problems) problems.push({ row, message: m });
   };

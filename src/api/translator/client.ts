@@ -45,7 +45,7 @@ export class TranslatorClient {
   }
 
   /** The request for one batch (a fresh X-ClientTraceId unless --trace-id gave one). */
-  request(texts: readonly string[], signal?: AbortSignal): HttpRequest {
+  request(texts: readonly string[], signal?: AbortSignal, pace?: HttpRequest['pace']): HttpRequest {
     return {
       method: 'POST',
       url: this.url,
@@ -58,6 +58,7 @@ export class TranslatorClient {
       idempotent: true,
       describe: 'translate',
       signal,
+      pace,
     };
   }
 
@@ -66,9 +67,12 @@ export class TranslatorClient {
     this.http.plan(this.request(texts));
   }
 
-  /** Sends one batch; failures carry the client trace id in their message. */
-  async translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
-    const req = this.request(texts, signal);
+  /**
+   * Sends one batch; failures carry the client trace id in their message. With `pace`, the
+   * request waits its turn and is paced with the run's other requests (see core/pacer).
+   */
+  async translate(texts: readonly string[], signal?: AbortSignal, pace?: HttpRequest['pace']): Promise<BatchOutcome> {
+    const req = this.request(texts, signal, pace);
     const traceId = req.headers![HEADERS.clientTraceId]!;
     // only the count is needed once the body is built: the texts need not live through the round trip
     const count = texts.length;

@@ -1,0 +1,16 @@
+import { open } from 'lmdb';
+import { createHash } from 'node:crypto';
+const path = process.argv[2]; const n = Number(process.argv[3]);
+const db = open({ path, compression: false, encoding: 'binary', noSubdir: true, noSync: process.env.NOSYNC === '1' });
+const keys = []; for (let i = 0; i < n; i++) keys.push(createHash('sha1').update('de|plain|' + `Line ${i}: the quick brown fox`).digest());
+let t0 = Date.now();
+for (let i = 0; i < n; i++) createHash('sha1').update('de|plain|' + `Line ${i}: the quick brown fox`).digest();
+console.log('hash', Date.now() - t0);
+t0 = Date.now();
+const val = Buffer.from(JSON.stringify({translations:[{text:'[de] Line 1: the quick brown fox',to:'de'}]}));
+for (let b = 0; b < n; b += 1000) db.transactionSync(() => { for (let i = b; i < Math.min(n, b + 1000); i++) db.putSync(keys[i], val); });
+console.log('put', Date.now() - t0, 'rss', (process.memoryUsage().rss/1e6).toFixed(0));
+t0 = Date.now(); let hits = 0;
+for (let i = 0; i < n; i++) if (db.getBinaryFast(keys[i])) hits++;
+console.log('get', hits, Date.now() - t0, 'rss', (process.memoryUsage().rss/1e6).toFixed(0));
+await db.close();

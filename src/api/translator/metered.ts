@@ -1,0 +1,52 @@
+// The translator's sender with the run's character accounting: every request is paced with the
+// run's other requests by one shared Pacer (cost: billed characters, i.e. characters x targets),
+// and a budget stops the run before a request that would cross it is sent.
+import { ThrottledError } from '../../core/errors.js';
+import type { Paced } from '../../core/pacer.js';
+import { countChars } from '../../spec/translator.js';
+import { fmt } from './batcher.js';
+import type { BatchOutcome, TranslatorClient } from './client.js';
+
+/** The next request would bill more than --budget allows: exit 6, nothing of that request sent. */
+export class BudgetExceeded extends ThrottledError {
+  constructor(
+    readonly budget: number,
+    readonly spent: number,
+    readonly next: number,
+  ) {
+    super(`--budget ${fmt(budget)} characters reached: ${fmt(spent)} billed so far, the next request would bill ${fmt(next)} more`);
+  }
+}
+
+export interface MeteredOptions {
+  /** target languages: billed characters = characters x targets */
+  targets: number;
+  /** shared by every request of the run (and learned from its 429s) */
+  pacer?: Paced;
+  /** billed characters the run may spend at most */
+  budget?: number;
+}
+
+/** Billed characters of one request of `texts` to `targets` languages. */
+export function billedChars(texts: readonly string[], targets: number): number {
+  let chars = 0;
+  for (const t of texts) chars += countChars(t);
+  return chars * targets;
+}
+
+export class MeteredSender {
+  /** billed characters of the requests sent (or being sent) */
+  spent = 0;
+
+  constructor(
+    private readonly client: Pick<TranslatorClient, 'translate'>,
+    private readonly opts: MeteredOptions,
+  ) {}
+
+  translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
+    const cost = billedChars(texts, this.opts.targets);
+    if (this.opts.budget !== undefined && this.spent + cost > this.opts.budget) return Promise.reject(new BudgetExceeded(this.opts.budget, this.spent, cost));
+    this.spent += cost;
+    return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
+  }
+}

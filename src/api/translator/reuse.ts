@@ -1,0 +1,299 @@
+// Pay once: a layer around the translation stream that sends each distinct text once per run
+// (dedupe over a bounded window of distinct texts) and answers what the translation memory holds
+// without sending it, while the output keeps one result per input item, in input order, exactly
+// as the service would have answered item by item.
+//
+//   items ──► reader ──► (memory hit / seen in the window: answered at once)
+//                 └───► distinct misses ──► inner stream (batches, requests, pacing) ──► results
+//   lines waiting for their answer ──► events of consecutive answered items, in input order
+//
+// Bounded memory: at most `maxPending` input items wait for their answer (the reader stops while
+// the consumer is behind), and the window remembers at most `window` distinct texts (the oldest
+// answered ones are forgotten first; a text seen again after that is sent again, unless the
+// memory has it). The inner stream is any function from an async iterable of texts to batch
+// events (translate's stream in practice): it never sees a text twice within the window.
+import { countChars, type TranslateResult } from '../../spec/translator.js';
+import { UsageError } from '../../core/errors.js';
+import type { TranslationMemory } from './memory.js';
+import { ItemTooLong } from './stream.js';
+
+/** distinct texts remembered for dedupe, with their answers (about 3 MB of heap for short lines) */
+export const WINDOW = 10_000;
+/** input items read ahead of the consumer at most */
+export const MAX_PENDING = 10_000;
+
+/** What the inner stream reports: the results of consecutive texts it was given, in order. */
+export interface InnerBatch {
+  type: 'batch';
+  /** `first`: 0-based index among the texts the inner stream was given; `count` of them */
+  batch: { first: number; count: number };
+  outcome: { results: TranslateResult[] };
+}
+
+/**
+ * The inner stream: the distinct texts to send in, batch events out. `itemOf(i)` is the 1-based
+ * input item that first had the inner stream's text `i` (0-based), while that text is unanswered.
+ */
+export type InnerStream = (texts: AsyncIterable<string>, itemOf: (index: number) => number | undefined) => AsyncIterable<InnerBatch | { type: string }>;
+
+export interface ReuseOptions {
+  /** the memory, with the options ids of the run's targets (see TranslationMemory.idsFor) */
+  memory?: { store: TranslationMemory; ids: string[] };
+  /** distinct texts remembered for dedupe (default WINDOW) */
+  window?: number;
+  /** input items that may wait for their answer (default MAX_PENDING) */
+  maxPending?: number;
+  /** items per event at most (default 1,000) */
+  chunk?: number;
+  /** stop reading (an interruption): the iterator throws what the input throws */
+  signal?: AbortSignal;
+}
+
+/** Consecutive answered items: `results[i]` answers item `first + i` (0-based). */
+export interface ReuseEvent {
+  type: 'items';
+  first: number;
+  texts: string[];
+  results: TranslateResult[];
+}
+
+export interface ReuseTotals {
+  /** items answered so far */
+  items: number;
+  /** distinct texts sent to the inner stream */
+  sent: number;
+  /** items answered from the memory */
+  memoryHits: number;
+  /** items answered by an earlier item of the run (not sent again) */
+  duplicates: number;
+}
+
+interface Slot {
+  text: string;
+  result?: TranslateResult;
+  /** 1-based input item that first sent it */
+  item: number;
+}
+
+/** The inner stream failed; `item` is the first input item (1-based) that has no answer. */
+export class ReuseFailure extends Error {
+  constructor(
+    readonly item: number,
+    override readonly cause: unknown,
+  ) {
+    super((cause as Error)?.message ?? String(cause));
+  }
+}
+
+/**
+ * Translates `items` answering duplicates and memory hits locally; yields events of consecutive
+ * answered items in input order. `totals` is updated as it goes. A failure of the inner stream
+ * ends the iterator with a ReuseFailure naming the first unanswered item; an error of the input
+ * itself (a bad line found late) is thrown after every item before it was answered.
+ */
+export async function* translateReusing(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  inner: InnerStream,
+  opts: ReuseOptions = {},
+  totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 },
+): AsyncGenerator<ReuseEvent, void, undefined> {
+  const windowSize = opts.window ?? WINDOW;
+  const maxPending = opts.maxPending ?? MAX_PENDING;
+  const chunk = opts.chunk ?? 1000;
+  const memory = opts.memory;
+  /** the distinct texts of the window, oldest first */
+  const seen = new Map<string, Slot>();
+  /** input items waiting to be handed out, in order */
+  const lines: { text: string; slot: Slot }[] = [];
+  let head = 0;
+  /** slots handed to the inner stream and not answered yet, in order; `sentBase` is the index of sent[0] */
+  const sent: Slot[] = [];
+  let sentHead = 0;
+  let sentBase = 0;
+  let emitted = 0;
+  let readCount = 0;
+
+  // one waiter each: the consumer waiting for answers, the reader waiting for room
+  let wakeConsumer: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const notify = () => {
+    const w = wakeConsumer;
+    wakeConsumer = undefined;
+    w?.();
+  };
+  const room = () => {
+    const w = wakeReader;
+    wakeReader = undefined;
+    w?.();
+  };
+  let failed: { error: unknown } | undefined;
+  let inputError: { error: unknown } | undefined;
+  let innerDone = false;
+  let closing = false;
+
+  const forget = () => {
+    // the oldest answered texts go first; a pending one stops the sweep (it is answered soon)
+    while (seen.size > windowSize) {
+      const [text, slot] = seen.entries().next().value as [string, Slot];
+      if (!slot.result) break;
+      seen.delete(text);
+    }
+  };
+
+  /** the texts the inner stream sends: distinct misses, read from the input as it asks */
+  async function* misses(): AsyncGenerator<string> {
+    try {
+      const take = function* (v: string | readonly string[]) {
+        if (typeof v === 'string') yield v;
+        else yield* v;
+      };
+      for await (const v of items as AsyncIterable<string | readonly string[]>) {
+        for (const text of take(v)) {
+          if (closing) return;
+          readCount++;
+          let slot = seen.get(text);
+          if (slot) {
+            totals.duplicates++;
+          } else {
+            slot = { text, item: readCount };
+            const hit = memory?.store.lookup(memory.ids, text);
+            if (hit) {
+              slot.result = hit;
+              totals.memoryHits++;
+            }
+            seen.set(text, slot);
+            if (seen.size > windowSize) forget();
+          }
+          lines.push({ text, slot });
+          if (!slot.result && slot.item === readCount) {
+            sent.push(slot);
+            totals.sent++;
+            yield text;
+          } else if (head === lines.length - 1) notify();
+          while (lines.length - head >= maxPending && !closing && !failed) {
+            notify();
+            // the inner stream's idle flush (an unref'd timer) may be what answers the waiting items:
+            // the process stays alive while the reader waits
+            const alive = setInterval(() => undefined, 60_000);
+            try {
+              await new Promise<void>((resolve) => (wakeReader = resolve));
+            } finally {
+              clearInterval(alive);
+            }
+          }
+        }
+      }
+    } catch (e) {
+      inputError = { error: e };
+      notify();
+    }
+  }
+
+  const innerTask = (async () => {
+    try {
+      for await (const ev of inner(misses(), (i) => sent[i - sentBase]?.item)) {
+        if (ev.type !== 'batch') continue;
+        const b = ev as InnerBatch;
+        for (let i = 0; i < b.batch.count; i++) {
+          const slot = sent[b.batch.first + i - sentBase];
+          const result = b.outcome.results[i];
+          slot.result = result;
+          if (memory) memory.store.store(memory.ids, slot.text, result);
+        }
+        // the answered slots leave the in-flight list
+        sentHead = b.batch.first + b.batch.count - sentBase;
+        if (sentHead > 1024 && sentHead * 2 > sent.length) {
+          sent.splice(0, sentHead);
+          sentBase += sentHead;
+          sentHead = 0;
+        }
+        notify();
+      }
+    } catch (e) {
+      // an item the inner stream found too long is named by its input item
+      failed = { error: e instanceof ItemTooLong ? new ItemTooLong(sent[e.index - 1 - sentBase]?.item ?? e.index, e.problem) : e };
+    } finally {
+      innerDone = true;
+      notify();
+    }
+  })();
+
+  try {
+    for (;;) {
+      // hand out the answered prefix
+      let n = 0;
+      while (head + n < lines.length && n < chunk && lines[head + n].slot.result) n++;
+      if (n) {
+        const part = lines.slice(head, head + n);
+        head += n;
+        if (head > 4096 && head * 2 > lines.length) {
+          lines.splice(0, head);
+          head = 0;
+        }
+        const first = emitted;
+        emitted += n;
+        totals.items = emitted;
+        room();
+        yield { type: 'items', first, texts: part.map((l) => l.text), results: part.map((l) => l.slot.result!) };
+        continue;
+      }
+      if (failed) throw failed.error instanceof UsageError ? failed.error : new ReuseFailure(emitted + 1, failed.error);
+      if (innerDone) {
+        if (head < lines.length) throw new ReuseFailure(emitted + 1, new Error('the translation stream ended without answering every item'));
+        if (inputError) throw inputError.error;
+        return;
+      }
+      await new Promise<void>((resolve) => (wakeConsumer = resolve));
+    }
+  } finally {
+    closing = true;
+    room();
+    await innerTask;
+  }
+}
+
+export interface ReuseEstimate extends ReuseTotals {
+  /** characters of the distinct texts that would be sent (not multiplied by the targets) */
+  chars: number;
+}
+
+/**
+ * The texts a run would send, in order, without sending anything: the same window and memory
+ * lookups as translateReusing (every text counts as answered at once); `est` counts as it goes.
+ * For --estimate and --dry-run.
+ */
+export async function* reuseMisses(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
+): AsyncGenerator<string> {
+  const windowSize = opts.window ?? WINDOW;
+  const seen = new Set<string>();
+  for await (const v of items as AsyncIterable<string | readonly string[]>) {
+    for (const text of typeof v === 'string' ? [v] : v) {
+      est.items++;
+      if (seen.has(text)) {
+        est.duplicates++;
+        continue;
+      }
+      seen.add(text);
+      if (seen.size > windowSize) seen.delete(seen.values().next().value as string);
+      if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
+      else {
+        est.sent++;
+        est.chars += countChars(text);
+        yield text;
+      }
+    }
+  }
+}
+
+/** What a run would send: counts only (see reuseMisses). */
+export async function estimateReuse(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+): Promise<ReuseEstimate> {
+  const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
+  for await (const _ of reuseMisses(items, opts, est)) void _;
+  return est;
+}

@@ -1,0 +1,143 @@
+// `vx translate memory stats|export|import|prune`: the translation memory (see
+// api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
+import { fmt } from '../api/translator/batcher.js';
+import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
+import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
+import type { Ctx } from '../core/context.js';
+import { UsageError } from '../core/errors.js';
+import { VERSION } from '../core/http.js';
+import { atomicFileSink, streamSink } from '../core/output.js';
+import { confirmDestructive } from '../core/prompt.js';
+
+export interface MemoryFlags {
+  memory?: string;
+}
+
+/**
+ * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
+ * set, or when VX_TRANSLATE_MEMORY is set empty (a run without the profile's memory)
+ */
+export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
+  if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
+  if (flag !== undefined) return flag;
+  if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
+  return ctx.config.get('translate.memory') || undefined;
+}
+
+function requirePath(ctx: Ctx, flag: string | undefined): string {
+  const path = memoryPath(ctx, flag);
+  if (!path) throw new UsageError('no translation memory: give --memory <path> or set one with `vx profile set translate.memory <path>`');
+  return path;
+}
+
+const iso = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000).toISOString());
+
+export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
+  const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
+  try {
+    const s = mem.stats();
+    await ctx.print({ path: s.path, entries: s.entries, bytes: s.bytes, oldest: iso(s.oldest), newest: iso(s.newest), pairs: s.pairs });
+  } finally {
+    await mem.close();
+  }
+}
+
+export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
+  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+  const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
+  const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
+  let n = 0;
+  try {
+    await sink.write(tmxHeader(VERSION));
+    // written in pieces of about 64 KiB, each with back-pressure
+    let buf = '';
+    for (const e of mem.entries()) {
+      if (ctx.signal.aborted) throw new (await import('../core/errors.js')).InterruptedError();
+      buf += tmxUnit(e);
+      n++;
+      if (buf.length >= 65_536) {
+        await sink.write(buf);
+        buf = '';
+      }
+    }
+    await sink.write(buf + TMX_FOOTER);
+    await sink.commit();
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  } finally {
+    await mem.close();
+  }
+  ctx.verbose(`exported ${fmt(n)} entr${n === 1 ? 'y' : 'ies'}`);
+}
+
+export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
+  const path = requirePath(ctx, opts.memory);
+  const { existsSync, statSync } = await import('node:fs');
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`cannot read ${file}: no such file`);
+  // the whole file is checked first: a problem anywhere imports nothing
+  let total = 0;
+  try {
+    total = await readTmx(file, () => undefined);
+  } catch (e) {
+    if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
+    throw e;
+  }
+  if (ctx.globals.dryRun) {
+    ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
+    return;
+  }
+  const mem = await TranslationMemory.open(path);
+  let n = 0;
+  try {
+    n = await readTmx(file, async (e: MemoryEntry) => {
+      mem.add(e);
+      if (mem.queued >= 10_000) await mem.flush();
+    });
+    await mem.flush();
+  } finally {
+    await mem.close();
+  }
+  await ctx.print({ imported: n, memory: path }, { notTTY: 'json' });
+}
+
+/** `30d`, `12h`, `90m`, `2w` -> seconds */
+export function parseAge(v: string): number {
+  const m = /^\s*(\d+)\s*([mhdw])\s*$/i.exec(v);
+  if (!m) throw new UsageError(`invalid value "${v}" for --older-than: expected a whole number with m, h, d or w, e.g. 30d`);
+  const unit = { m: 60, h: 3600, d: 86_400, w: 604_800 }[m[2].toLowerCase() as 'm' | 'h' | 'd' | 'w'];
+  return Number(m[1]) * unit;
+}
+
+/** one value of an option `translate` itself also declares (repeatable there: it may arrive as a list) */
+function single(flag: string, v: string | string[] | undefined): string | undefined {
+  const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
+  if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
+  return all[0]?.toLowerCase();
+}
+
+export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {
+  const path = requirePath(ctx, opts.memory);
+  if (opts.olderThan === undefined && opts.to === undefined && opts.from === undefined && !opts.all) {
+    throw new UsageError('say what to remove: --older-than <age>, --to <lang>, --from <lang> (together: entries matching all), or --all');
+  }
+  const cutoff = opts.olderThan !== undefined ? Math.floor(Date.now() / 1000) - parseAge(opts.olderThan) : undefined;
+  const to = single('--to', opts.to);
+  const from = single('--from', opts.from);
+  const drop = (e: MemoryEntry) =>
+    (cutoff === undefined || e.stored < cutoff) && (to === undefined || e.options.to === to) && (from === undefined || (e.options.from || 'auto') === from);
+  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun });
+  try {
+    let matching = 0;
+    for (const e of mem.entries()) if (drop(e)) matching++;
+    if (ctx.globals.dryRun) {
+      ctx.dryRunNote(`would remove ${fmt(matching)} entr${matching === 1 ? 'y' : 'ies'} from ${mem.path}`);
+      return;
+    }
+    if (matching) await confirmDestructive(ctx.prompter, ctx.globals.yes, `remove ${fmt(matching)} entr${matching === 1 ? 'y' : 'ies'} from the translation memory ${mem.path}?`, 'nothing was changed');
+    const removed = matching ? await mem.prune(drop) : 0;
+    await ctx.print({ removed, remaining: mem.stats().entries, memory: mem.path }, { notTTY: 'json' });
+  } finally {
+    await mem.close();
+  }
+}

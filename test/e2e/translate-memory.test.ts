@@ -1,0 +1,219 @@
+// Pay once, end to end against the emulator: duplicates sent once per run with the output unchanged,
+// the translation memory (second run sends nothing; two processes at once; a crash leaves it valid;
+// bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
+// and the memory commands (stats, TMX export/import, prune).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { BIN, removeDir, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const dir = tempDir('vx-tm-e2e-');
+afterAll(() => removeDir(dir));
+
+interface Call {
+  texts: string[];
+  billed: number;
+}
+const calls = () => (e2e.emu.state.translator as { calls: Call[] }).calls;
+const sentTexts = () => calls().flatMap((c) => c.texts);
+const UI = ['Save', 'Cancel', 'Open file', 'Save', 'Save', '', 'Cancel'];
+
+function file(name: string, lines: string[]): string {
+  const p = join(dir, name);
+  writeFileSync(p, lines.map((l) => `${l}\n`).join(''));
+  return p;
+}
+
+describe('dedupe within a run', () => {
+  it('sends each distinct text once; -o json is what the service answers item by item', async () => {
+    const lines = Array.from({ length: 700 }, (_, i) => UI[i % UI.length]);
+    const r = await e2e.run(['translate', '--to', 'de,fr', '-f', file('ui.txt', lines), '-o', 'json', '--verbose']);
+    expect(r.code).toBe(0);
+    expect(sentTexts()).toEqual(['Save', 'Cancel', 'Open file', '']);
+    expect(calls().map((c) => c.billed)).toEqual([2 * (4 + 6 + 9)]);
+    // each distinct text alone, as the service answers it
+    const one = new Map<string, unknown>();
+    for (const t of new Set(lines)) {
+      const s = await e2e.run(['translate', '--to', 'de,fr', '-o', 'json', t === '' ? '' : t]);
+      one.set(t, JSON.parse(s.stdout)[0]);
+    }
+    expect(r.stdout).toBe(`${JSON.stringify(lines.map((l) => one.get(l)), null, 2)}\n`);
+    expect(r.stderr).toMatch(/^translated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n/);
+  });
+});
+
+describe('dedupe over more lines than the reader may hold ahead', () => {
+  it('25,000 lines of 8 distinct strings from a file: one request, every line answered in order', async () => {
+    const strings = ['Save', 'Cancel', 'Open file', 'Close', 'Settings', 'Delete item', 'Are you sure?', 'Export all rows to spreadsheet'];
+    const lines = Array.from({ length: 25_000 }, (_, i) => strings[(i * 7 + (i >> 3)) % strings.length]);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', file('many.txt', lines)]);
+    expect(r.code).toBe(0);
+    expect(calls().map((c) => c.texts.length)).toEqual([8]);
+    const out = r.stdout.split('\n');
+    expect(out.pop()).toBe('');
+    expect(out).toHaveLength(25_000);
+    const one = new Map(calls()[0].texts.map((t) => [t, '']));
+    expect(new Set(out).size).toBe(one.size);
+    expect(out[0]).toBe(out[lines.indexOf(lines[0], 1)]);
+  });
+});
+
+describe('translation memory', () => {
+  it('a second run sends nothing and writes the same; the profile setting works too, VX_TRANSLATE_MEMORY= turns it off', async () => {
+    const mem = join(dir, 'a.tm');
+    const input = file('a.txt', ['Good morning', 'Hello', 'Good morning']);
+    const first = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--memory', mem]);
+    expect(first.code).toBe(0);
+    expect(sentTexts()).toEqual(['Good morning', 'Hello']);
+    e2e.emu.reset();
+    const second = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--verbose'], { env: { VX_TRANSLATE_MEMORY: mem } });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(calls()).toEqual([]);
+    expect(second.stderr).toMatch(/^translated 3 items in 0 requests; billed characters: 0\nmemory hits: 2; duplicates not sent: 1; distinct texts sent: 0;/);
+    // another option is another answer: sent
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--profanity-action', 'Deleted', '-f', input, '--memory', mem]);
+    expect(sentTexts()).toEqual(['Good morning', 'Hello']);
+    e2e.emu.reset();
+    await e2e.run(['profile', 'set', 'translate.memory', mem]);
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { env: { VX_TRANSLATE_MEMORY: '' } });
+    await e2e.run(['profile', 'unset', 'translate.memory']);
+    expect(sentTexts()).toEqual(['Good morning', 'Hello']);
+  });
+
+  it('--estimate sends nothing and counts items, duplicates, memory hits and billed characters', async () => {
+    const mem = join(dir, 'est.tm');
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
+    e2e.emu.reset();
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--memory', mem, '--estimate', '-f', file('est.txt', ['Hello', 'Hello', 'Good day', 'Hello'])]);
+    expect(r.code).toBe(0);
+    // Hello is in the memory for de only: not a hit for de,fr
+    expect(JSON.parse(r.stdout)).toEqual({ items: 4, distinct: 2, duplicates: 2, memoryHits: 0, toSend: 2, characters: 13, targets: 2, billedCharacters: 26 });
+    const de = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--estimate', '-f', join(dir, 'est.txt')]);
+    expect(JSON.parse(de.stdout)).toMatchObject({ memoryHits: 1, toSend: 1, billedCharacters: 8 });
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    // an estimate never creates the memory
+    const none = await e2e.run(['translate', '--to', 'de', '--memory', join(dir, 'never.tm'), '--estimate', 'x']);
+    expect(JSON.parse(none.stdout)).toMatchObject({ toSend: 1 });
+    expect(existsSync(join(dir, 'never.tm'))).toBe(false);
+  });
+
+  it('--budget stops before the request that would cross it: exit 6, the translated part written, the rest named', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', file('budget.txt', lines)]);
+    expect(r.code).toBe(6);
+    expect(r.stdout.split('\n').slice(0, -1)).toHaveLength(1000);
+    expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n');
+    expect(calls().map((c) => c.billed)).toEqual([9000]);
+    expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
+  });
+
+  it('a throttled run is never given up (whatever --retries says): 429s are waited out and teach the pacer', async () => {
+    e2e.emu.setFaults('translator/429:3x,retry-after:1');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--retries', '0', '--verbose', 'Hello']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] Ĥéļļö\n');
+    expect(e2e.emu.log.filter((l) => l.family === 'translator').map((l) => l.status)).toEqual([429, 429, 429, 200]);
+    expect(r.stderr).toMatch(/throttled \(429\): 3; limit learned: [\d,]+ characters a minute\n/);
+  });
+
+  it('a file that is not a memory is refused naming it (exit 2), nothing sent, the file untouched', async () => {
+    const notes = file('notes.txt', ['my notes']);
+    const r = await e2e.run(['translate', '--to', 'de', '--memory', notes, 'Hello']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: translation memory ${notes}: not a translation memory (another format, or damaged); vx does not overwrite it\n`);
+    expect(readFileSync(notes, 'utf8')).toBe('my notes\n');
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    const missing = await e2e.run(['translate', 'memory', 'stats', '--memory', join(dir, 'nope.tm')]);
+    expect(missing.stderr).toBe(`vx: translation memory ${join(dir, 'nope.tm')}: no such file\n`);
+    expect(missing.code).toBe(2);
+  });
+
+  it('a memory locked by another process past the timeout: exit 2 naming it, nothing sent', async () => {
+    const mem = join(dir, 'locked.tm');
+    await e2e.run(['translate', '--to', 'de', '--memory', mem, 'x']);
+    e2e.emu.reset();
+    // another process holds the write lock for 5 s
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `
+      import { open } from 'lmdb';
+      const db = open({ path: ${JSON.stringify(mem)}, noSubdir: true });
+      db.transactionSync(() => { db.putSync('held', 'x'); console.log('locked'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); });
+    `], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const r = await e2e.run(['translate', '--to', 'de', '--memory', mem, 'Hello'], { env: { VX_TRANSLATE_MEMORY_LOCK_MS: '500' } });
+    holder.kill();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: translation memory ${mem}: locked by another process for more than 1 s\n`);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
+  it('two processes at once share one memory; a run killed mid-way leaves every stored entry valid', async () => {
+    const mem = join(dir, 'shared.tm');
+    const a = Array.from({ length: 3000 }, (_, i) => `a ${i}`);
+    const b = Array.from({ length: 3000 }, (_, i) => `b ${i}`);
+    const [ra, rb] = await Promise.all([
+      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pa.txt', a)]),
+      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pb.txt', b)]),
+    ]);
+    expect([ra.code, rb.code, ra.stderr, rb.stderr]).toEqual([0, 0, '', '']);
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 6000, pairs: { 'en>de': 6000 } });
+    // killed while answers are being stored
+    e2e.emu.setFaults('latency:200');
+    const c = Array.from({ length: 20_000 }, (_, i) => `c ${i}`);
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--concurrency', '2', '-f', file('pc.txt', c)], {
+      onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), 1500),
+    });
+    e2e.emu.setFaults('');
+    const after = await e2e.run(['translate', 'memory', 'export', '--memory', mem]);
+    expect(after.code).toBe(0);
+    const units = after.stdout.split('<tu ').length - 1;
+    expect(units).toBeGreaterThanOrEqual(6000);
+    e2e.emu.reset();
+    const rerun = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', join(dir, 'pc.txt')]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout.split('\n')).toHaveLength(20_001);
+    expect(sentTexts()).toHaveLength(20_000 - (units - 6000));
+  }, 60_000);
+});
+
+describe('vx translate memory', () => {
+  it('exports TMX 1.4, imports it into another memory (which then answers), prunes with confirmation', async () => {
+    const mem = join(dir, 'x.tm');
+    await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--memory', mem, 'Good morning', 'Tom & Jerry']);
+    const tmx = join(dir, 'x.tmx');
+    const ex = await e2e.run(['translate', 'memory', 'export', '--memory', mem, '--out', tmx]);
+    expect(ex.code).toBe(0);
+    const text = readFileSync(tmx, 'utf8');
+    expect(text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<tmx version="1\.4">\n {2}<header creationtool="vx" /);
+    expect(text).toContain('<tuv xml:lang="en"><seg>Tom &amp; Jerry</seg></tuv>');
+    expect(text.split('<tu ').length - 1).toBe(4);
+    const copy = join(dir, 'copy.tm');
+    const im = await e2e.run(['translate', 'memory', 'import', tmx, '--memory', copy, '-o', 'json']);
+    expect(JSON.parse(im.stdout)).toEqual({ imported: 4, memory: copy });
+    e2e.emu.reset();
+    const again = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--memory', copy, 'Good morning', 'Tom & Jerry']);
+    expect(again.stdout).toBe('de\t[de] Ĝööð ɱöŕñîñĝ\nfr\t[fr] Ĝööð ɱöŕñîñĝ\nde\t[de] Ţöɱ & Ĵéŕŕý\nfr\t[fr] Ţöɱ & Ĵéŕŕý\n');
+    expect(calls()).toEqual([]);
+    // a bad file imports nothing and names the line
+    const bad = join(dir, 'bad.tmx');
+    writeFileSync(bad, text.replace('xml:lang="fr"', 'xml:lang="f r"'));
+    const fresh = join(dir, 'fresh.tm');
+    const refused = await e2e.run(['translate', 'memory', 'import', bad, '--memory', fresh]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`^vx: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line \\d+: the <tuv> language \\(xml:lang\\) "f r" is not a language code \\(expected a code like en, de or pt-PT\\); nothing was imported\\n$`));
+    expect(existsSync(fresh)).toBe(false);
+    // prune: needs a criterion, asks without a terminal unless --yes
+    expect((await e2e.run(['translate', 'memory', 'prune', '--memory', copy])).code).toBe(2);
+    const ask = await e2e.run(['translate', 'memory', 'prune', '--memory', copy, '--to', 'fr']);
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toMatch(/confirmation needed; pass --yes/);
+    const pruned = await e2e.run(['translate', 'memory', 'prune', '--memory', copy, '--to', 'fr', '--yes', '-o', 'json']);
+    expect(JSON.parse(pruned.stdout)).toEqual({ removed: 2, remaining: 2, memory: copy });
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', copy, '-o', 'json']);
+    expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 2, pairs: { 'en>de': 2 } });
+  });
+});

@@ -1,0 +1,152 @@
+// The translation memory (LMDB) and its TMX 1.4 exchange: the key sees exactly what changes the
+// answer, a multi-target hit rebuilds the service's result byte for byte, entries survive a reopen,
+// a file that is not a memory is refused naming the path and left untouched, and TMX import checks
+// the whole file first (bad XML or a bad language code names the line; nothing is imported).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
+import type { TranslateParams } from '../../src/api/translator/options.js';
+import { readTmx, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
+import { UsageError } from '../../src/core/errors.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const dir = tempDir('vx-tm-');
+afterAll(() => removeDir(dir));
+const ids = (p: TranslateParams) => keyOptions(p).map(optionsId);
+
+describe('memory key', () => {
+  it('spells out defaults and drops what the service ignores', () => {
+    expect(ids({ to: ['de'] })).toEqual(ids({ to: ['DE'], textType: 'plain', profanityAction: 'NoAction', category: 'general', allowFallback: false }));
+    expect(ids({ to: ['de'], profanityMarker: 'Tag' })).toEqual(ids({ to: ['de'] }));
+    expect(ids({ to: ['de'], from: 'en', suggestedFrom: 'fr' })).toEqual(ids({ to: ['de'], from: 'en' }));
+    expect(ids({ to: ['de'], profanityAction: 'Marked' })).toEqual(ids({ to: ['de'], profanityAction: 'Marked', profanityMarker: 'Asterisk' }));
+  });
+  it('tells apart everything that changes the answer', () => {
+    const variants: TranslateParams[] = [
+      { to: ['de'] },
+      { to: ['fr'] },
+      { to: ['de'], from: 'en' },
+      { to: ['de'], suggestedFrom: 'fr' },
+      { to: ['de'], textType: 'html' },
+      { to: ['de'], category: 'x-TECH' },
+      { to: ['de'], category: 'x-TECH', allowFallback: false },
+      { to: ['de'], profanityAction: 'Deleted' },
+      { to: ['de'], profanityAction: 'Marked' },
+      { to: ['de'], profanityAction: 'Marked', profanityMarker: 'Tag' },
+      { to: ['de'], includeAlignment: true },
+      { to: ['de'], includeSentenceLength: true },
+      { to: ['de'], fromScript: 'Latn' },
+      { to: ['de'], toScript: ['Cyrl'] },
+    ];
+    const all = variants.map((v) => ids(v)[0]);
+    expect(new Set(all).size).toBe(variants.length);
+    expect(entryKey(all[0], 'a').equals(entryKey(all[0], 'b'))).toBe(false);
+    // one id per target: --to de,fr shares its de entries with --to de
+    expect(ids({ to: ['de', 'fr'] })).toEqual([...ids({ to: ['de'] }), ...ids({ to: ['fr'] })]);
+  });
+});
+
+describe('memory store', () => {
+  const result = { detectedLanguage: { language: 'en', score: 1 }, translations: [{ text: '[de] x', to: 'de', alignment: { proj: '0:0-5:5' } }, { text: '[fr] x', to: 'fr', alignment: { proj: '0:0-5:5' } }], sourceText: { text: 'x' } };
+
+  it('stores per target, rebuilds a multi-target result exactly, and keeps it across a reopen', async () => {
+    const path = join(dir, 'a.tm');
+    const params: TranslateParams = { to: ['de', 'fr'], includeAlignment: true };
+    let m = await TranslationMemory.open(path);
+    const k = m.idsFor(keyOptions(params));
+    expect(m.lookup(k, 'x')).toBeUndefined();
+    m.store(k, 'x', result, 1_700_000_000);
+    await m.close();
+    m = await TranslationMemory.open(path);
+    expect(JSON.stringify(m.lookup(k, 'x'))).toBe(JSON.stringify(result));
+    // one target alone is a hit too; another option is not
+    const [de] = m.idsFor(keyOptions({ to: ['de'], includeAlignment: true }));
+    expect(m.lookup([de], 'x')).toEqual({ ...result, translations: [result.translations[0]] });
+    expect(m.lookup(m.idsFor(keyOptions({ to: ['de'] })), 'x')).toBeUndefined();
+    const stats = m.stats();
+    expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
+    expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
+    expect(m.stats().entries).toBe(1);
+    await m.close();
+  });
+
+  it('refuses a file that is not a memory, naming it, and leaves it as it was', async () => {
+    const other = join(dir, 'notes.txt');
+    writeFileSync(other, 'hello, this is not a database\n'.repeat(10));
+    await expect(TranslationMemory.open(other)).rejects.toThrow(new UsageError(`translation memory ${other}: not a translation memory (another format, or damaged); vx does not overwrite it`));
+    expect(readFileSync(other, 'utf8')).toBe('hello, this is not a database\n'.repeat(10));
+    // an LMDB file of another program
+    const foreign = join(dir, 'foreign.mdb');
+    const { open } = await import('lmdb');
+    const db = open({ path: foreign, noSubdir: true });
+    await db.put('k', 'v');
+    await db.close();
+    await expect(TranslationMemory.open(foreign)).rejects.toThrow(`translation memory ${foreign}: not a translation memory (an LMDB file of another program); vx does not change it`);
+    // a memory whose data pages were damaged
+    const damaged = join(dir, 'damaged.tm');
+    const m = await TranslationMemory.open(damaged);
+    await m.close();
+    const bytes = readFileSync(damaged);
+    bytes.fill(0xff, 16, 32);
+    writeFileSync(damaged, bytes);
+    await expect(TranslationMemory.open(damaged)).rejects.toThrow(/^translation memory .*damaged\.tm: not a translation memory \(another format, or damaged\)/);
+    await expect(TranslationMemory.open(join(dir, 'none.tm'), { readOnly: true })).rejects.toThrow(`translation memory ${join(dir, 'none.tm')}: no such file`);
+    await expect(TranslationMemory.open(join(dir, 'no-such-dir', 'x.tm'))).rejects.toThrow(/^translation memory .*x\.tm: cannot create it: /);
+  });
+});
+
+describe('TMX 1.4', () => {
+  const entry = (source: string, to: string, text: string): MemoryEntry => ({
+    options: { ...keyOptions({ to: [to], from: 'en' })[0] },
+    stored: 1_700_000_000,
+    source,
+    result: { translations: [{ text, to }] },
+  });
+
+  it('round-trips vx entries exactly, with markup and awkward characters escaped', async () => {
+    const entries = [entry('Tom & "Jerry" <b>', 'de', '[de] Töm & <b>'), entry('a\r\nb', 'fr', 'x\u0001y')];
+    const file = join(dir, 'out.tmx');
+    writeFileSync(file, tmxHeader('1.0.0') + entries.map(tmxUnit).join('') + TMX_FOOTER);
+    const back: MemoryEntry[] = [];
+    expect(await readTmx(file, (e) => void back.push(e))).toBe(2);
+    expect(back[0]).toEqual(entries[0]);
+    // the result comes back exact from its property; the <seg> shows U+FFFD for what XML cannot carry
+    expect(back[1]).toEqual(entries[1]);
+    expect(readFileSync(file, 'utf8')).toContain('<seg>x\uFFFDy</seg>');
+    expect(readFileSync(file, 'utf8')).toContain('<seg>a&#13;\nb</seg>');
+    expect(readFileSync(file, 'utf8')).toContain('<tu srclang="en" creationdate="20231114T221320Z">');
+  });
+
+  it('reads TMX of other tools: one entry per target, from the srclang', async () => {
+    const file = join(dir, 'other.tmx');
+    writeFileSync(
+      file,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<tmx version="1.4"><header srclang="en-US" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="x" creationtoolversion="1" o-tmf="x"/>
+<body>
+<tu tuid="1"><tuv xml:lang="en-US"><seg>Save <ph x="1">%s</ph> file</seg></tuv><tuv xml:lang="de-DE"><seg>Datei speichern</seg></tuv><tuv xml:lang="fr"><seg><![CDATA[Enregistrer]]></seg></tuv></tu>
+</body></tmx>`,
+    );
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e), 42);
+    expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text, e.stored])).toEqual([
+      ['en-us', 'de-de', 'Save  file', 'Datei speichern', 42],
+      ['en-us', 'fr', 'Save  file', 'Enregistrer', 42],
+    ]);
+  });
+
+  it('names the line of bad XML or a bad language code', async () => {
+    const bad = (name: string, body: string) => {
+      const f = join(dir, name);
+      writeFileSync(f, `<?xml version="1.0"?>\n<tmx version="1.4">\n<header srclang="en"/>\n<body>\n${body}\n</body>\n</tmx>\n`);
+      return readTmx(f, () => undefined);
+    };
+    await expect(bad('a.tmx', '<tu><tuv xml:lang="en"><seg>a</seg></tuv>\n<tuv xml:lang="de"><seg>b</tuv></tu>')).rejects.toThrow(/^line 6: /);
+    await expect(bad('b.tmx', '<tu>\n<tuv xml:lang="en"><seg>a</seg></tuv>\n<tuv xml:lang="d e"><seg>b</seg></tuv></tu>')).rejects.toThrow('line 7: the <tuv> language (xml:lang) "d e" is not a language code (expected a code like en, de or pt-PT)');
+    await expect(bad('c.tmx', '<tu srclang="english"><tuv xml:lang="en"><seg>a</seg></tuv></tu>')).rejects.toThrow('line 5: the source language (srclang) "english" is not a language code (expected a code like en, de or pt-PT)');
+    const f = join(dir, 'd.tmx');
+    writeFileSync(f, '{"not": "xml"}');
+    await expect(readTmx(f, () => undefined)).rejects.toThrow(/^line 1: /);
+  });
+});

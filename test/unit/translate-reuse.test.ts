@@ -1,0 +1,126 @@
+// Pay once: each distinct text sent once per run (within the window), memory hits never sent, one
+// result per input item in input order, bounded waiting, failures naming the first unanswered item.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyOptions, TranslationMemory } from '../../src/api/translator/memory.js';
+import { ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
+import { UsageError } from '../../src/core/errors.js';
+import type { TranslateResult } from '../../src/spec/translator.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const dir = tempDir('vx-reuse-');
+afterAll(() => removeDir(dir));
+
+const answer = (t: string): TranslateResult => ({ translations: [{ text: `[de] ${t}`, to: 'de' }] });
+
+/** an inner stream sending batches of `size` (the last one when its input ends), recording what it was given */
+function fakeInner(size: number, given: string[], fail?: (batch: number) => Error | undefined) {
+  return async function* (texts: AsyncIterable<string>): AsyncGenerator<InnerBatch> {
+    let batch: string[] = [];
+    let first = 0;
+    let n = 0;
+    const out = function* (): Generator<InnerBatch> {
+      const e = fail?.(n);
+      if (e) throw e;
+      yield { type: 'batch', batch: { first, count: batch.length }, outcome: { results: batch.map(answer) } };
+      first += batch.length;
+      batch = [];
+      n++;
+    };
+    for await (const t of texts) {
+      given.push(t);
+      batch.push(t);
+      if (batch.length >= size) yield* out();
+    }
+    if (batch.length) yield* out();
+  };
+}
+
+async function collect(gen: AsyncIterable<ReuseEvent>) {
+  const texts: string[] = [];
+  const results: TranslateResult[] = [];
+  for await (const ev of gen) {
+    expect(ev.first).toBe(texts.length);
+    texts.push(...ev.texts);
+    results.push(...ev.results);
+  }
+  return { texts, results };
+}
+
+describe('translateReusing', () => {
+  it('sends each distinct text once and answers every item in order', async () => {
+    const input = Array.from({ length: 2_000 }, (_, i) => ['Save', 'Cancel', 'Open file', '', 'Save'][i % 5]);
+    const given: string[] = [];
+    const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+    const { texts, results } = await collect(translateReusing([input.slice(0, 7), ...input.slice(7)], fakeInner(3, given), {}, totals));
+    expect(given).toEqual(['Save', 'Cancel', 'Open file', '']);
+    expect(texts).toEqual(input);
+    expect(results.map((r) => r.translations[0].text)).toEqual(input.map((t) => `[de] ${t}`));
+    expect(totals).toEqual({ items: 2_000, sent: 4, memoryHits: 0, duplicates: 1_996 });
+  });
+
+  it('forgets the oldest answered texts beyond the window (sent again), never a pending one', async () => {
+    const given: string[] = [];
+    await collect(translateReusing(['a', 'b', 'c', 'a', 'c'], fakeInner(1, given), { window: 2 }));
+    expect(given).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('answers memory hits without sending them and stores what was sent', async () => {
+    const path = join(dir, 'm.tm');
+    const store = await TranslationMemory.open(path);
+    const ids = store.idsFor(keyOptions({ to: ['de'] }));
+    store.store(ids, 'Save', { translations: [{ text: 'Speichern', to: 'de' }] });
+    await store.flush();
+    const given: string[] = [];
+    const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+    const { results } = await collect(translateReusing(['Save', 'Open', 'Save', 'Open'], fakeInner(2, given), { memory: { store, ids } }, totals));
+    expect(given).toEqual(['Open']);
+    expect(results.map((r) => r.translations[0].text)).toEqual(['Speichern', '[de] Open', 'Speichern', '[de] Open']);
+    expect(totals).toMatchObject({ sent: 1, memoryHits: 1, duplicates: 2 });
+    await store.flush();
+    expect(store.lookup(ids, 'Open')).toEqual(answer('Open'));
+    await store.close();
+  });
+
+  it('reads no further than maxPending items ahead of the consumer', async () => {
+    let read = 0;
+    let consumed = 0;
+    let worst = 0;
+    const input = (function* () {
+      for (let i = 0; i < 5_000; i++) {
+        read++;
+        worst = Math.max(worst, read - consumed);
+        yield i % 3 ? 'same' : `t${i}`;
+      }
+    })();
+    for await (const ev of translateReusing(input, fakeInner(1, []), { maxPending: 100, chunk: 10 })) consumed += ev.texts.length;
+    expect(consumed).toBe(5_000);
+    expect(worst).toBeLessThanOrEqual(102);
+  });
+
+  it('a failed batch names the first item without an answer; what came before was handed out', async () => {
+    const out: string[] = [];
+    const boom = new Error('HTTP 503');
+    const run = async () => {
+      for await (const ev of translateReusing(['a', 'b', 'a', 'c', 'd', 'c'], fakeInner(2, [], (n) => (n === 1 ? boom : undefined)))) out.push(...ev.texts);
+    };
+    const err = await run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReuseFailure);
+    expect((err as ReuseFailure).item).toBe(4);
+    expect((err as ReuseFailure).cause).toBe(boom);
+    expect(out).toEqual(['a', 'b', 'a']);
+  });
+
+  it('a bad item found late in the input: everything before it is answered, then its error', async () => {
+    const input = (async function* () {
+      yield ['x', 'y', 'x'];
+      throw new UsageError('line 4 is too long');
+    })();
+    const out: string[] = [];
+    const err = await (async () => {
+      for await (const ev of translateReusing(input, fakeInner(5, []))) out.push(...ev.texts);
+    })().catch((e: unknown) => e);
+    expect(out).toEqual(['x', 'y', 'x']);
+    expect(err).toEqual(new UsageError('line 4 is too long'));
+  });
+});
