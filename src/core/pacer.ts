@@ -234,7 +234,7 @@ export class Pacer implements Paced {
       // the first lesson: what was accepted so far is about the bucket, plus the refill meanwhile
       // (services refill per second or slower: a burst is taken as at least a second's worth)
       const elapsed = now - (this.firstAt ?? now);
-      const estimate = Math.max(this.units, ticket.cost) / Math.max(FIRST_WINDOW_MS, elapsed + ra);
+      const estimate = (this.units + ticket.cost) / Math.max(FIRST_WINDOW_MS, elapsed + ra);
       this.rate = this.ceiling !== undefined ? Math.min(this.ceiling, estimate) : estimate;
       this.burst = this.units;
       // everyone waits: the bucket refills meanwhile and is spent as the burst afterwards
