@@ -8,10 +8,10 @@ import { translate } from './translate.mjs';
 import { files } from './files.mjs';
 import { fleet } from './fleet.mjs';
 import { bulk } from './bulk.mjs';
-import { translateReuse } from './translate-reuse.mjs';
+import { translateMemoryVolume, translateReuse } from './translate-reuse.mjs';
 import { allResults } from './lib.mjs';
 
-const all = { startup, get, paging, translate, translateReuse, bulk, fleet, files };
+const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, bulk, fleet, files };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(all);
 console.log(`vx benchmarks on node ${process.version}, ${(await import('node:os')).cpus().length} CPUs; ratios of medians, interleaved runs`);
 for (const name of chosen) {

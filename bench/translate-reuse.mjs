@@ -13,8 +13,9 @@ import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { translateServer429 } from './servers.mjs';
-import { report, runMeasured, VX } from './lib.mjs';
+import { spawn } from 'node:child_process';
+import { translateServer, translateServer429 } from './servers.mjs';
+import { report, ROOT, runMeasured, VX } from './lib.mjs';
 
 const UI = ['Save', 'Cancel', 'Open file', 'Close', 'Settings', 'Delete item', 'Are you sure?', 'Export all rows to spreadsheet'];
 
@@ -76,6 +77,57 @@ export async function translateReuse() {
     report('translate pacing: rejected / accepted requests', rejected, accepted, 0.1, { unit: 'requests' });
   } finally {
     await limited.close();
+  }
+}
+
+/** Runs a command with stdout to /dev/null: wall ms and peak RSS (MB, from /usr/bin/time -v). */
+function measured(args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('/usr/bin/time', ['-v', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.on('close', (code) => {
+      const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN) / 1024;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-1500)}`));
+      else resolve({ ms: performance.now() - t0, rss });
+    });
+  });
+}
+
+/**
+ * Throughput and peak RSS with the memory (heavy: run once): 100,000 lines against the ideal raw
+ * client, with a fresh memory (every line stored) and again (every line a hit); peak RSS at
+ * `bigLines` with a fresh memory.
+ */
+export async function translateMemoryVolume({ lines = 100_000, bigLines = 1_000_000 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'vx-bench-tmvol-'));
+  const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog', 'morning', 'report', 'quarterly', 'invoice', 'shipping'];
+  const line = (i) => `Line ${i}:${[0, 1, 2, 3].map((w) => ` ${words[(i * 7 + w * 3) % words.length]}`).join('')}`;
+  const small = join(dir, 'small.txt');
+  await writeLines(small, lines, line);
+  const server = await translateServer();
+  const env = { ...process.env, VX_CONFIG_DIR: join(dir, 'cfg'), VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key' };
+  const vxArgs = (f, mem) => [VX, 'translate', '--to', 'de', '--file', f, '--concurrency', '4', ...(mem ? ['--memory', mem] : [])];
+  try {
+    const raw = await measured([join(ROOT, 'bench', 'raw-translate.cjs'), server.url, small, 'de', '4'], env);
+    const plain = await measured(vxArgs(small), env);
+    const mem = join(dir, 'small.tm');
+    const fresh = await measured(vxArgs(small, mem), env);
+    const again = await measured(vxArgs(small, mem), env);
+    report(`vx translate ${lines} lines throughput vs ideal raw client, no memory`, raw.ms, plain.ms, 0.8, { unit: 'ms', higherIsBetter: true });
+    report(`vx translate ${lines} lines throughput vs ideal raw client, fresh memory (all stored)`, raw.ms, fresh.ms, 0.8, { unit: 'ms', higherIsBetter: true });
+    report(`vx translate ${lines} lines throughput vs ideal raw client, memory rerun (all hits)`, raw.ms, again.ms, 0.8, { unit: 'ms', higherIsBetter: true });
+    console.log(`      peak RSS at ${lines} lines: raw ${raw.rss.toFixed(0)} MB, vx ${plain.rss.toFixed(0)} MB, fresh memory ${fresh.rss.toFixed(0)} MB, rerun ${again.rss.toFixed(0)} MB`);
+    if (bigLines) {
+      const big = join(dir, 'big.txt');
+      await writeLines(big, bigLines, line);
+      const b = await measured(vxArgs(big, join(dir, 'big.tm')), env);
+      report(`vx translate peak RSS at ${bigLines} lines with a fresh memory vs 150 MB`, b.rss, 150, 1, { unit: 'MB' });
+      console.log(`      ${bigLines} lines with a fresh memory: ${(b.ms / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await server.close();
   }
 }
 

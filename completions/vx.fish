@@ -77,9 +77,9 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --budget --category --concurrency --file --from --from-script --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --category --concurrency --format --from --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate memory'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory stats'
@@ -425,6 +425,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l whole
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l budget -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
@@ -433,6 +434,8 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -r -a 'xlif
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l max-chars-per-minute -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
@@ -449,6 +452,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l version
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l budget -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l category -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l check
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l concurrency -r
@@ -458,6 +462,8 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -r -a 'xlif
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l max-chars-per-minute -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r

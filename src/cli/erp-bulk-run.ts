@@ -382,9 +382,14 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
     ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
     return;
   }
-  const { list, what } = await targets(ctx, client, set, opts);
   const plural = `${set.singular}${set.singular.endsWith('y') ? '' : ''} records`;
   const verb = action === 'delete' ? 'Delete' : action.description.replace(/^\w/, (c) => c.toUpperCase()).replace(/ the [\w ]+$/, '');
+  // without a terminal and without --yes the question cannot be asked: refuse before the records are
+  // read (exit 2 sends nothing; found by the path-segment fuzz of issue 13)
+  if (!ctx.globals.yes && !ctx.prompter.interactive) {
+    await confirmDestructive(ctx.prompter, false, `${verb} the ${plural} ${opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids}`}?`);
+  }
+  const { list, what } = await targets(ctx, client, set, opts);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;

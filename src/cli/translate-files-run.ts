@@ -24,6 +24,11 @@ import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { findLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
+import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
+import { MeteredSender } from '../api/translator/metered.js';
+import { Pacer } from '../core/pacer.js';
+import { existsSync } from 'node:fs';
+import { runSettings } from './translate-run.js';
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
@@ -146,6 +151,7 @@ const NOT_FOR_FILES: [keyof TranslateOnly, string][] = [
   ['toScript', '--to-script'],
   ['file', '--file'],
   ['whole', '--whole'],
+  ['estimate', '--estimate'],
 ];
 
 interface TranslateOnly {
@@ -159,12 +165,17 @@ interface TranslateOnly {
   toScript?: unknown;
   file?: unknown;
   whole?: unknown;
+  estimate?: unknown;
   fallback?: boolean;
 }
 
 export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], mode: 'file' | 'sync'): Promise<void> {
   const only = opts as FilesOptions & TranslateOnly;
-  for (const [key, flag] of NOT_FOR_FILES) if (only[key] !== undefined) throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
+  for (const [key, flag] of NOT_FOR_FILES) {
+    if (only[key] === undefined) continue;
+    if (key === 'estimate') throw new UsageError(`--estimate does not apply to vx translate ${mode}: 'vx translate sync --check' lists what would be sent, --dry-run prints the requests`);
+    throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
+  }
   if (only.fallback === false) throw new UsageError(`--no-fallback does not apply to vx translate ${mode}`);
   const params = parseParams({ to: opts.to, from: opts.from, category: opts.category, traceId: opts.traceId });
   const concurrency = parseConcurrency(opts.concurrency);
@@ -262,9 +273,30 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   for (const item of items.values()) for (const [l, n] of item.langs) totals.set(l, (totals.get(l) ?? 0) + n);
   const bars = ctx.stderrIsTTY && !ctx.globals.debug && !ctx.http.dryRun && items.size ? new LanguageBars(ctx.io.stderr, params.to, totals) : undefined;
   let result;
+  // the pay-once settings of vx translate: a translation memory, the pace, a budget
+  const settings = runSettings(ctx, opts);
+  let memory: TranslationMemory | undefined;
+  const pacer = new Pacer({ perMinute: settings.perMinute });
+  const groupParams = (langs: string[]) => ({ ...params, from: from && serviceLanguage(from), to: langs.map(serviceLanguage), textType: 'html' as const });
+  let budgetSpent = 0;
   try {
+    // --dry-run only reads the memory (one that does not exist yet holds nothing)
+    if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
+      memory: memory && { ids: (langs) => memory!.idsFor(keyOptions(groupParams(langs))), lookup: (ids, text) => memory!.lookup(ids, text), store: (ids, text, r) => memory!.store(ids, text, r) },
+      sender: (client, langs) => {
+        // one budget for the whole run: each group's sender may spend what the others left
+        const metered = new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget === undefined ? undefined : settings.budget - budgetSpent });
+        return {
+          translate: (texts, signal) => {
+            const before = metered.spent;
+            const p = metered.translate(texts, signal);
+            budgetSpent += metered.spent - before;
+            return p;
+          },
+        };
+      },
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
@@ -273,7 +305,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         const key = langs.join(',');
         let c = clients.get(key);
         if (!c) {
-          c = await TranslatorClient.open(ctx.http, ctx.config, { ...params, from: from && serviceLanguage(from), to: langs.map(serviceLanguage), textType: 'html' });
+          c = await TranslatorClient.open(ctx.http, ctx.config, groupParams(langs));
           clients.set(key, c);
         }
         return c;
@@ -286,6 +318,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     throw err;
   } finally {
     bars?.stop();
+    // what was answered is kept in the memory even when the run fails (a rerun does not pay for it again)
+    await memory?.close();
   }
   if (ctx.http.dryRun) return;
 
@@ -393,7 +427,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   });
   if (ctx.globals.verbose) {
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
-    ctx.verbose(`sent ${fmt(items.size)} distinct text${items.size === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}`);
+    const sent = items.size - result.memoryHits - result.tooLong.size;
+    ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}` : ''}`);
   }
   if (problems.length) {
     throw new VxError(`${problems.length} unit${problems.length === 1 ? ' was' : 's were'} not translated (listed above); everything else was written`);

@@ -21,6 +21,9 @@ const COMMON = [
   opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
   opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
+  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
+  opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6, nothing written)'),
 ] as const;
 
 /** the global options shown are the program's, not translate's own (which these commands refuse) */

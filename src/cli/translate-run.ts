@@ -34,8 +34,8 @@ function characters(flag: string, v: string | undefined): number | undefined {
   return n;
 }
 
-/** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
-function runSettings(ctx: Ctx, opts: TranslateOptions) {
+/** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget (also vx translate file|sync's). */
+export function runSettings(ctx: Ctx, opts: Pick<TranslateOptions, 'memory' | 'maxCharsPerMinute' | 'budget'>) {
   const memory = memoryPath(ctx, opts.memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);

@@ -214,6 +214,42 @@ describe('vx translate sync', () => {
   });
 });
 
+describe('translation memory and budget', () => {
+  it('targets translated again (a fresh checkout) come from the memory: nothing sent again', async () => {
+    const dir = scratch();
+    try {
+      const first = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--memory', 'vx.tm', '--verbose', '-o', 'none'], { cwd: dir });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toMatch(/sent 12 distinct texts in 1 request; .*; memory hits: 0/);
+      const n = calls();
+      // the targets are gone (a fresh checkout): everything is translated again, from the memory
+      for (const f of ['de.json', 'en.json.vxlock']) (await import('node:fs')).rmSync(join(dir, f));
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--memory', 'vx.tm', '--verbose', '-o', 'json'], { cwd: dir });
+      expect(again.code).toBe(0);
+      expect(calls()).toBe(n);
+      expect(again.stderr).toMatch(/sent 0 distinct texts in 0 requests; .*; memory hits: 12/);
+      expect(JSON.parse(read(dir, 'de.json')).app.title).toBe('[de] Öŕðéŕ ɱåñåĝéŕ');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('--budget stops before a request that would cross it: exit 6, nothing written', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de,fr', '--budget', '100'], { cwd: dir });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/^vx: --budget 100 characters reached/);
+      expect(calls()).toBe(0);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      const est = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--estimate'], { cwd: dir });
+      expect([est.code, est.stderr]).toEqual([2, "vx: --estimate does not apply to vx translate file: 'vx translate sync --check' lists what would be sent, --dry-run prints the requests\n"]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('bad input', () => {
   it('malformed XML, JSON and PO name file, line and column; exit 2; no target touched', async () => {
     const dir = scratch();

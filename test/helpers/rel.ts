@@ -45,9 +45,8 @@ export function leafCommands(): { program: Command; leaves: LeafCommand[] } {
   const program = buildProgram();
   const leaves: LeafCommand[] = [];
   const walk = (c: Command, path: string[]) => {
-    // a command that runs is a leaf even when it has subcommands too (translate and translate file|sync, erp refresh and refresh status)
-    const runs = Boolean((c as unknown as { _actionHandler?: unknown })._actionHandler);
-    if ((!c.commands.length || runs) && path.length) {
+    // a command with its own action counts even when it also has subcommands (erp refresh: start, and `status`)
+    if (path.length && (!c.commands.length || (c as unknown as { _actionHandler?: unknown })._actionHandler)) {
       const args = (c as unknown as { registeredArguments: { name(): string; required: boolean; variadic: boolean }[] }).registeredArguments.map((a) => ({
         name: a.name(),
         required: a.required,

@@ -4,7 +4,8 @@
 // through translateStream (stream.ts: batches at 1,000 items and 50,000 characters counted across
 // the targets, several requests in flight, results in order).
 import type { TranslatorClient } from '../client.js';
-import { planTranslation, translateStream } from '../stream.js';
+import { planTranslation, translateStream, type BatchSender } from '../stream.js';
+import type { TranslateResult } from '../../../spec/translator.js';
 import { countChars, LIMITS } from '../../../spec/translator.js';
 
 /** One distinct text to translate and the languages that need it (with how many units each). */
@@ -28,6 +29,18 @@ export interface EngineOptions {
   progress?(done: ReadonlyMap<string, number>): void;
   /** --dry-run: the requests are planned, not sent */
   dryRun?: boolean;
+  /** the sender of a group's requests around its client (pacing, budget); default the client */
+  sender?(client: TranslatorClient, langs: string[]): BatchSender;
+  /** a translation memory: what it holds for every language of a group is not sent; what is sent is stored */
+  memory?: FilesMemory;
+}
+
+/** What the engine needs of a translation memory (api/translator/memory.ts). */
+export interface FilesMemory {
+  /** the memory's ids of a group's targets (in the group's language order) */
+  ids(langs: string[]): string[];
+  lookup(ids: readonly string[], text: string): TranslateResult | undefined;
+  store(ids: readonly string[], text: string, result: TranslateResult): void;
 }
 
 export interface EngineResult {
@@ -38,6 +51,8 @@ export interface EngineResult {
   billed?: number;
   /** items too long to send at all: text -> why */
   tooLong: Map<string, string>;
+  /** texts the memory answered (not sent) */
+  memoryHits: number;
 }
 
 /**
@@ -73,29 +88,49 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
   let requests = 0;
   let billed: number | undefined;
   const done = new Map<string, number>();
+  let memoryHits = 0;
+  const record = (g: Group, item: WorkItem, r: TranslateResult) => {
+    let m = translations.get(item.html);
+    if (!m) translations.set(item.html, (m = new Map()));
+    // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
+    (r.translations ?? []).forEach((t, k) => {
+      if (k < g.langs.length) m.set(g.langs[k], t.text);
+    });
+    for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+  };
   for (const g of groups) {
+    const ids = opts.memory?.ids(g.langs);
+    let items = g.items;
+    if (ids) {
+      items = [];
+      for (const item of g.items) {
+        const r = opts.memory!.lookup(ids, item.html);
+        if (r) {
+          memoryHits++;
+          record(g, item, r);
+        } else items.push(item);
+      }
+      opts.progress?.(done);
+    }
+    if (!items.length) continue;
     const client = await opts.client(g.langs);
-    const texts = g.items.map((i) => i.html);
+    const texts = items.map((i) => i.html);
     if (opts.dryRun) {
       await planTranslation(client, texts, g.langs.length);
       continue;
     }
-    for await (const ev of translateStream(client, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
+    const sender = opts.sender?.(client, g.langs) ?? client;
+    for await (const ev of translateStream(sender, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
       if (ev.type !== 'batch') continue;
       requests++;
       if (ev.outcome.billed !== undefined) billed = (billed ?? 0) + ev.outcome.billed;
       ev.outcome.results.forEach((r, i) => {
-        const item = g.items[ev.batch.first + i];
-        let m = translations.get(item.html);
-        if (!m) translations.set(item.html, (m = new Map()));
-        // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
-        (r.translations ?? []).forEach((t, k) => {
-          if (k < g.langs.length) m.set(g.langs[k], t.text);
-        });
-        for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+        const item = items[ev.batch.first + i];
+        record(g, item, r);
+        if (ids) opts.memory!.store(ids, item.html, r);
       });
       opts.progress?.(done);
     }
   }
-  return { translations, requests, billed, tooLong };
+  return { translations, requests, billed, tooLong, memoryHits };
 }

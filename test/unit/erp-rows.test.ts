@@ -1,0 +1,57 @@
+// Import rows: columns checked against the model, values typed as --set / --data, row numbers.
+import { describe, expect, it } from 'vitest';
+import { buildRow, checkColumns, formatOf, readCsv, readJsonRows, updateKeys } from '../../src/api/erp/rows.js';
+import { findSet } from '../../src/spec/erp.js';
+
+const people = findSet('salespeople')!;
+const orders = findSet('sales-orders')!;
+
+describe('import rows', () => {
+  it('tells the format from the name or --format', () => {
+    expect(formatOf('a.CSV')).toBe('csv');
+    expect(formatOf('a.jsonl')).toBe('ndjson');
+    expect(formatOf('-', 'json')).toBe('json');
+    expect(() => formatOf('-')).toThrow(/cannot tell the format of standard input: pass --format csv, ndjson or json/);
+    expect(() => formatOf('a.csv', 'xml')).toThrow(/invalid --format "xml"/);
+  });
+
+  it('update keys: id, then the human key, the number, the natural key', () => {
+    expect(updateKeys(people)).toEqual(['id', 'code']);
+    expect(updateKeys(orders)).toEqual(['id', 'number', 'externalDocumentNumber']);
+  });
+
+  it('checks column names: unknown (with the writable fields), read-only, duplicates, missing update key', () => {
+    expect(checkColumns(people, 'create', ['code', 'displayName'])).toEqual([]);
+    expect(checkColumns(people, 'create', ['code', 'code', 'lastModifiedDateTime'])).toEqual([
+      'duplicate column name: "code"',
+      'read-only column "lastModifiedDateTime" (set by the service; remove them, or use --update to change records found by them)',
+    ]);
+    expect(checkColumns(people, 'update', ['displayName'])).toEqual(['--update needs a column that finds each record: id or code']);
+    expect(checkColumns(orders, 'update', ['number', 'externalDocumentNumber', '@odata.etag'])).toEqual([]);
+  });
+
+  it('types CSV text as --set does; an empty cell leaves the field out; null clears', () => {
+    const r = buildRow(people, 'create', 2, ['code', 'commisionPercent', 'blocked', 'email'], ['A', '2.5', 'true', ''], true, 'h');
+    expect(r.row!.body).toEqual({ code: 'A', commisionPercent: 2.5, blocked: true });
+    const n = buildRow(people, 'update', 3, ['code', 'email'], ['A', 'null'], true, 'h');
+    expect(n.row).toMatchObject({ key: { field: 'code', value: 'A' }, body: { email: null } });
+    const bad = buildRow(people, 'create', 4, ['code', 'blocked'], ['', 'yes'], true, 'h');
+    expect(bad.problems).toEqual(['field "blocked": invalid value "yes": expected true or false', 'a new salesperson/purchaser needs code: text (at most 20 characters)']);
+  });
+
+  it('row numbers are the lines records start on, across quoted line breaks and blank lines', async () => {
+    const r = await readCsv(people, 'create', 'code,displayName\r\nA,"x\r\ny"\r\n\r\nB,z\r\nC\r\n', 'f.csv');
+    expect(r.rows.map((x) => [x.row, x.body.code])).toEqual([[2, 'A'], [5, 'B']]);
+    expect(r.problems).toEqual([{ row: 6, message: 'has 1 field; the header has 2' }]);
+    expect(r.total).toBe(3);
+    await expect(readCsv(people, 'create', '', 'e.csv')).rejects.toThrow(/e\.csv is empty/);
+  });
+
+  it('NDJSON lines and JSON arrays: values checked as --data, bad lines named', async () => {
+    const r = await readJsonRows(people, 'create', 'ndjson', '{"code":"A"}\n\n[1]\n{"code":5}\n{oops\n', 'f.ndjson');
+    expect(r.rows.map((x) => x.row)).toEqual([1]);
+    expect([...new Set(r.problems.map((p) => p.row))]).toEqual([3, 4, 5]);
+    expect(r.problems[0].message).toBe('expected a JSON object');
+    await expect(readJsonRows(people, 'create', 'json', '{"code":"A"}', 'f.json')).rejects.toThrow(/expected a JSON array of objects/);
+  });
+});
