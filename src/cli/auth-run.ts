@@ -304,10 +304,10 @@ export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boole
   await ctx.print(rows, {
     columns: [
       { header: 'service', get: 'service' },
-      { header: 'status', get: (r) => (r.status === 'expired' && r.renewable ? 'expired (renews on use)' : r.status) },
-      { header: 'method', get: (r) => r.method ?? '' },
-      { header: 'expires', get: (r) => r.expiresAt ?? '' },
-      { header: 'source', get: (r) => r.source ?? '' },
+      { header: 'status', get: (r: StatusRow) => (r.status === 'expired' && r.renewable ? 'expired (renews on use)' : r.status) },
+      { header: 'method', get: (r: StatusRow) => r.method ?? '' },
+      { header: 'expires', get: (r: StatusRow) => r.expiresAt ?? '' },
+      { header: 'source', get: (r: StatusRow) => r.source ?? '' },
       ...(o.check ? [{ header: 'check', get: (r: StatusRow) => r.check ?? '' }] : []),
     ],
   });

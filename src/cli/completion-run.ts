@@ -43,9 +43,9 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
       }
     }
     options.push('--help');
-    const subs = cmd.commands.filter((c) => !(c as any)._hidden);
+    const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
     const names = subs.flatMap((c) => [c.name(), ...c.aliases()]);
-    const firstArg = (cmd as any).registeredArguments?.[0];
+    const firstArg = cmd.registeredArguments[0];
     const at = path.join(' ');
     // setting keys are checked by vx (with its own message), so commander does not know them as choices
     const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);

@@ -3,6 +3,7 @@ import { ErpClient, recordLabel, type Entity, type ListQuery } from '../api/erp/
 import { buildBody } from '../api/erp/body.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
+import { sleep } from '../core/sleep.js';
 import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
@@ -118,7 +119,9 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
   const ask = !ctx.http.dryRun && !ctx.globals.yes;
   // without a terminal the confirmation fails before anything is read or sent
   if (ask && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, false, `Delete ${set.singular} ${key}?`);
-  let { id, record } = await client.resolve(set, key);
+  const resolved = await client.resolve(set, key);
+  const { id } = resolved;
+  let { record } = resolved;
   client.itemUrl(set, id);
   // the question names the record (number and name), so read it when the key did not
   if (ask && record === undefined) record = await client.get(set, id);
@@ -170,21 +173,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   }
   const value = await client.related(set, id, nav, q);
   await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new InterruptedError());
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new InterruptedError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** The command that reads an operation's status (printed when a refresh starts and when a wait is interrupted). */

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
 import { applyChanges, changeRequest, isChange, makePlan, markPending, type ChangeStatus, type PlanItem } from '../api/mgmt/apply.js';
-import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, type HeadroomThreshold, type Need, type QuotaRow } from '../api/mgmt/fleet.js';
+import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, type CheckRow, type HeadroomThreshold, type Need, type QuotaRow } from '../api/mgmt/fleet.js';
 import { checkManifest, parseManifestText } from '../api/mgmt/manifest.js';
 import { eventsUrl, listEvents, type HealthEvent } from '../api/mgmt/health.js';
 import { listQuotas, quotaUrl, type Quota, type QuotaScope } from '../api/mgmt/quota.js';
@@ -26,14 +26,15 @@ import {
 } from '../api/mgmt/watch.js';
 import type { Ctx } from '../core/context.js';
 import { asVxError, ExitStatus, InterruptedError, NetworkError, ThrottledError, UnavailableError, UsageError, type VxError } from '../core/errors.js';
-import { defaultSleep, Http } from '../core/http.js';
+import { Http } from '../core/http.js';
+import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
 import { loadTextWidth, renderTable, type Column } from '../core/output.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
-import type { ApplyOpts, CheckNeedOpts, FleetOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
+import type { ApplyOpts, CheckNeedOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
 import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
@@ -93,7 +94,7 @@ function tableWidth(ctx: Ctx): number | undefined {
   return Number.isInteger(cols) && cols > 0 ? cols : ctx.io.stdout.columns || undefined;
 }
 
-const num = (get: (r: any) => unknown, header: string, extra: Partial<Column> = {}): Column => ({ header, get, align: 'right', ...extra });
+const num = (get: Column['get'], header: string, extra: Partial<Column> = {}): Column => ({ header, get, align: 'right', ...extra });
 const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '');
 
 function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = []): Column[] {
@@ -193,7 +194,7 @@ export async function runQuotaCheck(ctx: Ctx, opts: CheckNeedOpts): Promise<void
     return;
   }
   const results = await quotaCheck(c, items, { concurrency, signal: ctx.signal });
-  const extra: Column[] = [num((r) => r.need, 'Need'), num((r) => (r.short ? r.short : r.error ? '' : 0), 'Short')];
+  const extra: Column[] = [num((r: CheckRow) => r.need, 'Need'), num((r: CheckRow) => (r.short ? r.short : r.error ? '' : 0), 'Short')];
   await ctx.print(
     results.map((r) => r.row),
     { columns: rowColumns(subscriptions.length > 1, results.some((r) => r.failure), extra) },
@@ -457,7 +458,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
         const wait = Math.min(interval * 2 ** backoff, 900);
         ctx.warn(`${err.message}; trying again in ${Math.round(wait)} s`);
         try {
-          await defaultSleep(wait * 1000, ctx.signal);
+          await sleep(wait * 1000, ctx.signal);
         } catch {
           break;
         }
@@ -478,7 +479,7 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
       if (opts.state) await saveState(opts.state, state);
       if (opts.once || ctx.signal.aborted) break;
       try {
-        await defaultSleep(interval * 1000, ctx.signal);
+        await sleep(interval * 1000, ctx.signal);
       } catch {
         break;
       }

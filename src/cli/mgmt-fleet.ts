@@ -52,7 +52,6 @@ const HEALTH_CHECK = [
 ] as const;
 
 export type QuotaListOpts = OptionsOf<typeof LIST>;
-export type FleetOpts = OptionsOf<typeof FLEET_SCOPE>;
 export type ReportOpts = OptionsOf<typeof REPORT>;
 export type CheckNeedOpts = OptionsOf<typeof CHECK>;
 export type ApplyOpts = OptionsOf<typeof APPLY>;

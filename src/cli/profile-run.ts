@@ -8,7 +8,7 @@ export async function list(ctx: Ctx): Promise<void> {
   await ctx.print(ctx.config.listProfiles(), {
     columns: [
       { header: 'name', get: 'name' },
-      { header: 'active', get: (r) => (r.active ? '*' : '') },
+      { header: 'active', get: (r: { active?: boolean }) => (r.active ? '*' : '') },
       { header: 'settings', get: 'settings', align: 'right' },
     ],
   });

@@ -6,8 +6,7 @@ import { redact } from '../core/redact.js';
 
 export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean): Promise<number> {
   if (err instanceof DryRunHalt && ctx) {
-    const { stringifyExact } = await import('../core/json.js');
-    await ctx.write(`${stringifyExact(ctx.http.planned, 2)}\n`);
+    await ctx.writePlan();
     return EXIT.ok;
   }
   const e = asVxError(err);

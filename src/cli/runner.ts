@@ -42,12 +42,7 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     state.streamsUsed = true;
     state.onAction?.();
     state.onAction = undefined;
-    const [{ Ctx }, { SETTINGS }, { checkQuery }, { stringifyExact }] = await Promise.all([
-      import('../core/context.js'),
-      import('../api/settings.js'),
-      import('../core/output.js'),
-      import('../core/json.js'),
-    ]);
+    const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
     ctx.onPager = (running) => void (state.pagerRunning = running);
@@ -55,7 +50,7 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run
-    if (ctx.http.dryRun && ctx.http.planned.length) await ctx.write(`${stringifyExact(ctx.http.planned, 2)}\n`);
+    if (ctx.http.dryRun && ctx.http.planned.length) await ctx.writePlan();
     ctx.verboseExchanges();
   };
 }
@@ -63,11 +58,6 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
 /** Help text with examples, appended after the options. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-}
-
-/** Collects a repeatable option into an array. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
 }
 
 let selection: readonly string[] | undefined;

@@ -9,6 +9,7 @@ import { terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';
 import type { ChalkInstance } from 'chalk';
+import { stringifyExact } from './json.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -218,6 +219,11 @@ export class Ctx {
       if (this.io.stdout.write(text)) resolve();
       else this.io.stdout.once('drain', () => resolve());
     });
+  }
+
+  /** --dry-run: the requests that would have been sent, as JSON on stdout (the one place it is printed). */
+  writePlan(): Promise<void> {
+    return this.write(`${stringifyExact(this.http.planned, 2)}\n`);
   }
 
   /** A message for the person at the terminal (stderr); secrets redacted. */

@@ -1,5 +1,19 @@
-// Errors are values with a class; main.ts maps the class to the contract's exit code.
-// Nothing here knows about a particular API family beyond the shapes of their error bodies.
+// Errors are values with a class, and each class carries the contract's exit code (cli/report.ts
+// prints one line and returns that code; main.ts exits with it). Also: the error body of any
+// service read into status, code, message and request id. Nothing here knows about a particular
+// API family beyond the shapes of their error bodies.
+
+/** The response headers that carry a request id, in the order they are looked for (lower case). */
+export const REQUEST_ID_HEADERS = ['x-requestid', 'x-request-id', 'x-ms-request-id', 'request-id'] as const;
+
+/** The request id of a response, from the first of REQUEST_ID_HEADERS it has. */
+export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = header(name);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
 
 export const EXIT = {
   ok: 0,
@@ -201,7 +215,7 @@ export function errorFromResponse(
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const requestId = h('x-requestid') ?? h('x-request-id') ?? h('x-ms-request-id') ?? h('request-id') ?? h('x-correlation-id');
+  const requestId = requestIdOf(h) ?? h('x-correlation-id');
   let message = parsed.message;
   if (message === undefined && parsed.code === undefined) message = describeBody(bodyText, h('content-type'));
   const parts = [`HTTP ${status}${statusText(status) ? ' ' + statusText(status) : ''}`];

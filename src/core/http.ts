@@ -20,10 +20,12 @@ import {
   InterruptedError,
   isVxError,
   UsageError,
+  requestIdOf,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
 import { parseExact, stringifyExact } from './json.js';
+import { sleep as defaultSleep } from './sleep.js';
 import { dotSegmentIn, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
@@ -212,22 +214,6 @@ export class DryRunHalt extends VxError {
   constructor() {
     super('dry run');
   }
-}
-
-/** Waits `ms`; an abort of `signal` rejects with InterruptedError. */
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function truncate(s: string, n = 2000): string {
@@ -759,7 +745,7 @@ export class Http {
       get text() {
         return (text ??= buf.toString('utf8'));
       },
-      requestId: h['x-requestid'] ?? h['x-request-id'] ?? h['x-ms-request-id'] ?? h['request-id'],
+      requestId: requestIdOf((name) => h[name]),
       json<T>(exact = true): T {
         const t = res.text;
         try {

@@ -7,10 +7,16 @@ import { isExactNumber, stringifyExact } from './json.js';
 export const FORMATS = ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/**
+ * Reads a cell from a row. Declared as a method so that a getter written for its own row type
+ * (`(r: StatusRow) => r.service`) fits any column list (method parameters are bivariant).
+ */
+type RowGetter = { read(row: unknown): unknown }['read'];
+
 export interface Column {
   header: string;
   /** a dotted path into the row, or a function */
-  get: string | ((row: any) => unknown);
+  get: string | RowGetter;
   /** right-align (numbers) */
   align?: 'left' | 'right';
   /** a column that may be dropped first when the terminal is narrow */
@@ -66,7 +72,7 @@ export async function applyQuery(value: unknown, expr: string | undefined): Prom
   if (!expr) return value;
   await checkQuery(expr);
   try {
-    return jmes!.search(value as any, expr);
+    return jmes!.search(value as Parameters<NonNullable<typeof jmes>['search']>[0], expr);
   } catch (e) {
     // the expression is valid but does not fit the data; whatever was asked of the service was done
     throw new UsageError(`--query "${expr}" failed on the result: ${(e as Error).message} (the request itself was sent and succeeded)`);
@@ -76,10 +82,10 @@ export async function applyQuery(value: unknown, expr: string | undefined): Prom
 export function getPath(row: unknown, path: string): unknown {
   if (row === null || row === undefined) return undefined;
   if (path === '' || path === '.') return row;
-  let cur: any = row;
+  let cur: unknown = row;
   for (const part of path.split('.')) {
     if (cur === null || cur === undefined) return undefined;
-    cur = cur[part];
+    cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }

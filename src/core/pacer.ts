@@ -27,6 +27,7 @@
 // request that was sent before the last lesson was learned teaches nothing new.
 // A configured rate is a ceiling: the pacer never goes above it, and 429s may still lower it.
 import { InterruptedError } from './errors.js';
+import { sleep } from './sleep.js';
 
 export interface Clock {
   /** milliseconds, monotonic */
@@ -37,19 +38,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(new InterruptedError());
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(new InterruptedError());
-      };
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep,
 };
 
 export interface PacerOptions {

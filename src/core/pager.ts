@@ -17,7 +17,6 @@ export function pagerCommand(env: NodeJS.ProcessEnv, flag: boolean | undefined):
 export function screenLines(text: string, columns: number): number {
   let n = 0;
   for (const line of text.replace(/\n$/, '').split('\n')) {
-    // eslint-disable-next-line no-control-regex
     const visible = line.replace(/\u001b\[[0-9;]*m/g, '').length;
     n += Math.max(1, Math.ceil(visible / Math.max(1, columns)));
   }

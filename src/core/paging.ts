@@ -24,7 +24,7 @@ export interface PagingOptions {
 /** Reads one page body: items and next link. A body without an items array is a ServiceError. */
 export function readPage<T>(body: unknown, opts: PagingOptions = {}): Page<T> {
   const key = opts.itemsKey ?? 'value';
-  if (!body || typeof body !== 'object' || !Array.isArray((body as any)[key])) {
+  if (!body || typeof body !== 'object' || !Array.isArray((body as Record<string, unknown>)[key])) {
     throw new ServiceError(`the service answered a list request without a "${key}" array`);
   }
   const b = body as Record<string, unknown>;

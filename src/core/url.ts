@@ -31,11 +31,6 @@ export function buildQuery(query: Record<string, QueryValue> = {}): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** base + path (path starts with /) + query. */
-export function joinUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
-  return `${base.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}${buildQuery(query)}`;
-}
-
 // ---- path segments ----
 
 const DOT_SEGMENT = /^\.{1,2}$/;

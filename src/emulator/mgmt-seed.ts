@@ -9,8 +9,6 @@ export const EMU_SUBSCRIPTION = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
 export const EMU_EMPTY_SUBSCRIPTION = '0f0e0d0c-0b0a-4909-8807-060504030201';
 export const EMU_RESOURCE_GROUP = 'web';
 export const EMU_SERVICE = 'contoso-api';
-/** the namespace the emulated service knows */
-export const EMU_NAMESPACE = 'Vendor';
 
 export type Json = Record<string, any>;
 
@@ -170,7 +168,6 @@ export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
 
 const VM = `/subscriptions/${EMU_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
 const DB = `/subscriptions/${EMU_SUBSCRIPTION}/resourceGroups/data/providers/Vendor.Sql/servers/sql-01/databases/orders`;
-export const EMU_RESOURCES = { vm: VM, database: DB };
 
 interface QuotaSeed {
   provider: string;

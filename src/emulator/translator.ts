@@ -56,9 +56,9 @@ export interface TranslatorState {
 
 export const REQUEST_LOG_SIZE = 200;
 /** the category of the emulated custom system (English to German and French, German to English) */
-export const EMU_CATEGORY = '0000c0de-0000-4000-8000-00000000c001-TECH';
+const EMU_CATEGORY = '0000c0de-0000-4000-8000-00000000c001-TECH';
 /** a category whose custom system is still being prepared (408001) */
-export const EMU_CATEGORY_PREPARING = '0000c0de-0000-4000-8000-00000000c002-LEGAL';
+const EMU_CATEGORY_PREPARING = '0000c0de-0000-4000-8000-00000000c002-LEGAL';
 
 export function seedTranslator(): TranslatorState {
   const categories: Record<string, CustomSystem> = {

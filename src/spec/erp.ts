@@ -470,11 +470,6 @@ export function collectionPath(set: ErpSet, company?: string): string {
 // Limits of the business-data API (the platform's "API limits" / operational limits pages)
 /** operations one `$batch` request may hold */
 export const BATCH_MAX_OPERATIONS = 100;
-/** requests each user may send per window (a sliding five minutes), 429 beyond */
-export const USER_REQUEST_LIMIT = 6000;
-export const USER_REQUEST_WINDOW_SECONDS = 300;
-/** requests of one user the service works on at once (more wait in its queue) */
-export const USER_MAX_CONCURRENT = 5;
 
 // Database refresh (lcs)
 export const LCS_VERSION_HEADER = 'x-vendor-version';

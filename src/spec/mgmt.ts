@@ -22,18 +22,8 @@ export const INT32_MAX = 2_147_483_647;
 
 // ---- enumerations ----
 
-export const EVENT_LEVELS = ['Critical', 'Error', 'Warning', 'Informational'] as const;
-export const LEVELS = ['Critical', 'Warning'] as const;
-export const EVENT_SOURCES = ['ResourceHealth', 'ServiceHealth'] as const;
-export const EVENT_STATUSES = ['Active', 'Resolved'] as const;
-export const EVENT_SUB_TYPES = ['Retirement', 'ForeignExchangeRateChange', 'Underbilling', 'Overbilling', 'PriceChanges', 'TaxChanges', 'MeterIDChanges', 'UnauthorizedPartyAbuse'] as const;
 export const EVENT_TYPES = ['ServiceIssue', 'PlannedMaintenance', 'HealthAdvisory', 'RCA', 'EmergingIssues', 'SecurityAdvisory', 'Billing'] as const;
-export const EVENT_TAGS = ['Action Recommended', 'False Positive', 'Preliminary PIR', 'Final PIR'] as const;
-export const LINK_TYPES = ['Button', 'Hyperlink'] as const;
 
-export const QUOTA_RESOURCE_TYPES = ['standard', 'dedicated', 'lowPriority', 'shared', 'serviceSpecific'] as const;
-export const QUOTA_REQUEST_STATES = ['Accepted', 'Invalid', 'Succeeded', 'Failed', 'InProgress'] as const;
-export type QuotaRequestState = (typeof QUOTA_REQUEST_STATES)[number];
 /** the states a quota request ends in */
 export const QUOTA_FINAL_STATES = ['Succeeded', 'Failed', 'Invalid'] as const;
 /** the final states that are failures (exit 1) */

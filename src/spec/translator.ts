@@ -19,25 +19,6 @@ export const PROFANITY_ACTIONS = ['NoAction', 'Marked', 'Deleted'] as const;
 export type ProfanityAction = (typeof PROFANITY_ACTIONS)[number];
 export const PROFANITY_MARKERS = ['Asterisk', 'Tag'] as const;
 export type ProfanityMarker = (typeof PROFANITY_MARKERS)[number];
-export const BOOLEAN_VALUES = ['true', 'false'] as const;
-
-/** The query parameters of translate, in the order the client sends them. */
-export const QUERY_PARAMS = [
-  'api-version',
-  'to',
-  'from',
-  'textType',
-  'category',
-  'profanityAction',
-  'profanityMarker',
-  'includeAlignment',
-  'includeSentenceLength',
-  'suggestedFrom',
-  'fromScript',
-  'toScript',
-  'allowFallback',
-  'ClientTraceId',
-] as const;
 
 /** The response headers of translate (names are case-insensitive). */
 export const HEADERS = {

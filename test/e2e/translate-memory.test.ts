@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, removeDir, tempDir } from '../helpers/vx.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const dir = tempDir('vx-tm-e2e-');

@@ -52,8 +52,8 @@ const RENAMED = [
   opt('--no-wait', 'do not wait'),
   opt('--project <id>', 'required', { required: true }),
 ] as const;
-const RETYPED = [opt('--page-size <n>', 'items per page'), opt('--kind', 'which kind'), opt('--no-wait', 'do not wait'), opt('--project <id>', 'required', { required: true })] as const;
-const OPTIONAL = [opt('--page-size <n>', 'items per page'), opt('--kind <k>', 'which kind', { choices: ['a', 'b'] }), opt('--no-wait', 'do not wait'), opt('--project <id>', 'required')] as const;
+export const RETYPED = [opt('--page-size <n>', 'items per page'), opt('--kind', 'which kind'), opt('--no-wait', 'do not wait'), opt('--project <id>', 'required', { required: true })] as const;
+export const OPTIONAL = [opt('--page-size <n>', 'items per page'), opt('--kind <k>', 'which kind', { choices: ['a', 'b'] }), opt('--no-wait', 'do not wait'), opt('--project <id>', 'required')] as const;
 
 /** the unchanged run function, against each edit */
 export function runRenamed(opts: OptionsOf<typeof RENAMED>): unknown {

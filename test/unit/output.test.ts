@@ -50,7 +50,7 @@ describe('formats', () => {
   it('tsv: no header, scalar columns, escaped tabs/newlines/backslashes', () => {
     expect(renderTsv(rows)).toBe('1\talpha\ttab\\there\n22\tbeta\tline\\nbreak\n');
     expect(renderTsv(['a', 'b\\c'])).toBe('a\nb\\\\c\n');
-    expect(renderTsv(rows, [{ header: 'n', get: 'nested.a' }, { header: 'f', get: (r) => r.id * 2 }])).toBe('1\t2\n\t44\n');
+    expect(renderTsv(rows, [{ header: 'n', get: 'nested.a' }, { header: 'f', get: (r: { id: number }) => r.id * 2 }])).toBe('1\t2\n\t44\n');
     expect(renderTsv(null)).toBe('');
   });
 

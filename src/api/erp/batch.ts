@@ -19,7 +19,7 @@ export interface BatchOp {
 }
 
 export type OpResult =
-  | { kind: 'done'; status: number; headers: Record<string, string>; body: any }
+  | { kind: 'done'; status: number; headers: Record<string, string>; body: unknown }
   | { kind: 'failed'; status: number; code?: string; message: string; rolledBack?: boolean }
   /** not done: its batch was rolled back because another operation failed */
   | { kind: 'rolled-back' }

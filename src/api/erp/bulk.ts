@@ -179,7 +179,8 @@ export async function lookup(
         out.set(it.row, { row: it.row, failure: { ...res, message: `reading the ${set.singular} failed: ${res.message ?? ''}` } });
         return;
       }
-      const rec = k.field === 'id' ? r.body : Array.isArray(r.body?.value) ? (r.body.value.length === 1 ? r.body.value[0] : r.body.value.length) : undefined;
+      const found = (r.body as { value?: unknown } | undefined)?.value;
+      const rec = k.field === 'id' ? r.body : Array.isArray(found) ? (found.length === 1 ? found[0] : found.length) : undefined;
       if (typeof rec === 'number' || rec === undefined) {
         out.set(it.row, { row: it.row, failure: { row: it.row, status: 'failed', httpStatus: rec === 0 ? 404 : 409, code: rec === 0 ? 'NotFound' : 'Ambiguous', message: rec === 0 ? `no ${set.singular} has ${k.field} ${k.value}` : `more than one ${set.singular} has ${k.field} ${k.value}` } });
         return;

@@ -132,10 +132,6 @@ export interface ChangeStatus {
   failure?: VxError;
 }
 
-export function changeSucceeded(s: ChangeStatus): boolean {
-  return s.state === 'Succeeded';
-}
-
 export interface FollowOptions {
   concurrency: number;
   intervalSeconds: number;

@@ -1,7 +1,8 @@
 // Quota (service limits, api-version 2020-10-25): read a quota, list the quotas of a provider and
 // location, request a new limit (PATCH), and follow the request until it ends.
 import { ServiceError } from '../../core/errors.js';
-import { defaultSleep as sleep, parseRetryAfter } from '../../core/http.js';
+import { parseRetryAfter } from '../../core/http.js';
+import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
 import { checkRule, MGMT_API_VERSION, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
 import { seg, withApiVersion, type MgmtClient } from './client.js';

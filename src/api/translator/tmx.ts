@@ -19,7 +19,6 @@ import type { KeyOptions, MemoryEntry } from './memory.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** characters XML 1.0 cannot carry at all (even escaped): written as U+FFFD */
-// eslint-disable-next-line no-control-regex
 const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const text = (s: string) => esc(s.replace(NOT_XML, '\uFFFD')).replace(/\r/g, '&#13;');
 

@@ -9,7 +9,7 @@
 // keys; `$t(...)` nesting and `{{x}}` are placeholders (protect.ts).
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
-import { tokenize, piecesText, type Piece } from './protect.js';
+import { piecesText, type Piece } from './protect.js';
 import { applyEdits, hash, joinParts, lineAt, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let jsonc: typeof import('jsonc-parser') | undefined;

@@ -51,10 +51,6 @@ function sticky(re: RegExp, s: string, i: number): number | undefined {
   return m ? i + m[0].length : undefined;
 }
 
-interface Split {
-  pieces: Piece[];
-}
-
 /**
  * An ICU plural/select argument starting at `i`: its syntax (head, case openers, closers, `#`)
  * becomes tokens, the case messages are split recursively. Undefined when it is not one.
