@@ -263,7 +263,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     }
   }
 
-  if (opts.check) return check(ctx, plans, stale);
+  if (opts.check) return check(ctx, stale);
 
   // 3. translate (from the language the sources name, when they agree and --from does not say)
   const named = new Set(plans.map((p) => p.doc.language?.trim()).filter((l): l is string => Boolean(l)));
@@ -446,7 +446,7 @@ function checkState(state: string, format: FileFormat, doc: SourceDoc): void {
   if (!allowed.includes(state)) throw new UsageError(`invalid value "${state}" for --state with XLIFF ${v} (${doc.file}): allowed ${allowed.join(', ')}`);
 }
 
-async function check(ctx: Ctx, plans: SourcePlan[], stale: { source: string; language: string; target: string; unit: string; line: number; status: string }[]): Promise<void> {
+async function check(ctx: Ctx, stale: { source: string; language: string; target: string; unit: string; line: number; status: string }[]): Promise<void> {
   await ctx.print(stale, {
     columns: [
       { header: 'language', get: 'language' },
@@ -461,7 +461,6 @@ async function check(ctx: Ctx, plans: SourcePlan[], stale: { source: string; lan
   const per = new Map<string, number>();
   for (const s of stale) per.set(s.language, (per.get(s.language) ?? 0) + 1);
   const langs = [...per].map(([l, n]) => `${l}: ${n}`).join(', ');
-  void plans;
   throw new VxError(`${stale.length} unit${stale.length === 1 ? ' is' : 's are'} missing or stale (${langs}); run vx translate sync to translate them`);
 }
 

@@ -18,7 +18,7 @@
 //
 // How it learns: the service throttles with a bucket of some size B refilled at the rate r. At
 // the first 429 the units accepted so far are about B plus what came in meanwhile, so r is
-// first estimated as accepted / (elapsed + Retry-After), and everyone waits the Retry-After
+// first estimated as (accepted + the refused request) / max(1 s, elapsed + Retry-After), and everyone waits the Retry-After
 // (the bucket refills meanwhile and is then spent as a burst). From then on the bucket is known
 // to be empty at each 429: the units accepted between two 429s of a saturated run, divided by the
 // time between them, measure r (accumulated across 429s, so the measure sharpens as the run
