@@ -309,27 +309,27 @@ function __vx_valued
     case 'vx mgmt version-sets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt version-sets list'
-      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -o -p -q
+      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -g -o -p -q
     case 'vx mgmt version-sets get'
-      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -g -o -p -q
     case 'vx mgmt version-sets create'
-      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -g -o -p -q
     case 'vx mgmt version-sets update'
-      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -g -o -p -q
     case 'vx mgmt version-sets delete'
-      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -g -o -p -q
     case 'vx mgmt versionsets'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt versionsets list'
-      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -o -p -q
+      printf '%s\n' --filter --output --profile --query --resource-group --retries --service --skip --subscription --timeout --top -g -o -p -q
     case 'vx mgmt versionsets get'
-      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+      printf '%s\n' --output --profile --query --resource-group --retries --service --subscription --timeout -g -o -p -q
     case 'vx mgmt versionsets create'
-      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+      printf '%s\n' --description --display-name --header-name --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -g -o -p -q
     case 'vx mgmt versionsets update'
-      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -o -p -q
+      printf '%s\n' --description --display-name --header-name --if-match --output --profile --query --query-name --resource-group --retries --scheme --service --subscription --timeout -g -o -p -q
     case 'vx mgmt versionsets delete'
-      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -o -p -q
+      printf '%s\n' --if-match --output --profile --query --resource-group --retries --service --subscription --timeout -g -o -p -q
     case 'vx auth'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx auth login'

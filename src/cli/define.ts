@@ -21,7 +21,7 @@
 //   });
 //
 // This module is loaded by every start: it imports commander and types only.
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Ctx } from '../core/context.js';
 import { act, examples as examplesText, selected } from './runner.js';
 
@@ -171,11 +171,26 @@ function helpAfter(c: Command, spec: Described): void {
   else if (ex || more) c.addHelpText('after', ex + (more ?? ''));
 }
 
+/**
+ * A choice in any case (`--scheme header`, `-o JSON`, as az accepts enum values), handed on in
+ * the case the declaration gives; anything else is commander's own "Allowed choices are" error.
+ */
+export function choiceParser(choices: readonly string[]): (v: string) => string {
+  const canonical = new Map(choices.map((c) => [c.toLowerCase(), c]));
+  return (v: string) => {
+    const c = canonical.get(v.toLowerCase());
+    if (c === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    return c;
+  };
+}
+
 export function toOption(o: Opt): Option {
   const option = new Option(o.flags, o.help);
+  // the choices stay on the option for help and completion; the value is matched in any case
   if (o.choices) option.choices(o.choices);
-  if (o.lenient) option.argParser((v: string) => v);
-  if (o.repeat) option.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), v]);
+  const parse = o.choices && !o.lenient ? choiceParser(o.choices) : (v: string) => v;
+  if (o.choices) option.argParser(parse);
+  if (o.repeat) option.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), parse(v)]);
   if (o.default !== undefined) option.default(o.default);
   if (o.required) option.makeOptionMandatory();
   return option;
@@ -201,7 +216,7 @@ export function mount(parent: Command, spec: Spec): Command {
   spec.configure?.(c);
   for (const a of spec.args ?? []) {
     const argument = new Argument(a.spec, a.help);
-    if (a.choices) argument.choices(a.choices);
+    if (a.choices) argument.choices(a.choices).argParser(choiceParser(a.choices));
     c.addArgument(argument);
   }
   for (const o of spec.options ?? []) c.addOption(toOption(o));

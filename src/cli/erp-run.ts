@@ -28,7 +28,8 @@ export function listQuery(opts: Partial<ListOpts>): ListQuery {
     select: opts.select,
     expand: opts.expand,
     orderby: opts.orderby,
-    top: count('--top', opts.top, 0),
+    // at least 1 in every family (the mgmt specs' minimum; a list of none is never what was meant)
+    top: count('--top', opts.top, 1),
     skip: count('--skip', opts.skip, 0),
     pageSize: count('--page-size', opts.pageSize, 1),
   };

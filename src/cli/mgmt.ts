@@ -19,7 +19,7 @@ const QUOTA_SCOPE = [
 
 const SERVICE_SCOPE = [
   subscription(true),
-  opt('--resource-group <rg>', 'resource group of the API management service (1-90 characters)', { required: true }),
+  opt('-g, --resource-group <rg>', 'resource group of the API management service (1-90 characters)', { required: true }),
   opt('--service <name>', 'API management service name (1-50 letters, digits, hyphens)', { required: true }),
 ] as const;
 

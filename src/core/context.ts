@@ -2,7 +2,7 @@
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
-import { Http, type HttpObserver } from './http.js';
+import { Http, type HttpObserver, type Transport } from './http.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
@@ -73,7 +73,7 @@ export class Ctx {
     settings: readonly SettingDef[],
     readonly io: Streams = processStreams(),
     readonly signal: AbortSignal = new AbortController().signal,
-    opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv } = {},
+    opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv; transport?: Transport } = {},
   ) {
     const env = opts.env ?? process.env;
     this.env = env;
@@ -95,6 +95,7 @@ export class Ctx {
       maxBodyBytes: env.VX_MAX_RESPONSE_BYTES ? Number(env.VX_MAX_RESPONSE_BYTES) : undefined,
       observer: this.retryObserver(),
       waitingAfterMs: env.VX_WAITING_AFTER_MS ? Number(env.VX_WAITING_AFTER_MS) : undefined,
+      transport: opts.transport,
     });
     this.prompter = opts.prompter ?? terminalPrompter(signal);
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));

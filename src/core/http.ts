@@ -101,7 +101,26 @@ export interface HttpOptions {
   observer?: HttpObserver;
   /** after how long without an answer `observer.waiting` is first called (default 5 s), then every second */
   waitingAfterMs?: number;
+  /**
+   * The seam for tests (test/helpers/httpmock.ts): one exchange without a network. Retries,
+   * timeouts, tracing, redaction and error mapping around it stay the real ones.
+   */
+  transport?: Transport;
 }
+
+/** One request as a transport sends it, and what it answers. */
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+export interface TransportResponse {
+  status: number;
+  headers?: Record<string, string | string[] | undefined>;
+  body?: string | Uint8Array;
+}
+export type Transport = (req: TransportRequest, signal: AbortSignal) => Promise<TransportResponse>;
 
 /** A retry about to wait: what failed, how long until the next attempt, which attempt that is. */
 export interface RetryEvent {
@@ -697,6 +716,13 @@ export class Http {
     }
   }
 
+  private async viaTransport(transport: Transport, req: TransportRequest, signal: AbortSignal): Promise<RawResponse> {
+    const { Readable } = await import('node:stream');
+    const res = await transport(req, signal);
+    const body = res.body === undefined ? Buffer.alloc(0) : Buffer.from(res.body);
+    return { statusCode: res.status, headers: res.headers ?? {}, body: Readable.from([body]) };
+  }
+
   private async exchange(
     method: string,
     url: string,
@@ -710,8 +736,9 @@ export class Http {
     const timedOut = () => aborter.aborted && !signal?.aborted;
     let r: RawResponse;
     try {
-      r =
-        this.transport === 'undici'
+      r = this.opts.transport
+        ? await this.viaTransport(this.opts.transport, { method, url, headers, body }, aborter.signal())
+        : this.transport === 'undici'
           ? await this.undiciRequest(method, url, headers, body, aborter.signal())
           : await this.nodeRequest(method, url, headers, body, aborter, timeout);
     } catch (e) {

@@ -275,23 +275,8 @@ describe('translate: output formats', () => {
 });
 
 describe('translate: errors', () => {
+  // the checks of option values run in-process: test/unit/translate-inprocess.test.ts
   const usage: [string, string[], RegExp][] = [
-    ['no --to', ['x'], /--to is required/],
-    ['a bad --to', ['--to', 'de_DE', 'x'], /invalid language code "de_DE" for --to/],
-    ['a --to twice', ['--to', 'de,DE', 'x'], /--to names DE twice/],
-    ['a bad --from', ['--to', 'de', '--from', '12', 'x'], /invalid language code "12" for --from/],
-    ['a bad --text-type', ['--to', 'de', '--text-type', 'xml', 'x'], /invalid value "xml" for --text-type: allowed plain, html/],
-    ['a bad --profanity-action', ['--to', 'de', '--profanity-action', 'Hide', 'x'], /allowed NoAction, Marked, Deleted/],
-    ['a bad --profanity-marker', ['--to', 'de', '--profanity-action', 'Marked', '--profanity-marker', 'Stars', 'x'], /allowed Asterisk, Tag/],
-    ['a bad --to-script', ['--to', 'de', '--to-script', 'Latin', 'x'], /invalid script code "Latin" for --to-script/],
-    ['--to-script count', ['--to', 'de,fr', '--to-script', 'Latn', 'x'], /one script per --to language: 1 given for 2 targets/],
-    ['a bad --from-script', ['--to', 'de', '--from-script', 'L', 'x'], /invalid script code "L" for --from-script/],
-    ['a bad --category', ['--to', 'de', '--category', 'a b', 'x'], /invalid value "a b" for --category/],
-    ['a bad --trace-id', ['--to', 'de', '--trace-id', 'abc', 'x'], /invalid value "abc" for --trace-id: expected a GUID/],
-    ['a bad --concurrency', ['--to', 'de', '--concurrency', '0', 'x'], /--concurrency: expected a whole number from 1 to 64/],
-    ['arguments and --file', ['--to', 'de', '-f', 'x.txt', 'x'], /either as arguments or with --file/],
-    ['a missing file', ['--to', 'de', '-f', '/nonexistent/x.txt'], /cannot read \/nonexistent\/x.txt: no such file/],
-    ['a directory', ['--to', 'de', '-f', '/tmp'], /cannot read \/tmp: it is a directory/],
     ['an unknown flag', ['--to', 'de', '--colour', 'x'], /unknown option '--colour'/],
   ];
   for (const [name, args, message] of usage) {
