@@ -28,7 +28,7 @@ import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
 import { MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
-import { runSettings } from './translate-run.js';
+import { runSettings } from './translate-memory-run.js';
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };

@@ -24,6 +24,23 @@ export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefin
   return ctx.config.get('translate.memory') || undefined;
 }
 
+/** a whole number of characters from 1 (commas and underscores allowed: 2,000,000) */
+function characters(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.trim().replace(/[,_]/g, ''));
+  if (!/^\s*\d[\d,_]*\s*$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from 1, e.g. 2000000`);
+  return n;
+}
+
+/** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget (also vx translate file|sync's). */
+export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string }) {
+  const memory = memoryPath(ctx, opts.memory);
+  const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
+  const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
+  const budget = characters('--budget', opts.budget);
+  return { memory, perMinute, budget };
+}
+
 function requirePath(ctx: Ctx, flag: string | undefined): string {
   const path = memoryPath(ctx, flag);
   if (!path) throw new UsageError('no translation memory: give --memory <path> or set one with `vx profile set translate.memory <path>`');

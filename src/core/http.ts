@@ -570,6 +570,9 @@ export class Http {
     const signal = req.signal ?? this.opts.signal;
     let attempt = 0;
     let lost = false;
+    // 429s of a paced request since the run last made progress (see below)
+    let throttledTries = 0;
+    let throttledAt = -1;
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, signal) : undefined;
@@ -646,14 +649,30 @@ export class Http {
         if (lost) res.afterLostAttempt = true;
         return res;
       }
-      if (ticket && res.status === 429) {
-        // throttled: the pacer learns the rate and says when to try again; never given up
+      // throttled: the pacer learns the rate and says when to try again. While the run makes
+      // progress (a request of the run was accepted since this one was last throttled) a 429 does
+      // not count against --retries, so a line that is only throttled is never given up; a service
+      // that answers nothing but 429 meets --retries as the contract says (exit 6, "429 after all
+      // retries"; at once with --retries 0)
+      const progress = ticket ? (req.pace!.pacer.stats?.().accepted ?? 0) : 0;
+      if (ticket && res.status === 429 && progress > throttledAt) {
+        if (throttledAt >= 0) throttledTries = 0;
+        throttledAt = progress;
+      }
+      if (ticket && res.status === 429 && throttledTries++ < maxRetries) {
         const ra = parseRetryAfter(res.headers['retry-after']);
         const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
         this.trace(`throttled; retrying in ${delay} ms`);
         this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
         await sleep(delay, signal);
         continue;
+      }
+      if (ticket && res.status === 429) {
+        // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
+        req.pace!.pacer.throttled(ticket, parseRetryAfter(res.headers['retry-after']));
+        const error = errorFromResponse(res.status, res.text, res.headers);
+        if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
+        throw error;
       }
       const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
       if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;

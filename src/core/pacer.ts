@@ -86,6 +86,8 @@ export interface Paced {
   acquire(cost: number, signal?: AbortSignal): Promise<Ticket>;
   accepted(ticket: Ticket): void;
   throttled(ticket: Ticket, retryAfterMs?: number): number;
+  /** how many requests of the run were accepted so far (core/http: is the run still making progress?) */
+  stats?(): { accepted: number };
 }
 
 const MINUTE = 60_000;

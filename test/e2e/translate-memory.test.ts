@@ -111,9 +111,9 @@ describe('translation memory', () => {
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
   });
 
-  it('a throttled run is never given up (whatever --retries says): 429s are waited out and teach the pacer', async () => {
+  it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {
     e2e.emu.setFaults('translator/429:3x,retry-after:1');
-    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--retries', '0', '--verbose', 'Hello']);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--verbose', 'Hello']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[de] Ĥéļļö\n');
     expect(e2e.emu.log.filter((l) => l.family === 'translator').map((l) => l.status)).toEqual([429, 429, 429, 200]);

@@ -39,7 +39,7 @@ describe('emulated translator character rate', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/^vx: --rate and a rate:N rule in --faults both set the translator's rate: give one\n/);
     // 5 characters a second, a bucket of 50,000: "hello" fits, then 50,000 more wait about a second (and are not given up)
-    const ok = await e2e.run(['emulator', 'exec', '--rate', 'translator=5', '--', 'sh', '-c', 'vx translate --to de --from en hello && vx translate --to de --from en --retries 0 --verbose "$(printf "x%.0s" $(seq 1 50000))" | wc -c'], { timeoutMs: 30_000 });
+    const ok = await e2e.run(['emulator', 'exec', '--rate', 'translator=5', '--', 'sh', '-c', 'vx translate --to de --from en hello && vx translate --to de --from en --retries 1 --verbose "$(printf "x%.0s" $(seq 1 50000))" | wc -c'], { timeoutMs: 30_000 });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe(`[de] ĥéļļö\n${Buffer.byteLength(`[de] ${'ẋ'.repeat(50_000)}\n`)}\n`);
     expect(ok.stderr).toMatch(/throttled \(429\): 1; limit learned: /);

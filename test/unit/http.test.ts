@@ -122,16 +122,19 @@ for (const transport of ['node', 'undici'] as const) {
       }
     });
 
-    it('a paced request waits its turn, teaches the pacer each 429 and is never given up for throttling', async () => {
+    it('a paced request waits its turn, teaches the pacer each 429 and is not given up for throttling while the run makes progress', async () => {
       const { Pacer } = await import('../../src/core/pacer.js');
       const calls: string[] = [];
       // a clock whose waits pass at once (the pacer's own timing is test/unit/pacer.test.ts's business)
       let t = 0;
       const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
+      // other requests of the run are accepted meanwhile: one more each time this one is throttled
+      let others = 0;
       const spy = {
         acquire: async (cost: number, signal?: AbortSignal) => (calls.push(`acquire ${cost}`), pacer.acquire(cost, signal)),
         accepted: (t: Parameters<typeof pacer.accepted>[0]) => (calls.push('accepted'), pacer.accepted(t)),
-        throttled: (t: Parameters<typeof pacer.throttled>[0], ra?: number) => (calls.push(`throttled ${ra}`), pacer.throttled(t, ra)),
+        throttled: (t: Parameters<typeof pacer.throttled>[0], ra?: number) => (calls.push(`throttled ${ra}`), others++, pacer.throttled(t, ra)),
+        stats: () => ({ accepted: others }),
       };
       // more 429s than --retries allows: a paced request still goes on
       steps = [...Array(6)].map(() => reply(429, {}, { 'retry-after': '2' })).concat(reply(200, { ok: true }));
@@ -142,10 +145,15 @@ for (const transport of ['node', 'undici'] as const) {
       expect(delays).toEqual([2000, 2000, 2000, 2000, 2000, 2000]);
       expect(calls).toEqual([...Array(6)].flatMap(() => ['acquire 1234', 'throttled 2000']).concat('acquire 1234', 'accepted'));
       expect(pacer.stats()).toMatchObject({ accepted: 1, rejected: 6, units: 1234 });
+      // a run where nothing is accepted: 429s meet --retries like any retryable failure (exit 6)
+      const stuck = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
+      steps = [...Array(3)].map(() => reply(429, {}, { 'retry-after': '1' }));
+      await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer: stuck, cost: 1 } })).rejects.toBeInstanceOf(ThrottledError);
+      expect(seen).toHaveLength(10);
       // other failures still count against --retries
       steps = [reply(500), reply(500), reply(500)];
       await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer, cost: 1 } })).rejects.toBeInstanceOf(UnavailableError);
-      expect(seen).toHaveLength(10);
+      expect(seen).toHaveLength(13);
     });
     it('retries a POST only on 429 and 503 unless the caller marks it idempotent', async () => {
       steps = [reply(429, {}, { 'retry-after': '0' }), reply(503, {}, { 'retry-after': '0' }), reply(201, { id: 1 })];

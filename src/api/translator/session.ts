@@ -1,0 +1,102 @@
+// One translation run, as `vx translate` makes it: every request paced by one pacer (learned from
+// 429s, or the rate the user knows) and metered against the budget, each distinct text sent once
+// (and the memory's answers not at all), every answer checked against its items before anything
+// of it is handed on. What goes in is translate's Items (api/translator/input.ts); what comes out
+// is one event per answered run of input items, in input order, and the run's counts. No terminal.
+import { fmt } from './batcher.js';
+import type { Items } from './input.js';
+import { MeteredSender } from './metered.js';
+import { mismatch } from './rows.js';
+import { ReuseFailure, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
+import type { TranslatorClient } from './client.js';
+import { BatchFailure, translateStream, type Batch, type BatchOutcome } from './stream.js';
+import { InterruptedError, ServiceError } from '../../core/errors.js';
+import { Pacer } from '../../core/pacer.js';
+
+/** the pause after which a partial batch of distinct texts is sent when the reader waits (a regular file) */
+const REUSE_FLUSH_MS = 100;
+
+export interface SessionOptions {
+  /** the target languages, in --to order (each answer is checked against them) */
+  to: readonly string[];
+  concurrency: number;
+  reuse: Pick<ReuseOptions, 'memory'>;
+  /** the rate the user knows (characters a minute); else learned from 429s */
+  perMinute?: number;
+  /** billed characters the run may spend (exit 6 before a batch that would cross it) */
+  budget?: number;
+  signal: AbortSignal;
+  /** called with each answered request (the --debug line) */
+  onBatch?(batch: Batch, outcome: BatchOutcome, items: string): void;
+}
+
+/** What a run sent and what it saved. */
+export interface SessionCounts {
+  requests: number;
+  billed: number;
+  /** requests whose answer carried no X-Metered-Usage */
+  unmetered: number;
+  totals: ReuseTotals;
+  pacer: Pacer;
+}
+
+export function translateSession(client: Pick<TranslatorClient, 'translate'>, input: Items, o: SessionOptions): { events: AsyncIterable<ReuseEvent>; counts: SessionCounts } {
+  const targets = o.to.length;
+  const pacer = new Pacer({ perMinute: o.perMinute });
+  const sender = new MeteredSender(client, { targets, pacer, budget: o.budget });
+  const counts: SessionCounts = { requests: 0, billed: 0, unmetered: 0, totals: { items: 0, sent: 0, memoryHits: 0, duplicates: 0 }, pacer };
+  const inner: InnerStream = async function* (texts, itemOf) {
+    const name = (i: number) => input.label.one(itemOf(i) ?? 0);
+    // a partial batch goes when no new distinct text comes for a while: the input's pause when it
+    // is live, else shortly (the reader may be waiting for the output to catch up)
+    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? undefined : REUSE_FLUSH_MS, signal: o.signal })) {
+      if (ev.type !== 'batch') continue;
+      const { batch: b, outcome: out } = ev;
+      const wrong = mismatch(out.results, o.to);
+      if (wrong) {
+        throw new ServiceError(`the service's answer for ${name(b.first + wrong.index)} does not match the request: ${wrong.why}; nothing of it was written (client trace id ${out.traceId})`, {
+          requestId: out.requestId,
+        });
+      }
+      counts.requests++;
+      if (out.billed === undefined) counts.unmetered++;
+      else counts.billed += out.billed;
+      o.onBatch?.(b, out, input.label.range(itemOf(b.first) ?? 0, itemOf(b.first + b.count - 1) ?? 0));
+      yield ev;
+    }
+  };
+  return { events: translateReusing(input.items, inner, { ...o.reuse, signal: o.signal }, counts.totals), counts };
+}
+
+/** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */
+export function describeRun(delivered: number, c: SessionCounts, ms: number): string[] {
+  const { requests, billed, unmetered, totals } = c;
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const what =
+    requests === 0
+      ? 'billed characters: 0'
+      : unmetered === requests
+        ? 'billed characters: not reported (no X-Metered-Usage)'
+        : `billed characters: ${fmt(billed)} (X-Metered-Usage of ${fmt(requests - unmetered)} request${s(requests - unmetered)})`;
+  const p = c.pacer.stats();
+  const rate = ms > 0 ? Math.round((billed / ms) * 60_000) : 0;
+  const limit = p.perMinute !== undefined ? `; limit ${p.rejected ? 'learned' : 'configured'}: ${fmt(Math.round(p.perMinute))} characters a minute` : '';
+  return [
+    `translated ${fmt(delivered)} item${s(delivered)} in ${fmt(requests)} request${s(requests)}; ${what}`,
+    `memory hits: ${fmt(totals.memoryHits)}; duplicates not sent: ${fmt(totals.duplicates)}; distinct texts sent: ${fmt(totals.sent)}; ` +
+      `effective rate: ${fmt(rate)} billed characters a minute; throttled (429): ${fmt(p.rejected)}${limit}`,
+  ];
+}
+
+/** A failure of the pay-once layer as the stream's own: the first unanswered input item names where it stopped. */
+export function asStreamFailure(e: unknown): unknown {
+  if (!(e instanceof ReuseFailure)) return e;
+  const cause = e.cause instanceof BatchFailure ? e.cause.cause : e.cause;
+  if (cause instanceof InterruptedError) return cause;
+  return new BatchFailure({ first: e.item - 1, count: 0, chars: 0, seq: 0, texts: [] } satisfies Batch, cause);
+}
+
+/** --estimate's record: the items, what dedupe and the memory save, and the characters that would be billed. */
+export function estimateRecord(est: ReuseEstimate, targets: number) {
+  return { items: est.items, distinct: est.sent + est.memoryHits, duplicates: est.duplicates, memoryHits: est.memoryHits, toSend: est.sent, characters: est.chars, targets, billedCharacters: est.chars * targets };
+}
