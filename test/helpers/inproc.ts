@@ -8,6 +8,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
 import { report } from '../../src/cli/report.js';
 import { state } from '../../src/cli/runner.js';
+import { emulatorEnv } from '../../src/spec/families.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Ctx } from '../../src/core/context.js';
 import { noPrompts, testCtx, type TestCtx, type TestCtxOptions } from './ctx.js';
@@ -56,4 +57,15 @@ export async function runInProc(argv: readonly string[], o: TestCtxOptions & { s
     await (state.ctx as Ctx | undefined)?.http.close();
   }
   return { code, stdout: made.stdout.text, stderr: made.stderr.text, http: made.http };
+}
+
+/**
+ * Settings of every family pointing at a loopback port nothing listens on (as `vx emulator start`
+ * prints them): the HttpMock answers, or the test fails at the first request.
+ */
+export function offlineEnv(seeded: { company?: string; subscription?: string } = {}): Record<string, string> {
+  return emulatorEnv('http://127.0.0.1:9', { key: 'test-key', token: 'test-token' }, {
+    erp: { defaultCompany: seeded.company ?? '00000000-0000-4000-8000-0000000c0001' },
+    mgmt: { defaultSubscription: seeded.subscription ?? '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f' },
+  });
 }
