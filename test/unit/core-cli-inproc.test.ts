@@ -1,0 +1,78 @@
+// The binary's usage errors outside any one family, run in-process (test/helpers/inproc.ts): exit
+// 2, the message, no stack, nothing sent (the httpmock registry has no stubs). Moved from
+// e2e/core-cli, which keeps one spawned case for the exit code of the real process.
+import { describe, expect, it } from 'vitest';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+
+const env = offlineEnv();
+const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .*:\d+/);
+
+describe('usage errors exit 2 and send nothing', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+    ['unknown option', ['--frob'], /unknown option '--frob'/],
+    ['a command group without its subcommand', ['profile'], /Usage: vx profile \[options\] \[command\]/],
+    ['unknown subcommand option', ['api', 'GET', '/x', '--service', 'erp', '--nope'], /unknown option '--nope'/],
+    ['missing required option', ['api', 'GET', '/x'], /required option '--service <name>' not specified/],
+    ['invalid choice', ['api', 'GET', '/x', '--service', 'ftp'], /^vx: option '--service <name>' argument 'ftp' is invalid; allowed: translator, erp, lcs, mgmt \(run `vx api --help` for usage\)\n$/],
+    ['missing argument', ['profile', 'set'], /missing required argument 'key'/],
+    ['invalid output format', ['-o', 'xml', 'api', 'GET', '/x', '--service', 'erp'], /^vx: invalid output format "xml"; allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none$/m],
+    ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],
+    ['invalid --retries', ['--retries', '-1', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "-1" for --retries/],
+    ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
+    ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
+    ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
+    ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
+    ['missing data file', ['api', 'POST', '/x', '--service', 'erp', '--data', '@/nonexistent/file.json'], /cannot read \/nonexistent\/file.json: no such file/],
+    ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
+    ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],
+    ['unknown shell', ['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
+  ];
+  for (const [name, args, re] of cases) {
+    it(name, async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toMatch(re);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      noStack(r.stderr);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+
+  it('VX_OUTPUT with an invalid format is a usage error too', async () => {
+    const r = await runInProc(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { ...env, VX_OUTPUT: 'xml' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid output format "xml"/);
+    expect(r.http.requests).toEqual([]);
+  });
+
+  it('a missing credential is exit 3 and a missing endpoint exit 2, nothing sent', async () => {
+    const { VX_ERP_TOKEN: _t, ...noToken } = env;
+    const a = await runInProc(['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: noToken });
+    expect(a.code).toBe(3);
+    expect(a.stderr).toMatch(/^vx: no credentials configured: business-data bearer token is not set; set VX_ERP_TOKEN or run `vx profile set erp.token <value>`/);
+    expect(a.http.requests).toEqual([]);
+    const { VX_MGMT_ENDPOINT: _e, ...noEndpoint } = env;
+    const b = await runInProc(['api', 'GET', '/x', '--service', 'mgmt'], { env: noEndpoint });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/management endpoint .* is not set: set VX_MGMT_ENDPOINT/);
+    expect(b.http.requests).toEqual([]);
+  });
+});
+
+describe('help', () => {
+  it('profile set|unset --help list every setting key with its variable', async () => {
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    for (const verb of ['set', 'unset']) {
+      const r = await runInProc(['profile', verb, '--help']);
+      expect(r.code).toBe(0);
+      const section = r.stdout.slice(r.stdout.indexOf('\nSettings:\n'));
+      for (const d of SETTINGS.filter((x) => !x.internal)) expect(section).toMatch(new RegExp(`\\n  ${d.key.replace('.', '\\.')}${d.env ? ` +env ${d.env}` : ''}[ ,\\n]`));
+      // the records auth login writes are not settings
+      expect(section).not.toMatch(/signIn|refreshToken/);
+      expect(section).toContain('\n  erp.token            env VX_ERP_TOKEN, secret\n');
+      expect(section).toContain('\n  output               one of json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
+    }
+  });
+
+});
