@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { batchFor, checkCommand, getCommand, lookup, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
 import type { BatchClient } from '../api/erp/batch.js';
+import { fmt } from '../api/translator/batcher.js';
 import { ErpClient, type Entity } from '../api/erp/client.js';
 import { Journal, type JournalEntry } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
@@ -101,8 +102,8 @@ class Results {
 
   summary(verb: string): string {
     const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
-    const parts = order.filter((s) => this.counts.get(s)).map((s) => `${this.counts.get(s)!.toLocaleString('en-US')} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
-    return `${verb} ${this.total.toLocaleString('en-US')} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
+    const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
   }
 }
 
@@ -124,7 +125,7 @@ async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, 
   if (journal) ctx.info(`journal: ${journal.path}`);
   journal?.close();
   if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
-  if (results.failed) throw new ServiceError(`${results.failed.toLocaleString('en-US')} of ${results.total.toLocaleString('en-US')} rows did not succeed`);
+  if (results.failed) throw new ServiceError(`${fmt(results.failed)} of ${fmt(results.total)} rows did not succeed`);
 }
 
 function rowList(rows: number[]): string {
@@ -394,7 +395,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;
   }
-  const question = `${verb} ${list.length.toLocaleString('en-US')} ${list.length === 1 ? set.singular : plural} ${what}?`;
+  const question = `${verb} ${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}?`;
   if (ctx.http.dryRun) {
     const ops = list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>')));
     for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
@@ -476,7 +477,7 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
         next.catch(() => undefined); // a failure is met (and thrown) at the next await
         count += r.value.length;
         await sink.write(renderer.items(r.value));
-        if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${count.toLocaleString('en-US')} records`);
+        if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${fmt(count)} records`);
       }
     } finally {
       await pages.return?.(undefined)?.catch(() => undefined);
@@ -488,5 +489,5 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
     throw e;
   }
   if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write('\n');
-  if (ctx.stderrIsTTY || ctx.globals.verbose) ctx.info(`exported ${count.toLocaleString('en-US')} ${set.singular} records${opts.out !== undefined ? ` to ${opts.out}` : ''}`);
+  if (ctx.stderrIsTTY || ctx.globals.verbose) ctx.info(`exported ${fmt(count)} ${set.singular} records${opts.out !== undefined ? ` to ${opts.out}` : ''}`);
 }

@@ -16,6 +16,8 @@ export interface RunState {
   onSigterm?: () => void;
   /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
   pagerRunning?: boolean;
+  /** builds the Ctx of an action instead of the process one (in-process tests: test/helpers/inproc.ts) */
+  makeCtx?: (opts: GlobalOptions) => Ctx;
 }
 
 export const state: RunState = { signal: new AbortController().signal };
@@ -43,7 +45,7 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     state.onAction?.();
     state.onAction = undefined;
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
-    const ctx = new Ctx(opts, SETTINGS, undefined, state.signal);
+    const ctx = state.makeCtx?.(opts) ?? new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
     ctx.onPager = (running) => void (state.pagerRunning = running);
     if (!options.profile) ctx.config.checkProfile();

@@ -131,12 +131,16 @@ export async function* translateReusing(
   let innerDone = false;
   let closing = false;
 
+  // insertion order of `seen`, kept apart: taking a Map's first entry after many deletes walks
+  // over every deleted slot (V8 keeps them until a rehash), which made this sweep the hot spot
+  const order = new FifoKeys();
   const forget = () => {
     // the oldest answered texts go first; a pending one stops the sweep (it is answered soon)
     while (seen.size > windowSize) {
-      const [text, slot] = seen.entries().next().value as [string, Slot];
-      if (!slot.result) break;
+      const text = order.peek();
+      if (!seen.get(text)!.result) break;
       seen.delete(text);
+      order.drop();
     }
   };
 
@@ -162,6 +166,7 @@ export async function* translateReusing(
               totals.memoryHits++;
             }
             seen.set(text, slot);
+            order.push(text);
             if (seen.size > windowSize) forget();
           }
           lines.push({ text, slot });
@@ -271,6 +276,7 @@ export async function* reuseMisses(
 ): AsyncGenerator<string> {
   const windowSize = opts.window ?? WINDOW;
   const seen = new Set<string>();
+  const order = new FifoKeys();
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
       est.items++;
@@ -279,7 +285,11 @@ export async function* reuseMisses(
         continue;
       }
       seen.add(text);
-      if (seen.size > windowSize) seen.delete(seen.values().next().value as string);
+      order.push(text);
+      if (seen.size > windowSize) {
+        seen.delete(order.peek());
+        order.drop();
+      }
       if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
       else {
         est.sent++;
@@ -298,4 +308,23 @@ export async function estimateReuse(
   const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
   for await (const _ of reuseMisses(items, opts, est)) void _;
   return est;
+}
+
+/** A first-in first-out list of keys: an array with a moving head, compacted now and then. */
+class FifoKeys {
+  private keys: string[] = [];
+  private head = 0;
+  push(k: string): void {
+    this.keys.push(k);
+  }
+  peek(): string {
+    return this.keys[this.head];
+  }
+  drop(): void {
+    this.head++;
+    if (this.head > 4096 && this.head * 2 > this.keys.length) {
+      this.keys.splice(0, this.head);
+      this.head = 0;
+    }
+  }
 }
