@@ -39,19 +39,9 @@ async function closedPort(): Promise<number> {
 }
 
 describe('usage errors from the command parser: one vx line naming the command, exit 2, nothing sent', () => {
+  // every parser error runs in-process (unit/contract-usage-inproc); this one proves the real process's exit code
   const cases: [string, string[], string][] = [
     ['unknown option', ['translate', '--bogus', 'hi', '--to', 'de'], "vx: unknown option '--bogus' (run `vx translate --help` for usage)"],
-    ['unknown option before the command', ['--bogus', 'erp', 'companies', 'list'], "vx: unknown option '--bogus' (run `vx --help` for usage)"],
-    ['unknown command', ['bogus'], "vx: unknown command 'bogus' (run `vx --help` for usage)"],
-    ['unknown command with a suggestion', ['translat', 'hi'], "vx: unknown command 'translat' (did you mean translate?) (run `vx --help` for usage)"],
-    ['unknown subcommand', ['erp', 'salesorders', 'lst'], "vx: unknown command 'lst' (did you mean list?) (run `vx erp sales-orders --help` for usage)"],
-    ['missing argument', ['erp', 'sales-orders', 'get'], "vx: missing required argument 'id' (run `vx erp sales-orders get --help` for usage)"],
-    ['excess arguments', ['profile', 'use', 'a', 'b'], "vx: too many arguments for 'use': expected 1 argument but got 2 (run `vx profile use --help` for usage)"],
-    ['invalid choice of an argument', ['completion', 'tcsh'], "vx: command-argument value 'tcsh' is invalid for argument 'shell'; allowed: bash, zsh, fish, powershell (run `vx completion --help` for usage)"],
-    ['invalid choice of an option', ['api', 'GET', '/x', '--service', 'ftp'], "vx: option '--service <name>' argument 'ftp' is invalid; allowed: translator, erp, lcs, mgmt (run `vx api --help` for usage)"],
-    ['option without its value', ['translate', 'hi', '--to'], "vx: option '--to <lang>' argument missing (run `vx translate --help` for usage)"],
-    ['missing mandatory option', ['api', 'GET', '/x'], "vx: required option '--service <name>' not specified (run `vx api --help` for usage)"],
-    ['control characters typed are shown escaped', ['\u001b[31mx'], "vx: unknown command '\\u001b[31mx' (run `vx --help` for usage)"],
   ];
   for (const [name, args, line] of cases) {
     it(name, async () => {
@@ -179,27 +169,10 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
   });
 });
 
-describe('per-family options', () => {
-  it('an empty --subscription or --company (a script passing an unset variable) is an error, not the default from env or profile', async () => {
-    const sub = await e2e.run(['mgmt', 'version-sets', 'list', '--resource-group', 'web', '--service', 'contoso-api', '--subscription', '']);
-    expect(sub.stderr).toBe('vx: the subscription id (--subscription) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
-    expect(sub.code).toBe(2);
-    const company = await e2e.run(['erp', 'currencies', 'list', '--company', '']);
-    expect(company.stderr).toBe('vx: the company (--company) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
-    expect(company.code).toBe(2);
-    const location = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', '']);
-    expect(location.stderr).toBe('vx: the location (--location) was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n');
-    expect(location.code).toBe(2);
-    expect(e2e.emu.log).toEqual([]);
-  });
-});
+// per-family options (an empty --subscription, --company, --location): unit/contract-usage-inproc
 
 describe('global options', () => {
-  it('an invalid VX_OUTPUT says where it came from; -o wins over it', async () => {
-    const r = await e2e.run(['erp', 'companies', 'list'], { env: { VX_OUTPUT: 'xml' } });
-    expect(r.stderr).toBe('vx: invalid output format "xml" (from VX_OUTPUT); allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
-    expect(r.code).toBe(2);
-    expect(e2e.emu.log).toEqual([]);
+  it('-o wins over an invalid VX_OUTPUT (the invalid one alone: unit/contract-usage-inproc)', async () => {
     const ok = await e2e.run(['erp', 'companies', 'list', '-o', 'json'], { env: { VX_OUTPUT: 'xml' } });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).length).toBeGreaterThan(0);

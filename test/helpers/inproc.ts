@@ -24,7 +24,8 @@ export interface InProcResult {
 
 /** Runs `vx <argv>` in this process; `setup` may add stubs to the run's HttpMock before it starts. */
 export async function runInProc(argv: readonly string[], o: TestCtxOptions & { setup?: (t: TestCtx) => void } = {}): Promise<InProcResult> {
-  const made = testCtx(o);
+  // streams, config dir and HttpMock only: the environment is read by the action's Ctx below
+  const made = testCtx({ ...o, env: undefined });
   o.setup?.(made);
   const program = buildProgram(argv);
   const walk = (c: Command) => {
@@ -50,7 +51,8 @@ export async function runInProc(argv: readonly string[], o: TestCtxOptions & { s
     if (err instanceof CommanderError) {
       code = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : err.code === 'commander.help' ? (err.exitCode === 0 ? 0 : 2) : 2;
     } else {
-      code = await report(err, state.ctx as Ctx | undefined, argv.includes('--debug'));
+      // main.ts writes to process.stderr when the Ctx could not be built; here that is the fake stderr
+      code = await report(err, (state.ctx as Ctx | undefined) ?? made.ctx, argv.includes('--debug'));
     }
   } finally {
     state.makeCtx = undefined;

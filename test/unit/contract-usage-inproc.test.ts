@@ -1,0 +1,59 @@
+// The CLI contract's usage errors (design/cli.md), run in-process (test/helpers/inproc.ts): the
+// command parser's errors as one vx line naming the command, exit 2, and empty per-family options;
+// nothing sent (the httpmock registry has no stubs). Moved from e2e/contract-audit, which keeps one
+// spawned parser case and help for the exit code of the real process.
+import { describe, expect, it } from 'vitest';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+
+const env = offlineEnv();
+
+describe('usage errors from the command parser: one vx line naming the command, exit 2, nothing sent', () => {
+  const cases: [string, string[], string][] = [
+    ['unknown option', ['translate', '--bogus', 'hi', '--to', 'de'], "vx: unknown option '--bogus' (run `vx translate --help` for usage)"],
+    ['unknown option before the command', ['--bogus', 'erp', 'companies', 'list'], "vx: unknown option '--bogus' (run `vx --help` for usage)"],
+    ['unknown command', ['bogus'], "vx: unknown command 'bogus' (run `vx --help` for usage)"],
+    ['unknown command with a suggestion', ['translat', 'hi'], "vx: unknown command 'translat' (did you mean translate?) (run `vx --help` for usage)"],
+    ['unknown subcommand', ['erp', 'salesorders', 'lst'], "vx: unknown command 'lst' (did you mean list?) (run `vx erp sales-orders --help` for usage)"],
+    ['missing argument', ['erp', 'sales-orders', 'get'], "vx: missing required argument 'id' (run `vx erp sales-orders get --help` for usage)"],
+    ['excess arguments', ['profile', 'use', 'a', 'b'], "vx: too many arguments for 'use': expected 1 argument but got 2 (run `vx profile use --help` for usage)"],
+    ['invalid choice of an argument', ['completion', 'tcsh'], "vx: command-argument value 'tcsh' is invalid for argument 'shell'; allowed: bash, zsh, fish, powershell (run `vx completion --help` for usage)"],
+    ['invalid choice of an option', ['api', 'GET', '/x', '--service', 'ftp'], "vx: option '--service <name>' argument 'ftp' is invalid; allowed: translator, erp, lcs, mgmt (run `vx api --help` for usage)"],
+    ['option without its value', ['translate', 'hi', '--to'], "vx: option '--to <lang>' argument missing (run `vx translate --help` for usage)"],
+    ['missing mandatory option', ['api', 'GET', '/x'], "vx: required option '--service <name>' not specified (run `vx api --help` for usage)"],
+    ['control characters typed are shown escaped', ['\u001b[31mx'], "vx: unknown command '\\u001b[31mx' (run `vx --help` for usage)"],
+  ];
+  for (const [name, args, line] of cases) {
+    it(name, async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`${line}\n`);
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+});
+
+describe('per-family options', () => {
+  const cases: [string[], string][] = [
+    [['mgmt', 'version-sets', 'list', '--resource-group', 'web', '--service', 'contoso-api', '--subscription', ''], 'the subscription id (--subscription)'],
+    [['erp', 'currencies', 'list', '--company', ''], 'the company (--company)'],
+    [['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', ''], 'the location (--location)'],
+  ];
+  for (const [args, what] of cases) {
+    it(`an empty ${what} (a script passing an unset variable) is an error, not the default from env or profile`, async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`vx: ${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n`);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+});
+
+describe('global options', () => {
+  it('an invalid VX_OUTPUT says where it came from', async () => {
+    const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, VX_OUTPUT: 'xml' } });
+    expect(r.stderr).toBe('vx: invalid output format "xml" (from VX_OUTPUT); allowed: json, yaml, table, wide, tsv, csv, ndjson, text, none\n');
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+  });
+});
