@@ -26,10 +26,4 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
   },
-  {
-    // the emulator's wire JSON (Json, EmuRequest.json<T = any>, its state) is still any: typing it
-    // is ~160 compile errors across the emulator and the tests that read its state
-    files: ['src/emulator/server.ts', 'src/emulator/mgmt-seed.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
 );

@@ -144,7 +144,7 @@ export function batchRoute(routes: readonly Route[]): Route {
           if (snapshot || !continueOnError) break;
         }
       }
-      if (snapshot && failed) req.emulator.state.erp = saved;
+      if (saved && failed) req.emulator.state.erp = saved; // saved: set when snapshot
       return { status: 200, headers: { 'odata-version': '4.0' }, body: { responses } };
     },
   };

@@ -553,7 +553,7 @@ interface Operation {
   completed?: number;
 }
 
-interface LcsState {
+export interface LcsState {
   operations: Operation[];
 }
 

@@ -3,7 +3,7 @@
 // InProgress for longer, and health events that appear, change and resolve as the emulated clock
 // moves (Emulator.now(); `POST /_emulator/clock {"advanceSeconds": n}` or emu.advanceClock(ms)).
 // growFleet() makes a synthetic fleet of any size for the benchmarks.
-import { makeEvent, quotaId, scopeKey, type EventSeed, type Json, type MgmtState } from './mgmt-seed.js';
+import { makeEvent, quotaId, scopeKey, type EventSeed, type HealthEvent, type MgmtState, type Quota } from './mgmt-seed.js';
 
 /** Two more subscriptions with quotas (the default one gets two more locations). */
 export const EMU_FLEET_SUBSCRIPTIONS = ['b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11', 'c3d5f7a9-2b4d-4f6a-8b9c-3d5e7f9a1b22'] as const;
@@ -43,7 +43,7 @@ const FLEET_QUOTAS: FleetQuota[] = [
   [2, 'westeurope', 'cores', 20, 0, 200],
 ];
 
-function quotaRecord(sub: string, provider: string, location: string, name: string, display: string, limit: number, used: number): Json {
+function quotaRecord(sub: string, provider: string, location: string, name: string, display: string, limit: number, used: number): Quota {
   return {
     id: quotaId(sub, provider, location, name),
     name,
@@ -106,7 +106,7 @@ export const TIMELINE: TimelineEvent[] = [
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The event as it stands at `now`, or undefined when it has not appeared yet. */
-export function eventAt(t: TimelineEvent, seededAt: number, sub: string, now: number): Json | undefined {
+export function eventAt(t: TimelineEvent, seededAt: number, sub: string, now: number): HealthEvent | undefined {
   const reached = t.phases.filter((p) => seededAt + p.atMin * 60_000 <= now);
   if (!reached.length) return undefined;
   const cur = reached[reached.length - 1];
@@ -131,9 +131,9 @@ export function eventAt(t: TimelineEvent, seededAt: number, sub: string, now: nu
 }
 
 /** The events of the default subscription at `now`: the seeded ones and the timeline's that have appeared. */
-export function eventsAt(state: MgmtState, now: number): Json[] {
+export function eventsAt(state: MgmtState, now: number): HealthEvent[] {
   const seededAt = state.seededAt ?? now;
-  const appeared = TIMELINE.map((t) => eventAt(t, seededAt, state.defaultSubscription, now)).filter((e): e is Json => e !== undefined);
+  const appeared = TIMELINE.map((t) => eventAt(t, seededAt, state.defaultSubscription, now)).filter((e): e is HealthEvent => e !== undefined);
   // the newest first, as the service lists them
   return [...appeared.reverse(), ...state.events];
 }

@@ -10,10 +10,74 @@ export const EMU_EMPTY_SUBSCRIPTION = '0f0e0d0c-0b0a-4909-8807-060504030201';
 export const EMU_RESOURCE_GROUP = 'web';
 export const EMU_SERVICE = 'contoso-api';
 
-export type Json = Record<string, any>;
+/** a JSON value as the emulator reads and writes it on the wire */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+/** a JSON object */
+export type Json = { [k: string]: JsonValue };
+
+/** one impacted region of a health event */
+export interface EventRegion {
+  impactedRegion: string;
+  updates?: Json[];
+  [k: string]: unknown;
+}
+export interface EventImpact {
+  impactedService: string;
+  impactedRegions: EventRegion[];
+  [k: string]: unknown;
+}
+/** a health event's properties (the fields the emulator reads; the rest as seeded) */
+export interface EventProperties {
+  eventType: string;
+  eventLevel: string;
+  status: string;
+  isEventSensitive: boolean;
+  impactStartTime: string;
+  impactMitigationTime: string;
+  lastUpdateTime: string;
+  duration?: number;
+  impact: EventImpact[];
+  [k: string]: unknown;
+}
+export interface HealthEvent {
+  id: string;
+  name: string;
+  type: string;
+  properties: EventProperties;
+}
+
+export interface QuotaProperties {
+  limit: number;
+  unit: string;
+  currentValue: number;
+  name: { value: string; localizedValue: string };
+  resourceType?: string;
+  quotaPeriod?: string;
+  properties?: Json;
+  [k: string]: unknown;
+}
+export interface Quota {
+  id: string;
+  name: string;
+  type: string;
+  properties: QuotaProperties;
+}
+
+/** the body of a quota request as read back (its state moves on with status reads) */
+export interface QuotaRequestBody {
+  id: string;
+  name: string;
+  type: string;
+  properties: {
+    provisioningState: string;
+    message: string;
+    requestSubmitTime: string;
+    value: { provisioningState: string; message: string; [k: string]: unknown }[];
+  };
+}
 
 export interface QuotaRecord {
-  quota: Json;
+  quota: Quota;
   /** limits above this are refused (the request ends Failed) */
   cap: number;
   etag: number;
@@ -31,7 +95,7 @@ export interface QuotaRequestRecord {
   outcomeMessage: string;
   /** status reads left before it ends */
   pollsLeft: number;
-  body: Json;
+  body: QuotaRequestBody;
 }
 
 export interface VersionSetRecord {
@@ -44,9 +108,9 @@ export interface MgmtState {
   defaultSubscription: string;
   subscriptions: string[];
   /** health events of the default subscription */
-  events: Json[];
+  events: HealthEvent[];
   /** events of single resources: lower-case resource id -> events */
-  resourceEvents: Record<string, Json[]>;
+  resourceEvents: Record<string, HealthEvent[]>;
   /** `${sub}|${provider}|${location}` (lower case) -> quota name (lower case) -> record */
   quotas: Record<string, Record<string, QuotaRecord>>;
   /** providers whose quotas can be listed (lower case) */
@@ -108,9 +172,9 @@ const EVENT_SEEDS: EventSeed[] = [
   { id: 'OLD2-4CD', title: 'Advisory: TLS 1.0 and 1.1 end of support', eventType: 'HealthAdvisory', eventLevel: 'Informational', status: 'Resolved', services: [['App Service', ['Global']]], startH: 260, updateH: 240, mitigatedH: 240, summary: 'TLS 1.0 and 1.1 are no longer supported.' },
 ];
 
-export function makeEvent(s: EventSeed, scopeId: string, now: number): Json {
+export function makeEvent(s: EventSeed, scopeId: string, now: number): HealthEvent {
   const lastUpdateTime = hoursAgo(now, s.updateH);
-  const p: Json = {
+  const p: EventProperties = {
     eventType: s.eventType,
     eventSource: s.source ?? 'ServiceHealth',
     status: s.status,
@@ -223,7 +287,7 @@ export function seedMgmt(now = Date.now()): MgmtState {
   let version = 1;
   for (const q of QUOTA_SEEDS) {
     const key = scopeKey(sub, q.provider, q.location);
-    const props: Json = { limit: q.limit, unit: q.unit ?? 'Count', currentValue: q.used, name: { value: q.name, localizedValue: q.display } };
+    const props: QuotaProperties = { limit: q.limit, unit: q.unit ?? 'Count', currentValue: q.used, name: { value: q.name, localizedValue: q.display } };
     if (q.period) props.quotaPeriod = q.period;
     if (q.resourceType) props.resourceType = q.resourceType;
     props.properties = {};

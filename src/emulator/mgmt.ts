@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../spec/mgmt.js';
 import { applyFilter, ODataError } from './erp-odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
-import { requestId, scopeKey, seedMgmt, type Json, type MgmtState, type QuotaRecord } from './mgmt-seed.js';
+import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
 import { familyOf } from '../spec/families.js';
 
@@ -66,7 +66,7 @@ function selfUrl(req: EmuRequest, set: Record<string, string | undefined>): stri
   return `${origin(req)}${req.path}?${q.toString().replace(/%24/g, '$')}`;
 }
 
-function filterRows<T extends Json>(rows: T[], filter: string | null, expand: (r: T) => Json[], fields: string[], code: string): T[] {
+function filterRows<T>(rows: T[], filter: string | null, expand: (r: T) => Record<string, unknown>[], fields: string[], code: string): T[] {
   if (filter === null) return rows;
   if (!filter.trim()) throw bad(code, 'The $filter expression is empty.');
   const isField = (n: string) => fields.includes(n);
@@ -102,26 +102,26 @@ function parseStartTime(v: string): number {
 }
 
 /** one row per impacted service and region, so that `service eq 'X' or region eq 'Y'` matches any of them */
-function eventRows(e: Json): Json[] {
+function eventRows(e: HealthEvent): Record<string, unknown>[] {
   const p = e.properties;
   const base = { eventType: p.eventType, eventLevel: p.eventLevel, level: p.level, status: p.status, title: p.title, eventSource: p.eventSource, trackingId: e.name, priority: p.priority };
-  const rows: Json[] = [];
+  const rows: Record<string, unknown>[] = [];
   for (const i of p.impact ?? []) for (const r of i.impactedRegions ?? []) rows.push({ ...base, service: i.impactedService, region: r.impactedRegion });
   return rows.length ? rows : [{ ...base, service: null, region: null }];
 }
 const EVENT_FIELDS = ['eventType', 'eventLevel', 'level', 'status', 'title', 'eventSource', 'trackingId', 'priority', 'service', 'region'];
 
 /** What the lists show of a sensitive event: no summary, description or per-region updates. */
-function listed(e: Json): Json {
+function listed(e: HealthEvent): HealthEvent {
   if (!e.properties.isEventSensitive) return e;
   const p = { ...e.properties };
   delete p.summary;
   delete p.description;
-  p.impact = (p.impact ?? []).map((i: Json) => ({ ...i, impactedRegions: (i.impactedRegions ?? []).map((r: Json) => { const c = { ...r }; delete c.updates; return c; }) }));
+  p.impact = (p.impact ?? []).map((i: EventImpact) => ({ ...i, impactedRegions: (i.impactedRegions ?? []).map((r: EventRegion) => { const c = { ...r }; delete c.updates; return c; }) }));
   return { ...e, properties: p };
 }
 
-function eventPage(req: EmuRequest, events: Json[]): EmuReply {
+function eventPage(req: EmuRequest, events: HealthEvent[]): EmuReply {
   const token = req.query.get('$skipToken') ?? req.query.get('$skiptoken');
   let start = 0;
   if (token !== null) {
@@ -130,7 +130,7 @@ function eventPage(req: EmuRequest, events: Json[]): EmuReply {
   }
   const size = st(req).pageSize.events;
   const page = events.slice(start, start + size);
-  const body: Json = { value: page.map(listed) };
+  const body: Record<string, unknown> = { value: page.map(listed) };
   if (start + size < events.length) body.nextLink = selfUrl(req, { $skipToken: String(start + size), $skiptoken: undefined });
   return { status: 200, body };
 }
@@ -212,7 +212,7 @@ function listQuotas(req: EmuRequest): EmuReply {
   }
   const rows = Object.values(st(req).quotas[s.key] ?? {}).map((q) => q.quota);
   const fields = ['name', 'localizedName', 'limit', 'currentValue', 'unit', 'resourceType', 'quotaPeriod'];
-  const view = (q: Json) => [{ name: q.properties.name.value, localizedName: q.properties.name.localizedValue, limit: q.properties.limit, currentValue: q.properties.currentValue, unit: q.properties.unit, resourceType: q.properties.resourceType, quotaPeriod: q.properties.quotaPeriod }];
+  const view = (q: Quota) => [{ name: q.properties.name.value, localizedName: q.properties.name.localizedValue, limit: q.properties.limit, currentValue: q.properties.currentValue, unit: q.properties.unit, resourceType: q.properties.resourceType, quotaPeriod: q.properties.quotaPeriod }];
   const all = filterRows(rows, req.query.get('$filter'), view, fields, 'InvalidFilter');
   // pages of quotaPageSize when set (`$skiptoken`); getComputeUsages.json: the last page carries `"nextLink": ""`
   const token = req.query.get('$skiptoken');
@@ -234,7 +234,7 @@ function getQuota(req: EmuRequest): EmuReply {
  * its list): `id` is the bare request id and `name` is `<subscription>/<requestId>`
  * (getQuotaRequestStatusById.json); the 201 and 200 answers to the PATCH use the full path instead.
  */
-function requestBody(s: QuotaScope, id: string, q: Json, limit: number, state: string, message: string, submitted: string): Json {
+function requestBody(s: QuotaScope, id: string, q: Quota, limit: number, state: string, message: string, submitted: string): QuotaRequestBody {
   return {
     id,
     name: `${s.sub}/${id}`,
@@ -254,7 +254,7 @@ function requestBody(s: QuotaScope, id: string, q: Json, limit: number, state: s
  * (CurrentQuotaLimitBase) and the PUT examples put the quota properties right in `properties`.
  * The answer carries both, so a script written against either shape reads what it expects.
  */
-function doneAtOnce(s: QuotaScope, id: string, q: Json): Json {
+function doneAtOnce(s: QuotaScope, id: string, q: Quota): Record<string, unknown> {
   const quota = { ...q.properties, name: { ...q.properties.name }, quotaPeriod: q.properties.quotaPeriod ?? '', properties: { ...(q.properties.properties ?? {}) } };
   return {
     id: requestId(s.sub, s.provider, s.location, id),
@@ -268,15 +268,18 @@ function patchQuota(req: EmuRequest): EmuReply {
   const s = quotaScope(req);
   const name = param(req, 'name', RULES.resourceName, 'resourceName');
   const rec = findQuota(req, s, name);
-  const body = req.json<Json>();
-  const p = body && typeof body === 'object' && !Array.isArray(body) ? body.properties : undefined;
-  if (!p || typeof p !== 'object') throw bad('InvalidRequestContent', "The request body must be an object with 'properties'.");
+  const body = req.json<JsonValue>();
+  const raw = body && typeof body === 'object' && !Array.isArray(body) ? body.properties : undefined;
+  if (!raw || typeof raw !== 'object') throw bad('InvalidRequestContent', "The request body must be an object with 'properties'.");
+  // an array has none of the fields read below: it fails the limit check like an object without one
+  const p: Json = Array.isArray(raw) ? {} : raw;
+  const pname = p.name && typeof p.name === 'object' && !Array.isArray(p.name) ? p.name : undefined;
   if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 0 || p.limit > 2_147_483_647) {
     throw bad('InvalidQuotaLimit', `The limit ${JSON.stringify(p.limit)} is invalid: it must be a whole number from 0 to 2147483647.`);
   }
   const q = rec.quota;
-  if (p.name?.value !== undefined && String(p.name.value).toLowerCase() !== q.properties.name.value.toLowerCase()) {
-    throw bad('InvalidResourceName', `The name '${p.name.value}' in the body does not match the resource '${name}' in the path.`);
+  if (pname?.value !== undefined && String(pname.value).toLowerCase() !== q.properties.name.value.toLowerCase()) {
+    throw bad('InvalidResourceName', `The name '${pname.value}' in the body does not match the resource '${name}' in the path.`);
   }
   // the unit is part of the request the service documents (`limit`, `unit`, `name.value`): reuse the GET's
   if (p.unit === undefined || p.unit === null || p.unit === '') throw bad('InvalidUnit', `The request has no 'unit'; send the unit of the quota ('${q.properties.unit}') as read with GET.`);
@@ -315,7 +318,7 @@ function patchQuota(req: EmuRequest): EmuReply {
 }
 
 /** A status read moves a running request on; at its end the limit changes (Succeeded) or not. */
-function advance(req: EmuRequest, id: string): Json {
+function advance(req: EmuRequest, id: string): QuotaRequestBody {
   const state = st(req);
   const r = state.requests[id];
   if (r.body.properties.provisioningState !== 'InProgress') return r.body;
@@ -363,7 +366,7 @@ function listRequests(req: EmuRequest): EmuReply {
   rows = filterRows(rows, req.query.get('$filter'), (r) => [{ requestSubmitTime: r.properties.requestSubmitTime, provisioningState: r.properties.provisioningState }], ['requestSubmitTime', 'provisioningState'], 'InvalidFilter');
   if (top !== undefined) rows = rows.slice(0, top);
   const size = st(req).pageSize.requests;
-  const body: Json = { value: rows.slice(start, start + size) };
+  const body: Record<string, unknown> = { value: rows.slice(start, start + size) };
   if (start + size < rows.length) body.nextLink = selfUrl(req, { $skiptoken: String(start + size) });
   return { status: 200, body };
 }
@@ -390,7 +393,7 @@ function serviceScope(req: EmuRequest): ServiceScope {
   return { sub, rg, service, sets };
 }
 
-function contract(s: ServiceScope, rec: { name: string; properties: Json }): Json {
+function contract(s: ServiceScope, rec: { name: string; properties: Json }): { id: string; type: string; name: string; properties: Json } {
   return {
     id: `/subscriptions/${s.sub}/resourceGroups/${s.rg}/providers/Vendor.ApiManagement/service/${s.service}/apiVersionSets/${rec.name}`,
     type: 'Vendor.ApiManagement/service/api-version-sets',
@@ -449,7 +452,7 @@ function checkProperties(p: Json): Json {
   };
   str('displayName', RULES.displayName, true);
   str('versioningScheme', undefined, true);
-  if (!(VERSIONING_SCHEMES as readonly string[]).includes(out.versioningScheme)) {
+  if (typeof out.versioningScheme !== 'string' || !(VERSIONING_SCHEMES as readonly string[]).includes(out.versioningScheme)) {
     throw bad('ValidationError', `'versioningScheme' must be one of ${VERSIONING_SCHEMES.join(', ')}.`, 'versioningScheme');
   }
   str('description');
@@ -464,11 +467,12 @@ function checkProperties(p: Json): Json {
 }
 
 function bodyProperties(req: EmuRequest): Json {
-  const body = req.json<Json>();
+  const body = req.json<JsonValue>();
   if (!body || typeof body !== 'object' || Array.isArray(body) || !body.properties || typeof body.properties !== 'object') {
     throw bad('ValidationError', "The request body must be an object with 'properties'.", 'properties');
   }
-  return body.properties;
+  // an array is read by key like an object: checkProperties refuses its indexes as unknown properties
+  return body.properties as Json;
 }
 
 function ifMatchOf(req: EmuRequest): string | undefined {

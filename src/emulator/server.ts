@@ -5,6 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { AuthState } from './auth.js';
+import type { ErpState } from './erp-seed.js';
+import type { LcsState } from './erp.js';
+import type { MgmtState } from './mgmt-seed.js';
+import type { TranslatorState } from './translator.js';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
 import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
 
@@ -21,7 +26,7 @@ export interface EmuRequest {
   body: Buffer;
   text: string;
   /** parses the body as JSON; malformed JSON is answered with the family's 400 */
-  json<T = any>(): T;
+  json<T = unknown>(): T;
   params: Record<string, string>;
   family: FamilyDef;
   emulator: Emulator;
@@ -159,13 +164,26 @@ function compile(path: string | RegExp): RegExp {
   return new RegExp(`^${src}$`);
 }
 
+/**
+ * The emulator's state: one entry per family, made by its seed (or read from --state). A family
+ * left out of the emulator has no entry; the typed ones are those tests and routes read.
+ */
+export interface EmulatorState {
+  auth: AuthState;
+  erp: ErpState;
+  lcs: LcsState;
+  mgmt: MgmtState;
+  translator: TranslatorState;
+  [family: string]: unknown;
+}
+
 export const DEFAULT_KEY = 'emulator-key';
 export const DEFAULT_TOKEN = 'emulator-token';
 
 export class Emulator {
   readonly families: FamilyDef[];
   private routes = new Map<FamilyName, CompiledRoute[]>();
-  state: Record<string, any> = {};
+  state = {} as EmulatorState;
   readonly log: LogEntry[] = [];
   faults: FaultSpec;
   readonly key: string;
@@ -186,8 +204,12 @@ export class Emulator {
     this.reset();
     if (opts.statePath && existsSync(opts.statePath)) {
       try {
-        const saved = JSON.parse(readFileSync(opts.statePath, 'utf8'));
-        if (saved && typeof saved === 'object') for (const f of this.families) if (saved[f.name] !== undefined) this.state[f.name] = saved[f.name];
+        const saved: unknown = JSON.parse(readFileSync(opts.statePath, 'utf8'));
+        if (saved && typeof saved === 'object') {
+          const byFamily = saved as Record<string, unknown>;
+          const state: Record<string, unknown> = this.state;
+          for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
+        }
       } catch (e) {
         throw new Error(`cannot load emulator state from ${opts.statePath}: ${(e as Error).message}`);
       }
@@ -248,9 +270,10 @@ export class Emulator {
   reset(): void {
     // requests still in flight (a slow answer the client gave up on) belong to the old state
     this.generation += 1;
-    this.state = {};
+    const state: Record<string, unknown> = {};
     this.clockOffsetMs = 0;
-    for (const f of this.families) this.state[f.name] = f.seed ? f.seed() : {};
+    for (const f of this.families) state[f.name] = f.seed ? f.seed() : {};
+    this.state = state as EmulatorState;
     this.log.length = 0;
     this.bodies.length = 0;
     this.bodyBytes = 0;

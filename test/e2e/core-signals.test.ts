@@ -60,7 +60,7 @@ describe('Ctrl-C', () => {
     expect(asked).toBe(true);
     expect(r.out).not.toMatch(/\n\s+at /);
     expect(e2e.emu.count({ method: 'DELETE' })).toBe(0);
-    expect(e2e.emu.state.erp.data[company()].currencies.some((c: { id: string }) => c.id === id)).toBe(true);
+    expect(e2e.emu.state.erp.data[company()].currencies.some((c) => c.id === id)).toBe(true);
     return r;
   }
 
