@@ -87,22 +87,7 @@ describe('erp import', () => {
     expect(r.stderr).toContain('vx: 1 of 2 rows did not succeed');
   });
 
-  it('refuses wrong column names (listing the fields), duplicate names and an empty file', async () => {
-    let r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('cols.csv', 'code,name,id\nX,Y,Z\n')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown column "name": not fields of a salesperson/purchaser; its writable fields are code, displayName, email, email2, phoneNo, jobTitle, commisionPercent, privacyBlocked, blocked');
-    expect(r.stderr).toContain('read-only column "id"');
-    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('dup.csv', 'code,code\nX,Y\n')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('duplicate column name: "code"');
-    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('empty.csv', '')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/empty\.csv is empty: expected a header line naming the fields/);
-    r = await e2e.run(['erp', 'salespeople', 'import', '--file', file('quote.csv', 'code\n"open\n')]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/quote\.csv line \d+: not valid CSV/);
-    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
-  });
+  // wrong, read-only and duplicate column names, an empty file, bad CSV: unit/erp-import-inproc
 
   it('NDJSON: a bad line is named by its number; JSON values are checked like --data', async () => {
     const p = file('rows.ndjson', '{"code":"J1"}\n\n{"code":"J2",\n{"code":"J3","commisionPercent":"5"}\n');
