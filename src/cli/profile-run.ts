@@ -1,3 +1,4 @@
+import { parseSignIn } from '../api/auth/credentials.js';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -46,14 +47,9 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
 function signInRows(stored: Record<string, string>): { key: string; value: string; source: string }[] {
   const rows: { key: string; value: string; source: string }[] = [];
   for (const family of new Set(Object.keys(stored).filter((k) => /\.(signIn|refreshToken)$/.test(k)).map((k) => k.split('.')[0]!))) {
-    let record: { method?: unknown; expiresAt?: unknown } = {};
-    try {
-      record = JSON.parse(stored[`${family}.signIn`] ?? '{}') as typeof record;
-    } catch {
-      record = {};
-    }
-    const parts = [typeof record.method === 'string' ? record.method : 'signed in'];
-    const at = typeof record.expiresAt === 'string' ? Date.parse(record.expiresAt) : NaN;
+    const record = parseSignIn(stored[`${family}.signIn`]);
+    const parts = [record?.method ?? 'signed in'];
+    const at = record?.expiresAt ? Date.parse(record.expiresAt) : NaN;
     if (Number.isFinite(at)) parts.push(`${at <= Date.now() ? 'expired' : 'until'} ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')}Z`);
     if (stored[`${family}.refreshToken`] !== undefined) parts.push('renewable');
     rows.push({ key: `${family} sign-in`, value: parts.join(', '), source: 'auth login' });

@@ -7,7 +7,8 @@ import { isVxError, type VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http.js';
 import { buildQuery } from '../../core/url.js';
 import { LCS_VERSION, LCS_VERSION_HEADER } from '../../spec/erp.js';
-import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { resolveNamespace } from '../mgmt/client.js';
 import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from '../../spec/translator.js';
 import { serviceBase, type ServiceName } from '../service.js';
 
@@ -51,7 +52,7 @@ export function probeFor(config: Config, service: ServiceName, credential: strin
     case 'mgmt': {
       // any subscription will do: the resource manager refuses a bad token (401) before it looks
       const sub = config.get('mgmt.subscription') || ZERO_GUID;
-      const ns = config.get('mgmt.namespace') || DEFAULT_NAMESPACE;
+      const ns = resolveNamespace(config);
       return {
         what: 'listing the health events of a subscription',
         request: {
