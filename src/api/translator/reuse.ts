@@ -204,8 +204,9 @@ export async function* translateReusing(
           slot.result = result;
           if (memory) memory.store.store(memory.ids, slot.text, result);
         }
-        // the store's writes are committed as they go: what waits for its commit stays bounded
-        if (memory && memory.store.queued >= 4096) await memory.store.flush();
+        // each answered batch is committed as one transaction while the run goes on (what waits
+        // for its commit stays bounded: one batch, and the commit before it)
+        if (memory) await memory.store.commit();
         // the answered slots leave the in-flight list
         sentHead = b.batch.first + b.batch.count - sentBase;
         if (sentHead > 1024 && sentHead * 2 > sent.length) {
