@@ -108,6 +108,32 @@ describe('memory store', () => {
     await m.close();
   });
 
+  it.runIf(process.platform === 'linux')('lets go of its mapped pages by reopening the store: what was stored and what is queued survive it', async () => {
+    const m = await TranslationMemory.open(join(dir, 'relieve.tm'));
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    for (let i = 0; i < 2000; i++) m.store(k, `line ${i}`, { translations: [{ text: `Zeile ${i}`, to: 'de' }] });
+    await m.commit();
+    m.store(k, 'queued', { translations: [{ text: 'wartet', to: 'de' }] });
+    // a commit asked for while the store is reopened waits for it
+    const before = (m as unknown as { db: object }).db;
+    const relieved = m.relieve(-Infinity);
+    expect(m.remapping).toBeUndefined(); // the queued writes are committed first
+    const committing = (async () => {
+      await new Promise((r) => setImmediate(r));
+      m.store(k, 'during', { translations: [{ text: 'während', to: 'de' }] });
+      await m.commit();
+    })();
+    await relieved;
+    expect((m as unknown as { db: object }).db).not.toBe(before);
+    await committing;
+    await m.flush();
+    expect(m.lookup(k, 'line 1999')).toEqual({ translations: [{ text: 'Zeile 1999', to: 'de' }] });
+    expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
+    expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
+    expect(m.stats().entries).toBe(2002);
+    await m.close();
+  });
+
   it('refuses a file that is not a memory, naming it, and leaves it as it was', async () => {
     const other = join(dir, 'notes.txt');
     writeFileSync(other, 'hello, this is not a database\n'.repeat(10));

@@ -156,6 +156,19 @@ interface LmdbDb {
   close(): Promise<void>;
 }
 
+/** the file-backed RSS (kB) a run lets the store's pages take before it reopens the store (see relieve) */
+const RELIEVE_KB = 32 * 1024;
+
+/** The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read. */
+function rssFileKb(): number | undefined {
+  try {
+    const m = /RssFile:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
 function badMemory(path: string, why: string): UsageError {
   return new UsageError(`translation memory ${path}: ${why}`);
@@ -192,12 +205,45 @@ export class TranslationMemory {
   /** the commit under way, if any */
   private committing?: Promise<void>;
 
+  /** a close and reopen under way (see relieve): reads and commits wait for it */
+  remapping?: Promise<void>;
+  /** the process's file-backed RSS (kB) after the last reopen */
+  private mappedBase = rssFileKb() ?? 0;
+
   private constructor(
     readonly path: string,
-    private readonly db: LmdbDb,
+    private db: LmdbDb,
     private readonly lockTimeoutMs: number,
-    private readonly readOnly = false,
+    private readonly readOnly: boolean,
+    private readonly reopen: () => LmdbDb,
   ) {}
+
+  /**
+   * Lets go of the store's pages read so far once they add up to RELIEVE_KB of the process's RSS:
+   * LMDB reads through a memory map, and every page a run touches stays resident (and counted)
+   * until the map goes, so a run over a memory much larger than that closes the store and opens it
+   * again (after committing what is queued). Call it between lookups, and await `remapping`
+   * before any lookup made while it may run.
+   */
+  async relieve(limitKb = RELIEVE_KB): Promise<void> {
+    const now = rssFileKb();
+    if (now === undefined || now - this.mappedBase < limitKb || this.remapping) return;
+    await this.flush();
+    this.remapping = (async () => {
+      await this.db.close();
+      // opening for writing waits for another process's write lock without returning (see open)
+      if (!this.readOnly && openElsewhere(this.path)) await probeLock(this.path, this.lockTimeoutMs);
+      this.db = this.reopen();
+    })();
+    try {
+      await this.remapping;
+    } catch (e) {
+      throw badMemory(this.path, errText(e, this.path));
+    } finally {
+      this.remapping = undefined;
+      this.mappedBase = rssFileKb() ?? 0;
+    }
+  }
 
   /**
    * Opens (or, unless read-only, creates) the memory at `path`. Any problem is a UsageError
@@ -235,8 +281,8 @@ export class TranslationMemory {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
     let db: LmdbDb;
-    try {
-      db = lmdb.open({
+    const reopen = () =>
+      lmdb.open({
         path,
         noSubdir: true,
         encoding: 'string',
@@ -247,10 +293,12 @@ export class TranslationMemory {
         noReadAhead: true,
         maxReaders: 510,
       });
+    try {
+      db = reopen();
     } catch (e) {
       throw badMemory(path, errText(e, path));
     }
-    const mem = new TranslationMemory(path, db, lockMs, opts.readOnly === true);
+    const mem = new TranslationMemory(path, db, lockMs, opts.readOnly === true, reopen);
     try {
       const format = db.get(META);
       if (format === undefined) {
@@ -303,6 +351,7 @@ export class TranslationMemory {
   }
 
   private read(key: string): string | undefined {
+    if (this.remapping) throw new Error(`translation memory ${this.path}: read while it is being reopened`);
     try {
       return this.db.get(key);
     } catch (e) {
@@ -360,6 +409,7 @@ export class TranslationMemory {
    * at most one commit runs behind the caller, so writing never stops the run for a disk sync.
    */
   async commit(): Promise<void> {
+    if (this.remapping) await this.remapping;
     const before = this.committing;
     if (this.batch.length) {
       const batch = this.batch;
