@@ -17,8 +17,12 @@ import { UsageError } from '../../core/errors.js';
 import type { TranslationMemory } from './memory.js';
 import { ItemTooLong } from './stream.js';
 
-/** distinct texts remembered for dedupe at least (up to twice as many), with their answers (about 3 MB of heap for short lines) */
-export const WINDOW = 5_000;
+/**
+ * distinct texts remembered for dedupe at least (up to twice as many), with their answers (about
+ * 2 MB of heap for short lines); 4,000 keeps each generation's Map under V8's 128 KB large-object
+ * size (a larger one is freed only by a full GC)
+ */
+export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
 export const MAX_PENDING = 5_000;
 

@@ -67,7 +67,7 @@ export function translateSession(client: Pick<TranslatorClient, 'translate'>, in
     }
   };
     // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
-  const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
+  const maxPending = Number(process.env.VX_MP ?? (o.concurrency + 1) * LIMITS.maxItems);
   return { events: translateReusing(input.items, inner, { ...o.reuse, maxPending, signal: o.signal }, counts.totals), counts };
 }
 
