@@ -216,7 +216,12 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
-      learned.push({ row: r.row, hash: row.hash, state, ...(r.id ? { id: r.id } : {}), ...(r.number ? { number: r.number } : {}), ...(r.httpStatus ? { status: r.httpStatus } : {}), ...(r.code ? { code: r.code } : {}) });
+      const entry: JournalEntry = { row: r.row, hash: row.hash, state };
+      if (r.id) entry.id = r.id;
+      if (r.number) entry.number = r.number;
+      if (r.httpStatus) entry.status = r.httpStatus;
+      if (r.code) entry.code = r.code;
+      learned.push(entry);
     };
     let interrupted: InterruptedError | undefined;
     try {
