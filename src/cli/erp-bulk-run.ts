@@ -450,6 +450,10 @@ function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns:
 
 // ---- export ----
 
+async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ items: Entity[]; ndjson?: string }> {
+  for await (const items of pages) yield { items };
+}
+
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
 export const EXPORT_PAGE_SIZE = 500;
 
@@ -472,7 +476,9 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   try {
     // the next page is asked for before this one is written: reading and writing overlap, and
     // at most two pages are held at once
-    const pages = client.listPages(set, q)[Symbol.asyncIterator]();
+    // -o ndjson writes each record as the service wrote it (cut from the page's text, not parsed
+    // and serialized again: the same JSON, numbers exact), where the page allows
+    const pages = (format === 'ndjson' ? client.listPagesNdjson(set, q) : pagesOf(client.listPages(set, q)))[Symbol.asyncIterator]();
     try {
       let next = pages.next();
       for (;;) {
@@ -480,8 +486,8 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
         if (r.done) break;
         next = pages.next();
         next.catch(() => undefined); // a failure is met (and thrown) at the next await
-        count += r.value.length;
-        await sink.write(renderer.items(r.value));
+        count += r.value.items.length;
+        await sink.write(r.value.ndjson ?? renderer.items(r.value.items));
         if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${fmt(count)} records`);
       }
     } finally {
