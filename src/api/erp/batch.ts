@@ -157,10 +157,17 @@ export class BatchClient {
       throw e;
     }
     if (!answer || typeof answer !== 'object' || !Array.isArray(answer.responses)) return unknown('the batch answer had no responses array');
-    const byId = new Map<string, { status?: unknown; headers?: unknown; body?: unknown }>();
-    for (const r of answer.responses as { id?: unknown; status?: unknown; headers?: unknown; body?: unknown }[]) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+    type Answer = { id?: unknown; status?: unknown; headers?: unknown; body?: unknown };
+    const responses = answer.responses as Answer[];
+    // the responses in the order of the operations (the usual answer: no lookup needed), or by id
+    const inOrder = responses.length === ops.length && responses.every((r, i) => r && typeof r === 'object' && (r.id === String(i + 1) || r.id === i + 1));
+    let byId: Map<string, Answer> | undefined;
+    if (!inOrder) {
+      byId = new Map();
+      for (const r of responses) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+    }
     const results: OpResult[] = ops.map((_, i) => {
-      const r = byId.get(String(i + 1));
+      const r = byId ? byId.get(String(i + 1)) : responses[i];
       if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
       if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers: lowerKeys(r.headers), body: r.body };
       return { kind: 'failed', status: r.status, ...errorOf(r.body) };
