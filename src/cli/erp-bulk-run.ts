@@ -9,7 +9,7 @@ import { Journal, type JournalEntry } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
-import { openTextSource } from '../core/input.js';
+import { readAllBytes } from '../core/input.js';
 import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -136,23 +136,16 @@ function rowList(rows: number[]): string {
 async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
   if (!opts.file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const format = formatOf(opts.file, opts.format);
-  const src = await openTextSource(opts.file, ctx.io.stdin);
+  const { name, bytes } = await readAllBytes(opts.file, ctx.io.stdin);
   const mode = opts.update ? 'update' : 'create';
+  let text: string;
   try {
-    const chunks: Buffer[] = [];
-    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-    const buf = Buffer.concat(chunks);
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
-    } catch {
-      throw new UsageError(`${src.name} is not valid UTF-8 text`);
-    }
-    if (format === 'csv') return { parsed: await readCsv(set, mode, text, src.name), name: src.name };
-    return { parsed: await readJsonRows(set, mode, format, text, src.name), name: src.name };
-  } finally {
-    await src.close();
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name} is not valid UTF-8 text`);
   }
+  if (format === 'csv') return { parsed: await readCsv(set, mode, text, name), name };
+  return { parsed: await readJsonRows(set, mode, format, text, name), name };
 }
 
 export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void> {
@@ -216,7 +209,12 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
-      learned.push({ row: r.row, hash: row.hash, state, ...(r.id ? { id: r.id } : {}), ...(r.number ? { number: r.number } : {}), ...(r.httpStatus ? { status: r.httpStatus } : {}), ...(r.code ? { code: r.code } : {}) });
+      const entry: JournalEntry = { row: r.row, hash: row.hash, state };
+      if (r.id) entry.id = r.id;
+      if (r.number) entry.number = r.number;
+      if (r.httpStatus) entry.status = r.httpStatus;
+      if (r.code) entry.code = r.code;
+      learned.push(entry);
     };
     let interrupted: InterruptedError | undefined;
     try {
@@ -343,16 +341,10 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
       for (const e of page as Entity[]) list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof e.number === 'string' ? { number: e.number } : {}) });
     return { list, what: `matching ${opts.filter}` };
   }
-  const src = await openTextSource(opts.ids!, ctx.io.stdin);
-  const chunks: Buffer[] = [];
-  try {
-    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  } finally {
-    await src.close();
-  }
+  const src = await readAllBytes(opts.ids!, ctx.io.stdin);
   const list: Target[] = [];
   const bad: string[] = [];
-  Buffer.concat(chunks)
+  src.bytes
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .split('\n')
@@ -445,6 +437,10 @@ function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns:
 
 // ---- export ----
 
+async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ items: Entity[]; ndjson?: string }> {
+  for await (const items of pages) yield { items };
+}
+
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
 export const EXPORT_PAGE_SIZE = 500;
 
@@ -467,7 +463,9 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   try {
     // the next page is asked for before this one is written: reading and writing overlap, and
     // at most two pages are held at once
-    const pages = client.listPages(set, q)[Symbol.asyncIterator]();
+    // -o ndjson writes each record as the service wrote it (cut from the page's text, not parsed
+    // and serialized again: the same JSON, numbers exact), where the page allows
+    const pages = (format === 'ndjson' ? client.listPagesNdjson(set, q) : pagesOf(client.listPages(set, q)))[Symbol.asyncIterator]();
     try {
       let next = pages.next();
       for (;;) {
@@ -475,8 +473,8 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
         if (r.done) break;
         next = pages.next();
         next.catch(() => undefined); // a failure is met (and thrown) at the next await
-        count += r.value.length;
-        await sink.write(renderer.items(r.value));
+        count += r.value.items.length;
+        await sink.write(r.value.ndjson ?? renderer.items(r.value.items));
         if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${fmt(count)} records`);
       }
     } finally {

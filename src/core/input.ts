@@ -1,7 +1,7 @@
 // Reading user input: whole stdin, files, the `--data <json|@file|->` convention, and text
 // streamed line by line with back-pressure.
 import { isUtf8 } from 'node:buffer';
-import { createReadStream, fstatSync } from 'node:fs';
+import { createReadStream, fstatSync, readFileSync } from 'node:fs';
 import { open as openFile, readFile, type FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
@@ -141,6 +141,29 @@ export async function openTextSource(path: string, stdinStream?: NodeJS.Readable
     };
   } catch (e) {
     throw readError(path, e);
+  }
+}
+
+/**
+ * The whole of `path` (or standard input for `-`) as bytes, with the usage errors of
+ * openTextSource. A path is read with one readFileSync: no file handle, stream and async
+ * iteration for what is held whole anyway (~4 ms of every `erp import`).
+ */
+export async function readAllBytes(path: string, stdinStream?: NodeJS.ReadableStream): Promise<{ name: string; bytes: Buffer }> {
+  if (path !== '-') {
+    try {
+      return { name: path, bytes: readFileSync(path) };
+    } catch (e) {
+      throw readError(path, e);
+    }
+  }
+  const src = await openTextSource(path, stdinStream);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+    return { name: src.name, bytes: Buffer.concat(chunks) };
+  } finally {
+    await src.close();
   }
 }
 

@@ -410,29 +410,30 @@ export function typeText(f: FieldDef): string {
  */
 export function checkValue(f: FieldDef, v: unknown): string | undefined {
   if (v === null) return f.required ? 'may not be null' : undefined;
-  const want = `expected ${typeText(f)}`;
+  // (the message is built only for a value that fails: this runs for every cell of an import)
+  const want = () => `expected ${typeText(f)}`;
   switch (f.type) {
     case 'decimal':
-      return typeof v === 'number' && Number.isFinite(v) ? undefined : want;
+      return typeof v === 'number' && Number.isFinite(v) ? undefined : want();
     case 'integer':
-      return typeof v === 'number' && Number.isSafeInteger(v) ? undefined : want;
+      return typeof v === 'number' && Number.isSafeInteger(v) ? undefined : want();
     case 'boolean':
-      return typeof v === 'boolean' ? undefined : want;
+      return typeof v === 'boolean' ? undefined : want();
     case 'address': {
-      if (!v || typeof v !== 'object' || Array.isArray(v)) return want;
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return want();
       const bad = Object.entries(v).find(([k, x]) => !(POSTAL_ADDRESS_KEYS as readonly string[]).includes(k) || typeof x !== 'string');
-      return bad ? `${want} (not "${bad[0]}": ${JSON.stringify(bad[1])})` : undefined;
+      return bad ? `${want()} (not "${bad[0]}": ${JSON.stringify(bad[1])})` : undefined;
     }
     default:
       break;
   }
-  if (typeof v !== 'string') return want;
-  if (f.type === 'guid' && !GUID_RE.test(v)) return want;
-  if (f.type === 'date' && !(DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want;
-  if (f.type === 'datetime' && !(DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want;
-  if (f.type === 'time' && !TIME_RE.test(v)) return want;
-  if (f.values && !f.values.includes(v)) return want;
-  if (f.pattern && !f.pattern.re.test(v)) return want;
+  if (typeof v !== 'string') return want();
+  if (f.type === 'guid' && !GUID_RE.test(v)) return want();
+  if (f.type === 'date' && !(DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want();
+  if (f.type === 'datetime' && !(DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want();
+  if (f.type === 'time' && !TIME_RE.test(v)) return want();
+  if (f.values && !f.values.includes(v)) return want();
+  if (f.pattern && !f.pattern.re.test(v)) return want();
   // (UTF-16 units are never fewer than characters: only a long text needs counting)
   if (f.maxLength !== undefined && v.length > f.maxLength && [...v].length > f.maxLength) return `is ${[...v].length} characters long; at most ${f.maxLength} allowed`;
   return undefined;

@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { decodeUtf8, readAllStdin, readBodyArg, readJsonArg } from '../../src/core/input.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeUtf8, readAllBytes, readAllStdin, readBodyArg, readJsonArg } from '../../src/core/input.js';
 
 const stdin = (data: string | Buffer) => Readable.from([typeof data === 'string' ? Buffer.from(data) : data]);
 
@@ -11,6 +14,14 @@ describe('input', () => {
     expect(decodeUtf8(Buffer.from('日本\r\n'), 'f')).toBe('日本\r\n');
     expect(() => decodeUtf8(Buffer.from([0xc3, 0x28]), 'the file')).toThrow(new UsageError('the file is not valid UTF-8'));
     expect(() => decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]), 'x')).toThrow(UsageError); // a lone surrogate
+  });
+  it('readAllBytes: a file in one read, - from stdin; missing and directory paths are usage errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vx-input-'));
+    writeFileSync(join(dir, 'a.csv'), 'code\nA\n');
+    expect(await readAllBytes(join(dir, 'a.csv'))).toEqual({ name: join(dir, 'a.csv'), bytes: Buffer.from('code\nA\n') });
+    expect(await readAllBytes('-', stdin('x,y'))).toEqual({ name: 'standard input', bytes: Buffer.from('x,y') });
+    await expect(readAllBytes(join(dir, 'none.csv'))).rejects.toThrow(new UsageError(`cannot read ${join(dir, 'none.csv')}: no such file`));
+    await expect(readAllBytes(dir)).rejects.toThrow(new UsageError(`cannot read ${dir}: it is a directory`));
   });
   it('reads stdin whole, across chunks split inside a character', async () => {
     const bytes = Buffer.from('añ日');

@@ -9,6 +9,7 @@ import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, Thr
 import type { Http } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
+import { stringifyExact } from '../../core/json.js';
 
 export interface BatchOp {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -40,6 +41,7 @@ function errorOf(body: unknown): { code?: string; message: string } {
 
 const JSON_BODY: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const JSON_BODY_TEXT = JSON.stringify(JSON_BODY);
 
 /** The headers of an operation's response with lower-case names (as the service sends them, usually: then as they are). */
 function lowerKeys(h: unknown): Record<string, string> {
@@ -83,6 +85,30 @@ export class BatchClient {
     };
   }
 
+  /**
+   * The same body as JSON text (`stringifyExact(this.body(ops))`, character for character), put
+   * together from each operation's serialized body: a batch of 100 creates is sent without
+   * building 100 operation objects first.
+   */
+  bodyText(ops: readonly BatchOp[]): string {
+    const n = this.root.length;
+    let url = '';
+    let urlJson = '';
+    let text = '{"requests":[';
+    for (let i = 0; i < ops.length; i++) {
+      const o = ops[i];
+      if (o.url !== url) {
+        if (!o.url.startsWith(this.root)) throw new Error(`batch operation outside ${this.root}: ${o.url}`);
+        url = o.url;
+        urlJson = JSON.stringify(o.url.slice(n));
+      }
+      const headers = o.headers ? JSON.stringify(o.body !== undefined ? { ...JSON_BODY, ...o.headers } : o.headers) : o.body !== undefined ? JSON_BODY_TEXT : '{}';
+      text += `${i ? ',' : ''}{"id":"${i + 1}","method":${JSON.stringify(o.method)},"url":${urlJson},"headers":${headers}`;
+      text += o.body !== undefined ? `,"body":${stringifyExact(o.body)}}` : '}';
+    }
+    return `${text}]}`;
+  }
+
   requestHeaders(atomic?: boolean): Record<string, string> {
     return {
       ...this.headers,
@@ -104,8 +130,8 @@ export class BatchClient {
       res = await this.http.send({
         method: 'POST',
         url: this.url,
-        headers: this.requestHeaders(opts.atomic),
-        body: this.body(ops),
+        headers: { ...this.requestHeaders(opts.atomic), 'Content-Type': 'application/json' },
+        body: this.bodyText(ops),
         signal: opts.signal,
         describe: opts.label ?? `$batch of ${ops.length} operations`,
         ...(this.pacer ? { pace: { pacer: this.pacer, cost: 1 } } : {}),
@@ -123,16 +149,25 @@ export class BatchClient {
     }
     let answer: { responses?: unknown };
     try {
-      answer = res.json<{ responses?: unknown }>();
+      // (plain JSON.parse: what is read from the answer is statuses, ids, numbers, ETags and error
+      // texts, none of which a long number literal could change, so the exact-number scan is skipped)
+      answer = res.json<{ responses?: unknown }>(false);
     } catch (e) {
       if (e instanceof ServiceError) return unknown(`the batch answer was not JSON (${res.headers['content-type'] ?? 'no content type'})`);
       throw e;
     }
     if (!answer || typeof answer !== 'object' || !Array.isArray(answer.responses)) return unknown('the batch answer had no responses array');
-    const byId = new Map<string, { status?: unknown; headers?: unknown; body?: unknown }>();
-    for (const r of answer.responses as { id?: unknown; status?: unknown; headers?: unknown; body?: unknown }[]) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+    type Answer = { id?: unknown; status?: unknown; headers?: unknown; body?: unknown };
+    const responses = answer.responses as Answer[];
+    // the responses in the order of the operations (the usual answer: no lookup needed), or by id
+    const inOrder = responses.length === ops.length && responses.every((r, i) => r && typeof r === 'object' && (r.id === String(i + 1) || r.id === i + 1));
+    let byId: Map<string, Answer> | undefined;
+    if (!inOrder) {
+      byId = new Map();
+      for (const r of responses) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+    }
     const results: OpResult[] = ops.map((_, i) => {
-      const r = byId.get(String(i + 1));
+      const r = byId ? byId.get(String(i + 1)) : responses[i];
       if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
       if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers: lowerKeys(r.headers), body: r.body };
       return { kind: 'failed', status: r.status, ...errorOf(r.body) };

@@ -119,10 +119,19 @@ export function idOf(body: unknown): { id?: string; number?: string } {
 }
 
 /** A result from an operation's outcome. */
-export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, extra: Partial<RowResult> = {}): RowResult {
+export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, extra?: Partial<RowResult>): RowResult {
   switch (r.kind) {
-    case 'done':
-      return { row, status: done, ...extra, ...idOf(r.body) };
+    case 'done': {
+      // (built field by field: one result per imported row; same keys, in the same order, as
+      // `{ row, status, ...extra, ...idOf(r.body) }`)
+      const out: RowResult = extra ? { row, status: done, ...extra } : { row, status: done };
+      const b = r.body as Record<string, unknown> | undefined;
+      if (b && typeof b === 'object') {
+        if (typeof b.id === 'string') out.id = b.id;
+        if (typeof b.number === 'string' && b.number) out.number = b.number;
+      }
+      return out;
+    }
     case 'failed':
       return { row, status: 'failed', ...extra, httpStatus: r.status, ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
     case 'rolled-back':

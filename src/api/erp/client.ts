@@ -4,6 +4,7 @@
 import type { Config } from '../../core/config.js';
 import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import { memberArrayTexts } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import { collectionPath, isGuid, keySegment, type ErpSet } from '../../spec/erp.js';
@@ -93,6 +94,39 @@ export class ErpClient {
       max: q.top,
       nextKey: '@odata.nextLink',
     });
+  }
+
+  /**
+   * The pages of `export -o ndjson`: with each page's records, the NDJSON text of them cut from
+   * the answer as the service wrote them (core/json-texts.ts; its numbers exact by construction),
+   * so they need not be serialized again. The records are then parsed with plain JSON.parse and
+   * serve for counting only. A page whose text cannot be cut so (a record spread over lines, a
+   * member given twice) comes parsed exactly, without text; so does every page under --top.
+   */
+  async *listPagesNdjson(set: ErpSet, q: ListQuery = {}): AsyncGenerator<{ items: Entity[]; ndjson?: string }> {
+    if (q.top !== undefined) {
+      for await (const items of this.listPages(set, q)) yield { items };
+      return;
+    }
+    const headers: Record<string, string> = q.pageSize ? { Prefer: `odata.maxpagesize=${q.pageSize}` } : {};
+    const texts = new WeakMap<object, string>();
+    const fetchPage = async (u: string): Promise<unknown> => {
+      const res = await this.send({ method: 'GET', url: u, headers });
+      const body = res.json<Record<string, unknown> | null>(false);
+      const value = body && typeof body === 'object' ? body.value : undefined;
+      if (Array.isArray(value) && value.length) {
+        const cut = memberArrayTexts(res.text, 'value');
+        if (cut && cut.length === value.length && !cut.some((t) => t.includes('\n') || t.includes('\r'))) {
+          texts.set(value, `${cut.join('\n')}\n`);
+          return body;
+        }
+        return res.json();
+      }
+      return body;
+    };
+    for await (const items of paginatePages<Entity>(this.collectionUrl(set, odataQuery(q)), fetchPage, { nextKey: '@odata.nextLink' })) {
+      yield { items, ndjson: texts.get(items) };
+    }
   }
 
   async get(set: ErpSet, id: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Entity> {

@@ -1,0 +1,48 @@
+// export -o ndjson's pages: records cut from the answer's text where it allows, parsed exactly
+// where it does not; the same lines either way.
+import { describe, expect, it } from 'vitest';
+import { ErpClient } from '../../src/api/erp/client.js';
+import { SETTINGS } from '../../src/api/settings.js';
+import { Config } from '../../src/core/config.js';
+import { Http } from '../../src/core/http.js';
+import { isExactNumber, stringifyExact } from '../../src/core/json.js';
+import { findSet } from '../../src/spec/erp.js';
+import { HttpMock } from '../helpers/httpmock.js';
+
+const COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
+const env = { VX_ERP_PREFIX: 'http://127.0.0.1:9/erp/', VX_ERP_TOKEN: 't0ken', VX_ERP_COMPANY: COMPANY, VX_CONFIG_DIR: '/nonexistent-vx-test' };
+const people = findSet('salespeople')!;
+const base = `http://127.0.0.1:9/erp/api/v2.0/companies(${COMPANY})/salespeoplePurchasers`;
+const page = (status: number, body: string) => ({ status, headers: { 'content-type': 'application/json' }, body });
+
+describe('listPagesNdjson', () => {
+  it('cuts compact pages as written; a page spread over lines is parsed exactly; a broken page is a service error', async () => {
+    const mock = new HttpMock()
+      .stub('GET', base, page(200, `{"@odata.context":"c","value":[{"code":"A","n":12345678901234567890,"t":"\\u00e9"},{"code":"B"}],"@odata.nextLink":"${base}?$skiptoken=2"}`))
+      .stub('GET', `${base}?$skiptoken=2`, page(200, `{"value":[\n  {"code":"C",\n   "n":98765432109876543210}\n],"@odata.nextLink":"${base}?$skiptoken=3"}`))
+      .stub('GET', `${base}?$skiptoken=3`, page(200, '{"value":[{"code":"D"}'));
+    const c = await ErpClient.open(new Http({ transport: mock.transport, retries: 0 }), new Config(SETTINGS, { env }), people);
+    const got: { items: Record<string, unknown>[]; ndjson?: string }[] = [];
+    const err = await (async () => {
+      for await (const p of c.listPagesNdjson(people, { pageSize: 2 })) got.push(p);
+    })().catch((e) => e);
+    expect(mock.requests[0].headers.prefer).toBe('odata.maxpagesize=2');
+    // as written: the long number and the escape kept
+    expect(got[0].ndjson).toBe('{"code":"A","n":12345678901234567890,"t":"\\u00e9"}\n{"code":"B"}\n');
+    expect(got[0].items).toHaveLength(2);
+    // spread over lines: no text; the records parsed exactly (the renderer writes them)
+    expect(got[1].ndjson).toBeUndefined();
+    expect(isExactNumber(got[1].items[0].n)).toBe(true);
+    expect(stringifyExact(got[1].items[0])).toBe('{"code":"C","n":98765432109876543210}');
+    expect(String(err)).toMatch(/not valid JSON/);
+    mock.verify();
+  });
+
+  it('under --top, pages come parsed (the last one is cut to size)', async () => {
+    const mock = new HttpMock().stub('GET', `${base}?$top=1`, page(200, '{"value":[{"code":"A"},{"code":"B"}]}'));
+    const c = await ErpClient.open(new Http({ transport: mock.transport }), new Config(SETTINGS, { env }), people);
+    const got = [];
+    for await (const p of c.listPagesNdjson(people, { top: 1 })) got.push(p);
+    expect(got).toEqual([{ items: [{ code: 'A' }] }]);
+  });
+});
