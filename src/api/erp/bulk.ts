@@ -109,7 +109,7 @@ export function checkCommand(set: ErpSet, field: string, values: readonly string
 }
 
 /** What a done operation says about the record: its id and number. */
-export function idOf(body: unknown): { id?: string; number?: string } {
+function idOf(body: unknown): { id?: string; number?: string } {
   if (!body || typeof body !== 'object') return {};
   const b = body as Record<string, unknown>;
   return {
