@@ -157,16 +157,34 @@ interface LmdbDb {
 }
 
 /** the file-backed RSS (kB) a run lets the store's pages take before it reopens the store (see relieve) */
-const RELIEVE_KB = 32 * 1024;
+const RELIEVE_KB = 8 * 1024;
+/**
+ * lookups between two looks at the RSS: a lookup maps up to 64 kB (the kernel maps the cached
+ * pages around a faulting one), so a look every 256 lookups keeps the overshoot within another 16 MB
+ */
+const RELIEVE_EVERY = 256;
 
-/** The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read. */
+/**
+ * The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read:
+ * /proc/self/statm's shared pages (~9 µs to read; /proc/self/status, twice as slow, tells the page size once).
+ */
 function rssFileKb(): number | undefined {
   try {
-    const m = /RssFile:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) : undefined;
+    const shared = Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[2]);
+    pageKb ??= pageSizeKb(shared);
+    return shared * pageKb;
   } catch {
     return undefined;
   }
+}
+
+let pageKb: number | undefined;
+function pageSizeKb(shared: number): number {
+  const status = readFileSync('/proc/self/status', 'latin1');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const size = shared > 0 ? (kb('RssFile') + kb('RssShmem')) / shared : 4;
+  // a power of two from 4 kB
+  return 2 ** Math.max(2, Math.round(Math.log2(size || 4)));
 }
 
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
@@ -218,6 +236,14 @@ export class TranslationMemory {
     private readonly reopen: () => LmdbDb,
   ) {}
 
+  /** lookups since relieve last looked at the RSS */
+  private looked = 0;
+
+  /** whether relieve should look at the RSS now (every RELIEVE_EVERY lookups) */
+  get relieveDue(): boolean {
+    return this.looked >= RELIEVE_EVERY;
+  }
+
   /**
    * Lets go of the store's pages read so far once they add up to RELIEVE_KB of the process's RSS:
    * LMDB reads through a memory map, and every page a run touches stays resident (and counted)
@@ -226,6 +252,7 @@ export class TranslationMemory {
    * before any lookup made while it may run.
    */
   async relieve(limitKb = RELIEVE_KB): Promise<void> {
+    this.looked = 0;
     const now = rssFileKb();
     if (now === undefined || now - this.mappedBase < limitKb || this.remapping) return;
     await this.flush();
@@ -361,6 +388,7 @@ export class TranslationMemory {
 
   /** The stored result of `text` for one target, or undefined. */
   get(id: string, text: string): TranslateResult | undefined {
+    this.looked++;
     const key = entryKey(id, text);
     const raw = this.read(key);
     if (raw === undefined) return undefined;
