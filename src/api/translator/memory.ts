@@ -25,6 +25,7 @@
 // what the service returned. Key \x00 "format" marks the file as a vx translation memory.
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import type { TranslateResult, Translation } from '../../spec/translator.js';
@@ -170,7 +171,7 @@ const RELIEVE_EVERY = 256;
  */
 function rssFileKb(): number | undefined {
   try {
-    const shared = Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[2]);
+    const shared = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[2]);
     pageKb ??= pageSizeKb(shared);
     return shared * pageKb;
   } catch {
@@ -180,7 +181,7 @@ function rssFileKb(): number | undefined {
 
 let pageKb: number | undefined;
 function pageSizeKb(shared: number): number {
-  const status = readFileSync('/proc/self/status', 'latin1');
+  const status = readFileSync('/proc/self/status', 'utf8');
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   const size = shared > 0 ? (kb('RssFile') + kb('RssShmem')) / shared : 4;
   // a power of two from 4 kB
@@ -258,8 +259,8 @@ export class TranslationMemory {
     await this.flush();
     this.remapping = (async () => {
       await this.db.close();
-      // opening for writing waits for another process's write lock without returning (see open)
-      if (!this.readOnly && openElsewhere(this.path)) await probeLock(this.path, this.lockTimeoutMs);
+      // no lock probe here (reading /proc/locks costs 10-100 ms): opening for writing may wait for
+      // another process's commit under way, which takes milliseconds
       this.db = this.reopen();
     })();
     try {
@@ -300,13 +301,16 @@ export class TranslationMemory {
     // when another process has the store open, a child process tries first, so that a lock held
     // past the timeout is an error instead of a hang
     const lockMs = opts.lockTimeoutMs ?? lockTimeout();
-    if (exists && !opts.readOnly && openElsewhere(path)) await probeLock(path, lockMs);
+    // (the kernel takes 10-20 ms over a process's first read of /proc/locks: it is read on a
+    // worker thread while lmdb loads)
+    const locks = exists && !opts.readOnly ? readFile('/proc/locks', 'utf8').catch(() => undefined) : undefined;
     let lmdb: { open(o: Record<string, unknown>): LmdbDb };
     try {
       lmdb = (await import('lmdb')) as unknown as typeof lmdb;
     } catch (e) {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
+    if (locks && openElsewhere(path, await locks)) await probeLock(path, lockMs);
     let db: LmdbDb;
     const reopen = () =>
       lmdb.open({
@@ -542,15 +546,14 @@ export class TranslationMemory {
  * the store between this look and vx's own open is not seen (it would have to hold its write lock
  * from its first moment, for longer than the lock timeout, to be noticed as a hang).
  */
-function openElsewhere(path: string): boolean {
+function openElsewhere(path: string, locks: string | undefined): boolean {
   let ino: number;
-  let locks: string;
   try {
     ino = statSync(`${path}-lock`).ino;
-    locks = readFileSync('/proc/locks', 'utf8');
   } catch {
     return true;
   }
+  if (locks === undefined) return true;
   // "1: POSIX  ADVISORY  READ 29960 fe:00:2146349 0 0": the inode closes the third field
   const own = String(process.pid);
   for (const line of locks.split('\n')) {
