@@ -439,8 +439,8 @@ function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns:
 
 // ---- export ----
 
-async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ items: Entity[]; ndjson?: string }> {
-  for await (const items of pages) yield { items };
+async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ count: number; ndjson?: string | Uint8Array; items?: Entity[] }> {
+  for await (const items of pages) yield { count: items.length, items };
 }
 
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
@@ -475,8 +475,8 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
         if (r.done) break;
         next = pages.next();
         next.catch(() => undefined); // a failure is met (and thrown) at the next await
-        count += r.value.items.length;
-        await sink.write(r.value.ndjson ?? renderer.items(r.value.items));
+        count += r.value.count;
+        await sink.write(r.value.ndjson ?? renderer.items(r.value.items ?? []));
         if (ctx.stderrIsTTY && opts.out !== undefined) ctx.io.stderr.write(`\rexported ${fmt(count)} records`);
       }
     } finally {
