@@ -34,6 +34,11 @@ export class FakeClock implements Clock {
     });
   }
 
+  /** after every timer already due at this time */
+  yield(): Promise<void> {
+    return this.sleep(0);
+  }
+
   /** Settles every pending promise, then fires timers in time order until none is left (or `until`). */
   async run(until = Infinity): Promise<void> {
     for (;;) {

@@ -127,7 +127,7 @@ for (const transport of ['node', 'undici'] as const) {
       const calls: string[] = [];
       // a clock whose waits pass at once (the pacer's own timing is test/unit/pacer.test.ts's business)
       let t = 0;
-      const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
+      const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms), yield: async () => undefined } });
       // other requests of the run are accepted meanwhile: one more each time this one is throttled
       let others = 0;
       const spy = {
@@ -146,7 +146,7 @@ for (const transport of ['node', 'undici'] as const) {
       expect(calls).toEqual([...Array(6)].flatMap(() => ['acquire 1234', 'throttled 2000']).concat('acquire 1234', 'accepted'));
       expect(pacer.stats()).toMatchObject({ accepted: 1, rejected: 6, units: 1234 });
       // a run where nothing is accepted: 429s meet --retries like any retryable failure (exit 6)
-      const stuck = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
+      const stuck = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms), yield: async () => undefined } });
       steps = [...Array(3)].map(() => reply(429, {}, { 'retry-after': '1' }));
       await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer: stuck, cost: 1 } })).rejects.toBeInstanceOf(ThrottledError);
       expect(seen).toHaveLength(10);

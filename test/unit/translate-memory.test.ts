@@ -5,8 +5,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
+import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
+import type { TranslateResult } from '../../src/spec/translator.js';
 import { readTmx, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
 import { UsageError } from '../../src/core/errors.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -41,7 +42,7 @@ describe('memory key', () => {
     ];
     const all = variants.map((v) => ids(v)[0]);
     expect(new Set(all).size).toBe(variants.length);
-    expect(entryKey(all[0], 'a').equals(entryKey(all[0], 'b'))).toBe(false);
+    expect(entryKey(all[0], 'a')).not.toBe(entryKey(all[0], 'b'));
     // one id per target: --to de,fr shares its de entries with --to de
     expect(ids({ to: ['de', 'fr'] })).toEqual([...ids({ to: ['de'] }), ...ids({ to: ['fr'] })]);
   });
@@ -68,6 +69,68 @@ describe('memory store', () => {
     expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
     expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
     expect(m.stats().entries).toBe(1);
+    await m.close();
+  });
+
+  it('keeps the common answers in a compact form and every other one as JSON, each read back exactly', () => {
+    const forms: [TranslateResult, string][] = [
+      [{ translations: [{ text: 'Hallo\0 Welt', to: 'de' }] }, 'S1700000000\0de\0Hallo\0 Welt'],
+      [{ detectedLanguage: { language: 'en', score: 0.97 }, translations: [{ text: 'Bonjour', to: 'fr' }] }, 'D1700000000\0en\u00000.97\0fr\0Bonjour'],
+      // other key orders, more fields, other types: JSON, as the service wrote them
+      [{ translations: [{ to: 'de', text: 'Hallo' }] }, 'J1700000000\0{"translations":[{"to":"de","text":"Hallo"}]}'],
+      [{ translations: [{ text: 'Hallo', to: 'de', alignment: { proj: '0:4-0:4' } }] }, 'J1700000000\0{"translations":[{"text":"Hallo","to":"de","alignment":{"proj":"0:4-0:4"}}]}'],
+      [{ detectedLanguage: { language: 'en', score: 1 }, translations: [{ text: 'x', to: 'de' }], sourceText: { text: 'x' } }, 'J1700000000\0{"detectedLanguage":{"language":"en","score":1},"translations":[{"text":"x","to":"de"}],"sourceText":{"text":"x"}}'],
+    ];
+    for (const [result, stored] of forms) {
+      expect(encodeValue(1_700_000_000, result)).toBe(stored);
+      expect(JSON.stringify(decodeValue(stored)?.result)).toBe(JSON.stringify(result));
+      expect(decodeValue(stored)?.stored).toBe(1_700_000_000);
+    }
+    expect(decodeValue(encodeValue(5, forms[0][0], 'long source'))).toEqual({ stored: 5, source: 'long source', result: forms[0][0] });
+    for (const bad of ['', 'S', 'Sx\0de\0y', 'X1\0y', 'S1\0de', 'J1\0{', 'J1\0{"no":1}', 'H1\0["a"]']) expect(decodeValue(bad)).toBeUndefined();
+  });
+
+  it('keys short texts by the text itself, long or ill-formed ones by their hash, and answers both', async () => {
+    const [id] = ids({ to: ['de'] });
+    expect(entryKey(id, 'Save')).toBe(`\u0001${id}Save`);
+    const long = 'x'.repeat(601);
+    const lone = 'a\ud800b';
+    expect(entryKey(id, long)).toMatch(new RegExp(`^\u0003${id}[0-9a-f]{64}$`));
+    expect(entryKey(id, lone)).not.toBe(entryKey(id, 'a\ud801b'));
+    const m = await TranslationMemory.open(join(dir, 'keys.tm'));
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    const texts = ['Save', '', 'ümlaut 😀 文字', long, lone, 'a\ud801b', 'x'.repeat(600)];
+    texts.forEach((t, i) => m.store(k, t, { translations: [{ text: `#${i}`, to: 'de' }] }));
+    await m.flush();
+    texts.forEach((t, i) => expect(m.lookup(k, t)).toEqual({ translations: [{ text: `#${i}`, to: 'de' }] }));
+    expect(m.lookup(k, 'x'.repeat(602))).toBeUndefined();
+    expect([...m.entries()].map((e) => e.source).sort()).toEqual([...texts].sort());
+    await m.close();
+  });
+
+  it.runIf(process.platform === 'linux')('lets go of its mapped pages by reopening the store: what was stored and what is queued survive it', async () => {
+    const m = await TranslationMemory.open(join(dir, 'relieve.tm'));
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    for (let i = 0; i < 2000; i++) m.store(k, `line ${i}`, { translations: [{ text: `Zeile ${i}`, to: 'de' }] });
+    await m.commit();
+    m.store(k, 'queued', { translations: [{ text: 'wartet', to: 'de' }] });
+    // a commit asked for while the store is reopened waits for it
+    const before = (m as unknown as { db: object }).db;
+    const relieved = m.relieve(-Infinity);
+    expect(m.remapping).toBeUndefined(); // the queued writes are committed first
+    const committing = (async () => {
+      await new Promise((r) => setImmediate(r));
+      m.store(k, 'during', { translations: [{ text: 'während', to: 'de' }] });
+      await m.commit();
+    })();
+    await relieved;
+    expect((m as unknown as { db: object }).db).not.toBe(before);
+    await committing;
+    await m.flush();
+    expect(m.lookup(k, 'line 1999')).toEqual({ translations: [{ text: 'Zeile 1999', to: 'de' }] });
+    expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
+    expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
+    expect(m.stats().entries).toBe(2002);
     await m.close();
   });
 

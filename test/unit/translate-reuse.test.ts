@@ -15,7 +15,7 @@ const answer = (t: string): TranslateResult => ({ translations: [{ text: `[de] $
 
 /** an inner stream sending batches of `size` (the last one when its input ends), recording what it was given */
 function fakeInner(size: number, given: string[], fail?: (batch: number) => Error | undefined) {
-  return async function* (texts: AsyncIterable<string>): AsyncGenerator<InnerBatch> {
+  return async function* (chunks: AsyncIterable<readonly string[]>): AsyncGenerator<InnerBatch> {
     let batch: string[] = [];
     let first = 0;
     let n = 0;
@@ -27,10 +27,12 @@ function fakeInner(size: number, given: string[], fail?: (batch: number) => Erro
       batch = [];
       n++;
     };
-    for await (const t of texts) {
-      given.push(t);
-      batch.push(t);
-      if (batch.length >= size) yield* out();
+    for await (const texts of chunks) {
+      for (const t of texts) {
+        given.push(t);
+        batch.push(t);
+        if (batch.length >= size) yield* out();
+      }
     }
     if (batch.length) yield* out();
   };
@@ -59,10 +61,13 @@ describe('translateReusing', () => {
     expect(totals).toEqual({ items: 2_000, sent: 4, memoryHits: 0, duplicates: 1_996 });
   });
 
-  it('forgets the oldest answered texts beyond the window (sent again), never a pending one', async () => {
+  it('remembers the last `window` distinct texts at least, forgets those beyond twice the window (sent again)', async () => {
     const given: string[] = [];
-    await collect(translateReusing(['a', 'b', 'c', 'a', 'c'], fakeInner(1, given), { window: 2 }));
-    expect(given).toEqual(['a', 'b', 'c', 'a']);
+    const { texts, results } = await collect(translateReusing(['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b'], fakeInner(1, given), { window: 2 }));
+    // a and b leave when c, d fill the next generation; a's return starts a new one, c and d stay known
+    expect(given).toEqual(['a', 'b', 'c', 'd', 'a', 'e', 'b']);
+    expect(texts).toEqual(['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b']);
+    expect(results.map((r) => r.translations[0].text)).toEqual(texts.map((t) => `[de] ${t}`));
   });
 
   it('answers memory hits without sending them and stores what was sent', async () => {

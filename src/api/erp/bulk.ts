@@ -108,22 +108,12 @@ export function checkCommand(set: ErpSet, field: string, values: readonly string
   return `vx erp ${set.noun} list --filter "${q(filter)}"`;
 }
 
-/** What a done operation says about the record: its id and number. */
-export function idOf(body: unknown): { id?: string; number?: string } {
-  if (!body || typeof body !== 'object') return {};
-  const b = body as Record<string, unknown>;
-  return {
-    ...(typeof b.id === 'string' ? { id: b.id } : {}),
-    ...(typeof b.number === 'string' && b.number ? { number: b.number } : {}),
-  };
-}
-
 /** A result from an operation's outcome. */
 export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, extra?: Partial<RowResult>): RowResult {
   switch (r.kind) {
     case 'done': {
       // (built field by field: one result per imported row; same keys, in the same order, as
-      // `{ row, status, ...extra, ...idOf(r.body) }`)
+      // `{ row, status, ...extra, id, number }`, id and number only when the body has them)
       const out: RowResult = extra ? { row, status: done, ...extra } : { row, status: done };
       const b = r.body as Record<string, unknown> | undefined;
       if (b && typeof b === 'object') {

@@ -5,25 +5,32 @@
 // B+tree with copy-on-write transactions, so a crash mid-run leaves every committed entry valid and
 // nothing half-written; any number of processes read and write one file at once (writers take
 // turns on a lock in `<file>-lock`); it holds millions of entries without loading them (what is
-// read is paged in by the kernel). One entry per (source text, target and options):
+// read is paged in by the kernel). One entry per (source text, target and options), keys and
+// values UTF-8 text:
 //
-//   key   0x01 + the first 16 bytes of SHA-256(options id, text)
-//   value JSON [options id, unix seconds stored, source text, the service's result for that one target]
+//   key   \x01 + options id + the source text              (texts of up to 600 UTF-16 units)
+//         \x03 + options id + SHA-256 of the text's UTF-16, hex (longer texts, and ill-formed ones)
+//   value S<stored>\0<to>\0<translation>                    the result {translations:[{text,to}]}
+//         D<stored>\0<language>\0<score>\0<to>\0<translation> the same with detectedLanguage first
+//         J<stored>\0<the result as JSON>                    any other result
+//         H<stored>\0<JSON [source text, result]>           (under a hashed key)
 //
-// where the options id names a record (key 0x02 + id) holding the canonical options: from (or
-// detected, with suggestedFrom), to, textType, category, profanity action and marker, alignment
-// and sentence-length flags, fromScript, the toScript of that target, allowFallback. A result
-// stored for one target holds the item-level fields (detectedLanguage, sourceText) as the service
-// sent them, so a hit for every target of an item rebuilds exactly what the service returned.
-// Key 0x00 "format" marks the file as a vx translation memory.
+// <stored> is unix seconds. The text in the key needs no hashing and no check on a hit, and the
+// compact values need no JSON parse for the common answers (hits cost ~1 µs, not ~6). The options
+// id (16 hex digits of SHA-256 of the canonical options) names a record (\x02 + id) holding those
+// options: from (or detected, with suggestedFrom), to, textType, category, profanity action and
+// marker, alignment and sentence-length flags, fromScript, the toScript of that target,
+// allowFallback. A result stored for one target holds the item-level fields (detectedLanguage,
+// sourceText) as the service sent them, so a hit for every target of an item rebuilds exactly
+// what the service returned. Key \x00 "format" marks the file as a vx translation memory.
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, existsSync, accessSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import type { TranslateResult, Translation } from '../../spec/translator.js';
 import type { TranslateParams } from './options.js';
 
-export const FORMAT = 'vx-translation-memory 1';
+export const FORMAT = 'vx-translation-memory 2';
 /** how long a write waits for another process holding the store's write lock */
 export const LOCK_TIMEOUT_MS = 15_000;
 
@@ -33,9 +40,22 @@ function lockTimeout(env: NodeJS.ProcessEnv = process.env): number {
   return v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : LOCK_TIMEOUT_MS;
 }
 
-const META = Buffer.from([0x00, ...Buffer.from('format')]);
-const ENTRY = 0x01;
-const OPTIONS = 0x02;
+const META = '\u0000format';
+const ENTRY = '\u0001';
+const OPTIONS = '\u0002';
+const HASHED = '\u0003';
+/** the longest source text kept in the key itself: 3 UTF-8 bytes a unit at most, within LMDB's 1,978-byte keys */
+const KEY_TEXT_MAX = 600;
+
+/** Keys are strings written as UTF-8 straight into LMDB's key buffer (no Buffer made per lookup). */
+const keyEncoder = {
+  writeKey(key: string, target: Buffer, start: number): number {
+    return start + target.write(key, start, 'utf8');
+  },
+  readKey(target: Buffer, start: number, end: number): string {
+    return target.toString('utf8', start, end);
+  },
+};
 
 /** The options of one target, as the key sees them (defaults spelled out, ineffective ones dropped). */
 export interface KeyOptions {
@@ -92,14 +112,16 @@ function fromCanonical(s: string): KeyOptions {
   return { from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback } as KeyOptions;
 }
 
-/** The entry key of `text` under options `id`. */
-export function entryKey(id: string, text: string): Buffer {
-  const h = createHash('sha256').update(id).update('\0').update(text).digest();
-  const key = Buffer.allocUnsafe(17);
-  key[0] = ENTRY;
-  h.copy(key, 1, 0, 16);
-  return key;
+/** The entry key of `text` under options `id`: the text itself, or its hash when it is long or ill-formed. */
+export function entryKey(id: string, text: string): string {
+  return text.length <= KEY_TEXT_MAX && isWellFormed(text) ? ENTRY + id + text : HASHED + id + createHash('sha256').update(text, 'utf16le').digest('hex');
 }
+
+/** no lone surrogate (UTF-8 would turn it into U+FFFD: two texts, one key) */
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 /** One stored answer, as export and import see it. */
 export interface MemoryEntry {
@@ -123,15 +145,28 @@ export interface MemoryStats {
 
 // the part of the lmdb package vx uses
 interface LmdbDb {
-  getBinary(key: Buffer): Buffer | undefined;
-  put(key: Buffer, value: Buffer): Promise<boolean>;
-  remove(key: Buffer): Promise<boolean>;
-  getRange(o: { start?: Buffer; end?: Buffer; snapshot?: boolean }): Iterable<{ key: Buffer; value: Buffer }>;
+  get(key: string): string | undefined;
+  putSync(key: string, value: string): void;
+  removeSync(key: string): boolean;
+  getRange(o: { start?: string; end?: string; snapshot?: boolean }): Iterable<{ key: string; value: string }>;
   transaction<T>(fn: () => T): Promise<T>;
   flushed: Promise<boolean>;
   committed: Promise<boolean>;
   getStats(): { entryCount: number; treeLeafPageCount: number; pageSize: number };
   close(): Promise<void>;
+}
+
+/** the file-backed RSS (kB) a run lets the store's pages take before it reopens the store (see relieve) */
+const RELIEVE_KB = 32 * 1024;
+
+/** The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read. */
+function rssFileKb(): number | undefined {
+  try {
+    const m = /RssFile:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
@@ -165,15 +200,50 @@ export interface OpenMemoryOptions {
 
 export class TranslationMemory {
   private readonly ids = new Map<string, string>();
-  private pending = 0;
-  private last?: Promise<boolean>;
+  /** writes waiting for the next commit: key, value (undefined: remove), key, value, ... */
+  private batch: (string | undefined)[] = [];
+  /** the commit under way, if any */
+  private committing?: Promise<void>;
+
+  /** a close and reopen under way (see relieve): reads and commits wait for it */
+  remapping?: Promise<void>;
+  /** the process's file-backed RSS (kB) after the last reopen */
+  private mappedBase = rssFileKb() ?? 0;
 
   private constructor(
     readonly path: string,
-    private readonly db: LmdbDb,
+    private db: LmdbDb,
     private readonly lockTimeoutMs: number,
-    private readonly readOnly = false,
+    private readonly readOnly: boolean,
+    private readonly reopen: () => LmdbDb,
   ) {}
+
+  /**
+   * Lets go of the store's pages read so far once they add up to RELIEVE_KB of the process's RSS:
+   * LMDB reads through a memory map, and every page a run touches stays resident (and counted)
+   * until the map goes, so a run over a memory much larger than that closes the store and opens it
+   * again (after committing what is queued). Call it between lookups, and await `remapping`
+   * before any lookup made while it may run.
+   */
+  async relieve(limitKb = RELIEVE_KB): Promise<void> {
+    const now = rssFileKb();
+    if (now === undefined || now - this.mappedBase < limitKb || this.remapping) return;
+    await this.flush();
+    this.remapping = (async () => {
+      await this.db.close();
+      // opening for writing waits for another process's write lock without returning (see open)
+      if (!this.readOnly && openElsewhere(this.path)) await probeLock(this.path, this.lockTimeoutMs);
+      this.db = this.reopen();
+    })();
+    try {
+      await this.remapping;
+    } catch (e) {
+      throw badMemory(this.path, errText(e, this.path));
+    } finally {
+      this.remapping = undefined;
+      this.mappedBase = rssFileKb() ?? 0;
+    }
+  }
 
   /**
    * Opens (or, unless read-only, creates) the memory at `path`. Any problem is a UsageError
@@ -200,9 +270,10 @@ export class TranslationMemory {
       }
     }
     // opening for writing waits for another process's write transaction, blocking the event loop:
-    // a child process tries first, so that a lock held past the timeout is an error instead of a hang
+    // when another process has the store open, a child process tries first, so that a lock held
+    // past the timeout is an error instead of a hang
     const lockMs = opts.lockTimeoutMs ?? lockTimeout();
-    if (exists && !opts.readOnly) await probeLock(path, lockMs);
+    if (exists && !opts.readOnly && openElsewhere(path)) await probeLock(path, lockMs);
     let lmdb: { open(o: Record<string, unknown>): LmdbDb };
     try {
       lmdb = (await import('lmdb')) as unknown as typeof lmdb;
@@ -210,32 +281,37 @@ export class TranslationMemory {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
     let db: LmdbDb;
-    try {
-      db = lmdb.open({
+    const reopen = () =>
+      lmdb.open({
         path,
         noSubdir: true,
-        encoding: 'binary',
-        keyEncoding: 'binary',
+        encoding: 'string',
+        keyEncoder,
         compression: false,
         readOnly: opts.readOnly === true,
         // pages are read when needed, not ahead (the memory may be much larger than one run reads)
         noReadAhead: true,
         maxReaders: 510,
       });
+    try {
+      db = reopen();
     } catch (e) {
       throw badMemory(path, errText(e, path));
     }
-    const mem = new TranslationMemory(path, db, lockMs, opts.readOnly === true);
+    const mem = new TranslationMemory(path, db, lockMs, opts.readOnly === true, reopen);
     try {
-      const format = db.getBinary(META);
+      const format = db.get(META);
       if (format === undefined) {
         const entries = db.getStats().entryCount;
         if (entries > 0) throw badMemory(path, 'not a translation memory (an LMDB file of another program); vx does not change it');
-      } else if (format.toString() !== FORMAT) {
-        throw badMemory(path, `not a translation memory of this version (${JSON.stringify(format.toString().slice(0, 60))})`);
+      } else if (format !== FORMAT) {
+        throw badMemory(path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
       }
-      // a write at once: a store locked by another process is found before anything is sent
-      if (!opts.readOnly) await mem.write(() => db.put(META, Buffer.from(FORMAT)));
+      // a new store is written at once: one that cannot be written is found before anything is sent
+      if (!opts.readOnly && format === undefined) {
+        mem.queue(META, FORMAT);
+        await mem.flush();
+      }
     } catch (e) {
       await db.close().catch(() => undefined);
       if (e instanceof UsageError) throw e;
@@ -268,25 +344,31 @@ export class TranslationMemory {
       if (!id) {
         id = optionsId(o);
         this.ids.set(c, id);
-        const key = optionsKey(id);
-        if (!this.readOnly && this.db.getBinary(key) === undefined) this.queue(this.db.put(key, Buffer.from(c)));
+        if (!this.readOnly && this.read(OPTIONS + id) === undefined) this.queue(OPTIONS + id, c);
       }
       return id;
     });
   }
 
-  /** The stored result of `text` for one target, or undefined. */
-  get(id: string, text: string): TranslateResult | undefined {
-    let raw: Buffer | undefined;
+  private read(key: string): string | undefined {
+    if (this.remapping) throw new Error(`translation memory ${this.path}: read while it is being reopened`);
     try {
-      raw = this.db.getBinary(entryKey(id, text));
+      return this.db.get(key);
     } catch (e) {
       throw badMemory(this.path, errText(e, this.path));
     }
+  }
+
+  /** The stored result of `text` for one target, or undefined. */
+  get(id: string, text: string): TranslateResult | undefined {
+    const key = entryKey(id, text);
+    const raw = this.read(key);
     if (raw === undefined) return undefined;
-    const v = parseValue(raw);
-    // a 128-bit hash match with another text would be a miracle; the text is checked anyway
-    return v && v[2] === text ? v[3] : undefined;
+    const v = decodeValue(raw);
+    if (!v) return undefined;
+    // under a hashed key the value carries the text: a 256-bit hash match with another text would
+    // be a miracle, but the text is checked anyway
+    return key.charCodeAt(0) === 1 || v.source === text ? v.result : undefined;
   }
 
   /** The whole result of `text` for every target (`ids` in --to order), or undefined unless all are stored. */
@@ -301,80 +383,100 @@ export class TranslationMemory {
     return { ...parts[0], translations: parts.map((p) => p.translations[0]) };
   }
 
-  /** Stores the service's result of `text` (one entry per target); committed by `flush`. */
+  /** Stores the service's result of `text` (one entry per target); committed by `commit` or `flush`. */
   store(ids: readonly string[], text: string, result: TranslateResult, now = Math.floor(Date.now() / 1000)): void {
     const translations = result.translations ?? [];
-    ids.forEach((id, i) => {
+    for (let i = 0; i < ids.length; i++) {
       const t: Translation | undefined = translations[i];
-      if (!t) return;
-      const one: TranslateResult = { ...result, translations: [t] };
-      this.queue(this.db.put(entryKey(id, text), Buffer.from(JSON.stringify([id, now, text, one]))));
-    });
+      if (!t) continue;
+      const one: TranslateResult = ids.length === 1 && translations.length === 1 ? result : { ...result, translations: [t] };
+      const key = entryKey(ids[i], text);
+      this.queue(key, encodeValue(now, one, key.charCodeAt(0) === 1 ? undefined : text));
+    }
   }
 
-  private queue(p: Promise<boolean>): void {
-    this.pending++;
-    this.last = p;
-    p.catch(() => undefined);
+  private queue(key: string, value: string | undefined): void {
+    this.batch.push(key, value);
   }
 
-  /** writes queued and not yet known committed */
+  /** writes queued and not yet committed */
   get queued(): number {
-    return this.pending;
+    return this.batch.length / 2;
+  }
+
+  /**
+   * Starts committing what is queued (one transaction) and waits only for the commit before it:
+   * at most one commit runs behind the caller, so writing never stops the run for a disk sync.
+   */
+  async commit(): Promise<void> {
+    if (this.remapping) await this.remapping;
+    const before = this.committing;
+    if (this.batch.length) {
+      const batch = this.batch;
+      this.batch = [];
+      const db = this.db;
+      const started = this.write(() =>
+        db.transaction(() => {
+          for (let i = 0; i < batch.length; i += 2) {
+            const v = batch[i + 1];
+            if (v === undefined) db.removeSync(batch[i]!);
+            else db.putSync(batch[i]!, v);
+          }
+        }),
+      ).then(() => undefined);
+      // a failure is reported by whoever waits for it next (this commit's successor, flush or close)
+      started.catch(() => undefined);
+      this.committing = started;
+    }
+    await before;
   }
 
   /** Waits until every queued write is committed (durable: a crash afterwards loses none of it). */
   async flush(): Promise<void> {
-    if (!this.pending) return;
-    const last = this.last!;
-    this.pending = 0;
-    await this.write(async () => {
-      await last;
-      await this.db.flushed;
-    });
+    await this.commit();
+    const last = this.committing;
+    this.committing = undefined;
+    await last;
   }
 
   /** Every entry, in key order, read from one snapshot (for export); streams, holds one at a time. */
-  *entries(): Generator<MemoryEntry> {
-    const options = new Map<string, KeyOptions>();
-    for (const { key, value } of this.db.getRange({ start: Buffer.from([ENTRY]), end: Buffer.from([ENTRY + 1]) })) {
-      void key;
-      const v = parseValue(value);
-      if (!v) continue;
-      let o = options.get(v[0]);
-      if (!o) {
-        const raw = this.db.getBinary(optionsKey(v[0]));
-        if (!raw) continue;
-        o = fromCanonical(raw.toString());
-        options.set(v[0], o);
+  *entries(snapshot = false): Generator<MemoryEntry & { key: string }> {
+    const options = new Map<string, KeyOptions | undefined>();
+    for (const [start, end] of [
+      [ENTRY, OPTIONS],
+      [HASHED, '\u0004'],
+    ]) {
+      for (const { key, value } of this.db.getRange({ start, end, snapshot })) {
+        const v = decodeValue(value);
+        const id = key.slice(1, 17);
+        const source = key.charCodeAt(0) === 1 ? key.slice(17) : v?.source;
+        if (!v || source === undefined) continue;
+        let o = options.get(id);
+        if (!options.has(id)) {
+          const raw = this.read(OPTIONS + id);
+          o = raw === undefined ? undefined : fromCanonical(raw);
+          options.set(id, o);
+        }
+        if (o) yield { key, options: o, stored: v.stored, source, result: v.result };
       }
-      yield { options: o, stored: v[1], source: v[2], result: v[3] };
     }
   }
 
-  /** Adds one entry (import); committed by `flush`. */
+  /** Adds one entry (import); committed by `commit` or `flush`. */
   add(e: MemoryEntry): void {
     const [id] = this.idsFor([e.options]);
-    this.queue(this.db.put(entryKey(id, e.source), Buffer.from(JSON.stringify([id, e.stored, e.source, e.result]))));
+    const key = entryKey(id, e.source);
+    this.queue(key, encodeValue(e.stored, e.result, key.charCodeAt(0) === 1 ? undefined : e.source));
   }
 
   /** Removes the entries `drop` chooses; returns how many (committed when it returns). */
   async prune(drop: (e: MemoryEntry) => boolean): Promise<number> {
     let n = 0;
-    const options = new Map<string, KeyOptions>();
-    for (const { key, value } of this.db.getRange({ start: Buffer.from([ENTRY]), end: Buffer.from([ENTRY + 1]), snapshot: true })) {
-      const v = parseValue(value);
-      if (!v) continue;
-      let o = options.get(v[0]);
-      if (!o) {
-        const raw = this.db.getBinary(optionsKey(v[0]));
-        o = raw ? fromCanonical(raw.toString()) : undefined;
-        if (o) options.set(v[0], o);
-      }
-      if (o && drop({ options: o, stored: v[1], source: v[2], result: v[3] })) {
-        this.queue(this.db.remove(Buffer.from(key)));
+    for (const e of this.entries(true)) {
+      if (drop(e)) {
+        this.queue(e.key, undefined);
         n++;
-        if (this.pending >= 10_000) await this.flush();
+        if (this.queued >= 10_000) await this.commit();
       }
     }
     await this.flush();
@@ -403,6 +505,32 @@ export class TranslationMemory {
       await this.db.close().catch(() => undefined);
     }
   }
+}
+
+/**
+ * Whether another process may have the store open: LMDB holds a POSIX lock on its lock file
+ * (`<file>-lock`) in every process that has the store open, and Linux lists those in /proc/locks.
+ * Anywhere /proc/locks cannot tell (another system, no lock file yet): yes. A process that opens
+ * the store between this look and vx's own open is not seen (it would have to hold its write lock
+ * from its first moment, for longer than the lock timeout, to be noticed as a hang).
+ */
+function openElsewhere(path: string): boolean {
+  let ino: number;
+  let locks: string;
+  try {
+    ino = statSync(`${path}-lock`).ino;
+    locks = readFileSync('/proc/locks', 'utf8');
+  } catch {
+    return true;
+  }
+  // "1: POSIX  ADVISORY  READ 29960 fe:00:2146349 0 0": the inode closes the third field
+  const own = String(process.pid);
+  for (const line of locks.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    const at = f.findIndex((x) => /^[0-9a-f]+:[0-9a-f]+:\d+$/.test(x));
+    if (at > 0 && f[at].endsWith(`:${ino}`) && f[at - 1] !== own) return true;
+  }
+  return false;
 }
 
 /**
@@ -443,19 +571,72 @@ async function probeLock(path: string, ms: number): Promise<void> {
   }
 }
 
-function optionsKey(id: string): Buffer {
-  return Buffer.concat([Buffer.from([OPTIONS]), Buffer.from(id, 'hex')]);
+interface Decoded {
+  stored: number;
+  result: TranslateResult;
+  /** the source text, under a hashed key */
+  source?: string;
 }
 
-type Value = [string, number, string, TranslateResult];
-
-function parseValue(raw: Buffer): Value | undefined {
-  try {
-    const v = JSON.parse(raw.toString('utf8')) as Value;
-    return Array.isArray(v) && v.length === 4 && typeof v[2] === 'string' && v[3] && typeof v[3] === 'object' ? v : undefined;
-  } catch {
-    return undefined;
+/** The stored form of `result` (see the top of this file); `source` under a hashed key. */
+export function encodeValue(stored: number, result: TranslateResult, source?: string): string {
+  if (source !== undefined) return `H${stored}\0${JSON.stringify([source, result])}`;
+  const t = result.translations?.length === 1 ? result.translations[0] : undefined;
+  if (t && exactly(t, 'text', 'to') && typeof t.text === 'string' && typeof t.to === 'string' && !t.to.includes('\0')) {
+    if (exactly(result, 'translations')) return `S${stored}\0${t.to}\0${t.text}`;
+    const d = result.detectedLanguage;
+    if (exactly(result, 'detectedLanguage', 'translations') && d && exactly(d, 'language', 'score') && typeof d.language === 'string' && !d.language.includes('\0') && typeof d.score === 'number' && Number.isFinite(d.score)) {
+      return `D${stored}\0${d.language}\0${d.score}\0${t.to}\0${t.text}`;
+    }
   }
+  return `J${stored}\0${JSON.stringify(result)}`;
+}
+
+/** whether `o` has exactly these own keys, in this order (the order JSON output keeps) */
+function exactly(o: object, ...keys: string[]): boolean {
+  const k = Object.keys(o);
+  if (k.length !== keys.length) return false;
+  for (let i = 0; i < k.length; i++) if (k[i] !== keys[i]) return false;
+  return true;
+}
+
+/** The entry a stored value holds, or undefined when it is not one vx wrote. */
+export function decodeValue(v: string): Decoded | undefined {
+  const a = v.indexOf('\0');
+  if (a < 2) return undefined;
+  const stored = Number(v.slice(1, a));
+  if (!Number.isInteger(stored)) return undefined;
+  switch (v.charCodeAt(0)) {
+    case 0x53 /* S */: {
+      const b = v.indexOf('\0', a + 1);
+      if (b < 0) return undefined;
+      return { stored, result: { translations: [{ text: v.slice(b + 1), to: v.slice(a + 1, b) }] } };
+    }
+    case 0x44 /* D */: {
+      const b = v.indexOf('\0', a + 1);
+      const c = b < 0 ? -1 : v.indexOf('\0', b + 1);
+      const d = c < 0 ? -1 : v.indexOf('\0', c + 1);
+      if (d < 0) return undefined;
+      const score = Number(v.slice(b + 1, c));
+      return { stored, result: { detectedLanguage: { language: v.slice(a + 1, b), score }, translations: [{ text: v.slice(d + 1), to: v.slice(c + 1, d) }] } };
+    }
+    case 0x4a /* J */:
+    case 0x48 /* H */: {
+      try {
+        const j = JSON.parse(v.slice(a + 1)) as unknown;
+        if (v.charCodeAt(0) === 0x4a) return isResult(j) ? { stored, result: j } : undefined;
+        return Array.isArray(j) && j.length === 2 && typeof j[0] === 'string' && isResult(j[1]) ? { stored, source: j[0], result: j[1] } : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    default:
+      return undefined;
+  }
+}
+
+function isResult(j: unknown): j is TranslateResult {
+  return typeof j === 'object' && j !== null && Array.isArray((j as TranslateResult).translations);
 }
 
 /** An error of the store as the end of a one-line message. */

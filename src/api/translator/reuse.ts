@@ -8,19 +8,23 @@
 //   lines waiting for their answer ──► events of consecutive answered items, in input order
 //
 // Bounded memory: at most `maxPending` input items wait for their answer (the reader stops while
-// the consumer is behind), and the window remembers at most `window` distinct texts (the oldest
-// answered ones are forgotten first; a text seen again after that is sent again, unless the
-// memory has it). The inner stream is any function from an async iterable of texts to batch
+// the consumer is behind), and the window remembers the last `window` distinct texts at least and
+// twice as many at most (in two generations, the older let go whole; a text seen again after that
+// is sent again, unless the memory has it). The inner stream is any function from an async iterable of texts to batch
 // events (translate's stream in practice): it never sees a text twice within the window.
 import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
 import type { TranslationMemory } from './memory.js';
 import { ItemTooLong } from './stream.js';
 
-/** distinct texts remembered for dedupe, with their answers (about 3 MB of heap for short lines) */
-export const WINDOW = 10_000;
+/**
+ * distinct texts remembered for dedupe at least (up to twice as many), with their answers (about
+ * 2 MB of heap for short lines); 4,000 keeps each generation's Map under V8's 128 KB large-object
+ * size (a larger one is freed only by a full GC)
+ */
+export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
-export const MAX_PENDING = 10_000;
+export const MAX_PENDING = 5_000;
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -34,12 +38,12 @@ export interface InnerBatch {
  * The inner stream: the distinct texts to send in, batch events out. `itemOf(i)` is the 1-based
  * input item that first had the inner stream's text `i` (0-based), while that text is unanswered.
  */
-export type InnerStream = (texts: AsyncIterable<string>, itemOf: (index: number) => number | undefined) => AsyncIterable<InnerBatch | { type: string }>;
+export type InnerStream = (texts: AsyncIterable<readonly string[]>, itemOf: (index: number) => number | undefined) => AsyncIterable<InnerBatch | { type: string }>;
 
 export interface ReuseOptions {
   /** the memory, with the options ids of the run's targets (see TranslationMemory.idsFor) */
   memory?: { store: TranslationMemory; ids: string[] };
-  /** distinct texts remembered for dedupe (default WINDOW) */
+  /** distinct texts remembered for dedupe at least, twice as many at most (default WINDOW) */
   window?: number;
   /** input items that may wait for their answer (default MAX_PENDING) */
   maxPending?: number;
@@ -101,10 +105,10 @@ export async function* translateReusing(
   const maxPending = opts.maxPending ?? MAX_PENDING;
   const chunk = opts.chunk ?? 1000;
   const memory = opts.memory;
-  /** the distinct texts of the window, oldest first */
-  const seen = new Map<string, Slot>();
+  /** the distinct texts of the window with their slots: the newest generation, and the one before */
+  const seen = new Generations<Slot>(windowSize);
   /** input items waiting to be handed out, in order */
-  const lines: { text: string; slot: Slot }[] = [];
+  const lines: Slot[] = [];
   let head = 0;
   /** slots handed to the inner stream and not answered yet, in order; `sentBase` is the index of sent[0] */
   const sent: Slot[] = [];
@@ -131,28 +135,18 @@ export async function* translateReusing(
   let innerDone = false;
   let closing = false;
 
-  // insertion order of `seen`, kept apart: taking a Map's first entry after many deletes walks
-  // over every deleted slot (V8 keeps them until a rehash), which made this sweep the hot spot
-  const order = new FifoKeys();
-  const forget = () => {
-    // the oldest answered texts go first; a pending one stops the sweep (it is answered soon)
-    while (seen.size > windowSize) {
-      const text = order.peek();
-      if (!seen.get(text)!.result) break;
-      seen.delete(text);
-      order.drop();
-    }
-  };
-
-  /** the texts the inner stream sends: distinct misses, read from the input as it asks */
-  async function* misses(): AsyncGenerator<string> {
+  /**
+   * the texts the inner stream sends: distinct misses, read from the input as it asks, handed on
+   * as one array per chunk read (one await per chunk instead of one per text)
+   */
+  async function* misses(): AsyncGenerator<readonly string[]> {
+    let out: string[] = [];
     try {
-      const take = function* (v: string | readonly string[]) {
-        if (typeof v === 'string') yield v;
-        else yield* v;
-      };
       for await (const v of items as AsyncIterable<string | readonly string[]>) {
-        for (const text of take(v)) {
+        const chunk = typeof v === 'string' ? [v] : v;
+        // the store's pages read so far leave the process's memory now and then
+        if (memory) await memory.store.relieve();
+        for (const text of chunk) {
           if (closing) return;
           readCount++;
           let slot = seen.get(text);
@@ -166,26 +160,37 @@ export async function* translateReusing(
               totals.memoryHits++;
             }
             seen.set(text, slot);
-            order.push(text);
-            if (seen.size > windowSize) forget();
           }
-          lines.push({ text, slot });
+          lines.push(slot);
           if (!slot.result && slot.item === readCount) {
             sent.push(slot);
             totals.sent++;
-            yield text;
+            out.push(text);
           } else if (head === lines.length - 1) notify();
-          while (lines.length - head >= maxPending && !closing && !failed) {
-            notify();
-            // the inner stream's idle flush (an unref'd timer) may be what answers the waiting items:
-            // the process stays alive while the reader waits
-            const alive = setInterval(() => undefined, 60_000);
-            try {
-              await new Promise<void>((resolve) => (wakeReader = resolve));
-            } finally {
-              clearInterval(alive);
+          if (lines.length - head >= maxPending && !closing && !failed) {
+            // what waits for an answer must have been handed on before the reader waits for room
+            if (out.length) {
+              const give = out;
+              out = [];
+              yield give;
+            }
+            while (lines.length - head >= maxPending && !closing && !failed) {
+              notify();
+              // the inner stream's idle flush (an unref'd timer) may be what answers the waiting items:
+              // the process stays alive while the reader waits
+              const alive = setInterval(() => undefined, 60_000);
+              try {
+                await new Promise<void>((resolve) => (wakeReader = resolve));
+              } finally {
+                clearInterval(alive);
+              }
             }
           }
+        }
+        if (out.length) {
+          const give = out;
+          out = [];
+          yield give;
         }
       }
     } catch (e) {
@@ -205,8 +210,9 @@ export async function* translateReusing(
           slot.result = result;
           if (memory) memory.store.store(memory.ids, slot.text, result);
         }
-        // the store's writes are committed as they go: what waits for its commit stays bounded
-        if (memory && memory.store.queued >= 4096) await memory.store.flush();
+        // each answered batch is committed as one transaction while the run goes on (what waits
+        // for its commit stays bounded: one batch, and the commit before it)
+        if (memory) await memory.store.commit();
         // the answered slots leave the in-flight list
         sentHead = b.batch.first + b.batch.count - sentBase;
         if (sentHead > 1024 && sentHead * 2 > sent.length) {
@@ -229,7 +235,7 @@ export async function* translateReusing(
     for (;;) {
       // hand out the answered prefix
       let n = 0;
-      while (head + n < lines.length && n < chunk && lines[head + n].slot.result) n++;
+      while (head + n < lines.length && n < chunk && lines[head + n].result) n++;
       if (n) {
         const part = lines.slice(head, head + n);
         head += n;
@@ -241,7 +247,7 @@ export async function* translateReusing(
         emitted += n;
         totals.items = emitted;
         room();
-        yield { type: 'items', first, texts: part.map((l) => l.text), results: part.map((l) => l.slot.result!) };
+        yield { type: 'items', first, texts: part.map((l) => l.text), results: part.map((l) => l.result!) };
         continue;
       }
       if (failed) throw failed.error instanceof UsageError ? failed.error : new ReuseFailure(emitted + 1, failed.error);
@@ -275,21 +281,16 @@ export async function* reuseMisses(
   est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
 ): AsyncGenerator<string> {
   const windowSize = opts.window ?? WINDOW;
-  const seen = new Set<string>();
-  const order = new FifoKeys();
+  const seen = new Generations<true>(windowSize);
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
+    if (opts.memory) await opts.memory.store.relieve();
     for (const text of typeof v === 'string' ? [v] : v) {
       est.items++;
-      if (seen.has(text)) {
+      if (seen.get(text)) {
         est.duplicates++;
         continue;
       }
-      seen.add(text);
-      order.push(text);
-      if (seen.size > windowSize) {
-        seen.delete(order.peek());
-        order.drop();
-      }
+      seen.set(text, true);
       if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
       else {
         est.sent++;
@@ -310,21 +311,24 @@ export async function estimateReuse(
   return est;
 }
 
-/** A first-in first-out list of keys: an array with a moving head, compacted now and then. */
-class FifoKeys {
-  private keys: string[] = [];
-  private head = 0;
-  push(k: string): void {
-    this.keys.push(k);
+/**
+ * The dedupe window: the last `size` distinct keys at least (up to twice as many), as two maps,
+ * the newest generation and the one before; when the newest holds `size` keys it becomes the older
+ * one and the oldest is let go whole. No per-key deletes: a map that only grows stays fast (a
+ * first-in first-out sweep deleting every key again cost a third of the layer's time).
+ */
+class Generations<V> {
+  private newest = new Map<string, V>();
+  private older = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(k: string): V | undefined {
+    return this.newest.get(k) ?? this.older.get(k);
   }
-  peek(): string {
-    return this.keys[this.head];
-  }
-  drop(): void {
-    this.head++;
-    if (this.head > 4096 && this.head * 2 > this.keys.length) {
-      this.keys.splice(0, this.head);
-      this.head = 0;
+  set(k: string, v: V): void {
+    this.newest.set(k, v);
+    if (this.newest.size >= this.size) {
+      this.older = this.newest;
+      this.newest = new Map();
     }
   }
 }

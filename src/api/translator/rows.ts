@@ -60,8 +60,11 @@ export function textOf(r: TranslateResult, several: boolean, oneLine = true): st
 
 
 const BREAK = /\r\n|\r|\n/;
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** a text on one line: its line breaks written as `\n` / `\r`, other control characters escaped (terminalText) */
 function escapeBreaks(text: string): string {
+  // nearly every text has no control character at all: one test, then nothing to do
+  if (!ANY_CONTROL.test(text)) return text;
   return terminalText(BREAK.test(text) ? text.replace(/\n/g, '\\n') : text);
 }
 
@@ -71,13 +74,15 @@ function escapeBreaks(text: string): string {
  * all match.
  */
 export function mismatch(results: readonly TranslateResult[], to: readonly string[]): { index: number; why: string } | undefined {
+  const lower = to.map((t) => t.toLowerCase());
   for (let i = 0; i < results.length; i++) {
     const ts = results[i]?.translations;
     if (!Array.isArray(ts)) return { index: i, why: 'it has no translations array' };
     if (ts.length !== to.length) return { index: i, why: `${ts.length} translation${ts.length === 1 ? '' : 's'} for ${to.length} target${to.length === 1 ? '' : 's'} (${to.join(', ')})` };
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      if (typeof t?.to !== 'string' || t.to.toLowerCase() !== to[k].toLowerCase()) {
+      // the service writes the code as --to did, mostly: compare without lower-casing first
+      if (typeof t?.to !== 'string' || (t.to !== to[k] && t.to.toLowerCase() !== lower[k])) {
         return { index: i, why: `translation ${k + 1} is to ${JSON.stringify(t?.to ?? null)}, expected ${to[k]} (the --to order)` };
       }
       if (typeof t.text !== 'string') return { index: i, why: `the translation to ${to[k]} has no text (${t.text === undefined ? 'missing' : JSON.stringify(t.text)})` };

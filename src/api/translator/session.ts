@@ -12,6 +12,7 @@ import type { TranslatorClient } from './client.js';
 import { BatchFailure, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
 import { Pacer } from '../../core/pacer.js';
+import { LIMITS } from '../../spec/translator.js';
 
 /** the pause after which a partial batch of distinct texts is sent when the reader waits (a regular file) */
 const REUSE_FLUSH_MS = 100;
@@ -65,7 +66,9 @@ export function translateSession(client: Pick<TranslatorClient, 'translate'>, in
       yield ev;
     }
   };
-  return { events: translateReusing(input.items, inner, { ...o.reuse, signal: o.signal }, counts.totals), counts };
+    // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
+  const maxPending = Number(process.env.VX_MP ?? (o.concurrency + 1) * LIMITS.maxItems);
+  return { events: translateReusing(input.items, inner, { ...o.reuse, maxPending, signal: o.signal }, counts.totals), counts };
 }
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */
