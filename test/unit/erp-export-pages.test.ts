@@ -16,24 +16,31 @@ const base = `http://127.0.0.1:9/erp/api/v2.0/companies(${COMPANY})/salespeopleP
 const page = (status: number, body: string) => ({ status, headers: { 'content-type': 'application/json' }, body });
 
 describe('listPagesNdjson', () => {
-  it('cuts compact pages as written; a page spread over lines is parsed exactly; a broken page is a service error', async () => {
+  it('cuts pages as written (bytes for ASCII, text otherwise); a page spread over lines is parsed exactly; a broken page is a service error', async () => {
     const mock = new HttpMock()
-      .stub('GET', base, page(200, `{"@odata.context":"c","value":[{"code":"A","n":12345678901234567890,"t":"\\u00e9"},{"code":"B"}],"@odata.nextLink":"${base}?$skiptoken=2"}`))
-      .stub('GET', `${base}?$skiptoken=2`, page(200, `{"value":[\n  {"code":"C",\n   "n":98765432109876543210}\n],"@odata.nextLink":"${base}?$skiptoken=3"}`))
-      .stub('GET', `${base}?$skiptoken=3`, page(200, '{"value":[{"code":"D"}'));
+      .stub('GET', base, page(200, `{"@odata.context":"c","value":[{"code":"A","n":12345678901234567890,"t":"\\u00e9"},{"code":"B,}"}],"@odata.nextLink":"${base}?$skiptoken=2"}`))
+      .stub('GET', `${base}?$skiptoken=2`, page(200, `{"value":[ {"code" : "C"} , 7 ,{"d":[1,2]}],"@odata.nextLink":"${base}?$skiptoken=3"}`))
+      .stub('GET', `${base}?$skiptoken=3`, page(200, `{"value":[{"code":"Ä"},{"code":"日本"}],"@odata.nextLink":"${base}?$skiptoken=4"}`))
+      .stub('GET', `${base}?$skiptoken=4`, page(200, `{"value":[\n  {"code":"C",\n   "n":98765432109876543210}\n],"@odata.nextLink":"${base}?$skiptoken=5"}`))
+      .stub('GET', `${base}?$skiptoken=5`, page(200, '{"value":[{"code":"D"}'));
     const c = await ErpClient.open(new Http({ transport: mock.transport, retries: 0 }), new Config(SETTINGS, { env }), people);
-    const got: { items: Record<string, unknown>[]; ndjson?: string }[] = [];
+    const got: { count: number; items?: Record<string, unknown>[]; ndjson?: string | Uint8Array }[] = [];
     const err = await (async () => {
       for await (const p of c.listPagesNdjson(people, { pageSize: 2 })) got.push(p);
     })().catch((e) => e);
     expect(mock.requests[0].headers.prefer).toBe('odata.maxpagesize=2');
-    // as written: the long number and the escape kept
-    expect(got[0].ndjson).toBe('{"code":"A","n":12345678901234567890,"t":"\\u00e9"}\n{"code":"B"}\n');
-    expect(got[0].items).toHaveLength(2);
+    const text = (x: string | Uint8Array | undefined) => (typeof x === 'string' ? x : Buffer.from(x!).toString('utf8'));
+    // as written: the long number and the escape kept; the records are not kept, only counted
+    expect(text(got[0].ndjson)).toBe('{"code":"A","n":12345678901234567890,"t":"\\u00e9"}\n{"code":"B,}"}\n');
+    expect(got[0].count).toBe(2);
+    expect('items' in got[0]).toBe(false);
+    expect(text(got[1].ndjson)).toBe('{"code" : "C"}\n7\n{"d":[1,2]}\n');
+    expect(got[2].ndjson).toBe('{"code":"Ä"}\n{"code":"日本"}\n');
     // spread over lines: no text; the records parsed exactly (the renderer writes them)
-    expect(got[1].ndjson).toBeUndefined();
-    expect(isExactNumber(got[1].items[0].n)).toBe(true);
-    expect(stringifyExact(got[1].items[0])).toBe('{"code":"C","n":98765432109876543210}');
+    expect(got[3].ndjson).toBeUndefined();
+    expect(got[3].count).toBe(1);
+    expect(isExactNumber(got[3].items![0].n)).toBe(true);
+    expect(stringifyExact(got[3].items![0])).toBe('{"code":"C","n":98765432109876543210}');
     expect(String(err)).toMatch(/not valid JSON/);
     mock.verify();
   });
@@ -43,6 +50,6 @@ describe('listPagesNdjson', () => {
     const c = await ErpClient.open(new Http({ transport: mock.transport }), new Config(SETTINGS, { env }), people);
     const got = [];
     for await (const p of c.listPagesNdjson(people, { top: 1 })) got.push(p);
-    expect(got).toEqual([{ items: [{ code: 'A' }] }]);
+    expect(got).toEqual([{ count: 1, items: [{ code: 'A' }] }]);
   });
 });

@@ -2,7 +2,7 @@
 // element's JSON, and anything unexpected is refused (undefined) rather than cut wrongly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memberArrayTexts } from '../../src/core/json-texts.js';
+import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../src/core/json-texts.js';
 
 describe('memberArrayTexts', () => {
   it('cuts each element as written, whatever precedes or follows the member', () => {
@@ -35,5 +35,20 @@ describe('memberArrayTexts', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('ndjsonOfSpans: each element on its own line, from the bytes, compact or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { minLength: 1 }), fc.boolean(), (value, spaced) => {
+        const ascii = JSON.stringify({ value }, (_k, v) => (typeof v === 'string' ? v.replace(/[^\x20-\x7e]/g, '?') : v), spaced ? ' ' : undefined).replace(/\n/g, ' ');
+        const spans = memberArraySpans(ascii, 'value');
+        if (!spans) return false;
+        const lines = Buffer.from(ndjsonOfSpans(Buffer.from(ascii, 'latin1'), spans)).toString('latin1');
+        return lines === `${memberArrayTexts(ascii, 'value')!.join('\n')}\n`;
+      }),
+      { numRuns: 300 },
+    );
+    const page = Buffer.from('{"x":0,"value":[{"a":"},{"},2,"s"]}');
+    expect(Buffer.from(ndjsonOfSpans(page, memberArraySpans(page.toString(), 'value')!)).toString()).toBe('{"a":"},{"}\n2\n"s"\n');
   });
 });

@@ -4,7 +4,7 @@
 import type { Config } from '../../core/config.js';
 import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
-import { memberArrayTexts } from '../../core/json-texts.js';
+import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import { collectionPath, isGuid, keySegment, type ErpSet } from '../../spec/erp.js';
@@ -97,35 +97,45 @@ export class ErpClient {
   }
 
   /**
-   * The pages of `export -o ndjson`: with each page's records, the NDJSON text of them cut from
-   * the answer as the service wrote them (core/json-texts.ts; its numbers exact by construction),
-   * so they need not be serialized again. The records are then parsed with plain JSON.parse and
-   * serve for counting only. A page whose text cannot be cut so (a record spread over lines, a
-   * member given twice) comes parsed exactly, without text; so does every page under --top.
+   * The pages of `export -o ndjson`: each page's records as NDJSON text cut from the answer as the
+   * service wrote them (core/json-texts.ts; numbers exact by construction), so they need not be
+   * serialized again; the page is parsed (plain JSON.parse) only to check it and read its next
+   * link, and the parsed records are dropped at once. A page whose text cannot be cut so (a
+   * record spread over lines, a member given twice) comes parsed exactly, as records to render;
+   * so does every page under --top.
    */
-  async *listPagesNdjson(set: ErpSet, q: ListQuery = {}): AsyncGenerator<{ items: Entity[]; ndjson?: string }> {
+  async *listPagesNdjson(set: ErpSet, q: ListQuery = {}): AsyncGenerator<{ count: number; ndjson?: string | Uint8Array; items?: Entity[] }> {
     if (q.top !== undefined) {
-      for await (const items of this.listPages(set, q)) yield { items };
+      for await (const items of this.listPages(set, q)) yield { count: items.length, items };
       return;
     }
     const headers: Record<string, string> = q.pageSize ? { Prefer: `odata.maxpagesize=${q.pageSize}` } : {};
-    const texts = new WeakMap<object, string>();
+    const cut = new WeakMap<object, string | Uint8Array>();
     const fetchPage = async (u: string): Promise<unknown> => {
       const res = await this.send({ method: 'GET', url: u, headers });
       const body = res.json<Record<string, unknown> | null>(false);
       const value = body && typeof body === 'object' ? body.value : undefined;
-      if (Array.isArray(value) && value.length) {
-        const cut = memberArrayTexts(res.text, 'value');
-        if (cut && cut.length === value.length && !cut.some((t) => t.includes('\n') || t.includes('\r'))) {
-          texts.set(value, `${cut.join('\n')}\n`);
-          return body;
-        }
-        return res.json();
+      if (!Array.isArray(value) || !value.length) return body;
+      const text = res.text;
+      const spans = memberArraySpans(text, 'value');
+      if (!spans || spans.length !== 2 * value.length) return res.json();
+      // (strings hold no raw line break: one in the page is space between tokens, maybe inside a record)
+      const bytes = res.body;
+      let ndjson: string | Uint8Array | undefined;
+      if (bytes.length === text.length && bytes.indexOf(10) < 0 && bytes.indexOf(13) < 0) ndjson = ndjsonOfSpans(bytes, spans);
+      else {
+        const texts = memberArrayTexts(text, 'value')!;
+        if (!texts.some((t) => t.includes('\n') || t.includes('\r'))) ndjson = `${texts.join('\n')}\n`;
       }
-      return body;
+      if (ndjson === undefined) return res.json();
+      // the records themselves are not kept: only how many there are
+      const marker = new Array<unknown>(value.length);
+      cut.set(marker, ndjson);
+      return { value: marker, '@odata.nextLink': body!['@odata.nextLink'] };
     };
-    for await (const items of paginatePages<Entity>(this.collectionUrl(set, odataQuery(q)), fetchPage, { nextKey: '@odata.nextLink' })) {
-      yield { items, ndjson: texts.get(items) };
+    for await (const items of paginatePages<unknown>(this.collectionUrl(set, odataQuery(q)), fetchPage, { nextKey: '@odata.nextLink' })) {
+      const ndjson = cut.get(items);
+      yield ndjson !== undefined ? { count: items.length, ndjson } : { count: items.length, items: items as Entity[] };
     }
   }
 
