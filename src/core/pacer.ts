@@ -17,9 +17,11 @@
 // first 429 (and without a configured rate) nothing is held back.
 //
 // How it learns: the service throttles with a bucket of some size B refilled at the rate r. At
-// the first 429 the units accepted so far are about B plus what came in meanwhile, so r is
-// first estimated as (accepted + the refused request) / max(1 s, elapsed + Retry-After), and everyone waits the Retry-After
-// (the bucket refills meanwhile and is then spent as a burst). From then on the bucket is known
+// the first 429 the units accepted so far (with those granted alongside the refused request and
+// not answered yet) are about B plus what came in meanwhile, so r is first estimated as
+// (those + the refused request) / max(1 s, elapsed + Retry-After). The refused request waits its
+// Retry-After; the others go on at r from an empty bucket (pausing everyone for a whole-second
+// Retry-After left the bucket full and idle: ~10 % of a 10 s run). From then on the bucket is known
 // to be empty at each 429: the units accepted between two 429s of a saturated run, divided by the
 // time between them, measure r (accumulated across 429s, so the measure sharpens as the run
 // goes; what was sent and is not answered yet counts as through: its answer is on the way, and
@@ -54,7 +56,7 @@ export interface PacerOptions {
   clock?: Clock;
   /** the wait after a 429 that gave no Retry-After, in ms (default 1,000) */
   defaultRetryAfterMs?: number;
-  /** how fast the rate is raised while no 429 comes, per second of pacing (default 0.01: 1 %) */
+  /** how fast a measured rate is raised while no 429 comes, per second of pacing (default 0.003: 0.3 %, ~20 % a minute) */
   probePerSecond?: number;
   /**
    * with `perMinute`: the units that may go at once before the rate holds anything back (a service
@@ -104,8 +106,8 @@ const MIN_MEASURE_MS = 500;
 const FIRST_WINDOW_MS = 1000;
 /** a measure needs this many requests' worth of units since the anchor (its error is one request's worth) */
 const MEASURE_COSTS = 4;
-/** how much faster the rate is raised before it was first measured */
-const SLOW_START = 15;
+/** how fast the rate is raised before it was first measured, per second of pacing (15 %: the first guess may be well under) */
+const SLOW_START_PER_SECOND = 0.15;
 /** a measure older than this (ms) starts again at the next 429, so a changed limit is followed */
 const REANCHOR_MS = 30_000;
 
@@ -120,7 +122,6 @@ export class Pacer implements Paced {
   private burst = 0;
   /** the schedule: the virtual time by which everything booked so far has been spent */
   private tat = -Infinity;
-  private pausedUntil = -Infinity;
   /** acquisitions wait in line: each one books its slot after the one before */
   private line: Promise<unknown> = Promise.resolve();
   /** the start of the current measure (a 429: the service's bucket was empty) and the units accepted since */
@@ -145,7 +146,7 @@ export class Pacer implements Paced {
   constructor(opts: PacerOptions = {}) {
     this.clock = opts.clock ?? systemClock;
     this.defaultRetryAfterMs = opts.defaultRetryAfterMs ?? 1000;
-    this.probe = opts.probePerSecond ?? 0.01;
+    this.probe = opts.probePerSecond ?? 0.003;
     if (opts.perMinute !== undefined) {
       if (!(opts.perMinute > 0) || !Number.isFinite(opts.perMinute)) throw new RangeError('perMinute must be a positive number');
       this.ceiling = opts.perMinute / MINUTE;
@@ -178,7 +179,7 @@ export class Pacer implements Paced {
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const now = this.clock.now();
-      let start = Math.max(now, this.pausedUntil);
+      let start = now;
       // booked within the tolerance: the schedule may run ahead of the clock by one burst (at least this request)
       const tolerance = this.rate === undefined ? 0 : Math.max(this.burst, cost) / this.rate;
       if (this.rate !== undefined) start = Math.max(start, this.tat + cost / this.rate - tolerance);
@@ -220,7 +221,7 @@ export class Pacer implements Paced {
     this.probedAt = now;
     this.heldBack = false;
     // before the first measure the rate is a rough guess (Retry-After is often whole seconds): look faster
-    this.rate *= 1 + ((this.measured ? this.probe : this.probe * SLOW_START) * dt) / 1000;
+    this.rate *= 1 + ((this.measured ? this.probe : Math.max(this.probe, SLOW_START_PER_SECOND)) * dt) / 1000;
     if (this.ceiling !== undefined) this.rate = Math.min(this.rate, this.ceiling);
   }
 
@@ -236,18 +237,22 @@ export class Pacer implements Paced {
     this.rejectedCount++;
     const ra = Math.max(0, retryAfterMs ?? this.defaultRetryAfterMs);
     // granted before the last lesson: it teaches nothing new
-    if (ticket.lesson < this.lessons) return Math.max(ra, this.pausedUntil - now);
+    if (ticket.lesson < this.lessons) return ra;
     this.lessons++;
     if (this.anchorAt === undefined) {
       // the first lesson: what was accepted so far is about the bucket, plus the refill meanwhile
       // (services refill per second or slower: a burst is taken as at least a second's worth)
+      // (requests granted with this one and not answered yet went into the same bucket before it:
+      // their answers are on the way, and most likely accepted)
       const elapsed = now - (this.firstAt ?? now);
-      const estimate = (this.units + ticket.cost) / Math.max(FIRST_WINDOW_MS, elapsed + ra);
+      let before = 0;
+      for (const t of this.inflight) if (t.at <= ticket.at) before += t.cost;
+      const estimate = (this.units + before + ticket.cost) / Math.max(FIRST_WINDOW_MS, elapsed + ra);
       this.rate = this.ceiling !== undefined ? Math.min(this.ceiling, estimate) : estimate;
-      this.burst = this.units;
-      // everyone waits: the bucket refills meanwhile and is spent as the burst afterwards
-      this.pausedUntil = Math.max(this.pausedUntil, now + ra);
-      this.tat = now + ra;
+      this.burst = this.units + before;
+      // the bucket is empty now: the others go on at the rate (no credit until it holds a request
+      // again); the throttled request itself waits its Retry-After
+      this.tat = now + Math.max(this.burst, ticket.cost) / this.rate;
       this.anchor(now);
     } else {
       const span = now - this.anchorAt;
