@@ -136,7 +136,7 @@ function rowList(rows: number[]): string {
 async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
   if (!opts.file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const format = formatOf(opts.file, opts.format);
-  const { name, bytes } = await readAllBytes(opts.file, ctx.io.stdin);
+  const { name, bytes } = await readAllBytes(opts.file, () => ctx.io.stdin);
   const mode = opts.update ? 'update' : 'create';
   let text: string;
   try {
@@ -343,7 +343,7 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
       for (const e of page as Entity[]) list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof e.number === 'string' ? { number: e.number } : {}) });
     return { list, what: `matching ${opts.filter}` };
   }
-  const src = await readAllBytes(opts.ids!, ctx.io.stdin);
+  const src = await readAllBytes(opts.ids!, () => ctx.io.stdin);
   const list: Target[] = [];
   const bad: string[] = [];
   src.bytes
