@@ -198,12 +198,30 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     const byRow: Row[] = [];
     for (const r of send) byRow[r.row] = r;
     const sentEntry = (row: Row): JournalEntry => ({ row: row.row, hash: row.hash, state: 'sent' });
-    // outcomes are journaled a batch at a time (one write), before the next batch is answered
+    // Outcomes are journaled a batch at a time, in the same turn of the event loop as they are
+    // learned: with the `sent` lines of the batch the same worker sends next (one write, before
+    // that batch leaves), or else at the end of that turn (a microtask). Either way before any
+    // other answer is read or request made, so a crash loses nothing that a per-batch write kept.
     let learned: JournalEntry[] = [];
+    let pending = false;
     const flush = () => {
+      pending = false;
       journal.append(learned);
       learned = [];
       results.flush();
+    };
+    const flushSoon = () => {
+      if (pending) return;
+      pending = true;
+      queueMicrotask(flush);
+    };
+    const journalSent = (entries: JournalEntry[]) => {
+      if (learned.length) {
+        learned.push(...entries);
+        entries = learned;
+        learned = [];
+      }
+      journal.append(entries);
     };
     const record = (r: RowResult): void => {
       const row = byRow[r.row] as Row | undefined;
@@ -223,14 +241,14 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       if (mode === 'create') {
         const url = client.collectionUrl(set);
         const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url, body: r.body } }));
-        await runBatches(batch, items, bulk, (chunk) => journal.append(chunk.map((c) => sentEntry(byRow[c.row]))), (chunk, res, no) => {
+        await runBatches(batch, items, bulk, (chunk) => journalSent(chunk.map((c) => sentEntry(byRow[c.row]))), (chunk, res, no) => {
           chunk.forEach((c, i) => record(resultOf(c.row, res[i], 'created', no)));
-          flush();
+          flushSoon();
         });
       } else {
-        await runUpdates(client, set, batch, send, bulk, (rows) => journal.append(rows.map(sentEntry)), (r) => {
+        await runUpdates(client, set, batch, send, bulk, (rows) => journalSent(rows.map(sentEntry)), (r) => {
           record(r);
-          flush();
+          flushSoon();
         });
       }
     } catch (e) {
