@@ -25,6 +25,7 @@
 // what the service returned. Key \x00 "format" marks the file as a vx translation memory.
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import type { TranslateResult, Translation } from '../../spec/translator.js';
@@ -157,16 +158,34 @@ interface LmdbDb {
 }
 
 /** the file-backed RSS (kB) a run lets the store's pages take before it reopens the store (see relieve) */
-const RELIEVE_KB = 32 * 1024;
+const RELIEVE_KB = 8 * 1024;
+/**
+ * lookups between two looks at the RSS: a lookup maps up to 64 kB (the kernel maps the cached
+ * pages around a faulting one), so a look every 256 lookups keeps the overshoot within another 16 MB
+ */
+const RELIEVE_EVERY = 256;
 
-/** The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read. */
+/**
+ * The process's file-backed resident memory in kB (Linux), or undefined where it cannot be read:
+ * /proc/self/statm's shared pages (~9 µs to read; /proc/self/status, twice as slow, tells the page size once).
+ */
 function rssFileKb(): number | undefined {
   try {
-    const m = /RssFile:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) : undefined;
+    const shared = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[2]);
+    pageKb ??= pageSizeKb(shared);
+    return shared * pageKb;
   } catch {
     return undefined;
   }
+}
+
+let pageKb: number | undefined;
+function pageSizeKb(shared: number): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const size = shared > 0 ? (kb('RssFile') + kb('RssShmem')) / shared : 4;
+  // a power of two from 4 kB
+  return 2 ** Math.max(2, Math.round(Math.log2(size || 4)));
 }
 
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
@@ -218,6 +237,14 @@ export class TranslationMemory {
     private readonly reopen: () => LmdbDb,
   ) {}
 
+  /** lookups since relieve last looked at the RSS */
+  private looked = 0;
+
+  /** whether relieve should look at the RSS now (every RELIEVE_EVERY lookups) */
+  get relieveDue(): boolean {
+    return this.looked >= RELIEVE_EVERY;
+  }
+
   /**
    * Lets go of the store's pages read so far once they add up to RELIEVE_KB of the process's RSS:
    * LMDB reads through a memory map, and every page a run touches stays resident (and counted)
@@ -226,13 +253,14 @@ export class TranslationMemory {
    * before any lookup made while it may run.
    */
   async relieve(limitKb = RELIEVE_KB): Promise<void> {
+    this.looked = 0;
     const now = rssFileKb();
     if (now === undefined || now - this.mappedBase < limitKb || this.remapping) return;
     await this.flush();
     this.remapping = (async () => {
       await this.db.close();
-      // opening for writing waits for another process's write lock without returning (see open)
-      if (!this.readOnly && openElsewhere(this.path)) await probeLock(this.path, this.lockTimeoutMs);
+      // no lock probe here (reading /proc/locks costs 10-100 ms): opening for writing may wait for
+      // another process's commit under way, which takes milliseconds
       this.db = this.reopen();
     })();
     try {
@@ -273,13 +301,16 @@ export class TranslationMemory {
     // when another process has the store open, a child process tries first, so that a lock held
     // past the timeout is an error instead of a hang
     const lockMs = opts.lockTimeoutMs ?? lockTimeout();
-    if (exists && !opts.readOnly && openElsewhere(path)) await probeLock(path, lockMs);
+    // (the kernel takes 10-20 ms over a process's first read of /proc/locks: it is read on a
+    // worker thread while lmdb loads)
+    const locks = exists && !opts.readOnly ? readFile('/proc/locks', 'utf8').catch(() => undefined) : undefined;
     let lmdb: { open(o: Record<string, unknown>): LmdbDb };
     try {
       lmdb = (await import('lmdb')) as unknown as typeof lmdb;
     } catch (e) {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
+    if (locks && openElsewhere(path, await locks)) await probeLock(path, lockMs);
     let db: LmdbDb;
     const reopen = () =>
       lmdb.open({
@@ -361,6 +392,7 @@ export class TranslationMemory {
 
   /** The stored result of `text` for one target, or undefined. */
   get(id: string, text: string): TranslateResult | undefined {
+    this.looked++;
     const key = entryKey(id, text);
     const raw = this.read(key);
     if (raw === undefined) return undefined;
@@ -514,15 +546,14 @@ export class TranslationMemory {
  * the store between this look and vx's own open is not seen (it would have to hold its write lock
  * from its first moment, for longer than the lock timeout, to be noticed as a hang).
  */
-function openElsewhere(path: string): boolean {
+function openElsewhere(path: string, locks: string | undefined): boolean {
   let ino: number;
-  let locks: string;
   try {
     ino = statSync(`${path}-lock`).ino;
-    locks = readFileSync('/proc/locks', 'utf8');
   } catch {
     return true;
   }
+  if (locks === undefined) return true;
   // "1: POSIX  ADVISORY  READ 29960 fe:00:2146349 0 0": the inode closes the third field
   const own = String(process.pid);
   for (const line of locks.split('\n')) {

@@ -144,10 +144,10 @@ export async function* translateReusing(
     try {
       for await (const v of items as AsyncIterable<string | readonly string[]>) {
         const chunk = typeof v === 'string' ? [v] : v;
-        // the store's pages read so far leave the process's memory now and then
-        if (memory) await memory.store.relieve();
         for (const text of chunk) {
           if (closing) return;
+          // the store's pages read so far leave the process's memory now and then
+          if (memory?.store.relieveDue) await memory.store.relieve();
           readCount++;
           let slot = seen.get(text);
           if (slot) {
@@ -283,8 +283,8 @@ export async function* reuseMisses(
   const windowSize = opts.window ?? WINDOW;
   const seen = new Generations<true>(windowSize);
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
-    if (opts.memory) await opts.memory.store.relieve();
     for (const text of typeof v === 'string' ? [v] : v) {
+      if (opts.memory?.store.relieveDue) await opts.memory.store.relieve();
       est.items++;
       if (seen.get(text)) {
         est.duplicates++;
