@@ -5,7 +5,7 @@ import { batchFor, checkCommand, getCommand, lookup, resultOf, runBatches, type 
 import type { BatchClient } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
 import { ErpClient, type Entity } from '../api/erp/client.js';
-import { Journal, type JournalEntry } from '../api/erp/journal.js';
+import { Journal, outcomeLine, sentLine } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
@@ -136,7 +136,7 @@ function rowList(rows: number[]): string {
 async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
   if (!opts.file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const format = formatOf(opts.file, opts.format);
-  const { name, bytes } = await readAllBytes(opts.file, ctx.io.stdin);
+  const { name, bytes } = await readAllBytes(opts.file, () => ctx.io.stdin);
   const mode = opts.update ? 'update' : 'create';
   let text: string;
   try {
@@ -197,13 +197,31 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     // rows by row number (an array: a Map of 10,000 entries cost more to build and to keep)
     const byRow: Row[] = [];
     for (const r of send) byRow[r.row] = r;
-    const sentEntry = (row: Row): JournalEntry => ({ row: row.row, hash: row.hash, state: 'sent' });
-    // outcomes are journaled a batch at a time (one write), before the next batch is answered
-    let learned: JournalEntry[] = [];
+    const sentLines = (rows: readonly Row[]) => {
+      let text = '';
+      for (const row of rows) text += sentLine(row.row, row.hash);
+      return text;
+    };
+    // Outcomes are journaled a batch at a time, in the same turn of the event loop as they are
+    // learned: with the `sent` lines of the batch the same worker sends next (one write, before
+    // that batch leaves), or else at the end of that turn (a microtask). Either way before any
+    // other answer is read or request made, so a crash loses nothing that a per-batch write kept.
+    let learned = '';
+    let pending = false;
     const flush = () => {
-      journal.append(learned);
-      learned = [];
+      pending = false;
+      journal.appendLines(learned);
+      learned = '';
       results.flush();
+    };
+    const flushSoon = () => {
+      if (pending) return;
+      pending = true;
+      queueMicrotask(flush);
+    };
+    const journalSent = (rows: readonly Row[]) => {
+      journal.appendLines(learned + sentLines(rows));
+      learned = '';
     };
     const record = (r: RowResult): void => {
       const row = byRow[r.row] as Row | undefined;
@@ -211,26 +229,21 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
-      const entry: JournalEntry = { row: r.row, hash: row.hash, state };
-      if (r.id) entry.id = r.id;
-      if (r.number) entry.number = r.number;
-      if (r.httpStatus) entry.status = r.httpStatus;
-      if (r.code) entry.code = r.code;
-      learned.push(entry);
+      learned += outcomeLine(r.row, row.hash, state, r);
     };
     let interrupted: InterruptedError | undefined;
     try {
       if (mode === 'create') {
         const url = client.collectionUrl(set);
         const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url, body: r.body } }));
-        await runBatches(batch, items, bulk, (chunk) => journal.append(chunk.map((c) => sentEntry(byRow[c.row]))), (chunk, res, no) => {
+        await runBatches(batch, items, bulk, (chunk) => journalSent(chunk.map((c) => byRow[c.row])), (chunk, res, no) => {
           chunk.forEach((c, i) => record(resultOf(c.row, res[i], 'created', no)));
-          flush();
+          flushSoon();
         });
       } else {
-        await runUpdates(client, set, batch, send, bulk, (rows) => journal.append(rows.map(sentEntry)), (r) => {
+        await runUpdates(client, set, batch, send, bulk, (rows) => journalSent(rows), (r) => {
           record(r);
-          flush();
+          flushSoon();
         });
       }
     } catch (e) {
@@ -343,7 +356,7 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
       for (const e of page as Entity[]) list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof e.number === 'string' ? { number: e.number } : {}) });
     return { list, what: `matching ${opts.filter}` };
   }
-  const src = await readAllBytes(opts.ids!, ctx.io.stdin);
+  const src = await readAllBytes(opts.ids!, () => ctx.io.stdin);
   const list: Target[] = [];
   const bad: string[] = [];
   src.bytes

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchClient, type BatchOp } from '../../src/api/erp/batch.js';
+import { outcomeLine, sentLine, type RowState } from '../../src/api/erp/journal.js';
 import Papa from 'papaparse';
 import { base36, csvRecords, hashFields, hashText } from '../../src/api/erp/rows.js';
 import { Http, type HttpRequest } from '../../src/core/http.js';
@@ -18,6 +19,27 @@ describe('import hot path', () => {
     // a journal written by an earlier version must still match its rows (values of the former toString(36))
     expect(hashText('P1\u0001Salesperson 1\u00010.5')).toBe('243957utanq');
     expect(hashText('')).toBe('wvjl67o803');
+  });
+
+  it('journal lines are JSON.stringify of the entries they stand for', () => {
+    const text = fc.string({ unit: 'binary' });
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        text,
+        fc.constantFrom<RowState>('done', 'failed', 'unknown', 'rolled-back'),
+        fc.record({ id: fc.option(text, { nil: undefined }), number: fc.option(text, { nil: undefined }), httpStatus: fc.option(fc.nat(599), { nil: undefined }), code: fc.option(text, { nil: undefined }) }),
+        (row, hash, state, r) => {
+          expect(sentLine(row, hash)).toBe(`${JSON.stringify({ row, hash, state: 'sent' })}\n`);
+          const entry: Record<string, unknown> = { row, hash, state };
+          if (r.id) entry.id = r.id;
+          if (r.number) entry.number = r.number;
+          if (r.httpStatus) entry.status = r.httpStatus;
+          if (r.code) entry.code = r.code;
+          expect(outcomeLine(row, hash, state, r)).toBe(`${JSON.stringify(entry)}\n`);
+        },
+      ),
+    );
   });
 
   it('hashFields is hashText of the fields joined by U+0001', () => {

@@ -19,7 +19,7 @@ describe('input', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vx-input-'));
     writeFileSync(join(dir, 'a.csv'), 'code\nA\n');
     expect(await readAllBytes(join(dir, 'a.csv'))).toEqual({ name: join(dir, 'a.csv'), bytes: Buffer.from('code\nA\n') });
-    expect(await readAllBytes('-', stdin('x,y'))).toEqual({ name: 'standard input', bytes: Buffer.from('x,y') });
+    expect(await readAllBytes('-', () => stdin('x,y'))).toEqual({ name: 'standard input', bytes: Buffer.from('x,y') });
     await expect(readAllBytes(join(dir, 'none.csv'))).rejects.toThrow(new UsageError(`cannot read ${join(dir, 'none.csv')}: no such file`));
     await expect(readAllBytes(dir)).rejects.toThrow(new UsageError(`cannot read ${dir}: it is a directory`));
   });
