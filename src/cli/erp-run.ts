@@ -10,6 +10,7 @@ import { amountText, atomicFileSink, shortTime, type Column } from '../core/outp
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
+import { pollInterval } from './poll.js';
 import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
 
 function count(name: string, v: string | undefined, min: number): number | undefined {
@@ -181,17 +182,10 @@ export function statusCommand(project: string, environment: string, activity: st
   return `vx erp refresh status ${q(activity)} --project ${q(project)} --environment ${q(environment)}`;
 }
 
-function pollSeconds(value: string | undefined): number {
-  if (value === undefined) return 15;
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 3600) throw new UsageError(`invalid value "${value}" for --poll-interval: expected seconds from 0 to 3600`);
-  return n;
-}
-
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
   if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
-  const interval = pollSeconds(opts.pollInterval);
+  const interval = pollInterval(opts.pollInterval, 15);
   const client = await LcsClient.open(ctx.http, ctx.config);
   client.refreshUrl(opts); // checks the path segments before the question
   if (!ctx.http.dryRun) {

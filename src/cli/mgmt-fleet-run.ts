@@ -35,7 +35,8 @@ import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { checkInt32 } from '../spec/mgmt.js';
 import type { ApplyOpts, CheckNeedOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
-import { pollInterval, QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
+import { QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
+import { pollInterval } from './poll.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
 export const EXIT_SHORT = 9;

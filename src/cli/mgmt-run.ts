@@ -35,6 +35,7 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
+import { pollInterval } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
@@ -167,13 +168,6 @@ export async function runQuotaGet(ctx: Ctx, opts: QuotaOpts, resourceName: strin
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   await ctx.print(await getQuota(c, scope, resourceName), { columns: QUOTA_COLUMNS });
-}
-
-export function pollInterval(value: string | undefined): number {
-  if (value === undefined) return 10;
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 3600) throw new UsageError(`invalid --poll-interval "${value}": expected seconds from 0 to 3600; nothing was sent`);
-  return n;
 }
 
 /** --wait-timeout: seconds from 1 to 86400, default DEFAULT_WAIT_TIMEOUT_S (half an hour) */

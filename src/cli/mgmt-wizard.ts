@@ -8,7 +8,8 @@ import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
 import type { WizardOpts } from './mgmt.js';
-import { applyLimit, percentUsed, pollInterval, waitTimeout } from './mgmt-run.js';
+import { applyLimit, percentUsed, waitTimeout } from './mgmt-run.js';
+import { pollInterval } from './poll.js';
 
 /** Common choices offered before "type another"; the profile's value comes first. */
 const PROVIDERS = ['Compute', 'Network', 'Storage', 'MachineLearningServices', 'Web'];
