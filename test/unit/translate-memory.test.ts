@@ -146,6 +146,15 @@ describe('memory store', () => {
     await db.put('k', 'v');
     await db.close();
     await expect(TranslationMemory.open(foreign)).rejects.toThrow(`translation memory ${foreign}: not a translation memory (an LMDB file of another program); vx does not change it`);
+    // a memory of the first format (SHA-256 keys, JSON values): refused by name, left as it was
+    const v1 = join(dir, 'v1.tm');
+    const old = open({ path: v1, noSubdir: true, encoding: 'binary', keyEncoding: 'binary' });
+    await old.put(Buffer.from('\u0000format'), Buffer.from('vx-translation-memory 1'));
+    await old.put(Buffer.from([1, 2, 3]), Buffer.from('["x",1,"a",{}]'));
+    await old.close();
+    const before = readFileSync(v1);
+    await expect(TranslationMemory.open(v1)).rejects.toThrow(`translation memory ${v1}: not a translation memory of this version ("vx-translation-memory 1")`);
+    expect(readFileSync(v1).equals(before)).toBe(true);
     // a memory whose data pages were damaged
     const damaged = join(dir, 'damaged.tm');
     const m = await TranslationMemory.open(damaged);
