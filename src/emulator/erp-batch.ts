@@ -157,8 +157,6 @@ export function parseRateLimit(spec: string): { requests: number; windowSeconds:
   return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
 }
 
-const windows = new WeakMap<object, Map<string, number[]>>();
-
 /** Wraps the routes so that each user (credential) gets 429 + Retry-After beyond the emulator's rate limit. */
 export function rateLimited(routes: readonly Route[]): Route[] {
   return routes.map((r) => ({
@@ -167,10 +165,10 @@ export function rateLimited(routes: readonly Route[]): Route[] {
       const spec = req.emulator.opts.rateLimit;
       if (spec) {
         const { requests, windowSeconds } = parseRateLimit(spec);
-        let users = windows.get(req.emulator);
-        if (!users) windows.set(req.emulator, (users = new Map()));
+        // on the emulated clock (an advance opens the window) and forgotten by a reset
+        const users = req.emulator.userRequests;
         const user = req.credential ?? 'anonymous';
-        const now = Date.now();
+        const now = req.emulator.now();
         const from = now - windowSeconds * 1000;
         const seen = (users.get(user) ?? []).filter((t) => t > from);
         users.set(user, seen);

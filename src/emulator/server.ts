@@ -252,6 +252,9 @@ export class Emulator {
   /** bumped by reset(), so that work begun before a reset cannot land in the fresh state */
   private generation = 0;
 
+  /** the business-data rate limit's window: each user's request times (emulated ms), cleared by reset() */
+  readonly userRequests = new Map<string, number[]>();
+
   /** how far the emulated clock runs ahead of the real one (advanced by tests and sandbox users) */
   private clockOffsetMs = 0;
 
@@ -278,6 +281,7 @@ export class Emulator {
     this.bodies.length = 0;
     this.bodyBytes = 0;
     this.tokens.clear();
+    this.userRequests.clear();
   }
 
   setFaults(spec: string): void {

@@ -95,5 +95,12 @@ describe('emulator $batch', () => {
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await r.json()) as any).error.code).toBe('Application_TooManyRequests');
+    // the window runs on the emulated clock, and a reset forgets it
+    limited.advanceClock(61_000);
+    expect((await get()).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(429);
+    expect((await fetch(`${limited.url}/_emulator/reset`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await get()).status).toBe(200);
   });
 });
