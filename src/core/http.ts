@@ -580,125 +580,136 @@ export class Http {
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, signal) : undefined;
-      const started = performance.now();
-      if (this.opts.debug) {
-        this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
-        for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
-        if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
-      }
-      let res: HttpResponse;
+      // a ticket the service neither accepted nor throttled (a failure, another status) goes back unlearned
+      let settled = !ticket;
       try {
-        res = await this.onceObserved(method, req.url, headers, body, signal);
-      } catch (err) {
-        const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-        const code = e.code ?? e.cause?.code ?? e.name;
-        const ms = Math.round(performance.now() - started);
-        if (signal?.aborted) {
-          // Ctrl-C while a non-idempotent request was out: it may have reached the service
-          if (!idempotent) {
-            throw new InterruptedError(
-              `interrupted while waiting for the answer to ${req.describe ?? `${method} ${redact(req.url)}`}; the outcome is unknown (it may or may not have taken effect)` +
-                (req.checkHint ? `; check with: ${req.checkHint}` : ''),
+        const started = performance.now();
+        if (this.opts.debug) {
+          this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
+          for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
+          if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+        }
+        let res: HttpResponse;
+        try {
+          res = await this.onceObserved(method, req.url, headers, body, signal);
+        } catch (err) {
+          const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+          const code = e.code ?? e.cause?.code ?? e.name;
+          const ms = Math.round(performance.now() - started);
+          if (signal?.aborted) {
+            // Ctrl-C while a non-idempotent request was out: it may have reached the service
+            if (!idempotent) {
+              throw new InterruptedError(
+                `interrupted while waiting for the answer to ${req.describe ?? `${method} ${redact(req.url)}`}; the outcome is unknown (it may or may not have taken effect)` +
+                  (req.checkHint ? `; check with: ${req.checkHint}` : ''),
+              );
+            }
+            throw new InterruptedError();
+          }
+          if (isVxError(err)) throw err;
+          this.trace(`< ${code} after ${ms} ms: ${e.message}`);
+          if (TLS_TRUST_CODES.test(String(code))) {
+            // retrying cannot help, and nothing reached the server
+            throw new NetworkError(
+              `${method} ${redact(req.url)}: the server's TLS certificate is not trusted (${code}: ${e.message}); nothing was sent`,
+              { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
             );
           }
-          throw new InterruptedError();
-        }
-        if (isVxError(err)) throw err;
-        this.trace(`< ${code} after ${ms} ms: ${e.message}`);
-        if (TLS_TRUST_CODES.test(String(code))) {
-          // retrying cannot help, and nothing reached the server
+          if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
+          const nothingSent = SAFE_NETWORK_CODES.has(String(code));
+          const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
+          const what = timedOut
+            ? `timed out after ${ms} ms`
+            : /^(HPE_|HTTPParserError)/.test(String(code))
+              ? `the answer was not valid HTTP (${e.message}; ${code})`
+              : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
+          if (idempotent || nothingSent) {
+            if (!nothingSent) lost = true;
+            if (attempt < maxRetries) {
+              const delay = retryDelay(attempt, undefined, { baseMs: this.opts.backoffBaseMs, capMs: this.opts.backoffCapMs, random: this.opts.random });
+              this.trace(`retrying in ${delay} ms`);
+              this.opts.observer?.retrying({ method, url: req.url, failure: failureWords(String(code), timedOut, ms), delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
+              await sleep(delay, signal);
+              attempt++;
+              continue;
+            }
+            throw new NetworkError(`${method} ${redact(req.url)}: ${what}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`);
+          }
+          const label = req.describe ?? `${method} ${redact(req.url)}`;
           throw new NetworkError(
-            `${method} ${redact(req.url)}: the server's TLS certificate is not trusted (${code}: ${e.message}); nothing was sent`,
-            { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
+            `${label}: ${what}; the outcome is unknown (the request may or may not have taken effect) and it was not repeated` +
+              (req.checkHint ? `; check with: ${req.checkHint}` : ''),
           );
         }
-        if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
-        const nothingSent = SAFE_NETWORK_CODES.has(String(code));
-        const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
-        const what = timedOut
-          ? `timed out after ${ms} ms`
-          : /^(HPE_|HTTPParserError)/.test(String(code))
-            ? `the answer was not valid HTTP (${e.message}; ${code})`
-            : `${e.message}${code && !e.message?.includes(String(code)) ? ` (${code})` : ''}`;
-        if (idempotent || nothingSent) {
-          if (!nothingSent) lost = true;
-          if (attempt < maxRetries) {
-            const delay = retryDelay(attempt, undefined, { baseMs: this.opts.backoffBaseMs, capMs: this.opts.backoffCapMs, random: this.opts.random });
-            this.trace(`retrying in ${delay} ms`);
-            this.opts.observer?.retrying({ method, url: req.url, failure: failureWords(String(code), timedOut, ms), delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
-            await sleep(delay, signal);
-            attempt++;
-            continue;
-          }
-          throw new NetworkError(`${method} ${redact(req.url)}: ${what}${attempt ? ` (after ${attempt + 1} attempts)` : ''}`);
+        const ms = Math.round(performance.now() - started);
+        this.exchanges.push({ method, url: req.url, status: res.status, ms, requestId: res.requestId });
+        if (this.opts.debug) {
+          this.trace(`< ${res.status} (${ms} ms)`);
+          for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
+          if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
         }
-        const label = req.describe ?? `${method} ${redact(req.url)}`;
-        throw new NetworkError(
-          `${label}: ${what}; the outcome is unknown (the request may or may not have taken effect) and it was not repeated` +
-            (req.checkHint ? `; check with: ${req.checkHint}` : ''),
-        );
-      }
-      const ms = Math.round(performance.now() - started);
-      this.exchanges.push({ method, url: req.url, status: res.status, ms, requestId: res.requestId });
-      if (this.opts.debug) {
-        this.trace(`< ${res.status} (${ms} ms)`);
-        for (const [k, v] of Object.entries(redactHeaders(res.headers))) this.trace(`< ${k}: ${v}`);
-        if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
-      }
-      if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
-        if (ticket) req.pace!.pacer.accepted(ticket);
-        // (an okStatuses answer such as a 404 carries its error body by right)
-        const hidden = res.status < 300 ? errorInSuccess(res, method) : undefined;
-        if (hidden) throw hidden;
-        if (lost) res.afterLostAttempt = true;
-        return res;
-      }
-      // throttled: the pacer learns the rate and says when to try again. While the run makes
-      // progress (a request of the run was accepted since this one was last throttled) a 429 does
-      // not count against --retries, so a line that is only throttled is never given up; a service
-      // that answers nothing but 429 meets --retries as the contract says (exit 6, "429 after all
-      // retries"; at once with --retries 0)
-      const progress = ticket ? (req.pace!.pacer.stats?.().accepted ?? 0) : 0;
-      if (ticket && res.status === 429 && progress > throttledAt) {
-        if (throttledAt >= 0) throttledTries = 0;
-        throttledAt = progress;
-      }
-      if (ticket && res.status === 429 && throttledTries++ < maxRetries) {
-        const ra = parseRetryAfter(res.headers['retry-after']);
-        const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
-        this.trace(`throttled; retrying in ${delay} ms`);
-        this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
-        await sleep(delay, signal);
-        continue;
-      }
-      if (ticket && res.status === 429) {
-        // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
-        req.pace!.pacer.throttled(ticket, parseRetryAfter(res.headers['retry-after']));
+        if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
+          if (ticket) {
+          settled = true;
+          req.pace!.pacer.accepted(ticket);
+        }
+          // (an okStatuses answer such as a 404 carries its error body by right)
+          const hidden = res.status < 300 ? errorInSuccess(res, method) : undefined;
+          if (hidden) throw hidden;
+          if (lost) res.afterLostAttempt = true;
+          return res;
+        }
+        // throttled: the pacer learns the rate and says when to try again. While the run makes
+        // progress (a request of the run was accepted since this one was last throttled) a 429 does
+        // not count against --retries, so a line that is only throttled is never given up; a service
+        // that answers nothing but 429 meets --retries as the contract says (exit 6, "429 after all
+        // retries"; at once with --retries 0)
+        const progress = ticket ? (req.pace!.pacer.stats?.().accepted ?? 0) : 0;
+        if (ticket && res.status === 429 && progress > throttledAt) {
+          if (throttledAt >= 0) throttledTries = 0;
+          throttledAt = progress;
+        }
+        if (ticket && res.status === 429 && throttledTries++ < maxRetries) {
+          const ra = parseRetryAfter(res.headers['retry-after']);
+          settled = true;
+          const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
+          this.trace(`throttled; retrying in ${delay} ms`);
+          this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
+          await sleep(delay, signal);
+          continue;
+        }
+        if (ticket && res.status === 429) {
+          // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
+          settled = true;
+          req.pace!.pacer.throttled(ticket, parseRetryAfter(res.headers['retry-after']));
+          const error = errorFromResponse(res.status, res.text, res.headers);
+          if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
+          throw error;
+        }
+        const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
+        if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;
+        if (canRetry && attempt < maxRetries) {
+          const delay = retryDelay(attempt, res.headers['retry-after'], {
+            baseMs: this.opts.backoffBaseMs,
+            capMs: this.opts.backoffCapMs,
+            random: this.opts.random,
+          });
+          this.trace(`retrying in ${delay} ms`);
+          this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
+          await sleep(delay, signal);
+          attempt++;
+          continue;
+        }
         const error = errorFromResponse(res.status, res.text, res.headers);
-        if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
+        const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+        if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
+        if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
+          error.message += ` (after ${attempt + 1} attempts)`;
+        }
         throw error;
+      } finally {
+        if (!settled) req.pace!.pacer.released?.(ticket!);
       }
-      const canRetry = RETRYABLE_STATUS.has(res.status) && (idempotent || NOTHING_DONE_STATUS.has(res.status));
-      if (canRetry && !NOTHING_DONE_STATUS.has(res.status)) lost = true;
-      if (canRetry && attempt < maxRetries) {
-        const delay = retryDelay(attempt, res.headers['retry-after'], {
-          baseMs: this.opts.backoffBaseMs,
-          capMs: this.opts.backoffCapMs,
-          random: this.opts.random,
-        });
-        this.trace(`retrying in ${delay} ms`);
-        this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempt: attempt + 2, attempts: maxRetries + 1 });
-        await sleep(delay, signal);
-        attempt++;
-        continue;
-      }
-      const error = errorFromResponse(res.status, res.text, res.headers);
-      const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
-      if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
-      if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
-        error.message += ` (after ${attempt + 1} attempts)`;
-      }
-      throw error;
     }
   }
 

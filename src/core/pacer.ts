@@ -25,9 +25,12 @@
 // to be empty at each 429: the units accepted between two 429s of a saturated run, divided by the
 // time between them, measure r (accumulated across 429s, so the measure sharpens as the run
 // goes; what was sent and is not answered yet counts as through: its answer is on the way, and
-// leaving it out made the measure a request low, ~8 % in a short run). Before the first 429, a
-// request freed by an answer waits for the other answers already in to be handled, so that a 429
-// among them holds it back rather than it being sent into the bucket that 429 found empty. While no 429 comes and the pacer is what holds requests back, the rate is raised
+// leaving it out made the measure a request low, ~8 % in a short run). Before the first 429, the
+// requests sent before any answer came (the first volley) are all answered before more go (1 s at
+// most), and later a request freed by an answer waits for the other answers already in to be
+// handled, so that a 429 among them holds it back rather than it being sent into the bucket that
+// 429 found empty. A request that ends otherwise (a failure, another status) hands its ticket back
+// with `released`: nothing is learned from it. While no 429 comes and the pacer is what holds requests back, the rate is raised
 // slowly (a probe), so a limit that was underestimated or raised is found again. A 429 for a
 // request that was sent before the last lesson was learned teaches nothing new.
 // A configured rate is a ceiling: the pacer never goes above it, and 429s may still lower it.
@@ -95,6 +98,8 @@ export interface Paced {
   acquire(cost: number, signal?: AbortSignal): Promise<Ticket>;
   accepted(ticket: Ticket): void;
   throttled(ticket: Ticket, retryAfterMs?: number): number;
+  /** the request of `ticket` ended otherwise (a failure, another status): nothing learned */
+  released?(ticket: Ticket): void;
   /** how many requests of the run were accepted so far (core/http: is the run still making progress?) */
   stats?(): { accepted: number };
 }
@@ -106,6 +111,8 @@ const MIN_MEASURE_MS = 500;
 const FIRST_WINDOW_MS = 1000;
 /** a measure needs this many requests' worth of units since the anchor (its error is one request's worth) */
 const MEASURE_COSTS = 4;
+/** the longest a request waits for the first volley to be answered (ms) */
+const VOLLEY_WAIT_MS = 1000;
 /** how fast the rate is raised before it was first measured, per second of pacing (15 %: the first guess may be well under) */
 const SLOW_START_PER_SECOND = 0.15;
 /** a measure older than this (ms) starts again at the next 429, so a changed limit is followed */
@@ -139,6 +146,9 @@ export class Pacer implements Paced {
   private units = 0;
   /** tickets granted and not answered yet */
   private readonly inflight = new Set<Ticket>();
+  /** the first volley: tickets granted before any answer came, not answered yet */
+  private readonly volley = new Set<Ticket>();
+  private volleyWaiters: (() => void)[] = [];
   private acceptedCount = 0;
   private rejectedCount = 0;
   private waited = 0;
@@ -172,10 +182,14 @@ export class Pacer implements Paced {
   private async book(cost: number, signal?: AbortSignal): Promise<Ticket> {
     const asked = this.clock.now();
     this.firstAt ??= asked;
-    // knowing no rate yet, a request freed by an answer waits until the other answers already in
-    // are handled: a 429 among them (the first lesson) then holds it back instead of it being
-    // sent into the same empty bucket
-    if (this.rate === undefined && this.acceptedCount > 0) await this.clock.yield();
+    if (this.rate === undefined && this.acceptedCount + this.rejectedCount > 0) {
+      // knowing no rate yet, the requests sent before any answer came are all answered before
+      // more go (once per run: a service whose bucket they emptied says so with a 429 among them,
+      // which then holds the next ones back instead of them going into the same empty bucket);
+      // after that, a request freed by an answer waits until the other answers already in are handled
+      if (this.volley.size) await this.volleyAnswered(signal);
+      else await this.clock.yield();
+    }
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const now = this.clock.now();
@@ -191,6 +205,7 @@ export class Pacer implements Paced {
         }
         const ticket = { cost, at: now, lesson: this.lessons };
         this.inflight.add(ticket);
+        if (this.rate === undefined && this.acceptedCount + this.rejectedCount === 0) this.volley.add(ticket);
         return ticket;
       }
       // the schedule may change while waiting (a 429 pauses everyone): look again on waking
@@ -201,12 +216,45 @@ export class Pacer implements Paced {
   /** The service accepted the request of `ticket`. */
   accepted(ticket: Ticket): void {
     this.inflight.delete(ticket);
+    this.answered(ticket);
     const now = this.clock.now();
     this.lastAt = now;
     this.units += ticket.cost;
     this.acceptedCount++;
     if (this.anchorAt !== undefined && ticket.at >= this.anchorAt) this.anchorUnits += ticket.cost;
     this.raise(now);
+  }
+
+  /** Waits until the first volley is answered, VOLLEY_WAIT_MS at most (a request that hangs holds nothing up for long). */
+  private async volleyAnswered(signal?: AbortSignal): Promise<void> {
+    const timer = new AbortController();
+    const stop = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    const answered = new Promise<void>((resolve) => this.volleyWaiters.push(resolve));
+    const late = this.clock.sleep(VOLLEY_WAIT_MS, stop).then(
+      () => this.volley.clear(),
+      () => undefined,
+    );
+    try {
+      await Promise.race([answered, late]);
+    } finally {
+      timer.abort();
+    }
+    if (signal?.aborted) throw new InterruptedError();
+  }
+
+  /** The request of `ticket` ended without the service accepting or throttling it. */
+  released(ticket: Ticket): void {
+    this.inflight.delete(ticket);
+    this.answered(ticket);
+  }
+
+  /** the first volley answered in full: the requests waiting for it go */
+  private answered(ticket: Ticket): void {
+    this.volley.delete(ticket);
+    if (this.volley.size || !this.volleyWaiters.length) return;
+    const waiters = this.volleyWaiters;
+    this.volleyWaiters = [];
+    for (const w of waiters) w();
   }
 
   /** While the pacer holds requests back and no 429 comes, the rate creeps up (never above a ceiling). */
@@ -232,6 +280,9 @@ export class Pacer implements Paced {
    */
   throttled(ticket: Ticket, retryAfterMs?: number): number {
     this.inflight.delete(ticket);
+    // (a 429 also ends the wait for the first volley: the rate it teaches paces what follows)
+    this.volley.clear();
+    this.answered(ticket);
     const now = this.clock.now();
     this.lastAt = now;
     this.rejectedCount++;

@@ -152,8 +152,12 @@ for (const transport of ['node', 'undici'] as const) {
       expect(seen).toHaveLength(10);
       // other failures still count against --retries
       steps = [reply(500), reply(500), reply(500)];
-      await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer, cost: 1 } })).rejects.toBeInstanceOf(UnavailableError);
+      calls.length = 0;
+      const released = { ...spy, released: (t: Parameters<typeof pacer.accepted>[0]) => (calls.push('released'), pacer.released(t)) };
+      await expect(http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer: released, cost: 1 } })).rejects.toBeInstanceOf(UnavailableError);
       expect(seen).toHaveLength(13);
+      // each failed attempt's ticket goes back to the pacer unlearned
+      expect(calls).toEqual([...Array(3)].flatMap(() => ['acquire 1', 'released']));
     });
     it('retries a POST only on 429 and 503 unless the caller marks it idempotent', async () => {
       steps = [reply(429, {}, { 'retry-after': '0' }), reply(503, {}, { 'retry-after': '0' }), reply(201, { id: 1 })];

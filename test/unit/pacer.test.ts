@@ -16,6 +16,13 @@ async function grantTimes(pacer: Pacer, clock: FakeClock, costs: number[]): Prom
   return times;
 }
 
+/** acquires `n` tickets at once (a first volley) and hands them back */
+async function grantTimes2(pacer: Pacer, clock: FakeClock, n: number): Promise<Ticket[]> {
+  const all = Promise.all([...Array(n)].map(() => pacer.acquire(40_000)));
+  await clock.run();
+  return all;
+}
+
 /**
  * A run of `costs` requests, `concurrency` outstanding and started in order (as translate's ordered
  * window does), each taking `latency` ms, against a service refilling `rate` units a second into a
@@ -107,6 +114,40 @@ describe('pacer', () => {
     expect((await later).at).toBeCloseTo(100 + 1000 / rate, 6);
     pacer.accepted(c);
     expect(pacer.stats()).toMatchObject({ accepted: 3, rejected: 1, units: 120_000 });
+  });
+
+  it('knowing no rate, the requests sent before any answer are all answered before more go (a failure counts; one that hangs holds up at most 1 s)', async () => {
+    const clock = new FakeClock();
+    const pacer = new Pacer({ clock });
+    const [a, b, c, d] = await grantTimes2(pacer, clock, 4);
+    await clock.run(10);
+    pacer.accepted(a);
+    let e: Ticket | undefined;
+    const waiting = pacer.acquire(1000).then((t) => (e = t));
+    await clock.run(15);
+    expect(e).toBeUndefined();
+    pacer.accepted(b);
+    pacer.accepted(c);
+    await clock.run(20);
+    expect(e).toBeUndefined();
+    // d failed (a network error, a 500): it goes back unlearned, and the volley is answered
+    pacer.released(d);
+    await clock.run(25);
+    await waiting;
+    expect(e!.at).toBe(20);
+    // from then on nothing waits for a volley
+    pacer.accepted(e!);
+    const f = pacer.acquire(1);
+    await clock.run();
+    expect((await f).at).toBe(20);
+
+    const clock2 = new FakeClock();
+    const hung = new Pacer({ clock: clock2 });
+    const [x] = await grantTimes2(hung, clock2, 2);
+    hung.accepted(x);
+    const next = hung.acquire(1000);
+    await clock2.run();
+    expect((await next).at).toBe(1000);
   });
 
   it('a 429 for a request granted before the last lesson teaches nothing new', async () => {
