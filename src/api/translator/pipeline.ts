@@ -2,6 +2,7 @@
 // memory bounded by the window: a new batch is started only when fewer than `concurrency` are
 // outstanding, so the producer (the input reader) waits while the window is full (back-pressure
 // end to end), and a delivery loop writes each head batch the moment its answer arrives.
+import { Wakeup } from '../../core/wakeup.js';
 import { InterruptedError } from '../../core/errors.js';
 
 /** A batch that failed after all retries, with what caused it. */
@@ -40,7 +41,7 @@ export class OrderedPipeline<B, R> {
   /** why the pipeline stopped (a failed batch, a failed delivery, an interruption) */
   private failure?: { error: unknown };
   /** wakes a producer waiting for room, after each delivery and when the loop stops */
-  private wake?: () => void;
+  private readonly room = new Wakeup();
 
   constructor(private readonly opts: PipelineOptions<B, R>) {
     if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
@@ -64,7 +65,7 @@ export class OrderedPipeline<B, R> {
     promise.catch(() => undefined); // awaited in order by the loop; never an unhandled rejection meanwhile
     this.window.push({ batch, promise });
     this.run();
-    while (this.window.length >= this.opts.concurrency && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+    while (this.window.length >= this.opts.concurrency && !this.failure) await this.room.wait();
     this.rethrow();
   }
 
@@ -101,15 +102,9 @@ export class OrderedPipeline<B, R> {
         this.loop = undefined;
         // once: no loop starts after a failure (submit rethrows it first)
         if (this.failure) this.opts.onStop?.(this.failure.error);
-        this.wakeUp();
+        this.room.wake();
       }
     })();
-  }
-
-  private wakeUp(): void {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
   }
 
   private async deliverHead(): Promise<void> {
@@ -123,6 +118,6 @@ export class OrderedPipeline<B, R> {
     }
     await this.opts.deliver(slot.batch, outcome);
     this.window.shift();
-    this.wakeUp();
+    this.room.wake();
   }
 }

@@ -14,6 +14,7 @@
 // events (translate's stream in practice): it never sees a text twice within the window.
 import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
+import { Wakeup } from '../../core/wakeup.js';
 import type { TranslationMemory } from './memory.js';
 import { ItemTooLong } from './stream.js';
 
@@ -118,18 +119,10 @@ export async function* translateReusing(
   let readCount = 0;
 
   // one waiter each: the consumer waiting for answers, the reader waiting for room
-  let wakeConsumer: (() => void) | undefined;
-  let wakeReader: (() => void) | undefined;
-  const notify = () => {
-    const w = wakeConsumer;
-    wakeConsumer = undefined;
-    w?.();
-  };
-  const room = () => {
-    const w = wakeReader;
-    wakeReader = undefined;
-    w?.();
-  };
+  const answers = new Wakeup();
+  const space = new Wakeup();
+  const notify = () => answers.wake();
+  const room = () => space.wake();
   let failed: { error: unknown } | undefined;
   let inputError: { error: unknown } | undefined;
   let innerDone = false;
@@ -180,7 +173,7 @@ export async function* translateReusing(
               // the process stays alive while the reader waits
               const alive = setInterval(() => undefined, 60_000);
               try {
-                await new Promise<void>((resolve) => (wakeReader = resolve));
+                await space.wait();
               } finally {
                 clearInterval(alive);
               }
@@ -256,7 +249,7 @@ export async function* translateReusing(
         if (inputError) throw inputError.error;
         return;
       }
-      await new Promise<void>((resolve) => (wakeConsumer = resolve));
+      await answers.wait();
     }
   } finally {
     closing = true;

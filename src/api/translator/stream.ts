@@ -13,6 +13,7 @@
 // AsyncIterable), or the sender (anything with `translate(texts, signal)`, e.g. an object that
 // answers some texts from a memory and sends only the rest through the client).
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import { Wakeup } from '../../core/wakeup.js';
 import { countChars, LIMITS } from '../../spec/translator.js';
 import { Batcher, fmt, itemProblem, type Batch } from './batcher.js';
 import type { BatchOutcome } from './client.js';
@@ -96,12 +97,8 @@ const GONE = new InterruptedError();
 export async function* translateStream(sender: BatchSender, items: ItemInput, opts: StreamOptions): AsyncGenerator<StreamEvent, void, undefined> {
   const queue: StreamEvent[] = [];
   let ack: (() => void) | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  const events = new Wakeup();
+  const notify = () => events.wake();
   let closing = false;
   const totals: ProgressEvent = { type: 'progress', items: 0, requests: 0, billed: 0, unmetered: 0 };
 
@@ -157,7 +154,7 @@ export async function* translateStream(sender: BatchSender, items: ItemInput, op
         if ('error' in outcome) throw outcome.error;
         return;
       }
-      if (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
+      if (!queue.length) await events.wait();
     }
   } finally {
     if (!outcome) {
