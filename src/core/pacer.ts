@@ -14,7 +14,8 @@
 //
 // How it paces: a virtual schedule (GCRA): each acquisition books cost/rate of time after the
 // previous one, with a burst tolerance; waiters are served first come, first served. Until the
-// first 429 (and without a configured rate) nothing is held back.
+// first 429 (and without a configured rate) no rate holds anything back (only the first volley's
+// answers are waited for, below).
 //
 // How it learns: the service throttles with a bucket of some size B refilled at the rate r. At
 // the first 429 the units accepted so far (with those granted alongside the refused request and
@@ -30,12 +31,14 @@
 // most), and later a request freed by an answer waits for the other answers already in to be
 // handled, so that a 429 among them holds it back rather than it being sent into the bucket that
 // 429 found empty. A request that ends otherwise (a failure, another status) hands its ticket back
-// with `released`: nothing is learned from it. While no 429 comes and the pacer is what holds requests back, the rate is raised
-// slowly (a probe), so a limit that was underestimated or raised is found again. A 429 for a
+// with `released`: nothing is learned from it. While no 429 comes and the pacer is what holds
+// requests back, the rate is raised slowly (a probe), so a limit that was underestimated or raised
+// is found again. A 429 for a
 // request that was sent before the last lesson was learned teaches nothing new.
 // A configured rate is a ceiling: the pacer never goes above it, and 429s may still lower it.
 import { InterruptedError } from './errors.js';
 import { sleep } from './sleep.js';
+import { Wakeup } from './wakeup.js';
 
 export interface Clock {
   /** milliseconds, monotonic */
@@ -148,7 +151,8 @@ export class Pacer implements Paced {
   private readonly inflight = new Set<Ticket>();
   /** the first volley: tickets granted before any answer came, not answered yet */
   private readonly volley = new Set<Ticket>();
-  private volleyWaiters: (() => void)[] = [];
+  /** the booking waiting for the first volley (bookings take turns: one at a time) */
+  private readonly volleyDone = new Wakeup();
   private acceptedCount = 0;
   private rejectedCount = 0;
   private waited = 0;
@@ -208,7 +212,7 @@ export class Pacer implements Paced {
         if (this.rate === undefined && this.acceptedCount + this.rejectedCount === 0) this.volley.add(ticket);
         return ticket;
       }
-      // the schedule may change while waiting (a 429 pauses everyone): look again on waking
+      // the schedule may change while waiting (a 429 teaches another rate): look again on waking
       await this.clock.sleep(start - now, signal);
     }
   }
@@ -229,7 +233,7 @@ export class Pacer implements Paced {
   private async volleyAnswered(signal?: AbortSignal): Promise<void> {
     const timer = new AbortController();
     const stop = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    const answered = new Promise<void>((resolve) => this.volleyWaiters.push(resolve));
+    const answered = this.volleyDone.wait();
     const late = this.clock.sleep(VOLLEY_WAIT_MS, stop).then(
       () => this.volley.clear(),
       () => undefined,
@@ -251,10 +255,7 @@ export class Pacer implements Paced {
   /** the first volley answered in full: the requests waiting for it go */
   private answered(ticket: Ticket): void {
     this.volley.delete(ticket);
-    if (this.volley.size || !this.volleyWaiters.length) return;
-    const waiters = this.volleyWaiters;
-    this.volleyWaiters = [];
-    for (const w of waiters) w();
+    if (!this.volley.size) this.volleyDone.wake();
   }
 
   /** While the pacer holds requests back and no 429 comes, the rate creeps up (never above a ceiling). */
