@@ -118,6 +118,14 @@ export function entryKey(id: string, text: string): string {
   return text.length <= KEY_TEXT_MAX && isWellFormed(text) ? ENTRY + id + text : HASHED + id + createHash('sha256').update(text, 'utf16le').digest('hex');
 }
 
+/** whether an entry key holds its source text (else the text's hash, and the value holds the text) */
+function textKeyed(key: string): boolean {
+  return key[0] === ENTRY;
+}
+
+/** where an entry key's source text (or hash) begins: after the kind and the 16-digit options id */
+const ID_END = 17;
+
 /** no lone surrogate (UTF-8 would turn it into U+FFFD: two texts, one key) */
 const isWellFormed: (s: string) => boolean =
   typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
@@ -400,7 +408,7 @@ export class TranslationMemory {
     if (!v) return undefined;
     // under a hashed key the value carries the text: a 256-bit hash match with another text would
     // be a miracle, but the text is checked anyway
-    return key.charCodeAt(0) === 1 || v.source === text ? v.result : undefined;
+    return textKeyed(key) || v.source === text ? v.result : undefined;
   }
 
   /** The whole result of `text` for every target (`ids` in --to order), or undefined unless all are stored. */
@@ -423,7 +431,7 @@ export class TranslationMemory {
       if (!t) continue;
       const one: TranslateResult = ids.length === 1 && translations.length === 1 ? result : { ...result, translations: [t] };
       const key = entryKey(ids[i], text);
-      this.queue(key, encodeValue(now, one, key.charCodeAt(0) === 1 ? undefined : text));
+      this.queue(key, encodeValue(now, one, textKeyed(key) ? undefined : text));
     }
   }
 
@@ -469,6 +477,8 @@ export class TranslationMemory {
     const last = this.committing;
     this.committing = undefined;
     await last;
+    // committed is not yet on disk: the commits go on without waiting for the sync, this waits for it
+    await this.write(() => this.db.flushed);
   }
 
   /** Every entry, in key order, read from one snapshot (for export); streams, holds one at a time. */
@@ -480,8 +490,8 @@ export class TranslationMemory {
     ]) {
       for (const { key, value } of this.db.getRange({ start, end, snapshot })) {
         const v = decodeValue(value);
-        const id = key.slice(1, 17);
-        const source = key.charCodeAt(0) === 1 ? key.slice(17) : v?.source;
+        const id = key.slice(1, ID_END);
+        const source = textKeyed(key) ? key.slice(ID_END) : v?.source;
         if (!v || source === undefined) continue;
         let o = options.get(id);
         if (!options.has(id)) {
@@ -498,7 +508,7 @@ export class TranslationMemory {
   add(e: MemoryEntry): void {
     const [id] = this.idsFor([e.options]);
     const key = entryKey(id, e.source);
-    this.queue(key, encodeValue(e.stored, e.result, key.charCodeAt(0) === 1 ? undefined : e.source));
+    this.queue(key, encodeValue(e.stored, e.result, textKeyed(key) ? undefined : e.source));
   }
 
   /** Removes the entries `drop` chooses; returns how many (committed when it returns). */
