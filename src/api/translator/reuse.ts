@@ -10,8 +10,9 @@
 // Bounded memory: at most `maxPending` input items wait for their answer (the reader stops while
 // the consumer is behind), and the window remembers the last `window` distinct texts at least and
 // twice as many at most (in two generations, the older let go whole; a text seen again after that
-// is sent again, unless the memory has it). The inner stream is any function from an async iterable of texts to batch
-// events (translate's stream in practice): it never sees a text twice within the window.
+// is sent again, unless the memory has it). The inner stream is any function from an async
+// iterable of texts (one array per chunk) to batch events (translate's stream in practice): it
+// never sees a text twice within the window.
 import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
@@ -25,7 +26,7 @@ import { ItemTooLong } from './stream.js';
  */
 export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
-export const MAX_PENDING = 5_000;
+export const MAX_PENDING = 10_000;
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {

@@ -66,8 +66,8 @@ export function translateSession(client: Pick<TranslatorClient, 'translate'>, in
       yield ev;
     }
   };
-    // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
-  const maxPending = Number(process.env.VX_MP ?? (o.concurrency + 1) * LIMITS.maxItems);
+  // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
+  const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
   return { events: translateReusing(input.items, inner, { ...o.reuse, maxPending, signal: o.signal }, counts.totals), counts };
 }
 
