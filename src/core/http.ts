@@ -580,8 +580,6 @@ export class Http {
     for (;;) {
       if (signal?.aborted) throw new InterruptedError();
       const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, signal) : undefined;
-      // a ticket the service neither accepted nor throttled (a failure, another status) goes back unlearned
-      let settled = !ticket;
       try {
         const started = performance.now();
         if (this.opts.debug) {
@@ -649,10 +647,7 @@ export class Http {
           if (res.body.length) this.trace(`< ${truncate(redact(res.text))}`);
         }
         if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
-          if (ticket) {
-          settled = true;
-          req.pace!.pacer.accepted(ticket);
-        }
+          if (ticket) req.pace!.pacer.accepted(ticket);
           // (an okStatuses answer such as a 404 carries its error body by right)
           const hidden = res.status < 300 ? errorInSuccess(res, method) : undefined;
           if (hidden) throw hidden;
@@ -671,7 +666,6 @@ export class Http {
         }
         if (ticket && res.status === 429 && throttledTries++ < maxRetries) {
           const ra = parseRetryAfter(res.headers['retry-after']);
-          settled = true;
           const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
           this.trace(`throttled; retrying in ${delay} ms`);
           this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
@@ -680,7 +674,6 @@ export class Http {
         }
         if (ticket && res.status === 429) {
           // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
-          settled = true;
           req.pace!.pacer.throttled(ticket, parseRetryAfter(res.headers['retry-after']));
           const error = errorFromResponse(res.status, res.text, res.headers);
           if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
@@ -708,7 +701,8 @@ export class Http {
         }
         throw error;
       } finally {
-        if (!settled) req.pace!.pacer.released?.(ticket!);
+        // a ticket the service neither accepted nor throttled (a failure, another status) goes back unlearned
+        if (ticket) req.pace!.pacer.released?.(ticket);
       }
     }
   }

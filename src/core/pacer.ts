@@ -101,7 +101,7 @@ export interface Paced {
   acquire(cost: number, signal?: AbortSignal): Promise<Ticket>;
   accepted(ticket: Ticket): void;
   throttled(ticket: Ticket, retryAfterMs?: number): number;
-  /** the request of `ticket` ended otherwise (a failure, another status): nothing learned */
+  /** the request of `ticket` ended: a ticket not accepted or throttled (a failure, another status) goes back, nothing learned; any other, nothing happens */
   released?(ticket: Ticket): void;
   /** how many requests of the run were accepted so far (core/http: is the run still making progress?) */
   stats?(): { accepted: number };
@@ -246,7 +246,7 @@ export class Pacer implements Paced {
     if (signal?.aborted) throw new InterruptedError();
   }
 
-  /** The request of `ticket` ended without the service accepting or throttling it. */
+  /** The request of `ticket` ended; unless it was accepted or throttled, its ticket goes back (idempotent). */
   released(ticket: Ticket): void {
     this.inflight.delete(ticket);
     this.answered(ticket);
