@@ -132,6 +132,22 @@ describe('translation memory', () => {
     expect(missing.code).toBe(2);
   });
 
+  it('a memory cut short (an interrupted copy) is refused naming it (exit 2) instead of crashing, nothing sent, the file untouched', async () => {
+    const mem = join(dir, 'cut.tm');
+    expect((await e2e.run(['translate', '--to', 'de', '--memory', mem, '-f', file('many.txt', Array.from({ length: 2000 }, (_, i) => `line ${i}`))])).code).toBe(0);
+    const whole = readFileSync(mem);
+    const pages = whole.length / 4096;
+    writeFileSync(mem, whole.subarray(0, 4 * 4096));
+    e2e.emu.reset();
+    for (const args of [['translate', '--to', 'de', '--memory', mem, 'Hello'], ['translate', 'memory', 'stats', '--memory', mem]]) {
+      const r = await e2e.run(args);
+      expect(r.stderr).toBe(`vx: translation memory ${mem}: damaged (it has 4 pages of the ${pages} its header counts: cut short?); vx does not overwrite it\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    expect(readFileSync(mem).equals(whole.subarray(0, 4 * 4096))).toBe(true);
+  });
+
   it('a memory locked by another process past the timeout: exit 2 naming it, nothing sent', async () => {
     const mem = join(dir, 'locked.tm');
     await e2e.run(['translate', '--to', 'de', '--memory', mem, 'x']);

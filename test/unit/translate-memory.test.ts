@@ -166,6 +166,46 @@ describe('memory store', () => {
     await expect(TranslationMemory.open(join(dir, 'none.tm'), { readOnly: true })).rejects.toThrow(`translation memory ${join(dir, 'none.tm')}: no such file`);
     await expect(TranslationMemory.open(join(dir, 'no-such-dir', 'x.tm'))).rejects.toThrow(/^translation memory .*x\.tm: cannot create it: /);
   });
+
+  it('refuses a memory cut short or with a broken header before LMDB maps it (which would crash the process), and leaves it as it was', async () => {
+    const good = join(dir, 'good.tm');
+    const m = await TranslationMemory.open(good);
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    for (let i = 0; i < 3000; i++) m.store(k, `line ${i}`, { translations: [{ text: `Zeile ${i}`, to: 'de' }] });
+    await m.flush();
+    await m.close();
+    const bytes = readFileSync(good);
+    const pages = bytes.length / 4096;
+    expect(pages).toBeGreaterThan(10);
+    // the meta page LMDB would use: the one with the higher txnid (MDB_meta after a 24-byte page header)
+    const txnid = (p: number) => bytes.readBigUInt64LE(p * 4096 + 24 + 128);
+    const last = txnid(1) > txnid(0) ? 1 : 0;
+    const variant = (name: string, change: (b: Buffer) => Buffer) => {
+      const f = join(dir, name);
+      writeFileSync(f, change(Buffer.from(bytes)));
+      return { f, before: readFileSync(f) };
+    };
+    const cases = [
+      // a copy cut short (SIGBUS when a page past the end is read)
+      [variant('cut.tm', (b) => b.subarray(0, 4 * 4096)), `damaged (it has 4 pages of the ${pages} its header counts: cut short?)`],
+      [variant('cut-one.tm', (b) => b.subarray(0, b.length - 4096)), `damaged (it has ${pages - 1} pages of the ${pages} its header counts: cut short?)`],
+      // a meta page whose flag is gone: LMDB would take the file for a new one and crash
+      [variant('flag.tm', (b) => (b.writeUInt16LE(0, 18), b)), 'not a translation memory (another format, or damaged)'],
+      [variant('magic1.tm', (b) => (b.writeUInt32LE(0, 4096 + 24), b)), 'not a translation memory (another format, or damaged)'],
+      // the main tree's root past the last page (SIGSEGV)
+      [variant('root.tm', (b) => (b.writeBigUInt64LE(BigInt(pages + 50), last * 4096 + 24 + 64 + 48), b)), 'damaged (its header names pages it does not have)'],
+      [variant('depth.tm', (b) => (b.writeUInt16LE(0, last * 4096 + 24 + 30 + 48), b)), 'damaged (its header names pages it does not have)'],
+    ] as const;
+    for (const [{ f, before }, why] of cases) {
+      await expect(TranslationMemory.open(f), f).rejects.toThrow(new UsageError(`translation memory ${f}: ${why}; vx does not overwrite it`));
+      await expect(TranslationMemory.open(f, { readOnly: true })).rejects.toThrow(UsageError);
+      expect(readFileSync(f).equals(before), f).toBe(true);
+    }
+    // the good one still opens and answers
+    const again = await TranslationMemory.open(good, { readOnly: true });
+    expect(again.lookup(k, 'line 2999')).toEqual({ translations: [{ text: 'Zeile 2999', to: 'de' }] });
+    await again.close();
+  });
 });
 
 describe('TMX 1.4', () => {

@@ -24,7 +24,7 @@
 // sourceText) as the service sent them, so a hit for every target of an item rebuilds exactly
 // what the service returned. Key \x00 "format" marks the file as a vx translation memory.
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync } from 'node:fs';
+import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync, fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -201,19 +201,73 @@ function badMemory(path: string, why: string): UsageError {
   return new UsageError(`translation memory ${path}: ${why}`);
 }
 
-/** What is wrong with an existing file before LMDB opens it (LMDB would take any file, and fail later). */
+/** P_INVALID: the root of an empty tree */
+const NO_PAGE = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * What is wrong with an existing file before LMDB opens it. LMDB takes any file, trusts its two
+ * meta pages and maps the file: a meta page that is not one (LMDB then starts a new store over the
+ * old one), a page number past the end of a file cut short (a copy interrupted, a full disk)
+ * crash the process with SIGSEGV or SIGBUS instead of an error. So the meta pages are checked
+ * here, in the layout of the LMDB that lmdb-js builds (mdb.c, MDB_meta after a 24-byte page
+ * header; 16 bytes in other builds): the magic and the meta flag of both, the page size, and
+ * that every page they name (each tree's root, the last page used) lies within the file. Data
+ * pages are not checked (LMDB keeps no checksums, and reading a memory of millions of entries at
+ * every start is not affordable): garbage written into the middle of the file can still crash it.
+ */
 function checkFile(path: string): void {
   const st = statSync(path);
   if (!st.isFile()) throw badMemory(path, 'not a file');
   if (st.size === 0) return;
-  // an LMDB data file starts with two meta pages: the magic 0xBEEFC0DE right after the page header
-  // (16 bytes, 24 in the LMDB version lmdb-js builds)
-  const fd = openSync(path, 'r');
+  // another process's commit may be writing a meta page as it is read (a torn read): a header that
+  // does not hold together is read once more before the file is called damaged
+  const problem = checkMeta(path) && checkMeta(path, 20);
+  if (problem) throw problem;
+}
+
+function checkMeta(path: string, afterMs = 0): UsageError | undefined {
+  if (afterMs) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, afterMs);
+  const notMemory = () => badMemory(path, 'not a translation memory (another format, or damaged); vx does not overwrite it');
+  const damaged = (why: string) => badMemory(path, `damaged (${why}); vx does not overwrite it`);
+  let fd: number;
   try {
-    const head = Buffer.alloc(32);
-    const n = readSync(fd, head, 0, 32, 0);
-    const magic = n === 32 && (head.readUInt32LE(16) === 0xbeefc0de || head.readUInt32LE(24) === 0xbeefc0de);
-    if (!magic) throw badMemory(path, 'not a translation memory (another format, or damaged); vx does not overwrite it');
+    fd = openSync(path, 'r');
+  } catch (e) {
+    return badMemory(path, errText(e, path));
+  }
+  try {
+    const meta = (offset: number) => {
+      const b = Buffer.alloc(200);
+      return b.subarray(0, readSync(fd, b, 0, b.length, offset));
+    };
+    const first = meta(0);
+    // an LMDB data file starts with two meta pages: the magic 0xBEEFC0DE right after the page header
+    const header = first.length >= 32 && first.readUInt32LE(24) === 0xbeefc0de ? 24 : first.length >= 32 && first.readUInt32LE(16) === 0xbeefc0de ? 16 : 0;
+    if (!header) return notMemory();
+    // MDB_meta: magic, version, address, mapsize, then two MDB_db of 48 bytes (the free-page tree, whose
+    // first field holds the page size, and the main tree), the last page used and the txnid
+    const read = (b: Buffer) => {
+      if (b.length < header + 136 || b.readUInt32LE(header) !== 0xbeefc0de || !(b.readUInt16LE(header - 6) & 0x08 /* P_META */)) return undefined;
+      const db = (i: number) => ({ depth: b.readUInt16LE(header + 30 + 48 * i), root: b.readBigUInt64LE(header + 64 + 48 * i) });
+      return { pageSize: b.readUInt32LE(header + 24), trees: [db(0), db(1)], lastPage: b.readBigUInt64LE(header + 120) };
+    };
+    const m0 = read(first);
+    const pageSize = m0?.pageSize ?? 0;
+    if (!m0 || pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return notMemory();
+    const m1 = read(meta(pageSize));
+    if (!m1 || m1.pageSize !== pageSize) return notMemory();
+    // the size once the meta pages are read: a writer writes its pages before its meta page
+    const pages = BigInt(Math.floor(fstatSync(fd).size / pageSize));
+    const counted = (m0.lastPage > m1.lastPage ? m0.lastPage : m1.lastPage) + 1n;
+    if (counted > pages) return damaged(`it has ${pages} pages of the ${counted} its header counts: cut short?`);
+    for (const m of [m0, m1]) {
+      if (m.lastPage < 1n) return damaged('its header names pages it does not have');
+      for (const t of m.trees) {
+        const empty = t.root === NO_PAGE;
+        if (empty ? t.depth !== 0 : t.depth < 1 || t.depth > 64 || t.root < 2n || t.root > m.lastPage) return damaged('its header names pages it does not have');
+      }
+    }
+    return undefined;
   } finally {
     closeSync(fd);
   }
