@@ -444,7 +444,11 @@ export function parseFieldText(f: FieldDef, text: string): unknown {
   let v: unknown = text;
   if (text === 'null') v = null;
   else if (f.type === 'decimal' || f.type === 'integer') v = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()) ? Number(text) : text;
-  else if (f.type === 'boolean') v = text === 'true' ? true : text === 'false' ? false : text;
+  else if (f.type === 'boolean') {
+    // in any case: spreadsheets write TRUE and FALSE (Excel, LibreOffice and Google Sheets export them so)
+    const b = text.trim().toLowerCase();
+    v = b === 'true' ? true : b === 'false' ? false : text;
+  }
   else if (f.type === 'address' && text !== 'null') {
     try {
       v = JSON.parse(text);

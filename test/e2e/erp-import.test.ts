@@ -28,7 +28,8 @@ async function codes(): Promise<string[]> {
 
 describe('erp import', () => {
   it('creates one record per CSV row in $batch requests and prints one result per row', async () => {
-    const p = file('people.csv', 'code,displayName,commisionPercent,blocked\nN1,Ann,5,false\nN2,"Bob, Jr",7.5,\nN3,Cy,,true\n');
+    // (booleans as spreadsheets write them too)
+    const p = file('people.csv', 'code,displayName,commisionPercent,blocked\nN1,Ann,5,FALSE\nN2,"Bob, Jr",7.5,\nN3,Cy,,True\n');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--batch-size', '2']);
     expect(r.stderr).toContain('imported 3 rows: 3 created');
     expect(r.code).toBe(0);
@@ -48,6 +49,7 @@ describe('erp import', () => {
       body: { code: 'N1', displayName: 'Ann', commisionPercent: 5, blocked: false },
     });
     expect(first.requests[1].body).toEqual({ code: 'N2', displayName: 'Bob, Jr', commisionPercent: 7.5 });
+    expect(JSON.parse(sent.find((b) => JSON.parse(b.body!).requests.length === 1)!.body!).requests[0].body).toEqual({ code: 'N3', displayName: 'Cy', blocked: true });
     expect(await codes()).toEqual(expect.arrayContaining(['N1', 'N2', 'N3']));
     expect(existsSync(`${p}.vx-journal`)).toBe(true);
   });

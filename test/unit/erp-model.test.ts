@@ -41,6 +41,11 @@ describe('typing --set values by the model', () => {
     expect(() => parseFieldText(f.discountAmount, '')).toThrow(/expected number/);
     expect(parseFieldText(f.fullyShipped, 'true')).toBe(true);
     expect(parseFieldText(f.fullyShipped, 'false')).toBe(false);
+    // as spreadsheets write them
+    expect(parseFieldText(f.fullyShipped, 'TRUE')).toBe(true);
+    expect(parseFieldText(f.fullyShipped, 'False')).toBe(false);
+    expect(parseFieldText(f.fullyShipped, ' true ')).toBe(true);
+    expect(() => parseFieldText(f.fullyShipped, '1')).toThrow(/true or false/);
     expect(() => parseFieldText(f.fullyShipped, 'yes')).toThrow(/true or false/);
     expect(parseFieldText(f.orderDate, '2026-02-28')).toBe('2026-02-28');
     expect(() => parseFieldText(f.orderDate, '2026-13-01')).toThrow(/YYYY-MM-DD/);
