@@ -66,6 +66,22 @@ describe('erp import', () => {
     ]);
   });
 
+  it("a spreadsheet's CSV: semicolons, a BOM, CRLF, TRUE/FALSE and blank rows; .tsv read as tab-separated", async () => {
+    const p = file('excel.csv', Buffer.from('\uFEFFcode;displayName;blocked\r\nX1;"Smith; Jones";FALSE\r\n;;\r\nX2;Lee;TRUE\r\n;;\r\n'));
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(r.stderr).toContain('imported 2 rows: 2 created');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).map((x) => [x.row, x.status]).sort()).toEqual([[2, 'created'], [4, 'created']]);
+    expect(JSON.parse(batches()[0].body!).requests.map((q: { body: unknown }) => q.body)).toEqual([
+      { code: 'X1', displayName: 'Smith; Jones', blocked: false },
+      { code: 'X2', displayName: 'Lee', blocked: true },
+    ]);
+    const t = file('people.tsv', 'code\tdisplayName\nX3\tTab, Person\n');
+    const tr = await e2e.run(['erp', 'salespeople', 'import', '--file', t, '-o', 'ndjson']);
+    expect(tr.code).toBe(0);
+    expect(JSON.parse(batches().at(-1)!.body!).requests[0].body).toEqual({ code: 'X3', displayName: 'Tab, Person' });
+  });
+
   it('lists every bad row with its number, exits 2 and sends nothing', async () => {
     const p = file('bad.csv', 'code,displayName,commisionPercent\nB1,Ann,abc\nB2\n,NoCode,1\nB4,"x",2,extra\nB5,fine,3\n');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);

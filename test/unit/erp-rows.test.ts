@@ -1,6 +1,6 @@
 // Import rows: columns checked against the model, values typed as --set / --data, row numbers.
 import { describe, expect, it } from 'vitest';
-import { buildRow, checkColumns, formatOf, readCsv, readJsonRows, updateKeys } from '../../src/api/erp/rows.js';
+import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readJsonRows, updateKeys } from '../../src/api/erp/rows.js';
 import { findSet } from '../../src/spec/erp.js';
 
 const people = findSet('salespeople')!;
@@ -10,6 +10,7 @@ describe('import rows', () => {
   it('tells the format from the name or --format', () => {
     expect(formatOf('a.CSV')).toBe('csv');
     expect(formatOf('a.jsonl')).toBe('ndjson');
+    expect(formatOf('export.TSV')).toBe('csv');
     expect(formatOf('-', 'json')).toBe('json');
     expect(() => formatOf('-')).toThrow(/cannot tell the format of standard input: pass --format csv, ndjson or json/);
     expect(() => formatOf('a.csv', 'xml')).toThrow(/invalid --format "xml"/);
@@ -45,6 +46,30 @@ describe('import rows', () => {
     expect(r.problems).toEqual([{ row: 6, message: 'has 1 field; the header has 2' }]);
     expect(r.total).toBe(3);
     await expect(readCsv(people, 'create', '', 'e.csv')).rejects.toThrow(/e\.csv is empty/);
+  });
+
+  it('fields separated by semicolons or tabs, as the header shows (spreadsheets save ";" where the decimal mark is a comma)', async () => {
+    expect(csvDelimiter('code,displayName\nA;B,c\n')).toBe(',');
+    expect(csvDelimiter('code;displayName\r\nA,1;x\n')).toBe(';');
+    expect(csvDelimiter('"code"\t"displayName"\n')).toBe('\t');
+    expect(csvDelimiter('code\nA;B\n')).toBe(',');
+    // without quotes (cut directly) and with them (papaparse)
+    const semi = await readCsv(people, 'create', 'code;displayName;commisionPercent\nA;Ann, Jr;2.5\n', 'f.csv');
+    expect(semi.rows.map((x) => x.body)).toEqual([{ code: 'A', displayName: 'Ann, Jr', commisionPercent: 2.5 }]);
+    const quoted = await readCsv(people, 'create', '\uFEFF"code";"displayName"\r\n"B";"two\r\nlines; one row"\r\n"C";"x"\r\n', 'f.csv');
+    expect(quoted.rows.map((x) => [x.row, x.body])).toEqual([[2, { code: 'B', displayName: 'two\r\nlines; one row' }], [4, { code: 'C', displayName: 'x' }]]);
+    const tsv = await readCsv(people, 'create', 'code\tdisplayName\nD\tDee, D\n', 'f.tsv');
+    expect(tsv.rows.map((x) => x.body)).toEqual([{ code: 'D', displayName: 'Dee, D' }]);
+  });
+
+  it("a spreadsheet's blank rows (every cell empty) are skipped like blank lines; row numbers stay the lines", async () => {
+    const r = await readCsv(people, 'create', 'code,displayName\nA,x\n,\n , \nB,y\n,\n', 'f.csv');
+    expect(r.rows.map((x) => [x.row, x.body.code])).toEqual([[2, 'A'], [5, 'B']]);
+    expect(r.problems).toEqual([]);
+    expect(r.total).toBe(2);
+    const q = await readCsv(people, 'create', 'code,displayName\r\n"",""\r\nC,"z"\r\n', 'f.csv');
+    expect(q.rows.map((x) => [x.row, x.body.code])).toEqual([[3, 'C']]);
+    expect(q.total).toBe(1);
   });
 
   it('NDJSON lines and JSON arrays: values checked as --data, bad lines named', async () => {
