@@ -152,6 +152,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
   if (opts.resendUnknown && opts.journal === undefined && opts.file === '-') throw new UsageError('--resend-unknown needs the journal of the earlier run (--journal <file>)');
   const bulk = bulkOptions(ctx, opts);
   const { parsed, name } = await readRows(ctx, set, opts);
+  if (parsed.ignored.length) {
+    const cols = parsed.ignored.map((c) => `"${c}"`).join(', ');
+    ctx.info(`${name}: read-only column${parsed.ignored.length > 1 ? 's' : ''} ${cols} ${parsed.ignored.length > 1 ? 'are' : 'is'} not sent (the service sets ${parsed.ignored.length > 1 ? 'them' : 'it'})`);
+  }
   if (parsed.problems.length && !opts.skipInvalid) {
     for (const p of parsed.problems) ctx.info(oneLine(`${name} row ${p.row}: ${p.message}`));
     const bad = new Set(parsed.problems.map((p) => p.row)).size;
@@ -471,6 +475,9 @@ export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promis
   const q = { ...listQuery(opts), pageSize: listQuery(opts).pageSize ?? EXPORT_PAGE_SIZE };
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const names = q.select ? [...new Set(q.select.split(',').map((s) => s.trim()).filter(Boolean))] : [...Object.keys(set.fields), '@odata.etag'];
+  // @odata.etag is an annotation every record carries, not a property: a column when named, never
+  // in $select (which the service refuses)
+  if (q.select && names.includes('@odata.etag')) q.select = names.filter((n) => n !== '@odata.etag').join(',') || undefined;
   const columns: Column[] = names.map((n) => ({ header: n, get: (row: unknown) => (row as Record<string, unknown>)[n] }));
   const renderer = new StreamRenderer(format, { columns });
   const sink: ResultSink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);

@@ -1,6 +1,6 @@
 // Import rows: columns checked against the model, values typed as --set / --data, row numbers.
 import { describe, expect, it } from 'vitest';
-import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readJsonRows, updateKeys } from '../../src/api/erp/rows.js';
+import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readJsonRows, readOnlyColumns, updateKeys } from '../../src/api/erp/rows.js';
 import { findSet } from '../../src/spec/erp.js';
 
 const people = findSet('salespeople')!;
@@ -23,12 +23,25 @@ describe('import rows', () => {
 
   it('checks column names: unknown (with the writable fields), read-only, duplicates, missing update key', () => {
     expect(checkColumns(people, 'create', ['code', 'displayName'])).toEqual([]);
-    expect(checkColumns(people, 'create', ['code', 'code', 'lastModifiedDateTime'])).toEqual([
-      'duplicate column name: "code"',
-      'read-only column "lastModifiedDateTime" (set by the service; remove them, or use --update to change records found by them)',
-    ]);
+    expect(checkColumns(people, 'create', ['code', 'code', 'lastModifiedDateTime'])).toEqual(['duplicate column name: "code"']);
     expect(checkColumns(people, 'update', ['displayName'])).toEqual(['--update needs a column that finds each record: id or code']);
     expect(checkColumns(orders, 'update', ['number', 'externalDocumentNumber', '@odata.etag'])).toEqual([]);
+  });
+
+  it("read-only columns that find no record (an export's id, lastModifiedDateTime) are named and not sent", async () => {
+    expect(readOnlyColumns(people, 'create', ['id', 'code', 'lastModifiedDateTime', '@odata.etag'])).toEqual(['id', 'lastModifiedDateTime']);
+    expect(readOnlyColumns(people, 'update', ['id', 'code', 'lastModifiedDateTime'])).toEqual(['lastModifiedDateTime']);
+    const text = 'id,code,displayName,lastModifiedDateTime,@odata.etag\n0000100a-0000-4000-8000-0000000a0001,AH,Ann,2026-01-15T08:00:00Z,"W/""x"""\n';
+    const created = await readCsv(people, 'create', text, 'f.csv');
+    expect(created.ignored).toEqual(['id', 'lastModifiedDateTime']);
+    expect(created.problems).toEqual([]);
+    expect(created.rows[0].body).toEqual({ code: 'AH', displayName: 'Ann' });
+    const updated = await readCsv(people, 'update', text, 'f.csv');
+    expect(updated.ignored).toEqual(['lastModifiedDateTime']);
+    expect(updated.rows[0]).toMatchObject({ key: { field: 'id', value: '0000100a-0000-4000-8000-0000000a0001' }, etag: 'W/"x"', body: { code: 'AH', displayName: 'Ann' } });
+    const json = await readJsonRows(people, 'create', 'ndjson', '{"id":"x","code":"A"}\n{"code":"B","lastModifiedDateTime":"2026-01-01T00:00:00Z"}\n', 'f.ndjson');
+    expect(json.ignored.sort()).toEqual(['id', 'lastModifiedDateTime']);
+    expect(json.rows.map((r) => r.body)).toEqual([{ code: 'A' }, { code: 'B' }]);
   });
 
   it('types CSV text as --set does; an empty cell leaves the field out; null clears', () => {

@@ -32,6 +32,8 @@ export interface ParsedRows {
   problems: RowProblem[];
   /** how many records the input held */
   total: number;
+  /** read-only columns (not keys) the input has: not sent, the service sets them (an export's id, lastModifiedDateTime) */
+  ignored: string[];
 }
 
 export function formatOf(path: string, given?: string): InputFormat {
@@ -68,10 +70,17 @@ export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[
   const keys = mode === 'update' ? updateKeys(set) : [];
   const unknown = names.filter((n) => n.trim() && n !== '@odata.etag' && !set.fields[n]);
   if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
-  const readOnly = names.filter((n) => set.fields[n]?.readOnly && !keys.includes(n));
-  if (readOnly.length) problems.push(`read-only column${readOnly.length > 1 ? 's' : ''} ${readOnly.map((u) => `"${u}"`).join(', ')} (set by the service${mode === 'create' ? '; remove them, or use --update to change records found by them' : ''})`);
   if (mode === 'update' && !names.some((n) => keys.includes(n))) problems.push(`--update needs a column that finds each record: ${keys.join(' or ')}`);
   return problems;
+}
+
+/**
+ * The read-only columns among `names` that do not find records: not sent (the service sets them),
+ * so that what `export` wrote imports again, into another company or with --update after an edit.
+ */
+export function readOnlyColumns(set: ErpSet, mode: RowMode, names: readonly string[]): string[] {
+  const keys = mode === 'update' ? updateKeys(set) : [];
+  return names.filter((n) => set.fields[n]?.readOnly && !keys.includes(n));
 }
 
 /** A 53-bit hash (cyrb53) of a row's text: tells a changed row from the one a journal recorded. */
@@ -138,7 +147,7 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
           return raw;
         };
     if (keys.includes(name)) return { kind: 'key', name, field, type };
-    if (field.readOnly) return { kind: 'problem', message: `field "${name}" is read-only (set by the service)` };
+    if (field.readOnly) return { kind: 'skip' }; // (see readOnlyColumns)
     return { kind: 'field', name, field, type };
   });
   const n = columns.length;
@@ -290,6 +299,7 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
   const rows: Row[] = [];
   const problems: RowProblem[] = [];
   let header: string[] | undefined;
+  let ignored: string[] = [];
   let total = 0;
   // lines are counted here: a record spans one line plus the line breaks inside its quoted
   // fields, and an empty line comes as a record of one empty field
@@ -310,6 +320,7 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
       const bad = checkColumns(set, mode, header);
       if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
       build = rowBuilder(set, mode, header, true);
+      ignored = readOnlyColumns(set, mode, header);
       continue;
     }
     if (blank(record)) continue; // a spreadsheet's blank row: ",,,"
@@ -324,7 +335,7 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
   }
   if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
-  return { rows, problems, total };
+  return { rows, problems, total, ignored };
 }
 
 /** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
@@ -333,6 +344,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
   const problems: RowProblem[] = [];
   let total = 0;
   const builders = new Map<string, RowBuilder>();
+  const ignored = new Set<string>();
   const take = (row: number, v: unknown) => {
     total++;
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
@@ -346,6 +358,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     let build = builders.get(id);
     if (!build) {
       build = rowBuilder(set, mode, names, false);
+      for (const n of readOnlyColumns(set, mode, names)) ignored.add(n);
       if (builders.size < 64) builders.set(id, build);
     }
     const r = build(row, Object.values(o), hashText(JSON.stringify(o)));
@@ -379,5 +392,5 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     });
   }
   if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
-  return { rows, problems, total };
+  return { rows, problems, total, ignored: [...ignored] };
 }
