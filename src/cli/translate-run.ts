@@ -60,7 +60,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
     if (opts.estimate) return await estimate(ctx, params, input, reuse);
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
-    if (ctx.http.dryRun) return await planTranslation(client, reuseMisses(input.items, reuse), params.to.length);
+    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length);
     ctx.http.opts.connections = concurrency;
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } finally {
@@ -71,6 +71,23 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
       await close();
     }
   }
+}
+
+/**
+ * --dry-run: the requests the run would send: the texts neither repeated nor in the memory, to
+ * every target; then those the memory holds for some targets, to the others (one set of requests
+ * per set of missing targets).
+ */
+async function planRun(client: TranslatorClient, input: Items, reuse: Pick<ReuseOptions, 'memory'>, targets: number): Promise<void> {
+  const partial = new Map<string, { missing: readonly number[]; texts: string[] }>();
+  const onPartial = (text: string, missing: readonly number[]) => {
+    const key = missing.join(',');
+    let p = partial.get(key);
+    if (!p) partial.set(key, (p = { missing, texts: [] }));
+    p.texts.push(text);
+  };
+  await planTranslation(client, reuseMisses(input.items, reuse, undefined, onPartial), targets);
+  for (const { missing, texts } of partial.values()) await planTranslation(client.forTargets(missing), texts, missing.length);
 }
 
 /** --estimate: what the run would send and bill, nothing sent. */
@@ -103,8 +120,8 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   let delivered = 0;
   // tsv and csv repeat the input on every row
   const byRow = run.format === 'tsv' || run.format === 'csv';
-  const onBatch = (b: Batch, o: BatchOutcome, items: string) =>
-    ctx.debug(`batch ${b.seq + 1}: ${items} (${b.count} items, ${fmt(b.chars)} characters x ${params.to.length}): X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`);
+  const onBatch = (b: Batch, o: BatchOutcome, items: string, to: readonly string[]) =>
+    ctx.debug(`batch ${b.seq + 1}: ${items} (${b.count} items, ${fmt(b.chars)} characters x ${to.length}${to.length < params.to.length ? ` (${to.join(',')}: the memory holds the others)` : ''}): X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`);
   const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, onBatch: ctx.globals.debug ? onBatch : undefined });
   const started = performance.now();
   try {

@@ -234,6 +234,25 @@ describe('translation memory and budget', () => {
     }
   });
 
+  it('a language added to a project pays for that language alone: what the memory holds for the others is not sent again', async () => {
+    const dir = scratch();
+    try {
+      expect((await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      const n = calls();
+      // a fresh checkout (no targets) that also adds fr: de comes from the memory, only fr is sent
+      for (const f of ['de.json', 'en.json.vxlock']) (await import('node:fs')).rmSync(join(dir, f));
+      const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '--verbose', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      const sent = e2e.emu.state.translator.calls.slice(n);
+      expect(sent.map((c) => new URLSearchParams(c.query).getAll('to'))).toEqual([['fr']]);
+      expect(sent[0].texts).toHaveLength(12);
+      expect(JSON.parse(read(dir, 'de.json')).app.title).toBe('[de] Öŕðéŕ ɱåñåĝéŕ');
+      expect(JSON.parse(read(dir, 'fr.json')).app.title).toBe('[fr] Öŕðéŕ ɱåñåĝéŕ');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('--budget stops before a request that would cross it: exit 6, nothing written', async () => {
     const dir = scratch();
     try {

@@ -84,14 +84,43 @@ describe('translation memory', () => {
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
   });
 
+  it('a target added to a run that went before is the only one paid for: sent for the texts the memory holds for the others; output as one request would give', async () => {
+    const mem = join(dir, 'added.tm');
+    const input = file('added.txt', ['Good morning', 'Hello', 'Good morning', 'Goodbye']);
+    expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', file('first.txt', ['Good morning', 'Hello']), '--memory', mem])).code).toBe(0);
+    e2e.emu.reset();
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '-f', input, '--memory', mem, '-o', 'json', '--verbose']);
+    expect(r.code).toBe(0);
+    // Good morning and Hello to fr alone; Goodbye (in no memory) to both
+    const sent = calls().map((c) => ({ query: new URLSearchParams((c as Call & { query: string }).query).getAll('to'), texts: c.texts, billed: c.billed }));
+    expect(sent.sort((a, b) => a.query.length - b.query.length)).toEqual([
+      { query: ['fr'], texts: ['Good morning', 'Hello'], billed: 17 },
+      { query: ['de', 'fr'], texts: ['Goodbye'], billed: 14 },
+    ]);
+    expect(r.stderr).toMatch(/^translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
+    // exactly what the service answers when asked for both (without a memory)
+    e2e.emu.reset();
+    const plain = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '-f', input, '-o', 'json']);
+    expect(r.stdout).toBe(plain.stdout);
+    // the memory now holds both targets: nothing is sent
+    e2e.emu.reset();
+    const again = await e2e.run(['translate', '--to', 'fr,de', '--from', 'en', '-f', input, '--memory', mem, '--estimate']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ memoryHits: 3, partialHits: 0, billedCharacters: 0 });
+    // --dry-run shows the request to the missing target
+    const dry = await e2e.run(['translate', '--to', 'de,it', '--from', 'en', '-f', input, '--memory', mem, '--dry-run', '-o', 'json']);
+    const planned = JSON.parse(dry.stdout) as { url: string; body: { Text: string }[] }[];
+    expect(planned.map((p) => [new URL(p.url).searchParams.getAll('to'), p.body.map((b) => b.Text)])).toEqual([[['it'], ['Good morning', 'Hello', 'Goodbye']]]);
+    expect(calls()).toEqual([]);
+  });
+
   it('--estimate sends nothing and counts items, duplicates, memory hits and billed characters', async () => {
     const mem = join(dir, 'est.tm');
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
     e2e.emu.reset();
     const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--memory', mem, '--estimate', '-f', file('est.txt', ['Hello', 'Hello', 'Good day', 'Hello'])]);
     expect(r.code).toBe(0);
-    // Hello is in the memory for de only: not a hit for de,fr
-    expect(JSON.parse(r.stdout)).toEqual({ items: 4, distinct: 2, duplicates: 2, memoryHits: 0, toSend: 2, characters: 13, targets: 2, billedCharacters: 26 });
+    // Hello is in the memory for de only: sent for fr alone (5 x 1), Good day to both (8 x 2)
+    expect(JSON.parse(r.stdout)).toEqual({ items: 4, distinct: 2, duplicates: 2, memoryHits: 0, partialHits: 1, toSend: 2, characters: 13, targets: 2, billedCharacters: 21 });
     const de = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--estimate', '-f', join(dir, 'est.txt')]);
     expect(JSON.parse(de.stdout)).toMatchObject({ memoryHits: 1, toSend: 1, billedCharacters: 8 });
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);

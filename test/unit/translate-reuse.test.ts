@@ -14,7 +14,7 @@ afterAll(() => removeDir(dir));
 const answer = (t: string): TranslateResult => ({ translations: [{ text: `[de] ${t}`, to: 'de' }] });
 
 /** an inner stream sending batches of `size` (the last one when its input ends), recording what it was given */
-function fakeInner(size: number, given: string[], fail?: (batch: number) => Error | undefined) {
+function fakeInner(size: number, given: string[], fail?: (batch: number) => Error | undefined, respond: (t: string) => TranslateResult = answer) {
   return async function* (chunks: AsyncIterable<readonly string[]>): AsyncGenerator<InnerBatch> {
     let batch: string[] = [];
     let first = 0;
@@ -22,7 +22,7 @@ function fakeInner(size: number, given: string[], fail?: (batch: number) => Erro
     const out = function* (): Generator<InnerBatch> {
       const e = fail?.(n);
       if (e) throw e;
-      yield { type: 'batch', batch: { first, count: batch.length }, outcome: { results: batch.map(answer) } };
+      yield { type: 'batch', batch: { first, count: batch.length }, outcome: { results: batch.map(respond) } };
       first += batch.length;
       batch = [];
       n++;
@@ -36,6 +36,11 @@ function fakeInner(size: number, given: string[], fail?: (batch: number) => Erro
     }
     if (batch.length) yield* out();
   };
+}
+
+/** like fakeInner, answering for the targets `to` (what the service would for a request to them) */
+function fakeInnerTo(size: number, given: string[], to: readonly string[], fail?: Error) {
+  return fakeInner(size, given, () => fail, (t) => ({ detectedLanguage: { language: 'en', score: 1 }, translations: to.map((l) => ({ text: `[${l}] ${t}`, to: l })) }));
 }
 
 async function collect(gen: AsyncIterable<ReuseEvent>) {
@@ -84,6 +89,54 @@ describe('translateReusing', () => {
     expect(totals).toMatchObject({ sent: 1, memoryHits: 1, duplicates: 2 });
     await store.flush();
     expect(store.lookup(ids, 'Open')).toEqual(answer('Open'));
+    await store.close();
+  });
+
+  it('a text the memory holds for some targets is sent for the others only, its result put together in --to order', async () => {
+    const to = ['de', 'fr', 'it'];
+    const store = await TranslationMemory.open(join(dir, 'partial.tm'));
+    const ids = store.idsFor(keyOptions({ to }));
+    store.store([ids[0]], 'Save', { translations: [{ text: 'Speichern', to: 'de' }] });
+    store.store([ids[0], ids[2]], 'Open', { translations: [{ text: 'Öffnen', to: 'de' }, { text: 'Apri', to: 'it' }] });
+    store.store(ids, 'Quit', { translations: [{ text: 'Beenden', to: 'de' }, { text: 'Quitter', to: 'fr' }, { text: 'Esci', to: 'it' }] });
+    await store.flush();
+    const full: string[] = [];
+    const lanes: Record<string, string[]> = {};
+    const partial = (targets: readonly number[]) => fakeInnerTo(2, (lanes[targets.join(',')] = []), targets.map((k) => to[k]));
+    const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+    const input = ['Save', 'New', 'Open', 'Save', 'Quit', 'Close', 'Open'];
+    const { texts, results } = await collect(translateReusing(input, fakeInnerTo(2, full, to), { memory: { store, ids }, partial }, totals));
+    expect(full).toEqual(['New', 'Close']);
+    expect(lanes).toEqual({ '1,2': ['Save'], '1': ['Open'] });
+    expect(texts).toEqual(input);
+    const fresh = (t: string, l: string) => ({ text: `[${l}] ${t}`, to: l });
+    const detected = { language: 'en', score: 1 };
+    const save = { detectedLanguage: detected, translations: [{ text: 'Speichern', to: 'de' }, fresh('Save', 'fr'), fresh('Save', 'it')] };
+    const open = { detectedLanguage: detected, translations: [{ text: 'Öffnen', to: 'de' }, fresh('Open', 'fr'), { text: 'Apri', to: 'it' }] };
+    const all = (t: string) => ({ detectedLanguage: detected, translations: to.map((l) => fresh(t, l)) });
+    expect(results).toEqual([save, all('New'), open, save, { translations: [{ text: 'Beenden', to: 'de' }, { text: 'Quitter', to: 'fr' }, { text: 'Esci', to: 'it' }] }, all('Close'), open]);
+    expect(totals).toEqual({ items: 7, sent: 4, memoryHits: 1, partialHits: 2, duplicates: 2 });
+    // what was sent is stored for the targets it was sent to: every target of Save and Open is there now
+    await store.flush();
+    expect(store.lookup(ids, 'Save')?.translations).toEqual(save.translations);
+    expect(store.lookup(ids, 'Open')?.translations).toEqual(open.translations);
+    await store.close();
+  });
+
+  it('without `partial`, or for one target, a text stored for some targets only is sent for all of them; a failed lane names its item', async () => {
+    const to = ['de', 'fr'];
+    const store = await TranslationMemory.open(join(dir, 'partial2.tm'));
+    const ids = store.idsFor(keyOptions({ to }));
+    store.store([ids[0]], 'Save', { translations: [{ text: 'Speichern', to: 'de' }] });
+    await store.flush();
+    const full: string[] = [];
+    await collect(translateReusing(['Save', 'New'], fakeInnerTo(5, full, to), { memory: { store, ids } }));
+    expect(full).toEqual(['Save', 'New']);
+    const boom = new Error('HTTP 503');
+    const err = await collect(translateReusing(['Save', 'New', 'Other'], fakeInnerTo(5, [], to), { memory: { store, ids }, partial: (t) => fakeInnerTo(5, [], t.map((k) => to[k]), boom) })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReuseFailure);
+    expect((err as ReuseFailure).item).toBe(1);
+    expect((err as ReuseFailure).cause).toBe(boom);
     await store.close();
   });
 

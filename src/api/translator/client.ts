@@ -30,11 +30,17 @@ export class TranslatorClient {
 
   private constructor(
     private readonly http: Http,
-    base: string,
+    private readonly base: string,
     private readonly headers: Record<string, string>,
     readonly params: TranslateParams,
   ) {
     this.url = `${base}${TRANSLATE_PATH}${translateQuery(params)}`;
+  }
+
+  /** The same request for some of the targets (indexes in --to order; --to-script follows them). */
+  forTargets(targets: readonly number[]): TranslatorClient {
+    const p = this.params;
+    return new TranslatorClient(this.http, this.base, this.headers, { ...p, to: targets.map((k) => p.to[k]), ...(p.toScript ? { toScript: targets.map((k) => p.toScript![k]) } : {}) });
   }
 
   /** Resolves the endpoint and the key (exit 3 when no key is configured). */

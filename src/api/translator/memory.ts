@@ -132,6 +132,18 @@ const isWellFormed: (s: string) => boolean =
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
+/**
+ * The result for every target of an item partly answered by the memory: the stored parts (in --to
+ * order; undefined where missing) and the service's answer `fresh` for the missing targets (in
+ * `missing` order). What the item carries beside its translations (detectedLanguage, sourceText)
+ * comes from the answer; the translations are in --to order, as one request for all would give.
+ */
+export function completeResult(parts: readonly (TranslateResult | undefined)[], missing: readonly number[], fresh: TranslateResult): TranslateResult {
+  const translations = parts.map((p) => p?.translations[0]);
+  missing.forEach((k, j) => (translations[k] = fresh.translations[j]));
+  return { ...fresh, translations: translations as Translation[] };
+}
+
 /** One stored answer, as export and import see it. */
 export interface MemoryEntry {
   options: KeyOptions;
@@ -475,6 +487,22 @@ export class TranslationMemory {
       parts.push(r);
     }
     return { ...parts[0], translations: parts.map((p) => p.translations[0]) };
+  }
+
+  /**
+   * What is stored of `text` for each target (`ids` in --to order): the whole result when every
+   * target is there, else the stored parts (undefined where one is missing) and the indexes of the
+   * missing targets, which alone need sending (see completeResult).
+   */
+  lookupParts(ids: readonly string[], text: string): { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] } {
+    if (ids.length === 1) {
+      const result = this.get(ids[0], text);
+      return result ? { result } : { parts: [undefined], missing: [0] };
+    }
+    const parts = ids.map((id) => this.get(id, text));
+    const missing: number[] = [];
+    parts.forEach((p, k) => p || missing.push(k));
+    return missing.length ? { parts, missing } : { result: { ...parts[0]!, translations: parts.map((p) => p!.translations[0]) } };
   }
 
   /** Stores the service's result of `text` (one entry per target); committed by `commit` or `flush`. */

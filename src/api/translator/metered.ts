@@ -25,6 +25,8 @@ export interface MeteredOptions {
   pacer?: Paced;
   /** billed characters the run may spend at most */
   budget?: number;
+  /** the spending shared with other senders of the run (to other targets), counted against one budget */
+  account?: { spent: number };
 }
 
 /** Billed characters of one request of `texts` to `targets` languages. */
@@ -35,18 +37,24 @@ export function billedChars(texts: readonly string[], targets: number): number {
 }
 
 export class MeteredSender {
-  /** billed characters of the requests sent (or being sent) */
-  spent = 0;
+  private readonly account: { spent: number };
 
   constructor(
     private readonly client: Pick<TranslatorClient, 'translate'>,
     private readonly opts: MeteredOptions,
-  ) {}
+  ) {
+    this.account = opts.account ?? { spent: 0 };
+  }
+
+  /** billed characters of the requests sent (or being sent), by every sender sharing the account */
+  get spent(): number {
+    return this.account.spent;
+  }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
     const cost = billedChars(texts, this.opts.targets);
     if (this.opts.budget !== undefined && this.spent + cost > this.opts.budget) return Promise.reject(new BudgetExceeded(this.opts.budget, this.spent, cost));
-    this.spent += cost;
+    this.account.spent += cost;
     return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
   }
 }

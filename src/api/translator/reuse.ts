@@ -13,10 +13,15 @@
 // is sent again, unless the memory has it). The inner stream is any function from an async
 // iterable of texts (one array per chunk) to batch events (translate's stream in practice): it
 // never sees a text twice within the window.
+//
+// With several targets the memory may hold a text for some of them only (a language added to a
+// run that went before): such a text goes, with `partial`, to an inner stream for the missing
+// targets alone (one per set of missing targets, made when first needed), and its result is put
+// together from the stored parts and that answer, so no target is paid for twice.
 import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
-import type { TranslationMemory } from './memory.js';
+import { completeResult, type TranslationMemory } from './memory.js';
 import { ItemTooLong } from './stream.js';
 
 /**
@@ -45,6 +50,11 @@ export type InnerStream = (texts: AsyncIterable<readonly string[]>, itemOf: (ind
 export interface ReuseOptions {
   /** the memory, with the options ids of the run's targets (see TranslationMemory.idsFor) */
   memory?: { store: TranslationMemory; ids: string[] };
+  /**
+   * the inner stream for some of the targets (indexes in --to order): a text the memory holds for
+   * some targets only is sent for the others alone. Without it such a text is sent for every target.
+   */
+  partial?: (targets: readonly number[]) => InnerStream;
   /** distinct texts remembered for dedupe at least, twice as many at most (default WINDOW) */
   window?: number;
   /** input items that may wait for their answer (default MAX_PENDING) */
@@ -72,6 +82,8 @@ export interface ReuseTotals {
   memoryHits: number;
   /** items answered by an earlier item of the run (not sent again) */
   duplicates: number;
+  /** distinct texts the memory held for some targets: sent for the others only (counted in `sent` too) */
+  partialHits?: number;
 }
 
 interface Slot {
@@ -79,7 +91,26 @@ interface Slot {
   result?: TranslateResult;
   /** 1-based input item that first sent it */
   item: number;
+  /** what the memory holds of it, per target, while the missing targets are out (see Lane) */
+  parts?: (TranslateResult | undefined)[];
 }
+
+/** One inner stream and the slots it was given, in order (`base` is the index of sent[0]). */
+interface Lane {
+  /** the targets it sends (indexes in --to order); undefined: every target */
+  targets?: number[];
+  /** the memory ids of those targets */
+  ids?: string[];
+  sent: Slot[];
+  head: number;
+  base: number;
+  /** texts read for it and not yet taken by its stream (partial lanes: the main lane is pulled) */
+  pending: string[];
+  wake: Wakeup;
+  task?: Promise<void>;
+}
+
+const newLane = (targets?: number[], ids?: string[]): Lane => ({ targets, ids, sent: [], head: 0, base: 0, pending: [], wake: new Wakeup() });
 
 /** The inner stream failed; `item` is the first input item (1-based) that has no answer. */
 export class ReuseFailure extends Error {
@@ -107,15 +138,16 @@ export async function* translateReusing(
   const maxPending = opts.maxPending ?? MAX_PENDING;
   const chunk = opts.chunk ?? 1000;
   const memory = opts.memory;
+  // a text stored for some targets goes to a lane of the others (only with several targets)
+  const partial = memory && memory.ids.length > 1 ? opts.partial : undefined;
   /** the distinct texts of the window with their slots: the newest generation, and the one before */
   const seen = new Generations<Slot>(windowSize);
   /** input items waiting to be handed out, in order */
   const lines: Slot[] = [];
   let head = 0;
-  /** slots handed to the inner stream and not answered yet, in order; `sentBase` is the index of sent[0] */
-  const sent: Slot[] = [];
-  let sentHead = 0;
-  let sentBase = 0;
+  /** the lane of every target (its stream pulls the texts from the reader), and those of some targets */
+  const main = newLane();
+  const lanes = new Map<string, Lane>();
   let emitted = 0;
   let readCount = 0;
 
@@ -124,13 +156,46 @@ export async function* translateReusing(
   const space = new Wakeup();
   const notify = () => answers.wake();
   const room = () => space.wake();
+  const wakeLanes = () => {
+    for (const l of lanes.values()) l.wake.wake();
+  };
   let failed: { error: unknown } | undefined;
   let inputError: { error: unknown } | undefined;
   let innerDone = false;
+  let readerDone = false;
   let closing = false;
 
+  /** the lane of the texts missing `targets` (made, with its stream, when first needed) */
+  const laneFor = (targets: number[]): Lane => {
+    const key = targets.join(',');
+    let lane = lanes.get(key);
+    if (!lane) {
+      const l = newLane(
+        targets,
+        targets.map((k) => memory!.ids[k]),
+      );
+      l.task = drive(l, partial!(targets), laneTexts(l));
+      lanes.set(key, (lane = l));
+    }
+    return lane;
+  };
+
+  /** a partial lane's texts: what the reader left for it, until the reader is done */
+  async function* laneTexts(lane: Lane): AsyncGenerator<readonly string[]> {
+    for (;;) {
+      if (lane.pending.length && !closing && !failed) {
+        const give = lane.pending;
+        lane.pending = [];
+        yield give;
+        continue;
+      }
+      if (readerDone || closing || failed) return;
+      await lane.wake.wait();
+    }
+  }
+
   /**
-   * the texts the inner stream sends: distinct misses, read from the input as it asks, handed on
+   * the texts the main lane sends: distinct misses, read from the input as it asks, handed on
    * as one array per chunk read (one await per chunk instead of one per text)
    */
   async function* misses(): AsyncGenerator<readonly string[]> {
@@ -144,22 +209,34 @@ export async function* translateReusing(
           if (memory?.store.relieveDue) await memory.store.relieve();
           readCount++;
           let slot = seen.get(text);
+          let lane = main;
           if (slot) {
             totals.duplicates++;
           } else {
             slot = { text, item: readCount };
-            const hit = memory?.store.lookup(memory.ids, text);
-            if (hit) {
-              slot.result = hit;
-              totals.memoryHits++;
+            if (memory) {
+              const found = partial ? memory.store.lookupParts(memory.ids, text) : undefined;
+              const hit = found ? ('result' in found ? found.result : undefined) : memory.store.lookup(memory.ids, text);
+              if (hit) {
+                slot.result = hit;
+                totals.memoryHits++;
+              } else if (found && !('result' in found) && found.missing.length < found.parts.length) {
+                slot.parts = found.parts;
+                lane = laneFor(found.missing);
+                totals.partialHits = (totals.partialHits ?? 0) + 1;
+              }
             }
             seen.set(text, slot);
           }
           lines.push(slot);
           if (!slot.result && slot.item === readCount) {
-            sent.push(slot);
+            lane.sent.push(slot);
             totals.sent++;
-            out.push(text);
+            if (lane === main) out.push(text);
+            else {
+              lane.pending.push(text);
+              lane.wake.wake();
+            }
           } else if (head === lines.length - 1) notify();
           if (lines.length - head >= maxPending && !closing && !failed) {
             // what waits for an answer must have been handed on before the reader waits for room
@@ -190,36 +267,56 @@ export async function* translateReusing(
     } catch (e) {
       inputError = { error: e };
       notify();
+    } finally {
+      readerDone = true;
+      wakeLanes();
     }
   }
 
-  const innerTask = (async () => {
+  /** Runs a lane's stream: each answer goes to its slots (with the stored parts), into the memory, and the consumer is told. */
+  async function drive(lane: Lane, inner: InnerStream, texts: AsyncIterable<readonly string[]>): Promise<void> {
     try {
-      for await (const ev of inner(misses(), (i) => sent[i - sentBase]?.item)) {
+      for await (const ev of inner(texts, (i) => lane.sent[i - lane.base]?.item)) {
         if (ev.type !== 'batch') continue;
         const b = ev as InnerBatch;
+        const ids = lane.ids ?? memory?.ids;
         for (let i = 0; i < b.batch.count; i++) {
-          const slot = sent[b.batch.first + i - sentBase];
+          const slot = lane.sent[b.batch.first + i - lane.base];
           const result = b.outcome.results[i];
-          slot.result = result;
-          if (memory) memory.store.store(memory.ids, slot.text, result);
+          if (slot.parts) {
+            slot.result = completeResult(slot.parts, lane.targets!, result);
+            slot.parts = undefined;
+          } else slot.result = result;
+          if (memory) memory.store.store(ids!, slot.text, result);
         }
         // each answered batch is committed as one transaction while the run goes on (what waits
         // for its commit stays bounded: one batch, and the commit before it)
         if (memory) await memory.store.commit();
         // the answered slots leave the in-flight list
-        sentHead = b.batch.first + b.batch.count - sentBase;
-        if (sentHead > 1024 && sentHead * 2 > sent.length) {
-          sent.splice(0, sentHead);
-          sentBase += sentHead;
-          sentHead = 0;
+        lane.head = b.batch.first + b.batch.count - lane.base;
+        if (lane.head > 1024 && lane.head * 2 > lane.sent.length) {
+          lane.sent.splice(0, lane.head);
+          lane.base += lane.head;
+          lane.head = 0;
         }
         notify();
       }
     } catch (e) {
       // an item the inner stream found too long is named by its input item
-      failed = { error: e instanceof ItemTooLong ? new ItemTooLong(sent[e.index - 1 - sentBase]?.item ?? e.index, e.problem) : e };
+      failed ??= { error: e instanceof ItemTooLong ? new ItemTooLong(lane.sent[e.index - 1 - lane.base]?.item ?? e.index, e.problem) : e };
+      wakeLanes();
+      notify();
+    }
+  }
+
+  const innerTask = (async () => {
+    try {
+      await drive(main, inner, misses());
     } finally {
+      // the reader is done (or the run stops): the lanes send what they were given and end
+      readerDone ||= Boolean(failed) || closing;
+      wakeLanes();
+      await Promise.all([...lanes.values()].map((l) => l.task));
       innerDone = true;
       notify();
     }
@@ -255,6 +352,7 @@ export async function* translateReusing(
   } finally {
     closing = true;
     room();
+    wakeLanes();
     await innerTask;
   }
 }
@@ -262,6 +360,10 @@ export async function* translateReusing(
 export interface ReuseEstimate extends ReuseTotals {
   /** characters of the distinct texts that would be sent (not multiplied by the targets) */
   chars: number;
+  /** of those, the characters of texts the memory holds for some targets (partialHits) */
+  partialChars?: number;
+  /** and what those bill: characters x the targets missing */
+  partialBilled?: number;
 }
 
 /**
@@ -273,24 +375,37 @@ export async function* reuseMisses(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
   opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
   est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
+  partial?: (text: string, missing: readonly number[]) => void,
 ): AsyncGenerator<string> {
   const windowSize = opts.window ?? WINDOW;
   const seen = new Generations<true>(windowSize);
+  const memory = opts.memory;
+  const several = memory !== undefined && memory.ids.length > 1;
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
-      if (opts.memory?.store.relieveDue) await opts.memory.store.relieve();
+      if (memory?.store.relieveDue) await memory.store.relieve();
       est.items++;
       if (seen.get(text)) {
         est.duplicates++;
         continue;
       }
       seen.set(text, true);
-      if (opts.memory?.store.lookup(opts.memory.ids, text)) est.memoryHits++;
-      else {
-        est.sent++;
-        est.chars += countChars(text);
-        yield text;
+      const found = several ? memory.store.lookupParts(memory.ids, text) : undefined;
+      if (found ? 'result' in found : memory?.store.lookup(memory.ids, text)) {
+        est.memoryHits++;
+        continue;
       }
+      const chars = countChars(text);
+      est.sent++;
+      est.chars += chars;
+      if (found && !('result' in found) && found.missing.length < found.parts.length) {
+        est.partialHits = (est.partialHits ?? 0) + 1;
+        est.partialChars = (est.partialChars ?? 0) + chars;
+        est.partialBilled = (est.partialBilled ?? 0) + chars * found.missing.length;
+        partial?.(text, found.missing);
+        continue;
+      }
+      yield text;
     }
   }
 }

@@ -27,9 +27,12 @@ export interface SessionOptions {
   /** billed characters the run may spend (exit 6 before a batch that would cross it) */
   budget?: number;
   signal: AbortSignal;
-  /** called with each answered request (the --debug line) */
-  onBatch?(batch: Batch, outcome: BatchOutcome, items: string): void;
+  /** called with each answered request (the --debug line): `to` the targets it was sent to */
+  onBatch?(batch: Batch, outcome: BatchOutcome, items: string, to: readonly string[]): void;
 }
+
+/** The client of a run: `forTargets` makes the same request for some of the targets (texts the memory holds for the others). */
+export type SessionClient = Pick<TranslatorClient, 'translate'> & { forTargets?(targets: readonly number[]): Pick<TranslatorClient, 'translate'> };
 
 /** What a run sent and what it saved. */
 export interface SessionCounts {
@@ -41,19 +44,22 @@ export interface SessionCounts {
   pacer: Pacer;
 }
 
-export function translateSession(client: Pick<TranslatorClient, 'translate'>, input: Items, o: SessionOptions): { events: AsyncIterable<ReuseEvent>; counts: SessionCounts } {
-  const targets = o.to.length;
+export function translateSession(client: SessionClient, input: Items, o: SessionOptions): { events: AsyncIterable<ReuseEvent>; counts: SessionCounts } {
   const pacer = new Pacer({ perMinute: o.perMinute });
-  const sender = new MeteredSender(client, { targets, pacer, budget: o.budget });
+  // one budget for every request of the run, whatever its targets
+  const account = { spent: 0 };
   const counts: SessionCounts = { requests: 0, billed: 0, unmetered: 0, totals: { items: 0, sent: 0, memoryHits: 0, duplicates: 0 }, pacer };
-  const inner: InnerStream = async function* (texts, itemOf) {
+  /** the inner stream of the requests to `to` (every target, or those the memory lacks for some texts) */
+  const streamTo = (to: readonly string[], c: Pick<TranslatorClient, 'translate'>): InnerStream => async function* (texts, itemOf) {
+    const targets = to.length;
+    const sender = new MeteredSender(c, { targets, pacer, budget: o.budget, account });
     const name = (i: number) => input.label.one(itemOf(i) ?? 0);
     // a partial batch goes when no new distinct text comes for a while: the input's pause when it
     // is live, else shortly (the reader may be waiting for the output to catch up)
     for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? undefined : REUSE_FLUSH_MS, signal: o.signal })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: out } = ev;
-      const wrong = mismatch(out.results, o.to);
+      const wrong = mismatch(out.results, to);
       if (wrong) {
         throw new ServiceError(`the service's answer for ${name(b.first + wrong.index)} does not match the request: ${wrong.why}; nothing of it was written (client trace id ${out.traceId})`, {
           requestId: out.requestId,
@@ -62,13 +68,15 @@ export function translateSession(client: Pick<TranslatorClient, 'translate'>, in
       counts.requests++;
       if (out.billed === undefined) counts.unmetered++;
       else counts.billed += out.billed;
-      o.onBatch?.(b, out, input.label.range(itemOf(b.first) ?? 0, itemOf(b.first + b.count - 1) ?? 0));
+      o.onBatch?.(b, out, input.label.range(itemOf(b.first) ?? 0, itemOf(b.first + b.count - 1) ?? 0), to);
       yield ev;
     }
   };
+  const forTargets = client.forTargets?.bind(client);
+  const partial = forTargets && ((targets: readonly number[]) => streamTo(targets.map((k) => o.to[k]), forTargets(targets)));
   // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
   const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
-  return { events: translateReusing(input.items, inner, { ...o.reuse, maxPending, signal: o.signal }, counts.totals), counts };
+  return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending, signal: o.signal }, counts.totals), counts };
 }
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */
@@ -86,7 +94,7 @@ export function describeRun(delivered: number, c: SessionCounts, ms: number): st
   const limit = p.perMinute !== undefined ? `; limit ${p.rejected ? 'learned' : 'configured'}: ${fmt(Math.round(p.perMinute))} characters a minute` : '';
   return [
     `translated ${fmt(delivered)} item${s(delivered)} in ${fmt(requests)} request${s(requests)}; ${what}`,
-    `memory hits: ${fmt(totals.memoryHits)}; duplicates not sent: ${fmt(totals.duplicates)}; distinct texts sent: ${fmt(totals.sent)}; ` +
+    `memory hits: ${fmt(totals.memoryHits)}${totals.partialHits ? ` (and ${fmt(totals.partialHits)} for some targets, sent for the others only)` : ''}; duplicates not sent: ${fmt(totals.duplicates)}; distinct texts sent: ${fmt(totals.sent)}; ` +
       `effective rate: ${fmt(rate)} billed characters a minute; throttled (429): ${fmt(p.rejected)}${limit}`,
   ];
 }
@@ -101,5 +109,16 @@ export function asStreamFailure(e: unknown): unknown {
 
 /** --estimate's record: the items, what dedupe and the memory save, and the characters that would be billed. */
 export function estimateRecord(est: ReuseEstimate, targets: number) {
-  return { items: est.items, distinct: est.sent + est.memoryHits, duplicates: est.duplicates, memoryHits: est.memoryHits, toSend: est.sent, characters: est.chars, targets, billedCharacters: est.chars * targets };
+  const partialHits = est.partialHits ?? 0;
+  return {
+    items: est.items,
+    distinct: est.sent + est.memoryHits,
+    duplicates: est.duplicates,
+    memoryHits: est.memoryHits,
+    partialHits,
+    toSend: est.sent,
+    characters: est.chars,
+    targets,
+    billedCharacters: (est.chars - (est.partialChars ?? 0)) * targets + (est.partialBilled ?? 0),
+  };
 }

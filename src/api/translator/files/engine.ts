@@ -31,7 +31,7 @@ export interface EngineOptions {
   dryRun?: boolean;
   /** the sender of a group's requests around its client (pacing, budget); default the client */
   sender?(client: TranslatorClient, langs: string[]): BatchSender;
-  /** a translation memory: what it holds for every language of a group is not sent; what is sent is stored */
+  /** a translation memory: what it holds (language by language) is not sent; what is sent is stored */
   memory?: FilesMemory;
 }
 
@@ -83,35 +83,44 @@ export function groupItems(items: readonly WorkItem[], tooLong: Map<string, stri
 
 export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
   const tooLong = new Map<string, string>();
-  const groups = groupItems(items, tooLong);
   const translations = new Map<string, Map<string, string>>();
   let requests = 0;
   let billed: number | undefined;
   const done = new Map<string, number>();
   let memoryHits = 0;
-  const record = (g: Group, item: WorkItem, r: TranslateResult) => {
+  const record = (langs: readonly string[], item: WorkItem, r: TranslateResult) => {
     let m = translations.get(item.html);
     if (!m) translations.set(item.html, (m = new Map()));
     // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
     (r.translations ?? []).forEach((t, k) => {
-      if (k < g.langs.length) m.set(g.langs[k], t.text);
+      if (k < langs.length) m.set(langs[k], t.text);
     });
-    for (const l of g.langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+    for (const l of langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
   };
+  // what the memory holds is taken language by language: a text it holds for some languages is
+  // sent for the others only (a language added to a project pays for that language alone)
+  let work: readonly WorkItem[] = items;
+  if (opts.memory) {
+    const rest: WorkItem[] = [];
+    work = rest;
+    const ids = new Map<string, string>();
+    const idOf = (l: string) => ids.get(l) ?? (ids.set(l, opts.memory!.ids([l])[0]), ids.get(l)!);
+    for (const item of items) {
+      let missing: Map<string, number> | undefined;
+      for (const [l, units] of item.langs) {
+        const r = opts.memory.lookup([idOf(l)], item.html);
+        if (r) record([l], item, r);
+        else (missing ??= new Map()).set(l, units);
+      }
+      if (!missing) memoryHits++;
+      else rest.push(missing.size === item.langs.size ? item : { html: item.html, langs: missing });
+    }
+    opts.progress?.(done);
+  }
+  const groups = groupItems(work, tooLong);
   for (const g of groups) {
     const ids = opts.memory?.ids(g.langs);
-    let items = g.items;
-    if (ids) {
-      items = [];
-      for (const item of g.items) {
-        const r = opts.memory!.lookup(ids, item.html);
-        if (r) {
-          memoryHits++;
-          record(g, item, r);
-        } else items.push(item);
-      }
-      opts.progress?.(done);
-    }
+    const items = g.items;
     if (!items.length) continue;
     const client = await opts.client(g.langs);
     const texts = items.map((i) => i.html);
@@ -126,7 +135,7 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
       if (ev.outcome.billed !== undefined) billed = (billed ?? 0) + ev.outcome.billed;
       ev.outcome.results.forEach((r, i) => {
         const item = items[ev.batch.first + i];
-        record(g, item, r);
+        record(g.langs, item, r);
         if (ids) opts.memory!.store(ids, item.html, r);
       });
       opts.progress?.(done);
