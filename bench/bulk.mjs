@@ -42,10 +42,13 @@ async function importPair(url, dir, csv, { rounds, batchSize, concurrency, reset
   const journal = join(dir, 'people.journal');
   const vxArgs = [VX, 'erp', 'salespeople', 'import', '--file', csv, '--batch-size', String(batchSize), '--concurrency', String(concurrency), '--journal', journal];
   const rawArgs = [join(ROOT, 'bench', 'raw-batch.cjs'), `${url}/api/v2.0/$batch`, csv, String(batchSize), String(concurrency)];
+  // the floor: the raw client plus only the row checks, journal and results an import must do (information)
+  const floorArgs = [join(ROOT, 'bench', 'raw-batch-journal.cjs'), `${url}/api/v2.0/$batch`, csv, String(batchSize), String(concurrency), join(dir, 'floor.journal')];
   const vx = [];
   const raw = [];
+  const floor = [];
   for (let r = -2; r < rounds; r++) {
-    const pair = [
+    const runs = [
       async () => {
         rmSync(journal, { force: true });
         await reset();
@@ -57,11 +60,15 @@ async function importPair(url, dir, csv, { rounds, batchSize, concurrency, reset
         const { ms } = await run(process.execPath, rawArgs, env);
         if (r >= 0) raw.push(ms);
       },
+      async () => {
+        await reset();
+        const { ms } = await run(process.execPath, floorArgs, env);
+        if (r >= 0) floor.push(ms);
+      },
     ];
-    if (r % 2) pair.reverse();
-    for (const f of pair) await f();
+    for (const f of r % 2 ? runs.reverse() : runs) await f();
   }
-  return { vx: median(vx), raw: median(raw) };
+  return { vx: median(vx), raw: median(raw), floor: median(floor) };
 }
 
 export async function bulkImport({ rows = 10_000, loopRuns = 200, rounds = 7, batchSize = 100, concurrency = 5 } = {}) {
@@ -79,6 +86,11 @@ export async function bulkImport({ rows = 10_000, loopRuns = 200, rounds = 7, ba
     const loop10k = (loop.ms / loopRuns) * rows;
     report(`vx erp salespeople import of ${rows.toLocaleString('en-US')} rows vs a shell loop of create (${loopRuns} runs, ${(loop.ms / loopRuns).toFixed(0)} ms each, extrapolated)`, loop10k, m.vx, 20, { higherIsBetter: true, note: '(speed-up)' });
     report(`vx import throughput vs a raw $batch client (batch ${batchSize}, concurrency ${concurrency}), whole processes`, m.raw, m.vx, 0.9, { higherIsBetter: true, note: `(vx ${m.vx.toFixed(0)} ms, raw ${m.raw.toFixed(0)} ms)` });
+    report('  the floor: a minimal client with only the row checks, journal and results an import must do (bench/raw-batch-journal.cjs) vs the raw client', m.raw, m.floor, 0.9, {
+      higherIsBetter: true,
+      informational: true,
+      note: `(floor ${m.floor.toFixed(0)} ms, raw ${m.raw.toFixed(0)} ms; vx is ${(m.floor / m.vx).toFixed(2)}x the floor)`,
+    });
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -49,22 +49,31 @@ export async function translate({ rounds = 5, lines = 100_000, bigLines = 1_000_
   const env = { ...process.env, VX_CONFIG_DIR: join(dir, 'cfg'), VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key' };
   const vxArgs = (f) => [VX, 'translate', '--to', 'de', '--file', f, '--concurrency', String(concurrency)];
   const rawArgs = (f, batch) => [join(ROOT, 'bench', 'raw-translate.cjs'), server.url, f, 'de', String(concurrency), ...(batch ? [String(batch)] : [])];
+  // the floor: the raw client plus only the dedupe and checks every run must do (information)
+  const floorArgs = (f) => [join(ROOT, 'bench', 'raw-translate-dedupe.cjs'), server.url, f, 'de', String(concurrency)];
   try {
     const vx = [];
     const raw = [];
+    const floor = [];
     for (let r = 0; r < rounds; r++) {
-      const pair = [
+      const runs = [
         async () => raw.push(await measured(process.execPath, rawArgs(small), env)),
         async () => vx.push(await measured(process.execPath, vxArgs(small), env)),
+        async () => floor.push(await measured(process.execPath, floorArgs(small), env)),
       ];
-      if (r % 2) pair.reverse();
-      for (const f of pair) await f();
+      for (const f of r % 2 ? runs.reverse() : runs) await f();
     }
     const vxMs = median(vx.map((x) => x.ms));
     const rawMs = median(raw.map((x) => x.ms));
+    const floorMs = median(floor.map((x) => x.ms));
     report(`vx translate ${lines} lines (${(bytes / 1e6).toFixed(1)} MB) throughput vs ideal raw client`, bytes / vxMs, bytes / rawMs, 0.8, {
       unit: 'kB/s',
       higherIsBetter: true,
+    });
+    report('  the floor: a minimal client with only the dedupe window and checks a run must do (bench/raw-translate-dedupe.cjs) vs the raw client', rawMs, floorMs, 0.8, {
+      higherIsBetter: true,
+      informational: true,
+      note: `(floor ${floorMs.toFixed(0)} ms, raw ${rawMs.toFixed(0)} ms; vx ${vxMs.toFixed(0)} ms is ${(floorMs / vxMs).toFixed(2)}x the floor)`,
     });
     const rss100k = median(vx.map((x) => x.rss));
     // one request per line: the naive client on 2,000 lines, per line
