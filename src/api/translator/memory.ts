@@ -132,6 +132,11 @@ const isWellFormed: (s: string) => boolean =
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
+/** The result of an item for every target from what is stored for each (in --to order): the first one's item fields, each one's translation. */
+function joinParts(parts: readonly TranslateResult[]): TranslateResult {
+  return { ...parts[0], translations: parts.map((p) => p.translations[0]) };
+}
+
 /**
  * The result for every target of an item partly answered by the memory: the stored parts (in --to
  * order; undefined where missing) and the service's answer `fresh` for the missing targets (in
@@ -211,6 +216,11 @@ function pageSizeKb(shared: number): number {
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
 function badMemory(path: string, why: string): UsageError {
   return new UsageError(`translation memory ${path}: ${why}`);
+}
+
+/** The write lock was held by another process for longer than `ms`. */
+function lockedPast(path: string, ms: number): UsageError {
+  return badMemory(path, `locked by another process for more than ${Math.max(1, Math.round(ms / 1000))} s`);
 }
 
 /** P_INVALID: the root of an empty tree */
@@ -429,7 +439,7 @@ export class TranslationMemory {
   private async write<T>(start: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(badMemory(this.path, `locked by another process for more than ${Math.max(1, Math.round(this.lockTimeoutMs / 1000))} s`)), this.lockTimeoutMs);
+      timer = setTimeout(() => reject(lockedPast(this.path, this.lockTimeoutMs)), this.lockTimeoutMs);
     });
     try {
       return await Promise.race([start(), timeout]);
@@ -486,23 +496,20 @@ export class TranslationMemory {
       if (!r) return undefined;
       parts.push(r);
     }
-    return { ...parts[0], translations: parts.map((p) => p.translations[0]) };
+    return joinParts(parts);
   }
 
   /**
    * What is stored of `text` for each target (`ids` in --to order): the whole result when every
-   * target is there, else the stored parts (undefined where one is missing) and the indexes of the
-   * missing targets, which alone need sending (see completeResult).
+   * target is there; when some are, the stored parts (undefined where one is missing) and the
+   * indexes of the missing targets, which alone need sending (see completeResult); else undefined.
    */
-  lookupParts(ids: readonly string[], text: string): { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] } {
-    if (ids.length === 1) {
-      const result = this.get(ids[0], text);
-      return result ? { result } : { parts: [undefined], missing: [0] };
-    }
+  lookupParts(ids: readonly string[], text: string): { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] } | undefined {
     const parts = ids.map((id) => this.get(id, text));
     const missing: number[] = [];
     parts.forEach((p, k) => p || missing.push(k));
-    return missing.length ? { parts, missing } : { result: { ...parts[0]!, translations: parts.map((p) => p!.translations[0]) } };
+    if (!missing.length) return { result: joinParts(parts as TranslateResult[]) };
+    return missing.length < parts.length ? { parts, missing } : undefined;
   }
 
   /** Stores the service's result of `text` (one entry per target); committed by `commit` or `flush`. */
@@ -686,7 +693,7 @@ async function probeLock(path: string, ms: number): Promise<void> {
       child.once('error', () => resolve('error'));
       child.once('close', () => resolve('done'));
     });
-    if (outcome === 'timeout') throw badMemory(path, `locked by another process for more than ${Math.max(1, Math.round(ms / 1000))} s`);
+    if (outcome === 'timeout') throw lockedPast(path, ms);
     // any other problem is found (and worded) by the real open
   } finally {
     clearTimeout(timer);

@@ -214,17 +214,14 @@ export async function* translateReusing(
             totals.duplicates++;
           } else {
             slot = { text, item: readCount };
-            if (memory) {
-              const found = partial ? memory.store.lookupParts(memory.ids, text) : undefined;
-              const hit = found ? ('result' in found ? found.result : undefined) : memory.store.lookup(memory.ids, text);
-              if (hit) {
-                slot.result = hit;
-                totals.memoryHits++;
-              } else if (found && !('result' in found) && found.missing.length < found.parts.length) {
-                slot.parts = found.parts;
-                lane = laneFor(found.missing);
-                totals.partialHits = (totals.partialHits ?? 0) + 1;
-              }
+            const found = memory && recall(memory, text, partial !== undefined);
+            if (found && 'result' in found) {
+              slot.result = found.result;
+              totals.memoryHits++;
+            } else if (found) {
+              slot.parts = found.parts;
+              lane = laneFor(found.missing);
+              totals.partialHits = (totals.partialHits ?? 0) + 1;
             }
             seen.set(text, slot);
           }
@@ -360,10 +357,18 @@ export async function* translateReusing(
 export interface ReuseEstimate extends ReuseTotals {
   /** characters of the distinct texts that would be sent (not multiplied by the targets) */
   chars: number;
-  /** of those, the characters of texts the memory holds for some targets (partialHits) */
-  partialChars?: number;
-  /** and what those bill: characters x the targets missing */
-  partialBilled?: number;
+  /** what the memory saves of texts it holds for some targets (partialHits): characters x the targets it holds */
+  partialSaved?: number;
+}
+
+/**
+ * What the memory holds of `text`: the whole result, or (with `parts`, for several targets) the
+ * parts of some targets and which are missing; undefined when it has nothing to give.
+ */
+function recall(memory: NonNullable<ReuseOptions['memory']>, text: string, parts: boolean): ReturnType<TranslationMemory['lookupParts']> {
+  if (parts && memory.ids.length > 1) return memory.store.lookupParts(memory.ids, text);
+  const result = memory.store.lookup(memory.ids, text);
+  return result && { result };
 }
 
 /**
@@ -380,7 +385,6 @@ export async function* reuseMisses(
   const windowSize = opts.window ?? WINDOW;
   const seen = new Generations<true>(windowSize);
   const memory = opts.memory;
-  const several = memory !== undefined && memory.ids.length > 1;
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
       if (memory?.store.relieveDue) await memory.store.relieve();
@@ -390,18 +394,17 @@ export async function* reuseMisses(
         continue;
       }
       seen.set(text, true);
-      const found = several ? memory.store.lookupParts(memory.ids, text) : undefined;
-      if (found ? 'result' in found : memory?.store.lookup(memory.ids, text)) {
+      const found = memory && recall(memory, text, true);
+      if (found && 'result' in found) {
         est.memoryHits++;
         continue;
       }
       const chars = countChars(text);
       est.sent++;
       est.chars += chars;
-      if (found && !('result' in found) && found.missing.length < found.parts.length) {
+      if (found) {
         est.partialHits = (est.partialHits ?? 0) + 1;
-        est.partialChars = (est.partialChars ?? 0) + chars;
-        est.partialBilled = (est.partialBilled ?? 0) + chars * found.missing.length;
+        est.partialSaved = (est.partialSaved ?? 0) + chars * (found.parts.length - found.missing.length);
         partial?.(text, found.missing);
         continue;
       }

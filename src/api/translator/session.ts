@@ -119,6 +119,6 @@ export function estimateRecord(est: ReuseEstimate, targets: number) {
     toSend: est.sent,
     characters: est.chars,
     targets,
-    billedCharacters: (est.chars - (est.partialChars ?? 0)) * targets + (est.partialBilled ?? 0),
+    billedCharacters: est.chars * targets - (est.partialSaved ?? 0),
   };
 }

@@ -121,7 +121,6 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
   for (const g of groups) {
     const ids = opts.memory?.ids(g.langs);
     const items = g.items;
-    if (!items.length) continue;
     const client = await opts.client(g.langs);
     const texts = items.map((i) => i.html);
     if (opts.dryRun) {
