@@ -278,25 +278,15 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   let memory: TranslationMemory | undefined;
   const pacer = new Pacer({ perMinute: settings.perMinute });
   const groupParams = (langs: string[]) => ({ ...params, from: from && serviceLanguage(from), to: langs.map(serviceLanguage), textType: 'html' as const });
-  let budgetSpent = 0;
+  const account = { spent: 0 };
   try {
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
     if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
       memory: memory && { ids: (langs) => memory!.idsFor(keyOptions(groupParams(langs))), lookup: (ids, text) => memory!.lookup(ids, text), store: (ids, text, r) => memory!.store(ids, text, r) },
-      sender: (client, langs) => {
-        // one budget for the whole run: each group's sender may spend what the others left
-        const metered = new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget === undefined ? undefined : settings.budget - budgetSpent });
-        return {
-          translate: (texts, signal) => {
-            const before = metered.spent;
-            const p = metered.translate(texts, signal);
-            budgetSpent += metered.spent - before;
-            return p;
-          },
-        };
-      },
+      // one budget for the whole run: each group's sender spends from the same account
+      sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget, account }),
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
