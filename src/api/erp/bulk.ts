@@ -145,6 +145,26 @@ export interface Found {
   failure?: RowResult;
 }
 
+/** The fields a bulk run reads of each record: its id, and its number where it has one. */
+export function idFields(set: ErpSet): string {
+  return ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+}
+
+/** The GET operations of `lookup` (also what --dry-run shows): by id, or `$filter=<key> eq '…'`. */
+export function lookupItems(client: ErpClient, set: ErpSet, keys: readonly { row: number; field: string; value: string }[]): BulkItem[] {
+  const select = idFields(set);
+  return keys.map((k) => ({
+    row: k.row,
+    op: {
+      method: 'GET',
+      url:
+        k.field === 'id'
+          ? client.itemUrl(set, k.value, '', { $select: select })
+          : client.collectionUrl(set, { $filter: `${k.field} eq ${set.fields[k.field]?.type === 'string' ? odataLiteral(k.value) : k.value}`, $select: select, $top: 2 }),
+    },
+  }));
+}
+
 /**
  * Finds records by id or by a key field with batched GETs: each row gets the record's id and
  * current @odata.etag, or a failure (not found, several match, the read failed).
@@ -157,17 +177,7 @@ export async function lookup(
   opts: BulkOptions,
 ): Promise<Map<number, Found>> {
   const out = new Map<number, Found>();
-  const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
-  const items: BulkItem[] = keys.map((k) => ({
-    row: k.row,
-    op: {
-      method: 'GET',
-      url:
-        k.field === 'id'
-          ? client.itemUrl(set, k.value, '', { $select: select })
-          : client.collectionUrl(set, { $filter: `${k.field} eq ${set.fields[k.field]?.type === 'string' ? odataLiteral(k.value) : k.value}`, $select: select, $top: 2 }),
-    },
-  }));
+  const items = lookupItems(client, set, keys);
   const byRow = new Map(keys.map((k) => [k.row, k]));
   await runBatches(batch, items, { ...opts, atomic: false }, () => undefined, (chunk, results, no) => {
     chunk.forEach((it, i) => {
