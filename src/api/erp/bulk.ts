@@ -78,8 +78,9 @@ export async function runBatches(
           interrupted = e;
           return;
         }
-        // a batch that was never answered because the whole run must stop (credentials)
-        onDone(chunk, chunk.map(() => ({ kind: 'unknown', reason: isVxError(e) ? e.message : String(e) })), no + 1);
+        // the whole run must stop: the batch was refused (credentials: 401, 403) or never sent (a
+        // usage error), so it was not done; anything else (a fault of vx itself) leaves it unknown
+        onDone(chunk, chunk.map((): OpResult => (isVxError(e) ? { kind: 'failed', status: e.status ?? 0, ...(e.code ? { code: e.code } : {}), message: e.message } : { kind: 'unknown', reason: String(e) })), no + 1);
         fatal = e;
         return;
       }
@@ -123,7 +124,7 @@ export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: 
       return out;
     }
     case 'failed':
-      return { row, status: 'failed', ...extra, httpStatus: r.status, ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
+      return { row, status: 'failed', ...extra, ...(r.status ? { httpStatus: r.status } : {}), ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
     case 'rolled-back':
       return { row, status: 'rolled-back', ...extra, batch: batchNo, message: `not done: another row of batch ${batchNo} failed and the batch was rolled back` };
     case 'unknown':
