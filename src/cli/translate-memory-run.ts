@@ -1,5 +1,7 @@
 // `vx translate memory stats|export|import|prune`: the translation memory (see
 // api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
@@ -19,9 +21,15 @@ export interface MemoryFlags {
  */
 export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
   if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
-  if (flag !== undefined) return flag;
+  if (flag !== undefined) return home(flag);
   if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
-  return ctx.config.get('translate.memory') || undefined;
+  const setting = ctx.config.get('translate.memory');
+  return setting ? home(setting) : undefined;
+}
+
+/** `~` and `~/…` name the home directory: no shell expands a profile setting, nor `--memory=~/…` */
+function home(path: string): string {
+  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(homedir(), path.slice(1)) : path;
 }
 
 /** a whole number of characters from 1 (commas and underscores allowed: 2,000,000) */

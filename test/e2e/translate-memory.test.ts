@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -82,6 +82,19 @@ describe('translation memory', () => {
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { env: { VX_TRANSLATE_MEMORY: '' } });
     await e2e.run(['profile', 'unset', 'translate.memory']);
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
+  });
+
+  it('a memory path starting with ~ is in the home directory (a profile setting is not expanded by a shell, nor --memory=~/…)', async () => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, 'tm'), { recursive: true });
+    const env = { HOME: home };
+    await e2e.run(['profile', 'set', 'translate.memory', '~/tm/notes.tm']);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env });
+    await e2e.run(['profile', 'unset', 'translate.memory']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(existsSync(join(home, 'tm', 'notes.tm'))).toBe(true);
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env });
+    expect(JSON.parse(stats.stdout)).toMatchObject({ path: join(home, 'tm', 'notes.tm'), entries: 1 });
   });
 
   it('a target added to a run that went before is the only one paid for: sent for the texts the memory holds for the others; output as one request would give', async () => {
