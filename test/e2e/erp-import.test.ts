@@ -1,5 +1,6 @@
 // vx erp <set> import: rows checked first, sent over $batch, one result per row, the journal.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -142,6 +143,21 @@ describe('erp import', () => {
     expect(z.code).toBe(2);
     expect(z.stderr).toContain('belongs to another version of the input: rows 3 were sent before with other content');
     expect(batches().length).toBe(before);
+  });
+
+  it('a journal another run is using is refused (exit 2, nothing sent); the lock of a run that is gone is taken over', async () => {
+    const p = file('locked.csv', 'code\nLK1\n');
+    writeFileSync(`${p}.vx-journal.lock`, `${process.pid}\n`); // a live process holds it
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: the journal ${p}.vx-journal is in use by another vx run (process ${process.pid}); wait for it to end, or remove ${p}.vx-journal.lock if no such run is going\n`);
+    expect(batches()).toHaveLength(0);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!; // a process that has ended
+    writeFileSync(`${p}.vx-journal.lock`, `${gone}\n`);
+    const s = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(s.code).toBe(0);
+    expect(lines(s.stdout).map((x) => x.status)).toEqual(['created']);
+    expect(existsSync(`${p}.vx-journal.lock`)).toBe(false); // let go at the end
   });
 
   it('a lost answer leaves the rows unknown, with a check; a rerun does not resend them unless --resend-unknown', async () => {
