@@ -100,9 +100,11 @@ class Results {
     await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
   }
 
-  summary(verb: string): string {
+  summary(verb: string, interrupted?: boolean): string {
     const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
     const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    // the rows Ctrl-C kept from being sent have no result: say how many
+    if (interrupted && this.all.length < this.total) parts.push(`${fmt(this.total - this.all.length)} not sent (interrupted)`);
     return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
   }
 }
@@ -110,7 +112,7 @@ class Results {
 /** Ends a bulk run: results, the summary on stderr, the unknown outcomes with a check, the exit status. */
 async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: string[], journal?: Journal): Promise<void> {
   await results.finish();
-  ctx.info(results.summary(verb));
+  ctx.info(results.summary(verb, interrupted !== undefined));
   const rolled = [...new Set(results.all.filter((r) => r.batch !== undefined).map((r) => r.batch!))].sort((a, b) => a - b);
   if (rolled.length) ctx.info(`rolled back (--atomic): batch${rolled.length > 1 ? 'es' : ''} ${rolled.join(', ')}; their rows were not changed`);
   const unknown = results.all.filter((r) => r.status === 'unknown');

@@ -187,6 +187,23 @@ describe('erp bulk actions', () => {
     expect(e2e.emu.count({ family: 'erp' })).toBe(0);
   });
 
+  it('Ctrl-C: exit 130, and the summary counts the orders never sent', async () => {
+    e2e.emu.setFaults('latency:200');
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', "status ne 'x'", '--yes', '--batch-size', '1', '--concurrency', '1', '-o', 'ndjson'], {
+      onSpawn: (child) => child.stdout!.once('data', () => child.kill('SIGINT')),
+    });
+    expect(r.code).toBe(130);
+    const m = /^ship-and-invoice: 45 rows: (\d+) done, (?:(\d+) unknown, )?(\d+) not sent \(interrupted\)$/m.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const [done, unknown, left] = [Number(m![1]), Number(m![2] ?? 0), Number(m![3])];
+    expect(done + unknown + left).toBe(45);
+    expect(left).toBeGreaterThan(0);
+    expect(lines(r.stdout)).toHaveLength(done + unknown);
+    // (the batch that was out when Ctrl-C came may not be logged yet)
+    expect(batches().length).toBeGreaterThanOrEqual(done);
+    expect(batches().length).toBeLessThanOrEqual(done + unknown);
+  }, 30_000);
+
   it('delete --filter sends If-Match from the listing and reports per record', async () => {
     const r = await e2e.run(['erp', 'currencies', 'delete', '--filter', "code ne 'USD'", '--yes', '-o', 'ndjson']);
     expect(r.code).toBe(0);
