@@ -58,9 +58,13 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const onlyLooking = opts.estimate || ctx.http.dryRun;
     if (settings.memory !== undefined && (!onlyLooking || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: onlyLooking });
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
-    if (opts.estimate) return await estimate(ctx, params, input, reuse);
+    // (a line no request can carry is named as the run names it: nothing was sent)
+    const nothingSent = (e: unknown) => {
+      throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });
+    };
+    if (opts.estimate) return await estimate(ctx, params, input, reuse).catch(nothingSent);
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
-    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length);
+    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } finally {
@@ -86,13 +90,13 @@ async function planRun(client: TranslatorClient, input: Items, reuse: Pick<Reuse
     if (!p) partial.set(key, (p = { missing, texts: [] }));
     p.texts.push(text);
   };
-  await planTranslation(client, reuseMisses(input.items, reuse, undefined, onPartial), targets);
+  await planTranslation(client, reuseMisses(input.items, { ...reuse, targets }, undefined, onPartial), targets);
   for (const { missing, texts } of partial.values()) await planTranslation(client.forTargets(missing), texts, missing.length);
 }
 
 /** --estimate: what the run would send and bill, nothing sent. */
 async function estimate(ctx: Ctx, params: TranslateParams, input: Items, reuse: Pick<ReuseOptions, 'memory'>): Promise<void> {
-  await ctx.print(estimateRecord(await estimateReuse(input.items, reuse), params.to.length), { notTTY: 'json' });
+  await ctx.print(estimateRecord(await estimateReuse(input.items, { ...reuse, targets: params.to.length }), params.to.length), { notTTY: 'json' });
 }
 
 interface RunOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget'> {

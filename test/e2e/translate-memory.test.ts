@@ -130,6 +130,19 @@ describe('translation memory', () => {
     expect(existsSync(join(dir, 'never.tm'))).toBe(false);
   });
 
+  it('--estimate and --dry-run of a pipe refuse a line no request can carry, naming its line as the run does (exit 2)', async () => {
+    // (a regular file is checked whole first; a pipe was counted as if the line could be sent, and --dry-run named the distinct text's index)
+    const input = `a\na\n${'b'.repeat(30_000)}\n`;
+    const tooLong = 'vx: line 3 of standard input is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000 (translate to fewer languages per run); nothing was sent\n';
+    for (const mode of ['--estimate', '--dry-run']) {
+      const r = await e2e.run(['translate', '--to', 'de,fr', mode], { input });
+      expect([r.code, r.stderr, r.stdout]).toEqual([2, tooLong, '']);
+    }
+    const long = await e2e.run(['translate', '--to', 'de', '--estimate'], { input: `x\n${'c'.repeat(50_001)}\n` });
+    expect([long.code, long.stderr]).toEqual([2, 'vx: line 2 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n']);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
   it('--budget stops before the request that would cross it: exit 6, the translated part written, the rest named', async () => {
     const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', file('budget.txt', lines)]);
