@@ -119,6 +119,7 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
   const sink = run.out !== undefined ? await atomicFileSink(run.out) : streamSink(ctx.io.stdout);
+  const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
@@ -148,14 +149,15 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     if (renderer) await sink.write(renderer.end());
     else {
       if (sharesTerminal) progress!.clear();
-      await sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
+      await writeKept();
     }
     await sink.commit();
     progress?.stop();
   } catch (e) {
     progress?.stop();
-    // stdout keeps what was delivered, well-formed (a json array is closed)
-    if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);
+    // stdout keeps what was delivered, well-formed (a json array is closed; a table, yaml or
+    // --query shows the items translated, as the hint says)
+    if (run.out === undefined && (renderer || kept.length)) await (renderer ? sink.write(renderer.end()) : writeKept()).catch(() => undefined);
     await sink.abort();
     throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts);
   } finally {

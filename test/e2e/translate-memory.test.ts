@@ -153,6 +153,22 @@ describe('translation memory', () => {
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
   });
 
+  it('--budget with a format that needs the whole result (yaml, table, --query): what was translated is still written, as the hint says', async () => {
+    // (they printed nothing while the second line said "the output holds lines 1-1,000")
+    const lines = Array.from({ length: 1500 }, (_, i) => `item ${String(i).padStart(4, '0')}`);
+    const input = file('budget-kept.txt', lines);
+    const hint = 'not translated: lines 1,001-1,500; the output holds lines 1-1,000\n';
+    const q = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'json', '--query', '[-1].translations[0].text']);
+    expect([q.code, q.stdout, q.stderr.split('\n')[1] + '\n']).toEqual([6, '"[de] îţéɱ 0999"\n', hint]);
+    const y = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'yaml']);
+    expect(y.code).toBe(6);
+    expect(y.stdout.match(/^- translations:$/gm)).toHaveLength(1000);
+    const t = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'table']);
+    expect(t.code).toBe(6);
+    expect(t.stdout.split('\n').filter((l) => l.startsWith('item '))).toHaveLength(1000);
+    expect(t.stderr).toBe(`vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 4,500 more\n${hint}`);
+  });
+
   it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {
     e2e.emu.setFaults('translator/429:3x,retry-after:1');
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--verbose', 'Hello']);
