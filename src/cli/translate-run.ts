@@ -161,6 +161,11 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     await sink.abort();
     throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts);
   } finally {
-    if (ctx.globals.verbose) for (const line of describeRun(delivered, counts, performance.now() - started)) ctx.verbose(line);
+    if (ctx.globals.verbose) {
+      // the run's summary comes last, after each request's line
+      const ms = performance.now() - started;
+      ctx.verboseExchanges();
+      for (const line of describeRun(delivered, counts, ms)) ctx.verbose(line);
+    }
   }
 }

@@ -41,7 +41,8 @@ describe('dedupe within a run', () => {
       one.set(t, JSON.parse(s.stdout)[0]);
     }
     expect(r.stdout).toBe(`${JSON.stringify(lines.map((l) => one.get(l)), null, 2)}\n`);
-    expect(r.stderr).toMatch(/^translated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n/);
+    // --verbose ends with the summary (each request's line comes before it)
+    expect(r.stderr).toMatch(/^POST \S+ -> 200 in \d+ ms \(request id [^)]+\)\ntranslated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n$/);
   });
 });
 
@@ -97,7 +98,7 @@ describe('translation memory', () => {
       { query: ['fr'], texts: ['Good morning', 'Hello'], billed: 17 },
       { query: ['de', 'fr'], texts: ['Goodbye'], billed: 14 },
     ]);
-    expect(r.stderr).toMatch(/^translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
+    expect(r.stderr).toMatch(/^(POST .*\n){2}translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
     // exactly what the service answers when asked for both (without a memory)
     e2e.emu.reset();
     const plain = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '-f', input, '-o', 'json']);
