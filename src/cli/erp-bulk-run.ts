@@ -1,8 +1,8 @@
 // The work behind `vx erp <set> import | export` and the bulk forms of `delete` and the bound
 // actions (`--filter`, `--ids`): rows in, one result per row out, $batch in between.
 import { resolve } from 'node:path';
-import { batchFor, checkCommand, getCommand, lookup, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
-import type { BatchClient } from '../api/erp/batch.js';
+import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
+import type { BatchClient, BatchOp } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
 import { ErpClient, type Entity } from '../api/erp/client.js';
 import { Journal, outcomeLine, sentLine } from '../api/erp/journal.js';
@@ -100,9 +100,11 @@ class Results {
     await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
   }
 
-  summary(verb: string): string {
+  summary(verb: string, interrupted?: boolean): string {
     const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
     const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    // the rows Ctrl-C kept from being sent have no result: say how many
+    if (interrupted && this.all.length < this.total) parts.push(`${fmt(this.total - this.all.length)} not sent (interrupted)`);
     return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
   }
 }
@@ -110,7 +112,7 @@ class Results {
 /** Ends a bulk run: results, the summary on stderr, the unknown outcomes with a check, the exit status. */
 async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: string[], journal?: Journal): Promise<void> {
   await results.finish();
-  ctx.info(results.summary(verb));
+  ctx.info(results.summary(verb, interrupted !== undefined));
   const rolled = [...new Set(results.all.filter((r) => r.batch !== undefined).map((r) => r.batch!))].sort((a, b) => a - b);
   if (rolled.length) ctx.info(`rolled back (--atomic): batch${rolled.length > 1 ? 'es' : ''} ${rolled.join(', ')}; their rows were not changed`);
   const unknown = results.all.filter((r) => r.status === 'unknown');
@@ -353,7 +355,7 @@ interface Target {
 async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts): Promise<{ list: Target[]; what: string }> {
   if (opts.filter !== undefined) {
     const q = listQuery({ filter: opts.filter });
-    const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+    const select = idFields(set);
     const list: Target[] = [];
     let i = 0;
     for await (const page of client.listPages(set, { ...q, select }))
@@ -377,7 +379,19 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
     for (const b of bad) ctx.info(oneLine(`${src.name} ${b}`));
     throw new UsageError(`${bad.length} invalid ${set.singular} id${bad.length > 1 ? 's' : ''} in ${src.name} (listed above); nothing was sent`);
   }
-  return { list, what: `listed in ${src.name}` };
+  // an id listed twice is acted on once: a second `send` would send the quote to the customer again
+  const first = new Map<string, number>();
+  const once = list.filter((t) => {
+    const key = t.id.toLowerCase();
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, t.row);
+      return true;
+    }
+    ctx.info(`${src.name} line ${t.row}: ${t.id} repeats line ${seen}; it is acted on once`);
+    return false;
+  });
+  return { list: once, what: `listed in ${src.name}` };
 }
 
 /** `delete --filter|--ids` and `<action> --filter|--ids`: count, confirm, run over $batch, report per record. */
@@ -389,27 +403,32 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  const select = idFields(set);
   if (ctx.http.dryRun && opts.filter !== undefined) {
-    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: 'id' }), headers: client.headers });
+    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: select }), headers: client.headers });
     ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
     return;
   }
-  const plural = `${set.singular}${set.singular.endsWith('y') ? '' : ''} records`;
-  const verb = action === 'delete' ? 'Delete' : action.description.replace(/^\w/, (c) => c.toUpperCase()).replace(/ the [\w ]+$/, '');
+  const plural = `${set.singular} records`;
+  const source = opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids === '-' ? 'standard input' : opts.ids}`;
   // without a terminal and without --yes the question cannot be asked: refuse before the records are
-  // read (exit 2 sends nothing; found by the path-segment fuzz of issue 13)
-  if (!ctx.globals.yes && !ctx.prompter.interactive) {
-    await confirmDestructive(ctx.prompter, false, `${verb} the ${plural} ${opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids}`}?`);
+  // read (exit 2 sends nothing; found by the path-segment fuzz of issue 13); --dry-run never asks
+  if (!ctx.globals.yes && !ctx.prompter.interactive && !ctx.http.dryRun) {
+    await confirmDestructive(ctx.prompter, false, actionQuestion(action, `the ${plural} ${source}`));
   }
   const { list, what } = await targets(ctx, client, set, opts);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;
   }
-  const question = `${verb} ${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}?`;
+  const question = actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`);
   if (ctx.http.dryRun) {
-    const ops = list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>')));
-    for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    // the reads that give each record's ETag (delete --ids), then the batches
+    const plan = (ops: BatchOp[], atomic?: boolean) => {
+      for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    };
+    if (action === 'delete' && !opts.force) plan(lookupItems(client, set, list.filter((t) => !t.etag).map((t) => ({ row: t.row, field: 'id', value: t.id }))).map((it) => it.op));
+    plan(list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>'))), bulk.atomic);
     return;
   }
   await confirmDestructive(ctx.prompter, ctx.globals.yes, question);
@@ -448,6 +467,14 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   await finishRun(ctx, set, results, action === 'delete' ? 'deleted from' : `${action.command}:`, interrupted, checks);
 }
 
+/** "Ship and invoice 12 sales order records matching …?", "Turn 3 sales quote records listed in ids.txt into a sales order?" */
+function actionQuestion(action: ActionDef | 'delete', records: string): string {
+  if (action === 'delete') return `Delete ${records}?`;
+  const m = /^(.+?) the [\w ]+?((?: (?:into|to) .*)?)$/.exec(action.description);
+  const capital = (s: string) => s.replace(/^\w/, (c) => c.toUpperCase());
+  return m ? `${capital(m[1])} ${records}${m[2]}?` : `${capital(action.description)}: ${records}?`;
+}
+
 function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns: string, t: Target, etag: string) {
   return action === 'delete'
     ? { method: 'DELETE' as const, url: client.itemUrl(set, t.id), headers: { 'If-Match': etag } }
@@ -465,9 +492,12 @@ export const EXPORT_PAGE_SIZE = 500;
 
 export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
-  const given = ctx.explicitFormat();
+  // -o, else the --out file's name, else VX_OUTPUT or the profile's output when export writes it
+  // (a display preference such as table must not stop an export, nor turn people.csv into JSON)
+  const given = ctx.globals.output !== undefined ? ctx.explicitFormat() : undefined;
+  const preferred = ctx.explicitFormat();
   const byName = opts.out && /\.(csv|ndjson|jsonl|json|tsv)$/i.exec(opts.out)?.[1].toLowerCase().replace('jsonl', 'ndjson');
-  const format = (given ?? byName ?? 'ndjson') as Format;
+  const format = (given ?? byName ?? (preferred && (EXPORT_FORMATS as readonly string[]).includes(preferred) ? preferred : 'ndjson')) as Format;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')}; -o ${format} is not one of them`);
   if (ctx.globals.query) throw new UsageError('--query does not apply to export (it streams every record); use --filter and --select');
   // pages of 500 unless told otherwise: the service's default (20,000) holds 40x the memory

@@ -143,7 +143,7 @@ export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; 
   const from = single('--from', opts.from);
   const drop = (e: MemoryEntry) =>
     (cutoff === undefined || e.stored < cutoff) && (to === undefined || e.options.to === to) && (from === undefined || (e.options.from || 'auto') === from);
-  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun });
+  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false });
   try {
     let matching = 0;
     for (const e of mem.entries()) if (drop(e)) matching++;

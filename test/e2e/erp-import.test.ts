@@ -259,6 +259,46 @@ describe('erp import under the per-user rate limit', () => {
 });
 
 describe('erp import interrupted', () => {
+  it('Ctrl-C while a batch waits to be sent again after a 429: its rows are not done, and a rerun sends them', async () => {
+    const p = file('ctrlc-wait.csv', 'code\nW1\nW2\n');
+    e2e.emu.setFaults('erp/POST/429:1x,retry-after:60');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], {
+      onSpawn: (child) => {
+        const t = setInterval(() => {
+          if (batches().some((b) => b.status === 429)) {
+            clearInterval(t);
+            child.kill('SIGINT');
+          }
+        }, 50);
+        child.on('exit', () => clearInterval(t));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.message])).toEqual([
+      [2, 'failed', undefined, 'interrupted before its batch was sent: not done (a rerun sends it)'],
+      [3, 'failed', undefined, 'interrupted before its batch was sent: not done (a rerun sends it)'],
+    ]);
+    expect(r.stderr).not.toContain('unknown outcome');
+    expect(batches()).toHaveLength(1);
+    e2e.emu.setFaults('');
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(again.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'created'], [3, 'created']]);
+    expect(again.code).toBe(0);
+  }, 30_000);
+
+  it('a batch refused for its credentials (401) was not done: a rerun with good ones sends its rows', async () => {
+    const p = file('auth.csv', 'code\nU1\nU2\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], { env: { VX_ERP_TOKEN: 'wrong' } });
+    expect(r.code).toBe(3);
+    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.code])).toEqual([
+      [2, 'failed', 401, 'Authentication_InvalidCredentials'],
+      [3, 'failed', 401, 'Authentication_InvalidCredentials'],
+    ]);
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(again.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'created'], [3, 'created']]);
+    expect(again.code).toBe(0);
+  });
+
   it('Ctrl-C leaves a journal that a rerun continues from: nothing is created twice', async () => {
     const p = file('ctrlc.csv', `code\n${Array.from({ length: 8 }, (_, i) => `C${i}`).join('\n')}\n`);
     e2e.emu.setFaults('latency:300');

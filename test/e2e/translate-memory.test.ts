@@ -191,6 +191,36 @@ describe('translation memory', () => {
     expect(missing.code).toBe(2);
   });
 
+  it('an empty file (touch) holds nothing: the commands that only read it answer as for an empty memory instead of crashing, and leave it empty', async () => {
+    const mem = join(dir, 'empty.tm');
+    writeFileSync(mem, '');
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
+    expect(stats.stderr).toBe('');
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toEqual({ path: mem, entries: 0, bytes: 0, pairs: {} });
+    const ex = await e2e.run(['translate', 'memory', 'export', '--memory', mem]);
+    expect([ex.code, ex.stdout.split('<tu ').length]).toEqual([0, 1]);
+    expect(ex.stdout).toMatch(/<body>\n {2}<\/body>\n<\/tmx>\n$/);
+    const est = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--estimate', '-o', 'json', 'Hello']);
+    expect(est.code).toBe(0);
+    expect(JSON.parse(est.stdout)).toMatchObject({ items: 1, memoryHits: 0, billedCharacters: 5 });
+    expect((await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--dry-run'])).code).toBe(0);
+    expect(readFileSync(mem, 'utf8')).toBe('');
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    // a run that writes makes it a memory
+    expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello'])).code).toBe(0);
+    expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
+  it('prune of a memory that does not exist is refused naming it (exit 2) and creates nothing', async () => {
+    const mem = join(dir, 'typo.tm');
+    const r = await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--yes']);
+    expect(r.stderr).toBe(`vx: translation memory ${mem}: no such file\n`);
+    expect(r.code).toBe(2);
+    expect(existsSync(mem)).toBe(false);
+    expect(existsSync(`${mem}-lock`)).toBe(false);
+  });
+
   it('a memory cut short (an interrupted copy) is refused naming it (exit 2) instead of crashing, nothing sent, the file untouched', async () => {
     const mem = join(dir, 'cut.tm');
     expect((await e2e.run(['translate', '--to', 'de', '--memory', mem, '-f', file('many.txt', Array.from({ length: 2000 }, (_, i) => `line ${i}`))])).code).toBe(0);

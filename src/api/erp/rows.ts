@@ -4,7 +4,9 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
+import { isExactNumber, parseExact, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
+import { exactNumber } from './body.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export type RowMode = 'create' | 'update';
@@ -133,17 +135,19 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     if (name.startsWith('@odata.')) return { kind: 'skip' };
     const field = set.fields[name];
     if (!field) return { kind: 'problem', message: `unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}` };
+    // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
+    const numeric = field.type === 'decimal' || field.type === 'integer';
     const type = fromText
       ? (raw: unknown) => {
           try {
-            return parseFieldText(field, raw as string);
+            return (numeric && (raw as string).length > 15 && exactNumber(field, raw)) || parseFieldText(field, raw as string);
           } catch (e) {
             throw new Error(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
           }
         }
       : (raw: unknown) => {
-          const p = checkValue(field, raw);
-          if (p) throw new Error(`field "${name}": ${p} (got ${JSON.stringify(raw)})`);
+          const p = isExactNumber(raw) ? (exactNumber(field, raw) ? undefined : `expected ${typeText(field)}`) : checkValue(field, raw);
+          if (p) throw new Error(`field "${name}": ${p} (got ${stringifyExact(raw)})`);
           return raw;
         };
     if (keys.includes(name)) return { kind: 'key', name, field, type };
@@ -151,11 +155,21 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     return { kind: 'field', name, field, type };
   });
   const n = columns.length;
+  // the columns that can find a record, in the order of preference (id first), whatever their order in the input
+  const keyColumns = keys.filter((k) => names.includes(k)).map((k) => names.indexOf(k));
   return (row, values, hash) => {
     let problems: string[] | undefined;
     const body: Record<string, unknown> = {};
     let etag: string | undefined;
     let key: Row['key'];
+    for (const i of keyColumns) {
+      const raw = values[i];
+      const text = raw === null || raw === undefined ? '' : String(raw);
+      if (text) {
+        key = { field: names[i], value: text };
+        break;
+      }
+    }
     let fields = 0;
     for (let i = 0; i < n; i++) {
       const c = columns[i];
@@ -171,12 +185,9 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
         case 'problem':
           (problems ??= []).push(c.message);
           continue;
-        case 'key': {
-          const text = raw === null || raw === undefined ? '' : String(raw);
-          if (!key && text) key = { field: c.name, value: text };
+        case 'key':
           if (c.field.readOnly || key?.field === c.name) continue; // the key finds the record; it is not changed
           break;
-        }
         default:
           break;
       }
@@ -347,7 +358,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
   const ignored = new Set<string>();
   const take = (row: number, v: unknown) => {
     total++;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || isExactNumber(v)) {
       problems.push({ row, message: 'expected a JSON object' });
       return;
     }
@@ -361,7 +372,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
       for (const n of readOnlyColumns(set, mode, names)) ignored.add(n);
       if (builders.size < 64) builders.set(id, build);
     }
-    const r = build(row, Object.values(o), hashText(JSON.stringify(o)));
+    const r = build(row, Object.values(o), hashText(stringifyExact(o)));
     if (!Array.isArray(r)) rows.push(r);
     else for (const m of r) problems.push({ row, message: m });
   };
@@ -369,7 +380,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
   if (format === 'json') {
     let all: unknown;
     try {
-      all = JSON.parse(body);
+      all = parseExact(body);
     } catch (e) {
       throw new UsageError(`${name}: not valid JSON: ${(e as Error).message}`);
     }
@@ -382,7 +393,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
       if (!s.trim()) return;
       let v: unknown;
       try {
-        v = JSON.parse(s);
+        v = parseExact(s);
       } catch (e) {
         total++;
         problems.push({ row: i + 1, message: `not valid JSON: ${(e as Error).message}` });
