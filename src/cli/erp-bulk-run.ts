@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
 import type { BatchClient, BatchOp } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
-import { ErpClient, type Entity } from '../api/erp/client.js';
+import { ErpClient, odataQuery, type Entity, type ListQuery } from '../api/erp/client.js';
 import { Journal, outcomeLine, sentLine } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
 import type { Ctx } from '../core/context.js';
@@ -366,9 +366,8 @@ interface Target {
   number?: string;
 }
 
-async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts): Promise<{ list: Target[]; what: string }> {
-  if (opts.filter !== undefined) {
-    const q = listQuery({ filter: opts.filter });
+async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts, q: ListQuery | undefined): Promise<{ list: Target[]; what: string }> {
+  if (q) {
     const select = idFields(set);
     const list: Target[] = [];
     let i = 0;
@@ -412,14 +411,15 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
 export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete', opts: BulkActionOpts): Promise<void> {
   if ((opts.filter !== undefined) === (opts.ids !== undefined)) throw new UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
   if (opts.ifMatch !== undefined) throw new UsageError('--if-match names one record\'s ETag; with --filter or --ids each record\'s own is used (or --force)');
+  const q = opts.filter !== undefined ? listQuery({ filter: opts.filter }) : undefined; // (an empty --filter is refused, --dry-run or not)
   const bulk = bulkOptions(ctx, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
   const select = idFields(set);
-  if (ctx.http.dryRun && opts.filter !== undefined) {
-    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: select }), headers: client.headers });
+  if (ctx.http.dryRun && q) {
+    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select })), headers: client.headers });
     ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
     return;
   }
@@ -430,7 +430,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   if (!ctx.globals.yes && !ctx.prompter.interactive && !ctx.http.dryRun) {
     await confirmDestructive(ctx.prompter, false, actionQuestion(action, `the ${plural} ${source}`));
   }
-  const { list, what } = await targets(ctx, client, set, opts);
+  const { list, what } = await targets(ctx, client, set, opts, q);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;
