@@ -251,10 +251,10 @@ export class Ctx {
     if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(terminalText(redact(message)))}\n`);
   }
 
-  /** Summarises request ids and timings with --verbose. */
+  /** Summarises request ids and timings with --verbose: those not summarised yet (a command may do it before its own last lines). */
   verboseExchanges(): void {
     if (!this.globals.verbose) return;
-    for (const x of this.http.exchanges) {
+    for (const x of this.http.exchanges.splice(0)) {
       this.verbose(`${x.method} ${x.url} -> ${x.status} in ${x.ms} ms${x.requestId ? ` (request id ${x.requestId})` : ''}`);
     }
   }

@@ -41,7 +41,8 @@ describe('dedupe within a run', () => {
       one.set(t, JSON.parse(s.stdout)[0]);
     }
     expect(r.stdout).toBe(`${JSON.stringify(lines.map((l) => one.get(l)), null, 2)}\n`);
-    expect(r.stderr).toMatch(/^translated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n/);
+    // --verbose ends with the summary (each request's line comes before it)
+    expect(r.stderr).toMatch(/^POST \S+ -> 200 in \d+ ms \(request id [^)]+\)\ntranslated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n$/);
   });
 });
 
@@ -110,7 +111,7 @@ describe('translation memory', () => {
       { query: ['fr'], texts: ['Good morning', 'Hello'], billed: 17 },
       { query: ['de', 'fr'], texts: ['Goodbye'], billed: 14 },
     ]);
-    expect(r.stderr).toMatch(/^translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
+    expect(r.stderr).toMatch(/^(POST .*\n){2}translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
     // exactly what the service answers when asked for both (without a memory)
     e2e.emu.reset();
     const plain = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '-f', input, '-o', 'json']);
@@ -143,6 +144,19 @@ describe('translation memory', () => {
     expect(existsSync(join(dir, 'never.tm'))).toBe(false);
   });
 
+  it('--estimate and --dry-run of a pipe refuse a line no request can carry, naming its line as the run does (exit 2)', async () => {
+    // (a regular file is checked whole first; a pipe was counted as if the line could be sent, and --dry-run named the distinct text's index)
+    const input = `a\na\n${'b'.repeat(30_000)}\n`;
+    const tooLong = 'vx: line 3 of standard input is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000 (translate to fewer languages per run); nothing was sent\n';
+    for (const mode of ['--estimate', '--dry-run']) {
+      const r = await e2e.run(['translate', '--to', 'de,fr', mode], { input });
+      expect([r.code, r.stderr, r.stdout]).toEqual([2, tooLong, '']);
+    }
+    const long = await e2e.run(['translate', '--to', 'de', '--estimate'], { input: `x\n${'c'.repeat(50_001)}\n` });
+    expect([long.code, long.stderr]).toEqual([2, 'vx: line 2 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n']);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
   it('--budget stops before the request that would cross it: exit 6, the translated part written, the rest named', async () => {
     const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', file('budget.txt', lines)]);
@@ -151,6 +165,22 @@ describe('translation memory', () => {
     expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n');
     expect(calls().map((c) => c.billed)).toEqual([9000]);
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
+  });
+
+  it('--budget with a format that needs the whole result (yaml, table, --query): what was translated is still written, as the hint says', async () => {
+    // (they printed nothing while the second line said "the output holds lines 1-1,000")
+    const lines = Array.from({ length: 1500 }, (_, i) => `item ${String(i).padStart(4, '0')}`);
+    const input = file('budget-kept.txt', lines);
+    const hint = 'not translated: lines 1,001-1,500; the output holds lines 1-1,000\n';
+    const q = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'json', '--query', '[-1].translations[0].text']);
+    expect([q.code, q.stdout, q.stderr.split('\n')[1] + '\n']).toEqual([6, '"[de] îţéɱ 0999"\n', hint]);
+    const y = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'yaml']);
+    expect(y.code).toBe(6);
+    expect(y.stdout.match(/^- translations:$/gm)).toHaveLength(1000);
+    const t = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'table']);
+    expect(t.code).toBe(6);
+    expect(t.stdout.split('\n').filter((l) => l.startsWith('item '))).toHaveLength(1000);
+    expect(t.stderr).toBe(`vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 4,500 more\n${hint}`);
   });
 
   it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {

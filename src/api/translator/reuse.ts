@@ -22,6 +22,7 @@ import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
 import { completeResult, type TranslationMemory } from './memory.js';
+import { itemProblem } from './batcher.js';
 import { ItemTooLong } from './stream.js';
 
 /**
@@ -374,11 +375,13 @@ function recall(memory: NonNullable<ReuseOptions['memory']>, text: string, parts
 /**
  * The texts a run would send, in order, without sending anything: the same window and memory
  * lookups as translateReusing (every text counts as answered at once); `est` counts as it goes.
+ * With `targets`, a text no request to them can carry ends it with an ItemTooLong naming its
+ * input item, as the run would (a pipe's lines are checked only as they are read).
  * For --estimate and --dry-run.
  */
 export async function* reuseMisses(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
   est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
   partial?: (text: string, missing: readonly number[]) => void,
 ): AsyncGenerator<string> {
@@ -400,6 +403,8 @@ export async function* reuseMisses(
         continue;
       }
       const chars = countChars(text);
+      const problem = opts.targets !== undefined && itemProblem(chars, found ? found.missing.length : opts.targets);
+      if (problem) throw new ItemTooLong(est.items, problem);
       est.sent++;
       est.chars += chars;
       if (found) {
@@ -416,7 +421,7 @@ export async function* reuseMisses(
 /** What a run would send: counts only (see reuseMisses). */
 export async function estimateReuse(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
 ): Promise<ReuseEstimate> {
   const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
   for await (const _ of reuseMisses(items, opts, est)) void _;
