@@ -193,7 +193,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       }
       if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
       else if (opts.resendUnknown) send.push(row);
-      else results.add({ row: row.row, status: 'unknown', message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)' });
+      else {
+        const check = checksFor(set, mode, [row], () => prev.id)[0];
+        results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)', ...(check ? { check } : {}) });
+      }
     }
     if (changed.length) {
       results.all.length = 0;
@@ -231,7 +234,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     };
     const record = (r: RowResult): void => {
       const row = byRow[r.row] as Row | undefined;
-      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
+      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], () => r.id)[0];
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
@@ -259,9 +262,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     } finally {
       flush();
     }
-    const unknownSet = new Set(results.all.filter((x) => x.status === 'unknown').map((x) => x.row));
-    const unknownRows = send.filter((r) => unknownSet.has(r.row));
-    const checks = checksFor(set, mode, unknownRows, results);
+    // (those of an earlier run too: they are checked the same way)
+    const unknownIds = new Map(results.all.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+    const unknownRows = parsed.rows.filter((r) => unknownIds.has(r.row));
+    const checks = checksFor(set, mode, unknownRows, (r) => unknownIds.get(r.row));
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();
@@ -269,19 +273,29 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
 }
 
 /** Commands that find out what happened to rows with an unknown outcome: one list by the human key when there is one. */
-function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], results: Results): string[] {
+function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], idOf: (row: Row) => string | undefined): string[] {
   if (!rows.length) return [];
+  // one list per 50 values of a key
+  const lists = (field: string, values: string[]) => {
+    const out: string[] = [];
+    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, field, values.slice(i, i + 50))!);
+    return out;
+  };
   if (mode === 'update') {
-    const ids = rows.map((r) => (r.key?.field === 'id' ? r.key.value : results.all.find((x) => x.row === r.row)?.id)).filter((x): x is string => Boolean(x));
-    return ids.length ? [checkCommand(set, 'id', ids)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+    // by id where it is known, else by the key that finds the row's record (a row sent before its id was journaled)
+    const byField = new Map<string, string[]>();
+    for (const r of rows) {
+      const id = r.key?.field === 'id' ? r.key.value : idOf(r);
+      const [field, value] = id ? ['id', id] : [r.key!.field, r.key!.value];
+      const list = byField.get(field);
+      if (list) list.push(value);
+      else byField.set(field, [value]);
+    }
+    return [...byField].flatMap(([field, values]) => lists(field, values).map((c) => (field === 'id' ? c.replace(/'([0-9a-f-]{36})'/gi, '$1') : c)));
   }
   const key = set.naturalKey;
   const values = key ? rows.map((r) => r.body[key]).filter((v): v is string => typeof v === 'string' && v !== '') : [];
-  if (key && values.length === rows.length) {
-    const out: string[] = [];
-    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, key, values.slice(i, i + 50))!);
-    return out;
-  }
+  if (key && values.length === rows.length) return lists(key, values);
   return [`vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top ${rows.length}`];
 }
 
