@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
+import { language } from '../api/translator/options.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
@@ -143,7 +144,8 @@ export function parseAge(v: string): number {
 function single(flag: string, v: string | string[] | undefined): string | undefined {
   const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
   if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
-  return all[0]?.toLowerCase();
+  // a code that is not one would match nothing: refused, as vx translate refuses it
+  return (all[0]?.toLowerCase() === 'auto' && flag === '--from' ? 'auto' : language(flag, all[0]))?.toLowerCase();
 }
 
 export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {

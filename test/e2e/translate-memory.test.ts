@@ -225,13 +225,23 @@ describe('translation memory', () => {
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
   });
 
-  it('prune of a memory that does not exist is refused naming it (exit 2) and creates nothing', async () => {
+  it('prune of a memory that does not exist, or of a language code that is not one, is refused (exit 2) and changes nothing', async () => {
     const mem = join(dir, 'typo.tm');
     const r = await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--yes']);
     expect(r.stderr).toBe(`vx: translation memory ${mem}: no such file\n`);
     expect(r.code).toBe(2);
     expect(existsSync(mem)).toBe(false);
     expect(existsSync(`${mem}-lock`)).toBe(false);
+    // a typo in a language would remove nothing and say so with exit 0
+    const real = join(dir, 'langs.tm');
+    await e2e.run(['translate', '--to', 'de', '--memory', real, 'Hello']);
+    for (const [flag, value] of [['--to', 'german'], ['--from', 'e n']]) {
+      const bad = await e2e.run(['translate', 'memory', 'prune', '--memory', real, flag, value, '--yes']);
+      expect(bad.stderr).toBe(`vx: invalid language code "${value}" for ${flag}: expected a code like de, pt-PT or zh-Hans\n`);
+      expect(bad.code).toBe(2);
+    }
+    const auto = await e2e.run(['translate', 'memory', 'prune', '--memory', real, '--from', 'auto', '--to', 'DE', '--yes', '-o', 'json']);
+    expect(JSON.parse(auto.stdout)).toEqual({ removed: 1, remaining: 0, memory: real });
   });
 
   it('a memory cut short (an interrupted copy) is refused naming it (exit 2) instead of crashing, nothing sent, the file untouched', async () => {
