@@ -1,5 +1,6 @@
 // `vx translate memory stats|export|import|prune`: the translation memory (see
 // api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
@@ -70,7 +71,10 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
 
 export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
-  const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
+  const path = requirePath(ctx, opts.memory);
+  // `--out notes.tm` for notes.tmx would put the TMX in the memory's place (renamed over it when complete)
+  if (opts.out !== undefined && sameFile(opts.out, path)) throw new UsageError(`--out ${opts.out} is the translation memory itself: name another file (nothing was written)`);
+  const mem = await TranslationMemory.open(path, { readOnly: true });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n = 0;
   try {
@@ -97,9 +101,18 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
   ctx.verbose(`exported ${fmt(n)} entr${n === 1 ? 'y' : 'ies'}`);
 }
 
+/** whether two paths name one existing file (also through a link) */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
+
 export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
   const path = requirePath(ctx, opts.memory);
-  const { existsSync, statSync } = await import('node:fs');
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`cannot read ${file}: no such file`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;

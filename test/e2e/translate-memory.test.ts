@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -309,6 +309,20 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
+  it('export --out naming the memory itself (or a link to it) is refused and the memory is left whole', async () => {
+    const mem = join(dir, 'self.tm');
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
+    const before = readFileSync(mem);
+    symlinkSync(mem, join(dir, 'self-link.tm'));
+    for (const out of [mem, join(dir, 'self-link.tm')]) {
+      const r = await e2e.run(['translate', 'memory', 'export', '--memory', mem, '--out', out]);
+      expect(r.stderr).toBe(`vx: --out ${out} is the translation memory itself: name another file (nothing was written)\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(readFileSync(mem).equals(before)).toBe(true);
+    expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
   it('Ctrl-C stops an import between entries: exit 130, the entries imported so far are committed and counted', async () => {
     const tmx = join(dir, 'big.tmx');
     const units = Array.from({ length: 150_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);
