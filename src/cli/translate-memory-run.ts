@@ -43,12 +43,27 @@ function characters(flag: string, v: string | undefined): number | undefined {
 }
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget (also vx translate file|sync's). */
-export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string }) {
+export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string; out?: string }) {
   const memory = memoryPath(ctx, opts.memory);
+  if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);
   return { memory, perMinute, budget };
+}
+
+/**
+ * Refuses an --out that names the memory (also through a link): the output, renamed over it when
+ * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
+ */
+function notOverMemory(out: string | undefined, memory: string): void {
+  try {
+    const [x, y] = [statSync(out ?? ''), statSync(memory)];
+    if (x.ino !== y.ino || x.dev !== y.dev) return;
+  } catch {
+    return;
+  }
+  throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
 }
 
 function requirePath(ctx: Ctx, flag: string | undefined): string {
@@ -72,8 +87,7 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
 export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const path = requirePath(ctx, opts.memory);
-  // `--out notes.tm` for notes.tmx would put the TMX in the memory's place (renamed over it when complete)
-  if (opts.out !== undefined && sameFile(opts.out, path)) throw new UsageError(`--out ${opts.out} is the translation memory itself: name another file (nothing was written)`);
+  notOverMemory(opts.out, path);
   const mem = await TranslationMemory.open(path, { readOnly: true });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n = 0;
@@ -99,16 +113,6 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
     await mem.close();
   }
   ctx.verbose(`exported ${fmt(n)} entr${n === 1 ? 'y' : 'ies'}`);
-}
-
-/** whether two paths name one existing file (also through a link) */
-function sameFile(a: string, b: string): boolean {
-  try {
-    const [x, y] = [statSync(a), statSync(b)];
-    return x.ino === y.ino && x.dev === y.dev;
-  } catch {
-    return false;
-  }
 }
 
 export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {

@@ -309,16 +309,20 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
-  it('export --out naming the memory itself (or a link to it) is refused and the memory is left whole', async () => {
+  it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
     const mem = join(dir, 'self.tm');
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
     const before = readFileSync(mem);
     symlinkSync(mem, join(dir, 'self-link.tm'));
+    e2e.emu.reset();
     for (const out of [mem, join(dir, 'self-link.tm')]) {
-      const r = await e2e.run(['translate', 'memory', 'export', '--memory', mem, '--out', out]);
-      expect(r.stderr).toBe(`vx: --out ${out} is the translation memory itself: name another file (nothing was written)\n`);
-      expect(r.code).toBe(2);
+      for (const args of [['translate', 'memory', 'export', '--memory', mem, '--out', out], ['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--out', out, 'Goodbye']]) {
+        const r = await e2e.run(args);
+        expect(r.stderr).toBe(`vx: --out ${out} is the translation memory itself: name another file (nothing was written)\n`);
+        expect(r.code).toBe(2);
+      }
     }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
     expect(readFileSync(mem).equals(before)).toBe(true);
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
   });
