@@ -218,7 +218,7 @@ export class Ctx {
   write(text: string): Promise<void> {
     return new Promise((resolve) => {
       const out = this.io.stdout;
-      if (!out.writable || out.write(text)) return resolve();
+      if (out.writable === false || out.write(text)) return resolve();
       // (a stream whose reader went away never drains: it fails, or closes)
       const done = () => {
         out.off('drain', done);
