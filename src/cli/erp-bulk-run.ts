@@ -16,6 +16,7 @@ import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
 import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
+import { state } from './runner.js';
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
@@ -67,6 +68,7 @@ class Results {
     readonly total: number,
   ) {
     this.streaming = ctx.explicitFormat() === 'ndjson';
+    ctx.io.stdout.once('error', () => (this.outputGone = true));
   }
 
   private lines = '';
@@ -77,9 +79,16 @@ class Results {
     if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
   }
 
+  /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
+  outputGone = false;
+
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
   flush(): void {
     if (!this.lines) return;
+    if (this.outputGone) {
+      this.lines = '';
+      return;
+    }
     const text = this.lines;
     this.lines = '';
     this.pending = this.pending.then(() => this.ctx.write(text));
@@ -92,7 +101,7 @@ class Results {
   async finish(): Promise<void> {
     this.flush();
     await this.pending;
-    if (this.streaming) return;
+    if (this.streaming || this.outputGone) return;
     this.all.sort((a, b) => a.row - b.row);
     // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
     const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !OK.has(r.status));
@@ -124,6 +133,7 @@ async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, 
   const failures = results.all.filter((r) => !OK.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
   for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
   if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  if (results.outputGone) ctx.info('standard output was closed by its reader: the results after that were not written there (the journal has each row\'s outcome)');
   if (journal) ctx.info(`journal: ${journal.path}`);
   journal?.close();
   if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
@@ -177,6 +187,9 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     input: opts.file === '-' ? '-' : resolve(opts.file!),
   });
   const results = new Results(ctx, parsed.total);
+  // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
+  // does not cut the run short with batches out (their rows would be left unknown) and exit 0
+  state.keepOnOutputGone = true;
   try {
     // what an earlier run did
     const send: Row[] = [];
@@ -269,6 +282,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();
+    state.keepOnOutputGone = false;
   }
 }
 

@@ -323,6 +323,20 @@ describe('erp import interrupted', () => {
     expect(again.code).toBe(0);
   }, 30_000);
 
+  it('a reader of the results that goes away (| head -1) does not cut the import short: every row is done and journaled', async () => {
+    const p = file('head.csv', `code\n${Array.from({ length: 12 }, (_, i) => `HD${i}`).join('\n')}\n`);
+    e2e.emu.setFaults('latency:150');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--batch-size', '2', '--concurrency', '1'], {
+      onSpawn: (child) => child.stdout!.once('data', () => child.stdout!.destroy()),
+    });
+    expect(r.stderr).toContain('imported 12 rows: 12 created');
+    expect(r.stderr).toContain("standard output was closed by its reader: the results after that were not written there (the journal has each row's outcome)");
+    expect(r.code).toBe(0);
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').match(/"state":"done"/g)).toHaveLength(12);
+    e2e.emu.setFaults('');
+    expect((await codes()).filter((c) => c.startsWith('HD'))).toHaveLength(12);
+  }, 30_000);
+
   it('a batch refused for its credentials (401) was not done: a rerun with good ones sends its rows', async () => {
     const p = file('auth.csv', 'code\nU1\nU2\n');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], { env: { VX_ERP_TOKEN: 'wrong' } });
