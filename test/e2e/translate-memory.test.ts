@@ -309,6 +309,20 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
+  it('import names what is wrong with a file it cannot read: missing, a directory, a pipe (read twice: checked whole first)', async () => {
+    const mem = join(dir, 'unread.tm');
+    for (const [file, why] of [
+      [join(dir, 'missing.tmx'), 'no such file'],
+      [dir, 'it is a directory'],
+      ['/dev/null', 'not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)'],
+    ]) {
+      const r = await e2e.run(['translate', 'memory', 'import', file, '--memory', mem]);
+      expect(r.stderr).toBe(`vx: cannot read ${file}: ${why}\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(existsSync(mem)).toBe(false);
+  });
+
   it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
     const mem = join(dir, 'self.tm');
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
