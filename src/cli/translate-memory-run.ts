@@ -103,6 +103,9 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
       if (buf.length >= 65_536) {
         await sink.write(buf);
         buf = '';
+        // stdout redirected to a file is written synchronously: without a turn of the event loop
+        // Ctrl-C would not be seen before the end (and lmdb would not renew its read transaction)
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     await sink.write(buf + TMX_FOOTER);
