@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
 import type { BatchClient, BatchOp } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
-import { ErpClient, type Entity } from '../api/erp/client.js';
+import { ErpClient, odataQuery, type Entity, type ListQuery } from '../api/erp/client.js';
 import { Journal, outcomeLine, sentLine } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
 import type { Ctx } from '../core/context.js';
@@ -16,6 +16,7 @@ import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
 import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
+import { state } from './runner.js';
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
@@ -67,6 +68,7 @@ class Results {
     readonly total: number,
   ) {
     this.streaming = ctx.explicitFormat() === 'ndjson';
+    ctx.io.stdout.once('error', () => (this.outputGone = true));
   }
 
   private lines = '';
@@ -77,9 +79,16 @@ class Results {
     if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
   }
 
+  /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
+  outputGone = false;
+
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
   flush(): void {
     if (!this.lines) return;
+    if (this.outputGone) {
+      this.lines = '';
+      return;
+    }
     const text = this.lines;
     this.lines = '';
     this.pending = this.pending.then(() => this.ctx.write(text));
@@ -92,7 +101,7 @@ class Results {
   async finish(): Promise<void> {
     this.flush();
     await this.pending;
-    if (this.streaming) return;
+    if (this.streaming || this.outputGone) return;
     this.all.sort((a, b) => a.row - b.row);
     // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
     const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !OK.has(r.status));
@@ -124,6 +133,7 @@ async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, 
   const failures = results.all.filter((r) => !OK.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
   for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
   if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  if (results.outputGone) ctx.info('standard output was closed by its reader: the results after that were not written there (the journal has each row\'s outcome)');
   if (journal) ctx.info(`journal: ${journal.path}`);
   journal?.close();
   if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
@@ -177,6 +187,9 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     input: opts.file === '-' ? '-' : resolve(opts.file!),
   });
   const results = new Results(ctx, parsed.total);
+  // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
+  // does not cut the run short with batches out (their rows would be left unknown) and exit 0
+  state.keepOnOutputGone = true;
   try {
     // what an earlier run did
     const send: Row[] = [];
@@ -193,7 +206,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       }
       if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
       else if (opts.resendUnknown) send.push(row);
-      else results.add({ row: row.row, status: 'unknown', message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)' });
+      else {
+        const check = checksFor(set, mode, [row], () => prev.id)[0];
+        results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)', ...(check ? { check } : {}) });
+      }
     }
     if (changed.length) {
       results.all.length = 0;
@@ -231,7 +247,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     };
     const record = (r: RowResult): void => {
       const row = byRow[r.row] as Row | undefined;
-      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
+      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], () => r.id)[0];
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
@@ -259,29 +275,41 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     } finally {
       flush();
     }
-    const unknownSet = new Set(results.all.filter((x) => x.status === 'unknown').map((x) => x.row));
-    const unknownRows = send.filter((r) => unknownSet.has(r.row));
-    const checks = checksFor(set, mode, unknownRows, results);
+    // (those of an earlier run too: they are checked the same way)
+    const unknownIds = new Map(results.all.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+    const unknownRows = parsed.rows.filter((r) => unknownIds.has(r.row));
+    const checks = checksFor(set, mode, unknownRows, (r) => unknownIds.get(r.row));
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();
+    state.keepOnOutputGone = false;
   }
 }
 
 /** Commands that find out what happened to rows with an unknown outcome: one list by the human key when there is one. */
-function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], results: Results): string[] {
+function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], idOf: (row: Row) => string | undefined): string[] {
   if (!rows.length) return [];
+  // one list per 50 values of a key
+  const lists = (field: string, values: string[]) => {
+    const out: string[] = [];
+    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, field, values.slice(i, i + 50))!);
+    return out;
+  };
   if (mode === 'update') {
-    const ids = rows.map((r) => (r.key?.field === 'id' ? r.key.value : results.all.find((x) => x.row === r.row)?.id)).filter((x): x is string => Boolean(x));
-    return ids.length ? [checkCommand(set, 'id', ids)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+    // by id where it is known, else by the key that finds the row's record (a row sent before its id was journaled)
+    const byField = new Map<string, string[]>();
+    for (const r of rows) {
+      const id = r.key?.field === 'id' ? r.key.value : idOf(r);
+      const [field, value] = id ? ['id', id] : [r.key!.field, r.key!.value];
+      const list = byField.get(field);
+      if (list) list.push(value);
+      else byField.set(field, [value]);
+    }
+    return [...byField].flatMap(([field, values]) => lists(field, values).map((c) => (field === 'id' ? c.replace(/'([0-9a-f-]{36})'/gi, '$1') : c)));
   }
   const key = set.naturalKey;
   const values = key ? rows.map((r) => r.body[key]).filter((v): v is string => typeof v === 'string' && v !== '') : [];
-  if (key && values.length === rows.length) {
-    const out: string[] = [];
-    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, key, values.slice(i, i + 50))!);
-    return out;
-  }
+  if (key && values.length === rows.length) return lists(key, values);
   return [`vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top ${rows.length}`];
 }
 
@@ -352,9 +380,8 @@ interface Target {
   number?: string;
 }
 
-async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts): Promise<{ list: Target[]; what: string }> {
-  if (opts.filter !== undefined) {
-    const q = listQuery({ filter: opts.filter });
+async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts, q: ListQuery | undefined): Promise<{ list: Target[]; what: string }> {
+  if (q) {
     const select = idFields(set);
     const list: Target[] = [];
     let i = 0;
@@ -398,14 +425,15 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
 export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete', opts: BulkActionOpts): Promise<void> {
   if ((opts.filter !== undefined) === (opts.ids !== undefined)) throw new UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
   if (opts.ifMatch !== undefined) throw new UsageError('--if-match names one record\'s ETag; with --filter or --ids each record\'s own is used (or --force)');
+  const q = opts.filter !== undefined ? listQuery({ filter: opts.filter }) : undefined; // (an empty --filter is refused, --dry-run or not)
   const bulk = bulkOptions(ctx, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
   const select = idFields(set);
-  if (ctx.http.dryRun && opts.filter !== undefined) {
-    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: select }), headers: client.headers });
+  if (ctx.http.dryRun && q) {
+    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select })), headers: client.headers });
     ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
     return;
   }
@@ -416,7 +444,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   if (!ctx.globals.yes && !ctx.prompter.interactive && !ctx.http.dryRun) {
     await confirmDestructive(ctx.prompter, false, actionQuestion(action, `the ${plural} ${source}`));
   }
-  const { list, what } = await targets(ctx, client, set, opts);
+  const { list, what } = await targets(ctx, client, set, opts, q);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;

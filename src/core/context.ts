@@ -217,8 +217,18 @@ export class Ctx {
   /** Writes to stdout honouring back-pressure. */
   write(text: string): Promise<void> {
     return new Promise((resolve) => {
-      if (this.io.stdout.write(text)) resolve();
-      else this.io.stdout.once('drain', () => resolve());
+      const out = this.io.stdout;
+      if (out.writable === false || out.write(text)) return resolve();
+      // (a stream whose reader went away never drains: it fails, or closes)
+      const done = () => {
+        out.off('drain', done);
+        out.off('error', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.once('drain', done);
+      out.once('error', done);
+      out.once('close', done);
     });
   }
 

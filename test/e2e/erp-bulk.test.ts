@@ -166,6 +166,13 @@ describe('erp bulk actions', () => {
     const f = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', "status eq 'Draft'", '--dry-run']);
     expect(f.code).toBe(0);
     expect(JSON.parse(f.stdout)[0].url).toMatch(/\/salesOrders\?\$filter=status%20eq%20%27Draft%27&\$select=id,number$/);
+    // an empty filter (which would match every record) is refused with or without --dry-run
+    for (const dry of [['--dry-run'], ['--yes']]) {
+      const empty = await e2e.run(['erp', 'currencies', 'delete', '--filter', ' ', ...dry]);
+      expect(empty.code).toBe(2);
+      expect(empty.stdout).toBe('');
+      expect(empty.stderr).toBe('vx: --filter may not be empty\n');
+    }
     expect(e2e.emu.count({ family: 'erp' })).toBe(0);
   });
 

@@ -98,8 +98,9 @@ export function odataLiteral(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
+/** Text inside a shell's double quotes, taken literally: a value such as $(…) or `…` is not run when the command is pasted. */
 function q(s: string): string {
-  return s.replace(/"/g, '\\"');
+  return s.replace(/["\\$`]/g, '\\$&');
 }
 
 /** One command that lists the records behind unknown outcomes (by a key), or undefined. */
