@@ -1,9 +1,11 @@
 // `vx translate memory stats|export|import|prune`: the translation memory (see
 // api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
+import { language } from '../api/translator/options.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
@@ -41,12 +43,27 @@ function characters(flag: string, v: string | undefined): number | undefined {
 }
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget (also vx translate file|sync's). */
-export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string }) {
+export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string; out?: string }) {
   const memory = memoryPath(ctx, opts.memory);
+  if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);
   return { memory, perMinute, budget };
+}
+
+/**
+ * Refuses an --out that names the memory (also through a link): the output, renamed over it when
+ * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
+ */
+function notOverMemory(out: string | undefined, memory: string): void {
+  try {
+    const [x, y] = [statSync(out ?? ''), statSync(memory)];
+    if (x.ino !== y.ino || x.dev !== y.dev) return;
+  } catch {
+    return;
+  }
+  throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
 }
 
 function requirePath(ctx: Ctx, flag: string | undefined): string {
@@ -69,7 +86,9 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
 
 export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
-  const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
+  const path = requirePath(ctx, opts.memory);
+  notOverMemory(opts.out, path);
+  const mem = await TranslationMemory.open(path, { readOnly: true });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n = 0;
   try {
@@ -98,7 +117,6 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
 
 export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
   const path = requirePath(ctx, opts.memory);
-  const { existsSync, statSync } = await import('node:fs');
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`cannot read ${file}: no such file`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;
@@ -143,7 +161,8 @@ export function parseAge(v: string): number {
 function single(flag: string, v: string | string[] | undefined): string | undefined {
   const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
   if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
-  return all[0]?.toLowerCase();
+  // a code that is not one would match nothing: refused, as vx translate refuses it
+  return (all[0]?.toLowerCase() === 'auto' && flag === '--from' ? 'auto' : language(flag, all[0]))?.toLowerCase();
 }
 
 export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {

@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -225,13 +225,23 @@ describe('translation memory', () => {
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
   });
 
-  it('prune of a memory that does not exist is refused naming it (exit 2) and creates nothing', async () => {
+  it('prune of a memory that does not exist, or of a language code that is not one, is refused (exit 2) and changes nothing', async () => {
     const mem = join(dir, 'typo.tm');
     const r = await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--yes']);
     expect(r.stderr).toBe(`vx: translation memory ${mem}: no such file\n`);
     expect(r.code).toBe(2);
     expect(existsSync(mem)).toBe(false);
     expect(existsSync(`${mem}-lock`)).toBe(false);
+    // a typo in a language would remove nothing and say so with exit 0
+    const real = join(dir, 'langs.tm');
+    await e2e.run(['translate', '--to', 'de', '--memory', real, 'Hello']);
+    for (const [flag, value] of [['--to', 'german'], ['--from', 'e n']]) {
+      const bad = await e2e.run(['translate', 'memory', 'prune', '--memory', real, flag, value, '--yes']);
+      expect(bad.stderr).toBe(`vx: invalid language code "${value}" for ${flag}: expected a code like de, pt-PT or zh-Hans\n`);
+      expect(bad.code).toBe(2);
+    }
+    const auto = await e2e.run(['translate', 'memory', 'prune', '--memory', real, '--from', 'auto', '--to', 'DE', '--yes', '-o', 'json']);
+    expect(JSON.parse(auto.stdout)).toEqual({ removed: 1, remaining: 0, memory: real });
   });
 
   it('a memory cut short (an interrupted copy) is refused naming it (exit 2) instead of crashing, nothing sent, the file untouched', async () => {
@@ -299,6 +309,24 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
+  it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
+    const mem = join(dir, 'self.tm');
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
+    const before = readFileSync(mem);
+    symlinkSync(mem, join(dir, 'self-link.tm'));
+    e2e.emu.reset();
+    for (const out of [mem, join(dir, 'self-link.tm')]) {
+      for (const args of [['translate', 'memory', 'export', '--memory', mem, '--out', out], ['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--out', out, 'Goodbye']]) {
+        const r = await e2e.run(args);
+        expect(r.stderr).toBe(`vx: --out ${out} is the translation memory itself: name another file (nothing was written)\n`);
+        expect(r.code).toBe(2);
+      }
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    expect(readFileSync(mem).equals(before)).toBe(true);
+    expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
   it('Ctrl-C stops an import between entries: exit 130, the entries imported so far are committed and counted', async () => {
     const tmx = join(dir, 'big.tmx');
     const units = Array.from({ length: 150_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);

@@ -233,6 +233,17 @@ describe('TMX 1.4', () => {
     expect(readFileSync(file, 'utf8')).toContain('<tu srclang="en" creationdate="20231114T221320Z">');
   });
 
+  it('takes an exported file edited by hand as the key sees it: languages in any case, other fields refused naming the line', async () => {
+    const unit = tmxUnit(entry('Hello', 'de', 'Hallo'));
+    const file = join(dir, 'edited.tmx');
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace('[&quot;en&quot;,&quot;&quot;,&quot;de&quot;', '[&quot;EN&quot;,&quot;&quot;,&quot;DE&quot;') + TMX_FOOTER);
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e));
+    expect(back).toEqual([entry('Hello', 'de', 'Hallo')]);
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace('false,false', '&quot;false&quot;,false') + TMX_FOOTER);
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(5, 'the x-vx-options property is not one written by vx translate memory export (12 strings and flags)'));
+  });
+
   it('reads TMX of other tools: one entry per target, from the srclang', async () => {
     const file = join(dir, 'other.tmx');
     writeFileSync(

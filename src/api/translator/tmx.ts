@@ -110,8 +110,13 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
     if (!Array.isArray(opts) || opts.length !== 12 || !result || typeof result !== 'object' || !Array.isArray((result as TranslateResult).translations) || (result as TranslateResult).translations.length !== 1 || (source !== undefined && typeof source !== 'string')) {
       throw new TmxError(u.line, 'the x-vx-options, x-vx-result or x-vx-source property is not one written by vx translate memory export');
     }
-    const [from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback] = opts as [string, string, string, string, string, string, string, boolean, boolean, string, string, boolean];
+    // a key whose fields are not what vx writes (a file edited by hand) would never be hit again
+    if (!opts.every((v, i) => typeof v === (i === 7 || i === 8 || i === 11 ? 'boolean' : 'string'))) {
+      throw new TmxError(u.line, 'the x-vx-options property is not one written by vx translate memory export (12 strings and flags)');
+    }
+    const [from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback] = (opts as string[]).map((v, i) => (i === 0 || i === 1 || i === 2 ? v.toLowerCase() : v)) as [string, string, string, string, string, string, string, boolean, boolean, string, string, boolean];
     if (from) checkLang(from, u.line, 'the source language');
+    if (suggestedFrom) checkLang(suggestedFrom, u.line, 'the suggested source language');
     checkLang(to, u.line, 'the target language');
     const src = u.tuvs.find((t) => t.lang.toLowerCase() === (u.srclang ?? '').toLowerCase()) ?? u.tuvs[0];
     if (!src) throw new TmxError(u.line, 'a <tu> without <tuv>');
