@@ -122,11 +122,19 @@ class Results {
 async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: string[], journal?: Journal): Promise<void> {
   await results.finish();
   ctx.info(results.summary(verb, interrupted !== undefined));
-  const rolled = [...new Set(results.all.filter((r) => r.batch !== undefined).map((r) => r.batch!))].sort((a, b) => a - b);
-  if (rolled.length) ctx.info(`rolled back (--atomic): batch${rolled.length > 1 ? 'es' : ''} ${rolled.join(', ')}; their rows were not changed`);
+  // each batch named with its rows (batch numbers alone mean nothing to a rerun, which numbers its own)
+  const rolled = new Map<number, { first: number; last: number }>();
+  for (const r of results.all) {
+    if (r.batch === undefined) continue;
+    const b = rolled.get(r.batch);
+    if (!b) rolled.set(r.batch, { first: r.row, last: r.row });
+    else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
+  }
+  const batches = [...rolled].sort((a, b) => a[0] - b[0]).map(([no, b]) => `batch ${no} (${b.first === b.last ? `row ${b.first}` : `rows ${b.first}-${b.last}`})`);
+  if (batches.length) ctx.info(`rolled back (--atomic): ${batches.join(', ')}; their rows were not changed`);
   const unknown = results.all.filter((r) => r.status === 'unknown');
   if (unknown.length) {
-    ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (rows ${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
+    ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
     for (const c of checks) ctx.info(`  check with: ${c}`);
     if (journal) ctx.info(`  a rerun leaves them alone; --resend-unknown sends them again`);
   }
@@ -140,9 +148,10 @@ async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, 
   if (results.failed) throw new ServiceError(`${fmt(results.failed)} of ${fmt(results.total)} rows did not succeed`);
 }
 
+/** "row 5", "rows 2, 3" or "rows 2, 3, … 5 more" */
 function rowList(rows: number[]): string {
   const s = rows.slice(0, 10).join(', ');
-  return rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s;
+  return `${rows.length === 1 ? 'row' : 'rows'} ${rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s}`;
 }
 
 async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
@@ -213,7 +222,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     }
     if (changed.length) {
       results.all.length = 0;
-      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: rows ${rowList(changed)} were sent before with other content; name another file with --journal, or delete it to start over`);
+      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content; name another file with --journal, or delete it to start over`);
     }
     for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
     // rows by row number (an array: a Map of 10,000 entries cost more to build and to keep)

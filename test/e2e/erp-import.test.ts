@@ -141,7 +141,7 @@ describe('erp import', () => {
     writeFileSync(p, 'code\nR1\nR2-changed\n');
     const z = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
     expect(z.code).toBe(2);
-    expect(z.stderr).toContain('belongs to another version of the input: rows 3 were sent before with other content');
+    expect(z.stderr).toContain('belongs to another version of the input: row 3 was sent before with other content');
     expect(batches().length).toBe(before);
   });
 
@@ -200,6 +200,15 @@ describe('erp import', () => {
     expect(batches()).toHaveLength(0);
   });
 
+  it('a batch whose answer does not come in time is unknown, said as a timeout', async () => {
+    const p = file('slow.csv', 'code\nTO1\n');
+    e2e.emu.setFaults('erp/POST/hang:1x');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--timeout', '1']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'unknown', message: 'no answer came in time (--timeout) after the batch was sent', check: `vx erp salespeople list --filter "code eq 'TO1'"` }]);
+    expect(r.stderr).toContain('1 row has an unknown outcome (row 2): it may or may not have been done, and was not sent again');
+  });
+
   it('--atomic sends Isolation: snapshot and says which batches were rolled back', async () => {
     const p = file('atomic.csv', 'code\nM1\nM2\nM1\nM4\n');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--atomic', '--batch-size', '2', '--concurrency', '1', '-o', 'ndjson']);
@@ -208,7 +217,7 @@ describe('erp import', () => {
     expect(res.map((x) => x.status)).toEqual(['created', 'created', 'failed', 'rolled-back']);
     expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Application_EntityWithSameKeyExists', batch: 2 });
     expect(res[3]).toMatchObject({ batch: 2 });
-    expect(r.stderr).toContain('rolled back (--atomic): batch 2; their rows were not changed');
+    expect(r.stderr).toContain('rolled back (--atomic): batch 2 (rows 4-5); their rows were not changed');
     expect(batches()[0].headers!.isolation).toBe('snapshot');
     expect(await codes()).not.toContain('M4');
     // the rolled-back and failed rows are sent again by a rerun (after fixing the file, a new journal)

@@ -101,6 +101,19 @@ describe('import rows', () => {
     expect(json.rows[0]).toMatchObject({ key: { field: 'number', value: 'S-1' }, body: { externalDocumentNumber: 'E-1', status: 'Open' } });
   });
 
+  it('--update: a second row for the same record (same key) is a problem, not a 412 "changed by someone else"', async () => {
+    const id = '0000100a-0000-4000-8000-0000000a0001';
+    const r = await readCsv(people, 'update', `code,jobTitle\nAH,one\nBC,x\nAH,two\n`, 'f.csv');
+    expect(r.rows.map((x) => x.row)).toEqual([2, 3]);
+    expect(r.problems).toEqual([{ row: 4, message: 'updates the same salesperson/purchaser as row 2 (code AH): give each record one row' }]);
+    const j = await readJsonRows(people, 'update', 'ndjson', `{"id":"${id}","jobTitle":"a"}\n{"code":"AH","jobTitle":1}\n{"id":"${id.toUpperCase()}","jobTitle":"b"}\n`, 'f.ndjson');
+    expect(j.rows.map((x) => x.row)).toEqual([1]);
+    expect(j.problems.map((p) => p.row)).toEqual([2, 3]);
+    expect(j.problems[1].message).toBe(`updates the same salesperson/purchaser as row 1 (id ${id.toUpperCase()}): give each record one row`);
+    // creating: rows are never the same record
+    expect((await readCsv(people, 'create', 'code\nZ1\nZ1\n', 'f.csv')).rows).toHaveLength(2);
+  });
+
   it('numbers a double cannot hold are sent as written (CSV and JSON), as --set and --data do', async () => {
     const csv = await readCsv(orders, 'create', 'customerNumber,discountAmount\nC1,1.2345678901234567890123\nC2,0.5\n', 'f.csv');
     expect(csv.problems).toEqual([]);

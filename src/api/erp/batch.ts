@@ -146,7 +146,10 @@ export class BatchClient {
         const out = /outcome is unknown/.test(e.message);
         throw Object.assign(e, { results: out ? unknown('interrupted while the batch was out') : ops.map((): OpResult => ({ kind: 'failed', status: 0, message: 'interrupted before its batch was sent: not done (a rerun sends it)' })) });
       }
-      if (e instanceof NetworkError) return unknown(/outcome is unknown/.test(e.message) ? 'the connection was lost after the batch was sent' : e.message);
+      if (e instanceof NetworkError) {
+        if (!/outcome is unknown/.test(e.message)) return unknown(e.message);
+        return unknown(/timed out/.test(e.message) ? 'no answer came in time (--timeout) after the batch was sent' : 'the connection was lost after the batch was sent');
+      }
       const status = (e as VxError).status;
       // 429 and 503 (after every retry) prove nothing was done; another 5xx does not
       if (e instanceof ThrottledError || status === 503) return ops.map(() => ({ kind: 'failed', status: status ?? 429, code: e.code, message: e.message }));

@@ -346,7 +346,31 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
   }
   if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
-  return { rows, problems, total, ignored };
+  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored };
+}
+
+/**
+ * --update: a second row that finds the same record by the same key is a problem. Both would be
+ * sent with the ETag of one read, so the later one failed as "changed by someone else" (by the
+ * earlier row), or, in batches sent at once, either could win.
+ */
+function onePerRecord(set: ErpSet, mode: RowMode, rows: Row[], problems: RowProblem[]): Row[] {
+  if (mode !== 'update') return rows;
+  const first = new Map<string, number>();
+  let found = false;
+  for (const r of rows) {
+    const k = `${r.key!.field}\u0000${r.key!.field === 'id' ? r.key!.value.toLowerCase() : r.key!.value}`;
+    const at = first.get(k);
+    if (at === undefined) first.set(k, r.row);
+    else {
+      problems.push({ row: r.row, message: `updates the same ${set.singular} as row ${at} (${r.key!.field} ${r.key!.value}): give each record one row` });
+      found = true;
+    }
+  }
+  if (!found) return rows;
+  problems.sort((a, b) => a.row - b.row);
+  const bad = new Set(problems.map((p) => p.row));
+  return rows.filter((r) => !bad.has(r.row));
 }
 
 /** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
@@ -403,5 +427,5 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     });
   }
   if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
-  return { rows, problems, total, ignored: [...ignored] };
+  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored: [...ignored] };
 }
