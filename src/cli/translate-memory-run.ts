@@ -47,7 +47,13 @@ export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute
   const memory = memoryPath(ctx, opts.memory);
   if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
-  const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
+  // a bad value names where it came from: the variable, or the profile
+  const where = !fromProfile
+    ? '--max-chars-per-minute'
+    : fromProfile.source === 'env'
+      ? `${fromProfile.origin} (the translate.maxRate setting)`
+      : `the translate.maxRate setting of profile "${fromProfile.origin}"`;
+  const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);
   return { memory, perMinute, budget };
 }

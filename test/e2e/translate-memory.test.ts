@@ -170,6 +170,27 @@ describe('translation memory', () => {
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
   });
 
+  it('a bad --max-chars-per-minute, or translate.maxRate, is a usage error naming where it came from (the variable, the profile), nothing sent', async () => {
+    const expected = (v: string, where: string) => `vx: invalid value "${v}" for ${where}: expected a whole number of characters from 1, e.g. 2000000\n`;
+    for (const v of ['0', '-1', '1.5', '2k', 'abc']) {
+      const r = await e2e.run(['translate', '--to', 'de', 'x', '--max-chars-per-minute', v]);
+      expect([r.code, r.stderr]).toEqual([2, expected(v, '--max-chars-per-minute')]);
+    }
+    const env = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATE_MAX_RATE: 'fast' } });
+    expect([env.code, env.stderr]).toEqual([2, expected('fast', 'VX_TRANSLATE_MAX_RATE (the translate.maxRate setting)')]);
+    const configDir = tempDir('vx-maxrate-');
+    try {
+      expect((await e2e.run(['profile', 'set', 'translate.maxRate', '0'], { configDir })).code).toBe(0);
+      const profile = await e2e.run(['translate', '--to', 'de', 'x'], { configDir });
+      expect([profile.code, profile.stderr]).toEqual([2, expected('0', 'the translate.maxRate setting of profile "default"')]);
+      // the flag wins over the setting
+      expect((await e2e.run(['translate', '--to', 'de', 'x', '--max-chars-per-minute', '2,000,000'], { configDir })).code).toBe(0);
+    } finally {
+      removeDir(configDir);
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(1);
+  });
+
   it('--budget with a format that needs the whole result (yaml, table, --query): what was translated is still written, as the hint says', async () => {
     // (they printed nothing while the second line said "the output holds lines 1-1,000")
     const lines = Array.from({ length: 1500 }, (_, i) => `item ${String(i).padStart(4, '0')}`);
