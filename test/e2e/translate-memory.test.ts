@@ -164,6 +164,9 @@ describe('translation memory', () => {
     expect(r.stdout.split('\n').slice(0, -1)).toHaveLength(1000);
     expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n');
     expect(calls().map((c) => c.billed)).toEqual([9000]);
+    // --verbose counts the texts sent, not those the budget kept back (it said 2,500)
+    const v = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', join(dir, 'budget.txt'), '--verbose', '-o', 'none']);
+    expect(v.stderr).toMatch(/\ntranslated 1,000 items in 1 request; billed characters: 9,000 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 0; distinct texts sent: 1,000; /);
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
   });
 

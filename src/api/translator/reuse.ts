@@ -33,6 +33,8 @@ import { ItemTooLong } from './stream.js';
 export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
 export const MAX_PENDING = 10_000;
+/** distinct texts an estimate with a memory remembers as stored by the run (~80 MB of heap) */
+const ESTIMATE_STORED = 1_000_000;
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -388,6 +390,10 @@ export async function* reuseMisses(
   const windowSize = opts.window ?? WINDOW;
   const seen = new Generations<true>(windowSize);
   const memory = opts.memory;
+  // the run stores what it sends: with a memory, a text back after it left the window is a hit
+  // (so the distinct texts counted as sent are kept here, ESTIMATE_STORED at most: past that, the
+  // count is an upper bound)
+  const stored = memory && new Set<string>();
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
       if (memory?.store.relieveDue) await memory.store.relieve();
@@ -397,6 +403,10 @@ export async function* reuseMisses(
         continue;
       }
       seen.set(text, true);
+      if (stored?.has(text)) {
+        est.memoryHits++;
+        continue;
+      }
       const found = memory && recall(memory, text, true);
       if (found && 'result' in found) {
         est.memoryHits++;
@@ -405,6 +415,7 @@ export async function* reuseMisses(
       const chars = countChars(text);
       const problem = opts.targets !== undefined && itemProblem(chars, found ? found.missing.length : opts.targets);
       if (problem) throw new ItemTooLong(est.items, problem);
+      if (stored && stored.size < ESTIMATE_STORED) stored.add(text);
       est.sent++;
       est.chars += chars;
       if (found) {
