@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
   // help and usage errors, written to the descriptors directly, never build the streams.
   state.onAction = () =>
     process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(interrupted || 0);
+      if (e.code === 'EPIPE') {
+        if (state.keepOnOutputGone) return;
+        process.exit(interrupted || 0);
+      }
       process.stderr.write(`vx: cannot write to standard output: ${e.message}; the output is incomplete\n`);
       process.exit(interrupted || 1);
     });

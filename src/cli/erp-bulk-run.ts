@@ -1,10 +1,10 @@
 // The work behind `vx erp <set> import | export` and the bulk forms of `delete` and the bound
 // actions (`--filter`, `--ids`): rows in, one result per row out, $batch in between.
 import { resolve } from 'node:path';
-import { batchFor, checkCommand, getCommand, lookup, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
-import type { BatchClient } from '../api/erp/batch.js';
+import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
+import type { BatchClient, BatchOp } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
-import { ErpClient, type Entity } from '../api/erp/client.js';
+import { ErpClient, odataQuery, type Entity, type ListQuery } from '../api/erp/client.js';
 import { Journal, outcomeLine, sentLine } from '../api/erp/journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../api/erp/rows.js';
 import type { Ctx } from '../core/context.js';
@@ -14,26 +14,26 @@ import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, t
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
+import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../spec/families.js';
 import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
+import { state } from './runner.js';
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
-  const n = Number(v);
-  if (v === undefined || !/^\d+$/.test(v.trim()) || n < min || n > max) {
-    throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected a whole number from ${min} to ${max}`);
-  }
-  return n;
+  const expected = v === undefined ? `a whole number from ${min} to ${max}` : wholeNumber(min, max)(v);
+  if (expected !== undefined) throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected ${expected}`);
+  return Number(v);
 }
 
 /** Batch size, concurrency and atomicity from the flags and settings. */
 export function bulkOptions(ctx: Ctx, opts: BatchOpts & CompanyOpts): BulkOptions {
   const limit = ctx.config.get('erp.rateLimit') ?? '';
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(limit);
-  if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) throw new UsageError(`invalid erp.rateLimit "${limit}": expected <requests>/<seconds>, e.g. 6000/300`);
+  const rate = parseRateLimit(limit);
+  if (!rate) throw new UsageError(`invalid erp.rateLimit "${limit}": expected ${RATE_LIMIT_FORM}`);
   // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
   // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
-  const [n, w] = [Number(m[1]), Number(m[2])];
+  const [n, w] = [rate.requests, rate.seconds];
   const pacer = new Pacer({ perMinute: ((0.9 * n) / w) * 60, burst: n / 10 });
   return {
     pacer,
@@ -67,6 +67,7 @@ class Results {
     readonly total: number,
   ) {
     this.streaming = ctx.explicitFormat() === 'ndjson';
+    ctx.io.stdout.once('error', () => (this.outputGone = true));
   }
 
   private lines = '';
@@ -77,9 +78,16 @@ class Results {
     if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
   }
 
+  /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
+  outputGone = false;
+
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
   flush(): void {
     if (!this.lines) return;
+    if (this.outputGone) {
+      this.lines = '';
+      return;
+    }
     const text = this.lines;
     this.lines = '';
     this.pending = this.pending.then(() => this.ctx.write(text));
@@ -92,7 +100,7 @@ class Results {
   async finish(): Promise<void> {
     this.flush();
     await this.pending;
-    if (this.streaming) return;
+    if (this.streaming || this.outputGone) return;
     this.all.sort((a, b) => a.row - b.row);
     // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
     const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !OK.has(r.status));
@@ -100,9 +108,11 @@ class Results {
     await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
   }
 
-  summary(verb: string): string {
+  summary(verb: string, interrupted?: boolean): string {
     const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
     const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    // the rows Ctrl-C kept from being sent have no result: say how many
+    if (interrupted && this.all.length < this.total) parts.push(`${fmt(this.total - this.all.length)} not sent (interrupted)`);
     return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
   }
 }
@@ -110,27 +120,37 @@ class Results {
 /** Ends a bulk run: results, the summary on stderr, the unknown outcomes with a check, the exit status. */
 async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: string[], journal?: Journal): Promise<void> {
   await results.finish();
-  ctx.info(results.summary(verb));
-  const rolled = [...new Set(results.all.filter((r) => r.batch !== undefined).map((r) => r.batch!))].sort((a, b) => a - b);
-  if (rolled.length) ctx.info(`rolled back (--atomic): batch${rolled.length > 1 ? 'es' : ''} ${rolled.join(', ')}; their rows were not changed`);
+  ctx.info(results.summary(verb, interrupted !== undefined));
+  // each batch named with its rows (batch numbers alone mean nothing to a rerun, which numbers its own)
+  const rolled = new Map<number, { first: number; last: number }>();
+  for (const r of results.all) {
+    if (r.batch === undefined) continue;
+    const b = rolled.get(r.batch);
+    if (!b) rolled.set(r.batch, { first: r.row, last: r.row });
+    else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
+  }
+  const batches = [...rolled].sort((a, b) => a[0] - b[0]).map(([no, b]) => `batch ${no} (${b.first === b.last ? `row ${b.first}` : `rows ${b.first}-${b.last}`})`);
+  if (batches.length) ctx.info(`rolled back (--atomic): ${batches.join(', ')}; their rows were not changed`);
   const unknown = results.all.filter((r) => r.status === 'unknown');
   if (unknown.length) {
-    ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (rows ${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
+    ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
     for (const c of checks) ctx.info(`  check with: ${c}`);
     if (journal) ctx.info(`  a rerun leaves them alone; --resend-unknown sends them again`);
   }
   const failures = results.all.filter((r) => !OK.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
   for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
   if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  if (results.outputGone) ctx.info('standard output was closed by its reader: the results after that were not written there (the journal has each row\'s outcome)');
   if (journal) ctx.info(`journal: ${journal.path}`);
   journal?.close();
   if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
   if (results.failed) throw new ServiceError(`${fmt(results.failed)} of ${fmt(results.total)} rows did not succeed`);
 }
 
+/** "row 5", "rows 2, 3" or "rows 2, 3, … 5 more" */
 function rowList(rows: number[]): string {
   const s = rows.slice(0, 10).join(', ');
-  return rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s;
+  return `${rows.length === 1 ? 'row' : 'rows'} ${rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s}`;
 }
 
 async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ parsed: ParsedRows; name: string }> {
@@ -175,6 +195,9 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     input: opts.file === '-' ? '-' : resolve(opts.file!),
   });
   const results = new Results(ctx, parsed.total);
+  // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
+  // does not cut the run short with batches out (their rows would be left unknown) and exit 0
+  state.keepOnOutputGone = true;
   try {
     // what an earlier run did
     const send: Row[] = [];
@@ -191,11 +214,14 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       }
       if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
       else if (opts.resendUnknown) send.push(row);
-      else results.add({ row: row.row, status: 'unknown', message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)' });
+      else {
+        const check = checksFor(set, mode, [row], () => prev.id)[0];
+        results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)', ...(check ? { check } : {}) });
+      }
     }
     if (changed.length) {
       results.all.length = 0;
-      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: rows ${rowList(changed)} were sent before with other content; name another file with --journal, or delete it to start over`);
+      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content; name another file with --journal, or delete it to start over`);
     }
     for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
     // rows by row number (an array: a Map of 10,000 entries cost more to build and to keep)
@@ -229,7 +255,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     };
     const record = (r: RowResult): void => {
       const row = byRow[r.row] as Row | undefined;
-      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], results)[0];
+      if (r.status === 'unknown' && row) r.check = checksFor(set, mode, [row], () => r.id)[0];
       results.add(r);
       if (!row) return;
       const state = OK.has(r.status) ? 'done' : r.status === 'unknown' ? 'unknown' : r.status === 'rolled-back' ? 'rolled-back' : 'failed';
@@ -257,29 +283,41 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     } finally {
       flush();
     }
-    const unknownSet = new Set(results.all.filter((x) => x.status === 'unknown').map((x) => x.row));
-    const unknownRows = send.filter((r) => unknownSet.has(r.row));
-    const checks = checksFor(set, mode, unknownRows, results);
+    // (those of an earlier run too: they are checked the same way)
+    const unknownIds = new Map(results.all.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+    const unknownRows = parsed.rows.filter((r) => unknownIds.has(r.row));
+    const checks = checksFor(set, mode, unknownRows, (r) => unknownIds.get(r.row));
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();
+    state.keepOnOutputGone = false;
   }
 }
 
 /** Commands that find out what happened to rows with an unknown outcome: one list by the human key when there is one. */
-function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], results: Results): string[] {
+function checksFor(set: ErpSet, mode: 'create' | 'update', rows: Row[], idOf: (row: Row) => string | undefined): string[] {
   if (!rows.length) return [];
+  // one list per 50 values of a key
+  const lists = (field: string, values: string[]) => {
+    const out: string[] = [];
+    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, field, values.slice(i, i + 50))!);
+    return out;
+  };
   if (mode === 'update') {
-    const ids = rows.map((r) => (r.key?.field === 'id' ? r.key.value : results.all.find((x) => x.row === r.row)?.id)).filter((x): x is string => Boolean(x));
-    return ids.length ? [checkCommand(set, 'id', ids)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+    // by id where it is known, else by the key that finds the row's record (a row sent before its id was journaled)
+    const byField = new Map<string, string[]>();
+    for (const r of rows) {
+      const id = r.key?.field === 'id' ? r.key.value : idOf(r);
+      const [field, value] = id ? ['id', id] : [r.key!.field, r.key!.value];
+      const list = byField.get(field);
+      if (list) list.push(value);
+      else byField.set(field, [value]);
+    }
+    return [...byField].flatMap(([field, values]) => lists(field, values).map((c) => (field === 'id' ? c.replace(/'([0-9a-f-]{36})'/gi, '$1') : c)));
   }
   const key = set.naturalKey;
   const values = key ? rows.map((r) => r.body[key]).filter((v): v is string => typeof v === 'string' && v !== '') : [];
-  if (key && values.length === rows.length) {
-    const out: string[] = [];
-    for (let i = 0; i < values.length; i += 50) out.push(checkCommand(set, key, values.slice(i, i + 50))!);
-    return out;
-  }
+  if (key && values.length === rows.length) return lists(key, values);
   return [`vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top ${rows.length}`];
 }
 
@@ -350,10 +388,9 @@ interface Target {
   number?: string;
 }
 
-async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts): Promise<{ list: Target[]; what: string }> {
-  if (opts.filter !== undefined) {
-    const q = listQuery({ filter: opts.filter });
-    const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActionOpts, q: ListQuery | undefined): Promise<{ list: Target[]; what: string }> {
+  if (q) {
+    const select = idFields(set);
     const list: Target[] = [];
     let i = 0;
     for await (const page of client.listPages(set, { ...q, select }))
@@ -377,39 +414,57 @@ async function targets(ctx: Ctx, client: ErpClient, set: ErpSet, opts: BulkActio
     for (const b of bad) ctx.info(oneLine(`${src.name} ${b}`));
     throw new UsageError(`${bad.length} invalid ${set.singular} id${bad.length > 1 ? 's' : ''} in ${src.name} (listed above); nothing was sent`);
   }
-  return { list, what: `listed in ${src.name}` };
+  // an id listed twice is acted on once: a second `send` would send the quote to the customer again
+  const first = new Map<string, number>();
+  const once = list.filter((t) => {
+    const key = t.id.toLowerCase();
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, t.row);
+      return true;
+    }
+    ctx.info(`${src.name} line ${t.row}: ${t.id} repeats line ${seen}; it is acted on once`);
+    return false;
+  });
+  return { list: once, what: `listed in ${src.name}` };
 }
 
 /** `delete --filter|--ids` and `<action> --filter|--ids`: count, confirm, run over $batch, report per record. */
 export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete', opts: BulkActionOpts): Promise<void> {
   if ((opts.filter !== undefined) === (opts.ids !== undefined)) throw new UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
   if (opts.ifMatch !== undefined) throw new UsageError('--if-match names one record\'s ETag; with --filter or --ids each record\'s own is used (or --force)');
+  const q = opts.filter !== undefined ? listQuery({ filter: opts.filter }) : undefined; // (an empty --filter is refused, --dry-run or not)
   const bulk = bulkOptions(ctx, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const batch = batchFor(client, set, ctx.http, bulk.pacer);
   const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
   if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
-  if (ctx.http.dryRun && opts.filter !== undefined) {
-    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, { $filter: opts.filter, $select: 'id' }), headers: client.headers });
+  const select = idFields(set);
+  if (ctx.http.dryRun && q) {
+    ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select })), headers: client.headers });
     ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${action === 'delete' ? 'DELETE' : `POST …/${ns}.${action.action}`} per record the filter matches, ${bulk.batchSize} per batch>` } });
     return;
   }
-  const plural = `${set.singular}${set.singular.endsWith('y') ? '' : ''} records`;
-  const verb = action === 'delete' ? 'Delete' : action.description.replace(/^\w/, (c) => c.toUpperCase()).replace(/ the [\w ]+$/, '');
+  const plural = `${set.singular} records`;
+  const source = opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids === '-' ? 'standard input' : opts.ids}`;
   // without a terminal and without --yes the question cannot be asked: refuse before the records are
-  // read (exit 2 sends nothing; found by the path-segment fuzz of issue 13)
-  if (!ctx.globals.yes && !ctx.prompter.interactive) {
-    await confirmDestructive(ctx.prompter, false, `${verb} the ${plural} ${opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids}`}?`);
+  // read (exit 2 sends nothing; found by the path-segment fuzz of issue 13); --dry-run never asks
+  if (!ctx.globals.yes && !ctx.prompter.interactive && !ctx.http.dryRun) {
+    await confirmDestructive(ctx.prompter, false, actionQuestion(action, `the ${plural} ${source}`));
   }
-  const { list, what } = await targets(ctx, client, set, opts);
+  const { list, what } = await targets(ctx, client, set, opts, q);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;
   }
-  const question = `${verb} ${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}?`;
+  const question = actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`);
   if (ctx.http.dryRun) {
-    const ops = list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>')));
-    for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    // the reads that give each record's ETag (delete --ids), then the batches
+    const plan = (ops: BatchOp[], atomic?: boolean) => {
+      for (let i = 0; i < ops.length; i += bulk.batchSize!) ctx.http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    };
+    if (action === 'delete' && !opts.force) plan(lookupItems(client, set, list.filter((t) => !t.etag).map((t) => ({ row: t.row, field: 'id', value: t.id }))).map((it) => it.op));
+    plan(list.map((t) => opFor(client, set, action, ns, t, opts.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>'))), bulk.atomic);
     return;
   }
   await confirmDestructive(ctx.prompter, ctx.globals.yes, question);
@@ -448,6 +503,14 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   await finishRun(ctx, set, results, action === 'delete' ? 'deleted from' : `${action.command}:`, interrupted, checks);
 }
 
+/** "Ship and invoice 12 sales order records matching …?", "Turn 3 sales quote records listed in ids.txt into a sales order?" */
+function actionQuestion(action: ActionDef | 'delete', records: string): string {
+  if (action === 'delete') return `Delete ${records}?`;
+  const m = /^(.+?) the [\w ]+?((?: (?:into|to) .*)?)$/.exec(action.description);
+  const capital = (s: string) => s.replace(/^\w/, (c) => c.toUpperCase());
+  return m ? `${capital(m[1])} ${records}${m[2]}?` : `${capital(action.description)}: ${records}?`;
+}
+
 function opFor(client: ErpClient, set: ErpSet, action: ActionDef | 'delete', ns: string, t: Target, etag: string) {
   return action === 'delete'
     ? { method: 'DELETE' as const, url: client.itemUrl(set, t.id), headers: { 'If-Match': etag } }
@@ -465,9 +528,12 @@ export const EXPORT_PAGE_SIZE = 500;
 
 export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
-  const given = ctx.explicitFormat();
+  // -o, else the --out file's name, else VX_OUTPUT or the profile's output when export writes it
+  // (a display preference such as table must not stop an export, nor turn people.csv into JSON)
+  const given = ctx.globals.output !== undefined ? ctx.explicitFormat() : undefined;
+  const preferred = ctx.explicitFormat();
   const byName = opts.out && /\.(csv|ndjson|jsonl|json|tsv)$/i.exec(opts.out)?.[1].toLowerCase().replace('jsonl', 'ndjson');
-  const format = (given ?? byName ?? 'ndjson') as Format;
+  const format = (given ?? byName ?? (preferred && (EXPORT_FORMATS as readonly string[]).includes(preferred) ? preferred : 'ndjson')) as Format;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`export writes ${EXPORT_FORMATS.join(', ')}; -o ${format} is not one of them`);
   if (ctx.globals.query) throw new UsageError('--query does not apply to export (it streams every record); use --filter and --select');
   // pages of 500 unless told otherwise: the service's default (20,000) holds 40x the memory

@@ -14,6 +14,11 @@ export interface RunState {
   interruptedBy?: string;
   /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
   onSigterm?: () => void;
+  /**
+   * set by a run whose requests change records in bulk (import): a reader of its output that goes
+   * away (`| head`) does not cut it short, with batches out and rows not journaled; it goes on
+   */
+  keepOnOutputGone?: boolean;
   /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
   pagerRunning?: boolean;
   /** builds the Ctx of an action instead of the process one (in-process tests: test/helpers/inproc.ts) */

@@ -416,6 +416,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     ],
   });
   if (ctx.globals.verbose) {
+    // the summary comes last, after each request's line
+    ctx.verboseExchanges();
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
     const sent = items.size - result.memoryHits - result.tooLong.size;
     ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}` : ''}`);

@@ -1,11 +1,16 @@
 // `vx translate memory stats|export|import|prune`: the translation memory (see
 // api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
+import { language } from '../api/translator/options.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
 import type { Ctx } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
+import { readError } from '../core/input.js';
 import { atomicFileSink, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 
@@ -19,9 +24,15 @@ export interface MemoryFlags {
  */
 export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
   if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
-  if (flag !== undefined) return flag;
+  if (flag !== undefined) return home(flag);
   if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
-  return ctx.config.get('translate.memory') || undefined;
+  const setting = ctx.config.get('translate.memory');
+  return setting ? home(setting) : undefined;
+}
+
+/** `~` and `~/…` name the home directory: no shell expands a profile setting, nor `--memory=~/…` */
+function home(path: string): string {
+  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(homedir(), path.slice(1)) : path;
 }
 
 /** a whole number of characters from 1 (commas and underscores allowed: 2,000,000) */
@@ -33,12 +44,27 @@ function characters(flag: string, v: string | undefined): number | undefined {
 }
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget (also vx translate file|sync's). */
-export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string }) {
+export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string; out?: string }) {
   const memory = memoryPath(ctx, opts.memory);
+  if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
   const budget = characters('--budget', opts.budget);
   return { memory, perMinute, budget };
+}
+
+/**
+ * Refuses an --out that names the memory (also through a link): the output, renamed over it when
+ * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
+ */
+function notOverMemory(out: string | undefined, memory: string): void {
+  try {
+    const [x, y] = [statSync(out ?? ''), statSync(memory)];
+    if (x.ino !== y.ino || x.dev !== y.dev) return;
+  } catch {
+    return;
+  }
+  throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
 }
 
 function requirePath(ctx: Ctx, flag: string | undefined): string {
@@ -61,7 +87,9 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
 
 export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
-  const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
+  const path = requirePath(ctx, opts.memory);
+  notOverMemory(opts.out, path);
+  const mem = await TranslationMemory.open(path, { readOnly: true });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n = 0;
   try {
@@ -69,12 +97,15 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
     // written in pieces of about 64 KiB, each with back-pressure
     let buf = '';
     for (const e of mem.entries()) {
-      if (ctx.signal.aborted) throw new (await import('../core/errors.js')).InterruptedError();
+      if (ctx.signal.aborted) throw new InterruptedError();
       buf += tmxUnit(e);
       n++;
       if (buf.length >= 65_536) {
         await sink.write(buf);
         buf = '';
+        // stdout redirected to a file is written synchronously: without a turn of the event loop
+        // Ctrl-C would not be seen before the end (and lmdb would not renew its read transaction)
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     await sink.write(buf + TMX_FOOTER);
@@ -90,15 +121,23 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
 
 export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
   const path = requirePath(ctx, opts.memory);
-  const { existsSync, statSync } = await import('node:fs');
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`cannot read ${file}: no such file`);
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    throw readError(file, e);
+  }
+  if (st.isDirectory()) throw readError(file, { code: 'EISDIR' });
+  if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;
   try {
-    total = await readTmx(file, () => undefined);
+    total = await readTmx(file, () => {
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
+    });
   } catch (e) {
     if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
-    throw e;
+    throw (e as NodeJS.ErrnoException).code ? readError(file, e) : e;
   }
   if (ctx.globals.dryRun) {
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
@@ -107,8 +146,11 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
   const mem = await TranslationMemory.open(path);
   let n = 0;
   try {
-    n = await readTmx(file, async (e: MemoryEntry) => {
+    await readTmx(file, async (e: MemoryEntry) => {
+      // what was added before Ctrl-C is committed (by close): an import stops between entries
+      if (ctx.signal.aborted) throw new InterruptedError(`interrupted; ${fmt(n)} of the ${fmt(total)} entries were imported (importing the file again is safe)`);
       mem.add(e);
+      n++;
       if (mem.queued >= 10_000) await mem.flush();
     });
     await mem.flush();
@@ -130,7 +172,8 @@ export function parseAge(v: string): number {
 function single(flag: string, v: string | string[] | undefined): string | undefined {
   const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
   if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
-  return all[0]?.toLowerCase();
+  // a code that is not one would match nothing: refused, as vx translate refuses it
+  return (all[0]?.toLowerCase() === 'auto' && flag === '--from' ? 'auto' : language(flag, all[0]))?.toLowerCase();
 }
 
 export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {
@@ -143,7 +186,7 @@ export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; 
   const from = single('--from', opts.from);
   const drop = (e: MemoryEntry) =>
     (cutoff === undefined || e.stored < cutoff) && (to === undefined || e.options.to === to) && (from === undefined || (e.options.from || 'auto') === from);
-  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun });
+  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false });
   try {
     let matching = 0;
     for (const e of mem.entries()) if (drop(e)) matching++;
@@ -152,7 +195,16 @@ export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; 
       return;
     }
     if (matching) await confirmDestructive(ctx.prompter, ctx.globals.yes, `remove ${fmt(matching)} entr${matching === 1 ? 'y' : 'ies'} from the translation memory ${mem.path}?`, 'nothing was changed');
-    const removed = matching ? await mem.prune(drop) : 0;
+    let removed = 0;
+    if (matching) {
+      await mem.prune((e) => {
+        // what was removed before Ctrl-C stays removed (committed by close)
+        if (ctx.signal.aborted) throw new InterruptedError(`interrupted; ${fmt(removed)} of the ${fmt(matching)} entries were removed`);
+        if (!drop(e)) return false;
+        removed++;
+        return true;
+      });
+    }
     await ctx.print({ removed, remaining: mem.stats().entries, memory: mem.path }, { notTTY: 'json' });
   } finally {
     await mem.close();

@@ -58,9 +58,13 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const onlyLooking = opts.estimate || ctx.http.dryRun;
     if (settings.memory !== undefined && (!onlyLooking || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: onlyLooking });
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
-    if (opts.estimate) return await estimate(ctx, params, input, reuse);
+    // (a line no request can carry is named as the run names it: nothing was sent)
+    const nothingSent = (e: unknown) => {
+      throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });
+    };
+    if (opts.estimate) return await estimate(ctx, params, input, reuse).catch(nothingSent);
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
-    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length);
+    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } finally {
@@ -86,13 +90,13 @@ async function planRun(client: TranslatorClient, input: Items, reuse: Pick<Reuse
     if (!p) partial.set(key, (p = { missing, texts: [] }));
     p.texts.push(text);
   };
-  await planTranslation(client, reuseMisses(input.items, reuse, undefined, onPartial), targets);
+  await planTranslation(client, reuseMisses(input.items, { ...reuse, targets }, undefined, onPartial), targets);
   for (const { missing, texts } of partial.values()) await planTranslation(client.forTargets(missing), texts, missing.length);
 }
 
 /** --estimate: what the run would send and bill, nothing sent. */
 async function estimate(ctx: Ctx, params: TranslateParams, input: Items, reuse: Pick<ReuseOptions, 'memory'>): Promise<void> {
-  await ctx.print(estimateRecord(await estimateReuse(input.items, reuse), params.to.length), { notTTY: 'json' });
+  await ctx.print(estimateRecord(await estimateReuse(input.items, { ...reuse, targets: params.to.length }), params.to.length), { notTTY: 'json' });
 }
 
 interface RunOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget'> {
@@ -115,6 +119,7 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
   const sink = run.out !== undefined ? await atomicFileSink(run.out) : streamSink(ctx.io.stdout);
+  const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
@@ -144,17 +149,23 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     if (renderer) await sink.write(renderer.end());
     else {
       if (sharesTerminal) progress!.clear();
-      await sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
+      await writeKept();
     }
     await sink.commit();
     progress?.stop();
   } catch (e) {
     progress?.stop();
-    // stdout keeps what was delivered, well-formed (a json array is closed)
-    if (renderer && run.out === undefined) await sink.write(renderer.end()).catch(() => undefined);
+    // stdout keeps what was delivered, well-formed (a json array is closed; a table, yaml or
+    // --query shows the items translated, as the hint says)
+    if (run.out === undefined && (renderer || kept.length)) await (renderer ? sink.write(renderer.end()) : writeKept()).catch(() => undefined);
     await sink.abort();
     throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts);
   } finally {
-    if (ctx.globals.verbose) for (const line of describeRun(delivered, counts, performance.now() - started)) ctx.verbose(line);
+    if (ctx.globals.verbose) {
+      // the run's summary comes last, after each request's line
+      const ms = performance.now() - started;
+      ctx.verboseExchanges();
+      for (const line of describeRun(delivered, counts, ms)) ctx.verbose(line);
+    }
   }
 }

@@ -217,8 +217,18 @@ export class Ctx {
   /** Writes to stdout honouring back-pressure. */
   write(text: string): Promise<void> {
     return new Promise((resolve) => {
-      if (this.io.stdout.write(text)) resolve();
-      else this.io.stdout.once('drain', () => resolve());
+      const out = this.io.stdout;
+      if (out.writable === false || out.write(text)) return resolve();
+      // (a stream whose reader went away never drains: it fails, or closes)
+      const done = () => {
+        out.off('drain', done);
+        out.off('error', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.once('drain', done);
+      out.once('error', done);
+      out.once('close', done);
     });
   }
 
@@ -251,10 +261,10 @@ export class Ctx {
     if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(terminalText(redact(message)))}\n`);
   }
 
-  /** Summarises request ids and timings with --verbose. */
+  /** Summarises request ids and timings with --verbose: those not summarised yet (a command may do it before its own last lines). */
   verboseExchanges(): void {
     if (!this.globals.verbose) return;
-    for (const x of this.http.exchanges) {
+    for (const x of this.http.exchanges.splice(0)) {
       this.verbose(`${x.method} ${x.url} -> ${x.status} in ${x.ms} ms${x.requestId ? ` (request id ${x.requestId})` : ''}`);
     }
   }

@@ -216,6 +216,15 @@ export function retryDelay(
   return Math.round(exp / 2 + (exp / 2) * r);
 }
 
+/**
+ * A 429's Retry-After as the pacer learns from it: capped like any wait (a day's Retry-After
+ * taught a rate that booked the next request a day ahead, whatever the retry's own cap)
+ */
+function cappedRetryAfter(res: Pick<HttpResponse, 'headers'>): number | undefined {
+  const ra = parseRetryAfter(res.headers['retry-after']);
+  return ra === undefined ? undefined : Math.min(ra, MAX_RETRY_AFTER_MS);
+}
+
 export function isIdempotent(req: Pick<HttpRequest, 'method' | 'idempotent'>): boolean {
   return req.idempotent === true || IDEMPOTENT_METHODS.has(req.method.toUpperCase());
 }
@@ -665,8 +674,7 @@ export class Http {
           throttledAt = progress;
         }
         if (ticket && res.status === 429 && throttledTries++ < maxRetries) {
-          const ra = parseRetryAfter(res.headers['retry-after']);
-          const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, ra), MAX_RETRY_AFTER_MS));
+          const delay = Math.round(Math.min(req.pace!.pacer.throttled(ticket, cappedRetryAfter(res)), MAX_RETRY_AFTER_MS));
           this.trace(`throttled; retrying in ${delay} ms`);
           this.opts.observer?.retrying({ method, url: req.url, status: res.status, delayMs: delay, attempts: maxRetries + 1 });
           await sleep(delay, signal);
@@ -674,7 +682,7 @@ export class Http {
         }
         if (ticket && res.status === 429) {
           // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
-          req.pace!.pacer.throttled(ticket, parseRetryAfter(res.headers['retry-after']));
+          req.pace!.pacer.throttled(ticket, cappedRetryAfter(res));
           const error = errorFromResponse(res.status, res.text, res.headers);
           if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
           throw error;

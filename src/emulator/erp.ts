@@ -236,6 +236,19 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
   return out;
 }
 
+/**
+ * The $select and $expand of a POST or PATCH, applied to its answer as GET applies them (the
+ * service honours `?$select=id,number` on a create, in a $batch too, to keep answers small),
+ * checked before anything changes; undefined when there are none.
+ */
+function projection(req: EmuRequest, company: string, set: ErpSet): ((row: Row) => Row) | undefined {
+  const sel = req.query.get('$select');
+  if (sel === null && req.query.get('$expand') === null) return undefined;
+  if (sel !== null) odata(() => parseSelect(sel, (n) => n in set.fields));
+  expandNames(req, set);
+  return (row) => shape(req, company, set, row);
+}
+
 /** A malformed query option: 400 BadRequest_NotFound, as the platform answers a query syntax error (dynamics-error-codes.md). */
 function odata<T>(fn: () => T): T {
   try {
@@ -451,11 +464,12 @@ function erpRoutes(): FamilyDef['routes'] {
         const set = setFor(req.params.set, req.params.v, 'company');
         need(set, 'create');
         const rows = rowsOf(req, req.params.c, set);
+        const project = projection(req, req.params.c, set);
         const body = checkBody(req, set, true);
         uniqueCode(set, rows, body);
         const row = newRecord(req, set, body, companyData(req, req.params.c));
         rows.push(row);
-        return entityReply(req, 201, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), row);
+        return entityReply(req, 201, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), project ? project(row) : row);
       },
     },
     {
@@ -476,11 +490,12 @@ function erpRoutes(): FamilyDef['routes'] {
         need(set, 'update');
         const rows = rowsOf(req, req.params.c, set);
         const row = findRow(rows, set, parseKey(req.params.id));
+        const project = projection(req, req.params.c, set);
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
         touch(req, row, body);
-        return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), row);
+        return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), project ? project(row) : row);
       },
     },
     {

@@ -405,6 +405,19 @@ export function typeText(f: FieldDef): string {
 }
 
 /**
+ * Whether the YYYY-MM-DD that `v` starts with is a day of the calendar: DATE_RE lets 31 days
+ * through in every month, and Date.parse takes 2026-02-30 for March 2.
+ */
+function calendarDay(v: string): boolean {
+  const day = Number(v.slice(8, 10));
+  if (day <= 28) return true;
+  const month = Number(v.slice(5, 7));
+  if (month !== 2) return day <= (month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+  const year = Number(v.slice(0, 4));
+  return day === 29 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/**
  * Checks a JSON value against a field; returns the problem (without the field name) or undefined.
  * null is accepted for every field that is not required.
  */
@@ -429,8 +442,8 @@ export function checkValue(f: FieldDef, v: unknown): string | undefined {
   }
   if (typeof v !== 'string') return want();
   if (f.type === 'guid' && !GUID_RE.test(v)) return want();
-  if (f.type === 'date' && !(DATE_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want();
-  if (f.type === 'datetime' && !(DATETIME_RE.test(v) && !Number.isNaN(Date.parse(v)))) return want();
+  if (f.type === 'date' && !(DATE_RE.test(v) && calendarDay(v))) return want();
+  if (f.type === 'datetime' && !(DATETIME_RE.test(v) && calendarDay(v) && !Number.isNaN(Date.parse(v)))) return want();
   if (f.type === 'time' && !TIME_RE.test(v)) return want();
   if (f.values && !f.values.includes(v)) return want();
   if (f.pattern && !f.pattern.re.test(v)) return want();

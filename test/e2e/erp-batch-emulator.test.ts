@@ -67,6 +67,27 @@ describe('emulator $batch', () => {
     expect(await codes()).toEqual([...before, 'T1', 'T2']);
   });
 
+  it('a create or update with ?$select answers only those fields (as the service does); a bad $select changes nothing', async () => {
+    const sp = `companies(${C})/salespeoplePurchasers`;
+    const r = await batch([
+      { id: '1', method: 'POST', url: `${sp}?$select=id,code`, headers: { 'content-type': 'application/json' }, body: { code: 'SEL1', displayName: 'Selected' } },
+      { id: '2', method: 'POST', url: `${sp}?$select=bogus`, headers: { 'content-type': 'application/json' }, body: { code: 'SEL2' } },
+    ], { prefer: 'odata.continue-on-error' });
+    const [a, b] = r.body.responses;
+    expect(a.status).toBe(201);
+    expect(Object.keys(a.body)).toEqual(['@odata.context', '@odata.etag', 'id', 'code']);
+    expect(a.body.code).toBe('SEL1');
+    expect(b.status).toBe(400);
+    expect(b.body.error.code).toBe('BadRequest_NotFound');
+    expect(await codes()).not.toContain('SEL2');
+    const p = await batch([{ id: '1', method: 'PATCH', url: `${sp}(${a.body.id})?$select=displayName`, headers: { 'If-Match': '*' }, body: { displayName: 'Renamed' } }]);
+    expect(p.body.responses[0].status).toBe(200);
+    expect(p.body.responses[0].body).toEqual({ '@odata.context': expect.any(String), '@odata.etag': expect.stringMatching(/^W\//), displayName: 'Renamed' });
+    // the same outside a batch
+    const single = await fetch(`${emu.url}/erp/api/v2.0/${sp}?$select=code`, { method: 'POST', headers: AUTH, body: JSON.stringify({ code: 'SEL3' }) });
+    expect(Object.keys((await single.json()) as object)).toEqual(['@odata.context', '@odata.etag', 'code']);
+  });
+
   it('refuses more than 100 operations with the service error, doing nothing', async () => {
     const ops = Array.from({ length: 101 }, (_, i) => create(String(i), `X${i}`));
     const r = await batch(ops);

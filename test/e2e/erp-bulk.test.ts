@@ -81,6 +81,26 @@ describe('erp export', () => {
     expect(e2e.emu.log.at(-1)!.path).toMatch(/[?&]\$select=code(&|$)/);
   });
 
+  it('the --out name wins over VX_OUTPUT, and a display preference (table) neither stops an export nor changes its format', async () => {
+    const out = join(dir, 'pref.csv');
+    for (const pref of ['table', 'json']) {
+      const r = await e2e.run(['erp', 'salespeople', 'export', '--select', 'code', '--filter', "code eq 'AH'", '--out', out], { env: { VX_OUTPUT: pref } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe('code\nAH\n');
+    }
+    // without --out: VX_OUTPUT when export writes it, else ndjson
+    const csv = await e2e.run(['erp', 'salespeople', 'export', '--select', 'code', '--filter', "code eq 'AH'"], { env: { VX_OUTPUT: 'csv' } });
+    expect(csv.stdout).toBe('code\nAH\n');
+    const table = await e2e.run(['erp', 'salespeople', 'export', '--select', 'code', '--filter', "code eq 'AH'"], { env: { VX_OUTPUT: 'table' } });
+    expect(table.code).toBe(0);
+    expect(lines(table.stdout)).toEqual([{ '@odata.etag': expect.stringMatching(/^W\//), code: 'AH' }]);
+    // -o still wins over the file name
+    const flag = await e2e.run(['erp', 'salespeople', 'export', '--select', 'code', '--filter', "code eq 'AH'", '--out', out, '-o', 'ndjson']);
+    expect(flag.code).toBe(0);
+    expect(lines(readFileSync(out, 'utf8'))).toHaveLength(1);
+  });
+
   it('refuses formats it cannot stream', async () => {
     const r = await e2e.run(['erp', 'salespeople', 'export', '-o', 'table']);
     expect(r.code).toBe(2);
@@ -123,6 +143,73 @@ describe('erp bulk actions', () => {
     expect(both.code).toBe(2);
     expect(e2e.emu.count({ family: 'erp' })).toBe(0);
   });
+
+  it('--dry-run never asks: --ids shows the reads for the ETags, then the batches; --filter shows the listing as it is sent', async () => {
+    const [a, b] = ['00001010-0000-4000-8000-000000100001', '00001010-0000-4000-8000-000000100002'];
+    const r = await e2e.run(['erp', 'sales-quotes', 'delete', '--ids', '-', '--dry-run'], { input: `${a}\n${b}\n` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.map((p: any) => [p.method, p.url.replace(/^.*\/api\//, '')])).toEqual([['POST', 'v1.0/$batch'], ['POST', 'v1.0/$batch']]);
+    const C = e2e.env.VX_ERP_COMPANY;
+    expect(plan[0].body.requests.map((o: any) => [o.method, o.url])).toEqual([
+      ['GET', `companies(${C})/salesQuotes(${a})?$select=id,number`],
+      ['GET', `companies(${C})/salesQuotes(${b})?$select=id,number`],
+    ]);
+    expect(plan[1].body.requests.map((o: any) => [o.method, o.url, o.headers['If-Match']])).toEqual([
+      ['DELETE', `companies(${C})/salesQuotes(${a})`, '<@odata.etag of a fresh read>'],
+      ['DELETE', `companies(${C})/salesQuotes(${b})`, '<@odata.etag of a fresh read>'],
+    ]);
+    const act = await e2e.run(['erp', 'sales-quotes', 'send', '--ids', '-', '--dry-run'], { input: `${a}\n` });
+    expect(act.code).toBe(0);
+    expect(JSON.parse(act.stdout)[0].body.requests).toEqual([{ id: '1', method: 'POST', url: `companies(${C})/salesQuotes(${a})/Vendor.NAV.send`, headers: {} }]);
+    const f = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', "status eq 'Draft'", '--dry-run']);
+    expect(f.code).toBe(0);
+    expect(JSON.parse(f.stdout)[0].url).toMatch(/\/salesOrders\?\$filter=status%20eq%20%27Draft%27&\$select=id,number$/);
+    // an empty filter (which would match every record) is refused with or without --dry-run
+    for (const dry of [['--dry-run'], ['--yes']]) {
+      const empty = await e2e.run(['erp', 'currencies', 'delete', '--filter', ' ', ...dry]);
+      expect(empty.code).toBe(2);
+      expect(empty.stdout).toBe('');
+      expect(empty.stderr).toBe('vx: --filter may not be empty\n');
+    }
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+  });
+
+  it('an id listed twice is acted on once (a quote is not sent to the customer twice)', async () => {
+    const a = '00001010-0000-4000-8000-000000100001';
+    const r = await e2e.run(['erp', 'sales-quotes', 'send', '--ids', '-', '--yes', '-o', 'ndjson'], { input: `${a}\r\n${a.toUpperCase()}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`standard input line 2: ${a.toUpperCase()} repeats line 1; it is acted on once\nsend: 1 row: 1 done\n`);
+    expect(lines(r.stdout)).toEqual([{ row: 1, status: 'done', id: a }]);
+    expect(JSON.parse(batches()[0].body!).requests).toHaveLength(1);
+  });
+
+  it('asks in words that fit the action, naming standard input', async () => {
+    const r = await e2e.run(['erp', 'sales-quotes', 'make-order', '--ids', '-'], { input: '00001010-0000-4000-8000-000000100001\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: Turn the sales quote records listed in standard input into a sales order: confirmation needed; pass --yes to proceed without a terminal (nothing was sent)\n');
+    const s = await e2e.run(['erp', 'sales-quotes', 'send', '--filter', "status eq 'Draft'"]);
+    expect(s.stderr).toBe("vx: Send the sales quote records matching status eq 'Draft' to the customer: confirmation needed; pass --yes to proceed without a terminal (nothing was sent)\n");
+    expect(e2e.emu.count({ family: 'erp' })).toBe(0);
+  });
+
+  it('Ctrl-C: exit 130, and the summary counts the orders never sent', async () => {
+    e2e.emu.setFaults('latency:200');
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--filter', "status ne 'x'", '--yes', '--batch-size', '1', '--concurrency', '1', '-o', 'ndjson'], {
+      onSpawn: (child) => child.stdout!.once('data', () => child.kill('SIGINT')),
+    });
+    expect(r.code).toBe(130);
+    const m = /^ship-and-invoice: 45 rows: (\d+) done, (?:(\d+) unknown, )?(\d+) not sent \(interrupted\)$/m.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const [done, unknown, left] = [Number(m![1]), Number(m![2] ?? 0), Number(m![3])];
+    expect(done + unknown + left).toBe(45);
+    expect(left).toBeGreaterThan(0);
+    expect(lines(r.stdout)).toHaveLength(done + unknown);
+    // (the batch that was out when Ctrl-C came may not be logged yet)
+    expect(batches().length).toBeGreaterThanOrEqual(done);
+    expect(batches().length).toBeLessThanOrEqual(done + unknown);
+  }, 30_000);
 
   it('delete --filter sends If-Match from the listing and reports per record', async () => {
     const r = await e2e.run(['erp', 'currencies', 'delete', '--filter', "code ne 'USD'", '--yes', '-o', 'ndjson']);

@@ -1,9 +1,11 @@
 // vx erp <set> import: rows checked first, sent over $batch, one result per row, the journal.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashFields } from '../../src/api/erp/rows.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
@@ -139,8 +141,23 @@ describe('erp import', () => {
     writeFileSync(p, 'code\nR1\nR2-changed\n');
     const z = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
     expect(z.code).toBe(2);
-    expect(z.stderr).toContain('belongs to another version of the input: rows 3 were sent before with other content');
+    expect(z.stderr).toContain('belongs to another version of the input: row 3 was sent before with other content');
     expect(batches().length).toBe(before);
+  });
+
+  it('a journal another run is using is refused (exit 2, nothing sent); the lock of a run that is gone is taken over', async () => {
+    const p = file('locked.csv', 'code\nLK1\n');
+    writeFileSync(`${p}.vx-journal.lock`, `${process.pid}\n`); // a live process holds it
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`vx: the journal ${p}.vx-journal is in use by another vx run (process ${process.pid}); wait for it to end, or remove ${p}.vx-journal.lock if no such run is going\n`);
+    expect(batches()).toHaveLength(0);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!; // a process that has ended
+    writeFileSync(`${p}.vx-journal.lock`, `${gone}\n`);
+    const s = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(s.code).toBe(0);
+    expect(lines(s.stdout).map((x) => x.status)).toEqual(['created']);
+    expect(existsSync(`${p}.vx-journal.lock`)).toBe(false); // let go at the end
   });
 
   it('a lost answer leaves the rows unknown, with a check; a rerun does not resend them unless --resend-unknown', async () => {
@@ -157,10 +174,39 @@ describe('erp import', () => {
     const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
     expect(again.code).toBe(1);
     expect(lines(again.stdout).map((x) => x.status)).toEqual(['unknown', 'unknown']);
+    // listed with the query that checks them, as the run that lost the answer did
+    expect(lines(again.stdout)[1].check).toBe(`vx erp salespeople list --filter "code eq 'L2'"`);
+    expect(again.stderr).toContain("check with: vx erp salespeople list --filter \"code in ('L1','L2')\"");
     expect(batches().length).toBe(n);
     const resend = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--resend-unknown', '-o', 'ndjson']);
     expect(resend.code).toBe(1); // they exist now: the service refuses duplicates
     expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Application_EntityWithSameKeyExists', 'Application_EntityWithSameKeyExists']);
+  });
+
+  it('--update: rows an earlier run left unknown are listed with a check, by id where the journal has it, else by their key', async () => {
+    const [a, b] = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
+    const p = file('lost-upd.csv', `code,jobTitle\n${a.code},Lost\n${b.code},Lost\n`);
+    const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp salespeople import --update', company: e2e.env.VX_ERP_COMPANY, input: p };
+    // row 2: its answer was lost (the id was known from the lookup); row 3: killed after it was sent
+    const journal = [head, { row: 2, hash: hashFields([a.code, 'Lost']), state: 'unknown', id: a.id }, { row: 3, hash: hashFields([b.code, 'Lost']), state: 'sent' }];
+    writeFileSync(`${p}.vx-journal`, journal.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([
+      { row: 2, status: 'unknown', id: a.id, message: expect.any(String), check: `vx erp salespeople list --filter "id eq ${a.id}"` },
+      { row: 3, status: 'unknown', message: expect.any(String), check: `vx erp salespeople list --filter "code eq '${b.code}'"` },
+    ]);
+    expect(r.stderr).toContain(`check with: vx erp salespeople list --filter "id eq ${a.id}"\n  check with: vx erp salespeople list --filter "code eq '${b.code}'"`);
+    expect(batches()).toHaveLength(0);
+  });
+
+  it('a batch whose answer does not come in time is unknown, said as a timeout', async () => {
+    const p = file('slow.csv', 'code\nTO1\n');
+    e2e.emu.setFaults('erp/POST/hang:1x');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--timeout', '1']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'unknown', message: 'no answer came in time (--timeout) after the batch was sent', check: `vx erp salespeople list --filter "code eq 'TO1'"` }]);
+    expect(r.stderr).toContain('1 row has an unknown outcome (row 2): it may or may not have been done, and was not sent again');
   });
 
   it('--atomic sends Isolation: snapshot and says which batches were rolled back', async () => {
@@ -171,7 +217,7 @@ describe('erp import', () => {
     expect(res.map((x) => x.status)).toEqual(['created', 'created', 'failed', 'rolled-back']);
     expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Application_EntityWithSameKeyExists', batch: 2 });
     expect(res[3]).toMatchObject({ batch: 2 });
-    expect(r.stderr).toContain('rolled back (--atomic): batch 2; their rows were not changed');
+    expect(r.stderr).toContain('rolled back (--atomic): batch 2 (rows 4-5); their rows were not changed');
     expect(batches()[0].headers!.isolation).toBe('snapshot');
     expect(await codes()).not.toContain('M4');
     // the rolled-back and failed rows are sent again by a rerun (after fixing the file, a new journal)
@@ -259,6 +305,60 @@ describe('erp import under the per-user rate limit', () => {
 });
 
 describe('erp import interrupted', () => {
+  it('Ctrl-C while a batch waits to be sent again after a 429: its rows are not done, and a rerun sends them', async () => {
+    const p = file('ctrlc-wait.csv', 'code\nW1\nW2\n');
+    e2e.emu.setFaults('erp/POST/429:1x,retry-after:60');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], {
+      onSpawn: (child) => {
+        const t = setInterval(() => {
+          if (batches().some((b) => b.status === 429)) {
+            clearInterval(t);
+            child.kill('SIGINT');
+          }
+        }, 50);
+        child.on('exit', () => clearInterval(t));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.message])).toEqual([
+      [2, 'failed', undefined, 'interrupted before its batch was sent: not done (a rerun sends it)'],
+      [3, 'failed', undefined, 'interrupted before its batch was sent: not done (a rerun sends it)'],
+    ]);
+    expect(r.stderr).not.toContain('unknown outcome');
+    expect(batches()).toHaveLength(1);
+    e2e.emu.setFaults('');
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(again.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'created'], [3, 'created']]);
+    expect(again.code).toBe(0);
+  }, 30_000);
+
+  it('a reader of the results that goes away (| head -1) does not cut the import short: every row is done and journaled', async () => {
+    const p = file('head.csv', `code\n${Array.from({ length: 12 }, (_, i) => `HD${i}`).join('\n')}\n`);
+    e2e.emu.setFaults('latency:150');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--batch-size', '2', '--concurrency', '1'], {
+      onSpawn: (child) => child.stdout!.once('data', () => child.stdout!.destroy()),
+    });
+    expect(r.stderr).toContain('imported 12 rows: 12 created');
+    expect(r.stderr).toContain("standard output was closed by its reader: the results after that were not written there (the journal has each row's outcome)");
+    expect(r.code).toBe(0);
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').match(/"state":"done"/g)).toHaveLength(12);
+    e2e.emu.setFaults('');
+    expect((await codes()).filter((c) => c.startsWith('HD'))).toHaveLength(12);
+  }, 30_000);
+
+  it('a batch refused for its credentials (401) was not done: a rerun with good ones sends its rows', async () => {
+    const p = file('auth.csv', 'code\nU1\nU2\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], { env: { VX_ERP_TOKEN: 'wrong' } });
+    expect(r.code).toBe(3);
+    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.code])).toEqual([
+      [2, 'failed', 401, 'Authentication_InvalidCredentials'],
+      [3, 'failed', 401, 'Authentication_InvalidCredentials'],
+    ]);
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(again.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'created'], [3, 'created']]);
+    expect(again.code).toBe(0);
+  });
+
   it('Ctrl-C leaves a journal that a rerun continues from: nothing is created twice', async () => {
     const p = file('ctrlc.csv', `code\n${Array.from({ length: 8 }, (_, i) => `C${i}`).join('\n')}\n`);
     e2e.emu.setFaults('latency:300');

@@ -2,12 +2,12 @@
 // the translation memory (second run sends nothing; two processes at once; a crash leaves it valid;
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { BIN, baseEnv, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const dir = tempDir('vx-tm-e2e-');
@@ -41,7 +41,8 @@ describe('dedupe within a run', () => {
       one.set(t, JSON.parse(s.stdout)[0]);
     }
     expect(r.stdout).toBe(`${JSON.stringify(lines.map((l) => one.get(l)), null, 2)}\n`);
-    expect(r.stderr).toMatch(/^translated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n/);
+    // --verbose ends with the summary (each request's line comes before it)
+    expect(r.stderr).toMatch(/^POST \S+ -> 200 in \d+ ms \(request id [^)]+\)\ntranslated 700 items in 1 request; billed characters: 38 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 696; distinct texts sent: 4; effective rate: [\d,]+ billed characters a minute; throttled \(429\): 0\n$/);
   });
 });
 
@@ -84,6 +85,19 @@ describe('translation memory', () => {
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
   });
 
+  it('a memory path starting with ~ is in the home directory (a profile setting is not expanded by a shell, nor --memory=~/…)', async () => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, 'tm'), { recursive: true });
+    const env = { HOME: home };
+    await e2e.run(['profile', 'set', 'translate.memory', '~/tm/notes.tm']);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env });
+    await e2e.run(['profile', 'unset', 'translate.memory']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(existsSync(join(home, 'tm', 'notes.tm'))).toBe(true);
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env });
+    expect(JSON.parse(stats.stdout)).toMatchObject({ path: join(home, 'tm', 'notes.tm'), entries: 1 });
+  });
+
   it('a target added to a run that went before is the only one paid for: sent for the texts the memory holds for the others; output as one request would give', async () => {
     const mem = join(dir, 'added.tm');
     const input = file('added.txt', ['Good morning', 'Hello', 'Good morning', 'Goodbye']);
@@ -97,7 +111,7 @@ describe('translation memory', () => {
       { query: ['fr'], texts: ['Good morning', 'Hello'], billed: 17 },
       { query: ['de', 'fr'], texts: ['Goodbye'], billed: 14 },
     ]);
-    expect(r.stderr).toMatch(/^translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
+    expect(r.stderr).toMatch(/^(POST .*\n){2}translated 4 items in 2 requests; billed characters: 31 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0 \(and 2 for some targets, sent for the others only\); duplicates not sent: 1; distinct texts sent: 3;/);
     // exactly what the service answers when asked for both (without a memory)
     e2e.emu.reset();
     const plain = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '-f', input, '-o', 'json']);
@@ -130,6 +144,19 @@ describe('translation memory', () => {
     expect(existsSync(join(dir, 'never.tm'))).toBe(false);
   });
 
+  it('--estimate and --dry-run of a pipe refuse a line no request can carry, naming its line as the run does (exit 2)', async () => {
+    // (a regular file is checked whole first; a pipe was counted as if the line could be sent, and --dry-run named the distinct text's index)
+    const input = `a\na\n${'b'.repeat(30_000)}\n`;
+    const tooLong = 'vx: line 3 of standard input is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000 (translate to fewer languages per run); nothing was sent\n';
+    for (const mode of ['--estimate', '--dry-run']) {
+      const r = await e2e.run(['translate', '--to', 'de,fr', mode], { input });
+      expect([r.code, r.stderr, r.stdout]).toEqual([2, tooLong, '']);
+    }
+    const long = await e2e.run(['translate', '--to', 'de', '--estimate'], { input: `x\n${'c'.repeat(50_001)}\n` });
+    expect([long.code, long.stderr]).toEqual([2, 'vx: line 2 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n']);
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
   it('--budget stops before the request that would cross it: exit 6, the translated part written, the rest named', async () => {
     const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', file('budget.txt', lines)]);
@@ -137,7 +164,26 @@ describe('translation memory', () => {
     expect(r.stdout.split('\n').slice(0, -1)).toHaveLength(1000);
     expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n');
     expect(calls().map((c) => c.billed)).toEqual([9000]);
+    // --verbose counts the texts sent, not those the budget kept back (it said 2,500)
+    const v = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', join(dir, 'budget.txt'), '--verbose', '-o', 'none']);
+    expect(v.stderr).toMatch(/\ntranslated 1,000 items in 1 request; billed characters: 9,000 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 0; distinct texts sent: 1,000; /);
     expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
+  });
+
+  it('--budget with a format that needs the whole result (yaml, table, --query): what was translated is still written, as the hint says', async () => {
+    // (they printed nothing while the second line said "the output holds lines 1-1,000")
+    const lines = Array.from({ length: 1500 }, (_, i) => `item ${String(i).padStart(4, '0')}`);
+    const input = file('budget-kept.txt', lines);
+    const hint = 'not translated: lines 1,001-1,500; the output holds lines 1-1,000\n';
+    const q = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'json', '--query', '[-1].translations[0].text']);
+    expect([q.code, q.stdout, q.stderr.split('\n')[1] + '\n']).toEqual([6, '"[de] îţéɱ 0999"\n', hint]);
+    const y = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'yaml']);
+    expect(y.code).toBe(6);
+    expect(y.stdout.match(/^- translations:$/gm)).toHaveLength(1000);
+    const t = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'table']);
+    expect(t.code).toBe(6);
+    expect(t.stdout.split('\n').filter((l) => l.startsWith('item '))).toHaveLength(1000);
+    expect(t.stderr).toBe(`vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 4,500 more\n${hint}`);
   });
 
   it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {
@@ -159,6 +205,46 @@ describe('translation memory', () => {
     const missing = await e2e.run(['translate', 'memory', 'stats', '--memory', join(dir, 'nope.tm')]);
     expect(missing.stderr).toBe(`vx: translation memory ${join(dir, 'nope.tm')}: no such file\n`);
     expect(missing.code).toBe(2);
+  });
+
+  it('an empty file (touch) holds nothing: the commands that only read it answer as for an empty memory instead of crashing, and leave it empty', async () => {
+    const mem = join(dir, 'empty.tm');
+    writeFileSync(mem, '');
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
+    expect(stats.stderr).toBe('');
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout)).toEqual({ path: mem, entries: 0, bytes: 0, pairs: {} });
+    const ex = await e2e.run(['translate', 'memory', 'export', '--memory', mem]);
+    expect([ex.code, ex.stdout.split('<tu ').length]).toEqual([0, 1]);
+    expect(ex.stdout).toMatch(/<body>\n {2}<\/body>\n<\/tmx>\n$/);
+    const est = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--estimate', '-o', 'json', 'Hello']);
+    expect(est.code).toBe(0);
+    expect(JSON.parse(est.stdout)).toMatchObject({ items: 1, memoryHits: 0, billedCharacters: 5 });
+    expect((await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--dry-run'])).code).toBe(0);
+    expect(readFileSync(mem, 'utf8')).toBe('');
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    // a run that writes makes it a memory
+    expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello'])).code).toBe(0);
+    expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
+  it('prune of a memory that does not exist, or of a language code that is not one, is refused (exit 2) and changes nothing', async () => {
+    const mem = join(dir, 'typo.tm');
+    const r = await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--all', '--yes']);
+    expect(r.stderr).toBe(`vx: translation memory ${mem}: no such file\n`);
+    expect(r.code).toBe(2);
+    expect(existsSync(mem)).toBe(false);
+    expect(existsSync(`${mem}-lock`)).toBe(false);
+    // a typo in a language would remove nothing and say so with exit 0
+    const real = join(dir, 'langs.tm');
+    await e2e.run(['translate', '--to', 'de', '--memory', real, 'Hello']);
+    for (const [flag, value] of [['--to', 'german'], ['--from', 'e n']]) {
+      const bad = await e2e.run(['translate', 'memory', 'prune', '--memory', real, flag, value, '--yes']);
+      expect(bad.stderr).toBe(`vx: invalid language code "${value}" for ${flag}: expected a code like de, pt-PT or zh-Hans\n`);
+      expect(bad.code).toBe(2);
+    }
+    const auto = await e2e.run(['translate', 'memory', 'prune', '--memory', real, '--from', 'auto', '--to', 'DE', '--yes', '-o', 'json']);
+    expect(JSON.parse(auto.stdout)).toEqual({ removed: 1, remaining: 0, memory: real });
   });
 
   it('a memory cut short (an interrupted copy) is refused naming it (exit 2) instead of crashing, nothing sent, the file untouched', async () => {
@@ -226,6 +312,77 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
+  it('import names what is wrong with a file it cannot read: missing, a directory, a pipe (read twice: checked whole first)', async () => {
+    const mem = join(dir, 'unread.tm');
+    for (const [file, why] of [
+      [join(dir, 'missing.tmx'), 'no such file'],
+      [dir, 'it is a directory'],
+      ['/dev/null', 'not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)'],
+    ]) {
+      const r = await e2e.run(['translate', 'memory', 'import', file, '--memory', mem]);
+      expect(r.stderr).toBe(`vx: cannot read ${file}: ${why}\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(existsSync(mem)).toBe(false);
+  });
+
+  it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
+    const mem = join(dir, 'self.tm');
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
+    const before = readFileSync(mem);
+    symlinkSync(mem, join(dir, 'self-link.tm'));
+    e2e.emu.reset();
+    for (const out of [mem, join(dir, 'self-link.tm')]) {
+      for (const args of [['translate', 'memory', 'export', '--memory', mem, '--out', out], ['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--out', out, 'Goodbye']]) {
+        const r = await e2e.run(args);
+        expect(r.stderr).toBe(`vx: --out ${out} is the translation memory itself: name another file (nothing was written)\n`);
+        expect(r.code).toBe(2);
+      }
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+    expect(readFileSync(mem).equals(before)).toBe(true);
+    expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
+  it('Ctrl-C stops an export to standard output redirected to a file (written synchronously): exit 130', async () => {
+    const tmx = join(dir, 'many.tmx');
+    const units = Array.from({ length: 100_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);
+    writeFileSync(tmx, `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n${units.join('')}</body></tmx>\n`);
+    const mem = join(dir, 'many.tm');
+    expect((await e2e.run(['translate', 'memory', 'import', tmx, '--memory', mem])).code).toBe(0);
+    const out = join(dir, 'many-out.tmx');
+    const fd = openSync(out, 'w');
+    const child = spawn(process.execPath, [BIN, 'translate', 'memory', 'export', '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', fd, 'pipe'] });
+    closeSync(fd);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // once the export has begun (its header is written)
+    while (statSync(out).size === 0) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('vx: interrupted\n');
+    expect(readFileSync(out, 'utf8')).not.toMatch(/<\/tmx>\n$/);
+  }, 60_000);
+
+  it('Ctrl-C stops an import between entries: exit 130, the entries imported so far are committed and counted', async () => {
+    const tmx = join(dir, 'big.tmx');
+    const units = Array.from({ length: 150_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);
+    writeFileSync(tmx, `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n${units.join('')}</body></tmx>\n`);
+    const mem = join(dir, 'big.tm');
+    let child: ChildProcess | undefined;
+    const running = e2e.run(['translate', 'memory', 'import', tmx, '--memory', mem], { onSpawn: (c) => (child = c) });
+    // the memory appears once the whole file was checked, as the import starts
+    while (!existsSync(mem)) await new Promise((r) => setTimeout(r, 20));
+    child!.kill('SIGINT');
+    const r = await running;
+    expect(r.code).toBe(130);
+    const m = /^vx: interrupted; ([\d,]+) of the 150,000 entries were imported \(importing the file again is safe\)\n$/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
+    expect(JSON.parse(stats.stdout).entries).toBe(Number(m![1].replace(/,/g, '')));
+  }, 60_000);
+
   it('exports TMX 1.4, imports it into another memory (which then answers), prunes with confirmation', async () => {
     const mem = join(dir, 'x.tm');
     await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--memory', mem, 'Good morning', 'Tom & Jerry']);

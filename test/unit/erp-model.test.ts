@@ -50,6 +50,10 @@ describe('typing --set values by the model', () => {
     expect(parseFieldText(f.orderDate, '2026-02-28')).toBe('2026-02-28');
     expect(() => parseFieldText(f.orderDate, '2026-13-01')).toThrow(/YYYY-MM-DD/);
     expect(() => parseFieldText(f.orderDate, '28.02.2026')).toThrow(/YYYY-MM-DD/);
+    // days the calendar does not have (Date.parse reads 2026-02-30 as March 2)
+    for (const d of ['2026-02-29', '2026-02-30', '2026-04-31', '2026-11-31', '1900-02-29']) expect(() => parseFieldText(f.orderDate, d), d).toThrow(/YYYY-MM-DD/);
+    for (const d of ['2028-02-29', '2000-02-29', '2026-01-31', '2026-12-31', '2026-06-30']) expect(parseFieldText(f.orderDate, d)).toBe(d);
+    expect(checkValue(f.orderDate, '2026-02-30')).toBe('expected date YYYY-MM-DD');
     expect(parseFieldText(f.customerId, '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f')).toBe('5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f');
     expect(() => parseFieldText(f.customerId, 'not-a-guid')).toThrow(/GUID/);
     expect(parseFieldText(f.status, 'In Review')).toBe('In Review');
@@ -63,6 +67,8 @@ describe('typing --set values by the model', () => {
     expect(() => parseFieldText(jq.objectIdToRun, '1.5')).toThrow(/whole number/);
     expect(checkValue(jq.lastModifiedDateTime, '2026-01-01T10:00:00Z')).toBeUndefined();
     expect(checkValue(jq.lastModifiedDateTime, '2026-01-01 10:00')).toMatch(/date-time/);
+    expect(checkValue(jq.lastModifiedDateTime, '2026-02-30T10:00:00Z')).toMatch(/date-time/);
+    expect(checkValue(jq.lastModifiedDateTime, '2024-02-29T10:00:00+01:00')).toBeUndefined();
   });
   it('applies the field rules of the notes (currency code, lengths, decimal places)', () => {
     const f = currencies.fields;

@@ -1,6 +1,7 @@
 // Import rows: columns checked against the model, values typed as --set / --data, row numbers.
 import { describe, expect, it } from 'vitest';
 import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readJsonRows, readOnlyColumns, updateKeys } from '../../src/api/erp/rows.js';
+import { stringifyExact } from '../../src/core/json.js';
 import { findSet } from '../../src/spec/erp.js';
 
 const people = findSet('salespeople')!;
@@ -83,6 +84,49 @@ describe('import rows', () => {
     const q = await readCsv(people, 'create', 'code,displayName\r\n"",""\r\nC,"z"\r\n', 'f.csv');
     expect(q.rows.map((x) => [x.row, x.body.code])).toEqual([[3, 'C']]);
     expect(q.total).toBe(1);
+  });
+
+  it('--update finds a record by id whatever the order of the columns; the human key is then a change', async () => {
+    const id = '0000100a-0000-4000-8000-0000000a0001';
+    for (const [names, values] of [
+      [['code', 'displayName', 'id'], ['AH9', 'Renamed', id]],
+      [['id', 'code', 'displayName'], [id, 'AH9', 'Renamed']],
+    ] as const) {
+      const r = buildRow(people, 'update', 2, names, values, true, 'h');
+      expect(r.row).toMatchObject({ key: { field: 'id', value: id }, body: { code: 'AH9', displayName: 'Renamed' } });
+    }
+    // without an id the code finds it
+    expect(buildRow(people, 'update', 2, ['code', 'displayName', 'id'], ['AH', 'X', ''], true, 'h').row).toMatchObject({ key: { field: 'code', value: 'AH' }, body: { displayName: 'X' } });
+    const json = await readJsonRows(orders, 'update', 'ndjson', '{"externalDocumentNumber":"E-1","number":"S-1","status":"Open"}\n', 'f.ndjson');
+    expect(json.rows[0]).toMatchObject({ key: { field: 'number', value: 'S-1' }, body: { externalDocumentNumber: 'E-1', status: 'Open' } });
+  });
+
+  it('--update: a second row for the same record (same key) is a problem, not a 412 "changed by someone else"', async () => {
+    const id = '0000100a-0000-4000-8000-0000000a0001';
+    const r = await readCsv(people, 'update', `code,jobTitle\nAH,one\nBC,x\nAH,two\n`, 'f.csv');
+    expect(r.rows.map((x) => x.row)).toEqual([2, 3]);
+    expect(r.problems).toEqual([{ row: 4, message: 'updates the same salesperson/purchaser as row 2 (code AH): give each record one row' }]);
+    const j = await readJsonRows(people, 'update', 'ndjson', `{"id":"${id}","jobTitle":"a"}\n{"code":"AH","jobTitle":1}\n{"id":"${id.toUpperCase()}","jobTitle":"b"}\n`, 'f.ndjson');
+    expect(j.rows.map((x) => x.row)).toEqual([1]);
+    expect(j.problems.map((p) => p.row)).toEqual([2, 3]);
+    expect(j.problems[1].message).toBe(`updates the same salesperson/purchaser as row 1 (id ${id.toUpperCase()}): give each record one row`);
+    // creating: rows are never the same record
+    expect((await readCsv(people, 'create', 'code\nZ1\nZ1\n', 'f.csv')).rows).toHaveLength(2);
+  });
+
+  it('numbers a double cannot hold are sent as written (CSV and JSON), as --set and --data do', async () => {
+    const csv = await readCsv(orders, 'create', 'customerNumber,discountAmount\nC1,1.2345678901234567890123\nC2,0.5\n', 'f.csv');
+    expect(csv.problems).toEqual([]);
+    expect(stringifyExact(csv.rows.map((r) => r.body))).toBe('[{"customerNumber":"C1","discountAmount":1.2345678901234567890123},{"customerNumber":"C2","discountAmount":0.5}]');
+    const nd = await readJsonRows(orders, 'create', 'ndjson', '{"customerNumber":"C1","discountAmount":1.2345678901234567890123}\n12345678901234567890\n', 'f.ndjson');
+    expect(stringifyExact(nd.rows[0].body)).toBe('{"customerNumber":"C1","discountAmount":1.2345678901234567890123}');
+    expect(nd.problems).toEqual([{ row: 2, message: 'expected a JSON object' }]);
+    const js = await readJsonRows(orders, 'create', 'json', '[{"customerNumber":"C1","discountAmount":98765432109876543210.5},{"customerNumber":12345678901234567890}]', 'f.json');
+    expect(stringifyExact(js.rows[0].body)).toBe('{"customerNumber":"C1","discountAmount":98765432109876543210.5}');
+    expect(js.problems).toEqual([{ row: 2, message: 'field "customerNumber": expected text (at most 20 characters) (got 12345678901234567890)' }]);
+    // the journal tells rows apart by every digit
+    const other = await readJsonRows(orders, 'create', 'ndjson', '{"customerNumber":"C1","discountAmount":1.2345678901234567890124}\n', 'f.ndjson');
+    expect(other.rows[0].hash).not.toBe(nd.rows[0].hash);
   });
 
   it('NDJSON lines and JSON arrays: values checked as --data, bad lines named', async () => {

@@ -159,6 +159,19 @@ for (const transport of ['node', 'undici'] as const) {
       // each failed attempt's ticket goes back to the pacer unlearned
       expect(calls).toEqual([...Array(3)].flatMap(() => ['acquire 1', 'released']));
     });
+    it("a paced request's huge Retry-After is capped at 2 minutes for the pacer too (it once booked the whole day and held the run)", async () => {
+      const { Pacer } = await import('../../src/core/pacer.js');
+      // one clock for the pacer's waits and the retry's
+      let t = 0;
+      const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms), yield: async () => undefined } });
+      const delays: number[] = [];
+      const http = new Http({ retries: 4, sleep: async (ms) => void (delays.push(ms), (t += ms)) });
+      steps = [reply(429, {}, { 'retry-after': '86400' }), reply(200, { ok: true })];
+      const res = await http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer, cost: 5 } });
+      expect(res.status).toBe(200);
+      expect(delays).toEqual([120_000]);
+      expect(t).toBe(120_000);
+    });
     it('retries a POST only on 429 and 503 unless the caller marks it idempotent', async () => {
       steps = [reply(429, {}, { 'retry-after': '0' }), reply(503, {}, { 'retry-after': '0' }), reply(201, { id: 1 })];
       const a = client();

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
 import type { TranslateResult } from '../../src/spec/translator.js';
-import { readTmx, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
+import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
 import { UsageError } from '../../src/core/errors.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
@@ -241,17 +241,31 @@ describe('TMX 1.4', () => {
   });
 
   it('round-trips vx entries exactly, with markup and awkward characters escaped', async () => {
-    const entries = [entry('Tom & "Jerry" <b>', 'de', '[de] Töm & <b>'), entry('a\r\nb', 'fr', 'x\u0001y')];
+    const entries = [entry('Tom & "Jerry" <b>', 'de', '[de] Töm & <b>'), entry('a\r\nb', 'fr', 'x\u0001y'), entry('\u001b[31mError\u001b[0m\f\uFFFF\uD800', 'de', '[de] \u001b[31mÉŕŕöŕ\uFFFE')];
     const file = join(dir, 'out.tmx');
     writeFileSync(file, tmxHeader('1.0.0') + entries.map(tmxUnit).join('') + TMX_FOOTER);
     const back: MemoryEntry[] = [];
-    expect(await readTmx(file, (e) => void back.push(e))).toBe(2);
+    expect(await readTmx(file, (e) => void back.push(e))).toBe(3);
     expect(back[0]).toEqual(entries[0]);
     // the result comes back exact from its property; the <seg> shows U+FFFD for what XML cannot carry
     expect(back[1]).toEqual(entries[1]);
+    // and so does a source the <seg> cannot carry (an escape sequence of a log line, a lone surrogate)
+    expect(back[2]).toEqual(entries[2]);
+    expect(readFileSync(file, 'utf8')).toContain('<seg>\uFFFD[31mError\uFFFD[0m\uFFFD\uFFFD\uFFFD</seg>');
     expect(readFileSync(file, 'utf8')).toContain('<seg>x\uFFFDy</seg>');
     expect(readFileSync(file, 'utf8')).toContain('<seg>a&#13;\nb</seg>');
     expect(readFileSync(file, 'utf8')).toContain('<tu srclang="en" creationdate="20231114T221320Z">');
+  });
+
+  it('takes an exported file edited by hand as the key sees it: languages in any case, other fields refused naming the line', async () => {
+    const unit = tmxUnit(entry('Hello', 'de', 'Hallo'));
+    const file = join(dir, 'edited.tmx');
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace('[&quot;en&quot;,&quot;&quot;,&quot;de&quot;', '[&quot;EN&quot;,&quot;&quot;,&quot;DE&quot;') + TMX_FOOTER);
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e));
+    expect(back).toEqual([entry('Hello', 'de', 'Hallo')]);
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace('false,false', '&quot;false&quot;,false') + TMX_FOOTER);
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(5, 'the x-vx-options property is not one written by vx translate memory export (12 strings and flags)'));
   });
 
   it('reads TMX of other tools: one entry per target, from the srclang', async () => {
@@ -262,14 +276,39 @@ describe('TMX 1.4', () => {
 <tmx version="1.4"><header srclang="en-US" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="x" creationtoolversion="1" o-tmf="x"/>
 <body>
 <tu tuid="1"><tuv xml:lang="en-US"><seg>Save <ph x="1">%s</ph> file</seg></tuv><tuv xml:lang="de-DE"><seg>Datei speichern</seg></tuv><tuv xml:lang="fr"><seg><![CDATA[Enregistrer]]></seg></tuv></tu>
+<tu><tuv xml:lang="en-US"><seg>Click <hi type="b">here</hi> for <bpt i="1">&lt;b&gt;</bpt>bold<ept i="1">&lt;/b&gt;</ept></seg></tuv><tuv xml:lang="de-DE"><seg><hi>Hier</hi> für <bpt i="1">&lt;b&gt;</bpt>fett<ept i="1">&lt;/b&gt;</ept></seg></tuv></tu>
 </body></tmx>`,
     );
     const back: MemoryEntry[] = [];
     await readTmx(file, (e) => void back.push(e), 42);
+    // inline markup's text is the segment's: the native code of ph/bpt/ept (what stood in the original), the text of hi
     expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text, e.stored])).toEqual([
-      ['en-us', 'de-de', 'Save  file', 'Datei speichern', 42],
-      ['en-us', 'fr', 'Save  file', 'Enregistrer', 42],
+      ['en-us', 'de-de', 'Save %s file', 'Datei speichern', 42],
+      ['en-us', 'fr', 'Save %s file', 'Enregistrer', 42],
+      ['en-us', 'de-de', 'Click here for <b>bold</b>', 'Hier für <b>fett</b>', 42],
     ]);
+  });
+
+  it('reads UTF-16 (with a byte order mark) and the encoding the XML declaration names; bytes that are not UTF-8 name their line', async () => {
+    const tmx = (encoding: string, seg: string) =>
+      `<?xml version="1.0" encoding="${encoding}"?>\n<tmx version="1.4"><header srclang="en"/>\n<body>\n<tu><tuv xml:lang="en"><seg>${seg}</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>\n</body></tmx>\n`;
+    const read = async (name: string, bytes: Buffer) => {
+      const f = join(dir, name);
+      writeFileSync(f, bytes);
+      const back: string[] = [];
+      await readTmx(f, (e) => void back.push(e.source));
+      return back;
+    };
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(tmx('UTF-16', 'Grüße 😀'), 'utf16le')]);
+    expect(await read('le.tmx', le)).toEqual(['Grüße 😀']);
+    const be = Buffer.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(tmx('UTF-16', 'Grüße 😀'), 'utf16le').swap16()]));
+    expect(await read('be.tmx', be)).toEqual(['Grüße 😀']);
+    expect(await read('bom8.tmx', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(tmx('UTF-8', 'Grüße'))]))).toEqual(['Grüße']);
+    expect(await read('latin1.tmx', Buffer.from(tmx('ISO-8859-1', 'Grüße'), 'latin1'))).toEqual(['Grüße']);
+    await expect(read('bad8.tmx', Buffer.from(tmx('UTF-8', 'Grüße'), 'latin1'))).rejects.toThrow(
+      'line 4: not valid UTF-8 (save the file as UTF-8, or name its encoding in the XML declaration: <?xml version="1.0" encoding="ISO-8859-1"?>)',
+    );
+    await expect(read('ebcdic.tmx', Buffer.from(tmx('X-NO-SUCH', 'a')))).rejects.toThrow('line 1: the encoding "X-NO-SUCH" is not one vx reads (save the file as UTF-8)');
   });
 
   it('names the line of bad XML or a bad language code', async () => {
@@ -280,6 +319,7 @@ describe('TMX 1.4', () => {
     };
     await expect(bad('a.tmx', '<tu><tuv xml:lang="en"><seg>a</seg></tuv>\n<tuv xml:lang="de"><seg>b</tuv></tu>')).rejects.toThrow(/^line 6: /);
     await expect(bad('b.tmx', '<tu>\n<tuv xml:lang="en"><seg>a</seg></tuv>\n<tuv xml:lang="d e"><seg>b</seg></tuv></tu>')).rejects.toThrow('line 7: the <tuv> language (xml:lang) "d e" is not a language code (expected a code like en, de or pt-PT)');
+    await expect(bad('e.tmx', '<tu><tuv xml:lang="en"><seg>a &nbsp; b</seg></tuv></tu>')).rejects.toThrow(new TmxError(5, 'undefined entity'));
     await expect(bad('c.tmx', '<tu srclang="english"><tuv xml:lang="en"><seg>a</seg></tuv></tu>')).rejects.toThrow('line 5: the source language (srclang) "english" is not a language code (expected a code like en, de or pt-PT)');
     const f = join(dir, 'd.tmx');
     writeFileSync(f, '{"not": "xml"}');

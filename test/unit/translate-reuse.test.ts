@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyOptions, TranslationMemory } from '../../src/api/translator/memory.js';
-import { ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
+import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { TranslateResult } from '../../src/spec/translator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -180,5 +180,29 @@ describe('translateReusing', () => {
     })().catch((e: unknown) => e);
     expect(out).toEqual(['x', 'y', 'x']);
     expect(err).toEqual(new UsageError('line 4 is too long'));
+  });
+});
+
+describe('estimateReuse', () => {
+  it('with a memory, a text back after it left the window counts as a memory hit: the run stored it when it was sent (the estimate counted it twice)', async () => {
+    const to = ['de', 'fr'];
+    const store = await TranslationMemory.open(join(dir, 'estimate.tm'));
+    const ids = store.idsFor(keyOptions({ to }));
+    // stored for de only: sent for fr, after which the memory holds both
+    store.store([ids[0]], 'b', { translations: [{ text: 'B', to: 'de' }] });
+    await store.flush();
+    const input = ['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b'];
+    const est = await estimateReuse(input, { memory: { store, ids }, window: 2 });
+    const full: string[] = [];
+    const lanes: string[] = [];
+    const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+    const partial = (targets: readonly number[]) => fakeInnerTo(1, lanes, targets.map((k) => to[k]));
+    await collect(translateReusing(input, fakeInnerTo(1, full, to), { memory: { store, ids }, window: 2, partial }, totals));
+    expect([full, lanes]).toEqual([['a', 'c', 'd', 'e'], ['b']]);
+    expect(totals).toEqual({ items: 9, sent: 5, memoryHits: 2, partialHits: 1, duplicates: 2 });
+    expect(est).toEqual({ items: 9, sent: 5, memoryHits: 2, partialHits: 1, partialSaved: 1, duplicates: 2, chars: 5 });
+    // without a memory the run sends them again, and so does the estimate
+    expect(await estimateReuse(input, { window: 2 })).toEqual({ items: 9, sent: 7, memoryHits: 0, duplicates: 2, chars: 7 });
+    await store.close();
   });
 });

@@ -21,6 +21,7 @@ export interface BatchOp {
 
 export type OpResult =
   | { kind: 'done'; status: number; headers: Record<string, string>; body: unknown }
+  /** not done; status 0 when the batch was never sent */
   | { kind: 'failed'; status: number; code?: string; message: string; rolledBack?: boolean }
   /** not done: its batch was rolled back because another operation failed */
   | { kind: 'rolled-back' }
@@ -139,8 +140,16 @@ export class BatchClient {
     } catch (e) {
       if (!isVxError(e)) throw e;
       if (e instanceof AuthError || e instanceof UsageError) throw e;
-      if (e instanceof InterruptedError) throw Object.assign(e, { results: unknown('interrupted while the batch was out') });
-      if (e instanceof NetworkError) return unknown(/outcome is unknown/.test(e.message) ? 'the connection was lost after the batch was sent' : e.message);
+      if (e instanceof InterruptedError) {
+        // Ctrl-C while the batch was out: it may have been done. Before it went out (waiting for
+        // its turn under the rate limit, or to be sent again after a 429 or 503): it was not
+        const out = /outcome is unknown/.test(e.message);
+        throw Object.assign(e, { results: out ? unknown('interrupted while the batch was out') : ops.map((): OpResult => ({ kind: 'failed', status: 0, message: 'interrupted before its batch was sent: not done (a rerun sends it)' })) });
+      }
+      if (e instanceof NetworkError) {
+        if (!/outcome is unknown/.test(e.message)) return unknown(e.message);
+        return unknown(/timed out/.test(e.message) ? 'no answer came in time (--timeout) after the batch was sent' : 'the connection was lost after the batch was sent');
+      }
       const status = (e as VxError).status;
       // 429 and 503 (after every retry) prove nothing was done; another 5xx does not
       if (e instanceof ThrottledError || status === 503) return ops.map(() => ({ kind: 'failed', status: status ?? 429, code: e.code, message: e.message }));

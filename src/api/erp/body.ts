@@ -11,7 +11,7 @@ const LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
  * A number a double cannot hold (an amount or an id of more than 15 digits) is kept exact as an
  * ExactNumber: sent as written, never rounded. Undefined for any other value (checked as usual).
  */
-function exactNumber(f: FieldDef, v: unknown): ExactNumber | undefined {
+export function exactNumber(f: FieldDef, v: unknown): ExactNumber | undefined {
   if (f.type !== 'decimal' && f.type !== 'integer') return undefined;
   const text = isExactNumber(v) ? v.text : typeof v === 'string' ? v.trim() : undefined;
   if (text === undefined || !LITERAL.test(text) || isSafeLiteral(text)) return undefined;

@@ -78,8 +78,9 @@ export async function runBatches(
           interrupted = e;
           return;
         }
-        // a batch that was never answered because the whole run must stop (credentials)
-        onDone(chunk, chunk.map(() => ({ kind: 'unknown', reason: isVxError(e) ? e.message : String(e) })), no + 1);
+        // the whole run must stop: the batch was refused (credentials: 401, 403) or never sent (a
+        // usage error), so it was not done; anything else (a fault of vx itself) leaves it unknown
+        onDone(chunk, chunk.map((): OpResult => (isVxError(e) ? { kind: 'failed', status: e.status ?? 0, ...(e.code ? { code: e.code } : {}), message: e.message } : { kind: 'unknown', reason: String(e) })), no + 1);
         fatal = e;
         return;
       }
@@ -97,8 +98,9 @@ export function odataLiteral(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
+/** Text inside a shell's double quotes, taken literally: a value such as $(…) or `…` is not run when the command is pasted. */
 function q(s: string): string {
-  return s.replace(/"/g, '\\"');
+  return s.replace(/["\\$`]/g, '\\$&');
 }
 
 /** One command that lists the records behind unknown outcomes (by a key), or undefined. */
@@ -123,7 +125,7 @@ export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: 
       return out;
     }
     case 'failed':
-      return { row, status: 'failed', ...extra, httpStatus: r.status, ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
+      return { row, status: 'failed', ...extra, ...(r.status ? { httpStatus: r.status } : {}), ...(r.code ? { code: r.code } : {}), message: r.rolledBack ? `${r.message} (batch ${batchNo} was rolled back)` : r.message, ...(r.rolledBack ? { batch: batchNo } : {}) };
     case 'rolled-back':
       return { row, status: 'rolled-back', ...extra, batch: batchNo, message: `not done: another row of batch ${batchNo} failed and the batch was rolled back` };
     case 'unknown':
@@ -144,6 +146,26 @@ export interface Found {
   failure?: RowResult;
 }
 
+/** The fields a bulk run reads of each record: its id, and its number where it has one. */
+export function idFields(set: ErpSet): string {
+  return ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+}
+
+/** The GET operations of `lookup` (also what --dry-run shows): by id, or `$filter=<key> eq '…'`. */
+export function lookupItems(client: ErpClient, set: ErpSet, keys: readonly { row: number; field: string; value: string }[]): BulkItem[] {
+  const select = idFields(set);
+  return keys.map((k) => ({
+    row: k.row,
+    op: {
+      method: 'GET',
+      url:
+        k.field === 'id'
+          ? client.itemUrl(set, k.value, '', { $select: select })
+          : client.collectionUrl(set, { $filter: `${k.field} eq ${set.fields[k.field]?.type === 'string' ? odataLiteral(k.value) : k.value}`, $select: select, $top: 2 }),
+    },
+  }));
+}
+
 /**
  * Finds records by id or by a key field with batched GETs: each row gets the record's id and
  * current @odata.etag, or a failure (not found, several match, the read failed).
@@ -156,17 +178,7 @@ export async function lookup(
   opts: BulkOptions,
 ): Promise<Map<number, Found>> {
   const out = new Map<number, Found>();
-  const select = ['id', ...(set.fields.number ? ['number'] : [])].join(',');
-  const items: BulkItem[] = keys.map((k) => ({
-    row: k.row,
-    op: {
-      method: 'GET',
-      url:
-        k.field === 'id'
-          ? client.itemUrl(set, k.value, '', { $select: select })
-          : client.collectionUrl(set, { $filter: `${k.field} eq ${set.fields[k.field]?.type === 'string' ? odataLiteral(k.value) : k.value}`, $select: select, $top: 2 }),
-    },
-  }));
+  const items = lookupItems(client, set, keys);
   const byRow = new Map(keys.map((k) => [k.row, k]));
   await runBatches(batch, items, { ...opts, atomic: false }, () => undefined, (chunk, results, no) => {
     chunk.forEach((it, i) => {

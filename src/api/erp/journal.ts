@@ -3,7 +3,7 @@
 // input it belongs to; then, per batch, a `sent` line for each row before the batch leaves and
 // the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 
 export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
@@ -48,8 +48,51 @@ export function outcomeLine(row: number, hash: string, state: RowState, o: { id?
   return `${s}}\n`;
 }
 
+/**
+ * Takes `<journal>.lock` (holding this process's id) for the run: a second run of the same import
+ * while one is going would read a journal that does not yet name the rows the first run has still
+ * to send, and send them too. A lock whose process is gone (killed, crashed) is taken over.
+ */
+function lock(path: string): string {
+  const file = `${path}.lock`;
+  for (let tries = 0; ; tries++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || tries) throw new UsageError(`cannot lock the journal ${path}: ${(e as Error).message}`);
+    }
+    let pid = NaN;
+    try {
+      pid = Number(readFileSync(file, 'utf8').trim());
+    } catch {
+      // (removed meanwhile: try again)
+    }
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      throw new UsageError(`the journal ${path} is in use by another vx run (process ${pid}); wait for it to end, or remove ${file} if no such run is going`);
+    }
+    try {
+      unlinkSync(file);
+    } catch {
+      // (removed meanwhile)
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class Journal {
   private fd: number | undefined;
+  private lockFile: string | undefined;
   /** the last entry of each row read from an earlier run */
   readonly previous = new Map<number, JournalEntry>();
 
@@ -58,6 +101,18 @@ export class Journal {
   /** Opens (or creates) the journal; one from another command or input is refused (exit 2). */
   static open(path: string, id: JournalIdentity): Journal {
     const j = new Journal(path);
+    j.lockFile = lock(path);
+    try {
+      j.read(id);
+    } catch (e) {
+      j.close();
+      throw e;
+    }
+    return j;
+  }
+
+  private read(id: JournalIdentity): void {
+    const path = this.path;
     let fresh = true;
     if (existsSync(path)) {
       let text: string;
@@ -91,17 +146,16 @@ export class Journal {
             if (i === lines.length - 1 || (i === lines.length - 2 && !lines[lines.length - 1].trim())) continue;
             throw new UsageError(`the journal ${path} is damaged at line ${i + 1}; name another file with --journal`);
           }
-          if (typeof e.row === 'number') j.previous.set(e.row, e);
+          if (typeof e.row === 'number') this.previous.set(e.row, e);
         }
       }
     }
     try {
-      j.fd = openSync(path, 'a', 0o600);
+      this.fd = openSync(path, 'a', 0o600);
     } catch (e) {
       throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}`);
     }
-    if (fresh) j.append([{ kind: KIND, version: 1, ...id, started: new Date().toISOString() }]);
-    return j;
+    if (fresh) this.append([{ kind: KIND, version: 1, ...id, started: new Date().toISOString() }]);
   }
 
   append(entries: readonly object[]): void {
@@ -117,5 +171,13 @@ export class Journal {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    if (this.lockFile !== undefined) {
+      try {
+        unlinkSync(this.lockFile);
+      } catch {
+        // (gone already)
+      }
+    }
+    this.lockFile = undefined;
   }
 }

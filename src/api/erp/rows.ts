@@ -4,7 +4,9 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
+import { isExactNumber, parseExact, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
+import { exactNumber } from './body.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 export type RowMode = 'create' | 'update';
@@ -133,17 +135,19 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     if (name.startsWith('@odata.')) return { kind: 'skip' };
     const field = set.fields[name];
     if (!field) return { kind: 'problem', message: `unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}` };
+    // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
+    const numeric = field.type === 'decimal' || field.type === 'integer';
     const type = fromText
       ? (raw: unknown) => {
           try {
-            return parseFieldText(field, raw as string);
+            return (numeric && (raw as string).length > 15 && exactNumber(field, raw)) || parseFieldText(field, raw as string);
           } catch (e) {
             throw new Error(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
           }
         }
       : (raw: unknown) => {
-          const p = checkValue(field, raw);
-          if (p) throw new Error(`field "${name}": ${p} (got ${JSON.stringify(raw)})`);
+          const p = isExactNumber(raw) ? (exactNumber(field, raw) ? undefined : `expected ${typeText(field)}`) : checkValue(field, raw);
+          if (p) throw new Error(`field "${name}": ${p} (got ${stringifyExact(raw)})`);
           return raw;
         };
     if (keys.includes(name)) return { kind: 'key', name, field, type };
@@ -151,11 +155,21 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     return { kind: 'field', name, field, type };
   });
   const n = columns.length;
+  // the columns that can find a record, in the order of preference (id first), whatever their order in the input
+  const keyColumns = keys.filter((k) => names.includes(k)).map((k) => names.indexOf(k));
   return (row, values, hash) => {
     let problems: string[] | undefined;
     const body: Record<string, unknown> = {};
     let etag: string | undefined;
     let key: Row['key'];
+    for (const i of keyColumns) {
+      const raw = values[i];
+      const text = raw === null || raw === undefined ? '' : String(raw);
+      if (text) {
+        key = { field: names[i], value: text };
+        break;
+      }
+    }
     let fields = 0;
     for (let i = 0; i < n; i++) {
       const c = columns[i];
@@ -171,12 +185,9 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
         case 'problem':
           (problems ??= []).push(c.message);
           continue;
-        case 'key': {
-          const text = raw === null || raw === undefined ? '' : String(raw);
-          if (!key && text) key = { field: c.name, value: text };
+        case 'key':
           if (c.field.readOnly || key?.field === c.name) continue; // the key finds the record; it is not changed
           break;
-        }
         default:
           break;
       }
@@ -335,7 +346,31 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
   }
   if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
-  return { rows, problems, total, ignored };
+  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored };
+}
+
+/**
+ * --update: a second row that finds the same record by the same key is a problem. Both would be
+ * sent with the ETag of one read, so the later one failed as "changed by someone else" (by the
+ * earlier row), or, in batches sent at once, either could win.
+ */
+function onePerRecord(set: ErpSet, mode: RowMode, rows: Row[], problems: RowProblem[]): Row[] {
+  if (mode !== 'update') return rows;
+  const first = new Map<string, number>();
+  let found = false;
+  for (const r of rows) {
+    const k = `${r.key!.field}\u0000${r.key!.field === 'id' ? r.key!.value.toLowerCase() : r.key!.value}`;
+    const at = first.get(k);
+    if (at === undefined) first.set(k, r.row);
+    else {
+      problems.push({ row: r.row, message: `updates the same ${set.singular} as row ${at} (${r.key!.field} ${r.key!.value}): give each record one row` });
+      found = true;
+    }
+  }
+  if (!found) return rows;
+  problems.sort((a, b) => a.row - b.row);
+  const bad = new Set(problems.map((p) => p.row));
+  return rows.filter((r) => !bad.has(r.row));
 }
 
 /** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
@@ -347,7 +382,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
   const ignored = new Set<string>();
   const take = (row: number, v: unknown) => {
     total++;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || isExactNumber(v)) {
       problems.push({ row, message: 'expected a JSON object' });
       return;
     }
@@ -361,7 +396,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
       for (const n of readOnlyColumns(set, mode, names)) ignored.add(n);
       if (builders.size < 64) builders.set(id, build);
     }
-    const r = build(row, Object.values(o), hashText(JSON.stringify(o)));
+    const r = build(row, Object.values(o), hashText(stringifyExact(o)));
     if (!Array.isArray(r)) rows.push(r);
     else for (const m of r) problems.push({ row, message: m });
   };
@@ -369,7 +404,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
   if (format === 'json') {
     let all: unknown;
     try {
-      all = JSON.parse(body);
+      all = parseExact(body);
     } catch (e) {
       throw new UsageError(`${name}: not valid JSON: ${(e as Error).message}`);
     }
@@ -382,7 +417,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
       if (!s.trim()) return;
       let v: unknown;
       try {
-        v = JSON.parse(s);
+        v = parseExact(s);
       } catch (e) {
         total++;
         problems.push({ row: i + 1, message: `not valid JSON: ${(e as Error).message}` });
@@ -392,5 +427,5 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     });
   }
   if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
-  return { rows, problems, total, ignored: [...ignored] };
+  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored: [...ignored] };
 }

@@ -230,6 +230,19 @@ function lockedPast(path: string, ms: number): UsageError {
   return badMemory(path, `locked by another process for more than ${Math.max(1, Math.round(ms / 1000))} s`);
 }
 
+/** the store of an empty file opened read-only: nothing in it (LMDB would crash mapping it) */
+const NOTHING: LmdbDb = {
+  get: () => undefined,
+  putSync: () => undefined,
+  removeSync: () => false,
+  getRange: () => [],
+  transaction: async (fn) => fn(),
+  flushed: Promise.resolve(true),
+  committed: Promise.resolve(true),
+  getStats: () => ({ entryCount: 0, treeLeafPageCount: 0, pageSize: 4096 }),
+  close: async () => undefined,
+};
+
 /** P_INVALID: the root of an empty tree */
 const NO_PAGE = 0xffff_ffff_ffff_ffffn;
 
@@ -244,14 +257,15 @@ const NO_PAGE = 0xffff_ffff_ffff_ffffn;
  * pages are not checked (LMDB keeps no checksums, and reading a memory of millions of entries at
  * every start is not affordable): garbage written into the middle of the file can still crash it.
  */
-function checkFile(path: string): void {
+function checkFile(path: string): number {
   const st = statSync(path);
   if (!st.isFile()) throw badMemory(path, 'not a file');
-  if (st.size === 0) return;
+  if (st.size === 0) return 0;
   // another process's commit may be writing a meta page as it is read (a torn read): a header that
   // does not hold together is read once more before the file is called damaged
   const problem = checkMeta(path) && checkMeta(path, 20);
   if (problem) throw problem;
+  return st.size;
 }
 
 function checkMeta(path: string, afterMs = 0): UsageError | undefined {
@@ -305,6 +319,8 @@ function checkMeta(path: string, afterMs = 0): UsageError | undefined {
 export interface OpenMemoryOptions {
   /** only read (stats, export): never creates the file */
   readOnly?: boolean;
+  /** false: a missing file is an error, not a new memory (prune) */
+  create?: boolean;
   lockTimeoutMs?: number;
 }
 
@@ -374,9 +390,10 @@ export class TranslationMemory {
   static async open(file: string, opts: OpenMemoryOptions = {}): Promise<TranslationMemory> {
     const path = resolve(file);
     const exists = existsSync(path);
-    if (exists) checkFile(path);
-    else if (opts.readOnly) throw badMemory(path, 'no such file');
-    else {
+    // an empty file holds nothing yet (a writing open makes it a memory); LMDB opening one read-only crashes the process (SIGSEGV)
+    const empty = exists && checkFile(path) === 0;
+    if (!exists && (opts.readOnly || opts.create === false)) throw badMemory(path, 'no such file');
+    else if (!exists) {
       try {
         accessSync(dirname(path), fsConstants.W_OK);
       } catch (e) {
@@ -406,17 +423,19 @@ export class TranslationMemory {
     if (locks && openElsewhere(path, await locks)) await probeLock(path, lockMs);
     let db: LmdbDb;
     const reopen = () =>
-      lmdb.open({
-        path,
-        noSubdir: true,
-        encoding: 'string',
-        keyEncoder,
-        compression: false,
-        readOnly: opts.readOnly === true,
-        // pages are read when needed, not ahead (the memory may be much larger than one run reads)
-        noReadAhead: true,
-        maxReaders: 510,
-      });
+      empty && opts.readOnly
+        ? NOTHING
+        : lmdb.open({
+            path,
+            noSubdir: true,
+            encoding: 'string',
+            keyEncoder,
+            compression: false,
+            readOnly: opts.readOnly === true,
+            // pages are read when needed, not ahead (the memory may be much larger than one run reads)
+            noReadAhead: true,
+            maxReaders: 510,
+          });
     try {
       db = reopen();
     } catch (e) {

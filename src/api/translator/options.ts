@@ -65,7 +65,7 @@ function enumValue<T extends string>(flag: string, value: string | undefined, al
   return found;
 }
 
-function language(flag: string, value: string | undefined): string | undefined {
+export function language(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (!LANGUAGE_CODE.test(v)) throw new UsageError(`invalid language code "${value}" for ${flag}: expected a code like de, pt-PT or zh-Hans`);

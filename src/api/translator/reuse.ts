@@ -22,6 +22,7 @@ import { countChars, type TranslateResult } from '../../spec/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
 import { completeResult, type TranslationMemory } from './memory.js';
+import { itemProblem } from './batcher.js';
 import { ItemTooLong } from './stream.js';
 
 /**
@@ -32,6 +33,8 @@ import { ItemTooLong } from './stream.js';
 export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
 export const MAX_PENDING = 10_000;
+/** distinct texts an estimate with a memory remembers as stored by the run (~80 MB of heap) */
+const ESTIMATE_STORED = 1_000_000;
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -374,17 +377,23 @@ function recall(memory: NonNullable<ReuseOptions['memory']>, text: string, parts
 /**
  * The texts a run would send, in order, without sending anything: the same window and memory
  * lookups as translateReusing (every text counts as answered at once); `est` counts as it goes.
+ * With `targets`, a text no request to them can carry ends it with an ItemTooLong naming its
+ * input item, as the run would (a pipe's lines are checked only as they are read).
  * For --estimate and --dry-run.
  */
 export async function* reuseMisses(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
   est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
   partial?: (text: string, missing: readonly number[]) => void,
 ): AsyncGenerator<string> {
   const windowSize = opts.window ?? WINDOW;
   const seen = new Generations<true>(windowSize);
   const memory = opts.memory;
+  // the run stores what it sends: with a memory, a text back after it left the window is a hit
+  // (so the distinct texts counted as sent are kept here, ESTIMATE_STORED at most: past that, the
+  // count is an upper bound)
+  const stored = memory && new Set<string>();
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
       if (memory?.store.relieveDue) await memory.store.relieve();
@@ -394,12 +403,19 @@ export async function* reuseMisses(
         continue;
       }
       seen.set(text, true);
+      if (stored?.has(text)) {
+        est.memoryHits++;
+        continue;
+      }
       const found = memory && recall(memory, text, true);
       if (found && 'result' in found) {
         est.memoryHits++;
         continue;
       }
       const chars = countChars(text);
+      const problem = opts.targets !== undefined && itemProblem(chars, found ? found.missing.length : opts.targets);
+      if (problem) throw new ItemTooLong(est.items, problem);
+      if (stored && stored.size < ESTIMATE_STORED) stored.add(text);
       est.sent++;
       est.chars += chars;
       if (found) {
@@ -416,7 +432,7 @@ export async function* reuseMisses(
 /** What a run would send: counts only (see reuseMisses). */
 export async function estimateReuse(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
-  opts: Pick<ReuseOptions, 'memory' | 'window'> = {},
+  opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
 ): Promise<ReuseEstimate> {
   const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
   for await (const _ of reuseMisses(items, opts, est)) void _;

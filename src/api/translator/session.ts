@@ -38,6 +38,8 @@ export type SessionClient = Pick<TranslatorClient, 'translate'> & { forTargets?(
 export interface SessionCounts {
   requests: number;
   billed: number;
+  /** distinct texts in the requests answered (those handed on are in totals.sent: a stopped run sent fewer) */
+  texts: number;
   /** requests whose answer carried no X-Metered-Usage */
   unmetered: number;
   totals: ReuseTotals;
@@ -48,7 +50,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
   const pacer = new Pacer({ perMinute: o.perMinute });
   // one budget for every request of the run, whatever its targets
   const account = { spent: 0 };
-  const counts: SessionCounts = { requests: 0, billed: 0, unmetered: 0, totals: { items: 0, sent: 0, memoryHits: 0, duplicates: 0 }, pacer };
+  const counts: SessionCounts = { requests: 0, billed: 0, texts: 0, unmetered: 0, totals: { items: 0, sent: 0, memoryHits: 0, duplicates: 0 }, pacer };
   /** the inner stream of the requests to `to` (every target, or those the memory lacks for some texts) */
   const streamTo = (to: readonly string[], c: Pick<TranslatorClient, 'translate'>): InnerStream => async function* (texts, itemOf) {
     const targets = to.length;
@@ -66,6 +68,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
         });
       }
       counts.requests++;
+      counts.texts += b.count;
       if (out.billed === undefined) counts.unmetered++;
       else counts.billed += out.billed;
       o.onBatch?.(b, out, input.label.range(itemOf(b.first) ?? 0, itemOf(b.first + b.count - 1) ?? 0), to);
@@ -81,7 +84,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */
 export function describeRun(delivered: number, c: SessionCounts, ms: number): string[] {
-  const { requests, billed, unmetered, totals } = c;
+  const { requests, billed, texts, unmetered, totals } = c;
   const s = (n: number) => (n === 1 ? '' : 's');
   const what =
     requests === 0
@@ -94,7 +97,7 @@ export function describeRun(delivered: number, c: SessionCounts, ms: number): st
   const limit = p.perMinute !== undefined ? `; limit ${p.rejected ? 'learned' : 'configured'}: ${fmt(Math.round(p.perMinute))} characters a minute` : '';
   return [
     `translated ${fmt(delivered)} item${s(delivered)} in ${fmt(requests)} request${s(requests)}; ${what}`,
-    `memory hits: ${fmt(totals.memoryHits)}${totals.partialHits ? ` (and ${fmt(totals.partialHits)} for some targets, sent for the others only)` : ''}; duplicates not sent: ${fmt(totals.duplicates)}; distinct texts sent: ${fmt(totals.sent)}; ` +
+    `memory hits: ${fmt(totals.memoryHits)}${totals.partialHits ? ` (and ${fmt(totals.partialHits)} for some targets, sent for the others only)` : ''}; duplicates not sent: ${fmt(totals.duplicates)}; distinct texts sent: ${fmt(texts)}; ` +
       `effective rate: ${fmt(rate)} billed characters a minute; throttled (429): ${fmt(p.rejected)}${limit}`,
   ];
 }

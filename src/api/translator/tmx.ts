@@ -6,6 +6,7 @@
 //   <tu srclang="en" creationdate="20261124T060000Z">
 //     <prop type="x-vx-options">[...]</prop>     the key's options (exact round trip through vx)
 //     <prop type="x-vx-result">{...}</prop>      the service's result for this target
+//     <prop type="x-vx-source">"..."</prop>      the source text, only when the <seg> cannot carry it
 //     <tuv xml:lang="en"><seg>Good morning</seg></tuv>
 //     <tuv xml:lang="de"><seg>Guten Morgen</seg></tuv>
 //   </tu>
@@ -13,6 +14,7 @@
 // A <tu> from another tool (no x-vx props) becomes one entry per target <tuv>: source language =
 // the tu's srclang (else the header's), options as vx sends by default with that `from`, and the
 // result {"translations":[{"text": <seg>, "to": <lang>}]}, what the service answers for plain text.
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { LANGUAGE_CODE, type TranslateResult } from '../../spec/translator.js';
 import type { KeyOptions, MemoryEntry } from './memory.js';
@@ -21,6 +23,8 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 /** characters XML 1.0 cannot carry at all (even escaped): written as U+FFFD */
 const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const text = (s: string) => esc(s.replace(NOT_XML, '\uFFFD')).replace(/\r/g, '&#13;');
+/** JSON for a property: JSON.stringify escapes the control characters and lone surrogates, not U+FFFE and U+FFFF */
+const json = (v: unknown) => text(JSON.stringify(v).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`));
 
 function tmxDate(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
@@ -43,8 +47,10 @@ export function tmxUnit(e: MemoryEntry): string {
   const opts = [e.options.from, e.options.suggestedFrom, e.options.to, e.options.textType, e.options.category, e.options.profanityAction, e.options.profanityMarker, e.options.alignment, e.options.sentenceLength, e.options.fromScript, e.options.toScript, e.options.allowFallback];
   return (
     `    <tu srclang="${esc(src)}" creationdate="${tmxDate(e.stored)}">\n` +
-    `      <prop type="x-vx-options">${text(JSON.stringify(opts))}</prop>\n` +
-    `      <prop type="x-vx-result">${text(JSON.stringify(e.result))}</prop>\n` +
+    `      <prop type="x-vx-options">${json(opts)}</prop>\n` +
+    `      <prop type="x-vx-result">${json(e.result)}</prop>\n` +
+    // a source the <seg> cannot carry (a control character, a lone surrogate) is kept exactly here
+    (e.source.search(NOT_XML) >= 0 ? `      <prop type="x-vx-source">${json(e.source)}</prop>\n` : '') +
     `      <tuv xml:lang="${esc(src)}"><seg>${text(e.source)}</seg></tuv>\n` +
     `      <tuv xml:lang="${esc(e.options.to)}"><seg>${text(t?.text ?? '')}</seg></tuv>\n` +
     '    </tu>\n'
@@ -93,22 +99,29 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
   if (u.props['x-vx-options'] !== undefined) {
     let opts: unknown;
     let result: unknown;
+    let source: unknown;
     try {
       opts = JSON.parse(u.props['x-vx-options']);
       result = JSON.parse(u.props['x-vx-result'] ?? '');
+      source = u.props['x-vx-source'] === undefined ? undefined : JSON.parse(u.props['x-vx-source']);
     } catch {
-      throw new TmxError(u.line, 'the x-vx-options or x-vx-result property is not valid JSON');
+      throw new TmxError(u.line, 'the x-vx-options, x-vx-result or x-vx-source property is not valid JSON');
     }
-    if (!Array.isArray(opts) || opts.length !== 12 || !result || typeof result !== 'object' || !Array.isArray((result as TranslateResult).translations) || (result as TranslateResult).translations.length !== 1) {
-      throw new TmxError(u.line, 'the x-vx-options or x-vx-result property is not one written by vx translate memory export');
+    if (!Array.isArray(opts) || opts.length !== 12 || !result || typeof result !== 'object' || !Array.isArray((result as TranslateResult).translations) || (result as TranslateResult).translations.length !== 1 || (source !== undefined && typeof source !== 'string')) {
+      throw new TmxError(u.line, 'the x-vx-options, x-vx-result or x-vx-source property is not one written by vx translate memory export');
     }
-    const [from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback] = opts as [string, string, string, string, string, string, string, boolean, boolean, string, string, boolean];
+    // a key whose fields are not what vx writes (a file edited by hand) would never be hit again
+    if (!opts.every((v, i) => typeof v === (i === 7 || i === 8 || i === 11 ? 'boolean' : 'string'))) {
+      throw new TmxError(u.line, 'the x-vx-options property is not one written by vx translate memory export (12 strings and flags)');
+    }
+    const [from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback] = (opts as string[]).map((v, i) => (i === 0 || i === 1 || i === 2 ? v.toLowerCase() : v)) as [string, string, string, string, string, string, string, boolean, boolean, string, string, boolean];
     if (from) checkLang(from, u.line, 'the source language');
+    if (suggestedFrom) checkLang(suggestedFrom, u.line, 'the suggested source language');
     checkLang(to, u.line, 'the target language');
     const src = u.tuvs.find((t) => t.lang.toLowerCase() === (u.srclang ?? '').toLowerCase()) ?? u.tuvs[0];
     if (!src) throw new TmxError(u.line, 'a <tu> without <tuv>');
     const options: KeyOptions = { from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback };
-    return [{ options, stored, source: src.seg, result: result as TranslateResult }];
+    return [{ options, stored, source: (source as string | undefined) ?? src.seg, result: result as TranslateResult }];
   }
   const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : undefined;
   if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*")');
@@ -126,6 +139,77 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
 }
 
 /**
+ * The text of a TMX file from its bytes, streamed: UTF-8 unless a byte order mark or the XML
+ * declaration says otherwise (UTF-16, as many translation tools write it, or an encoding such as
+ * ISO-8859-1); bytes that are not text in that encoding are a TmxError naming the line, never
+ * U+FFFD taken for the text.
+ */
+class TmxText {
+  private readonly decoder: TextDecoder;
+  /** UTF-8: the bytes after the last newline checked, and the line they begin */
+  private tail?: Buffer;
+  private line = 1;
+
+  constructor(first: Buffer) {
+    const label =
+      first[0] === 0xff && first[1] === 0xfe
+        ? 'utf-16le'
+        : first[0] === 0xfe && first[1] === 0xff
+          ? 'utf-16be'
+          : first[0] === 0x3c && first[1] === 0
+            ? 'utf-16le'
+            : first[0] === 0 && first[1] === 0x3c
+              ? 'utf-16be'
+              : (/^(?:\xef\xbb\xbf)?<\?xml[^>]*?\sencoding\s*=\s*["']([^"']*)["']/.exec(first.toString('latin1', 0, 200))?.[1] ?? 'utf-8');
+    try {
+      // a declaration of UTF-16 over single bytes (no byte order mark, no zero bytes) is read as UTF-8
+      this.decoder = new TextDecoder(/^utf-?16$/i.test(label) ? 'utf-8' : label, { fatal: true });
+    } catch {
+      throw new TmxError(1, `the encoding "${label}" is not one vx reads (save the file as UTF-8)`);
+    }
+    if (this.decoder.encoding === 'utf-8') this.tail = Buffer.alloc(0);
+  }
+
+  /** The text of the next bytes (`end`: there are no more); `line` tells where the parser is. */
+  decode(bytes: Buffer, line: () => number, end = false): string {
+    if (this.tail) this.checkUtf8(bytes, end);
+    try {
+      return this.decoder.decode(bytes, { stream: !end });
+    } catch {
+      throw new TmxError(line(), `not valid ${this.decoder.encoding.toUpperCase()}`);
+    }
+  }
+
+  /** UTF-8 is checked line by line as the lines are complete, so the line of a bad byte is exact. */
+  private checkUtf8(bytes: Buffer, end: boolean): void {
+    const data = this.tail!.length ? Buffer.concat([this.tail!, bytes]) : bytes;
+    let cut = end ? data.length : data.lastIndexOf(0x0a) + 1;
+    if (!cut && data.length > 1 << 20) {
+      // a line of over 1 MiB is checked in pieces, cut before a character's last bytes
+      cut = data.length;
+      while (cut > data.length - 3 && (data[cut - 1]! & 0xc0) === 0x80) cut--;
+      if (data[cut - 1]! >= 0xc0) cut--;
+    }
+    const whole = data.subarray(0, cut);
+    this.tail = Buffer.from(data.subarray(cut));
+    if (isUtf8(whole)) {
+      for (let nl = whole.indexOf(0x0a); nl >= 0; nl = whole.indexOf(0x0a, nl + 1)) this.line++;
+      return;
+    }
+    for (let start = 0; start < whole.length; ) {
+      const nl = whole.indexOf(0x0a, start);
+      const stop = nl < 0 ? whole.length : nl;
+      if (!isUtf8(whole.subarray(start, stop))) {
+        throw new TmxError(this.line, 'not valid UTF-8 (save the file as UTF-8, or name its encoding in the XML declaration: <?xml version="1.0" encoding="ISO-8859-1"?>)');
+      }
+      if (nl < 0) break;
+      this.line++;
+      start = nl + 1;
+    }
+  }
+}
+
+/**
  * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
  * the line) at the first problem: call it once with a no-op to check a file whole before importing.
  */
@@ -138,12 +222,12 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
   let tuv: Partial<Tuv> | undefined;
   let prop: { type: string; value: string } | undefined;
   let seg: string | undefined;
-  let segDepth = 0;
   let count = 0;
   let failure: TmxError | undefined;
   const ready: MemoryEntry[] = [];
   const fail = (e: unknown) => {
-    failure ??= e instanceof TmxError ? e : new TmxError(parser.line, (e as Error).message.replace(/^.*?:\d+:\d+: /, ''));
+    // saxes says "<line>:<column>: <what>." (after the file name when it has one)
+    failure ??= e instanceof TmxError ? e : new TmxError(parser.line, (e as Error).message.replace(/^(?:.*?:)?\d+:\d+: /, '').replace(/\.$/, ''));
   };
   parser.on('error', fail);
   parser.on('opentag', (tag) => {
@@ -169,25 +253,24 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
         case 'seg':
           if (!tuv) throw new TmxError(parser.line, '<seg> outside a <tuv>');
           seg = '';
-          segDepth = 0;
           break;
         case 'prop':
           if (unit && !tuv) prop = { type: a.type ?? '', value: '' };
           break;
-        default:
-          // inline markup inside a segment (bpt, ept, ph, it, hi, ...): its text is part of the segment
-          if (seg !== undefined) segDepth++;
       }
     } catch (e) {
       fail(e);
     }
   });
   parser.on('text', (t) => {
-    if (seg !== undefined && segDepth === 0) seg += t;
+    // inline markup inside a segment: its text is part of the segment (bpt, ept, it and ph hold the
+    // native code that stood there in the original, <b> or %s; hi and sub hold text)
+    if (seg !== undefined) seg += t;
     else if (prop) prop.value += t;
   });
   parser.on('cdata', (t) => {
     if (seg !== undefined) seg += t;
+    else if (prop) prop.value += t;
   });
   parser.on('closetag', (tag) => {
     if (failure) return;
@@ -212,17 +295,17 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
           if (unit) ready.push(...entriesOf(unit, headerSrc, now));
           unit = undefined;
           break;
-        default:
-          if (seg !== undefined && segDepth > 0) segDepth--;
       }
     } catch (e) {
       fail(e);
     }
   });
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  let text: TmxText | undefined;
   try {
     for await (const chunk of stream) {
-      parser.write(chunk as string);
+      text ??= new TmxText(chunk as Buffer);
+      parser.write(text.decode(chunk as Buffer, () => parser.line));
       if (failure) throw failure;
       for (const e of ready) {
         count++;
@@ -231,6 +314,7 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
       }
       ready.length = 0;
     }
+    if (text) parser.write(text.decode(Buffer.alloc(0), () => parser.line, true));
     parser.close();
     if (failure) throw failure;
     for (const e of ready) {
