@@ -1,6 +1,6 @@
 // `vx translate memory stats|export|import|prune`: the translation memory (see
 // api/translator/memory.ts) looked at, exchanged as TMX 1.4 (streamed both ways) and trimmed.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
@@ -10,6 +10,7 @@ import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/transl
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
+import { readError } from '../core/input.js';
 import { atomicFileSink, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 
@@ -109,6 +110,9 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
       if (buf.length >= 65_536) {
         await sink.write(buf);
         buf = '';
+        // stdout redirected to a file is written synchronously: without a turn of the event loop
+        // Ctrl-C would not be seen before the end (and lmdb would not renew its read transaction)
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     await sink.write(buf + TMX_FOOTER);
@@ -124,7 +128,14 @@ export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }):
 
 export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
   const path = requirePath(ctx, opts.memory);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`cannot read ${file}: no such file`);
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    throw readError(file, e);
+  }
+  if (st.isDirectory()) throw readError(file, { code: 'EISDIR' });
+  if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;
   try {
@@ -133,7 +144,7 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
     });
   } catch (e) {
     if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
-    throw e;
+    throw (e as NodeJS.ErrnoException).code ? readError(file, e) : e;
   }
   if (ctx.globals.dryRun) {
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);

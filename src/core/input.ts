@@ -89,7 +89,7 @@ export interface TextSource {
 // the large-object space, freed only by a full GC: 256 KB chunks added ~10 MB to a long run's peak RSS)
 const CHUNK = 64 * 1024;
 
-function readError(path: string, e: unknown): UsageError {
+export function readError(path: string, e: unknown): UsageError {
   const err = e as NodeJS.ErrnoException;
   const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
   return new UsageError(`cannot read ${path}: ${why}`);

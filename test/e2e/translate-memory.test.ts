@@ -3,11 +3,11 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { BIN, baseEnv, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const dir = tempDir('vx-tm-e2e-');
@@ -348,6 +348,20 @@ describe('translation memory', () => {
 });
 
 describe('vx translate memory', () => {
+  it('import names what is wrong with a file it cannot read: missing, a directory, a pipe (read twice: checked whole first)', async () => {
+    const mem = join(dir, 'unread.tm');
+    for (const [file, why] of [
+      [join(dir, 'missing.tmx'), 'no such file'],
+      [dir, 'it is a directory'],
+      ['/dev/null', 'not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)'],
+    ]) {
+      const r = await e2e.run(['translate', 'memory', 'import', file, '--memory', mem]);
+      expect(r.stderr).toBe(`vx: cannot read ${file}: ${why}\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(existsSync(mem)).toBe(false);
+  });
+
   it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
     const mem = join(dir, 'self.tm');
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);
@@ -365,6 +379,27 @@ describe('vx translate memory', () => {
     expect(readFileSync(mem).equals(before)).toBe(true);
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
   });
+
+  it('Ctrl-C stops an export to standard output redirected to a file (written synchronously): exit 130', async () => {
+    const tmx = join(dir, 'many.tmx');
+    const units = Array.from({ length: 100_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);
+    writeFileSync(tmx, `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n${units.join('')}</body></tmx>\n`);
+    const mem = join(dir, 'many.tm');
+    expect((await e2e.run(['translate', 'memory', 'import', tmx, '--memory', mem])).code).toBe(0);
+    const out = join(dir, 'many-out.tmx');
+    const fd = openSync(out, 'w');
+    const child = spawn(process.execPath, [BIN, 'translate', 'memory', 'export', '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', fd, 'pipe'] });
+    closeSync(fd);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // once the export has begun (its header is written)
+    while (statSync(out).size === 0) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('vx: interrupted\n');
+    expect(readFileSync(out, 'utf8')).not.toMatch(/<\/tmx>\n$/);
+  }, 60_000);
 
   it('Ctrl-C stops an import between entries: exit 130, the entries imported so far are committed and counted', async () => {
     const tmx = join(dir, 'big.tmx');
