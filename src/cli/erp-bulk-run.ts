@@ -14,27 +14,26 @@ import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, t
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
+import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../spec/families.js';
 import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
 import { state } from './runner.js';
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
-  const n = Number(v);
-  if (v === undefined || !/^\d+$/.test(v.trim()) || n < min || n > max) {
-    throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected a whole number from ${min} to ${max}`);
-  }
-  return n;
+  const expected = v === undefined ? `a whole number from ${min} to ${max}` : wholeNumber(min, max)(v);
+  if (expected !== undefined) throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected ${expected}`);
+  return Number(v);
 }
 
 /** Batch size, concurrency and atomicity from the flags and settings. */
 export function bulkOptions(ctx: Ctx, opts: BatchOpts & CompanyOpts): BulkOptions {
   const limit = ctx.config.get('erp.rateLimit') ?? '';
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(limit);
-  if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) throw new UsageError(`invalid erp.rateLimit "${limit}": expected <requests>/<seconds>, e.g. 6000/300`);
+  const rate = parseRateLimit(limit);
+  if (!rate) throw new UsageError(`invalid erp.rateLimit "${limit}": expected ${RATE_LIMIT_FORM}`);
   // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
   // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
-  const [n, w] = [Number(m[1]), Number(m[2])];
+  const [n, w] = [rate.requests, rate.seconds];
   const pacer = new Pacer({ perMinute: ((0.9 * n) / w) * 60, burst: n / 10 });
   return {
     pacer,

@@ -19,6 +19,8 @@ export interface SettingDef {
   choices?: readonly string[];
   /** an endpoint: `profile set` refuses what every request would refuse (not an absolute http(s) URL) */
   url?: boolean;
+  /** what `profile set` refuses, as every use of the setting would: the form expected, or undefined when the value is fine */
+  check?: (value: string) => string | undefined;
   /** a credential: its absence is an authentication error (exit 3) rather than a usage error */
   credential?: boolean;
   /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
@@ -386,6 +388,8 @@ export class Config {
       throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
     }
     if (def.url) normalizeBase(value, key);
+    const expected = def.check?.(value);
+    if (expected !== undefined) throw new UsageError(`invalid value "${value}" for ${key}: expected ${expected}`);
     if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
   }
 

@@ -18,9 +18,25 @@ export interface FamilySetting {
   description: string;
   choices?: readonly string[];
   url?: boolean;
+  /** the form a value must have (see core/config's SettingDef) */
+  check?: (value: string) => string | undefined;
   credential?: boolean;
   fallback?: string;
   internal?: boolean;
+}
+
+/** The check of a setting that is a whole number from `min` to `max`. */
+export function wholeNumber(min: number, max: number): (value: string) => string | undefined {
+  return (v) => (/^\s*\d+\s*$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `a whole number from ${min} to ${max}`);
+}
+
+export const RATE_LIMIT_FORM = '<requests>/<seconds>, e.g. 6000/300';
+
+/** erp.rateLimit, `<requests>/<seconds>` (an `s` after the seconds allowed): what bulk runs pace under */
+export function parseRateLimit(text: string): { requests: number; seconds: number } | undefined {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(text);
+  if (!m || Number(m[1]) < 1 || !(Number(m[2]) > 0)) return undefined;
+  return { requests: Number(m[1]), seconds: Number(m[2]) };
 }
 
 export interface FamilyDef<N extends string = FamilyName> {
@@ -76,9 +92,9 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id' },
       { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
       { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions' },
-      { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)' },
-      { key: 'erp.concurrency', env: 'VX_ERP_CONCURRENCY', default: '5', description: '$batch requests in flight at once (the service works on 5 requests of a user at once)' },
-      { key: 'erp.rateLimit', env: 'VX_ERP_RATE_LIMIT', default: '6000/300', description: 'requests/seconds one user may send (the service: 6000 per 5 minutes); bulk commands stay under it' },
+      { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)', check: wholeNumber(1, 100) },
+      { key: 'erp.concurrency', env: 'VX_ERP_CONCURRENCY', default: '5', description: '$batch requests in flight at once (the service works on 5 requests of a user at once)', check: wholeNumber(1, 64) },
+      { key: 'erp.rateLimit', env: 'VX_ERP_RATE_LIMIT', default: '6000/300', description: 'requests/seconds one user may send (the service: 6000 per 5 minutes); bulk commands stay under it', check: (v) => (parseRateLimit(v) ? undefined : RATE_LIMIT_FORM) },
     ],
     errorShape: 'error-object',
     emulator: { prefix: '/erp', seeded: { VX_ERP_COMPANY: 'defaultCompany' } },

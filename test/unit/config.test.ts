@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Config, maskSecret, type SettingDef } from '../../src/core/config.js';
+import { SETTINGS } from '../../src/api/settings.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { clearSecrets, redact } from '../../src/core/redact.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -98,6 +99,15 @@ describe('precedence', () => {
     await expect(c.set('output', 'xml')).rejects.toThrow(/invalid value "xml" for output; allowed: json, table/);
     await expect(c.set('svc.ns', 'x', '../evil')).rejects.toThrow(/invalid profile name/);
     await expect(c.deleteProfile('ghost')).rejects.toThrow(/no profile named "ghost"/);
+  });
+
+  it("refuses what a setting's use would refuse: the erp bulk settings (batch size, concurrency, rate limit)", async () => {
+    const c = new Config(SETTINGS, { dir: fresh(), env: {} });
+    await expect(c.set('erp.batchSize', '500')).rejects.toThrow(/^invalid value "500" for erp.batchSize: expected a whole number from 1 to 100$/);
+    await expect(c.set('erp.concurrency', '0')).rejects.toThrow(/^invalid value "0" for erp.concurrency: expected a whole number from 1 to 64$/);
+    for (const v of ['bogus', '0/300', '6000/0', '6000', '6000/300/1']) await expect(c.set('erp.rateLimit', v), v).rejects.toThrow(`invalid value "${v}" for erp.rateLimit: expected <requests>/<seconds>, e.g. 6000/300`);
+    for (const [k, v] of [['erp.batchSize', '100'], ['erp.concurrency', '5'], ['erp.rateLimit', '600/60s'], ['erp.rateLimit', '6000 / 300']]) await c.set(k, v);
+    expect(c.get('erp.rateLimit')).toBe('6000 / 300');
   });
 });
 
