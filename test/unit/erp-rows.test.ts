@@ -26,6 +26,9 @@ describe('import rows', () => {
     expect(checkColumns(people, 'create', ['code', 'displayName'])).toEqual([]);
     expect(checkColumns(people, 'create', ['code', 'code', 'lastModifiedDateTime'])).toEqual(['duplicate column name: "code"']);
     expect(checkColumns(people, 'update', ['displayName'])).toEqual(['--update needs a column that finds each record: id or code']);
+    expect(checkColumns(people, 'create', ['Code', 'displayname', 'nickname'])).toEqual([
+      'unknown columns "Code" (did you mean "code"?), "displayname" (did you mean "displayName"?), "nickname": not fields of a salesperson/purchaser; its writable fields are code, displayName, email, email2, phoneNo, jobTitle, commisionPercent, privacyBlocked, blocked',
+    ]);
     expect(checkColumns(people, 'create', ['code', 'displayName', ''])).toEqual(['column 3 of 3 has no name (a delimiter at the end of the header line?)']);
     expect(checkColumns(people, 'create', ['code', ' ', 'displayName'])).toEqual(['column 2 of 3 has no name']);
     expect(checkColumns(orders, 'update', ['number', 'externalDocumentNumber', '@odata.etag'])).toEqual([]);

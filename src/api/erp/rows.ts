@@ -61,6 +61,13 @@ function writableList(set: ErpSet): string {
   return Object.entries(set.fields).filter(([, f]) => !f.readOnly).map(([n]) => n).join(', ');
 }
 
+/** A name that is not a field, quoted, with the field it differs from only in case (`"Code" (did you mean "code"?)`). */
+function quoted(set: ErpSet, name: string): string {
+  const lower = name.toLowerCase();
+  const like = Object.keys(set.fields).find((f) => f.toLowerCase() === lower);
+  return like ? `"${name}" (did you mean "${like}"?)` : `"${name}"`;
+}
+
 /** Checks the column names of a CSV header (or the keys seen in JSON rows): the problems, or none. */
 export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[]): string[] {
   const problems: string[] = [];
@@ -75,7 +82,7 @@ export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[
   }
   const keys = mode === 'update' ? updateKeys(set) : [];
   const unknown = names.filter((n) => n.trim() && n !== '@odata.etag' && !set.fields[n]);
-  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
+  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => quoted(set, u)).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
   if (mode === 'update' && !names.some((n) => keys.includes(n))) problems.push(`--update needs a column that finds each record: ${keys.join(' or ')}`);
   return problems;
 }
@@ -138,7 +145,7 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     if (name === '@odata.etag') return { kind: 'etag' };
     if (name.startsWith('@odata.')) return { kind: 'skip' };
     const field = set.fields[name];
-    if (!field) return { kind: 'problem', message: `unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}` };
+    if (!field) return { kind: 'problem', message: `unknown field ${quoted(set, name)}; the writable fields of a ${set.singular} are ${writableList(set)}` };
     // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
     const numeric = field.type === 'decimal' || field.type === 'integer';
     const type = fromText
