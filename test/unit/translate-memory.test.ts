@@ -117,7 +117,7 @@ describe('memory store', () => {
     // a commit asked for while the store is reopened waits for it
     const before = (m as unknown as { db: object }).db;
     const relieved = m.relieve(-Infinity);
-    expect(m.remapping).toBeUndefined(); // the queued writes are committed first
+    expect(m.remapping).toBeDefined(); // the queued writes are committed by the reopen itself
     const committing = (async () => {
       await new Promise((r) => setImmediate(r));
       m.store(k, 'during', { translations: [{ text: 'während', to: 'de' }] });
@@ -131,6 +131,30 @@ describe('memory store', () => {
     expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
     expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
     expect(m.stats().entries).toBe(2002);
+    await m.close();
+  });
+
+  it.runIf(process.platform === 'linux')('a commit asked for while the reopen makes the queued writes durable waits for the reopen (lmdb-js cut it off: "Database is closed")', async () => {
+    const m = await TranslationMemory.open(join(dir, 'relieve-race.tm'));
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    m.store(k, 'first', { translations: [{ text: 'erste', to: 'de' }] });
+    await m.commit();
+    m.store(k, 'queued', { translations: [{ text: 'wartet', to: 'de' }] });
+    // the run answers a batch (and commits it) just as the reopen's sync to disk is done
+    const db = (m as unknown as { db: { flushed: PromiseLike<unknown> } }).db;
+    const flushed = db.flushed;
+    let committed: Promise<void> | undefined;
+    const answered = () => {
+      m.store(k, 'during', { translations: [{ text: 'während', to: 'de' }] });
+      committed = m.commit();
+    };
+    Object.defineProperty(db, 'flushed', { configurable: true, get: () => Promise.resolve(flushed).then(answered) });
+    const relieved = m.relieve(-Infinity);
+    await relieved;
+    await committed;
+    await m.flush();
+    expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
+    expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
     await m.close();
   });
 

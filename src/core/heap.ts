@@ -1,0 +1,24 @@
+// A cap on V8's young generation for a long run that must stay within a memory budget. Node 20
+// lets the young generation grow to 2 x 16 MB semi-spaces, and a long stream whose items outlive
+// a collection or two always grows it that far. V8 doubles it when a collection finds enough
+// survivors, by the factor --semi-space-growth-factor, which it reads at each growth: set to 1
+// once the semi-spaces have reached the cap, they grow no more. (--max-semi-space-size would do
+// it from the start, but only as a node flag, for every command, and it costs the short
+// commands' CPU; this applies to the run that asks, from the moment it asks.)
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+let capped = false;
+
+/**
+ * Stops the young generation's growth once its semi-spaces are `mb` MB or more (true from then
+ * on). Call it now and then during the run (~10 µs).
+ */
+export function capYoungGeneration(mb: number): boolean {
+  if (capped) return true;
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  // new_space's size is both semi-spaces
+  if (!young || young.space_size < 2 * mb * 1024 * 1024) return false;
+  setFlagsFromString('--semi-space-growth-factor=1');
+  capped = true;
+  return true;
+}
