@@ -20,12 +20,12 @@ export interface MemoryFlags {
 
 /**
  * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
- * set, or when VX_TRANSLATE_MEMORY is set empty (a run without the profile's memory)
+ * set, or when VX_TRANSLATE_MEMORY is set empty or blank (a run without the profile's memory)
  */
 export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
   if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
   if (flag !== undefined) return home(flag);
-  if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
+  if (process.env.VX_TRANSLATE_MEMORY?.trim() === '') return undefined;
   const setting = ctx.config.get('translate.memory');
   return setting ? home(setting) : undefined;
 }
@@ -35,11 +35,11 @@ function home(path: string): string {
   return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(homedir(), path.slice(1)) : path;
 }
 
-/** a whole number of characters from 1 (commas and underscores allowed: 2,000,000) */
-function characters(flag: string, v: string | undefined): number | undefined {
+/** a whole number of characters from `min` (commas and underscores allowed: 2,000,000) */
+function characters(flag: string, v: string | undefined, min = 1): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v.trim().replace(/[,_]/g, ''));
-  if (!/^\s*\d[\d,_]*\s*$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from 1, e.g. 2000000`);
+  if (!/^\s*\d[\d,_]*\s*$/.test(v) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
   return n;
 }
 
@@ -48,8 +48,15 @@ export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute
   const memory = memoryPath(ctx, opts.memory);
   if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
-  const perMinute = characters(fromProfile ? `the translate.maxRate setting (${fromProfile.source})` : '--max-chars-per-minute', opts.maxCharsPerMinute ?? fromProfile?.value);
-  const budget = characters('--budget', opts.budget);
+  // a bad value names where it came from: the variable, or the profile
+  const where = !fromProfile
+    ? '--max-chars-per-minute'
+    : fromProfile.source === 'env'
+      ? `${fromProfile.origin} (the translate.maxRate setting)`
+      : `the translate.maxRate setting of profile "${fromProfile.origin}"`;
+  const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
+  // (--budget 0: nothing billed, only what the memory holds)
+  const budget = characters('--budget', opts.budget, 0);
   return { memory, perMinute, budget };
 }
 

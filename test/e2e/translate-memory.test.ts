@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -96,6 +96,10 @@ describe('translation memory', () => {
     expect(existsSync(join(home, 'tm', 'notes.tm'))).toBe(true);
     const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env });
     expect(JSON.parse(stats.stdout)).toMatchObject({ path: join(home, 'tm', 'notes.tm'), entries: 1 });
+    // VX_TRANSLATE_MEMORY set to blanks is set empty (no memory), not a file named " "
+    const r2 = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env: { ...env, VX_TRANSLATE_MEMORY: ' ' }, cwd: home });
+    expect([r2.code, r2.stderr]).toEqual([0, '']);
+    expect(readdirSync(home)).toEqual(['tm']);
   });
 
   it('a target added to a run that went before is the only one paid for: sent for the texts the memory holds for the others; output as one request would give', async () => {
@@ -167,7 +171,43 @@ describe('translation memory', () => {
     // --verbose counts the texts sent, not those the budget kept back (it said 2,500)
     const v = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', join(dir, 'budget.txt'), '--verbose', '-o', 'none']);
     expect(v.stderr).toMatch(/\ntranslated 1,000 items in 1 request; billed characters: 9,000 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 0; distinct texts sent: 1,000; /);
-    expect((await e2e.run(['translate', '--to', 'de', '--budget', '0', 'x'])).stderr).toBe('vx: invalid value "0" for --budget: expected a whole number of characters from 1, e.g. 2000000\n');
+    for (const bad of ['-1', '1.5', '2k', 'abc', '']) {
+      const r = await e2e.run(['translate', '--to', 'de', '--budget', bad, 'x']);
+      expect([r.code, r.stderr]).toEqual([2, `vx: invalid value "${bad}" for --budget: expected a whole number of characters from 0, e.g. 2000000\n`]);
+    }
+  });
+
+  it('--budget 0 bills nothing: what the memory holds is written, the first text it lacks stops the run (exit 6)', async () => {
+    const mem = join(dir, 'budget0.tm');
+    expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello', 'Goodbye'])).code).toBe(0);
+    e2e.emu.reset();
+    const held = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--budget', '0', 'Goodbye', 'Hello', 'Goodbye']);
+    expect([held.code, held.stdout, held.stderr]).toEqual([0, '[de] Ĝööðƀýé\n[de] Ĥéļļö\n[de] Ĝööðƀýé\n', '']);
+    const lacking = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--budget', '0', 'Hello', 'New', 'Hello']);
+    expect([lacking.code, lacking.stdout]).toEqual([6, '[de] Ĥéļļö\n']);
+    expect(lacking.stderr).toBe('vx: --budget 0 characters reached: 0 billed so far, the next request would bill 3 more\nnot translated: arguments 2-3; the output holds argument 1\n');
+    expect(calls()).toEqual([]);
+  });
+
+  it('a bad --max-chars-per-minute, or translate.maxRate, is a usage error naming where it came from (the variable, the profile), nothing sent', async () => {
+    const expected = (v: string, where: string) => `vx: invalid value "${v}" for ${where}: expected a whole number of characters from 1, e.g. 2000000\n`;
+    for (const v of ['0', '-1', '1.5', '2k', 'abc']) {
+      const r = await e2e.run(['translate', '--to', 'de', 'x', '--max-chars-per-minute', v]);
+      expect([r.code, r.stderr]).toEqual([2, expected(v, '--max-chars-per-minute')]);
+    }
+    const env = await e2e.run(['translate', '--to', 'de', 'x'], { env: { VX_TRANSLATE_MAX_RATE: 'fast' } });
+    expect([env.code, env.stderr]).toEqual([2, expected('fast', 'VX_TRANSLATE_MAX_RATE (the translate.maxRate setting)')]);
+    const configDir = tempDir('vx-maxrate-');
+    try {
+      expect((await e2e.run(['profile', 'set', 'translate.maxRate', '0'], { configDir })).code).toBe(0);
+      const profile = await e2e.run(['translate', '--to', 'de', 'x'], { configDir });
+      expect([profile.code, profile.stderr]).toEqual([2, expected('0', 'the translate.maxRate setting of profile "default"')]);
+      // the flag wins over the setting
+      expect((await e2e.run(['translate', '--to', 'de', 'x', '--max-chars-per-minute', '2,000,000'], { configDir })).code).toBe(0);
+    } finally {
+      removeDir(configDir);
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(1);
   });
 
   it('--budget with a format that needs the whole result (yaml, table, --query): what was translated is still written, as the hint says', async () => {
