@@ -158,6 +158,10 @@ describe('erp import', () => {
     expect(s.code).toBe(0);
     expect(lines(s.stdout).map((x) => x.status)).toEqual(['created']);
     expect(existsSync(`${p}.vx-journal.lock`)).toBe(false); // let go at the end
+    const j = join(dir, 'no-such-dir', 'x.journal');
+    const w = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--journal', j]);
+    expect(w.code).toBe(2);
+    expect(w.stderr).toMatch(new RegExp(`^vx: cannot write the journal ${j.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT.*; name a writable file with --journal\n$`));
   });
 
   it('a lost answer leaves the rows unknown, with a check; a rerun does not resend them unless --resend-unknown', async () => {
