@@ -265,6 +265,9 @@ describe('TMX 1.4', () => {
     const back: MemoryEntry[] = [];
     await readTmx(file, (e) => void back.push(e));
     expect(back).toEqual([entry('Hello', 'de', 'Hallo')]);
+    // a result without its translation's text would print "undefined" on every hit
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace('&quot;text&quot;:&quot;Hallo&quot;', '&quot;txt&quot;:&quot;Hallo&quot;') + TMX_FOOTER);
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(5, 'the x-vx-options, x-vx-result or x-vx-source property is not one written by vx translate memory export'));
     writeFileSync(file, tmxHeader('1.0.0') + unit.replace('false,false', '&quot;false&quot;,false') + TMX_FOOTER);
     await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(5, 'the x-vx-options property is not one written by vx translate memory export (12 strings and flags)'));
   });

@@ -108,7 +108,8 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
     } catch {
       throw new TmxError(u.line, 'the x-vx-options, x-vx-result or x-vx-source property is not valid JSON');
     }
-    if (!Array.isArray(opts) || opts.length !== 12 || !result || typeof result !== 'object' || !Array.isArray((result as TranslateResult).translations) || (result as TranslateResult).translations.length !== 1 || (source !== undefined && typeof source !== 'string')) {
+    const t = (result as TranslateResult | null)?.translations;
+    if (!Array.isArray(opts) || opts.length !== 12 || typeof result !== 'object' || !Array.isArray(t) || t.length !== 1 || typeof t[0]?.text !== 'string' || typeof t[0].to !== 'string' || (source !== undefined && typeof source !== 'string')) {
       throw new TmxError(u.line, 'the x-vx-options, x-vx-result or x-vx-source property is not one written by vx translate memory export');
     }
     // a key whose fields are not what vx writes (a file edited by hand) would never be hit again
