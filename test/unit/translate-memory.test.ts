@@ -2,7 +2,7 @@
 // answer, a multi-target hit rebuilds the service's result byte for byte, entries survive a reopen,
 // a file that is not a memory is refused naming the path and left untouched, and TMX import checks
 // the whole file first (bad XML or a bad language code names the line; nothing is imported).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
@@ -156,6 +156,21 @@ describe('memory store', () => {
     expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
     expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
     await m.close();
+  });
+
+  it('opened through a symbolic link, takes the lock of the file itself (so writers through the link and the file take turns)', async () => {
+    const real = join(dir, 'real.tm');
+    const link = join(dir, 'link.tm');
+    const k = ids({ to: ['de'], from: 'en' });
+    const a = await TranslationMemory.open(real);
+    symlinkSync(real, link);
+    const b = await TranslationMemory.open(link);
+    expect(b.path).toBe(link);
+    b.store(k, 'via link', { translations: [{ text: 'über den Link', to: 'de' }] });
+    await b.close();
+    expect(existsSync(`${link}-lock`)).toBe(false);
+    expect(a.lookup(k, 'via link')).toEqual({ translations: [{ text: 'über den Link', to: 'de' }] });
+    await a.close();
   });
 
   it('refuses a file that is not a memory, naming it, and leaves it as it was', async () => {

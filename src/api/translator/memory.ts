@@ -25,7 +25,7 @@
 // what the service returned. Key \x00 "format" marks the file as a vx translation memory.
 import { capYoungGeneration } from '../../core/heap.js';
 import { createHash } from 'node:crypto';
-import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, closeSync, statSync, fstatSync } from 'node:fs';
+import { constants as fsConstants, existsSync, accessSync, openSync, readSync, readFileSync, realpathSync, closeSync, statSync, fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -421,13 +421,17 @@ export class TranslationMemory {
     } catch (e) {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
-    if (locks && openElsewhere(path, await locks)) await probeLock(path, lockMs);
+    // LMDB names its lock file after the path it opens (`<path>-lock`): opened through a symbolic
+    // link, the store would get a lock of its own, and writers through the link and through the
+    // file would not take turns. The file's own path is opened.
+    const real = exists ? realpathSync(path) : path;
+    if (locks && openElsewhere(real, await locks)) await probeLock(real, lockMs);
     let db: LmdbDb;
     const reopen = () =>
       empty && opts.readOnly
         ? NOTHING
         : lmdb.open({
-            path,
+            path: real,
             noSubdir: true,
             encoding: 'string',
             keyEncoder,
@@ -712,7 +716,6 @@ function openElsewhere(path: string, locks: string | undefined): boolean {
  */
 async function probeLock(path: string, ms: number): Promise<void> {
   const { spawn } = await import('node:child_process');
-  const { realpathSync } = await import('node:fs');
   // lmdb is found from vx's own files (bin/vx.js, or the test runner's)
   let base = process.argv[1] ?? process.cwd();
   try {
