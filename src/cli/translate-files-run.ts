@@ -22,7 +22,7 @@ import type { FilesOptions } from './translate-files.js';
 import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
-import { findLanguage } from '../spec/translator.js';
+import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
 import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
 import { MeteredSender } from '../api/translator/metered.js';
@@ -66,18 +66,6 @@ async function readText(path: string, what: string): Promise<Text | undefined> {
   }
   const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
   return { text: decodeUtf8(buf, what), bom };
-}
-
-const CHINESE: Record<string, string> = { 'zh-cn': 'zh-Hans', 'zh-sg': 'zh-Hans', 'zh-tw': 'zh-Hant', 'zh-hk': 'zh-Hant', 'zh-mo': 'zh-Hant', zh: 'zh-Hans' };
-
-/**
- * The language the service is asked for, for a file's language: the code itself when the service
- * knows it (pt-PT, fr-CA, zh-Hans), else its language without the region (de-DE -> de, en-US ->
- * en, nb-NO -> nb; zh-CN -> zh-Hans, zh-TW -> zh-Hant); an unknown code is sent as it is.
- */
-export function serviceLanguage(code: string): string {
-  const lower = code.toLowerCase().replace('_', '-');
-  return findLanguage(lower) ?? CHINESE[lower] ?? findLanguage(lower.split('-')[0]) ?? code;
 }
 
 /** Where the targets of a source go: --out pattern, --out-dir, or the format's convention beside the source. */

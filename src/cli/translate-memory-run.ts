@@ -20,12 +20,12 @@ export interface MemoryFlags {
 
 /**
  * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
- * set, or when VX_TRANSLATE_MEMORY is set empty (a run without the profile's memory)
+ * set, or when VX_TRANSLATE_MEMORY is set empty or blank (a run without the profile's memory)
  */
 export function memoryPath(ctx: Ctx, flag: string | undefined): string | undefined {
   if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
   if (flag !== undefined) return home(flag);
-  if (process.env.VX_TRANSLATE_MEMORY === '') return undefined;
+  if (process.env.VX_TRANSLATE_MEMORY?.trim() === '') return undefined;
   const setting = ctx.config.get('translate.memory');
   return setting ? home(setting) : undefined;
 }

@@ -125,6 +125,18 @@ export function findLanguage(code: string): string | undefined {
   return LANGUAGE_BY_LOWER.get(code.toLowerCase());
 }
 
+const CHINESE: Record<string, string> = { 'zh-cn': 'zh-Hans', 'zh-sg': 'zh-Hans', 'zh-tw': 'zh-Hant', 'zh-hk': 'zh-Hant', 'zh-mo': 'zh-Hant', zh: 'zh-Hans' };
+
+/**
+ * The language the service is asked for, for a file's language: the code itself when the service
+ * knows it (pt-PT, fr-CA, zh-Hans), else its language without the region (de-DE -> de, en-US ->
+ * en, nb-NO -> nb; zh-CN -> zh-Hans, zh-TW -> zh-Hant); an unknown code is sent as it is.
+ */
+export function serviceLanguage(code: string): string {
+  const lower = code.toLowerCase().replace('_', '-');
+  return findLanguage(lower) ?? CHINESE[lower] ?? findLanguage(lower.split('-')[0]) ?? code;
+}
+
 /**
  * Language pairs for which the service produces word alignment: English to/from any language
  * except Traditional Chinese, Cantonese (Traditional) and Serbian (Cyrillic); Japanese to/from

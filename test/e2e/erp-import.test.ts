@@ -158,6 +158,10 @@ describe('erp import', () => {
     expect(s.code).toBe(0);
     expect(lines(s.stdout).map((x) => x.status)).toEqual(['created']);
     expect(existsSync(`${p}.vx-journal.lock`)).toBe(false); // let go at the end
+    const j = join(dir, 'no-such-dir', 'x.journal');
+    const w = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--journal', j]);
+    expect(w.code).toBe(2);
+    expect(w.stderr).toMatch(new RegExp(`^vx: cannot write the journal ${j.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT.*; name a writable file with --journal\n$`));
   });
 
   it('a lost answer leaves the rows unknown, with a check; a rerun does not resend them unless --resend-unknown', async () => {
@@ -308,15 +312,14 @@ describe('erp import interrupted', () => {
   it('Ctrl-C while a batch waits to be sent again after a 429: its rows are not done, and a rerun sends them', async () => {
     const p = file('ctrlc-wait.csv', 'code\nW1\nW2\n');
     e2e.emu.setFaults('erp/POST/429:1x,retry-after:60');
-    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], {
+    // (--verbose says when the batch starts waiting for its Retry-After: Ctrl-C comes then)
+    const r = await e2e.run(['--verbose', 'erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], {
       onSpawn: (child) => {
-        const t = setInterval(() => {
-          if (batches().some((b) => b.status === 429)) {
-            clearInterval(t);
-            child.kill('SIGINT');
-          }
-        }, 50);
-        child.on('exit', () => clearInterval(t));
+        let err = '';
+        child.stderr!.on('data', (c) => {
+          err += c;
+          if (/retrying in/.test(err)) child.kill('SIGINT');
+        });
       },
     });
     expect(r.code).toBe(130);

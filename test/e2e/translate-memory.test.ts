@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -96,6 +96,10 @@ describe('translation memory', () => {
     expect(existsSync(join(home, 'tm', 'notes.tm'))).toBe(true);
     const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env });
     expect(JSON.parse(stats.stdout)).toMatchObject({ path: join(home, 'tm', 'notes.tm'), entries: 1 });
+    // VX_TRANSLATE_MEMORY set to blanks is set empty (no memory), not a file named " "
+    const r2 = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env: { ...env, VX_TRANSLATE_MEMORY: ' ' }, cwd: home });
+    expect([r2.code, r2.stderr]).toEqual([0, '']);
+    expect(readdirSync(home)).toEqual(['tm']);
   });
 
   it('a target added to a run that went before is the only one paid for: sent for the texts the memory holds for the others; output as one request would give', async () => {

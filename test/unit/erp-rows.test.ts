@@ -26,6 +26,11 @@ describe('import rows', () => {
     expect(checkColumns(people, 'create', ['code', 'displayName'])).toEqual([]);
     expect(checkColumns(people, 'create', ['code', 'code', 'lastModifiedDateTime'])).toEqual(['duplicate column name: "code"']);
     expect(checkColumns(people, 'update', ['displayName'])).toEqual(['--update needs a column that finds each record: id or code']);
+    expect(checkColumns(people, 'create', ['Code', 'displayname', 'nickname'])).toEqual([
+      'unknown columns "Code" (did you mean "code"?), "displayname" (did you mean "displayName"?), "nickname": not fields of a salesperson/purchaser; its writable fields are code, displayName, email, email2, phoneNo, jobTitle, commisionPercent, privacyBlocked, blocked',
+    ]);
+    expect(checkColumns(people, 'create', ['code', 'displayName', ''])).toEqual(['column 3 of 3 has no name (a delimiter at the end of the header line?)']);
+    expect(checkColumns(people, 'create', ['code', ' ', 'displayName'])).toEqual(['column 2 of 3 has no name']);
     expect(checkColumns(orders, 'update', ['number', 'externalDocumentNumber', '@odata.etag'])).toEqual([]);
   });
 
@@ -135,5 +140,8 @@ describe('import rows', () => {
     expect([...new Set(r.problems.map((p) => p.row))]).toEqual([3, 4, 5]);
     expect(r.problems[0].message).toBe('expected a JSON object');
     await expect(readJsonRows(people, 'create', 'json', '{"code":"A"}', 'f.json')).rejects.toThrow(/expected a JSON array of objects/);
+    // a whole-file error names its line and column; NDJSON named .json is told so
+    await expect(readJsonRows(people, 'create', 'json', '{"code":"A"}\n{"code":"B"}\n', 'f.json')).rejects.toThrow(/^f\.json: not valid JSON: .*line 2,? column 1\)?; it holds one object per line: for NDJSON pass --format ndjson$/);
+    await expect(readJsonRows(people, 'create', 'json', '[\n  {"code":"A"},\n  {"code" "B"}\n]', 'f.json')).rejects.toThrow(/^f\.json: not valid JSON: .*line 3,? column 11\)?$/);
   });
 });

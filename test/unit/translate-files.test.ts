@@ -11,7 +11,7 @@ import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, type Pi
 import { hash } from '../../src/api/translator/files/types.js';
 import { loadXliff, xliff } from '../../src/api/translator/files/xliff.js';
 import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
-import { serviceLanguage } from '../../src/cli/translate-files-run.js';
+import { serviceLanguage } from '../../src/spec/translator.js';
 import { translateHtml } from '../../src/emulator/translator-text.js';
 
 const tokens = (s: string, custom: RegExp[] = []) => tokenize(s, { custom }).filter((p) => p.kind !== 'text').map((p) => p.value);

@@ -277,16 +277,23 @@ describe('TMX 1.4', () => {
 <body>
 <tu tuid="1"><tuv xml:lang="en-US"><seg>Save <ph x="1">%s</ph> file</seg></tuv><tuv xml:lang="de-DE"><seg>Datei speichern</seg></tuv><tuv xml:lang="fr"><seg><![CDATA[Enregistrer]]></seg></tuv></tu>
 <tu><tuv xml:lang="en-US"><seg>Click <hi type="b">here</hi> for <bpt i="1">&lt;b&gt;</bpt>bold<ept i="1">&lt;/b&gt;</ept></seg></tuv><tuv xml:lang="de-DE"><seg><hi>Hier</hi> für <bpt i="1">&lt;b&gt;</bpt>fett<ept i="1">&lt;/b&gt;</ept></seg></tuv></tu>
+<tu srclang="en-GB"><tuv xml:lang="en"><seg>Colour</seg></tuv><tuv xml:lang="en-US"><seg>Color</seg></tuv><tuv xml:lang="de-CH"><seg>Farbe</seg></tuv><tuv xml:lang="de-AT"><seg>Farb</seg></tuv><tuv xml:lang="zh-CN"><seg>颜色</seg></tuv><tuv xml:lang="pt-PT"><seg>Cor</seg></tuv><tuv xml:lang="xx-YY"><seg>?</seg></tuv></tu>
 </body></tmx>`,
     );
     const back: MemoryEntry[] = [];
     await readTmx(file, (e) => void back.push(e), 42);
-    // inline markup's text is the segment's: the native code of ph/bpt/ept (what stood in the original), the text of hi
-    expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text, e.stored])).toEqual([
-      ['en-us', 'de-de', 'Save %s file', 'Datei speichern', 42],
-      ['en-us', 'fr', 'Save %s file', 'Enregistrer', 42],
-      ['en-us', 'de-de', 'Click here for <b>bold</b>', 'Hier für <b>fett</b>', 42],
+    // inline markup's text is the segment's: the native code of ph/bpt/ept (what stood in the original), the text of hi;
+    // languages are the service's (a run --from en --to de finds them): one entry per language, the first
+    expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0], e.stored])).toEqual([
+      ['en', 'de', 'Save %s file', { text: 'Datei speichern', to: 'de' }, 42],
+      ['en', 'fr', 'Save %s file', { text: 'Enregistrer', to: 'fr' }, 42],
+      ['en', 'de', 'Click here for <b>bold</b>', { text: 'Hier für <b>fett</b>', to: 'de' }, 42],
+      ['en', 'de', 'Colour', { text: 'Farbe', to: 'de' }, 42],
+      ['en', 'zh-hans', 'Colour', { text: '颜色', to: 'zh-Hans' }, 42],
+      ['en', 'pt-pt', 'Colour', { text: 'Cor', to: 'pt-PT' }, 42],
+      ['en', 'xx-yy', 'Colour', { text: '?', to: 'xx-YY' }, 42],
     ]);
+    expect(back[0].options).toEqual(keyOptions({ from: 'en', to: ['de'] })[0]);
   });
 
   it('reads UTF-16 (with a byte order mark) and the encoding the XML declaration names; bytes that are not UTF-8 name their line', async () => {

@@ -62,7 +62,7 @@ function lock(path: string): string {
       closeSync(fd);
       return file;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || tries) throw new UsageError(`cannot lock the journal ${path}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || tries) throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}; name a writable file with --journal`);
     }
     let pid = NaN;
     try {
@@ -153,7 +153,7 @@ export class Journal {
     try {
       this.fd = openSync(path, 'a', 0o600);
     } catch (e) {
-      throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}`);
+      throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}; name a writable file with --journal`);
     }
     if (fresh) this.append([{ kind: KIND, version: 1, ...id, started: new Date().toISOString() }]);
   }

@@ -61,6 +61,13 @@ function writableList(set: ErpSet): string {
   return Object.entries(set.fields).filter(([, f]) => !f.readOnly).map(([n]) => n).join(', ');
 }
 
+/** A name that is not a field, quoted, with the field it differs from only in case (`"Code" (did you mean "code"?)`). */
+function quoted(set: ErpSet, name: string): string {
+  const lower = name.toLowerCase();
+  const like = Object.keys(set.fields).find((f) => f.toLowerCase() === lower);
+  return like ? `"${name}" (did you mean "${like}"?)` : `"${name}"`;
+}
+
 /** Checks the column names of a CSV header (or the keys seen in JSON rows): the problems, or none. */
 export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[]): string[] {
   const problems: string[] = [];
@@ -68,10 +75,14 @@ export function checkColumns(set: ErpSet, mode: RowMode, names: readonly string[
   const dup = new Set<string>();
   for (const n of names) (seen.has(n) ? dup : seen).add(n);
   if (dup.size) problems.push(`duplicate column name${dup.size > 1 ? 's' : ''}: ${[...dup].map((d) => `"${d}"`).join(', ')}`);
-  if (names.some((n) => !n.trim())) problems.push('a column has no name');
+  const unnamed = names.flatMap((n, i) => (n.trim() ? [] : [i + 1]));
+  if (unnamed.length) {
+    const end = unnamed.at(-1) === names.length ? ' (a delimiter at the end of the header line?)' : '';
+    problems.push(`column${unnamed.length > 1 ? 's' : ''} ${unnamed.join(', ')} of ${names.length} ${unnamed.length > 1 ? 'have' : 'has'} no name${end}`);
+  }
   const keys = mode === 'update' ? updateKeys(set) : [];
   const unknown = names.filter((n) => n.trim() && n !== '@odata.etag' && !set.fields[n]);
-  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
+  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => quoted(set, u)).join(', ')}: not fields of a ${set.singular}; its writable fields are ${writableList(set)}`);
   if (mode === 'update' && !names.some((n) => keys.includes(n))) problems.push(`--update needs a column that finds each record: ${keys.join(' or ')}`);
   return problems;
 }
@@ -134,7 +145,7 @@ function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromTe
     if (name === '@odata.etag') return { kind: 'etag' };
     if (name.startsWith('@odata.')) return { kind: 'skip' };
     const field = set.fields[name];
-    if (!field) return { kind: 'problem', message: `unknown field "${name}"; the writable fields of a ${set.singular} are ${writableList(set)}` };
+    if (!field) return { kind: 'problem', message: `unknown field ${quoted(set, name)}; the writable fields of a ${set.singular} are ${writableList(set)}` };
     // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
     const numeric = field.type === 'decimal' || field.type === 'integer';
     const type = fromText
@@ -373,6 +384,30 @@ function onePerRecord(set: ErpSet, mode: RowMode, rows: Row[], problems: RowProb
   return rows.filter((r) => !bad.has(r.row));
 }
 
+/**
+ * A JSON parse error of a whole file with its line and column (Node 20 names only the offset), and
+ * a hint when the file is one object per line (NDJSON named .json).
+ */
+function jsonProblem(body: string, message: string): string {
+  const at = /at position (\d+)/.exec(message);
+  let out = message;
+  if (at && !/line \d/.test(message)) {
+    const before = body.slice(0, Number(at[1]));
+    const line = before.split('\n').length;
+    out += ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+  }
+  const first = body.trimStart().split('\n', 1)[0];
+  if (first.startsWith('{')) {
+    try {
+      JSON.parse(first);
+      out += '; it holds one object per line: for NDJSON pass --format ndjson';
+    } catch {
+      // (not NDJSON either)
+    }
+  }
+  return out;
+}
+
 /** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
 export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string): Promise<ParsedRows> {
   const rows: Row[] = [];
@@ -406,7 +441,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     try {
       all = parseExact(body);
     } catch (e) {
-      throw new UsageError(`${name}: not valid JSON: ${(e as Error).message}`);
+      throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, (e as Error).message)}`);
     }
     if (!Array.isArray(all)) throw new UsageError(`${name}: expected a JSON array of objects`);
     all.forEach((v, i) => take(i + 1, v));

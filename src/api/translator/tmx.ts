@@ -13,10 +13,11 @@
 //
 // A <tu> from another tool (no x-vx props) becomes one entry per target <tuv>: source language =
 // the tu's srclang (else the header's), options as vx sends by default with that `from`, and the
-// result {"translations":[{"text": <seg>, "to": <lang>}]}, what the service answers for plain text.
+// result {"translations":[{"text": <seg>, "to": <lang>}]}, what the service answers for plain text;
+// languages as the service names them (de-DE -> de, zh-CN -> zh-Hans; see serviceLanguage).
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { LANGUAGE_CODE, type TranslateResult } from '../../spec/translator.js';
+import { LANGUAGE_CODE, serviceLanguage, type TranslateResult } from '../../spec/translator.js';
 import type { KeyOptions, MemoryEntry } from './memory.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -126,16 +127,19 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
   const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : undefined;
   if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*")');
   checkLang(srclang, u.line, 'the source language (srclang)');
-  const src = u.tuvs.find((t) => t.lang.toLowerCase() === srclang.toLowerCase());
+  // a tool's locale (en-US, de-DE, zh-CN) is keyed as the language the service is asked for (en, de,
+  // zh-Hans), as vx translate file does: the service refuses de-DE, so no run could ever hit it
+  const from = serviceLanguage(srclang);
+  const src = u.tuvs.find((t) => t.lang.toLowerCase() === srclang.toLowerCase()) ?? u.tuvs.find((t) => serviceLanguage(t.lang) === from);
   if (!src) throw new TmxError(u.line, `no <tuv> in the source language ${srclang}`);
-  return u.tuvs
-    .filter((t) => t !== src)
-    .map((t) => ({
-      options: { ...DEFAULT_OPTIONS, from: srclang.toLowerCase(), to: t.lang.toLowerCase() },
-      stored,
-      source: src.seg,
-      result: { translations: [{ text: t.seg, to: t.lang }] },
-    }));
+  // one entry per language: the first of de-DE and de-CH, none for en-GB beside an en-US source
+  const seen = new Set([from]);
+  return u.tuvs.flatMap((t) => {
+    const to = serviceLanguage(t.lang);
+    if (t === src || seen.has(to)) return [];
+    seen.add(to);
+    return [{ options: { ...DEFAULT_OPTIONS, from: from.toLowerCase(), to: to.toLowerCase() }, stored, source: src.seg, result: { translations: [{ text: t.seg, to }] } }];
+  });
 }
 
 /**
