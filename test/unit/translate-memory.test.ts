@@ -189,6 +189,7 @@ describe('memory store', () => {
     await expect(TranslationMemory.open(damaged)).rejects.toThrow(/^translation memory .*damaged\.tm: not a translation memory \(another format, or damaged\)/);
     await expect(TranslationMemory.open(join(dir, 'none.tm'), { readOnly: true })).rejects.toThrow(`translation memory ${join(dir, 'none.tm')}: no such file`);
     await expect(TranslationMemory.open(join(dir, 'no-such-dir', 'x.tm'))).rejects.toThrow(/^translation memory .*x\.tm: cannot create it: /);
+    await expect(TranslationMemory.open(join(other, 'x.tm'))).rejects.toThrow(`translation memory ${join(other, 'x.tm')}: cannot create it: ${other} is not a directory`);
   });
 
   it('refuses a memory cut short or with a broken header before LMDB maps it (which would crash the process), and leaves it as it was', async () => {

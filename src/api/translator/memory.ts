@@ -399,6 +399,7 @@ export class TranslationMemory {
       } catch (e) {
         throw badMemory(path, `cannot create it: ${errText(e, dirname(path))}`);
       }
+      if (!statSync(dirname(path)).isDirectory()) throw badMemory(path, `cannot create it: ${dirname(path)} is not a directory`);
     }
     if (exists && !opts.readOnly) {
       try {
