@@ -12,7 +12,7 @@ import { state } from './runner.js';
 export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {
   if (rate === undefined) return faults;
   const m = /^\s*translator\s*=\s*(\d+(?:\.\d+)?)\s*$/i.exec(rate);
-  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected translator=<billed characters a second>, e.g. translator=33300`);
+  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected translator=<billed characters a second>, e.g. translator=555 (the free tier: 2 million an hour)`);
   if (faults !== undefined && /(^|,)\s*(translator\/)?rate:/i.test(faults)) throw new UsageError('--rate and a rate:N rule in --faults both set the translator\'s rate: give one');
   return [faults?.trim(), `rate:${m[1]}`].filter(Boolean).join(',');
 }

@@ -20,7 +20,7 @@ export type EmulatorOptions = OptionsOf<ReturnType<typeof serverOptions>> & Part
 export const EMULATOR = group({
   name: 'emulator',
   summary: 'a local sandbox serving all three API families on loopback, with seed data',
-  examples: ['vx emulator start', 'vx emulator exec -- vx erp companies list', 'vx emulator start --port 0 --faults "503:0.1,retry-after:0"', 'vx emulator start --port 0 --rate translator=33300'],
+  examples: ['vx emulator start', 'vx emulator exec -- vx erp companies list', 'vx emulator start --port 0 --faults "503:0.1,retry-after:0"', 'vx emulator start --port 0 --rate translator=555'],
   commands: () => [
     command({
       name: 'start',

@@ -34,7 +34,7 @@ describe('emulated translator character rate', () => {
   it('vx emulator start --rate translator=N sets the rate; a bad value is a usage error', async () => {
     const bad = await e2e.run(['emulator', 'start', '--port', '0', '--rate', 'erp=5']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('vx: invalid value "erp=5" for --rate: expected translator=<billed characters a second>, e.g. translator=33300\n');
+    expect(bad.stderr).toBe('vx: invalid value "erp=5" for --rate: expected translator=<billed characters a second>, e.g. translator=555 (the free tier: 2 million an hour)\n');
     const both = await e2e.run(['emulator', 'exec', '--rate', 'translator=10', '--faults', 'rate:5', '--', 'true']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/^vx: --rate and a rate:N rule in --faults both set the translator's rate: give one\n/);

@@ -93,7 +93,7 @@ describe('translator character rate (rate:N, --rate translator=N)', () => {
     expect(faultsWithRate('503:0.1', undefined)).toBe('503:0.1');
     expect(faultsWithRate(undefined, 'translator=33300')).toBe('rate:33300');
     expect(faultsWithRate('latency:5', 'Translator = 1.5')).toBe('latency:5,rate:1.5');
-    expect(() => faultsWithRate(undefined, 'erp=10')).toThrow('invalid value "erp=10" for --rate: expected translator=<billed characters a second>, e.g. translator=33300');
+    expect(() => faultsWithRate(undefined, 'erp=10')).toThrow('invalid value "erp=10" for --rate: expected translator=<billed characters a second>, e.g. translator=555 (the free tier: 2 million an hour)');
     expect(() => faultsWithRate(undefined, 'translator=0')).toThrow(/invalid value/);
     expect(() => faultsWithRate('rate:5', 'translator=10')).toThrow(/give one/);
   });

@@ -33,8 +33,8 @@ import { ItemTooLong } from './stream.js';
 export const WINDOW = 4_000;
 /** input items read ahead of the consumer at most */
 export const MAX_PENDING = 10_000;
-/** distinct texts an estimate with a memory remembers as stored by the run (~80 MB of heap) */
-const ESTIMATE_STORED = 1_000_000;
+/** what an estimate with a memory remembers as stored by the run, at most: texts, and their UTF-16 units (~80 MB of heap) */
+const ESTIMATE_STORED = { texts: 1_000_000, units: 32_000_000 };
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -394,6 +394,7 @@ export async function* reuseMisses(
   // (so the distinct texts counted as sent are kept here, ESTIMATE_STORED at most: past that, the
   // count is an upper bound)
   const stored = memory && new Set<string>();
+  let storedUnits = 0;
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     for (const text of typeof v === 'string' ? [v] : v) {
       if (memory?.store.relieveDue) await memory.store.relieve();
@@ -415,7 +416,10 @@ export async function* reuseMisses(
       const chars = countChars(text);
       const problem = opts.targets !== undefined && itemProblem(chars, found ? found.missing.length : opts.targets);
       if (problem) throw new ItemTooLong(est.items, problem);
-      if (stored && stored.size < ESTIMATE_STORED) stored.add(text);
+      if (stored && stored.size < ESTIMATE_STORED.texts && storedUnits < ESTIMATE_STORED.units) {
+        stored.add(text);
+        storedUnits += text.length;
+      }
       est.sent++;
       est.chars += chars;
       if (found) {
