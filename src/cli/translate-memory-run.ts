@@ -39,7 +39,9 @@ function home(path: string): string {
 function characters(flag: string, v: string | undefined, min = 1): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v.trim().replace(/[,_]/g, ''));
-  if (!/^\s*\d[\d,_]*\s*$/.test(v) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
+  const whole = /^\s*\d[\d,_]*\s*$/.test(v);
+  if (whole && !Number.isSafeInteger(n)) throw new UsageError(`invalid value "${v}" for ${flag}: at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} characters`);
+  if (!whole || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
   return n;
 }
 

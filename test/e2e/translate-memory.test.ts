@@ -175,6 +175,9 @@ describe('translation memory', () => {
       const r = await e2e.run(['translate', '--to', 'de', '--budget', bad, 'x']);
       expect([r.code, r.stderr]).toEqual([2, `vx: invalid value "${bad}" for --budget: expected a whole number of characters from 0, e.g. 2000000\n`]);
     }
+    // a whole number, too large to count exactly: said as such
+    const huge = await e2e.run(['translate', '--to', 'de', '--budget', '99999999999999999999', 'x']);
+    expect([huge.code, huge.stderr]).toEqual([2, 'vx: invalid value "99999999999999999999" for --budget: at most 9,007,199,254,740,991 characters\n']);
   });
 
   it('--budget 0 bills nothing: what the memory holds is written, the first text it lacks stops the run (exit 6)', async () => {
