@@ -315,6 +315,18 @@ describe('TMX 1.4', () => {
     expect(back[0].options).toEqual(keyOptions({ from: 'en', to: ['de'] })[0]);
   });
 
+  it('reads the entities a file declares in its DOCTYPE (saxes reads no DTD); one it does not declare names its line', async () => {
+    const file = join(dir, 'entities.tmx');
+    const tmx = (use: string) =>
+      `<?xml version="1.0"?>\n<!DOCTYPE tmx SYSTEM "tmx14.dtd" [\n  <!ENTITY nbsp "&#160;">\n  <!ENTITY co 'ACME &amp; Co'>\n]>\n<tmx version="1.4"><header srclang="en"/><body>\n<tu><tuv xml:lang="en"><seg>${use}</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>\n</body></tmx>\n`;
+    writeFileSync(file, tmx('10&nbsp;km by &co;'));
+    const back: string[] = [];
+    await readTmx(file, (e) => void back.push(e.source));
+    expect(back).toEqual(['10\u00a0km by ACME & Co']);
+    writeFileSync(file, tmx('&copy; 2026'));
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(7, 'undefined entity'));
+  });
+
   it('reads UTF-16 (with a byte order mark) and the encoding the XML declaration names; bytes that are not UTF-8 name their line', async () => {
     const tmx = (encoding: string, seg: string) =>
       `<?xml version="1.0" encoding="${encoding}"?>\n<tmx version="1.4"><header srclang="en"/>\n<body>\n<tu><tuv xml:lang="en"><seg>${seg}</seg></tuv><tuv xml:lang="de"><seg>x</seg></tuv></tu>\n</body></tmx>\n`;

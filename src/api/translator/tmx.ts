@@ -214,6 +214,20 @@ class TmxText {
   }
 }
 
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The text of an entity's declared value (character references and the predefined entities expanded), or undefined when it holds other references. */
+function entityValue(v: string): string | undefined {
+  let ok = true;
+  const text = v.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (ref, e: string) => {
+    const n = e[0] === '#' ? (e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : undefined;
+    const c = n === undefined ? PREDEFINED[e] : n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : undefined;
+    if (c === undefined) ok = false;
+    return c ?? ref;
+  });
+  return ok ? text : undefined;
+}
+
 /**
  * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
  * the line) at the first problem: call it once with a no-op to check a file whole before importing.
@@ -235,6 +249,14 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
     failure ??= e instanceof TmxError ? e : new TmxError(parser.line, (e as Error).message.replace(/^(?:.*?:)?\d+:\d+: /, '').replace(/\.$/, ''));
   };
   parser.on('error', fail);
+  // entities the file declares itself (<!DOCTYPE tmx [<!ENTITY nbsp "&#160;">]>): saxes reads no DTD,
+  // and an entity it does not know is an error; an external DTD's entities stay unknown
+  parser.on('doctype', (doctype) => {
+    for (const [, name, v1, v2] of doctype.matchAll(/<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g)) {
+      const value = entityValue(v1 ?? v2);
+      if (value !== undefined) parser.ENTITIES[name] ??= value;
+    }
+  });
   parser.on('opentag', (tag) => {
     if (failure) return;
     const a = tag.attributes as Record<string, string>;
