@@ -3,7 +3,7 @@
 // bad files refused naming the path, exit 2, untouched), --estimate, --budget, throttling waited out,
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -272,6 +272,20 @@ describe('translation memory', () => {
     // a run that writes makes it a memory
     expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello'])).code).toBe(0);
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
+  });
+
+  it('a lock file LMDB cannot open (here a directory in its place; also one it may not write) is refused naming it (exit 2) instead of crashing', async () => {
+    const mem = join(dir, 'lockdir.tm');
+    expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello'])).code).toBe(0);
+    rmSync(`${mem}-lock`);
+    mkdirSync(`${mem}-lock`);
+    e2e.emu.reset();
+    for (const args of [['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Goodbye'], ['translate', 'memory', 'stats', '--memory', mem]]) {
+      const r = await e2e.run(args);
+      expect(r.stderr).toBe(`vx: translation memory ${mem}: its lock file ${mem}-lock is not a file\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(e2e.emu.count({ family: 'translator' })).toBe(0);
   });
 
   it('prune of a memory that does not exist, or of a language code that is not one, is refused (exit 2) and changes nothing', async () => {

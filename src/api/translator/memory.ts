@@ -316,6 +316,34 @@ function checkMeta(path: string, afterMs = 0): UsageError | undefined {
   }
 }
 
+/**
+ * LMDB crashes the process (SIGSEGV) when it cannot open the lock file: one that is not a file, or
+ * (to write) one it may not write or create. Checked first, named in one line.
+ */
+function checkLockFile(path: string, lock: string, readOnly: boolean): void {
+  let st;
+  try {
+    st = statSync(lock);
+  } catch {
+    // none yet: created next to the file (the directory was checked for a new file; an existing
+    // file's directory is checked here)
+    if (readOnly) return;
+    try {
+      accessSync(dirname(lock), fsConstants.W_OK);
+      return;
+    } catch (e) {
+      throw badMemory(path, `${errText(e, lock)} (its lock file ${lock} cannot be created)`);
+    }
+  }
+  if (!st.isFile()) throw badMemory(path, `its lock file ${lock} is not a file`);
+  if (readOnly) return;
+  try {
+    accessSync(lock, fsConstants.R_OK | fsConstants.W_OK);
+  } catch (e) {
+    throw badMemory(path, `${errText(e, lock)} (its lock file ${lock} cannot be written)`);
+  }
+}
+
 export interface OpenMemoryOptions {
   /** only read (stats, export): never creates the file */
   readOnly?: boolean;
@@ -408,6 +436,11 @@ export class TranslationMemory {
         throw badMemory(path, errText(e, path));
       }
     }
+    // LMDB names its lock file after the path it opens (`<path>-lock`): opened through a symbolic
+    // link, the store would get a lock of its own, and writers through the link and through the
+    // file would not take turns. The file's own path is opened.
+    const real = exists ? realpathSync(path) : path;
+    if (!empty || !opts.readOnly) checkLockFile(path, `${real}-lock`, opts.readOnly === true);
     // opening for writing waits for another process's write transaction, blocking the event loop:
     // when another process has the store open, a child process tries first, so that a lock held
     // past the timeout is an error instead of a hang
@@ -421,10 +454,6 @@ export class TranslationMemory {
     } catch (e) {
       throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
     }
-    // LMDB names its lock file after the path it opens (`<path>-lock`): opened through a symbolic
-    // link, the store would get a lock of its own, and writers through the link and through the
-    // file would not take turns. The file's own path is opened.
-    const real = exists ? realpathSync(path) : path;
     if (locks && openElsewhere(real, await locks)) await probeLock(real, lockMs);
     let db: LmdbDb;
     const reopen = () =>
