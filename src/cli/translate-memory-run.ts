@@ -10,6 +10,7 @@ import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/transl
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
+import { characterCount } from '../spec/families.js';
 import { readError } from '../core/input.js';
 import { atomicFileSink, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -38,10 +39,9 @@ function home(path: string): string {
 /** a whole number of characters from `min` (commas and underscores allowed: 2,000,000) */
 function characters(flag: string, v: string | undefined, min = 1): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v.trim().replace(/[,_]/g, ''));
-  const whole = /^\s*\d[\d,_]*\s*$/.test(v);
-  if (whole && !Number.isSafeInteger(n)) throw new UsageError(`invalid value "${v}" for ${flag}: at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} characters`);
-  if (!whole || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
+  const n = characterCount(v);
+  if (n === 'too large') throw new UsageError(`invalid value "${v}" for ${flag}: at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} characters`);
+  if (n === undefined || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
   return n;
 }
 

@@ -30,6 +30,24 @@ export function wholeNumber(min: number, max: number): (value: string) => string
   return (v) => (/^\s*\d+\s*$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `a whole number from ${min} to ${max}`);
 }
 
+/**
+ * A count of characters as translate's settings and flags take it (commas and underscores allowed:
+ * 2,000,000): the number, 'too large' past 2^53, undefined when it is not a whole number.
+ */
+export function characterCount(text: string): number | 'too large' | undefined {
+  if (!/^\s*\d[\d,_]*\s*$/.test(text)) return undefined;
+  const n = Number(text.trim().replace(/[,_]/g, ''));
+  return Number.isSafeInteger(n) ? n : 'too large';
+}
+
+/** The check of a setting that is a count of characters from `min` (see characterCount). */
+function characters(min: number): (value: string) => string | undefined {
+  return (v) => {
+    const n = characterCount(v);
+    return typeof n === 'number' && n >= min ? undefined : `a whole number of characters from ${min}, e.g. 2000000`;
+  };
+}
+
 export const RATE_LIMIT_FORM = '<requests>/<seconds>, e.g. 6000/300';
 
 /** erp.rateLimit, `<requests>/<seconds>` (an `s` after the seconds allowed): what bulk runs pace under */
@@ -76,7 +94,7 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'translator.key', env: 'VX_TRANSLATOR_KEY', secret: true, credential: true, description: 'translator subscription key' },
       { key: 'translator.region', env: 'VX_TRANSLATOR_REGION', description: 'translator region (sent as Vendor-Subscription-Region)' },
       { key: 'translate.memory', env: 'VX_TRANSLATE_MEMORY', description: 'translation memory file used by every `vx translate` (as --memory; created when missing)' },
-      { key: 'translate.maxRate', env: 'VX_TRANSLATE_MAX_RATE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)' },
+      { key: 'translate.maxRate', env: 'VX_TRANSLATE_MAX_RATE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)', check: characters(1) },
     ],
     errorShape: 'error-object',
     emulator: { prefix: '/translator' },

@@ -202,7 +202,10 @@ describe('translation memory', () => {
     expect([env.code, env.stderr]).toEqual([2, expected('fast', 'VX_TRANSLATE_MAX_RATE (the translate.maxRate setting)')]);
     const configDir = tempDir('vx-maxrate-');
     try {
-      expect((await e2e.run(['profile', 'set', 'translate.maxRate', '0'], { configDir })).code).toBe(0);
+      // profile set refuses it; a hand-edited config file is checked when used
+      const set = await e2e.run(['profile', 'set', 'translate.maxRate', '0'], { configDir });
+      expect([set.code, set.stderr]).toEqual([2, 'vx: invalid value "0" for translate.maxRate: expected a whole number of characters from 1, e.g. 2000000\n']);
+      writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { 'translate.maxRate': '0' } } }));
       const profile = await e2e.run(['translate', '--to', 'de', 'x'], { configDir });
       expect([profile.code, profile.stderr]).toEqual([2, expected('0', 'the translate.maxRate setting of profile "default"')]);
       // the flag wins over the setting

@@ -106,6 +106,8 @@ describe('precedence', () => {
     await expect(c.set('erp.batchSize', '500')).rejects.toThrow(/^invalid value "500" for erp.batchSize: expected a whole number from 1 to 100$/);
     await expect(c.set('erp.concurrency', '0')).rejects.toThrow(/^invalid value "0" for erp.concurrency: expected a whole number from 1 to 64$/);
     for (const v of ['bogus', '0/300', '6000/0', '6000', '6000/300/1']) await expect(c.set('erp.rateLimit', v), v).rejects.toThrow(`invalid value "${v}" for erp.rateLimit: expected <requests>/<seconds>, e.g. 6000/300`);
+    for (const v of ['0', 'fast', '1.5', '99999999999999999999']) await expect(c.set('translate.maxRate', v), v).rejects.toThrow(`invalid value "${v}" for translate.maxRate: expected a whole number of characters from 1, e.g. 2000000`);
+    await c.set('translate.maxRate', '2,000,000');
     for (const [k, v] of [['erp.batchSize', '100'], ['erp.concurrency', '5'], ['erp.rateLimit', '600/60s'], ['erp.rateLimit', '6000 / 300']]) await c.set(k, v);
     expect(c.get('erp.rateLimit')).toBe('6000 / 300');
   });
