@@ -10,7 +10,7 @@ import { TranslatorClient } from '../api/translator/client.js';
 import { parseParams } from '../api/translator/options.js';
 import { translateItems, type WorkItem } from '../api/translator/files/engine.js';
 import { json, loadJson } from '../api/translator/files/json.js';
-import { emptyLock, parseLock, renderLock, unitStatus, type LockEntry, type LockFile, type UnitStatus } from '../api/translator/files/lock.js';
+import { dict, emptyLock, parseLock, renderLock, unitStatus, type LockEntry, type LockFile, type LockLanguage, type UnitStatus } from '../api/translator/files/lock.js';
 import { loadMarkdown, markdown, misaligned } from '../api/translator/files/markdown.js';
 import { po } from '../api/translator/files/po.js';
 import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece } from '../api/translator/files/protect.js';
@@ -218,7 +218,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const stale: { source: string; language: string; target: string; unit: string; line: number; status: string }[] = [];
   for (const p of plans) {
     for (const l of p.langs) {
-      const entries = p.lock.languages[l.lang]?.units ?? {};
+      const entries = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
       for (const u of p.doc.units) {
         let status: UnitStatus;
         if (mode === 'file') status = 'missing';
@@ -306,7 +306,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const summaries: Summary[] = [];
   const problems: string[] = [];
   for (const p of plans) {
-    const lock: LockFile = { vx: 1, source: basename(p.path), format: p.format.name, languages: { ...p.lock.languages } };
+    const lock: LockFile = { vx: 1, source: basename(p.path), format: p.format.name, languages: Object.assign(dict<LockLanguage>(), p.lock.languages) };
     for (const l of p.langs) {
       const values = new Map<string, UnitValue>();
       const origins = new Map<string, LockEntry[2]>();
@@ -364,7 +364,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
       // (read back only when something new was written and the format cannot say what it wrote)
       const written = origins.size && !p.format.written ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
-      const units: Record<string, LockEntry> = {};
+      const units = dict<LockEntry>();
       for (const u of p.doc.units) {
         const origin = origins.get(u.key);
         const value = values.get(u.key);
@@ -376,7 +376,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
           if (keep) units[u.key] = keep;
         }
       }
-      const before = p.lock.languages[l.lang]?.units ?? {};
+      const before = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
       const keys = new Set(p.doc.units.map((u) => u.key));
       sum.removed = Object.keys(before).filter((k) => !keys.has(k)).length;
       lock.languages[l.lang] = { target: relative(dirname(p.lockPath), l.path).split(sep).join('/'), units, ...(order ? { order } : {}) };

@@ -452,3 +452,45 @@ describe('at a terminal', () => {
     }
   });
 });
+
+describe('review: keys and lock files', () => {
+  it("keys named like an object's own properties (constructor, toString, __proto__) are units like any other, in the lock too", async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{\n  "constructor": "Build",\n  "toString": "Text",\n  "__proto__": "Proto"\n}\n');
+      // a target that was there before vx (no lock): adopted, not a crash
+      writeFileSync(join(dir, 'de.json'), '{\n  "constructor": "Bauen",\n  "toString": "Text",\n  "__proto__": "Proto"\n}\n');
+      const adopt = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([adopt.code, adopt.stderr]).toEqual([0, '']);
+      expect(JSON.parse(adopt.stdout)[0]).toMatchObject({ translated: 0, unchanged: 3 });
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'fr', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(Object.keys(JSON.parse(read(dir, 'en.json.vxlock')).languages.fr.units)).toEqual(['__proto__', 'constructor', 'toString']);
+      const n = calls();
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '-o', 'json'], { cwd: dir });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(calls()).toBe(n);
+      expect(JSON.parse(again.stdout).map((s: { unchanged: number }) => s.unchanged)).toEqual([3, 3]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a lock file of the wrong shape is exit 2 naming it, nothing sent or written', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "One" }\n');
+      writeFileSync(join(dir, 'de.json'), '{ "a": "Eins" }\n');
+      const n = calls();
+      for (const units of ['{ "a": 5 }', 'null', '{ "a": ["x", "y"] }']) {
+        writeFileSync(join(dir, 'en.json.vxlock'), `{ "vx": 1, "source": "en.json", "format": "json", "languages": { "de": { "target": "de.json", "units": ${units} } } }\n`);
+        const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de'], { cwd: dir });
+        expect([r.code, r.stderr]).toEqual([2, `vx: en.json.vxlock: not a valid vx lock file (${units === 'null' ? 'language "de"' : 'unit "a" of "de"'}); delete it to translate every unit again\n`]);
+      }
+      expect(calls()).toBe(n);
+      expect(read(dir, 'de.json')).toBe('{ "a": "Eins" }\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

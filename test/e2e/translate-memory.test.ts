@@ -404,6 +404,25 @@ describe('vx translate memory', () => {
     expect(JSON.parse((await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json'])).stdout)).toMatchObject({ entries: 1 });
   });
 
+  it('a full disk mid-import (here a file size limit) is one line naming the memory (exit 2), no stack trace; what was committed stays valid', async () => {
+    const tmx = join(dir, 'fills.tmx');
+    const units = Array.from({ length: 80_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>sentence ${i} that fills the disk</seg></tuv><tuv xml:lang="de"><seg>Satz ${i}</seg></tuv></tu>\n`);
+    writeFileSync(tmx, `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n${units.join('')}</body></tmx>\n`);
+    const mem = join(dir, 'full.tm');
+    // writes past 4 MB (8 MB where sh counts 1,024-byte blocks) fail (EFBIG) instead of killing the process (SIGXFSZ ignored)
+    const child = spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 8000; exec "$0" "$@"', process.execPath, BIN, 'translate', 'memory', 'import', tmx, '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toBe(`vx: translation memory ${mem}: cannot write it: input/output error (a full disk?)\n`);
+    expect([code, stdout]).toEqual([2, '']);
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
+    expect(stats.code).toBe(0);
+    expect(JSON.parse(stats.stdout).entries).toBeGreaterThan(0);
+  }, 60_000);
+
   it('Ctrl-C stops an export to standard output redirected to a file (written synchronously): exit 130', async () => {
     const tmx = join(dir, 'many.tmx');
     const units = Array.from({ length: 60_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);

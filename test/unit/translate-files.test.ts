@@ -81,6 +81,8 @@ describe('lock statuses', () => {
     expect(unitStatus(unit, 'Servus', [unit.hash, hash('Hallo'), 'v'])).toEqual({ status: 'manual', keep: [unit.hash, hash('Servus'), 'm'] });
     expect(unitStatus(unit, 'Servus', [hash('Hi'), hash('Servus'), 'm']).status).toBe('manual-stale');
     expect(unitStatus(unit, 'Hello', [unit.hash, hash('Hello'), 'p']).status).toBe('missing');
+    // edited by hand while its source changed: the edit was of the old source, so it is reported for review
+    expect(unitStatus(unit, 'Servus', [hash('Hi'), hash('Hallo'), 'v'])).toEqual({ status: 'manual-stale', keep: [unit.hash, hash('Servus'), 'm'] });
   });
 });
 
@@ -95,6 +97,11 @@ describe('names and plural forms', () => {
     expect(po.targetName('po/messages.pot', 'de')).toBe('po/de.po');
     expect(po.targetName('po/pt-BR.po', 'de', 'pt-BR')).toBe('po/de.po');
     expect(po.targetName('locale/en/LC_MESSAGES/app.po', 'pt-BR', 'en')).toBe('locale/pt_BR/LC_MESSAGES/app.po');
+    // a catalogue whose header says Language: en_US (gettext's spelling) is the en-US source
+    expect(po.targetName('po/en_US.po', 'pt-BR', 'en_US')).toBe('po/pt_BR.po');
+    expect(po.targetName('locale/en_US/LC_MESSAGES/app.po', 'de', 'en_US')).toBe('locale/de/LC_MESSAGES/app.po');
+    expect(po.targetName('po/sr-Latn.po', 'sr-Latn-RS', 'sr_Latn')).toBe('po/sr_Latn_RS.po');
+    expect(jsonTargetPath('locales/en_US/common.json', 'de', 'en-US')).toBe('locales/de/common.json');
     expect(markdown.targetName('docs/README.md', 'ja')).toBe('docs/README.ja.md');
     expect(markdown.targetName('guide.en.md', 'de')).toBe('guide.de.md');
   });
@@ -154,6 +161,16 @@ describe('readers and writers', () => {
     expect(doc.units[0].parts[0][0].value).toBe('a"b\tc');
     const target = po.parseTarget(src, 'de.po', doc, 'de');
     expect(po.render(doc, 'de', new Map([[doc.units[0].key, { kind: 'keep' }]]), target, {})).toBe(src);
+  });
+
+  it('PO: the Language header as gettext spells it (pt_BR), an existing pt_BR left as it is', () => {
+    const src = 'msgid ""\nmsgstr ""\n"Language: en\\n"\n\nmsgid "a"\nmsgstr ""\n';
+    const doc = po.parseSource(src, 'en.po');
+    const v = new Map([[doc.units[0].key, { kind: 'new' as const, parts: [[{ kind: 'text' as const, value: 'b' }]] }]]);
+    const fresh = po.render(doc, 'pt-BR', v, undefined, {});
+    expect(fresh).toContain('"Language: pt_BR\\n"');
+    const existing = fresh.replace('msgstr "b"', 'msgstr "c"');
+    expect(po.render(doc, 'pt-BR', new Map([[doc.units[0].key, { kind: 'keep' }]]), po.parseTarget(existing, 'pt_BR.po', doc, 'pt-BR'), {})).toBe(existing);
   });
 });
 

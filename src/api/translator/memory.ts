@@ -243,6 +243,40 @@ const NOTHING: LmdbDb = {
   close: async () => undefined,
 };
 
+let quieted = false;
+
+/**
+ * Rejected with the cause when lmdb-js reports a failed commit only through a promise of its own
+ * (see quietLmdbCommitFailures): the writes waiting for it would otherwise wait for ever.
+ */
+let commitFailed: Promise<never> = new Promise(() => undefined);
+
+/**
+ * When a commit fails (a full disk), lmdb-js prints the error with console.error and rejects a
+ * promise of its own that nobody holds, which crashes the process with a stack trace; a write
+ * waiting for that commit never hears of it, nor does `flushed`. vx reports the failure in one line
+ * instead: the writes it waits for race commitFailed (see write). Set up once per process, at the
+ * first open; any other unhandled rejection still ends the process as Node would.
+ */
+function quietLmdbCommitFailures(): void {
+  if (quieted) return;
+  quieted = true;
+  const fromLmdb = (e: unknown) => e instanceof Error && /[\\/]lmdb[\\/]/.test(e.stack ?? '');
+  const error = console.error;
+  console.error = (...args: unknown[]) => {
+    if (args.length === 1 && fromLmdb(args[0])) return;
+    error.apply(console, args);
+  };
+  let fail: (cause: unknown) => void = () => undefined;
+  commitFailed = new Promise<never>((_, reject) => (fail = reject));
+  commitFailed.catch(() => undefined);
+  process.on('unhandledRejection', (reason) => {
+    const commitError = (reason as { commitError?: unknown } | undefined)?.commitError;
+    if (!fromLmdb(reason) || !(commitError instanceof Promise)) throw reason;
+    commitError.catch(fail);
+  });
+}
+
 /** P_INVALID: the root of an empty tree */
 const NO_PAGE = 0xffff_ffff_ffff_ffffn;
 
@@ -372,6 +406,9 @@ export class TranslationMemory {
     private readonly reopen: () => LmdbDb,
   ) {}
 
+  /** a write failed (see close) */
+  private failed = false;
+
   /** lookups since relieve last looked at the RSS */
   private looked = 0;
 
@@ -416,6 +453,7 @@ export class TranslationMemory {
    * held past the timeout. An existing file is never recreated.
    */
   static async open(file: string, opts: OpenMemoryOptions = {}): Promise<TranslationMemory> {
+    quietLmdbCommitFailures();
     const path = resolve(file);
     const exists = existsSync(path);
     // an empty file holds nothing yet (a writing open makes it a memory); LMDB opening one read-only crashes the process (SIGSEGV)
@@ -504,10 +542,13 @@ export class TranslationMemory {
       timer = setTimeout(() => reject(lockedPast(this.path, this.lockTimeoutMs)), this.lockTimeoutMs);
     });
     try {
-      return await Promise.race([start(), timeout]);
+      return await Promise.race([start(), timeout, commitFailed]);
     } catch (e) {
+      this.failed = true;
       if (e instanceof UsageError) throw e;
-      throw badMemory(this.path, errText(e, this.path));
+      // a failed commit (a full disk) says why in its commitError
+      const cause = (e as { commitError?: Promise<unknown> }).commitError;
+      throw badMemory(this.path, errText(cause instanceof Promise ? await cause.then(() => e, (c: unknown) => c) : e, this.path));
     } finally {
       clearTimeout(timer);
     }
@@ -707,7 +748,10 @@ export class TranslationMemory {
     try {
       await this.flush();
     } finally {
-      await this.db.close().catch(() => undefined);
+      // after a failed write lmdb-js never settles close() (and holds nothing that keeps the process
+      // alive: awaiting it would end the process at once, exit 0, the error unsaid)
+      if (this.failed) void this.db.close().catch(() => undefined);
+      else await this.db.close().catch(() => undefined);
     }
   }
 }
@@ -849,6 +893,8 @@ function errText(e: unknown, path: string): string {
   if (err?.code === 'EROFS' || /read-only file system/i.test(msg)) return 'on a read-only file system';
   if (err?.code === 'EACCES' || err?.code === 'EPERM' || /permission denied/i.test(msg)) return `permission denied`;
   if (err?.code === 'ENOENT') return `no such directory`;
+  if (err?.code === 'ENOSPC' || /no space left/i.test(msg)) return 'cannot write it: no space left on the device';
+  if (/input\/output error/i.test(msg)) return 'cannot write it: input/output error (a full disk?)';
   if (/MDB_INVALID|MDB_CORRUPTED|MDB_PAGE_NOTFOUND|MDB_VERSION_MISMATCH|MDB_BAD_TXN|MDB_PANIC/.test(msg)) return 'damaged (not a valid LMDB file); vx does not overwrite it';
   return msg.replace(path, '').trim() || 'cannot be opened';
 }

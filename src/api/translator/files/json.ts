@@ -10,7 +10,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
 import { piecesText, type Piece } from './protect.js';
-import { applyEdits, hash, joinParts, lineAt, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+import { applyEdits, hash, joinParts, lineAt, namesLanguage, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let jsonc: typeof import('jsonc-parser') | undefined;
 
@@ -276,7 +276,7 @@ export function jsonTargetPath(path: string, lang: string, sourceLanguage?: stri
   const parts = path.split('/');
   const file = parts[parts.length - 1];
   const m = /^(?:(.*)\.)?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)\.json$/i.exec(file);
-  const isLang = (s: string) => (sourceLanguage ? s.replace('_', '-').toLowerCase() === sourceLanguage.toLowerCase() : /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(s));
+  const isLang = (s: string) => namesLanguage(s, sourceLanguage);
   if (m && isLang(m[2])) {
     parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${lang}.json`;
     return parts.join('/');

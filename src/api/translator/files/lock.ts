@@ -34,8 +34,16 @@ export interface LockFile {
 }
 
 export function emptyLock(source: string, format: string): LockFile {
-  return { vx: 1, source, format, languages: {} };
+  return { vx: 1, source, format, languages: dict() };
 }
+
+/** A map from keys of files (a JSON key may be `constructor` or `__proto__`): no prototype to inherit from. */
+export function dict<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+const isEntry = (e: unknown): e is LockEntry => Array.isArray(e) && e.length === 3 && typeof e[0] === 'string' && typeof e[1] === 'string' && (e[2] === 'v' || e[2] === 'm' || e[2] === 'p');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function parseLock(text: string, file: string): LockFile {
   let v: unknown;
@@ -44,11 +52,21 @@ export function parseLock(text: string, file: string): LockFile {
   } catch (e) {
     throw new UsageError(`${file}: the lock file is not valid JSON (${(e as Error).message}); delete it to translate every unit again`);
   }
-  const l = v as LockFile;
-  if (!l || typeof l !== 'object' || l.vx !== 1 || typeof l.languages !== 'object' || l.languages === null) {
-    throw new UsageError(`${file}: not a vx lock file (or one of a newer vx); delete it to translate every unit again`);
+  const bad = (what?: string) => new UsageError(`${file}: ${what ? `not a valid vx lock file (${what})` : 'not a vx lock file (or one of a newer vx)'}; delete it to translate every unit again`);
+  if (!isObject(v) || v.vx !== 1 || !isObject(v.languages)) throw bad();
+  // checked whole, and copied into maps without a prototype (unit keys are the files' keys)
+  const languages = dict<LockLanguage>();
+  for (const [lang, l] of Object.entries(v.languages)) {
+    if (!isObject(l) || typeof l.target !== 'string' || !isObject(l.units)) throw bad(`language ${JSON.stringify(lang)}`);
+    if (l.order !== undefined && !(Array.isArray(l.order) && l.order.every((k) => typeof k === 'string'))) throw bad(`the order of ${JSON.stringify(lang)}`);
+    const units = dict<LockEntry>();
+    for (const [k, e] of Object.entries(l.units)) {
+      if (!isEntry(e)) throw bad(`unit ${JSON.stringify(k)} of ${JSON.stringify(lang)}`);
+      units[k] = e;
+    }
+    languages[lang] = { target: l.target, units, ...(l.order ? { order: l.order as string[] } : {}) };
   }
-  return l;
+  return { vx: 1, source: typeof v.source === 'string' ? v.source : '', format: typeof v.format === 'string' ? v.format : '', languages };
 }
 
 /** The lock as written: keys in a stable order, one unit per line (diffs stay readable). */
@@ -90,7 +108,8 @@ export function unitStatus(unit: SourceUnit, value: string | undefined, entry: L
   const t = hash(value);
   if (!entry) return { status: 'current', keep: [unit.hash, t, 'm'] };
   const [s, wrote, origin] = entry;
-  if (t !== wrote) return { status: 'manual', keep: [unit.hash, t, 'm'] };
+  // changed by hand since vx wrote it: kept; when its source changed too, the edit may be of the old source
+  if (t !== wrote) return { status: s === unit.hash ? 'manual' : 'manual-stale', keep: [unit.hash, t, 'm'] };
   if (origin === 'p') return { status: 'missing' };
   if (s === unit.hash) return { status: 'current', keep: entry };
   if (origin === 'v') return { status: 'stale' };

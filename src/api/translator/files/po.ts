@@ -7,7 +7,7 @@
 // entries the template no longer has are kept at the end as obsolete (#~).
 import { UsageError } from '../../../core/errors.js';
 import { piecesText, type Piece } from './protect.js';
-import { hash, joinParts, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+import { hash, joinParts, namesLanguage, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 interface Entry {
   /** line indexes [start, end) of the whole entry (comments included) */
@@ -330,26 +330,31 @@ export const po: FileFormat = {
   targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');
     const file = parts[parts.length - 1];
-    const isLang = (s: string) => (sourceLanguage ? s.replace('_', '-').toLowerCase() === sourceLanguage.toLowerCase() : /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(s));
+    const isLang = (s: string) => namesLanguage(s, sourceLanguage);
     if (/\.pot$/i.test(file)) {
       // locale/<lang>/LC_MESSAGES/x.po is the other common layout; a template beside the catalogues gives <lang>.po
-      parts[parts.length - 1] = `${lang.replace('-', '_')}.po`;
+      parts[parts.length - 1] = `${poLanguage(lang)}.po`;
       return parts.join('/');
     }
     const m = /^(?:(.*)\.)?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)\.po$/i.exec(file);
     if (m && isLang(m[2])) {
-      parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${lang.replace('-', '_')}.po`;
+      parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${poLanguage(lang)}.po`;
       return parts.join('/');
     }
     const lc = parts.lastIndexOf('LC_MESSAGES');
     if (lc > 0 && isLang(parts[lc - 1])) {
-      parts[lc - 1] = lang.replace('-', '_');
+      parts[lc - 1] = poLanguage(lang);
       return parts.join('/');
     }
-    parts[parts.length - 1] = file.replace(/(\.po)?$/i, `.${lang.replace('-', '_')}.po`);
+    parts[parts.length - 1] = file.replace(/(\.po)?$/i, `.${poLanguage(lang)}.po`);
     return parts.join('/');
   },
 };
+
+/** A language as gettext names it in file names and the Language header: pt-BR -> pt_BR. */
+function poLanguage(lang: string): string {
+  return lang.replaceAll('-', '_');
+}
 
 /** The number of plural forms of a target: its header's Plural-Forms, else the language's. */
 function pluralCount(old: PoTarget | undefined, lang: string): number {
@@ -369,12 +374,13 @@ function renderHeader(doc: PoDoc, e: Entry, oldHeader: Entry | undefined, oldDoc
   if (oldHeader && oldDoc) {
     let h = oldHeader.msgstr[0] ?? '';
     const lines = oldDoc.lines.slice(oldHeader.start, oldHeader.end);
-    if (headerField(h, 'Language') !== lang) h = setHeaderField(h, 'Language', lang);
+    // gettext names languages ll_CC: an existing pt_BR is pt-BR already
+    if (!namesLanguage(headerField(h, 'Language') ?? '', lang)) h = setHeaderField(h, 'Language', poLanguage(lang));
     if (h === (oldHeader.msgstr[0] ?? '')) return lines.join(eol);
     return rewriteMsgstr(oldDoc, oldHeader, [h], eol);
   }
   let h = e.msgstr[0] ?? '';
-  h = setHeaderField(h, 'Language', lang);
+  h = setHeaderField(h, 'Language', poLanguage(lang));
   h = setHeaderField(h, 'Plural-Forms', pluralForms(lang).header);
   if (/charset=CHARSET/i.test(h) || !headerField(h, 'Content-Type')) h = setHeaderField(h, 'Content-Type', 'text/plain; charset=UTF-8');
   const withoutFuzzy = { ...e, flags: e.flags.filter((f) => f !== 'fuzzy') };

@@ -113,6 +113,15 @@ export function applyEdits(text: string, edits: [number, number, string][]): str
   return out + text.slice(last);
 }
 
+/**
+ * Whether a file or directory name names the source language (`en_US` names `en-US`); without a
+ * known source language, whether it looks like a language code.
+ */
+export function namesLanguage(name: string, sourceLanguage?: string): boolean {
+  const norm = (l: string) => l.replaceAll('_', '-').toLowerCase();
+  return sourceLanguage ? norm(name) === norm(sourceLanguage) : /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(name);
+}
+
 /** Parts joined into the one string a unit's value is hashed and compared as. */
 export function joinParts(parts: readonly string[]): string {
   return parts.join('\u0000');
