@@ -445,13 +445,17 @@ async function check(ctx: Ctx, stale: { source: string; language: string; target
 }
 
 /**
- * Writes every file as `.<name>.<pid>.tmp` beside it, then renames them all into place. An
+ * Writes every file as `.<name>.<random>.tmp` beside it, then renames them all into place. An
  * interruption or a failure before the renames removes the temporary files (no target changed);
- * the renames themselves run without yielding, so Ctrl-C cannot stop them half way.
+ * the renames themselves run without yielding, so Ctrl-C cannot stop them half way. As --out's
+ * atomicFileSink (core/output.ts): the temporary file is created with O_EXCL (never through a link
+ * planted at its name), a target that is a symbolic link keeps pointing at its file (the new
+ * content replaces that file) and an existing file keeps its mode.
  */
 async function commit(writes: { path: string; text: string }[], signal: AbortSignal): Promise<void> {
   const { renameSync, unlinkSync } = await import('node:fs');
-  const { writeFile, mkdir } = await import('node:fs/promises');
+  const { open, mkdir, realpath, stat } = await import('node:fs/promises');
+  const { randomBytes } = await import('node:crypto');
   const temps: { tmp: string; path: string }[] = [];
   const cleanup = () => {
     for (const t of temps) {
@@ -469,11 +473,30 @@ async function commit(writes: { path: string; text: string }[], signal: AbortSig
       await mkdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot create ${dir}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'a file is in the way' : e.message}`);
       });
-      const tmp = join(dir, `.${basename(w.path)}.${process.pid}.tmp`);
-      temps.push({ tmp, path: w.path });
-      await writeFile(tmp, w.text, { mode: 0o644 }).catch((e: NodeJS.ErrnoException) => {
-        throw new UsageError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
-      });
+      const cannot = (e: NodeJS.ErrnoException) => new UsageError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
+      const existing = await stat(w.path).catch(() => undefined);
+      const path = existing ? await realpath(w.path) : w.path;
+      const mode = existing ? existing.mode & 0o7777 : undefined;
+      let file: import('node:fs/promises').FileHandle | undefined;
+      let tmp = '';
+      for (let attempt = 0; !file; attempt++) {
+        tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+        file = await open(tmp, 'wx', mode ?? 0o666).catch((e: NodeJS.ErrnoException) => {
+          // a name taken meanwhile (or a planted link): another random name
+          if (e.code !== 'EEXIST' || attempt >= 8) throw cannot(e);
+          return undefined;
+        });
+      }
+      temps.push({ tmp, path });
+      try {
+        // the umask does not narrow a kept mode
+        if (mode !== undefined) await file.chmod(mode).catch(() => undefined);
+        await file.writeFile(w.text);
+      } catch (e) {
+        throw cannot(e as NodeJS.ErrnoException);
+      } finally {
+        await file.close();
+      }
       if (signal.aborted) throw new InterruptedError();
     }
     for (const t of temps) renameSync(t.tmp, t.path);

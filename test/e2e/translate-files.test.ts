@@ -3,7 +3,7 @@
 // reviewed expected file), a second sync sends no request, edits by hand are kept, removed units
 // go, --check fails CI, bad input is exit 2 with no target touched, and a translation whose
 // placeholders changed is not written as translated.
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -489,6 +489,30 @@ describe('review: keys and lock files', () => {
       }
       expect(calls()).toBe(n);
       expect(read(dir, 'de.json')).toBe('{ "a": "Eins" }\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a target that is a symbolic link keeps pointing at its file, which gets the new content; an existing target keeps its mode', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      mkdirSync(join(dir, 'shared'));
+      writeFileSync(join(dir, 'en.json'), '{ "a": "One", "b": "Two" }\n');
+      writeFileSync(join(dir, 'shared', 'de.json'), '{ "a": "Eins" }\n');
+      symlinkSync(join('shared', 'de.json'), join(dir, 'de.json'));
+      writeFileSync(join(dir, 'fr.json'), '{ "a": "Un" }\n');
+      chmodSync(join(dir, 'fr.json'), 0o600);
+      chmodSync(join(dir, 'shared', 'de.json'), 0o664);
+      const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(lstatSync(join(dir, 'de.json')).isSymbolicLink()).toBe(true);
+      expect(read(dir, 'shared/de.json')).toBe('{ "a": "Eins", "b": "[de] Ţŵö" }\n');
+      expect(statSync(join(dir, 'shared', 'de.json')).mode & 0o777).toBe(0o664);
+      expect(statSync(join(dir, 'fr.json')).mode & 0o777).toBe(0o600);
+      expect(read(dir, 'fr.json')).toBe('{ "a": "Un", "b": "[fr] Ţŵö" }\n');
+      expect(readdirSync(dir).sort()).toEqual(['de.json', 'en.json', 'en.json.vxlock', 'fr.json', 'shared']);
+      expect(readdirSync(join(dir, 'shared'))).toEqual(['de.json']);
     } finally {
       removeDir(dir);
     }
