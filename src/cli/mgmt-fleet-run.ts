@@ -497,6 +497,8 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
 // ---------------------------------------------------------------- health check
 
 export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<void> {
+  const f = ctx.explicitFormat();
+  const asData = f === 'json' || f === 'yaml' || f === 'ndjson';
   let grade;
   try {
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;
@@ -513,12 +515,15 @@ export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<v
     const err = asVxError(e);
     if (err.exitCode === 130) throw e;
     // the plugin's UNKNOWN: the service could not be asked (or the question was wrong)
-    await ctx.write(`HEALTH UNKNOWN - ${err.message.replace(/\s+/g, ' ')}\n`);
+    const error = err.message.replace(/\s+/g, ' ');
+    const line = `HEALTH UNKNOWN - ${error}`;
+    // -o json stays JSON: a monitor that parses stdout gets the same shape for every outcome
+    if (asData) await ctx.print({ status: 'UNKNOWN', code: PLUGIN.unknown, summary: line, critical: [], warning: [], active: null, error });
+    else await ctx.write(`${line}\n`);
     throw new ExitStatus(PLUGIN.unknown);
   }
   const line = summaryLine(grade);
-  const f = ctx.explicitFormat();
-  if (f === 'json' || f === 'yaml' || f === 'ndjson') {
+  if (asData) {
     await ctx.print({ status: grade.status, code: grade.code, summary: line, critical: grade.critical.map(trackingId), warning: grade.warning.map(trackingId), active: grade.active });
   } else await ctx.write(`${line}\n`);
   if (grade.code) throw new ExitStatus(grade.code);

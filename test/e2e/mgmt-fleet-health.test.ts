@@ -46,6 +46,15 @@ describe('vx mgmt health check', () => {
     const bad = await e2e.run(['mgmt', 'health', 'check', '--critical', 'Outage']);
     expect([bad.code, bad.stdout]).toEqual([3, 'HEALTH UNKNOWN - invalid --critical "Outage": the event types are ServiceIssue, PlannedMaintenance, HealthAdvisory, RCA, EmergingIssues, SecurityAdvisory, Billing; nothing was sent\n']);
   });
+
+  it('-o json is JSON for UNKNOWN too: a monitor that parses stdout gets {status, code, summary, error}', async () => {
+    const r = await e2e.run(['mgmt', 'health', 'check', '-o', 'json'], { env: { VX_MGMT_TOKEN: 'wrong' } });
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out).toEqual({ status: 'UNKNOWN', code: 3, summary: `HEALTH UNKNOWN - ${out.error}`, critical: [], warning: [], active: null, error: expect.stringMatching(/^HTTP 401 Unauthorized AuthenticationFailed: /) });
+    const q = await e2e.run(['mgmt', 'health', 'check', '-o', 'json', '--warn', 'Nope', '--query', 'status']);
+    expect([q.code, q.stdout]).toEqual([3, '"UNKNOWN"\n']);
+  });
 });
 
 describe('vx mgmt health watch --once with a state file', () => {

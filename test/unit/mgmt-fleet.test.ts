@@ -56,6 +56,11 @@ describe('quota apply manifest', () => {
     expect(usage(() => checkManifest({ quotas: [] }, 'm.yaml'))).toContain('the list of quotas is empty');
     expect(usage(() => checkManifest([{ ...entry, allowDecrease: 'yes' }], 'm.yaml'))).toContain('"allowDecrease" must be true or false');
     expect(usage(() => checkManifest(['cores'], 'm.yaml'))).toContain('entry 1 must be an object');
+    // a subscription is a UUID here as in every --subscription (not a GET that ends in a 404 row)
+    expect(usage(() => checkManifest([{ ...entry, subscription: 'prod-sub' }], 'm.yaml'))).toBe(
+      'the manifest m.yaml: entry 1 (cores in eastus): "subscription" "prod-sub": the subscription id must be a UUID (8-4-4-4-12 hexadecimal digits); nothing was sent',
+    );
+    expect(usage(() => checkManifest({ subscription: 'prod-sub', quotas: [{ ...entry, subscription: undefined }] }, 'm.yaml'))).toContain('"subscription" "prod-sub": the subscription id must be a UUID');
   });
 
   it('reads YAML and JSON, refuses duplicate keys and syntax errors with the line', async () => {
@@ -133,6 +138,13 @@ describe('health watch state and news', () => {
     expect(third.changes.map((c) => `${c.change} ${c.event.name}`)).toEqual(['resolved A']);
     expect(Object.keys(third.next.events)).toEqual(['A', 'C']);
     expect(diffEvents(third.next, [ev('A', 'Active', 't4')]).changes[0].change).toBe('reactivated');
+  });
+
+  it('an event listed twice in one poll is news once', () => {
+    const once = diffEvents(emptyState(), [ev('A', 'Active', 't1'), ev('B', 'Active', 't1'), ev('A', 'Active', 't1')]);
+    expect(once.changes.map((c) => `${c.change} ${c.event.name}`)).toEqual(['new A', 'new B']);
+    const later = diffEvents(once.next, [ev('A', 'Resolved', 't2'), ev('A', 'Resolved', 't2')]);
+    expect(later.changes.map((c) => `${c.change} ${c.event.name}`)).toEqual(['resolved A']);
   });
 
   it('a missing state file is a first run; a corrupt one is named and left as it is', async () => {

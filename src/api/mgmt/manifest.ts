@@ -25,7 +25,8 @@ const ENTRY_KEYS = ['subscription', 'provider', 'location', 'name', 'limit', 'al
 const TOP_KEYS = ['quotas', 'subscription', 'provider', 'location', 'allowDecrease'] as const;
 
 const FIELD_RULES: Record<string, Rule> = {
-  subscription: RULES.subscription,
+  // a UUID, as --subscription of every mgmt command (a typo would otherwise be read as a 404 row)
+  subscription: RULES.subscriptionUuid,
   provider: RULES.providerId,
   location: RULES.location,
   name: RULES.resourceName,

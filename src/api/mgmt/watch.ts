@@ -100,7 +100,8 @@ export function diffEvents(state: WatchState, events: HealthEvent[]): { changes:
   const changes: EventChange[] = [];
   for (const e of events) {
     const id = trackingId(e);
-    if (!id) continue;
+    // an event listed twice in one poll (pages that shifted while they were read) is news once
+    if (!id || id in next.events) continue;
     const now = seenOf(e);
     next.events[id] = now;
     const before = state.events[id];
