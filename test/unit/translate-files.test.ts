@@ -90,6 +90,11 @@ describe('names and plural forms', () => {
   it('targets by each format convention', () => {
     expect(xliff.targetName('Translations/app.g.xlf', 'de-DE')).toBe('Translations/app.de-DE.xlf');
     expect(xliff.targetName('app.en-US.xlf', 'fr-FR')).toBe('app.fr-FR.xlf');
+    expect(xliff.targetName('app.en-US.xlf', 'fr-FR', 'en-US')).toBe('app.fr-FR.xlf');
+    // a last name part of two or three letters is a language only when it is the source's
+    expect(xliff.targetName('Sales.App.xlf', 'de-DE', 'en-US')).toBe('Sales.App.de-DE.xlf');
+    expect(xliff.targetName('Admin.UI.xlf', 'de', 'en')).toBe('Admin.UI.de.xlf');
+    expect(xliff.targetName('My.App.g.xlf', 'de', 'en')).toBe('My.App.de.xlf');
     expect(jsonTargetPath('locales/en.json', 'de')).toBe('locales/de.json');
     expect(jsonTargetPath('locales/en/common.json', 'de', 'en')).toBe('locales/de/common.json');
     expect(jsonTargetPath('src/strings.json', 'de')).toBe('src/strings.de.json');
