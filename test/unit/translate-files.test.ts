@@ -168,6 +168,18 @@ describe('readers and writers', () => {
     expect(po.render(doc, 'de', new Map([[doc.units[0].key, { kind: 'keep' }]]), target, {})).toBe(src);
   });
 
+  it('PO: an entry the template has again gets its obsolete translation back (nothing sent), not a second copy', () => {
+    const target = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "A"\n\n#~ msgid "b"\n#~ msgstr "Von Hand"\n';
+    const src = 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr ""\n';
+    const doc = po.parseSource(src, 'x.pot');
+    const t = po.parseTarget(target, 'de.po', doc, 'de');
+    const b = doc.units[1];
+    expect(t.values.get(b.key)).toBe('Von Hand');
+    expect(unitStatus(b, t.values.get(b.key), undefined).status).toBe('current');
+    const keep = new Map(doc.units.map((u) => [u.key, { kind: 'keep' as const }]));
+    expect(po.render(doc, 'de', keep, t, {})).toBe('msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "A"\n\nmsgid "b"\nmsgstr "Von Hand"\n');
+  });
+
   it('PO: the Language header as gettext spells it (pt_BR), an existing pt_BR left as it is', () => {
     const src = 'msgid ""\nmsgstr ""\n"Language: en\\n"\n\nmsgid "a"\nmsgstr ""\n';
     const doc = po.parseSource(src, 'en.po');
