@@ -91,6 +91,9 @@ export function lockPath(source: string, format: FileFormat, opts: FilesOptions,
   const segs = t.split(sep);
   const i = segs.findIndex((s) => s.includes(sentinel));
   const dir = segs.slice(0, i).join(sep) || (t.startsWith(sep) ? sep : '.');
+  // a pattern that puts the source's directory below the language (i18n/{lang}/{dir}/{name}.json)
+  // gives each source directory its own lock (web/en.json and mobile/en.json would share one)
+  if (opts.out !== undefined && opts.out.lastIndexOf('{dir}') > opts.out.indexOf('{lang}')) return join(dir, dirname(source), `${basename(source)}.vxlock`);
   return join(dir, `${basename(source)}.vxlock`);
 }
 

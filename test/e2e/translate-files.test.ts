@@ -517,4 +517,25 @@ describe('review: keys and lock files', () => {
       removeDir(dir);
     }
   });
+
+  it('--out with {dir} below {lang}: sources with the same file name in different directories keep a lock each', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      for (const d of ['web', 'mobile']) mkdirSync(join(dir, d));
+      writeFileSync(join(dir, 'web', 'en.json'), '{ "a": "Web one" }\n');
+      writeFileSync(join(dir, 'mobile', 'en.json'), '{ "b": "Mobile one" }\n');
+      const args = ['translate', 'sync', 'web/en.json', 'mobile/en.json', '--to', 'de', '--out', 'i18n/{lang}/{dir}/{name}.json'];
+      expect((await e2e.run([...args, '-o', 'none'], { cwd: dir })).code).toBe(0);
+      expect(JSON.parse(read(dir, 'i18n/web/en.json.vxlock')).languages.de).toEqual({ target: '../de/web/en.json', units: { a: expect.any(Array) } });
+      expect(JSON.parse(read(dir, 'i18n/mobile/en.json.vxlock')).languages.de.target).toBe('../de/mobile/en.json');
+      // the web text changes: it is stale (it was adopted as a translation by hand when the locks were one file)
+      writeFileSync(join(dir, 'web', 'en.json'), '{ "a": "Web two" }\n');
+      const check = await e2e.run([...args, '--check', '-o', 'json'], { cwd: dir });
+      expect(check.code).toBe(1);
+      expect(JSON.parse(check.stdout).map((s: { unit: string; status: string; target: string }) => `${s.target} ${s.unit} ${s.status}`)).toEqual([`${join('i18n', 'de', 'web', 'en.json')} a stale`]);
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
+
