@@ -353,12 +353,17 @@ describe('vx mgmt quota apply at a terminal', () => {
 });
 
 describe('vx mgmt quota apply after an interruption', () => {
-  it('a request still running for a quota is followed to its end, not submitted again', async () => {
-    const set = await e2e.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'westus2', '--limit', '260', '--yes', '--no-wait']);
+  /** `quota set cores --limit <n> --no-wait` in westus2 (a request left running), and a manifest for cores there; the log cleared */
+  const running = async (setLimit: number, name: string, limit: number) => {
+    const set = await e2e.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'westus2', '--limit', String(setLimit), '--yes', '--no-wait']);
     expect(set.code).toBe(0);
-    const id = JSON.parse(set.stdout).name.split('/').pop();
     e2e.emu.log.length = 0;
-    const m = file('pending.json', JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'cores', limit: 260 }]));
+    const m = file(name, JSON.stringify([{ subscription: SUB(), provider: 'Vendor.Compute', location: 'westus2', name: 'cores', limit }]));
+    return { id: JSON.parse(set.stdout).name.split('/').pop() as string, m };
+  };
+
+  it('a request still running for a quota is followed to its end, not submitted again', async () => {
+    const { id, m } = await running(260, 'pending.json', 260);
     const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
     expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress: followed, not submitted again` });
     expect(json(dry.stdout)[0].request).toBeUndefined();
@@ -367,6 +372,29 @@ describe('vx mgmt quota apply after an interruption', () => {
     expect(json(r.stdout)[0]).toMatchObject({ state: 'Succeeded', requestId: id });
     expect(patches()).toEqual([]);
     expect(limitOf(SUB(), 'westus2', 'cores')).toBe(260);
+  });
+
+  it('a running request for another limit is followed to its end, then the quota is read again and the manifest\'s limit submitted once', async () => {
+    const { id, m } = await running(235, 'pending-other.json', 240);
+    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
+    expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress (for 235, not 240): followed to its end, then read again and 240 submitted if still needed` });
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [row] = json(r.stdout);
+    expect(row).toMatchObject({ state: 'Succeeded', from: 235, to: 240 });
+    expect(row.requestId).not.toBe(id);
+    expect(patches().map((p) => JSON.parse(p.body ?? '{}').properties.limit)).toEqual([240]);
+    expect(limitOf(SUB(), 'westus2', 'cores')).toBe(240);
+  });
+
+  it('a running request for a higher limit than the manifest\'s: followed, and nothing lowered afterwards', async () => {
+    const { m } = await running(250, 'pending-higher.json', 240);
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout)[0]).toMatchObject({ state: 'Succeeded', from: 250, to: 240, action: 'kept' });
+    expect(patches()).toEqual([]);
+    expect(limitOf(SUB(), 'westus2', 'cores')).toBe(250);
   });
 });
 

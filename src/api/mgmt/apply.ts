@@ -19,8 +19,12 @@ export interface PlanItem {
   entry: ManifestEntry;
   scope: QuotaScope;
   action: PlanAction;
-  /** a request for this quota that is still running (an earlier run was interrupted): followed, not submitted again */
-  pending?: { requestId: string; state: string };
+  /**
+   * a request for this quota that is still running (an earlier run was interrupted, or someone's
+   * `quota set --no-wait`): followed, not submitted again; when it asks another limit than the
+   * entry, the quota is read again at its end and the entry's limit submitted if still needed
+   */
+  pending?: { requestId: string; state: string; limit?: number };
   current?: Quota;
   from?: number;
   usage?: number;
@@ -86,16 +90,16 @@ export async function markPending(c: MgmtClient, plan: PlanItem[], o: { concurre
     [...byScope.values()],
     o.concurrency,
     async (items) => {
-      const running = new Map<string, { requestId: string; state: string }>();
+      const running = new Map<string, { requestId: string; state: string; limit?: number }>();
       try {
         for await (const r of listRequests(c, items[0].scope, { top: RECENT_REQUESTS })) {
           const state = stateOf(r);
           const id = requestIdFrom(r);
           if (!id || (state !== 'InProgress' && state !== 'Accepted')) continue;
-          for (const v of Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string } }[]) : []) {
+          for (const v of Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string }; limit?: unknown }[]) : []) {
             const name = v?.name?.value?.toLowerCase();
             // the latest first: an older running request of the same quota does not replace it
-            if (name && !running.has(name)) running.set(name, { requestId: id, state });
+            if (name && !running.has(name)) running.set(name, { requestId: id, state, limit: typeof v.limit === 'number' ? v.limit : undefined });
           }
         }
       } catch (e) {
@@ -108,12 +112,19 @@ export async function markPending(c: MgmtClient, plan: PlanItem[], o: { concurre
         const pending = running.get(p.entry.name.toLowerCase());
         if (pending) {
           p.pending = pending;
-          p.note = `request ${pending.requestId} for it is still ${pending.state}: followed, not submitted again`;
+          p.note = otherLimit(p)
+            ? `request ${pending.requestId} for it is still ${pending.state} (for ${pending.limit}, not ${p.entry.limit}): followed to its end, then read again and ${p.entry.limit} submitted if still needed`
+            : `request ${pending.requestId} for it is still ${pending.state}: followed, not submitted again`;
         }
       }
     },
     o.signal,
   );
+}
+
+/** Whether a running request of an item asks another limit than its entry (so the entry's limit may still be needed after it). */
+function otherLimit(p: PlanItem): boolean {
+  return p.pending?.limit !== undefined && p.pending.limit !== p.entry.limit;
 }
 
 /** The PATCH a change sends (for --dry-run and the plan's JSON). */
@@ -180,6 +191,55 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       set(s, { state: 'Unknown', message: `${failure.message}${accepted}; ${o.followHint(s)}`, failure });
     }
   };
+  /** Sends the PATCH of a change; the follow-up of an accepted request is returned (it runs outside the pool). */
+  const submit = async (s: ChangeStatus): Promise<Promise<void> | undefined> => {
+    const { item } = s;
+    set(s, { state: 'Submitting' });
+    let submitted;
+    try {
+      submitted = await submitLimit(c, item.scope, item.entry.name, patchBody(item.current ?? {}, item.entry.name, item.entry.limit));
+    } catch (e) {
+      const failure = asVxError(e);
+      if (failure.exitCode === 130) throw e;
+      set(s, { state: 'Error', message: failure.message, failure });
+      return undefined;
+    }
+    const state = stateOf(submitted.body);
+    if (submitted.status !== 201) {
+      // 200: done at once, no request to follow
+      set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
+      return undefined;
+    }
+    let id: string;
+    try {
+      id = requestIdOf(submitted.body);
+    } catch (e) {
+      set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
+      return undefined;
+    }
+    set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
+    if (isFinal(state)) return undefined;
+    return follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location });
+  };
+  /** After a running request for another limit ended: read the quota again, plan it again, submit what is still needed. */
+  const afterOther = async (s: ChangeStatus): Promise<void> => {
+    let again: PlanItem;
+    try {
+      again = planItem(s.item.entry, await getQuota(c, s.item.scope, s.item.entry.name));
+    } catch (e) {
+      const failure = asVxError(e);
+      if (failure.exitCode === 130) throw e;
+      set(s, { state: 'Error', message: `${failure.message} (reading the quota again after request ${s.requestId} ended)`, failure });
+      return;
+    }
+    s.item = again;
+    if (isChange(again)) {
+      await (await submit(s));
+      return;
+    }
+    // already in place (or kept higher): nothing to send; a decrease below usage stays refused
+    set(s, { state: again.action === 'refused' ? 'Error' : 'Succeeded', message: again.note });
+  };
   await mapPool(
     statuses,
     o.concurrency,
@@ -188,35 +248,12 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       if (item.pending) {
         // an earlier run's request: follow it from its first status read, send nothing
         set(s, { state: item.pending.state, requestId: item.pending.requestId });
-        follows.push(follow(s, item.pending.requestId, { retryAfter: '0' }));
+        const then = otherLimit(item) ? () => (isFinal(s.state) ? afterOther(s) : undefined) : () => undefined;
+        follows.push(follow(s, item.pending.requestId, { retryAfter: '0' }).then(then));
         return;
       }
-      set(s, { state: 'Submitting' });
-      let submitted;
-      try {
-        submitted = await submitLimit(c, item.scope, item.entry.name, patchBody(item.current ?? {}, item.entry.name, item.entry.limit));
-      } catch (e) {
-        const failure = asVxError(e);
-        if (failure.exitCode === 130) throw e;
-        set(s, { state: 'Error', message: failure.message, failure });
-        return;
-      }
-      const state = stateOf(submitted.body);
-      if (submitted.status !== 201) {
-        // 200: done at once, no request to follow
-        set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
-        return;
-      }
-      let id: string;
-      try {
-        id = requestIdOf(submitted.body);
-      } catch (e) {
-        set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
-        return;
-      }
-      set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
-      if (isFinal(state)) return;
-      follows.push(follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location }));
+      const f = await submit(s);
+      if (f) follows.push(f);
     },
     o.signal,
   );
