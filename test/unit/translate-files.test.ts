@@ -90,6 +90,11 @@ describe('names and plural forms', () => {
   it('targets by each format convention', () => {
     expect(xliff.targetName('Translations/app.g.xlf', 'de-DE')).toBe('Translations/app.de-DE.xlf');
     expect(xliff.targetName('app.en-US.xlf', 'fr-FR')).toBe('app.fr-FR.xlf');
+    expect(xliff.targetName('app.en-US.xlf', 'fr-FR', 'en-US')).toBe('app.fr-FR.xlf');
+    // a last name part of two or three letters is a language only when it is the source's
+    expect(xliff.targetName('Sales.App.xlf', 'de-DE', 'en-US')).toBe('Sales.App.de-DE.xlf');
+    expect(xliff.targetName('Admin.UI.xlf', 'de', 'en')).toBe('Admin.UI.de.xlf');
+    expect(xliff.targetName('My.App.g.xlf', 'de', 'en')).toBe('My.App.de.xlf');
     expect(jsonTargetPath('locales/en.json', 'de')).toBe('locales/de.json');
     expect(jsonTargetPath('locales/en/common.json', 'de', 'en')).toBe('locales/de/common.json');
     expect(jsonTargetPath('src/strings.json', 'de')).toBe('src/strings.de.json');
@@ -161,6 +166,18 @@ describe('readers and writers', () => {
     expect(doc.units[0].parts[0][0].value).toBe('a"b\tc');
     const target = po.parseTarget(src, 'de.po', doc, 'de');
     expect(po.render(doc, 'de', new Map([[doc.units[0].key, { kind: 'keep' }]]), target, {})).toBe(src);
+  });
+
+  it('PO: an entry the template has again gets its obsolete translation back (nothing sent), not a second copy', () => {
+    const target = 'msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "A"\n\n#~ msgid "b"\n#~ msgstr "Von Hand"\n';
+    const src = 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr ""\n';
+    const doc = po.parseSource(src, 'x.pot');
+    const t = po.parseTarget(target, 'de.po', doc, 'de');
+    const b = doc.units[1];
+    expect(t.values.get(b.key)).toBe('Von Hand');
+    expect(unitStatus(b, t.values.get(b.key), undefined).status).toBe('current');
+    const keep = new Map(doc.units.map((u) => [u.key, { kind: 'keep' as const }]));
+    expect(po.render(doc, 'de', keep, t, {})).toBe('msgid ""\nmsgstr "Language: de\\n"\n\nmsgid "a"\nmsgstr "A"\n\nmsgid "b"\nmsgstr "Von Hand"\n');
   });
 
   it('PO: the Language header as gettext spells it (pt_BR), an existing pt_BR left as it is', () => {

@@ -219,10 +219,14 @@ export const po: FileFormat = {
     const doc = parsePo(text, file);
     const values = new Map<string, string>();
     const byKey = new Map<string, Entry>();
-    for (const e of doc.entries) {
-      if (e.obsolete) continue;
-      byKey.set(e.key, e);
-      if (e.msgstr.some((s) => s)) values.set(e.key, joinParts(e.msgstr));
+    // the active entries, then the obsolete ones (#~) of keys that have none: an entry the template
+    // has again gets its obsolete translation back, as msgmerge does, instead of being sent again
+    for (const obsolete of [false, true]) {
+      for (const e of doc.entries) {
+        if (e.obsolete !== obsolete || byKey.has(e.key)) continue;
+        byKey.set(e.key, e);
+        if (e.msgstr.some((s) => s)) values.set(e.key, joinParts(e.msgstr));
+      }
     }
     return { text, values, doc, byKey };
   },

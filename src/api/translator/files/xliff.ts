@@ -6,7 +6,7 @@
 import type { SaxesTag } from 'saxes';
 import { UsageError } from '../../../core/errors.js';
 import type { Piece } from './protect.js';
-import { applyEdits, hash, joinParts, lineAt, type FileFormat, type RenderOptions, type SourceDoc, type TargetDoc, type UnitValue } from './types.js';
+import { applyEdits, hash, joinParts, lineAt, namesLanguage, type FileFormat, type RenderOptions, type SourceDoc, type TargetDoc, type UnitValue } from './types.js';
 
 let saxes: typeof import('saxes') | undefined;
 
@@ -298,10 +298,13 @@ export const xliff: FileFormat = {
 
   written: (_source, _unit, value) => joinParts([xmlOf(value.parts[0])]),
 
-  targetName(name, lang) {
-    // app.g.xlf -> app.de-DE.xlf; app.en-US.xlf -> app.de-DE.xlf; app.xlf -> app.de-DE.xlf
-    const m = /^(.*?)(?:\.(?:g|[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*))?\.(xlf|xliff|xlf2)$/i.exec(name);
-    return m ? `${m[1]}.${lang}.${m[2]}` : `${name}.${lang}.xlf`;
+  targetName(name, lang, sourceLanguage) {
+    // app.g.xlf -> app.de-DE.xlf; app.en-US.xlf -> app.de-DE.xlf; app.xlf -> app.de-DE.xlf; Sales.App.xlf -> Sales.App.de-DE.xlf
+    const m = /^(.*?)(?:\.(g|[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*))?\.(xlf|xliff|xlf2)$/i.exec(name);
+    if (!m) return `${name}.${lang}.xlf`;
+    const [, base, tag, ext] = m;
+    // the part before the extension is replaced when it is .g or the source's language, not any short word
+    return tag === undefined || tag === 'g' || namesLanguage(tag, sourceLanguage) ? `${base}.${lang}.${ext}` : `${base}.${tag}.${lang}.${ext}`;
   },
 };
 
