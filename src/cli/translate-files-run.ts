@@ -226,7 +226,9 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         let status: UnitStatus;
         if (mode === 'file') status = 'missing';
         else {
-          const s = unitStatus(u, l.target?.values.get(u.key), entries[u.key]);
+          const entry = entries[u.key];
+          // a value the target marks as not translated yet counts as one only when vx wrote it (with such a --state)
+          const s = unitStatus(u, entry || !l.target?.pending?.has(u.key) ? l.target?.values.get(u.key) : undefined, entry);
           status = s.status;
           if (s.keep) l.keepEntries.set(u.key, s.keep);
         }

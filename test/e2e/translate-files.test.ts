@@ -537,5 +537,38 @@ describe('review: keys and lock files', () => {
       removeDir(dir);
     }
   });
+
+  it('XLIFF targets a tool prepared (the source copied with state="new" / "needs-translation", 2.x "initial") are translated, not adopted; vx\'s own --state new is not sent again', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      const unit = (id: string, target: string) => `      <trans-unit id="${id}"><source>Text ${id}</source>${target}</trans-unit>\n`;
+      const xlf = (lang: string, body: string) => `<xliff version="1.2"><file source-language="en-US"${lang} original="A"><body>\n${body}    </body></file></xliff>\n`;
+      writeFileSync(join(dir, 'A.g.xlf'), xlf('', ['a', 'b', 'c'].map((id) => unit(id, '')).join('')));
+      writeFileSync(join(dir, 'A.de-DE.xlf'), xlf(' target-language="de-DE"', unit('a', '<target state="new">Text a</target>') + unit('b', '<target state="needs-translation">Text b</target>') + unit('c', '<target state="translated">Von Hand c</target>')));
+      const r = await e2e.run(['translate', 'sync', 'A.g.xlf', '--to', 'de-DE', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ translated: 2, unchanged: 1 });
+      const de = read(dir, 'A.de-DE.xlf');
+      expect(de).toContain('<source>Text a</source><target state="needs-review-translation">[de] Ţéẋţ å</target>');
+      expect(de).toContain('<source>Text b</source><target state="needs-review-translation">[de] Ţéẋţ ƀ</target>');
+      expect(de).toContain('<target state="translated">Von Hand c</target>');
+      // 2.x: a segment in state "initial"
+      writeFileSync(join(dir, 'm.xlf'), '<xliff version="2.0" srcLang="en"><file id="f"><unit id="u"><segment><source>Hello</source></segment></unit></file></xliff>\n');
+      writeFileSync(join(dir, 'm.fr.xlf'), '<xliff version="2.0" srcLang="en" trgLang="fr"><file id="f"><unit id="u"><segment state="initial"><source>Hello</source><target>Hello</target></segment></unit></file></xliff>\n');
+      const two = await e2e.run(['translate', 'sync', 'm.xlf', '--to', 'fr', '-o', 'none'], { cwd: dir });
+      expect(two.code).toBe(0);
+      expect(read(dir, 'm.fr.xlf')).toContain('<segment state="translated"><source>Hello</source><target>[fr] Ĥéļļö</target></segment>');
+      // what vx wrote with --state new is its translation: a second sync sends nothing
+      const n0 = calls();
+      expect((await e2e.run(['translate', 'file', 'A.g.xlf', '--to', 'fr-FR', '--state', 'new', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      const n = calls();
+      expect(n).toBe(n0 + 1);
+      const again = await e2e.run(['translate', 'sync', 'A.g.xlf', '--to', 'fr-FR', '-o', 'json'], { cwd: dir });
+      expect(JSON.parse(again.stdout)[0]).toMatchObject({ translated: 0, unchanged: 3 });
+      expect(calls()).toBe(n);
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
 

@@ -39,6 +39,12 @@ export interface TargetDoc {
   text: string;
   /** each unit's current translation, as one string (parts joined), for units that have one */
   values: Map<string, string>;
+  /**
+   * units whose value the file itself marks as not translated yet (XLIFF state="new",
+   * "needs-translation", 2.x "initial": a tool's copy of the source): not adopted as translations
+   * by hand when the lock has no entry for them
+   */
+  pending?: Set<string>;
 }
 
 export interface RenderOptions {

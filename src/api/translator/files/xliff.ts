@@ -242,11 +242,15 @@ export const xliff: FileFormat = {
   parseTarget(text, file): TargetDoc & { doc: XDoc } {
     const doc = scan(text, file);
     const values = new Map<string, string>();
+    const pending = new Set<string>();
     for (const u of doc.units) {
       // an empty target counts only for an empty source
       if (u.targetInner && (u.targetInner.end > u.targetInner.start || u.source.end === u.source.start)) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
+      // the state says "not translated yet" (Multilingual App Toolkit and XLIFF Sync copy the source with state="new" / "needs-translation")
+      const state = u.segmentTag ? getAttr(text.slice(u.segmentTag.start, u.segmentTag.end), 'state') : u.target && getAttr(text.slice(u.target.start, u.targetInner!.start), 'state');
+      if (state !== undefined && (doc.version === '1.2' ? state === 'new' || state === 'needs-translation' : state === 'initial')) pending.add(u.key);
     }
-    return { text, values, doc };
+    return { text, values, doc, pending };
   },
 
   render(source, lang, values, target, opts: RenderOptions): string {
