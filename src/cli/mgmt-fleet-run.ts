@@ -113,6 +113,12 @@ function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = [])
   ];
 }
 
+/** The csv header of the report (and check): always these fields in this order, `error` last when a row failed. */
+const ROW_FIELDS = ['subscription', 'provider', 'location', 'name', 'displayName', 'limit', 'usage', 'unit', 'headroom', 'percentUsed'];
+function csvFields(fields: string[], withError: boolean): Column[] {
+  return [...fields, ...(withError ? ['error'] : [])].map((f) => ({ header: f, get: f }));
+}
+
 // ---------------------------------------------------------------- quota list
 
 export async function runQuotaList(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
@@ -160,7 +166,11 @@ export async function runQuotaReport(ctx: Ctx, opts: ReportOpts): Promise<void> 
   const shown = threshold ? results.filter((r) => belowHeadroom(r.row, threshold)) : results;
   await ctx.print(
     shown.map((r) => r.row),
-    { columns: rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)), empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas' },
+    {
+      columns: rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)),
+      csvColumns: csvFields(ROW_FIELDS, shown.some((r) => r.failure)),
+      empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas',
+    },
   );
   const failures = results.filter((r) => r.failure).map((r) => r.failure!);
   if (failures.length) throw new ExitStatus(exitOf(failures), `${failures.length} of ${results.length} rows of the report failed (their Error column says why); ${scopes.length} location(s) asked`);
@@ -198,7 +208,7 @@ export async function runQuotaCheck(ctx: Ctx, opts: CheckNeedOpts): Promise<void
   const extra: Column[] = [num((r: CheckRow) => r.need, 'Need'), num((r: CheckRow) => (r.short ? r.short : r.error ? '' : 0), 'Short')];
   await ctx.print(
     results.map((r) => r.row),
-    { columns: rowColumns(subscriptions.length > 1, results.some((r) => r.failure), extra) },
+    { columns: rowColumns(subscriptions.length > 1, results.some((r) => r.failure), extra), csvColumns: csvFields([...ROW_FIELDS, 'need', 'short', 'fix'], results.some((r) => r.failure)) },
   );
   const short = results.filter((r) => r.row.short);
   for (const { row } of short) {

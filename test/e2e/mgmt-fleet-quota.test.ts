@@ -95,6 +95,23 @@ describe('vx mgmt quota report', () => {
       `${SUB()},Vendor.Compute,eastus,standardDSv3Family,Standard DSv3 Family vCPUs,50,48,Count,2,96`,
       `${SUB()},Vendor.Compute,westus2,standardDSv3Family,Standard DSv3 Family vCPUs,100,96,Count,4,96`,
     ]);
+    // the header does not depend on which row comes first: a failed row (sorted first) adds error at the end
+    const failed = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'westus2,nowhere', '--name', 'standardNCFamily', '-o', 'csv']);
+    expect(failed.code).toBe(4);
+    expect(failed.stdout.trim().split(/\r?\n/)).toEqual([
+      'subscription,provider,location,name,displayName,limit,usage,unit,headroom,percentUsed,error',
+      `${SUB()},Vendor.Compute,nowhere,standardNCFamily,,,,,,,no quota named standardNCFamily for Vendor.Compute in nowhere`,
+      `${SUB()},Vendor.Compute,westus2,standardNCFamily,Standard NC Family vCPUs,24,0,Count,24,0,`,
+    ]);
+    const none = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'eastus', '--min-headroom', '0', '-o', 'csv']);
+    expect([none.code, none.stdout]).toEqual([0, 'subscription,provider,location,name,displayName,limit,usage,unit,headroom,percentUsed\n']);
+    const check = await e2e.run(['mgmt', 'quota', 'check', '--provider', 'Vendor.Compute', '--location', 'westus2', '--need', 'standardNCFamily=1', '--need', 'cores=60', '-o', 'csv']);
+    expect(check.code).toBe(9);
+    expect(check.stdout.trim().split(/\r?\n/)).toEqual([
+      'subscription,provider,location,name,displayName,limit,usage,unit,headroom,percentUsed,need,short,fix',
+      `${SUB()},Vendor.Compute,westus2,standardNCFamily,Standard NC Family vCPUs,24,0,Count,24,0,1,0,`,
+      `${SUB()},Vendor.Compute,westus2,cores,Total Regional vCPUs,200,150,Count,50,75,60,10,vx mgmt quota set cores --provider Vendor.Compute --location westus2 --subscription ${SUB()} --limit 210`,
+    ]);
     const units = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'eastus', '--min-headroom', '6', '--query', '[].name', '-o', 'tsv']);
     expect(units.stdout).toBe('standardDSv3Family\n');
   });
