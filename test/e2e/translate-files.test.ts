@@ -31,6 +31,29 @@ function expectTarget(dir: string, name: string): void {
   expect(got).toBe(readFileSync(join(EXPECTED, name), 'utf8'));
 }
 
+/** Text upper-cased outside tags and protected spans (a stand-in for a translation). */
+const upper = (html: string) => html.replace(/<span class="notranslate">[^<]*<\/span>|<[^>]*>|[^<]+/g, (m) => (m.startsWith('<') ? m : m.toUpperCase()));
+
+/** A translator on loopback that answers each text with answer(text) for every `to`; `sent` holds the texts it got. */
+function stubTranslator(answer: (text: string) => string) {
+  const sent: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+      const items = JSON.parse(body) as { Text: string }[];
+      sent.push(...items.map((i) => i.Text));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: answer(Text) })) }))));
+    });
+  });
+  return {
+    sent,
+    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 describe('vx translate file', () => {
   it('XLIFF 1.2 from the compiler: targets after each source, target-language set, notes and translate="no" units untouched', async () => {
     const dir = scratch();
@@ -344,24 +367,13 @@ describe('bad input', () => {
 });
 
 describe('placeholders the service broke', () => {
-  let server: Server;
+  // a translator that drops the protecting spans of the first placeholder of each text
+  const stub = stubTranslator((text) => upper(text.replace(/<span class="notranslate">[^<]*<\/span>/, '')));
   let url: string;
   beforeAll(async () => {
-    // a translator that drops the protecting spans of the first placeholder of each text
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
-        const items = JSON.parse(body) as { Text: string }[];
-        const out = items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: Text.replace(/<span class="notranslate">[^<]*<\/span>/, '').replace(/<span class="notranslate">[^<]*<\/span>|<[^>]*>|[^<]+/g, (m) => (m.startsWith('<') ? m : m.toUpperCase())) })) }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    url = await stub.listen();
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => stub.close());
 
   it('are not written as translated, are listed on stderr, and the run exits 1 after writing everything else', async () => {
     const dir = scratch();
@@ -572,3 +584,30 @@ describe('review: keys and lock files', () => {
   });
 });
 
+
+describe('review: a service that trims what it translates', () => {
+  // answers each text upper-cased with its leading and trailing white space (line breaks too) removed
+  const stub = stubTranslator((text) => upper(text.trim()));
+  const sent = stub.sent;
+  let url: string;
+  beforeAll(async () => {
+    url = await stub.listen();
+  });
+  afterAll(() => stub.close());
+
+  it('the white space and line breaks a text begins and ends with are kept (gettext: msgid and msgstr both end with \\n)', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'messages.pot'), 'msgid ""\nmsgstr ""\n\nmsgid "Usage:\\n"\nmsgstr ""\n\nmsgid "\\n  Options %s\\n\\n"\nmsgstr ""\n');
+      const r = await e2e.run(['translate', 'file', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir, env: { VX_TRANSLATOR_ENDPOINT: url } });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      const de = read(dir, 'de.po');
+      expect(de).toContain('msgid "Usage:\\n"\nmsgstr "USAGE:\\n"\n');
+      expect(de).toContain('msgid "\\n  Options %s\\n\\n"\nmsgstr ""\n"\\n"\n"  OPTIONS %s\\n"\n"\\n"\n');
+      // what is sent is the text within
+      expect(sent).toEqual(['Usage:', 'Options <span class="notranslate">%s</span>']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

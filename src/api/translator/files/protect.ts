@@ -217,15 +217,29 @@ function tagsBalanced(pieces: readonly Piece[]): boolean {
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 
-/** The HTML sent for a unit's pieces. Raw pieces are protected like tokens (keyed by their index). */
+/**
+ * The white space (line breaks included) a unit begins and ends with. It is not sent (a service
+ * may trim it) and is put back around the translation: gettext requires a msgstr to begin and end
+ * with the \n its msgid does, an XLIFF target keeps the spacing of its source.
+ */
+function edges(pieces: readonly Piece[]): [string, string] {
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  const lead = first?.kind === 'text' ? /^\s*/u.exec(first.value)![0] : '';
+  const trail = last?.kind === 'text' && !(first === last && lead === first.value) ? /\s*$/u.exec(last.value)![0] : '';
+  return [lead, trail];
+}
+
+/** The HTML sent for a unit's pieces (without the white space around them). Raw pieces are protected like tokens (keyed by their index). */
 export function toHtml(pieces: readonly Piece[]): string {
   const markup = tagsBalanced(pieces);
+  const [lead, trail] = edges(pieces);
   let s = '';
-  for (const p of pieces) {
-    if (p.kind === 'text') s += escapeHtml(p.value);
+  pieces.forEach((p, i) => {
+    if (p.kind === 'text') s += escapeHtml(p.value.slice(i === 0 ? lead.length : 0, i === pieces.length - 1 ? p.value.length - trail.length : undefined));
     else if (p.kind === 'token' && p.tag === 'html' && markup) s += p.value;
     else s += `${SPAN_OPEN}${escapeHtml(p.value)}</span>`;
-  }
+  });
   return s;
 }
 
@@ -256,7 +270,13 @@ export function fromHtml(html: string, source: readonly Piece[], opts: ProtectOp
     } else out.push({ kind: 'token', value: m[0], tag: 'html' });
   }
   text(html.slice(last));
-  return mergeText(out);
+  // the source's white space around the translation, in place of the service's
+  const [lead, trail] = edges(source);
+  const core = mergeText(out);
+  const n = core.length - 1;
+  if (core[0]?.kind === 'text') core[0].value = core[0].value.trimStart();
+  if (core[n]?.kind === 'text') core[n].value = core[n].value.trimEnd();
+  return mergeText([{ kind: 'text', value: lead }, ...core, { kind: 'text', value: trail }]).filter((p) => p.kind !== 'text' || p.value);
 }
 
 /** The placeholders of pieces: [every token/raw value sorted, ICU syntax in order]. */
