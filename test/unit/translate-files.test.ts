@@ -109,6 +109,10 @@ describe('names and plural forms', () => {
     expect(jsonTargetPath('locales/en_US/common.json', 'de', 'en-US')).toBe('locales/de/common.json');
     expect(markdown.targetName('docs/README.md', 'ja')).toBe('docs/README.ja.md');
     expect(markdown.targetName('guide.en.md', 'de')).toBe('guide.de.md');
+    expect(markdown.targetName('guide.en-US.md', 'de', 'en-US')).toBe('guide.de.md');
+    // not every short last name part is a language: two docs must not share a target
+    expect(markdown.targetName('docs/setup.cli.md', 'de')).toBe('docs/setup.cli.de.md');
+    expect(markdown.targetName('README.dev.md', 'ja')).toBe('README.dev.ja.md');
   });
 
   it('the service is asked for the language it knows', () => {

@@ -7,7 +7,7 @@
 // placeholders. A translated paragraph is written on one line (a soft line break is a space).
 import type { Nodes, Root } from 'mdast';
 import type { Piece } from './protect.js';
-import { applyEdits, hash, lineAt, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+import { applyEdits, hash, lineAt, namesLanguage, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let lib: { fromMarkdown: typeof import('mdast-util-from-markdown').fromMarkdown; options: import('mdast-util-from-markdown').Options } | undefined;
 
@@ -130,11 +130,13 @@ export const markdown: FileFormat = {
     return applyEdits(src.text, edits);
   },
 
-  targetName(path, lang) {
+  targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');
     const file = parts[parts.length - 1];
     const m = /^(.*?)(?:\.([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*))?\.(md|markdown|mdx)$/i.exec(file);
-    parts[parts.length - 1] = m ? `${m[1]}.${lang}.${m[3]}` : `${file}.${lang}.md`;
+    // guide.en.md -> guide.de.md, but setup.cli.md -> setup.cli.de.md (a language only when it is the source's, or looks like one)
+    const base = m && (m[2] === undefined || namesLanguage(m[2], sourceLanguage) ? m[1] : `${m[1]}.${m[2]}`);
+    parts[parts.length - 1] = m ? `${base}.${lang}.${m[3]}` : `${file}.${lang}.md`;
     return parts.join('/');
   },
 };
