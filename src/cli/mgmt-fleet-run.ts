@@ -466,8 +466,10 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
         if (ctx.signal.aborted || err instanceof InterruptedError) break;
         if (opts.once || !RETRYABLE.some((k) => err instanceof k)) throw e;
         backoff += 1;
-        const wait = Math.min(interval * 2 ** backoff, 900);
-        ctx.warn(`${err.message}; trying again in ${Math.round(wait)} s`);
+        // the back-off, or the service's Retry-After when it asks for longer
+        const asked = (err.retryAfterMs ?? 0) / 1000;
+        const wait = Math.max(Math.min(interval * 2 ** backoff, 900), asked);
+        ctx.warn(`${err.message}; trying again in ${Math.round(wait)} s${asked > interval * 2 ** backoff ? " (the service's Retry-After)" : ''}`);
         try {
           await sleep(wait * 1000, ctx.signal);
         } catch {

@@ -50,6 +50,8 @@ export class VxError extends Error {
   code?: string;
   requestId?: string;
   hint?: string;
+  /** the Retry-After of the answer (429/503...), in ms, for a caller that tries again later */
+  retryAfterMs?: number;
   constructor(message: string, details: ErrorDetails = {}) {
     super(message);
     this.name = new.target.name;

@@ -684,6 +684,7 @@ export class Http {
           // given up: the ticket goes back to the pacer (what it learns still counts), no other retry
           req.pace!.pacer.throttled(ticket, cappedRetryAfter(res));
           const error = errorFromResponse(res.status, res.text, res.headers);
+          error.retryAfterMs = cappedRetryAfter(res);
           if (throttledTries > 1) error.message += ` (after ${throttledTries} attempts)`;
           throw error;
         }
@@ -702,6 +703,7 @@ export class Http {
           continue;
         }
         const error = errorFromResponse(res.status, res.text, res.headers);
+        error.retryAfterMs = cappedRetryAfter(res);
         const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
         if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
         if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {

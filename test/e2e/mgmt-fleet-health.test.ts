@@ -187,6 +187,16 @@ describe('vx mgmt health watch, polling', () => {
     expect(ndjson(r.out)).toHaveLength(SEEDED.length);
   }, 35_000);
 
+  it("a 429 whose Retry-After is longer than the back-off waits the service's Retry-After", async () => {
+    e2e.emu.setFaults('mgmt/GET/429:1x,retry-after:5');
+    const r = await longWatch(['--interval', '1', '--retries', '0'], [{ when: /EM5J-7VB/, then: (c) => c.kill('SIGTERM') }]);
+    expect(r.code).toBe(143);
+    expect(r.err.split('\n')[0]).toMatch(/^warning: HTTP 429 Too Many Requests .*; trying again in 5 s \(the service's Retry-After\)$/);
+    const gets = mgmtLog().filter((e) => e.method === 'GET');
+    expect(gets[1].time - gets[0].time).toBeGreaterThanOrEqual(4_900);
+    expect(ndjson(r.out)).toHaveLength(SEEDED.length);
+  }, 35_000);
+
   it('bad input sends nothing', async () => {
     for (const args of [['--interval', '0'], ['--type', 'Outage'], ['--exec', ' '], ['--resource', '/subscriptions/x']]) {
       const r = await e2e.run(['mgmt', 'health', 'watch', '--once', ...args]);
