@@ -144,6 +144,18 @@ describe('readers and writers', () => {
     expect(out).toBe(src.replace('original="x"', 'original="x" target-language="de"').replace('\r\n    <target>One</target>', '').replace('</source></trans-unit>', '</source><target state="needs-review-translation">Zwei &amp; <x id="1"/></target></trans-unit>'));
   });
 
+  it('XLIFF: an empty <target/> of the source is replaced, never doubled; left out when untranslated', () => {
+    const src = '<xliff version="1.2"><file source-language="en" original="x"><body>\n<trans-unit id="a"><source>One</source><target/></trans-unit>\n<trans-unit id="b"><source>Two</source>\n<target state="new" /></trans-unit>\n</body></file></xliff>\n';
+    const doc = xliff.parseSource(src, 'x.xlf');
+    const v = (t: string) => ({ kind: 'new' as const, parts: [[{ kind: 'text' as const, value: t }]] });
+    const out = xliff.render(doc, 'de', new Map([['x/a', v('Eins')]]), undefined, {});
+    expect(out).toBe(src.replace('original="x"', 'original="x" target-language="de"').replace('<target/>', '<target state="needs-review-translation">Eins</target>').replace('\n<target state="new" />', ''));
+    // read back: a's target is what vx wrote; an empty <target/> is no translation
+    const back = xliff.parseTarget(src.replace('<target state="new" />', '<target state="new">Zwei</target>'), 'x.de.xlf', doc, 'de');
+    expect([...back.values]).toEqual([['x/b', 'Zwei']]);
+    expect([...back.pending!]).toEqual(['x/b']);
+  });
+
   it('JSON: an untranslated key leaves with its comma; an object left empty becomes {}', () => {
     const src = '{\n  "a": "A",\n  "b": { "c": "C" },\n  "d": "D"\n}\n';
     const doc = json.parseSource(src, 'en.json');

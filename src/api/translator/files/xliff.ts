@@ -122,9 +122,11 @@ function scan(text: string, file: string): XDoc {
   parser.on('closetag', (tag: SaxesTag) => {
     const end = parser.position;
     const name = local(tag.name);
-    const frame = tag.isSelfClosing ? undefined : stack.pop();
+    // an empty <target/> (or <source/>) is an element like any other: a second <target> must not be added beside it
+    const empty = tag.isSelfClosing && (name === 'source' || name === 'target');
+    const frame = empty ? { name, start: text.lastIndexOf('<', end - 1), openEnd: end } : tag.isSelfClosing ? undefined : stack.pop();
     if (!frame) return;
-    const closeStart = text.lastIndexOf('</', end - 1);
+    const closeStart = empty ? end : text.lastIndexOf('</', end - 1);
     const inner = { start: frame.openEnd, end: closeStart };
     const whole = { start: frame.start, end };
     const parent = stack[stack.length - 1];
