@@ -584,6 +584,25 @@ describe('review: keys and lock files', () => {
   });
 });
 
+describe('review: i18next plural groups', () => {
+  it('a target with only some of its language\'s forms (pl by hand: _one and _other) keeps them; only the missing forms are translated', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{\n  "item_one": "{{count}} item",\n  "item_other": "{{count}} items"\n}\n');
+      writeFileSync(join(dir, 'pl.json'), '{\n  "item_one": "{{count}} przedmiot",\n  "item_other": "{{count}} przedmiotu"\n}\n');
+      const r = await e2e.run(['translate', 'sync', 'en.json', '--to', 'pl', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(read(dir, 'pl.json')).toBe('{\n  "item_one": "{{count}} przedmiot",\n  "item_few": "{{count}} [pl] îţéɱš",\n  "item_many": "{{count}} [pl] îţéɱš",\n  "item_other": "{{count}} przedmiotu"\n}\n');
+      // the lock knows what was written: nothing to do next time
+      const n = calls();
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'pl', '-o', 'json'], { cwd: dir });
+      expect(JSON.parse(again.stdout)[0]).toMatchObject({ translated: 0, unchanged: 1 });
+      expect(calls()).toBe(n);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
 
 describe('review: a service that trims what it translates', () => {
   // answers each text upper-cased with its leading and trailing white space (line breaks too) removed

@@ -181,6 +181,21 @@ interface JsonTarget extends TargetDoc {
   root: Node;
 }
 
+/** The nodes of a plural group's target forms in a tree (undefined where the tree lacks one). */
+function formNodes(root: Node, u: JUnit, lang: string): (Node | undefined)[] {
+  const parentKey = keyOf(u.path.slice(0, -1));
+  return targetForms(u.group!, lang).map((f) => nodeAtKey(root, parentKey ? `${parentKey}.${esc(formKey(u.group!, f.cat))}` : esc(formKey(u.group!, f.cat))));
+}
+
+/**
+ * The forms of a plural group an incomplete target already has (pl with only _one and _other,
+ * written by hand): kept when the group is translated, only the missing forms are filled in.
+ */
+function keptForms(u: JUnit, lang: string, old: JsonTarget | undefined): (Node | undefined)[] {
+  const nodes = old ? formNodes(old.root, u, lang).map((n) => (n?.type === 'string' ? n : undefined)) : [];
+  return nodes.every((n) => n) ? [] : nodes;
+}
+
 export const json: FileFormat = {
   name: 'json',
   parseSource(text, file): JsonSource {
@@ -199,8 +214,7 @@ export const json: FileFormat = {
       if (u.group) {
         const parent = nodeAt(root, u.path.slice(0, -1));
         if (!parent || parent.type !== 'object') continue;
-        const parentKey = keyOf(u.path.slice(0, -1));
-        const forms = targetForms(u.group, lang).map((f) => nodeAtKey(root, parentKey ? `${parentKey}.${esc(formKey(u.group!, f.cat))}` : esc(formKey(u.group!, f.cat))));
+        const forms = formNodes(root, u, lang);
         if (forms.every((n) => n?.type === 'string')) values.set(u.key, joinParts(forms.map((n) => n!.value as string)));
       } else {
         const n = nodeAtKey(root, u.key);
@@ -235,9 +249,11 @@ export const json: FileFormat = {
         const keyNode = first.children![0];
         const colon = text.slice(keyNode.offset + keyNode.length, first.children![1].offset);
         const parentPath = u.path.slice(0, -1);
+        const kept = v.kind === 'new' ? keptForms(u, lang, old) : [];
         const body = forms
-          .map((f) => {
-            const value = v.kind === 'keep' ? oldRaw(keyOf([...parentPath, formKey(g, f.cat)])) : JSON.stringify(piecesText(v.parts[f.from]));
+          .map((f, i) => {
+            const k = kept[i];
+            const value = v.kind === 'keep' ? oldRaw(keyOf([...parentPath, formKey(g, f.cat)])) : k ? old!.text.slice(k.offset, k.offset + k.length) : JSON.stringify(piecesText(v.parts[f.from]));
             return `${JSON.stringify(formKey(g, f.cat))}${colon}${value}`;
           })
           .join(sep);
@@ -257,10 +273,11 @@ export const json: FileFormat = {
     return applyEdits(text, edits);
   },
 
-  written(_source, unit, value, lang) {
+  written(_source, unit, value, lang, target) {
     const u = unit as JUnit;
     if (!u.group) return piecesText(value.parts[0]);
-    return joinParts(targetForms(u.group, lang).map((f) => piecesText(value.parts[f.from])));
+    const kept = keptForms(u, lang, target as JsonTarget | undefined);
+    return joinParts(targetForms(u.group, lang).map((f, i) => (kept[i] ? (kept[i].value as string) : piecesText(value.parts[f.from]))));
   },
 
   targetName(name, lang, sourceLanguage) {
