@@ -107,6 +107,10 @@ describe('names and plural forms', () => {
     expect(po.targetName('locale/en_US/LC_MESSAGES/app.po', 'de', 'en_US')).toBe('locale/de/LC_MESSAGES/app.po');
     expect(po.targetName('po/sr-Latn.po', 'sr-Latn-RS', 'sr_Latn')).toBe('po/sr_Latn_RS.po');
     expect(jsonTargetPath('locales/en_US/common.json', 'de', 'en-US')).toBe('locales/de/common.json');
+    // a directory named by a script or region code is the language too
+    expect(jsonTargetPath('locales/zh-Hans/common.json', 'de')).toBe('locales/de/common.json');
+    expect(jsonTargetPath('locales/es-419/common.json', 'de')).toBe('locales/de/common.json');
+    expect(jsonTargetPath('src/strings.json', 'de')).toBe('src/strings.de.json');
     expect(markdown.targetName('docs/README.md', 'ja')).toBe('docs/README.ja.md');
     expect(markdown.targetName('guide.en.md', 'de')).toBe('guide.de.md');
     expect(markdown.targetName('guide.en-US.md', 'de', 'en-US')).toBe('guide.de.md');
@@ -159,6 +163,8 @@ describe('readers and writers', () => {
   it('JSON: an untranslated key leaves with its comma; an object left empty becomes {}', () => {
     const src = '{\n  "a": "A",\n  "b": { "c": "C" },\n  "d": "D"\n}\n';
     const doc = json.parseSource(src, 'en.json');
+    // (a directory named by a language with a script or region names the source language too)
+    expect(['locales/zh-Hans/common.json', 'locales/sr-Latn-RS/common.json', 'src/common.json'].map((f) => json.parseSource(src, f).language)).toEqual(['zh-Hans', 'sr-Latn-RS', undefined]);
     const v = (t: string) => ({ kind: 'new' as const, parts: [[{ kind: 'text' as const, value: t }]] });
     expect(json.render(doc, 'de', new Map([['a', v('Ä')], ['d', v('Ö')]]), undefined, {})).toBe('{\n  "a": "Ä",\n  "b": {},\n  "d": "Ö"\n}\n');
     expect(json.render(doc, 'de', new Map([['b.c', v('Ç')]]), undefined, {})).toBe('{\n  "b": { "c": "Ç" }\n}\n');

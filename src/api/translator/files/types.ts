@@ -119,13 +119,16 @@ export function applyEdits(text: string, edits: [number, number, string][]): str
   return out + text.slice(last);
 }
 
+/** A name that looks like a language code: de, pt-BR, pt_BR, zh-Hans, sr-Latn, es-419 (two letters first: not src, app). */
+export const LANGUAGE_NAME = /^[a-z]{2}(?:[-_](?:[A-Za-z]{2}|[A-Z][a-z]{3}|\d{3}))?(?:[-_][A-Z]{2})?$/;
+
 /**
  * Whether a file or directory name names the source language (`en_US` names `en-US`); without a
  * known source language, whether it looks like a language code.
  */
 export function namesLanguage(name: string, sourceLanguage?: string): boolean {
   const norm = (l: string) => l.replaceAll('_', '-').toLowerCase();
-  return sourceLanguage ? norm(name) === norm(sourceLanguage) : /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(name);
+  return sourceLanguage ? norm(name) === norm(sourceLanguage) : LANGUAGE_NAME.test(name);
 }
 
 /** Parts joined into the one string a unit's value is hashed and compared as. */
