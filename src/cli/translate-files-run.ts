@@ -185,7 +185,11 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   // 1. read and check everything before anything is sent
   const plans: SourcePlan[] = [];
   const claimed = new Map<string, string>();
+  // a file named twice (overlapping globs: locales/en/*.json locales/en/common.json) is one source
+  const seen = new Set<string>();
   for (const src of sources) {
+    if (seen.has(resolve(src))) continue;
+    seen.add(resolve(src));
     const name = formatOf(src, opts.format);
     const format = FORMATS[name];
     await load(name);

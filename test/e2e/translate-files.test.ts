@@ -488,6 +488,18 @@ describe('review: keys and lock files', () => {
     }
   });
 
+  it('a source named twice (overlapping globs) is translated once', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "One" }\n');
+      const r = await e2e.run(['translate', 'file', 'en.json', './en.json', join(dir, 'en.json'), '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout)).toEqual([{ source: 'en.json', language: 'de', target: 'de.json', translated: 1, unchanged: 0, kept: 0, untranslated: 0, removed: 0 }]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a lock file of the wrong shape is exit 2 naming it, nothing sent or written', async () => {
     const dir = tempDir('vx-files-');
     try {
