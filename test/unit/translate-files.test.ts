@@ -182,6 +182,13 @@ describe('readers and writers', () => {
     ]);
   });
 
+  it('Markdown: a shortcut or collapsed reference link keeps its definition when its text is translated', () => {
+    const src = 'Use [npm], [yarn][] or [the docs][d].\n\n[npm]: https://npmjs.com\n[yarn]: https://yarnpkg.com\n[d]: https://d\n';
+    const doc = markdown.parseSource(src, 'R.md');
+    const v = new Map(doc.units.map((u) => [u.key, { kind: 'new' as const, parts: u.parts.map((p) => p.map((x) => (x.kind === 'text' ? { ...x, value: x.value.toUpperCase() } : x))) }]));
+    expect(markdown.render(doc, 'de', v, undefined, {})).toBe(src.replace('Use [npm], [yarn][] or [the docs][d].', 'USE [NPM][npm], [YARN][yarn] OR [THE DOCS][d].'));
+  });
+
   it('PO: continuation lines, escapes and a CRLF catalogue read and written back as they were', () => {
     const src = '# c\r\nmsgid ""\r\nmsgstr "Language: de\\n"\r\n\r\nmsgid "a\\"b\\tc"\r\nmsgstr "x"\r\n';
     const doc = po.parseSource(src, 'de.po');

@@ -48,21 +48,37 @@ function blocks(text: string): Block[] {
       const start = off(kids[0], 'start');
       const end = off(kids[kids.length - 1], 'end');
       const texts: [number, number][] = [];
+      // a shortcut or collapsed reference ([npm], [npm][]) links by its text: translated, it names
+      // no definition; it becomes a full reference ([translated text][npm]) where it ends
+      const labels = new Map<number, [number, string]>();
       const collect = (c: Nodes) => {
         if (c.type === 'text') texts.push([off(c, 'start'), off(c, 'end')]);
         else if (c.type === 'link' && isAutolink(text, c)) return;
-        else if ('children' in c) for (const k of c.children as Nodes[]) collect(k);
+        else {
+          if (c.type === 'linkReference' && c.referenceType !== 'full') labels.set(off(c, 'end'), [c.referenceType === 'collapsed' ? 2 : 0, `[${c.label ?? ''}]`]);
+          if ('children' in c) for (const k of c.children as Nodes[]) collect(k);
+        }
       };
       for (const k of kids) collect(k);
+      const gap = (from: number, to: number) => {
+        let g = '';
+        let a = from;
+        for (const [e, [drop, label]] of labels) {
+          if (e <= a || e > to) continue;
+          g += text.slice(a, e - drop) + label;
+          a = e;
+        }
+        return g + text.slice(a, to);
+      };
       const pieces: Piece[] = [];
       let at = start;
       for (const [s, e] of texts) {
-        if (s > at) pieces.push({ kind: 'token', value: text.slice(at, s), tag: 'md' });
+        if (s > at) pieces.push({ kind: 'token', value: gap(at, s), tag: 'md' });
         // a soft line break (and the container prefix of the next line) is a space
         pieces.push({ kind: 'text', value: text.slice(s, e).replace(/[ \t]*\r?\n[ \t>]*/g, ' ') });
         at = e;
       }
-      if (end > at) pieces.push({ kind: 'token', value: text.slice(at, end), tag: 'md' });
+      if (end > at) pieces.push({ kind: 'token', value: gap(at, end), tag: 'md' });
       out.push({ start, end, pieces });
       return;
     }
