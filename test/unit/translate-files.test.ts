@@ -25,6 +25,8 @@ describe('placeholders', () => {
       '{count, plural, =0 {', '} one {', '#', '} other {', '#', '}}', '{g, select, male {', '} other {', '}}',
     ]);
     expect(tokens('Order ORD-1234 shipped', customPatterns(['ORD-\\d+']))).toEqual(['ORD-1234']);
+    // Markdown attribute lists (heading ids that other pages link to)
+    expect(tokens('Getting started {#getting-started} and {: .note #n} and {.lead}')).toEqual(['{#getting-started}', '{: .note #n}', '{.lead}']);
     expect(() => customPatterns(['('])).toThrow(/invalid regular expression "\(" for --protect/);
   });
 

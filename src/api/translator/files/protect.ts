@@ -32,6 +32,8 @@ const I18NEXT = /\{\{[^{}]+\}\}/y;
 const DOTNET = /\{\d+(?:\s*,\s*-?\d+)?(?::[^{}]*)?\}/y;
 const ICU_SIMPLE = /\{\s*[\p{L}_][\p{L}\p{N}_.-]*\s*(?:,\s*(?:number|date|time|spellout|ordinal|duration)\s*(?:,[^{}]*)?)?\}/uy;
 const ICU_COMPLEX_HEAD = /\{\s*[\p{L}_][\p{L}\p{N}_.-]*\s*,\s*(?:plural|select|selectordinal)\s*,\s*(?:offset:\s*\d+\s*)?/uy;
+/** attribute lists of Markdown extensions (Pandoc, Markdown Extra, kramdown, MkDocs, Hugo): `## Title {#title}`, `{: .note}` */
+const ATTRIBUTES = /\{:?[ \t]*[#.][A-Za-z_][\w.:-]*(?:[ \t]+[^{}\n]*)?\}/y;
 const ICU_CASE = /\s*(?:=\s*-?\d+|[\p{L}_][\p{L}\p{N}_-]*)\s*\{/uy;
 
 /** `$t(key)` / `$t(key, {"count": 1})`: the call with balanced parentheses, or undefined. */
@@ -112,7 +114,7 @@ function splitInto(s: string, opts: ProtectOptions, out: Piece[], inPlural = fal
     let end: number | undefined;
     if (c === '%') end = sticky(PRINTF, s, i);
     else if (c === '{') {
-      end = sticky(I18NEXT, s, i) ?? sticky(DOTNET, s, i) ?? sticky(ICU_SIMPLE, s, i);
+      end = sticky(I18NEXT, s, i) ?? sticky(DOTNET, s, i) ?? sticky(ICU_SIMPLE, s, i) ?? sticky(ATTRIBUTES, s, i);
       if (end === undefined) {
         const before = out.length;
         if (text) out.push({ kind: 'text', value: text });
