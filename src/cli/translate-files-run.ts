@@ -251,7 +251,9 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
             const html = toHtml(pieces);
             let item = items.get(html);
             if (!item) items.set(html, (item = { html, langs: new Map() }));
-            item.langs.set(l.lang, (item.langs.get(l.lang) ?? 0) + 1);
+            // by the language the service is asked for: de-DE, de-AT and de-CH are one `to` (billed once)
+            const to = serviceLanguage(l.lang);
+            item.langs.set(to, (item.langs.get(to) ?? 0) + 1);
           }
         } else if (status === 'manual-stale' && opts.check) {
           stale.push({ source: p.path, language: l.lang, target: l.path, unit: u.key, line: u.line, status: 'stale (translated by hand)' });
@@ -268,7 +270,9 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const clients = new Map<string, TranslatorClient>();
   const totals = new Map<string, number>();
   for (const item of items.values()) for (const [l, n] of item.langs) totals.set(l, (totals.get(l) ?? 0) + n);
-  const bars = ctx.stderrIsTTY && !ctx.globals.debug && !ctx.http.dryRun && items.size ? new LanguageBars(ctx.io.stderr, params.to, totals) : undefined;
+  // a bar per language of --to (languages the service knows as one share their progress)
+  const perLang = (m: ReadonlyMap<string, number>) => new Map(params.to.map((l) => [l, m.get(serviceLanguage(l)) ?? 0]));
+  const bars = ctx.stderrIsTTY && !ctx.globals.debug && !ctx.http.dryRun && items.size ? new LanguageBars(ctx.io.stderr, params.to, perLang(totals)) : undefined;
   let result;
   // the pay-once settings of vx translate: a translation memory, the pace, a budget
   const settings = runSettings(ctx, opts);
@@ -287,7 +291,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       concurrency,
       signal: ctx.signal,
       dryRun: ctx.http.dryRun,
-      progress: (done) => bars?.update(done),
+      progress: (done) => bars?.update(perLang(done)),
       client: async (langs) => {
         const key = langs.join(',');
         let c = clients.get(key);
@@ -345,7 +349,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
             problem = `too long to translate (${why})`;
             break;
           }
-          const translated = result.translations.get(html)?.get(l.lang);
+          const translated = result.translations.get(html)?.get(serviceLanguage(l.lang));
           if (translated === undefined) {
             problem = 'the service gave no translation';
             break;

@@ -500,6 +500,21 @@ describe('review: keys and lock files', () => {
     }
   });
 
+  it('languages the service knows as one (de-DE, de-AT, de-CH: de) are asked for once, not billed once each', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "One", "b": "Two" }\n');
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de-DE,de-AT,fr,de-CH', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(e2e.emu.state.translator.calls.slice(n).map((c) => c.query)).toEqual(['?api-version=3.0&to=de&to=fr&from=en&textType=html']);
+      for (const l of ['de-DE', 'de-AT', 'de-CH']) expect(read(dir, `${l}.json`)).toBe('{ "a": "[de] Öñé", "b": "[de] Ţŵö" }\n');
+      expect(read(dir, 'fr.json')).toBe('{ "a": "[fr] Öñé", "b": "[fr] Ţŵö" }\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a lock file of the wrong shape is exit 2 naming it, nothing sent or written', async () => {
     const dir = tempDir('vx-files-');
     try {
