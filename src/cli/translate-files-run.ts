@@ -197,7 +197,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     if (!read) throw new UsageError(`cannot read ${src}: no such file`);
     const doc = format.parseSource(read.text, src);
     const sourceLanguage = params.from ?? doc.language;
-    if (opts.state !== undefined) checkState(opts.state, format, doc);
+    if (opts.state !== undefined && format.name === 'xliff') checkState(opts.state, doc);
     const lp = lockPath(src, format, opts, sourceLanguage);
     const lockRead = await readText(lp, lp);
     const lock = lockRead ? parseLock(lockRead.text, lp) : emptyLock(basename(src), name);
@@ -217,6 +217,10 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       plan.langs.push({ lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), needed: new Map() });
     }
     plans.push(plan);
+  }
+  // --state and --fuzzy apply to the sources of their format (a run may mix formats); not to none
+  for (const [given, flag, format, name] of [[opts.state, '--state', 'xliff', 'XLIFF'], [opts.fuzzy, '--fuzzy', 'po', 'PO']] as const) {
+    if (given !== undefined && !plans.some((p) => p.format.name === format)) throw new UsageError(`${flag} applies to ${name} files; ${plans.length === 1 ? `${plans[0].path} is ${plans[0].format.name}` : 'none of the sources is one'}`);
   }
 
   // 2. what each language needs
@@ -432,8 +436,7 @@ function unitName(p: SourcePlan, u: SourceUnit): string {
   return p.format.name === 'md' ? `the block at line ${u.line} of ${p.path}` : `unit ${JSON.stringify(u.key.length > 80 ? `${u.key.slice(0, 77)}...` : u.key)} (line ${u.line} of ${p.path})`;
 }
 
-function checkState(state: string, format: FileFormat, doc: SourceDoc): void {
-  if (format.name !== 'xliff') throw new UsageError(`--state applies to XLIFF files; ${doc.file} is ${format.name}`);
+function checkState(state: string, doc: SourceDoc): void {
   const v = xliffVersion(doc);
   const allowed = XLIFF_STATES[v] as readonly string[];
   if (!allowed.includes(state)) throw new UsageError(`invalid value "${state}" for --state with XLIFF ${v} (${doc.file}): allowed ${allowed.join(', ')}`);

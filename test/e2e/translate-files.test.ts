@@ -515,6 +515,24 @@ describe('review: keys and lock files', () => {
     }
   });
 
+  it('--state and --fuzzy apply to the sources of their format in a run that mixes formats, and are refused when no source has it', async () => {
+    const dir = scratch();
+    try {
+      const r = await e2e.run(['translate', 'file', 'app.xlf', 'en.json', 'messages.pot', '--to', 'de', '--state', 'reviewed', '--fuzzy', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(read(dir, 'app.de.xlf')).toContain('state="reviewed"');
+      expect(read(dir, 'de.po')).toMatch(/#, fuzzy\nmsgid "Order manager"/);
+      const n = calls();
+      const json = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--fuzzy'], { cwd: dir });
+      expect([json.code, json.stderr]).toEqual([2, 'vx: --fuzzy applies to PO files; en.json is json\n']);
+      const two = await e2e.run(['translate', 'file', 'en.json', 'README.md', '--to', 'de', '--state', 'final'], { cwd: dir });
+      expect([two.code, two.stderr]).toEqual([2, 'vx: --state applies to XLIFF files; none of the sources is one\n']);
+      expect(calls()).toBe(n);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a lock file of the wrong shape is exit 2 naming it, nothing sent or written', async () => {
     const dir = tempDir('vx-files-');
     try {
