@@ -9,7 +9,7 @@ import { loadMarkdown, markdown } from '../../src/api/translator/files/markdown.
 import { po, pluralForms } from '../../src/api/translator/files/po.js';
 import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, type Piece } from '../../src/api/translator/files/protect.js';
 import { hash } from '../../src/api/translator/files/types.js';
-import { loadXliff, xliff } from '../../src/api/translator/files/xliff.js';
+import { loadXliff, xliff, xmlPieces } from '../../src/api/translator/files/xliff.js';
 import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
 import { serviceLanguage } from '../../src/spec/translator.js';
 import { translateHtml } from '../../src/emulator/translator-text.js';
@@ -148,6 +148,24 @@ describe('readers and writers', () => {
     expect(doc.units[1].parts[0]).toEqual([{ kind: 'text', value: 'Two ' }, { kind: 'raw', value: '<x id="1"/>' }]);
     const out = xliff.render(doc, 'de', new Map([['x/b', { kind: 'new', parts: [[{ kind: 'text', value: 'Zwei & ' }, { kind: 'raw', value: '<x id="1"/>' }]] }]]), undefined, {});
     expect(out).toBe(src.replace('original="x"', 'original="x" target-language="de"').replace('\r\n    <target>One</target>', '').replace('</source></trans-unit>', '</source><target state="needs-review-translation">Zwei &amp; <x id="1"/></target></trans-unit>'));
+  });
+
+  it('XLIFF: content marked not to translate (2.x translate="no", 1.2 mtype="protected") is one placeholder with its element', () => {
+    expect(xmlPieces('Welcome to <mrk id="m1" translate="no">Contoso <mrk id="m3" translate="no">Cloud</mrk> <pc id="p">One</pc></mrk> and <mrk id="m2" translate="yes">more</mrk>.')).toEqual([
+      { kind: 'text', value: 'Welcome to ' },
+      { kind: 'raw', value: '<mrk id="m1" translate="no">Contoso <mrk id="m3" translate="no">Cloud</mrk> <pc id="p">One</pc></mrk>' },
+      { kind: 'text', value: ' and ' },
+      { kind: 'raw', value: '<mrk id="m2" translate="yes">' },
+      { kind: 'text', value: 'more' },
+      { kind: 'raw', value: '</mrk>' },
+      { kind: 'text', value: '.' },
+    ]);
+    expect(xmlPieces("Use <mrk mtype='protected'>Business Central</mrk> &amp; <x id='1'/>")).toEqual([
+      { kind: 'text', value: 'Use ' },
+      { kind: 'raw', value: "<mrk mtype='protected'>Business Central</mrk>" },
+      { kind: 'text', value: ' & ' },
+      { kind: 'raw', value: "<x id='1'/>" },
+    ]);
   });
 
   it('XLIFF: an empty <target/> of the source is replaced, never doubled; left out when untranslated', () => {

@@ -190,10 +190,31 @@ export function xmlPieces(inner: string): Piece[] {
     text(unescapeXml(inner.slice(last, m.index)));
     last = m.index + m[0].length;
     if (m[1] !== undefined) text(m[1]);
-    else out.push({ kind: 'raw', value: m[0] });
+    else {
+      // content marked not to translate (2.x translate="no", 1.2 <mrk mtype="protected">) goes with its element, whole
+      const end = PROTECTED.test(m[0]) ? closing(inner, m[0], last) : undefined;
+      if (end !== undefined) re.lastIndex = last = end;
+      out.push({ kind: 'raw', value: inner.slice(m.index, last) });
+    }
   }
   text(unescapeXml(inner.slice(last)));
   return out;
+}
+
+const PROTECTED = /^<[^/!?][^>]*\s(?:translate\s*=\s*["']no["']|mtype\s*=\s*["']protected["'])[^>]*(?<!\/)>$/;
+
+/** Where the element opened by `tag` (ending at `from`) ends: after its matching close tag (undefined without one). */
+function closing(inner: string, tag: string, from: number): number | undefined {
+  const name = /^<([^\s/>]+)/.exec(tag)![1];
+  const re = new RegExp(`<(/?)${name.replace(/[.:-]/g, '\\$&')}(?=[\\s/>])[^>]*?(/?)>`, 'g');
+  re.lastIndex = from;
+  let depth = 1;
+  for (let m = re.exec(inner); m; m = re.exec(inner)) {
+    if (m[1]) depth--;
+    else if (!m[2]) depth++;
+    if (depth === 0) return m.index + m[0].length;
+  }
+  return undefined;
 }
 
 /** Pieces back to XML: text and tokens escaped, raw inline elements verbatim. */
