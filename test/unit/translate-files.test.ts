@@ -202,6 +202,13 @@ describe('readers and writers', () => {
     ]);
   });
 
+  it('MDX: import/export statements and {expressions} at the top level are not text', () => {
+    const src = "import Tabs from '@theme/Tabs';\nexport const meta = { title: 'x' };\n\n{/* note */}\n\nText with {props.name}.\n\n> import this\n";
+    expect(markdown.parseSource(src, 'guide.mdx').units.map((u) => u.parts[0].map((p) => `${p.kind}:${p.value}`).join('|'))).toEqual(['text:Text with {props.name}.', 'text:import this']);
+    // in plain Markdown they are paragraphs like any other
+    expect(markdown.parseSource(src, 'guide.md').units).toHaveLength(4);
+  });
+
   it('Markdown: a shortcut or collapsed reference link keeps its definition when its text is translated', () => {
     const src = 'Use [npm], [yarn][] or [the docs][d].\n\n[npm]: https://npmjs.com\n[yarn]: https://yarnpkg.com\n[d]: https://d\n';
     const doc = markdown.parseSource(src, 'R.md');

@@ -33,16 +33,20 @@ interface Block {
 }
 
 const BLOCKS = new Set(['paragraph', 'heading', 'tableCell']);
+const MDX_CODE = /^(?:(?:import|export)\s|\{[\s\S]*\}$)/;
+const isMdx = (file: string) => /\.mdx$/i.test(file);
 
 function off(n: Nodes, which: 'start' | 'end'): number {
   return n.position![which].offset!;
 }
 
 /** The translatable blocks of a document, in order, with their inline syntax as placeholders. */
-function blocks(text: string): Block[] {
+function blocks(text: string, mdx: boolean): Block[] {
   const tree: Root = lib!.fromMarkdown(text, lib!.options);
   const out: Block[] = [];
-  const visit = (n: Nodes) => {
+  const visit = (n: Nodes, top = false) => {
+    // MDX: import/export statements and {expressions} at the top level are code, not paragraphs
+    if (mdx && top && n.type === 'paragraph' && MDX_CODE.test(text.slice(off(n, 'start'), off(n, 'end')))) return;
     if (BLOCKS.has(n.type) && 'children' in n && n.children.length) {
       const kids = n.children as Nodes[];
       const start = off(kids[0], 'start');
@@ -82,7 +86,7 @@ function blocks(text: string): Block[] {
       out.push({ start, end, pieces });
       return;
     }
-    if ('children' in n) for (const k of n.children as Nodes[]) visit(k);
+    if ('children' in n) for (const k of n.children as Nodes[]) visit(k, n.type === 'root');
   };
   visit(tree);
   return out;
@@ -106,7 +110,7 @@ interface MdTarget extends TargetDoc {
 export const markdown: FileFormat = {
   name: 'md',
   parseSource(text, file): MdSource {
-    const bs = blocks(text);
+    const bs = blocks(text, isMdx(file));
     const seen = new Map<string, number>();
     const units: SourceUnit[] = bs.map((b) => {
       const raw = text.slice(b.start, b.end);
@@ -118,8 +122,8 @@ export const markdown: FileFormat = {
     return { format: 'md', file, text, units, blocks: bs };
   },
 
-  parseTarget(text, _file, _source, _lang, order): MdTarget {
-    const bs = blocks(text);
+  parseTarget(text, _file, source, _lang, order): MdTarget {
+    const bs = blocks(text, isMdx(source.file));
     const values = new Map<string, string>();
     const raw = new Map<string, string>();
     const misaligned = !order || order.length !== bs.length;
