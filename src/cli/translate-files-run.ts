@@ -19,7 +19,7 @@ import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/
 import { fmt } from '../api/translator/batcher.js';
 import type { Ctx } from '../core/context.js';
 import type { FilesOptions } from './translate-files.js';
-import { asVxError, InterruptedError, UsageError, VxError } from '../core/errors.js';
+import { asVxError, InterruptedError, OutputError, UsageError, VxError } from '../core/errors.js';
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { serviceLanguage } from '../spec/translator.js';
@@ -406,7 +406,11 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
 
   // 5. write: every file to a temporary name first, then all renamed into place
   if (ctx.signal.aborted) throw new InterruptedError();
-  await commit(writes, ctx.signal);
+  await commit(writes, ctx.signal).catch((e: unknown) => {
+    // after the requests (exit 1, not 2: something was sent), and what became of the answers
+    if (e instanceof OutputError) e.hint = `no target was written (each stays as it was); the translations were sent${memory ? ' and are in the translation memory: a rerun sends none of them again' : ''}`;
+    throw e;
+  });
   for (const m of problems) ctx.warn(m);
   await ctx.print(summaries, {
     columns: [
@@ -487,9 +491,9 @@ async function commit(writes: { path: string; text: string }[], signal: AbortSig
     for (const w of writes) {
       const dir = dirname(w.path);
       await mkdir(dir, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
-        throw new UsageError(`cannot create ${dir}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'a file is in the way' : e.message}`);
+        throw new OutputError(`cannot create ${dir}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'EEXIST' || e.code === 'ENOTDIR' ? 'a file is in the way' : e.message}`);
       });
-      const cannot = (e: NodeJS.ErrnoException) => new UsageError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
+      const cannot = (e: NodeJS.ErrnoException) => new OutputError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
       const existing = await stat(w.path).catch(() => undefined);
       const path = existing ? await realpath(w.path) : w.path;
       const mode = existing ? existing.mode & 0o7777 : undefined;
