@@ -235,6 +235,32 @@ describe('vx translate sync', () => {
       removeDir(dir);
     }
   });
+  it('XLIFF: approved="yes" and a translator\'s note added in the target survive a sync that translates another unit again', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      const unit = (id: string, text: string) => `      <trans-unit id="${id}">\n        <source>${text}</source>\n      </trans-unit>\n`;
+      const xlf = (body: string) => `<xliff version="1.2">\n  <file source-language="en" original="A">\n    <body>\n${body}    </body>\n  </file>\n</xliff>\n`;
+      writeFileSync(join(dir, 'A.g.xlf'), xlf(unit('a', 'Save') + unit('b', 'Open')));
+      expect((await e2e.run(['translate', 'sync', 'A.g.xlf', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      // a reviewer approves a and leaves a note; the source of b changes
+      const reviewed = read(dir, 'A.de.xlf')
+        .replace('<trans-unit id="a">', '<trans-unit id="a" approved="yes">')
+        .replace('<target state="needs-review-translation">[de] Šåṽé</target>\n', '<target state="signed-off">[de] Šåṽé</target>\n        <note from="reviewer">Checked in the UI</note>\n');
+      writeFileSync(join(dir, 'A.de.xlf'), reviewed);
+      writeFileSync(join(dir, 'A.g.xlf'), xlf(unit('a', 'Save') + unit('b', 'Open all')));
+      const r = await e2e.run(['translate', 'sync', 'A.g.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ translated: 1, unchanged: 1 });
+      expect(read(dir, 'A.de.xlf')).toBe(
+        xlf(
+          '      <trans-unit id="a" approved="yes">\n        <source>Save</source>\n        <target state="signed-off">[de] Šåṽé</target>\n        <note from="reviewer">Checked in the UI</note>\n      </trans-unit>\n' +
+            '      <trans-unit id="b">\n        <source>Open all</source>\n        <target state="needs-review-translation">[de] Öþéñ åļļ</target>\n      </trans-unit>\n',
+        ).replace('original="A"', 'original="A" target-language="de"'),
+      );
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
 
 describe('translation memory and budget', () => {

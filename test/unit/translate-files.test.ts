@@ -168,6 +168,163 @@ describe('readers and writers', () => {
     ]);
   });
 
+  it('XLIFF 1.2: a kept unit keeps what only the target has (attributes such as approved, notes, alt-trans); one translated anew keeps its notes, not approved', () => {
+    const src = [
+      '<xliff version="1.2">',
+      '  <file source-language="en" original="x">',
+      '    <body>',
+      '      <trans-unit id="a" resname="A">',
+      '        <source>One</source>',
+      '        <note from="developer">Button</note>',
+      '      </trans-unit>',
+      '      <trans-unit id="b">',
+      '        <source>Two, changed</source>',
+      '      </trans-unit>',
+      '      <trans-unit id="c"><source>Three</source></trans-unit>',
+      '    </body>',
+      '  </file>',
+      '</xliff>',
+      '',
+    ].join('\n');
+    const tgt = [
+      '<xliff version="1.2">',
+      '  <file source-language="en" original="x" target-language="de">',
+      '    <body>',
+      '      <trans-unit id="a" resname="Old" approved="yes" phase-name="review">',
+      '        <source>One</source>',
+      '        <target state="signed-off">Eins</target>',
+      '        <note from="developer">Button</note>',
+      '        <note from="reviewer">Checked in the UI</note>',
+      '        <alt-trans match-quality="80"><source>One</source><target>Ein</target><note>TM</note></alt-trans>',
+      '      </trans-unit>',
+      '      <trans-unit id="b" approved="yes" translate="yes">',
+      '        <source>Two</source>',
+      '        <target state="translated">Zwei</target>',
+      '        <note from="translator">Keep it short</note>',
+      '      </trans-unit>',
+      '      <trans-unit id="c"><source>Three</source><target>Drei</target></trans-unit>',
+      '    </body>',
+      '  </file>',
+      '</xliff>',
+      '',
+    ].join('\n');
+    const doc = xliff.parseSource(src, 'x.xlf');
+    const target = xliff.parseTarget(tgt, 'x.de.xlf', doc, 'de');
+    const values = new Map([['x/a', { kind: 'keep' as const }], ['x/b', { kind: 'new' as const, parts: [[{ kind: 'text' as const, value: 'Zwei, geändert' }]] }], ['x/c', { kind: 'keep' as const }]]);
+    const out = xliff.render(doc, 'de', values, target, {});
+    expect(out).toBe(
+      [
+        '<xliff version="1.2">',
+        '  <file source-language="en" original="x" target-language="de">',
+        '    <body>',
+        '      <trans-unit id="a" resname="A" approved="yes" phase-name="review">',
+        '        <source>One</source>',
+        '        <target state="signed-off">Eins</target>',
+        '        <note from="reviewer">Checked in the UI</note>',
+        '        <alt-trans match-quality="80"><source>One</source><target>Ein</target><note>TM</note></alt-trans>',
+        '        <note from="developer">Button</note>',
+        '      </trans-unit>',
+        '      <trans-unit id="b" translate="yes">',
+        '        <source>Two, changed</source>',
+        '        <target state="needs-review-translation">Zwei, geändert</target>',
+        '        <note from="translator">Keep it short</note>',
+        '      </trans-unit>',
+        '      <trans-unit id="c"><source>Three</source><target>Drei</target></trans-unit>',
+        '    </body>',
+        '  </file>',
+        '</xliff>',
+        '',
+      ].join('\n'),
+    );
+    // the next sync renders the same file again: nothing doubled
+    expect(xliff.render(doc, 'de', new Map([...values.keys()].map((k) => [k, { kind: 'keep' as const }])), xliff.parseTarget(out, 'x.de.xlf', doc, 'de'), {})).toBe(out);
+  });
+
+  it('XLIFF 2.0: a kept unit keeps the target\'s unit attributes and notes (<notes> created first in the unit when the source has none)', () => {
+    const src = [
+      '<xliff version="2.0" srcLang="en">',
+      '  <file id="f">',
+      '    <unit id="u1">',
+      '      <segment>',
+      '        <source>Hello</source>',
+      '      </segment>',
+      '    </unit>',
+      '    <unit id="u2" name="greet">',
+      '      <notes>',
+      '        <note category="dev">Greeting</note>',
+      '      </notes>',
+      '      <segment>',
+      '        <source>Hi there</source>',
+      '      </segment>',
+      '    </unit>',
+      '  </file>',
+      '</xliff>',
+      '',
+    ].join('\n');
+    const tgt = [
+      '<xliff version="2.0" srcLang="en" trgLang="de">',
+      '  <file id="f">',
+      '    <unit id="u1" xmlns:my="urn:my" my:flag="x">',
+      '      <notes>',
+      '        <note category="translator">Formal address</note>',
+      '      </notes>',
+      '      <segment state="final">',
+      '        <source>Hello</source>',
+      '        <target>Hallo</target>',
+      '      </segment>',
+      '    </unit>',
+      '    <unit id="u2" name="old">',
+      '      <notes>',
+      '        <note category="dev">Greeting</note>',
+      '        <note id="n2">Checked</note>',
+      '      </notes>',
+      '      <segment state="reviewed">',
+      '        <source>Hi</source>',
+      '        <target>Hi</target>',
+      '      </segment>',
+      '    </unit>',
+      '  </file>',
+      '</xliff>',
+      '',
+    ].join('\n');
+    const doc = xliff.parseSource(src, 'x.xlf');
+    const target = xliff.parseTarget(tgt, 'x.de.xlf', doc, 'de');
+    const values = new Map([['f/u1/0', { kind: 'keep' as const }], ['f/u2/0', { kind: 'new' as const, parts: [[{ kind: 'text' as const, value: 'Hallo zusammen' }]] }]]);
+    const out = xliff.render(doc, 'de', values, target, {});
+    expect(out).toBe(
+      [
+        '<xliff version="2.0" srcLang="en" trgLang="de">',
+        '  <file id="f">',
+        '    <unit id="u1" xmlns:my="urn:my" my:flag="x">',
+        '      <notes>',
+        '        <note category="translator">Formal address</note>',
+        '      </notes>',
+        '      <segment state="final">',
+        '        <source>Hello</source>',
+        '        <target>Hallo</target>',
+        '      </segment>',
+        '    </unit>',
+        '    <unit id="u2" name="greet">',
+        '      <notes>',
+        '        <note category="dev">Greeting</note>',
+        '        <note id="n2">Checked</note>',
+        '      </notes>',
+        '      <segment state="translated">',
+        '        <source>Hi there</source>',
+        '        <target>Hallo zusammen</target>',
+        '      </segment>',
+        '    </unit>',
+        '  </file>',
+        '</xliff>',
+        '',
+      ].join('\n'),
+    );
+    // on one line, without indentation, <notes> is created on that line
+    const one = xliff.parseSource('<xliff version="2.0" srcLang="en"><file id="f"><unit id="u"><segment><source>A</source></segment></unit></file></xliff>', 'o.xlf');
+    const oneTarget = xliff.parseTarget('<xliff version="2.0" srcLang="en" trgLang="de"><file id="f"><unit id="u"><notes><note>N</note></notes><segment><source>A</source><target>Ä</target></segment></unit></file></xliff>', 'o.de.xlf', one, 'de');
+    expect(xliff.render(one, 'de', new Map([['f/u/0', { kind: 'keep' }]]), oneTarget, {})).toBe('<xliff version="2.0" srcLang="en" trgLang="de"><file id="f"><unit id="u"><notes><note>N</note></notes><segment><source>A</source><target>Ä</target></segment></unit></file></xliff>');
+  });
+
   it('XLIFF: an empty <target/> of the source is replaced, never doubled; left out when untranslated', () => {
     const src = '<xliff version="1.2"><file source-language="en" original="x"><body>\n<trans-unit id="a"><source>One</source><target/></trans-unit>\n<trans-unit id="b"><source>Two</source>\n<target state="new" /></trans-unit>\n</body></file></xliff>\n';
     const doc = xliff.parseSource(src, 'x.xlf');

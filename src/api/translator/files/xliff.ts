@@ -2,7 +2,8 @@
 // position of every event and the line and column of every well-formedness error); written by
 // surgical edits at those positions: a <target> inserted after or replacing the unit's target,
 // target-language/trgLang set, nothing else of the file touched (ids, notes, attributes,
-// whitespace, comments and translate="no" units stay byte for byte).
+// whitespace, comments and translate="no" units stay byte for byte). A unit translated before
+// keeps what only its target has: attributes of its start tag (approved="yes"), notes, 1.2 alt-trans.
 import type { SaxesTag } from 'saxes';
 import { UsageError } from '../../../core/errors.js';
 import type { Piece } from './protect.js';
@@ -37,11 +38,30 @@ interface XUnit {
   /** 2.0: the <segment> start tag (its state attribute is set) */
   segmentTag?: Range;
   translate: boolean;
+  /** the unit it is a segment of */
+  unit: XUnitInfo;
+}
+
+/** A unit (1.2 <trans-unit>, 2.0 <unit>) beside its segments: what a target keeps of its own. */
+interface XUnitInfo {
+  /** file id / unit id */
+  key: string;
+  /** its start tag and that tag's attributes */
+  tag: Range;
+  attrs: Record<string, string>;
+  /** 1.2: its <note> and <alt-trans> children; 2.0: the <note>s of its <notes> */
+  notes: Range[];
+  /** 2.0: its <notes> element */
+  notesEl?: Range;
+  /** where its first child element starts */
+  firstChild?: number;
 }
 
 interface XDoc {
   version: '1.2' | '2.0';
   units: XUnit[];
+  /** by key */
+  unitInfos: Map<string, XUnitInfo>;
   /** start tags whose language attribute is set: 1.2 every <file>, 2.0 the <xliff> root */
   langTags: Range[];
   sourceLanguage?: string;
@@ -65,12 +85,13 @@ function scan(text: string, file: string): XDoc {
   const parser = new saxes!.SaxesParser({ position: true, fileName: file });
   const stack: Frame[] = [];
   const units: XUnit[] = [];
+  const unitInfos = new Map<string, XUnitInfo>();
   const langTags: Range[] = [];
   let version: XDoc['version'] | undefined;
   let sourceLanguage: string | undefined;
   let fileIndex = -1;
   let fileId = '';
-  let current: { id: string; translate: boolean; segments: XUnit[] } | undefined;
+  let current: { id: string; translate: boolean; segments: XUnit[]; info: XUnitInfo } | undefined;
   let segIndex = 0;
   let segment: Partial<XUnit> | undefined;
   const ids = new Set<string>();
@@ -82,6 +103,7 @@ function scan(text: string, file: string): XDoc {
     const parent = stack[stack.length - 1];
     const translate = attrs.translate !== undefined ? attrs.translate !== 'no' : (parent?.translate ?? true);
     const frame: Frame = { name, start, openEnd: end, attrs, translate };
+    if (current && current.info.firstChild === undefined && parent?.start === current.info.tag.start) current.info.firstChild = start;
     if (!tag.isSelfClosing) stack.push(frame);
     if (name === 'xliff' && stack.length <= 1) {
       const v = attrs.version;
@@ -104,14 +126,12 @@ function scan(text: string, file: string): XDoc {
       }
       return;
     }
-    if (version === '1.2' && name === 'trans-unit') {
-      current = { id: attrs.id ?? '', translate, segments: [] };
-      segment = {};
-      return;
-    }
-    if (version === '2.0' && name === 'unit') {
-      current = { id: attrs.id ?? '', translate, segments: [] };
-      segIndex = 0;
+    if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
+      const info: XUnitInfo = { key: `${fileId}/${attrs.id ?? ''}`, tag: { start, end }, attrs, notes: [] };
+      unitInfos.set(info.key, info);
+      current = { id: attrs.id ?? '', translate, segments: [], info };
+      if (version === '1.2') segment = {};
+      else segIndex = 0;
       return;
     }
     if (version === '2.0' && name === 'segment' && current) {
@@ -123,7 +143,7 @@ function scan(text: string, file: string): XDoc {
     const end = parser.position;
     const name = local(tag.name);
     // an empty <target/> (or <source/>) is an element like any other: a second <target> must not be added beside it
-    const empty = tag.isSelfClosing && (name === 'source' || name === 'target');
+    const empty = tag.isSelfClosing && (name === 'source' || name === 'target' || name === 'notes');
     const frame = empty ? { name, start: text.lastIndexOf('<', end - 1), openEnd: end } : tag.isSelfClosing ? undefined : stack.pop();
     if (!frame) return;
     const closeStart = empty ? end : text.lastIndexOf('</', end - 1);
@@ -131,19 +151,23 @@ function scan(text: string, file: string): XDoc {
     const whole = { start: frame.start, end };
     const parent = stack[stack.length - 1];
     const inUnit = current && segment && parent && (version === '1.2' ? local(parent.name) === 'trans-unit' : local(parent.name) === 'segment');
-    if (name === 'source' && inUnit) {
+    const unitLevel = current && parent?.start === current.info.tag.start;
+    if (unitLevel && version === '1.2' && (name === 'note' || name === 'alt-trans')) current!.info.notes.push(whole);
+    else if (unitLevel && version === '2.0' && name === 'notes') current!.info.notesEl = whole;
+    else if (current && version === '2.0' && name === 'note' && parent && local(parent.name) === 'notes' && stack[stack.length - 2]?.start === current.info.tag.start) current.info.notes.push(whole);
+    else if (name === 'source' && inUnit) {
       segment!.source = inner;
       segment!.sourceEl = whole;
     } else if (name === 'target' && inUnit) {
       segment!.target = whole;
       segment!.targetInner = inner;
     } else if (version === '2.0' && name === 'segment' && current && segment) {
-      if (segment.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}/${segIndex}`, translate: current.translate });
+      if (segment.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}/${segIndex}`, translate: current.translate, unit: current.info });
       segIndex++;
       segment = undefined;
     } else if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
       if (current) {
-        if (version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}`, translate: current.translate });
+        if (version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}`, translate: current.translate, unit: current.info });
         for (const s of current.segments) {
           if (ids.has(s.key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the unit id "${current.id}" appears twice${fileIndex > 0 ? ` in file "${fileId}"` : ''}`);
           ids.add(s.key);
@@ -161,7 +185,7 @@ function scan(text: string, file: string): XDoc {
     throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}`);
   }
   if (!version) throw new UsageError(`${file}: not an XLIFF document (no <xliff> element)`);
-  return { version, units, langTags, sourceLanguage };
+  return { version, units, unitInfos, langTags, sourceLanguage };
 }
 
 const XML_ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9A-Fa-f]+));/g;
@@ -284,6 +308,14 @@ export const xliff: FileFormat = {
     const oldUnits = new Map(old?.doc.units.map((u) => [u.key, u]));
     const state = opts.state ?? XLIFF_STATES[doc.version][0];
     const edits: [number, number, string][] = [];
+    const nl = text.includes('\r\n') ? '\r\n' : '\n';
+    /** a line break and the indentation of the element at `offset` (nothing on one line) */
+    const lineAs = (offset: number) => {
+      const indent = indentBefore(text, offset);
+      return indent !== undefined ? `${nl}${indent}` : '';
+    };
+    /** units with a translation, and whether one of their segments is translated anew */
+    const translated = new Map<XUnitInfo, boolean>();
     for (const t of doc.langTags) {
       const tag = text.slice(t.start, t.end);
       edits.push([t.start, t.end, setAttr(tag, doc.version === '1.2' ? 'target-language' : 'trgLang', lang)]);
@@ -310,15 +342,36 @@ export const xliff: FileFormat = {
         if (u.target) edits.push([removalStart(text, u.target.start), u.target.end, '']);
         continue;
       }
+      translated.set(u.unit, translated.get(u.unit) === true || v!.kind === 'new');
+      // 1.2: the target's own notes and alt-trans follow its <target>
+      if (doc.version === '1.2' && old) for (const n of ownNotes(text, u.unit, old.text, old.doc.unitInfos.get(u.unit.key))) element += `${lineAs(u.sourceEl.start)}${n}`;
       if (u.target) edits.push([u.target.start, u.target.end, element]);
-      else {
-        const indent = indentBefore(text, u.sourceEl.start);
-        edits.push([u.sourceEl.end, u.sourceEl.end, `${indent !== undefined ? `${text.includes('\r\n') ? '\r\n' : '\n'}${indent}` : ''}${element}`]);
-      }
+      else edits.push([u.sourceEl.end, u.sourceEl.end, `${lineAs(u.sourceEl.start)}${element}`]);
       if (u.segmentTag && segState !== undefined) {
         const tag = text.slice(u.segmentTag.start, u.segmentTag.end);
         edits.push([u.segmentTag.start, u.segmentTag.end, setAttr(tag, 'state', segState)]);
       }
+    }
+    for (const [info, anew] of translated) {
+      const o = old?.doc.unitInfos.get(info.key);
+      if (!o) continue;
+      const tag = text.slice(info.tag.start, info.tag.end);
+      let edited = tag;
+      // attributes only the target has (a translation made anew is not approved)
+      for (const [name, value] of Object.entries(o.attrs)) if (!(name in info.attrs) && !(anew && name === 'approved')) edited = setAttr(edited, name, value);
+      const notes = doc.version === '2.0' ? ownNotes(text, info, old!.text, o) : [];
+      const last = info.notes[info.notes.length - 1];
+      if (notes.length && last) edits.push([last.end, last.end, notes.map((n) => `${lineAs(last.start)}${n}`).join('')]);
+      else if (notes.length) {
+        // a <notes> of their own, first in the unit, one level deeper than the unit's children
+        const child = info.notesEl?.start ?? info.firstChild ?? info.tag.end;
+        const [outer, inner] = [indentBefore(text, info.tag.start), indentBefore(text, child)];
+        const step = outer !== undefined && inner !== undefined && inner.startsWith(outer) ? inner.slice(outer.length) : '';
+        const block = `<notes>${notes.map((n) => `${lineAs(child)}${step}${n}`).join('')}${lineAs(child)}</notes>`;
+        if (info.notesEl) edits.push([info.notesEl.start, info.notesEl.end, block]);
+        else edited += `${lineAs(child)}${block}`;
+      }
+      if (edited !== tag) edits.push([info.tag.start, info.tag.end, edited]);
     }
     return applyEdits(text, edits);
   },
@@ -334,6 +387,13 @@ export const xliff: FileFormat = {
     return tag === undefined || tag === 'g' || namesLanguage(tag, sourceLanguage) ? `${base}.${lang}.${ext}` : `${base}.${tag}.${lang}.${ext}`;
   },
 };
+
+/** The notes (1.2 also alt-trans) of a target's unit that the source's unit does not have, as written in the target. */
+function ownNotes(text: string, unit: XUnitInfo, oldText: string, old: XUnitInfo | undefined): string[] {
+  if (!old?.notes.length) return [];
+  const have = new Set(unit.notes.map((r) => text.slice(r.start, r.end)));
+  return old.notes.map((r) => oldText.slice(r.start, r.end)).filter((n) => !have.has(n));
+}
 
 /** A removed element takes the line it stood on with it (its indentation and line break). */
 function removalStart(text: string, start: number): number {
