@@ -28,7 +28,7 @@ import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
 import { MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
-import { runSettings } from './translate-memory-run.js';
+import { closeRunMemory, runSettings } from './translate-memory-run.js';
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
@@ -281,6 +281,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   // the pay-once settings of vx translate: a translation memory, the pace, a budget
   const settings = runSettings(ctx, opts);
   let memory: TranslationMemory | undefined;
+  let failed = false;
+  let memoryFailure: unknown;
   const pacer = new Pacer({ perMinute: settings.perMinute });
   const groupParams = (langs: string[]) => ({ ...params, from: from && serviceLanguage(from), to: langs.map(serviceLanguage), textType: 'html' as const });
   const account = { spent: 0 };
@@ -307,6 +309,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       },
     });
   } catch (e) {
+    failed = true;
     // nothing is written when the translation fails: every target stays as it was
     const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
     if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
@@ -314,7 +317,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   } finally {
     bars?.stop();
     // what was answered is kept in the memory even when the run fails (a rerun does not pay for it again)
-    await memory?.close();
+    try {
+      await closeRunMemory(memory, failed);
+    } catch (e) {
+      // the translations are in: the targets are written all the same, then the memory's failure is told
+      memoryFailure = e;
+    }
   }
   if (ctx.http.dryRun) return;
 
@@ -408,7 +416,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   if (ctx.signal.aborted) throw new InterruptedError();
   await commit(writes, ctx.signal).catch((e: unknown) => {
     // after the requests (exit 1, not 2: something was sent), and what became of the answers
-    if (e instanceof OutputError) e.hint = `no target was written (each stays as it was); the translations were sent${memory ? ' and are in the translation memory: a rerun sends none of them again' : ''}`;
+    if (e instanceof OutputError) e.hint = `no target was written (each stays as it was); the translations were sent${memory && memoryFailure === undefined ? ' and are in the translation memory: a rerun sends none of them again' : ''}`;
     throw e;
   });
   for (const m of problems) ctx.warn(m);
@@ -430,6 +438,10 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
     const sent = items.size - result.memoryHits - result.tooLong.size;
     ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}` : ''}`);
+  }
+  if (memoryFailure !== undefined) {
+    if (memoryFailure instanceof VxError) memoryFailure.hint = 'the targets were written; the translations the memory could not store are sent again by the next run';
+    throw memoryFailure;
   }
   if (problems.length) {
     throw new VxError(`${problems.length} unit${problems.length === 1 ? ' was' : 's were'} not translated (listed above); everything else was written`);

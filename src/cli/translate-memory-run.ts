@@ -84,6 +84,19 @@ function requirePath(ctx: Ctx, flag: string | undefined): string {
 
 const iso = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000).toISOString());
 
+/**
+ * Closes a run's memory (what was answered stays in it). When the run itself failed, its error is
+ * the one to tell (it says what was translated): a memory that failed mid-run (a full disk) fails
+ * again as it closes, and that second error is dropped.
+ */
+export async function closeRunMemory(memory: TranslationMemory | undefined, runFailed: boolean): Promise<void> {
+  try {
+    await memory?.close();
+  } catch (e) {
+    if (!runFailed) throw e;
+  }
+}
+
 export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
   const mem = await TranslationMemory.open(requirePath(ctx, opts.memory), { readOnly: true });
   try {

@@ -12,7 +12,7 @@ import { estimateReuse, reuseMisses, type ReuseOptions } from '../api/translator
 import { asStreamFailure, describeRun, estimateRecord, translateSession, type SessionOptions } from '../api/translator/session.js';
 import { planTranslation, type Batch, type BatchOutcome } from '../api/translator/stream.js';
 import { existsSync } from 'node:fs';
-import { runSettings } from './translate-memory-run.js';
+import { closeRunMemory, runSettings } from './translate-memory-run.js';
 import type { Ctx } from '../core/context.js';
 import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
@@ -53,6 +53,7 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
   let memory: TranslationMemory | undefined;
+  let failed = false;
   try {
     // --estimate and --dry-run only read the memory (a memory that does not exist yet holds nothing)
     const onlyLooking = opts.estimate || ctx.http.dryRun;
@@ -67,10 +68,13 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
     reading.abort();
     try {
-      await memory?.close();
+      await closeRunMemory(memory, failed);
     } finally {
       await close();
     }

@@ -423,6 +423,20 @@ describe('vx translate memory', () => {
     expect(JSON.parse(stats.stdout).entries).toBeGreaterThan(0);
   }, 60_000);
 
+  it('translate file: a memory that cannot be written (a full disk) is named (exit 2) after the paid translations are written to the targets', async () => {
+    const src = join(dir, 'fills-src', 'en.json');
+    mkdirSync(join(dir, 'fills-src'), { recursive: true });
+    // long texts under short keys: the memory (texts and translations, ~10 MB) outgrows the limit (7 MB in 512-byte blocks), the target (keys and translations, ~4 MB) does not
+    writeFileSync(src, JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, `sentence ${i} that fills the disk `.repeat(6).trim()]))));
+    const mem = join(dir, 'full-files.tm');
+    const child = spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 14000; exec "$0" "$@"', process.execPath, BIN, 'translate', 'file', src, '--to', 'de', '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect([code, stderr]).toEqual([2, `vx: translation memory ${mem}: cannot write it: input/output error (a full disk?)\nthe targets were written; the translations the memory could not store are sent again by the next run\n`]);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'fills-src', 'de.json'), 'utf8')))).toHaveLength(10_000);
+  }, 60_000);
+
   it('Ctrl-C stops an export to standard output redirected to a file (written synchronously): exit 130', async () => {
     const tmx = join(dir, 'many.tmx');
     const units = Array.from({ length: 60_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>line ${i}</seg></tuv><tuv xml:lang="de"><seg>Zeile ${i}</seg></tuv></tu>\n`);
