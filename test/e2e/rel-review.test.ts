@@ -80,3 +80,30 @@ describe('--debug', () => {
     expect(r.stderr).not.toContain(TOKEN);
   });
 });
+
+describe('emulator --state', () => {
+  it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
+    const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const dir = tempDir();
+    try {
+      const victim = join(dir, 'victim.txt');
+      write(victim, 'keep me\n');
+      const statePath = join(dir, 'state.json');
+      // what another user of a shared directory could plant: the old name was <state>.<pid>.tmp
+      symlinkSync(victim, `${statePath}.${process.pid}.tmp`);
+      const emu = await startEmulator({ port: 0, statePath });
+      try {
+        emu.flushState();
+      } finally {
+        await emu.close();
+      }
+      expect(read(victim, 'utf8')).toBe('keep me\n');
+      expect(JSON.parse(read(statePath, 'utf8'))).toHaveProperty('erp');
+      expect(readdirSync(dir).sort()).toEqual(['state.json', `state.json.${process.pid}.tmp`, 'victim.txt']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
