@@ -323,6 +323,11 @@ function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
     if (!f) throw bad(`The property '${k}' does not exist on type 'Vendor.NAV.${set.name}'. Make sure to only use property names that are defined by the type`, 'BadRequest_PropertyNotFound');
     // the platform's documented error for writing a non-editable field ("Control 'Last Date Modified' is read-only")
     if (f.readOnly) throw bad(`Control '${k}' is read-only`, 'BadRequest_InvalidOperation');
+    // the platform's NavNCLStringLengthExceededException (dynamics-error-codes.md)
+    const len = typeof v === 'string' ? [...v].length : 0;
+    if (f.maxLength !== undefined && len > f.maxLength) {
+      throw bad(`The length of the string is ${len}, but it must be less than or equal to ${f.maxLength} characters. Value: ${v as string}`, 'Application_StringExceededLength');
+    }
     const problem = checkValue(f, v);
     if (problem) throw bad(`The value of '${k}' is invalid: ${problem}`);
     out[k] = v;
@@ -349,7 +354,7 @@ function checkIfMatch(req: EmuRequest, row: Row): void {
 function uniqueCode(set: ErpSet, rows: Row[], body: Row, self?: Row): void {
   if (!('code' in set.fields) || typeof body.code !== 'string') return;
   if (rows.some((r) => r !== self && String(r.code).toUpperCase() === body.code!.toString().toUpperCase())) {
-    throw bad(`The record in table ${set.name} already exists. Identification fields and values: Code='${body.code}'`, 'Application_EntityWithSameKeyExists');
+    throw bad(`The record in table ${set.name} already exists. Identification fields and values: Code='${body.code}'`, 'Internal_EntityWithSameKeyExists');
   }
 }
 

@@ -52,6 +52,22 @@ describe('emulated business-data service', () => {
     expect((await call('GET', `${orders()}/$count?$filter=nope eq 1`)).body.error.code).toBe('BadRequest_NotFound');
   });
 
+  it('a duplicate key and a string over its length answer the codes and messages of the platform\'s error table (dynamics-error-codes.md)', async () => {
+    const cur = `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`;
+    expect((await call('POST', cur, {}, { code: 'CHF' })).status).toBe(201);
+    const dup = await call('POST', cur, {}, { code: 'chf' });
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.code).toBe('Internal_EntityWithSameKeyExists');
+    expect(dup.body.error.message).toMatch(/^The record in table currencies already exists\. Identification fields and values: Code='chf'\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    const long = await call('POST', cur, {}, { code: 'ABCDEFGHIJK' });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('Application_StringExceededLength');
+    expect(long.body.error.message).toMatch(/^The length of the string is 11, but it must be less than or equal to 10 characters\. Value: ABCDEFGHIJK\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    const name = await call('POST', cur, {}, { code: 'QQ', displayName: 'é'.repeat(31) });
+    expect(name.body.error).toMatchObject({ code: 'Application_StringExceededLength' });
+    expect(name.body.error.message).toMatch(/^The length of the string is 31, but it must be less than or equal to 30 characters\. Value: é{31}\./);
+  });
+
   it('PATCH and DELETE need If-Match (400 BadRequest_InvalidToken), a stale one is 412 Request_EntityChanged, * is accepted', async () => {
     const none = await call('PATCH', `${orders()}(${ORDER})`, {}, { discountAmount: 1 });
     expect(none.status).toBe(400);
