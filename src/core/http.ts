@@ -180,6 +180,8 @@ const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'E
 const NETWORK_CODES =
   /^(HPE_|HTTPParserError|ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
+/** what HTTP does not allow in a header value (node:http's own test): control characters but tab */
+const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /**
  * response headers accepted (Node's default is 16 KiB): the translator's X-MT-System has one entry
  * per translation, so a full request of 1,000 items to two targets answers about 20 KiB of it
@@ -491,7 +493,14 @@ export class Http {
         headers['content-type'] = 'application/json';
       }
     }
-    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      if (v === undefined) continue;
+      // a CR/LF (or another character HTTP forbids) from a setting or --header: bad input, refused here
+      // for every transport alike (node:http threw exit 1, undici "network error" exit 8); the
+      // value itself is never shown (it may be a key)
+      if (BAD_HEADER_VALUE.test(v)) throw new UsageError(`the ${k} header holds a character a header cannot carry (a line break or another control character, or one beyond Latin-1); nothing was sent`);
+      headers[k.toLowerCase()] = v;
+    }
     return { headers, body };
   }
 
