@@ -21,6 +21,9 @@ import {
   isVxError,
   UsageError,
   requestIdOf,
+  clip,
+  MAX_CODE,
+  MAX_MESSAGE,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
@@ -357,8 +360,8 @@ function errorInSuccess(res: HttpResponse, method: string): ServiceError | undef
   }
   const e = body.error;
   if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
-  const code = typeof e.code === 'string' ? e.code : undefined;
-  const message = typeof e.message === 'string' ? e.message : undefined;
+  const code = clip(typeof e.code === 'string' ? e.code : undefined, MAX_CODE);
+  const message = clip(typeof e.message === 'string' ? e.message : undefined, MAX_MESSAGE);
   if (code === undefined && message === undefined) return undefined;
   return new ServiceError(
     `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,

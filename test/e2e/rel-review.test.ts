@@ -81,6 +81,36 @@ describe('--debug', () => {
   });
 });
 
+describe('a huge error body in the service\'s own error shape', () => {
+  const huge = { code: 'C'.repeat(5000), message: `start ${'m'.repeat(3_000_000)}`, details: Array.from({ length: 100_000 }, (_, i) => ({ code: 'D', message: `detail ${i} ${'d'.repeat(i === 0 ? 5000 : 1)}` })) };
+
+  it('a 4xx: the code, message and details are cut, the line stays short (was 4.5 MB on stderr)', async () => {
+    handler = (_q, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: huge }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const line = r.stderr.trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(
+      new RegExp(`^vx: HTTP 400 Bad Request C{200}… \\(5000 chars\\): start m{994}… \\(3000006 chars\\) \\[D detail 0 d{289}… \\(5011 chars\\); (D detail \\d+ d; ){19}… 99980 more\\]$`),
+    );
+    expect(line.length).toBeLessThan(2000);
+  });
+
+  it('a 200 carrying the error shape: cut the same way', async () => {
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: huge.code, message: huge.message } }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^vx: HTTP 200 from GET http:\/\/127\.0\.0\.1:\d+\/x carried an error instead of a result: C{200}… \(5000 chars\): start m{994}… \(3000006 chars\)\n$/);
+  });
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
