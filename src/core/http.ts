@@ -37,7 +37,7 @@ export const USER_AGENT = `vx/${VERSION}`;
 
 /**
  * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
- * a request's headers: a 401 answer then ends with the command that signs in to that service.
+ * a request's headers: its value is the advice a 401 answer ends with (how to sign in again).
  */
 export const SIGN_IN_SERVICE = Symbol('vx.signInService');
 
@@ -716,8 +716,8 @@ export class Http {
         }
         const error = errorFromResponse(res.status, res.text, res.headers);
         error.retryAfterMs = cappedRetryAfter(res);
-        const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
-        if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
+        const advice = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+        if (res.status === 401 && typeof advice === 'string' && !error.hint) error.hint = advice;
         if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
           error.message += ` (after ${attempt + 1} attempts)`;
         }
