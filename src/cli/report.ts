@@ -1,6 +1,6 @@
 // Turns any error into one line on stderr and the contract's exit code.
 import type { Ctx } from '../core/context.js';
-import { asVxError, EXIT, ExitStatus, oneLine } from '../core/errors.js';
+import { asVxError, EXIT, ExitStatus, oneLine, terminalText } from '../core/errors.js';
 import { DryRunHalt } from '../core/http.js';
 import { redact } from '../core/redact.js';
 
@@ -15,6 +15,7 @@ export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean)
   const red = ctx ? ctx.errChalk.red : (s: string) => s;
   stderr.write(`${red('vx:')} ${oneLine(redact(e.message))}\n`);
   if (e.hint) stderr.write(`${redact(e.hint).split('\n').map(oneLine).join('\n')}\n`);
-  if (debug && (err as Error)?.stack) stderr.write(`${redact(String((err as Error).stack))}\n`);
+  // the stack repeats the message, which may hold a service's escape sequences: escaped as the line above
+  if (debug && (err as Error)?.stack) stderr.write(`${terminalText(redact(String((err as Error).stack)))}\n`);
   return e.exitCode;
 }

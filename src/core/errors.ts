@@ -118,16 +118,34 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * How much of a service's error a message keeps: a hostile or broken service can answer megabytes
+ * of message or a hundred thousand details, which would all become one line of stderr.
+ */
+export const MAX_CODE = 200;
+export const MAX_MESSAGE = 1000;
+const MAX_DETAIL = 300;
+const MAX_DETAILS = 20;
+
+/** `s` cut to `n` characters, saying how long it was. */
+export function clip(s: string | undefined, n: number): string | undefined {
+  return s !== undefined && s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
+}
+
 function detailLines(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
   const out: string[] = [];
   for (const d of v) {
+    if (out.length === MAX_DETAILS) {
+      out.push(`… ${v.length - MAX_DETAILS} more`);
+      break;
+    }
     if (d && typeof d === 'object') {
       const code = str((d as Record<string, unknown>).code);
       const message = str((d as Record<string, unknown>).message);
       const target = str((d as Record<string, unknown>).target);
       const parts = [code, target ? `(${target})` : undefined, message].filter(Boolean);
-      if (parts.length) out.push(parts.join(' '));
+      if (parts.length) out.push(clip(parts.join(' '), MAX_DETAIL)!);
     }
   }
   return out;
@@ -151,8 +169,8 @@ export function parseErrorBody(text: string): ParsedServiceError {
     b.error && typeof b.error === 'object' && !Array.isArray(b.error)
       ? (b.error as Record<string, unknown>)
       : b;
-  const code = str(inner.code);
-  const message = str(inner.message) ?? (typeof b.error === 'string' ? b.error : undefined);
+  const code = clip(str(inner.code), MAX_CODE);
+  const message = clip(str(inner.message) ?? (typeof b.error === 'string' ? b.error : undefined), MAX_MESSAGE);
   const details = detailLines(inner.details);
   if (code === undefined && message === undefined && details.length === 0) return {};
   return { code, message, details };

@@ -21,6 +21,9 @@ import {
   isVxError,
   UsageError,
   requestIdOf,
+  clip,
+  MAX_CODE,
+  MAX_MESSAGE,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
@@ -34,7 +37,7 @@ export const USER_AGENT = `vx/${VERSION}`;
 
 /**
  * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
- * a request's headers: a 401 answer then ends with the command that signs in to that service.
+ * a request's headers: its value is the advice a 401 answer ends with (how to sign in again).
  */
 export const SIGN_IN_SERVICE = Symbol('vx.signInService');
 
@@ -180,6 +183,8 @@ const SAFE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'E
 const NETWORK_CODES =
   /^(HPE_|HTTPParserError|ECONNRESET|ECONNREFUSED|ECONNABORTED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENETDOWN|ETIMEDOUT|EPIPE|EPROTO|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|UND_ERR_(SOCKET|CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|CLOSED|DESTROYED|RESPONSE_STATUS|REQ_CONTENT_LENGTH_MISMATCH|RES_CONTENT_LENGTH_MISMATCH|INFO))/;
 const MAX_RETRY_AFTER_MS = 120_000;
+/** what HTTP does not allow in a header value (node:http's own test): control characters but tab */
+const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /**
  * response headers accepted (Node's default is 16 KiB): the translator's X-MT-System has one entry
  * per translation, so a full request of 1,000 items to two targets answers about 20 KiB of it
@@ -355,8 +360,8 @@ function errorInSuccess(res: HttpResponse, method: string): ServiceError | undef
   }
   const e = body.error;
   if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
-  const code = typeof e.code === 'string' ? e.code : undefined;
-  const message = typeof e.message === 'string' ? e.message : undefined;
+  const code = clip(typeof e.code === 'string' ? e.code : undefined, MAX_CODE);
+  const message = clip(typeof e.message === 'string' ? e.message : undefined, MAX_MESSAGE);
   if (code === undefined && message === undefined) return undefined;
   return new ServiceError(
     `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,
@@ -491,7 +496,14 @@ export class Http {
         headers['content-type'] = 'application/json';
       }
     }
-    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(req.headers ?? {})) {
+      if (v === undefined) continue;
+      // a CR/LF (or another character HTTP forbids) from a setting or --header: bad input, refused here
+      // for every transport alike (node:http threw exit 1, undici "network error" exit 8); the
+      // value itself is never shown (it may be a key)
+      if (BAD_HEADER_VALUE.test(v)) throw new UsageError(`the ${k} header holds a character a header cannot carry (a line break or another control character, or one beyond Latin-1); nothing was sent`);
+      headers[k.toLowerCase()] = v;
+    }
     return { headers, body };
   }
 
@@ -704,8 +716,8 @@ export class Http {
         }
         const error = errorFromResponse(res.status, res.text, res.headers);
         error.retryAfterMs = cappedRetryAfter(res);
-        const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
-        if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
+        const advice = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+        if (res.status === 401 && typeof advice === 'string' && !error.hint) error.hint = advice;
         if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
           error.message += ` (after ${attempt + 1} attempts)`;
         }

@@ -1,0 +1,139 @@
+// A second hostile review (after issue 13): holes of the same kinds found elsewhere. Each case is
+// reproduced with the built CLI against a small loopback server.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+
+let server: Server;
+let origin: string;
+let configDir: string;
+const seen: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
+let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, res) => res.end('[]');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  configDir = tempDir();
+});
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  removeDir(configDir);
+});
+beforeEach(() => {
+  seen.length = 0;
+  handler = (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('[]');
+  };
+});
+
+const KEY = 'review-secret-key-7c1e';
+const TOKEN = 'review-erp-token-93ab';
+const env = () => ({ VX_TRANSLATOR_ENDPOINT: origin, VX_TRANSLATOR_KEY: KEY, VX_ERP_PREFIX: origin, VX_ERP_TOKEN: TOKEN });
+const HEADER = /a header cannot carry \(a line break or another control character, or one beyond Latin-1\); nothing was sent/;
+
+describe('header values with a line break (header injection)', () => {
+  for (const transport of ['node', 'undici']) {
+    it(`--header with CR/LF: exit 2, nothing sent (${transport})`, async () => {
+      const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\r\nX-Injected: 2'], { env: { ...env(), VX_HTTP_CLIENT: transport }, configDir });
+      expect(r.stderr).toMatch(new RegExp(`^vx: the X-A header holds a character ${HEADER.source}\\n$`));
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(seen).toHaveLength(0);
+    });
+
+    it(`a setting with a line break (the translator key): exit 2, the value never shown (${transport})`, async () => {
+      const r = await runVx(['translate', '--to', 'de', 'hello'], { env: { ...env(), VX_TRANSLATOR_KEY: `${KEY}\nX-Injected: 1`, VX_HTTP_CLIENT: transport }, configDir });
+      expect(r.stderr).toMatch(new RegExp(`^vx: the Vendor-Subscription-Key header holds a character ${HEADER.source}`));
+      expect(r.stderr).not.toContain(KEY);
+      expect(r.stderr).not.toContain('Injected');
+      expect(r.code).toBe(2);
+      expect(seen).toHaveLength(0);
+    });
+  }
+
+  it('--dry-run refuses it too (it would not be sent as shown)', async () => {
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\rX-B: 2', '--dry-run'], { env: env(), configDir });
+    expect(r.stderr).toMatch(new RegExp(`^vx: the X-A header holds a character ${HEADER.source}\\n$`));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('--debug', () => {
+  it('the stack printed after the error escapes a service\'s terminal escape sequences as the message does', async () => {
+    handler = (_q, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'Bad', message: 'boom \u001b]0;pwned\u0007 \u001b[2J \u009b31m' } }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--debug', '--retries', '0'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('vx: HTTP 400 Bad Request Bad: boom \\u001b]0;pwned\\u0007 \\u001b[2J \\u009b31m');
+    expect(r.stderr).toMatch(/\nServiceError: HTTP 400 Bad Request Bad: boom \\u001b\]0;pwned\\u0007 \\u001b\[2J \\u009b31m\n\s+at /);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+});
+
+describe('a huge error body in the service\'s own error shape', () => {
+  const huge = { code: 'C'.repeat(5000), message: `start ${'m'.repeat(3_000_000)}`, details: Array.from({ length: 100_000 }, (_, i) => ({ code: 'D', message: `detail ${i} ${'d'.repeat(i === 0 ? 5000 : 1)}` })) };
+
+  it('a 4xx: the code, message and details are cut, the line stays short (was 4.5 MB on stderr)', async () => {
+    handler = (_q, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: huge }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const line = r.stderr.trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(
+      new RegExp(`^vx: HTTP 400 Bad Request C{200}… \\(5000 chars\\): start m{994}… \\(3000006 chars\\) \\[D detail 0 d{289}… \\(5011 chars\\); (D detail \\d+ d; ){19}… 99980 more\\]$`),
+    );
+    expect(line.length).toBeLessThan(2000);
+  });
+
+  it('a 200 carrying the error shape: cut the same way', async () => {
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: huge.code, message: huge.message } }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^vx: HTTP 200 from GET http:\/\/127\.0\.0\.1:\d+\/x carried an error instead of a result: C{200}… \(5000 chars\): start m{994}… \(3000006 chars\)\n$/);
+  });
+});
+
+describe('emulator --state', () => {
+  it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
+    const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const dir = tempDir();
+    try {
+      const victim = join(dir, 'victim.txt');
+      write(victim, 'keep me\n');
+      const statePath = join(dir, 'state.json');
+      // what another user of a shared directory could plant: the old name was <state>.<pid>.tmp
+      symlinkSync(victim, `${statePath}.${process.pid}.tmp`);
+      const emu = await startEmulator({ port: 0, statePath });
+      try {
+        emu.flushState();
+      } finally {
+        await emu.close();
+      }
+      expect(read(victim, 'utf8')).toBe('keep me\n');
+      expect(JSON.parse(read(statePath, 'utf8'))).toHaveProperty('erp');
+      expect(readdirSync(dir).sort()).toEqual(['state.json', `state.json.${process.pid}.tmp`, 'victim.txt']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
