@@ -323,6 +323,7 @@ function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
     if (!f) throw bad(`The property '${k}' does not exist on type 'Vendor.NAV.${set.name}'. Make sure to only use property names that are defined by the type`, 'BadRequest_PropertyNotFound');
     // the platform's documented error for writing a non-editable field ("Control 'Last Date Modified' is read-only")
     if (f.readOnly) throw bad(`Control '${k}' is read-only`, 'BadRequest_InvalidOperation');
+    if (v === null && f.required) throw blankField(k);
     // the platform's NavNCLStringLengthExceededException (dynamics-error-codes.md)
     const len = typeof v === 'string' ? [...v].length : 0;
     if (f.maxLength !== undefined && len > f.maxLength) {
@@ -334,11 +335,14 @@ function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
   }
   if (create) {
     for (const [k, f] of Object.entries(set.fields)) {
-      if (f.required && (out[k] === undefined || out[k] === null || out[k] === '')) throw bad(`The field '${k}' must have a value`, 'Application_FieldMustHaveValue');
+      if (f.required && (out[k] === undefined || out[k] === null || out[k] === '')) throw blankField(k);
     }
   }
   return out;
 }
+
+/** the platform's ODataBadRequestNullFieldException (dynamics-error-codes.md) */
+const blankField = (name: string) => bad(`Field '${name}' must not be blank or empty`, 'BadRequest_RequiredParamNotProvided');
 
 function checkIfMatch(req: EmuRequest, row: Row): void {
   const h = req.headers['if-match'];

@@ -52,7 +52,7 @@ describe('emulated business-data service', () => {
     expect((await call('GET', `${orders()}/$count?$filter=nope eq 1`)).body.error.code).toBe('BadRequest_NotFound');
   });
 
-  it('a duplicate key and a string over its length answer the codes and messages of the platform\'s error table (dynamics-error-codes.md)', async () => {
+  it('a duplicate key, a string over its length and a blank required field answer the codes and messages of the platform\'s error table (dynamics-error-codes.md)', async () => {
     const cur = `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`;
     expect((await call('POST', cur, {}, { code: 'CHF' })).status).toBe(201);
     const dup = await call('POST', cur, {}, { code: 'chf' });
@@ -63,6 +63,12 @@ describe('emulated business-data service', () => {
     expect(long.status).toBe(400);
     expect(long.body.error.code).toBe('Application_StringExceededLength');
     expect(long.body.error.message).toMatch(/^The length of the string is 11, but it must be less than or equal to 10 characters\. Value: ABCDEFGHIJK\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    for (const body of [{ displayName: 'no code' }, { code: '' }, { code: null }]) {
+      const blank = await call('POST', cur, {}, body);
+      expect(blank.status).toBe(400);
+      expect(blank.body.error.code).toBe('BadRequest_RequiredParamNotProvided');
+      expect(blank.body.error.message).toMatch(/^Field 'code' must not be blank or empty\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    }
     const name = await call('POST', cur, {}, { code: 'QQ', displayName: 'é'.repeat(31) });
     expect(name.body.error).toMatchObject({ code: 'Application_StringExceededLength' });
     expect(name.body.error.message).toMatch(/^The length of the string is 31, but it must be less than or equal to 30 characters\. Value: é{31}\./);
