@@ -100,6 +100,17 @@ describe('a huge error body in the service\'s own error shape', () => {
     expect(line.length).toBeLessThan(2000);
   });
 
+  it('a 500 KB request id header: cut in the error line and in --verbose (was printed whole)', async () => {
+    handler = (_q, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'r'.repeat(500_000) });
+      res.end(JSON.stringify({ error: { code: 'Bad', message: 'bad' } }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0', '--verbose'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^vx: HTTP 400 Bad Request Bad: bad \(request id r{200}… \(500000 chars\)\)\n/);
+    expect(r.stderr.length).toBeLessThan(1500);
+  });
+
   it('a 200 carrying the error shape: cut the same way', async () => {
     handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
