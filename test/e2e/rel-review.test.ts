@@ -135,6 +135,45 @@ describe('an id that looks like a --dry-run placeholder', () => {
   }
 });
 
+describe('emulator: device codes', () => {
+  it('GET /_emulator/state and the --state file do not show a pending device code (whoever polls with it gets the tokens)', async () => {
+    const { readFileSync: read } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const dir = tempDir();
+    const statePath = join(dir, 'state.json');
+    const emu = await startEmulator({ port: 0, statePath });
+    try {
+      const issued = await fetch(`${emu.url}/auth/common/oauth2/devicecode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'client_id=vx-cli&scope=user_impersonation',
+      });
+      expect(issued.status).toBe(200);
+      const { device_code: code, user_code: userCode } = (await issued.json()) as { device_code: string; user_code: string };
+      expect(code).toMatch(/^[0-9a-f-]{36}$/);
+      const state = await (await fetch(`${emu.url}/_emulator/state`)).text();
+      expect(state).toContain('"tokenTtl"');
+      expect(state).not.toContain(code);
+      expect(state).not.toContain(userCode);
+      emu.flushState();
+      const saved = read(statePath, 'utf8');
+      expect(saved).toContain('"tokenTtl"');
+      expect(saved).not.toContain(code);
+      // the code still works: polling with it is answered "pending", not "invalid"
+      const poll = await fetch(`${emu.url}/auth/common/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=urn:ietf:params:oauth:grant-type:device_code&client_id=vx-cli&device_code=${code}`,
+      });
+      expect(((await poll.json()) as { error: string }).error).toBe('authorization_pending');
+    } finally {
+      await emu.close();
+      removeDir(dir);
+    }
+  });
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
