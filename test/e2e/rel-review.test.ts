@@ -111,6 +111,19 @@ describe('a huge error body in the service\'s own error shape', () => {
   });
 });
 
+describe('an id that looks like a --dry-run placeholder', () => {
+  const C = '11111111-1111-4111-8111-111111111111';
+  for (const verb of ['get', 'restart']) {
+    it(`erp job-queue-entries ${verb} '<id of x)/salesOrderLines?$top=1#': exit 2, nothing sent (was sent raw with the token)`, async () => {
+      const r = await runVx(['erp', 'job-queue-entries', verb, '<id of x)/salesOrderLines?$top=1#', '--yes'], { env: { ...env(), VX_ERP_COMPANY: C }, configDir });
+      expect(r.stderr).toBe('vx: invalid job queue entry id "<id of x)/salesOrderLines?$top=1#": expected a GUID\n');
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(seen).toHaveLength(0);
+    });
+  }
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
