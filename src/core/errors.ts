@@ -10,7 +10,8 @@ export const REQUEST_ID_HEADERS = ['x-requestid', 'x-request-id', 'x-ms-request-
 export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const v = header(name);
-    if (v !== undefined) return v;
+    // cut like a service's error text: a header may be up to 1 MB (http.ts MAX_HEADER_BYTES)
+    if (v !== undefined) return clip(v, MAX_REQUEST_ID);
   }
   return undefined;
 }
@@ -126,6 +127,7 @@ export const MAX_CODE = 200;
 export const MAX_MESSAGE = 1000;
 const MAX_DETAIL = 300;
 const MAX_DETAILS = 20;
+const MAX_REQUEST_ID = 200;
 
 /** `s` cut to `n` characters, saying how long it was. */
 export function clip(s: string | undefined, n: number): string | undefined {
@@ -235,7 +237,7 @@ export function errorFromResponse(
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const requestId = requestIdOf(h) ?? h('x-correlation-id');
+  const requestId = requestIdOf(h) ?? clip(h('x-correlation-id'), MAX_REQUEST_ID);
   let message = parsed.message;
   if (message === undefined && parsed.code === undefined) message = describeBody(bodyText, h('content-type'));
   const parts = [`HTTP ${status}${statusText(status) ? ' ' + statusText(status) : ''}`];

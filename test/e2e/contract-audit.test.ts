@@ -109,7 +109,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
 
   it('commands that create the profile accept a new name (profile set, auth login); completion never reads one', async () => {
     await withConfig(async (run, dir) => {
-      const set = await run(['-p', 'new', 'profile', 'set', 'erp.company', 'c1']);
+      const set = await run(['-p', 'new', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f']);
       expect(set.stderr).toBe('set erp.company in profile "new"\n');
       expect(set.code).toBe(0);
       const login = await run(['-p', 'ci', 'auth', 'login', '--service', 'mgmt', '--with-token', '--no-verify'], { input: 'tok-123', env: { VX_MGMT_TOKEN: undefined } });
@@ -117,7 +117,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       expect(login.stderr).toBe('signed in to mgmt (token) in profile "ci"; expiry unknown; not checked (--no-verify)\n');
       const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
       expect(Object.keys(stored.profiles).sort()).toEqual(['ci', 'new']);
-      expect(stored.profiles.new).toEqual({ 'erp.company': 'c1' });
+      expect(stored.profiles.new).toEqual({ 'erp.company': '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f' });
       expect(stored.profiles.ci['mgmt.token']).toBe('tok-123');
       // and then they exist
       expect((await run(['-p', 'new', 'profile', 'show', '-o', 'json'])).code).toBe(0);
@@ -150,8 +150,8 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       writeConfig(dir, { profiles: { a: { 'erp.company': 'x', 'mgmt.token': 'tok-9' }, b: {} } });
       const before = readFileSync(join(dir, 'config.json'), 'utf8');
       const cases: [string[], string][] = [
-        [['-p', 'a', 'profile', 'set', 'erp.company', 'y'], 'dry run: nothing was changed (would set erp.company in profile "a")'],
-        [['-p', 'new', 'profile', 'set', 'erp.company', 'y'], 'dry run: nothing was changed (would set erp.company in profile "new")'],
+        [['-p', 'a', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], 'dry run: nothing was changed (would set erp.company in profile "a")'],
+        [['-p', 'new', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], 'dry run: nothing was changed (would set erp.company in profile "new")'],
         [['-p', 'a', 'profile', 'unset', 'erp.company'], 'dry run: nothing was changed (erp.company would be removed from profile "a")'],
         [['profile', 'use', 'b'], 'dry run: nothing was changed (would make "b" the active profile)'],
         [['profile', 'delete', 'a'], 'dry run: nothing was changed (would delete profile "a")'],

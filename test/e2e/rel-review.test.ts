@@ -100,6 +100,17 @@ describe('a huge error body in the service\'s own error shape', () => {
     expect(line.length).toBeLessThan(2000);
   });
 
+  it('a 500 KB request id header: cut in the error line and in --verbose (was printed whole)', async () => {
+    handler = (_q, res) => {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'r'.repeat(500_000) });
+      res.end(JSON.stringify({ error: { code: 'Bad', message: 'bad' } }));
+    };
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0', '--verbose'], { env: env(), configDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^vx: HTTP 400 Bad Request Bad: bad \(request id r{200}… \(500000 chars\)\)\n/);
+    expect(r.stderr.length).toBeLessThan(1500);
+  });
+
   it('a 200 carrying the error shape: cut the same way', async () => {
     handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -108,6 +119,58 @@ describe('a huge error body in the service\'s own error shape', () => {
     const r = await runVx(['api', '--service', 'erp', 'GET', '/x'], { env: env(), configDir });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^vx: HTTP 200 from GET http:\/\/127\.0\.0\.1:\d+\/x carried an error instead of a result: C{200}… \(5000 chars\): start m{994}… \(3000006 chars\)\n$/);
+  });
+});
+
+describe('an id that looks like a --dry-run placeholder', () => {
+  const C = '11111111-1111-4111-8111-111111111111';
+  for (const verb of ['get', 'restart']) {
+    it(`erp job-queue-entries ${verb} '<id of x)/salesOrderLines?$top=1#': exit 2, nothing sent (was sent raw with the token)`, async () => {
+      const r = await runVx(['erp', 'job-queue-entries', verb, '<id of x)/salesOrderLines?$top=1#', '--yes'], { env: { ...env(), VX_ERP_COMPANY: C }, configDir });
+      expect(r.stderr).toBe('vx: invalid job queue entry id "<id of x)/salesOrderLines?$top=1#": expected a GUID\n');
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(seen).toHaveLength(0);
+    });
+  }
+});
+
+describe('emulator: device codes', () => {
+  it('GET /_emulator/state and the --state file do not show a pending device code (whoever polls with it gets the tokens)', async () => {
+    const { readFileSync: read } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { startEmulator } = await import('../../src/emulator/index.js');
+    const dir = tempDir();
+    const statePath = join(dir, 'state.json');
+    const emu = await startEmulator({ port: 0, statePath });
+    try {
+      const issued = await fetch(`${emu.url}/auth/common/oauth2/devicecode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'client_id=vx-cli&scope=user_impersonation',
+      });
+      expect(issued.status).toBe(200);
+      const { device_code: code, user_code: userCode } = (await issued.json()) as { device_code: string; user_code: string };
+      expect(code).toMatch(/^[0-9a-f-]{36}$/);
+      const state = await (await fetch(`${emu.url}/_emulator/state`)).text();
+      expect(state).toContain('"tokenTtl"');
+      expect(state).not.toContain(code);
+      expect(state).not.toContain(userCode);
+      emu.flushState();
+      const saved = read(statePath, 'utf8');
+      expect(saved).toContain('"tokenTtl"');
+      expect(saved).not.toContain(code);
+      // the code still works: polling with it is answered "pending", not "invalid"
+      const poll = await fetch(`${emu.url}/auth/common/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=urn:ietf:params:oauth:grant-type:device_code&client_id=vx-cli&device_code=${code}`,
+      });
+      expect(((await poll.json()) as { error: string }).error).toBe('authorization_pending');
+    } finally {
+      await emu.close();
+      removeDir(dir);
+    }
   });
 });
 

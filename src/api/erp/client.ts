@@ -71,7 +71,8 @@ export class ErpClient {
 
   itemUrl(set: ErpSet, id: string, rest = '', query?: Record<string, QueryValue>): string {
     if (set.fields.id?.type === 'guid' && !isGuid(id)) {
-      if (id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`; // --dry-run
+      // the placeholder resolve() plans in --dry-run; never a way around the check when requests go out
+      if (this.http.dryRun && id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`;
       throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID${set.humanKey ? ` or a ${set.humanKey}` : ''}`);
     }
     if (!id) throw new UsageError(`invalid ${set.singular} id: empty`);
