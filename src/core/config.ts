@@ -6,7 +6,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, st
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
-import { addSecret } from './redact.js';
+import { addSecret, redact } from './redact.js';
 import { normalizeBase } from './url.js';
 
 export interface SettingDef {
@@ -68,6 +68,11 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vx');
+}
+
+/** A setting's value as `profile show` prints it: a secret masked, a `user:password@` in an address hidden. */
+function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: unknown): string {
+  return def?.secret ? maskSecret(value as string) : def?.url ? redact(String(value)) : String(value);
 }
 
 export function maskSecret(value: string | undefined): string {
@@ -453,7 +458,7 @@ export class Config {
   /** The profile's stored settings with secrets masked. */
   showProfile(name = this.profileName()): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.profile(name))) out[k] = this.defs.get(k)?.secret ? maskSecret(v) : String(v);
+    for (const [k, v] of Object.entries(this.profile(name))) out[k] = shownValue(this.defs.get(k), v);
     return out;
   }
 }

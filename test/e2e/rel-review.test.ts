@@ -174,6 +174,26 @@ describe('emulator: device codes', () => {
   });
 });
 
+describe('profile show', () => {
+  it('hides a password in an endpoint address, as errors and --dry-run do (was printed in every format)', async () => {
+    const dir = tempDir();
+    try {
+      const set = await runVx(['-p', 'p1', 'profile', 'set', 'translator.endpoint', 'http://alice:pw-R13-secret@127.0.0.1:9/x'], { configDir: dir });
+      expect(set.code).toBe(0);
+      const json = await runVx(['profile', 'show', 'p1', '-o', 'json'], { configDir: dir });
+      expect(JSON.parse(json.stdout).settings['translator.endpoint']).toBe('http://***@127.0.0.1:9/x');
+      const table = await runVx(['-p', 'p1', 'profile', 'show', '-o', 'tsv'], { configDir: dir });
+      expect(table.stdout).toContain('translator.endpoint\thttp://***@127.0.0.1:9/x\tprofile\n');
+      for (const r of [json, table]) {
+        expect(r.code).toBe(0);
+        expect(r.stdout + r.stderr).not.toContain('pw-R13-secret');
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
