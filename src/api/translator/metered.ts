@@ -36,6 +36,11 @@ export function billedChars(texts: readonly string[], targets: number): number {
   return chars * targets;
 }
 
+/** The stop of a request billing `cost` when `spent` is billed already: undefined within the budget. */
+export function overBudget(budget: number | undefined, spent: number, cost: number): BudgetExceeded | undefined {
+  return budget !== undefined && spent + cost > budget ? new BudgetExceeded(budget, spent, cost) : undefined;
+}
+
 export class MeteredSender {
   private readonly account: { spent: number };
 
@@ -53,7 +58,8 @@ export class MeteredSender {
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
     const cost = billedChars(texts, this.opts.targets);
-    if (this.opts.budget !== undefined && this.spent + cost > this.opts.budget) return Promise.reject(new BudgetExceeded(this.opts.budget, this.spent, cost));
+    const over = overBudget(this.opts.budget, this.spent, cost);
+    if (over) return Promise.reject(over);
     this.account.spent += cost;
     return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
   }
