@@ -25,7 +25,7 @@ import { decodeUtf8 } from '../core/input.js';
 import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
 import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
-import { MeteredSender } from '../api/translator/metered.js';
+import { BudgetExceeded, MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
 import { runSettings } from './translate-memory-run.js';
@@ -310,6 +310,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     // nothing is written when the translation fails: every target stays as it was
     const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
     if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
+    // --dry-run: the requests up to the budget's stop, then the stop, as the run would meet it
+    if (err instanceof BudgetExceeded && ctx.http.planned.length) await ctx.writePlan();
     throw err;
   } finally {
     bars?.stop();

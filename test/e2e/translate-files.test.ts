@@ -312,6 +312,21 @@ describe('translation memory and budget', () => {
       expect(r.stderr).toMatch(/^vx: --budget 100 characters reached/);
       expect(calls()).toBe(0);
       expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      // --dry-run plans the same run: the requests up to the one that would cross the budget, then the run's stop
+      writeFileSync(join(dir, 'big.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, `Text ${i}`]))));
+      const all = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--dry-run', '-o', 'json'], { cwd: dir });
+      const planned = JSON.parse(all.stdout) as { url: string; body: { Text: string }[] }[];
+      expect([all.code, planned.length > 1]).toEqual([0, true]);
+      const cost = (p: (typeof planned)[number]) => p.body.reduce((n, b) => n + [...b.Text].length, 0) * new URL(p.url).searchParams.getAll('to').length;
+      const budget = String(cost(planned[0]));
+      const n = (x: number) => x.toLocaleString('en-US');
+      const dry = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--budget', budget, '--dry-run', '-o', 'json'], { cwd: dir });
+      const real = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--budget', budget, '--concurrency', '1'], { cwd: dir });
+      expect([real.code, real.stderr]).toEqual([6, `vx: --budget ${n(+budget)} characters reached: ${n(+budget)} billed so far, the next request would bill ${n(cost(planned[1]))} more\nno target was written (each stays as it was)\n`]);
+      const requests = (ps: typeof planned) => ps.map((p) => [p.url, p.body]);
+      expect([dry.code, dry.stderr, requests(JSON.parse(dry.stdout) as typeof planned)]).toEqual([6, real.stderr, requests(planned.slice(0, 1))]);
+      expect(calls()).toBe(1);
+      expect(existsSync(join(dir, 'big.de.json'))).toBe(false);
       const est = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--estimate'], { cwd: dir });
       expect([est.code, est.stderr]).toEqual([2, "vx: --estimate does not apply to vx translate file: 'vx translate sync --check' lists what would be sent, --dry-run prints the requests\n"]);
     } finally {

@@ -45,7 +45,7 @@ export class MeteredSender {
   private readonly account: { spent: number };
 
   constructor(
-    private readonly client: Pick<TranslatorClient, 'translate'>,
+    private readonly client: Pick<TranslatorClient, 'translate'> & Partial<Pick<TranslatorClient, 'plan'>>,
     private readonly opts: MeteredOptions,
   ) {
     this.account = opts.account ?? { spent: 0 };
@@ -57,10 +57,28 @@ export class MeteredSender {
   }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
+    let cost: number;
+    try {
+      cost = this.charge(texts);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
+  }
+
+  /** --dry-run: the request recorded as translate would send it, the budget stopping it the same way; nothing sent */
+  plan(texts: readonly string[]): void {
+    if (!this.client.plan) throw new Error('MeteredSender.plan: the client cannot plan requests');
+    this.charge(texts);
+    this.client.plan(texts);
+  }
+
+  /** The request's billed characters, counted as spent; a BudgetExceeded (nothing counted) when it would cross the budget. */
+  private charge(texts: readonly string[]): number {
     const cost = billedChars(texts, this.opts.targets);
     const over = overBudget(this.opts.budget, this.spent, cost);
-    if (over) return Promise.reject(over);
+    if (over) throw over;
     this.account.spent += cost;
-    return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
+    return cost;
   }
 }
