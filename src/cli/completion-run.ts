@@ -72,6 +72,8 @@ _vx() {
   local cur prev path w i skip cmds opts valued args
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # --opt=value: bash splits the line at = (COMP_WORDBREAKS); complete the value after it
+  if [[ "$cur" == "=" ]]; then cur=""; elif [[ "$prev" == "=" && $COMP_CWORD -ge 2 ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   path="vx"
   skip=0
   for ((i = 1; i < COMP_CWORD; i++)); do
