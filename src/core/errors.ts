@@ -196,6 +196,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  407: 'Proxy Authentication Required',
   408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',

@@ -21,6 +21,7 @@ import {
   isVxError,
   UsageError,
   requestIdOf,
+  statusText,
   clip,
   MAX_CODE,
   MAX_MESSAGE,
@@ -632,6 +633,15 @@ export class Http {
             throw new NetworkError(
               `${method} ${redact(req.url)}: the server's TLS certificate is not trusted (${code}: ${e.message}); nothing was sent`,
               { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
+            );
+          }
+          // undici's proxy agent: the proxy refused the tunnel (CONNECT) to the service
+          const proxied = /^Proxy response \((\d{3})\)/.exec(e.message ?? '');
+          if (proxied) {
+            const status = Number(proxied[1]);
+            throw new NetworkError(
+              `${method} ${redact(req.url)}: the proxy refused to connect to the service (HTTP ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); nothing was sent`,
+              status === 407 ? { hint: 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host' } : {},
             );
           }
           if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;

@@ -194,6 +194,37 @@ describe('profile show', () => {
   });
 });
 
+describe('a proxy that refuses the tunnel', () => {
+  for (const [status, hint] of [
+    [407, 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host\n'],
+    [403, ''],
+  ] as const) {
+    it(`CONNECT answered ${status}: exit 8 naming the request and the proxy's status (was "network error: Proxy response (${status}) !== 200 when HTTP Tunneling")`, async () => {
+      const proxy = createServer((_q, res) => res.end());
+      const connects: string[] = [];
+      proxy.on('connect', (req, socket) => {
+        connects.push(String(req.headers['proxy-authorization'] ?? ''));
+        socket.end(`HTTP/1.1 ${status} No\r\nContent-Length: 0\r\n\r\n`);
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      try {
+        const port = (proxy.address() as AddressInfo).port;
+        const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], {
+          env: { ...env(), HTTP_PROXY: `http://alice:pw-R13-proxy@127.0.0.1:${port}`, NO_PROXY: '' },
+          configDir,
+        });
+        const text = status === 407 ? 'Proxy Authentication Required' : 'Forbidden';
+        expect(r.stderr).toBe(`vx: GET ${origin}/x: the proxy refused to connect to the service (HTTP ${status} ${text}); nothing was sent\n${hint}`);
+        expect(r.code).toBe(8);
+        expect(connects).toEqual([`Basic ${Buffer.from('alice:pw-R13-proxy').toString('base64')}`]);
+        expect(seen).toHaveLength(0);
+      } finally {
+        await new Promise<void>((r) => proxy.close(() => r()));
+      }
+    });
+  }
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
