@@ -110,7 +110,7 @@ export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts
   const { id, record } = await client.resolve(set, key);
   client.itemUrl(set, id); // checks the id before anything is sent
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  const updated = await client.update(set, id, body, etag);
+  const updated = await client.update(set, id, body, etag, recordLabel(set, id, record));
   if (updated !== undefined) await ctx.print(updated);
 }
 
@@ -128,7 +128,7 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
   if (ask && record === undefined) record = await client.get(set, id);
   if (ask) await confirmDestructive(ctx.prompter, false, `Delete ${recordLabel(set, id, record)}?`);
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  const { goneBefore } = await client.remove(set, id, etag);
+  const { goneBefore } = await client.remove(set, id, etag, recordLabel(set, id, record));
   // said also without a terminal: the exchange did not go as planned, and the log should show it
   if (goneBefore) ctx.info(`deleted ${recordLabel(set, id, record)} (the answer to the first attempt was lost; the repeated DELETE found it gone)`);
   else if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);

@@ -272,6 +272,9 @@ describe('help and completion', () => {
       // --opt=value: bash splits the line at = (COMP_WORDBREAKS), so the words are --output, =, t
       'comp vx erp sales-orders list --output = t',
       'comp vx mgmt version-sets create v1 --scheme =',
+      // vx takes enum values in any case, so completion matches them in any case
+      'comp vx mgmt version-sets create v1 --scheme h',
+      'comp vx translate --profanity-action m',
     ].join('\n');
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -287,6 +290,8 @@ describe('help and completion', () => {
       'erp.token erp.tenant',
       'table tsv text',
       'Segment Query Header',
+      'Header',
+      'Marked',
       '',
     ]);
   });
