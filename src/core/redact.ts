@@ -51,7 +51,7 @@ export function redact(text: string): string {
   return text
     .replace(USERINFO, `$1${MASK}@`)
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
-    .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code)=)(?!=)[^&\s"#]+/g, `$1${MASK}`)
+    .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code|sig|signature|x-amz-signature|api-key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi, `$1${MASK}`)
     .replace(/("(?:access_token|refresh_token|id_token|client_secret|device_code|key|token)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`);
 }
 

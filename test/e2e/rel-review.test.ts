@@ -248,6 +248,20 @@ describe('credentials given with --header', () => {
   });
 });
 
+describe('SAS-like query parameters', () => {
+  const PATH = '/x?sig=sas-secret-123&se=2030&Subscription-Key=qk-secret-9&$skiptoken=page2';
+  it('a signature or key in a URL is masked in --debug and --dry-run; other parameters shown (were shown whole)', async () => {
+    const debug = await runVx(['api', '--service', 'erp', 'GET', PATH, '--debug'], { env: env(), configDir });
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toContain(`[debug] > GET ${origin}/x?sig=***&se=2030&Subscription-Key=***&$skiptoken=page2\n`);
+    expect(seen[0]!.url).toBe(PATH);
+    const dry = await runVx(['api', '--service', 'erp', 'GET', PATH, '--dry-run'], { env: env(), configDir });
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)[0].url).toBe(`${origin}/x?sig=***&se=2030&Subscription-Key=***&$skiptoken=page2`);
+    for (const r of [debug, dry]) expect(r.stdout + r.stderr).not.toMatch(/sas-secret|qk-secret/);
+  });
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
