@@ -15,6 +15,13 @@ export const SECRET_HEADERS = new Set([
   'x-api-key',
 ]);
 
+/**
+ * Other header names that carry a credential by their words (`api-key`, `X-Auth-Token`,
+ * `Private-Token`, `X-Functions-Key`, `X-Amz-Security-Token`): a credential given with `vx api -H`
+ * is masked in --debug and --dry-run like the ones vx sends itself
+ */
+const SECRET_HEADER_NAME = /(^|-)(auth|key|apikey|token|secret|password|passwd|credentials?|signature|session)(-|$)/;
+
 export const MASK = '***';
 
 export function addSecret(value: string | undefined | null): void {
@@ -53,7 +60,8 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
-    if (SECRET_HEADERS.has(k.toLowerCase())) {
+    const name = k.toLowerCase();
+    if (SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)) {
       out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
     } else {
       out[k] = redact(value);

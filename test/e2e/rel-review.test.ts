@@ -225,6 +225,29 @@ describe('a proxy that refuses the tunnel', () => {
   }
 });
 
+describe('credentials given with --header', () => {
+  const H = ['-H', 'X-Auth-Token: hdr-secret-1234', '-H', 'api-key: hdr-secret-5678', '-H', 'Private-Token: hdr-secret-9012', '-H', 'X-Trace: visible'];
+  it('are masked in --debug traces by their names, other headers shown (were shown whole)', async () => {
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', ...H, '--debug'], { env: env(), configDir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('[debug] > x-auth-token: ***\n');
+    expect(r.stderr).toContain('[debug] > api-key: ***\n');
+    expect(r.stderr).toContain('[debug] > private-token: ***\n');
+    expect(r.stderr).toContain('[debug] > x-trace: visible\n');
+    expect(r.stderr).not.toContain('hdr-secret');
+    // and they were sent as given
+    expect(seen[0]!.headers['x-auth-token']).toBe('hdr-secret-1234');
+  });
+
+  it('are masked in --dry-run', async () => {
+    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', ...H, '--dry-run'], { env: env(), configDir });
+    expect(r.code).toBe(0);
+    const [plan] = JSON.parse(r.stdout) as { headers: Record<string, string> }[];
+    expect(plan!.headers).toMatchObject({ 'x-auth-token': '***', 'api-key': '***', 'private-token': '***', 'x-trace': 'visible' });
+    expect(r.stdout).not.toContain('hdr-secret');
+  });
+});
+
 describe('emulator --state', () => {
   it('the temporary file of a state save is not a predictable name a planted symbolic link can redirect', async () => {
     const { symlinkSync, writeFileSync: write, readFileSync: read, readdirSync } = await import('node:fs');
