@@ -37,14 +37,14 @@ export function listQuery(opts: Partial<ListOpts>): ListQuery {
 }
 
 /** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
-function tableColumn(set: ErpSet, c: TableColumn, chosen = false): Column {
-  const type = set.fields[c.field]?.type;
+function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): Column {
+  const type = set?.fields[c.field]?.type;
   const read = (r: Record<string, unknown>): unknown => (c.get && !chosen ? c.get(r) : r?.[c.field]);
   const get = c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
   return {
     header: c.header,
     get,
-    align: type === 'decimal' || type === 'integer' ? 'right' : undefined,
+    align: c.align ?? (c.format === 'amount' || type === 'decimal' || type === 'integer' ? 'right' : undefined),
     keep: c.keep,
     // the columns named by --select are all shown (-o wide or not); none is dropped first
     primary: chosen ? undefined : c.primary,
@@ -173,7 +173,8 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
     return;
   }
   const value = await client.related(set, id, nav, q);
-  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
+  const columns = !def.collection ? undefined : def.columns && !q.select ? def.columns.map((c) => tableColumn(undefined, c)) : columnsOf(def.set ? findSet(def.set) : undefined, q.select);
+  await ctx.print(value, { columns, empty: `no ${nav} records` });
 }
 
 /** The command that reads an operation's status (printed when a refresh starts and when a wait is interrupted). */
