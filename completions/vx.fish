@@ -299,7 +299,7 @@ function __vx_valued
     case 'vx mgmt quota wizard'
       printf '%s\n' --limit --location --name --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota list'
-      printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota report'
       printf '%s\n' --concurrency --location --min-headroom --name --output --profile --provider --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt quota check'
@@ -2468,6 +2468,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota list"' -l yes

@@ -31,8 +31,8 @@ export function serviceBase(config: Config, service: ServiceName, flag?: string)
  * token renews it. Pass the command's Http so a refresh is traced and timed like any request.
  */
 export async function authHeaders(config: Config, service: ServiceName, http?: Http): Promise<Record<string, string>> {
-  // the symbol travels with the headers (spread copies it) and names the sign-in a 401 points at
-  const tag = { [SIGN_IN_SERVICE]: service } as Record<string, string>;
+  // the symbol travels with the headers (spread copies it) and carries what a 401 should advise
+  const tag = { [SIGN_IN_SERVICE]: signInAdvice(config, service) } as Record<string, string>;
   const { auth } = familyOf(service);
   if (auth.kind === 'key') {
     const key = await credential(config, service, http);
@@ -40,6 +40,16 @@ export async function authHeaders(config: Config, service: ServiceName, http?: H
     return region ? { ...tag, [auth.header]: key, [auth.region!.header]: region } : { ...tag, [auth.header]: key };
   }
   return { ...tag, Authorization: `Bearer ${await credential(config, service, http)}` };
+}
+
+/**
+ * What to do about a refused credential: sign in again, unless it came from an environment
+ * variable, which wins over any sign-in (a new one would change nothing while it is set).
+ */
+export function signInAdvice(config: Config, service: ServiceName): string {
+  const login = `\`vx auth login --service ${service}\``;
+  const r = config.resolve(familyOf(service).credential);
+  return r?.source === 'env' ? `the credential came from ${r.origin}, which wins over any sign-in: correct it, or unset it and sign in with ${login}` : `sign in again with ${login}`;
 }
 
 /**

@@ -313,7 +313,12 @@ export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boole
   });
   const refused = rows.filter((r) => r.check?.startsWith('refused'));
   if (refused.length) {
-    throw new AuthError(`the stored credential of ${refused.map((r) => r.service).join(', ')} was refused; sign in again with ${refused.map((r) => `\`vx auth login --service ${r.service}\``).join(', ')}`);
+    // a credential from an environment variable wins over any sign-in: signing in again would not help
+    const fromEnv = refused.filter((r) => r.storage === 'environment');
+    const stored = refused.filter((r) => r.storage !== 'environment');
+    const said = fromEnv.map((r) => `the credential of ${r.service} from ${r.source!.replace(/^env /, '')} was refused; it wins over any sign-in: correct it, or unset it and sign in with \`vx auth login --service ${r.service}\``);
+    if (stored.length) said.unshift(`the stored credential of ${stored.map((r) => r.service).join(', ')} was refused; sign in again with ${stored.map((r) => `\`vx auth login --service ${r.service}\``).join(', ')}`);
+    throw new AuthError(said.join('; '));
   }
   if (failure) throw failure;
   if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {

@@ -37,14 +37,14 @@ export function listQuery(opts: Partial<ListOpts>): ListQuery {
 }
 
 /** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
-function tableColumn(set: ErpSet, c: TableColumn, chosen = false): Column {
-  const type = set.fields[c.field]?.type;
+function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): Column {
+  const type = set?.fields[c.field]?.type;
   const read = (r: Record<string, unknown>): unknown => (c.get && !chosen ? c.get(r) : r?.[c.field]);
   const get = c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
   return {
     header: c.header,
     get,
-    align: type === 'decimal' || type === 'integer' ? 'right' : undefined,
+    align: c.align ?? (c.format === 'amount' || type === 'decimal' || type === 'integer' ? 'right' : undefined),
     keep: c.keep,
     // the columns named by --select are all shown (-o wide or not); none is dropped first
     primary: chosen ? undefined : c.primary,
@@ -110,7 +110,7 @@ export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts
   const { id, record } = await client.resolve(set, key);
   client.itemUrl(set, id); // checks the id before anything is sent
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  const updated = await client.update(set, id, body, etag);
+  const updated = await client.update(set, id, body, etag, recordLabel(set, id, record));
   if (updated !== undefined) await ctx.print(updated);
 }
 
@@ -128,7 +128,7 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
   if (ask && record === undefined) record = await client.get(set, id);
   if (ask) await confirmDestructive(ctx.prompter, false, `Delete ${recordLabel(set, id, record)}?`);
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
-  const { goneBefore } = await client.remove(set, id, etag);
+  const { goneBefore } = await client.remove(set, id, etag, recordLabel(set, id, record));
   // said also without a terminal: the exchange did not go as planned, and the log should show it
   if (goneBefore) ctx.info(`deleted ${recordLabel(set, id, record)} (the answer to the first attempt was lost; the repeated DELETE found it gone)`);
   else if (ctx.stderrIsTTY) ctx.info(`deleted ${recordLabel(set, id, record)}`);
@@ -173,7 +173,8 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
     return;
   }
   const value = await client.related(set, id, nav, q);
-  await ctx.print(value, { columns: def.collection ? columnsOf(def.set ? findSet(def.set) : undefined, q.select) : undefined, empty: `no ${nav} records` });
+  const columns = !def.collection ? undefined : def.columns && !q.select ? def.columns.map((c) => tableColumn(undefined, c)) : columnsOf(def.set ? findSet(def.set) : undefined, q.select);
+  await ctx.print(value, { columns, empty: `no ${nav} records` });
 }
 
 /** The command that reads an operation's status (printed when a refresh starts and when a wait is interrupted). */

@@ -8,7 +8,7 @@ import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, typ
 import { checkManifest, parseManifestText } from '../api/mgmt/manifest.js';
 import { eventsUrl, listEvents, type HealthEvent } from '../api/mgmt/health.js';
 import { listQuotas, quotaUrl, type Quota, type QuotaScope } from '../api/mgmt/quota.js';
-import { checkFilter, checkResourceId, checkSegment } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkResourceId, checkSegment } from '../api/mgmt/validate.js';
 import {
   DEFAULT_CRITICAL,
   DEFAULT_WARN,
@@ -123,10 +123,11 @@ function csvFields(fields: string[], withError: boolean): Column[] {
 
 export async function runQuotaList(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
+  const max = checkCount('--top', opts.top, 1);
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const items: Quota[] = [];
-  for await (const q of listQuotas(c, scope, { filter })) items.push(q);
+  for await (const q of listQuotas(c, scope, { filter, max })) items.push(q);
   await ctx.print(items, { columns: QUOTA_COLUMNS, empty: `no quotas of ${scope.provider} in ${scope.location}` });
 }
 

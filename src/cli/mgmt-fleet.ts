@@ -22,6 +22,7 @@ const LIST = [
   opt('--provider <id>', PROVIDER),
   opt('--location <loc>', 'location (region), e.g. eastus (env VX_MGMT_LOCATION, profile mgmt.location)'),
   opt('--filter <f>', "service's $filter, e.g. \"currentValue gt 0\""),
+  opt('--top <n>', 'at most n quotas in total (the service has no $top here: vx stops reading pages)'),
 ] as const;
 const REPORT = [
   ...FLEET_SCOPE,

@@ -36,7 +36,8 @@ export function checkNewLimit(text: string, q: Quota): true | string {
 
 /**
  * A searchable list of common values with the profile's first; what the person types is offered
- * too ("use what you typed") when it passes the rule, so any provider or location can be given.
+ * too ("use what you typed") when it passes the rule, so any provider or location can be given;
+ * when nothing matches and it breaks the rule, a line that cannot be picked says which rule.
  */
 async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, preferred?: string): Promise<string> {
   const values = [...new Set([preferred, ...options].filter((x): x is string => Boolean(x)))];
@@ -49,7 +50,11 @@ async function chooseOrType(p: Prompter, message: string, options: string[], rul
       if (!t) return choices;
       const found = choices.filter((ch) => ch.value.toLowerCase().includes(t.toLowerCase()));
       const exact = values.some((v) => v.toLowerCase() === t.toLowerCase());
-      return exact || check(t) !== true ? found : [...found, { name: `${t} (use what you typed)`, value: t }];
+      const broken = check(t);
+      if (exact) return found;
+      if (broken === true) return [...found, { name: `${t} (use what you typed)`, value: t }];
+      // nothing listed matches and what is typed cannot be used: say why, rather than "No results found"
+      return found.length ? found : [{ name: t, value: t, disabled: `— ${broken}` }];
     },
     { back: true },
   );

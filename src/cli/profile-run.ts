@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { readAllStdin } from '../core/input.js';
 import { isTable } from '../core/output.js';
+import { redact } from '../core/redact.js';
 
 export async function list(ctx: Ctx): Promise<void> {
   await ctx.print(ctx.config.listProfiles(), {
@@ -27,7 +28,7 @@ export async function show(ctx: Ctx, name?: string): Promise<void> {
       const r = isCurrent ? ctx.config.resolve(d.key) : stored[d.key] !== undefined ? { value: stored[d.key], source: 'profile' as const } : undefined;
       return {
         key: d.key,
-        value: r ? (d.secret ? '********' : r.value) : '',
+        value: r ? (d.secret ? '********' : d.url ? redact(r.value) : r.value) : '',
         source: r ? (r.source === 'env' ? `env ${d.env}` : r.source) : '',
       };
     });

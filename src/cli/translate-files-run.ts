@@ -25,7 +25,7 @@ import { decodeUtf8 } from '../core/input.js';
 import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
 import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
-import { MeteredSender } from '../api/translator/metered.js';
+import { BudgetExceeded, MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
 import { closeRunMemory, runSettings } from './translate-memory-run.js';
@@ -234,7 +234,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         let status: UnitStatus;
         if (mode === 'file') status = 'missing';
         else {
-          const entry = entries[u.key];
+          const entry = lockEntry(entries, l.target, u.key);
           // a value the target marks as not translated yet counts as one only when vx wrote it (with such a --state)
           const s = unitStatus(u, entry || !l.target?.pending?.has(u.key) ? l.target?.values.get(u.key) : undefined, entry);
           status = s.status;
@@ -313,6 +313,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     // nothing is written when the translation fails: every target stays as it was
     const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
     if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
+    // --dry-run: the requests up to the budget's stop, then the stop, as the run would meet it
+    if (err instanceof BudgetExceeded && ctx.http.planned.length) await ctx.writePlan();
     throw err;
   } finally {
     bars?.stop();
@@ -342,7 +344,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
           values.set(u.key, { kind: 'keep' });
           if (status === 'manual' || status === 'manual-stale') {
             sum.kept++;
-            if (status === 'manual' && p.lock.languages[l.lang]?.units[u.key]?.[2] === 'v') ctx.info(`${l.path}: kept manual edit of ${unitName(p, u)}`);
+            if (status === 'manual' && lockEntry(p.lock.languages[l.lang]?.units, l.target, u.key)?.[2] === 'v') ctx.info(`${l.path}: kept manual edit of ${unitName(p, u)}`);
             if (status === 'manual-stale') ctx.info(`${l.path}: kept manual edit of ${unitName(p, u)}; its source changed since: review it`);
           } else sum.unchanged++;
           continue;
@@ -402,7 +404,8 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
         }
       }
       const before = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
-      const keys = new Set(p.doc.units.map((u) => u.key));
+      // (entries under the keys of an earlier vx are the units' own, not removed units)
+      const keys = new Set(p.doc.units.flatMap((u) => [u.key, l.target?.aliases?.get(u.key) ?? u.key]));
       sum.removed = Object.keys(before).filter((k) => !keys.has(k)).length;
       lock.languages[l.lang] = { target: relative(dirname(p.lockPath), l.path).split(sep).join('/'), units, ...(order ? { order } : {}) };
       if (!l.existing || l.existing.text !== body || l.existing.bom !== p.bom) writes.push({ path: l.path, text });
@@ -446,6 +449,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   if (problems.length) {
     throw new VxError(`${problems.length} unit${problems.length === 1 ? ' was' : 's were'} not translated (listed above); everything else was written`);
   }
+}
+
+/** A unit's lock entry, under its key or the key an earlier vx gave it in the target. */
+function lockEntry(entries: Record<string, LockEntry> | undefined, target: TargetDoc | undefined, key: string): LockEntry | undefined {
+  const alias = target?.aliases?.get(key);
+  return entries?.[key] ?? (alias !== undefined ? entries?.[alias] : undefined);
 }
 
 function unitName(p: SourcePlan, u: SourceUnit): string {

@@ -8,9 +8,10 @@ import { explainFailure, sourceItems, textItems, type Items } from '../api/trans
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags, type TranslateParams } from '../api/translator/options.js';
 import { columnsFor, rowsOf, textOf, type Row } from '../api/translator/rows.js';
 import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
-import { estimateReuse, reuseMisses, type ReuseOptions } from '../api/translator/reuse.js';
-import { asStreamFailure, describeRun, estimateRecord, translateSession, type SessionOptions } from '../api/translator/session.js';
-import { planTranslation, type Batch, type BatchOutcome } from '../api/translator/stream.js';
+import { BudgetExceeded } from '../api/translator/metered.js';
+import { newEstimate, type ReuseOptions } from '../api/translator/reuse.js';
+import { asStreamFailure, describeRun, estimateRecord, planSession, translateSession, type SessionOptions } from '../api/translator/session.js';
+import { BatchFailure, type Batch, type BatchOutcome } from '../api/translator/stream.js';
 import { existsSync } from 'node:fs';
 import { closeRunMemory, runSettings } from './translate-memory-run.js';
 import type { Ctx } from '../core/context.js';
@@ -63,9 +64,9 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     const nothingSent = (e: unknown) => {
       throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });
     };
-    if (opts.estimate) return await estimate(ctx, params, input, reuse).catch(nothingSent);
+    if (opts.estimate) return await estimate(ctx, params, input, reuse, settings.budget).catch(nothingSent);
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
-    if (ctx.http.dryRun) return await planRun(client, input, reuse, params.to.length).catch(nothingSent);
+    if (ctx.http.dryRun) return await planRun(ctx, client, input, reuse, params.to.length, settings.budget).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } catch (e) {
@@ -81,26 +82,31 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   }
 }
 
-/**
- * --dry-run: the requests the run would send: the texts neither repeated nor in the memory, to
- * every target; then those the memory holds for some targets, to the others (one set of requests
- * per set of missing targets).
- */
-async function planRun(client: TranslatorClient, input: Items, reuse: Pick<ReuseOptions, 'memory'>, targets: number): Promise<void> {
-  const partial = new Map<string, { missing: readonly number[]; texts: string[] }>();
-  const onPartial = (text: string, missing: readonly number[]) => {
-    const key = missing.join(',');
-    let p = partial.get(key);
-    if (!p) partial.set(key, (p = { missing, texts: [] }));
-    p.texts.push(text);
-  };
-  await planTranslation(client, reuseMisses(input.items, { ...reuse, targets }, undefined, onPartial), targets);
-  for (const { missing, texts } of partial.values()) await planTranslation(client.forTargets(missing), texts, missing.length);
+/** --dry-run: the request of every batch the run would send (up to the budget's stop: printed, then the stop), nothing sent. */
+async function planRun(ctx: Ctx, client: TranslatorClient, input: Items, reuse: Pick<ReuseOptions, 'memory'>, targets: number, budget: number | undefined): Promise<void> {
+  const stopped = await budgetStop(planSession(input, { reuse, budget, targets }, newEstimate(), (texts, missing) => (missing ? client.forTargets(missing) : client).plan(texts)));
+  if (!stopped) return;
+  if (ctx.http.planned.length) await ctx.writePlan();
+  throw stopped;
 }
 
-/** --estimate: what the run would send and bill, nothing sent. */
-async function estimate(ctx: Ctx, params: TranslateParams, input: Items, reuse: Pick<ReuseOptions, 'memory'>): Promise<void> {
-  await ctx.print(estimateRecord(await estimateReuse(input.items, { ...reuse, targets: params.to.length }), params.to.length), { notTTY: 'json' });
+/** --estimate: what the run would send and bill, nothing sent; then the budget's stop, as the run would meet it. */
+async function estimate(ctx: Ctx, params: TranslateParams, input: Items, reuse: Pick<ReuseOptions, 'memory'>, budget: number | undefined): Promise<void> {
+  const est = newEstimate();
+  const stopped = await budgetStop(planSession(input, { reuse, budget, targets: params.to.length }, est, () => undefined));
+  await ctx.print(estimateRecord(est, params.to.length), { notTTY: 'json' });
+  if (stopped) throw stopped;
+}
+
+/** The budget's stop of a planned run (other failures thrown). */
+async function budgetStop(planned: Promise<void>): Promise<BatchFailure<Batch> | undefined> {
+  try {
+    await planned;
+    return undefined;
+  } catch (e) {
+    if (e instanceof BatchFailure && e.cause instanceof BudgetExceeded) return e as BatchFailure<Batch>;
+    throw e;
+  }
 }
 
 interface RunOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget'> {

@@ -2,11 +2,11 @@
 // Reads take a fast path (one readFileSync + JSON.parse); writes go through conf, loaded lazily,
 // which writes atomically with mode 0600. The setting registry is handed in by the caller: this
 // module knows nothing about any API family.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
-import { addSecret } from './redact.js';
+import { addSecret, redact } from './redact.js';
 import { normalizeBase } from './url.js';
 
 export interface SettingDef {
@@ -68,6 +68,28 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vx');
+}
+
+/** how old a config lock without a process id (written by an older vx) is when taken to be left over */
+const STALE_LOCK_MS = 10_000;
+/** how long a config lock whose process lives is waited for */
+const LIVE_LOCK_MS = 5 * 60_000;
+
+/** Whether the process named in a lock file lives: undefined when it names none (an older vx wrote it, or it is being written). */
+function lockHolderAlive(text: string): boolean | undefined {
+  const pid = Number(text.trim());
+  if (!text.trim() || !Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
+/** A setting's value as `profile show` prints it: a secret masked, a `user:password@` in an address hidden. */
+function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: unknown): string {
+  return def?.secret ? maskSecret(value as string) : def?.url ? redact(String(value)) : String(value);
 }
 
 export function maskSecret(value: string | undefined): string {
@@ -283,27 +305,38 @@ export class Config {
   }
 
   /**
-   * Serialises writers across processes with a lock file next to the config (created with O_EXCL;
-   * one older than 10 s is taken to be left over by a killed process). Inside the lock the file is
-   * read afresh, so two processes setting different keys at once both keep their change.
+   * Serialises writers across processes with a lock file next to the config (created with O_EXCL,
+   * holding the holder's process id). A lock whose process is gone is taken over at once; one
+   * whose process lives is waited for (a sign-in renewal holds it for a whole request, which may
+   * take longer than 10 s: taking it over by age then sent the single-use refresh token twice),
+   * up to 5 minutes; a lock without a process id (an older vx) counts as left over after 10 s.
+   * Inside the lock the file is read afresh, so two processes setting different keys at once both
+   * keep their change.
    */
   private async withLock<T>(fn: () => Promise<T>): Promise<T> {
     this.ensureDir();
     const lock = `${this.path}.lock`;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + LIVE_LOCK_MS;
     for (;;) {
       try {
-        closeSync(openSync(lock, 'wx', 0o600));
+        const fd = openSync(lock, 'wx', 0o600);
+        try {
+          writeSync(fd, `${process.pid}\n`);
+        } finally {
+          closeSync(fd);
+        }
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock config file ${this.path}: ${(e as Error).message}`);
         let age = 0;
+        let holder: boolean | undefined;
         try {
           age = Date.now() - statSync(lock).mtimeMs;
+          holder = lockHolderAlive(readFileSync(lock, 'utf8'));
         } catch {
           continue; // released meanwhile
         }
-        if (age > 10_000) {
+        if (holder === false || age > (holder ? LIVE_LOCK_MS : STALE_LOCK_MS)) {
           try {
             unlinkSync(lock);
           } catch {
@@ -453,7 +486,7 @@ export class Config {
   /** The profile's stored settings with secrets masked. */
   showProfile(name = this.profileName()): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.profile(name))) out[k] = this.defs.get(k)?.secret ? maskSecret(v) : String(v);
+    for (const [k, v] of Object.entries(this.profile(name))) out[k] = shownValue(this.defs.get(k), v);
     return out;
   }
 }

@@ -10,7 +10,8 @@ export const REQUEST_ID_HEADERS = ['x-requestid', 'x-request-id', 'x-ms-request-
 export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const v = header(name);
-    if (v !== undefined) return v;
+    // cut like a service's error text: a header may be up to 1 MB (http.ts MAX_HEADER_BYTES)
+    if (v !== undefined) return clip(v, MAX_REQUEST_ID);
   }
   return undefined;
 }
@@ -118,16 +119,35 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * How much of a service's error a message keeps: a hostile or broken service can answer megabytes
+ * of message or a hundred thousand details, which would all become one line of stderr.
+ */
+export const MAX_CODE = 200;
+export const MAX_MESSAGE = 1000;
+const MAX_DETAIL = 300;
+const MAX_DETAILS = 20;
+const MAX_REQUEST_ID = 200;
+
+/** `s` cut to `n` characters, saying how long it was. */
+export function clip(s: string | undefined, n: number): string | undefined {
+  return s !== undefined && s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
+}
+
 function detailLines(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
   const out: string[] = [];
   for (const d of v) {
+    if (out.length === MAX_DETAILS) {
+      out.push(`… ${v.length - MAX_DETAILS} more`);
+      break;
+    }
     if (d && typeof d === 'object') {
       const code = str((d as Record<string, unknown>).code);
       const message = str((d as Record<string, unknown>).message);
       const target = str((d as Record<string, unknown>).target);
       const parts = [code, target ? `(${target})` : undefined, message].filter(Boolean);
-      if (parts.length) out.push(parts.join(' '));
+      if (parts.length) out.push(clip(parts.join(' '), MAX_DETAIL)!);
     }
   }
   return out;
@@ -151,8 +171,8 @@ export function parseErrorBody(text: string): ParsedServiceError {
     b.error && typeof b.error === 'object' && !Array.isArray(b.error)
       ? (b.error as Record<string, unknown>)
       : b;
-  const code = str(inner.code);
-  const message = str(inner.message) ?? (typeof b.error === 'string' ? b.error : undefined);
+  const code = clip(str(inner.code), MAX_CODE);
+  const message = clip(str(inner.message) ?? (typeof b.error === 'string' ? b.error : undefined), MAX_MESSAGE);
   const details = detailLines(inner.details);
   if (code === undefined && message === undefined && details.length === 0) return {};
   return { code, message, details };
@@ -176,6 +196,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  407: 'Proxy Authentication Required',
   408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
@@ -217,7 +238,7 @@ export function errorFromResponse(
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const requestId = requestIdOf(h) ?? h('x-correlation-id');
+  const requestId = requestIdOf(h) ?? clip(h('x-correlation-id'), MAX_REQUEST_ID);
   let message = parsed.message;
   if (message === undefined && parsed.code === undefined) message = describeBody(bodyText, h('content-type'));
   const parts = [`HTTP ${status}${statusText(status) ? ' ' + statusText(status) : ''}`];

@@ -21,6 +21,10 @@ import {
   isVxError,
   UsageError,
   requestIdOf,
+  statusText,
+  clip,
+  MAX_CODE,
+  MAX_MESSAGE,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
 import { redact, redactHeaders } from './redact.js';
@@ -34,7 +38,7 @@ export const USER_AGENT = `vx/${VERSION}`;
 
 /**
  * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
- * a request's headers: a 401 answer then ends with the command that signs in to that service.
+ * a request's headers: its value is the advice a 401 answer ends with (how to sign in again).
  */
 export const SIGN_IN_SERVICE = Symbol('vx.signInService');
 
@@ -357,8 +361,8 @@ function errorInSuccess(res: HttpResponse, method: string): ServiceError | undef
   }
   const e = body.error;
   if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
-  const code = typeof e.code === 'string' ? e.code : undefined;
-  const message = typeof e.message === 'string' ? e.message : undefined;
+  const code = clip(typeof e.code === 'string' ? e.code : undefined, MAX_CODE);
+  const message = clip(typeof e.message === 'string' ? e.message : undefined, MAX_MESSAGE);
   if (code === undefined && message === undefined) return undefined;
   return new ServiceError(
     `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,
@@ -631,6 +635,15 @@ export class Http {
               { hint: 'if it is signed by a private CA, point NODE_EXTRA_CA_CERTS at that CA certificate (PEM); vx never turns verification off' },
             );
           }
+          // undici's proxy agent: the proxy refused the tunnel (CONNECT) to the service
+          const proxied = /^Proxy response \((\d{3})\)/.exec(e.message ?? '');
+          if (proxied) {
+            const status = Number(proxied[1]);
+            throw new NetworkError(
+              `${method} ${redact(req.url)}: the proxy refused to connect to the service (HTTP ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); nothing was sent`,
+              status === 407 ? { hint: 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host' } : {},
+            );
+          }
           if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
           const nothingSent = SAFE_NETWORK_CODES.has(String(code));
           const timedOut = /Timeout|TIMEDOUT|aborted/i.test(String(code)) || e.name === 'TimeoutError';
@@ -713,8 +726,8 @@ export class Http {
         }
         const error = errorFromResponse(res.status, res.text, res.headers);
         error.retryAfterMs = cappedRetryAfter(res);
-        const signIn = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
-        if (res.status === 401 && typeof signIn === 'string' && !error.hint) error.hint = `sign in again with \`vx auth login --service ${signIn}\``;
+        const advice = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
+        if (res.status === 401 && typeof advice === 'string' && !error.hint) error.hint = advice;
         if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
           error.message += ` (after ${attempt + 1} attempts)`;
         }

@@ -7,6 +7,8 @@ export interface Choice<T = string> {
   name: string;
   value: T;
   description?: string;
+  /** shown after the name, dimmed; the line cannot be picked (why a typed value is not offered) */
+  disabled?: string;
 }
 
 /**

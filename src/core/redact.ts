@@ -15,6 +15,13 @@ export const SECRET_HEADERS = new Set([
   'x-api-key',
 ]);
 
+/**
+ * Other header names that carry a credential by their words (`api-key`, `X-Auth-Token`,
+ * `Private-Token`, `X-Functions-Key`, `X-Amz-Security-Token`): a credential given with `vx api -H`
+ * is masked in --debug and --dry-run like the ones vx sends itself
+ */
+const SECRET_HEADER_NAME = /(^|-)(auth|key|apikey|token|secret|password|passwd|credentials?|signature|session)(-|$)/;
+
 export const MASK = '***';
 
 export function addSecret(value: string | undefined | null): void {
@@ -44,7 +51,7 @@ export function redact(text: string): string {
   return text
     .replace(USERINFO, `$1${MASK}@`)
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
-    .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code)=)(?!=)[^&\s"#]+/g, `$1${MASK}`)
+    .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code|sig|signature|x-amz-signature|api-key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi, `$1${MASK}`)
     .replace(/("(?:access_token|refresh_token|id_token|client_secret|device_code|key|token)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`);
 }
 
@@ -53,7 +60,8 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
-    if (SECRET_HEADERS.has(k.toLowerCase())) {
+    const name = k.toLowerCase();
+    if (SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)) {
       out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
     } else {
       out[k] = redact(value);

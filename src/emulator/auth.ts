@@ -32,8 +32,20 @@ export interface AuthState {
   devices: Record<string, DeviceEntry>;
 }
 
+/**
+ * The auth state, its device codes kept out of `GET /_emulator/state` and --state files: a device
+ * code is a credential (whoever polls with it once the code is approved gets the tokens), and
+ * anyone on the machine can read those
+ */
 function st(req: EmuRequest): AuthState {
-  return req.emulator.state.auth as AuthState;
+  return hideDevices(req.emulator.state.auth as AuthState);
+}
+
+function hideDevices(s: AuthState): AuthState {
+  if (!s.devices || Object.prototype.propertyIsEnumerable.call(s, 'devices')) {
+    Object.defineProperty(s, 'devices', { value: s.devices ?? {}, enumerable: false, writable: true });
+  }
+  return s;
 }
 
 const oauthError = (status: number, code: string, description: string) => new EmuError(status, code, description);
@@ -208,7 +220,7 @@ export function authFamily(): FamilyDef {
     },
     // OAuth 2.0 error response
     errorBody: (_s, code, message) => ({ error: code, error_description: message }),
-    seed: (): AuthState => ({ tokenTtl: 3600, refreshTtl: 90 * 24 * 3600, deviceInterval: 1, devices: {} }),
+    seed: (): AuthState => hideDevices({ tokenTtl: 3600, refreshTtl: 90 * 24 * 3600, deviceInterval: 1 } as AuthState),
     routes: [
       { method: 'GET', path: '/{tenant}/oauth2/authorize', handler: authorize },
       { method: 'POST', path: '/{tenant}/oauth2/devicecode', handler: deviceCode },

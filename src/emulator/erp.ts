@@ -259,12 +259,36 @@ function odata<T>(fn: () => T): T {
   }
 }
 
-/** filter, order, skip, top, then one page from $skiptoken with an absolute nextLink */
-function listReply(req: EmuRequest, rows: Row[], context: string, isField: (n: string) => boolean, project: (r: Row) => Row): EmuReply {
+/** the rows $filter keeps */
+function filtered(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): Row[] {
   const filter = req.query.get('$filter');
+  return filter === null ? rows : odata(() => applyFilter(rows, filter, isField));
+}
+
+/** $count=true|false (OData 4.0 part 2, 11.2.5.5); anything else is a query syntax error */
+function countOption(req: EmuRequest): boolean {
+  const v = req.query.get('$count');
+  if (v === null || v === 'false') return false;
+  if (v === 'true') return true;
+  return odata(() => {
+    throw new ODataError(`'${v}' is not a valid count option`);
+  });
+}
+
+/** `<collection>/$count`: the number of rows $filter keeps, as text/plain (OData 4.0 part 1, 11.2.9) */
+function countReply(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): EmuReply {
+  return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, raw: String(filtered(req, rows, isField).length) };
+}
+
+/**
+ * filter, order, skip, top, then one page from $skiptoken with an absolute nextLink;
+ * `@odata.count` (with $count=true) counts every match, before $top/$skip and paging
+ */
+function listReply(req: EmuRequest, rows: Row[], context: string, isField: (n: string) => boolean, project: (r: Row) => Row): EmuReply {
   const orderby = req.query.get('$orderby');
-  let out = rows;
-  if (filter !== null) out = odata(() => applyFilter(out, filter, isField));
+  const withCount = countOption(req);
+  let out = filtered(req, rows, isField);
+  const count = out.length;
   if (orderby !== null) out = odata(() => applyOrderBy(out, orderby, isField));
   const skip = intOption(req, '$skip') ?? 0;
   const top = intOption(req, '$top');
@@ -274,7 +298,7 @@ function listReply(req: EmuRequest, rows: Row[], context: string, isField: (n: s
   const from = token === null ? 0 : Number(token);
   const size = pageSize(req);
   const page = out.slice(from, from + (size ?? DEFAULT_PAGE_SIZE));
-  const body: Row = { '@odata.context': context, value: page.map(project) };
+  const body: Row = { '@odata.context': context, ...(withCount ? { '@odata.count': count } : {}), value: page.map(project) };
   if (from + page.length < out.length) {
     const kept = req.url.search.replace(/^\?/, '').split('&').filter((p) => p && !/^(\$|%24)skiptoken=/i.test(p));
     kept.push(`$skiptoken=${from + page.length}`);
@@ -299,17 +323,26 @@ function checkBody(req: EmuRequest, set: ErpSet, create: boolean): Row {
     if (!f) throw bad(`The property '${k}' does not exist on type 'Vendor.NAV.${set.name}'. Make sure to only use property names that are defined by the type`, 'BadRequest_PropertyNotFound');
     // the platform's documented error for writing a non-editable field ("Control 'Last Date Modified' is read-only")
     if (f.readOnly) throw bad(`Control '${k}' is read-only`, 'BadRequest_InvalidOperation');
+    if (v === null && f.required) throw blankField(k);
+    // the platform's NavNCLStringLengthExceededException (dynamics-error-codes.md)
+    const len = typeof v === 'string' ? [...v].length : 0;
+    if (f.maxLength !== undefined && len > f.maxLength) {
+      throw bad(`The length of the string is ${len}, but it must be less than or equal to ${f.maxLength} characters. Value: ${v as string}`, 'Application_StringExceededLength');
+    }
     const problem = checkValue(f, v);
     if (problem) throw bad(`The value of '${k}' is invalid: ${problem}`);
     out[k] = v;
   }
   if (create) {
     for (const [k, f] of Object.entries(set.fields)) {
-      if (f.required && (out[k] === undefined || out[k] === null || out[k] === '')) throw bad(`The field '${k}' must have a value`, 'Application_FieldMustHaveValue');
+      if (f.required && (out[k] === undefined || out[k] === null || out[k] === '')) throw blankField(k);
     }
   }
   return out;
 }
+
+/** the platform's ODataBadRequestNullFieldException (dynamics-error-codes.md) */
+const blankField = (name: string) => bad(`Field '${name}' must not be blank or empty`, 'BadRequest_RequiredParamNotProvided');
 
 function checkIfMatch(req: EmuRequest, row: Row): void {
   const h = req.headers['if-match'];
@@ -325,7 +358,7 @@ function checkIfMatch(req: EmuRequest, row: Row): void {
 function uniqueCode(set: ErpSet, rows: Row[], body: Row, self?: Row): void {
   if (!('code' in set.fields) || typeof body.code !== 'string') return;
   if (rows.some((r) => r !== self && String(r.code).toUpperCase() === body.code!.toString().toUpperCase())) {
-    throw bad(`The record in table ${set.name} already exists. Identification fields and values: Code='${body.code}'`, 'Application_EntityWithSameKeyExists');
+    throw bad(`The record in table ${set.name} already exists. Identification fields and values: Code='${body.code}'`, 'Internal_EntityWithSameKeyExists');
   }
 }
 
@@ -435,6 +468,23 @@ function erpRoutes(): FamilyDef['routes'] {
         const set = setFor('companies', req.params.v, 'root');
         const ctx = `${base(req)}/api/${req.params.v}/$metadata#companies`;
         return listReply(req, st(req).companies, ctx, (n) => n in set.fields, (r) => shape(req, undefined, set, r));
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/(?<set>companies)/(?:\\$|%24)count$`),
+      handler: (req) => {
+        const set = setFor('companies', req.params.v, 'root');
+        return countReply(req, st(req).companies, (n) => n in set.fields);
+      },
+    },
+    {
+      method: 'GET',
+      path: new RegExp(`^/api/${V}/${COMPANY}/(?<set>\\w+)/(?:\\$|%24)count$`),
+      handler: (req) => {
+        const set = setFor(req.params.set, req.params.v, 'company');
+        need(set, 'list');
+        return countReply(req, rowsOf(req, req.params.c, set), (n) => n in set.fields);
       },
     },
     {

@@ -2,7 +2,7 @@
 // error shape; in-memory state (optionally persisted); a request log; fault injection. It is a
 // product feature (a sandbox) and the test bed. It imports nothing from cli/ or api/.
 import { randomUUID } from 'node:crypto';
-import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { renameSync, writeFileSync, readFileSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AuthState } from './auth.js';
@@ -351,9 +351,22 @@ export class Emulator {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     if (!this.opts.statePath) return;
-    const tmp = `${this.opts.statePath}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state, null, 1));
-    renameSync(tmp, this.opts.statePath);
+    // a random name created with O_EXCL: a --state in a shared directory (/tmp) cannot be made to
+    // write through a symbolic link planted at a predictable temporary name
+    const tmp = `${this.opts.statePath}.${randomUUID()}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify(this.state, null, 1), { flag: 'wx' });
+      renameSync(tmp, this.opts.statePath);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          /* never created */
+        }
+      }
+      throw e;
+    }
   }
 
   private family(path: string): { family: FamilyDef; rest: string } | undefined {

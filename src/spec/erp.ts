@@ -27,6 +27,8 @@ export interface NavigationDef {
   collection?: boolean;
   /** the entity set the target belongs to, when it is one of ERP_SETS */
   set?: string;
+  /** the table columns of a collection that is not one of ERP_SETS (order lines), chosen as a set's */
+  columns?: readonly TableColumn[];
   description?: string;
 }
 
@@ -58,6 +60,8 @@ export interface TableColumn {
   optional?: boolean;
   /** shown only with `-o wide` (and in tsv/text rows): the GUID of a set whose records have a human key */
   wide?: boolean;
+  /** right-aligned although the set declares no numeric field (amounts and numeric fields are anyway) */
+  align?: 'right';
 }
 
 const ID_WIDE: TableColumn = { field: 'id', header: 'ID', keep: true, wide: true };
@@ -305,7 +309,21 @@ export const ERP_SETS: readonly ErpSet[] = [
       paymentTerm: { description: 'the payment term' },
       shipmentMethod: { description: 'the shipment method' },
       dimensionSetLines: { collection: true, description: 'the dimension set lines' },
-      salesOrderLines: { collection: true, description: 'the order lines' },
+      salesOrderLines: {
+        collection: true,
+        description: 'the order lines',
+        columns: [
+          { field: 'sequence', header: 'Line', keep: true },
+          { field: 'lineType', header: 'Type' },
+          { field: 'lineObjectNumber', header: 'No.', keep: true },
+          { field: 'description', header: 'Description', primary: true },
+          { field: 'quantity', header: 'Quantity', align: 'right' },
+          { field: 'unitOfMeasureCode', header: 'Unit', optional: true },
+          { field: 'unitPrice', header: 'Unit price', format: 'amount' },
+          { field: 'amountIncludingTax', header: 'Amount incl. tax', format: 'amount' },
+          ID_WIDE,
+        ],
+      },
       pdfDocument: { description: 'the PDF document (save its content with --out file.pdf)' },
       attachments: { collection: true, description: 'the attachments' },
       documentAttachments: { collection: true, description: 'the document attachments' },

@@ -25,6 +25,11 @@ export interface FamilySetting {
   internal?: boolean;
 }
 
+/** The check of a setting that is an id the services take only as a GUID (a company, a subscription). */
+function guid(v: string): string | undefined {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? undefined : 'a GUID (8-4-4-4-12 hexadecimal digits)';
+}
+
 /** The check of a setting that is a whole number from `min` to `max`. */
 export function wholeNumber(min: number, max: number): (value: string) => string | undefined {
   return (v) => (/^\s*\d+\s*$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `a whole number from ${min} to ${max}`);
@@ -107,7 +112,7 @@ export const FAMILIES: readonly FamilyDef[] = [
     credential: 'erp.token',
     settings: [
       { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix})', url: true },
-      { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id' },
+      { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id', check: guid },
       { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
       { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions' },
       { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)', check: wholeNumber(1, 100) },
@@ -139,7 +144,7 @@ export const FAMILIES: readonly FamilyDef[] = [
     settings: [
       { key: 'mgmt.endpoint', env: 'VX_MGMT_ENDPOINT', description: 'management endpoint ({mgmt_url})', url: true },
       { key: 'mgmt.token', env: 'VX_MGMT_TOKEN', secret: true, credential: true, description: 'management bearer token' },
-      { key: 'mgmt.subscription', env: 'VX_SUBSCRIPTION', description: 'default subscription id' },
+      { key: 'mgmt.subscription', env: 'VX_SUBSCRIPTION', description: 'default subscription id', check: guid },
       { key: 'mgmt.provider', env: 'VX_MGMT_PROVIDER', description: 'default quota resource provider id (--provider), e.g. Vendor.Compute' },
       { key: 'mgmt.location', env: 'VX_MGMT_LOCATION', description: 'default quota location (--location), e.g. eastus' },
       { key: 'mgmt.namespace', env: 'VX_MGMT_NAMESPACE', default: 'Vendor', description: 'provider namespace prefix' },

@@ -82,16 +82,47 @@ describe('auth status --check', () => {
 });
 
 describe('a 401 from any command', () => {
-  it('ends with the command that signs in again to that family', async () => {
+  it('ends with the command that signs in again to that family (a stored credential)', async () => {
+    for (const family of ['erp', 'mgmt', 'translator'] as const) {
+      await t.run(['auth', 'login', '--service', family, family === 'translator' ? '--with-key' : '--with-token', '--no-verify'], { input: 'revoked' });
+    }
     for (const [args, env, family] of [
-      [['erp', 'companies', 'list'], { VX_ERP_TOKEN: 'expired' }, 'erp'],
-      [['mgmt', 'health', 'events', 'list'], { VX_MGMT_TOKEN: 'expired', VX_SUBSCRIPTION: t.env.VX_SUBSCRIPTION }, 'mgmt'],
-      [['translate', '--to', 'de', 'Hello'], { VX_TRANSLATOR_KEY: 'wrong' }, 'translator'],
-      [['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { VX_ERP_TOKEN: 'expired' }, 'erp'],
+      [['erp', 'companies', 'list'], {}, 'erp'],
+      [['mgmt', 'health', 'events', 'list'], { VX_SUBSCRIPTION: t.env.VX_SUBSCRIPTION }, 'mgmt'],
+      [['translate', '--to', 'de', 'Hello'], {}, 'translator'],
+      [['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], {}, 'erp'],
     ] as const) {
       const r = await t.run([...args], { env });
       expect(r.code, args.join(' ')).toBe(3);
       expect(r.stderr.trimEnd().split('\n').at(-1), args.join(' ')).toBe(`sign in again with \`vx auth login --service ${family}\``);
     }
+  });
+
+  it('names the environment variable when the credential came from one (it wins over any sign-in)', async () => {
+    await t.run(['auth', 'login', '--service', 'erp', '--with-token'], { input: DEFAULT_TOKEN });
+    for (const [args, env, variable, family] of [
+      [['erp', 'companies', 'list'], { VX_ERP_TOKEN: 'expired' }, 'VX_ERP_TOKEN', 'erp'],
+      [['mgmt', 'health', 'events', 'list'], { VX_MGMT_TOKEN: 'expired', VX_SUBSCRIPTION: t.env.VX_SUBSCRIPTION }, 'VX_MGMT_TOKEN', 'mgmt'],
+      [['translate', '--to', 'de', 'Hello'], { VX_TRANSLATOR_KEY: 'wrong' }, 'VX_TRANSLATOR_KEY', 'translator'],
+      [['api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { VX_ERP_TOKEN: 'expired' }, 'VX_ERP_TOKEN', 'erp'],
+    ] as const) {
+      const r = await t.run([...args], { env });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stderr.trimEnd().split('\n').at(-1), args.join(' ')).toBe(
+        `the credential came from ${variable}, which wins over any sign-in: correct it, or unset it and sign in with \`vx auth login --service ${family}\``,
+      );
+    }
+  });
+});
+
+describe('auth status --check of a credential from the environment', () => {
+  it('names the variable instead of "the stored credential" (exit 3)', async () => {
+    await t.run(['auth', 'login', '--service', 'erp', '--with-token'], { input: DEFAULT_TOKEN });
+    const r = await t.run(['auth', 'status', '--check', '--service', 'erp', '-o', 'json'], { env: { VX_ERP_TOKEN: 'revoked' } });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ service: 'erp', source: 'env VX_ERP_TOKEN', check: expect.stringMatching(/^refused \(HTTP 401 \S+\)$/) });
+    expect(r.stderr).toBe(
+      'vx: the credential of erp from VX_ERP_TOKEN was refused; it wins over any sign-in: correct it, or unset it and sign in with `vx auth login --service erp`\n',
+    );
   });
 });

@@ -109,7 +109,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
 
   it('commands that create the profile accept a new name (profile set, auth login); completion never reads one', async () => {
     await withConfig(async (run, dir) => {
-      const set = await run(['-p', 'new', 'profile', 'set', 'erp.company', 'c1']);
+      const set = await run(['-p', 'new', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f']);
       expect(set.stderr).toBe('set erp.company in profile "new"\n');
       expect(set.code).toBe(0);
       const login = await run(['-p', 'ci', 'auth', 'login', '--service', 'mgmt', '--with-token', '--no-verify'], { input: 'tok-123', env: { VX_MGMT_TOKEN: undefined } });
@@ -117,7 +117,7 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       expect(login.stderr).toBe('signed in to mgmt (token) in profile "ci"; expiry unknown; not checked (--no-verify)\n');
       const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
       expect(Object.keys(stored.profiles).sort()).toEqual(['ci', 'new']);
-      expect(stored.profiles.new).toEqual({ 'erp.company': 'c1' });
+      expect(stored.profiles.new).toEqual({ 'erp.company': '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f' });
       expect(stored.profiles.ci['mgmt.token']).toBe('tok-123');
       // and then they exist
       expect((await run(['-p', 'new', 'profile', 'show', '-o', 'json'])).code).toBe(0);
@@ -150,8 +150,8 @@ describe('-p/--profile and VX_PROFILE name a profile that must exist (as aws: "T
       writeConfig(dir, { profiles: { a: { 'erp.company': 'x', 'mgmt.token': 'tok-9' }, b: {} } });
       const before = readFileSync(join(dir, 'config.json'), 'utf8');
       const cases: [string[], string][] = [
-        [['-p', 'a', 'profile', 'set', 'erp.company', 'y'], 'dry run: nothing was changed (would set erp.company in profile "a")'],
-        [['-p', 'new', 'profile', 'set', 'erp.company', 'y'], 'dry run: nothing was changed (would set erp.company in profile "new")'],
+        [['-p', 'a', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], 'dry run: nothing was changed (would set erp.company in profile "a")'],
+        [['-p', 'new', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], 'dry run: nothing was changed (would set erp.company in profile "new")'],
         [['-p', 'a', 'profile', 'unset', 'erp.company'], 'dry run: nothing was changed (erp.company would be removed from profile "a")'],
         [['profile', 'use', 'b'], 'dry run: nothing was changed (would make "b" the active profile)'],
         [['profile', 'delete', 'a'], 'dry run: nothing was changed (would delete profile "a")'],
@@ -241,7 +241,7 @@ describe('errors name the HTTP status, the service code and message, the request
       ['1 service failure (400)', ['mgmt', 'health', 'events', 'list', '--filter', 'bogus eq'], 1, new RegExp(`^vx: HTTP 400 Bad Request InvalidFilter: .* \\(request id ${UUID}\\)\\n$`)],
       ['2 usage', ['erp', 'companies', 'list', '--bogus'], 2, /^vx: unknown option '--bogus' \(run `vx erp companies list --help` for usage\)\n$/],
       ['3 no credentials', ['mgmt', 'health', 'events', 'list'], 3, /^vx: no credentials configured: management bearer token is not set; set VX_MGMT_TOKEN or run `vx profile set mgmt.token <value>`, or sign in with `vx auth login --service mgmt`\n$/, { VX_MGMT_TOKEN: undefined }],
-      ['3 401', ['mgmt', 'health', 'events', 'list'], 3, new RegExp(`^vx: HTTP 401 Unauthorized AuthenticationFailed: .* \\(request id ${UUID}\\)\\nsign in again with \`vx auth login --service mgmt\`\\n$`), { VX_MGMT_TOKEN: 'wrong' }],
+      ['3 401', ['mgmt', 'health', 'events', 'list'], 3, new RegExp(`^vx: HTTP 401 Unauthorized AuthenticationFailed: .* \\(request id ${UUID}\\)\\nthe credential came from VX_MGMT_TOKEN, which wins over any sign-in: correct it, or unset it and sign in with \`vx auth login --service mgmt\`\\n$`), { VX_MGMT_TOKEN: 'wrong' }],
       ['3 403', ['erp', 'companies', 'list'], 3, new RegExp(`^vx: HTTP 403 Forbidden \\S+: emulated fault: HTTP 403.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/403:1'],
       ['4 404', ['erp', 'currencies', 'get', '0000dead-0000-4000-8000-000000000000'], 4, new RegExp(`^vx: HTTP 404 Not Found BadRequest_NotFound: The currencies record '0000dead-0000-4000-8000-000000000000' does not exist\\. CorrelationId: ${UUID}\\. \\(request id ${UUID}\\)\\n$`)],
       ['5 409', ['erp', 'companies', 'list'], 5, new RegExp(`^vx: HTTP 409 Conflict \\S+: emulated fault: HTTP 409.* \\(request id ${UUID}\\)\\n$`), {}, 'erp/409:1'],

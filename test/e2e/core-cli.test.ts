@@ -269,6 +269,12 @@ describe('help and completion', () => {
       'comp vx mgmt version-sets create v1 --scheme ""',
       'comp vx profile set mgmt.s',
       'comp vx -p staging profile unset erp.t',
+      // --opt=value: bash splits the line at = (COMP_WORDBREAKS), so the words are --output, =, t
+      'comp vx erp sales-orders list --output = t',
+      'comp vx mgmt version-sets create v1 --scheme =',
+      // vx takes enum values in any case, so completion matches them in any case
+      'comp vx mgmt version-sets create v1 --scheme h',
+      'comp vx translate --profanity-action m',
     ].join('\n');
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -282,6 +288,10 @@ describe('help and completion', () => {
       'Segment Query Header',
       'mgmt.subscription mgmt.scope',
       'erp.token erp.tenant',
+      'table tsv text',
+      'Segment Query Header',
+      'Header',
+      'Marked',
       '',
     ]);
   });

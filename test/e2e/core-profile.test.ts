@@ -120,6 +120,17 @@ describe('vx profile', () => {
     expect([ok.code, ok.stderr]).toEqual([0, 'set erp.prefix in profile "default"\n']);
   });
 
+  it('a company or subscription id that is not a GUID is refused by profile set (every command would refuse it)', async () => {
+    const { dir, run } = cfg();
+    for (const key of ['erp.company', 'mgmt.subscription']) {
+      const r = await run(['profile', 'set', key, 'CRONUS USA']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid value "CRONUS USA" for ${key}: expected a GUID (8-4-4-4-12 hexadecimal digits)\n`]);
+    }
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+    const ok = await run(['profile', 'set', 'erp.company', '5F1B6A3E-0C4D-4E2A-9B7F-1A2B3C4D5E6F']);
+    expect([ok.code, ok.stderr]).toEqual([0, 'set erp.company in profile "default"\n']);
+  });
+
   it('an empty value (profile set erp.company "$UNSET") is refused, not stored as an empty setting', async () => {
     const { dir, run } = cfg();
     for (const value of ['', '  ']) {
@@ -145,7 +156,7 @@ describe('vx profile', () => {
     const text = '{"profiles": {"default": {"erp.token": "abc"';
     writeFileSync(path, text, { mode: 0o600 });
     const mtime = statSync(path).mtimeMs;
-    for (const args of [['profile', 'list'], ['profile', 'set', 'erp.company', 'x'], ['profile', 'use', 'other'], ['api', 'GET', '/x', '--service', 'erp']]) {
+    for (const args of [['profile', 'list'], ['profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], ['profile', 'use', 'other'], ['api', 'GET', '/x', '--service', 'erp']]) {
       const r = await run(args);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^vx: config file ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.*\\); fix it or remove it — vx leaves it untouched\\n$`));

@@ -47,7 +47,7 @@ describe('emulator $batch', () => {
     const ops = [create('1', 'S1'), create('2', 'S1'), create('3', 'S3')];
     const r = await batch(ops);
     expect(r.body.responses.map((x: any) => x.status)).toEqual([201, 400]);
-    expect(r.body.responses[1].body.error.code).toBe('Application_EntityWithSameKeyExists');
+    expect(r.body.responses[1].body.error.code).toBe('Internal_EntityWithSameKeyExists');
     expect(await codes()).toContain('S1');
     expect(await codes()).not.toContain('S3');
     emu.reset();

@@ -169,7 +169,7 @@ describe('erp create', () => {
   it('reports a duplicate code from the service (exit 1) and an ambiguous failure with a way to check (exit 8, not repeated)', async () => {
     const dup = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=EUR']);
     expect(dup.code).toBe(1);
-    expect(dup.stderr).toMatch(/HTTP 400 .*Application_EntityWithSameKeyExists/);
+    expect(dup.stderr).toMatch(/HTTP 400 .*Internal_EntityWithSameKeyExists/);
     e2e.emu.setFaults('erp/reset-after:1x');
     const lost = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=NOK']);
     expect(lost.code).toBe(8);

@@ -25,6 +25,55 @@ describe('emulated business-data service', () => {
     expect(all.body['@odata.nextLink']).toBeUndefined();
   });
 
+  it('$count=true adds @odata.count (all matches, before $top/$skip and paging); /$count answers the number as text/plain (OData 4.0 part 2, 11.2.5.5 and part 1, 11.2.9)', async () => {
+    const open = (await call('GET', `${orders()}?$filter=status eq 'Open'`)).body.value.length as number;
+    expect(open).toBeGreaterThan(3);
+    const r = await call('GET', `${orders()}?$filter=status eq 'Open'&$count=true&$top=2&$skip=1&$select=number`, { prefer: 'odata.maxpagesize=1' });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['@odata.context', '@odata.count', 'value', '@odata.nextLink']);
+    expect(r.body['@odata.count']).toBe(open);
+    expect(r.body.value).toHaveLength(1);
+    const next = await call('GET', r.body['@odata.nextLink'] as string);
+    expect(next.body['@odata.count']).toBe(open);
+    expect(next.body.value).toHaveLength(1);
+    expect((await call('GET', `${orders()}?$count=false`)).body['@odata.count']).toBeUndefined();
+    const wrong = await call('GET', `${orders()}?$count=yes`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.code).toBe('BadRequest_NotFound');
+    expect(wrong.body.error.message).toMatch(/^Bad Request - Error in query syntax: 'yes' is not a valid count option\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    const bare = await fetch(`${orders()}/$count?$filter=status eq 'Open'`, { headers: auth });
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await bare.text()).toBe(String(open));
+    const all = await fetch(`${orders()}/%24count`, { headers: auth });
+    expect(await all.text()).toBe('45');
+    const companies = await fetch(`${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies/$count`, { headers: auth });
+    expect(await companies.text()).toBe(String((await call('GET', `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies`)).body.value.length));
+    expect((await call('GET', `${orders()}/$count?$filter=nope eq 1`)).body.error.code).toBe('BadRequest_NotFound');
+  });
+
+  it('a duplicate key, a string over its length and a blank required field answer the codes and messages of the platform\'s error table (dynamics-error-codes.md)', async () => {
+    const cur = `${e2e.env.VX_ERP_PREFIX}/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies`;
+    expect((await call('POST', cur, {}, { code: 'CHF' })).status).toBe(201);
+    const dup = await call('POST', cur, {}, { code: 'chf' });
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.code).toBe('Internal_EntityWithSameKeyExists');
+    expect(dup.body.error.message).toMatch(/^The record in table currencies already exists\. Identification fields and values: Code='chf'\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    const long = await call('POST', cur, {}, { code: 'ABCDEFGHIJK' });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('Application_StringExceededLength');
+    expect(long.body.error.message).toMatch(/^The length of the string is 11, but it must be less than or equal to 10 characters\. Value: ABCDEFGHIJK\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    for (const body of [{ displayName: 'no code' }, { code: '' }, { code: null }]) {
+      const blank = await call('POST', cur, {}, body);
+      expect(blank.status).toBe(400);
+      expect(blank.body.error.code).toBe('BadRequest_RequiredParamNotProvided');
+      expect(blank.body.error.message).toMatch(/^Field 'code' must not be blank or empty\.  CorrelationId:  [0-9a-f-]{36}\.$/);
+    }
+    const name = await call('POST', cur, {}, { code: 'QQ', displayName: 'é'.repeat(31) });
+    expect(name.body.error).toMatchObject({ code: 'Application_StringExceededLength' });
+    expect(name.body.error.message).toMatch(/^The length of the string is 31, but it must be less than or equal to 30 characters\. Value: é{31}\./);
+  });
+
   it('PATCH and DELETE need If-Match (400 BadRequest_InvalidToken), a stale one is 412 Request_EntityChanged, * is accepted', async () => {
     const none = await call('PATCH', `${orders()}(${ORDER})`, {}, { discountAmount: 1 });
     expect(none.status).toBe(400);

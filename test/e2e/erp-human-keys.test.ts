@@ -22,6 +22,15 @@ describe('erp records by their human key', () => {
     ]);
   });
 
+  it('a stale ETag on an update or delete by number names the record as the person named it', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'update', 'S-ORD101001', '--if-match', 'W/"stale"', '--set', 'externalDocumentNumber=PO-1']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^vx: the sales order S-ORD101001 \(Adatum Corporation\) was changed by someone else since its ETag was read; it was left as it was\. Read it again and retry \(HTTP 412 /);
+    const d = await e2e.run(['erp', 'currencies', 'delete', 'EUR', '--if-match', 'W/"stale"', '--yes']);
+    expect(d.code).toBe(5);
+    expect(d.stderr).toMatch(/^vx: the currency EUR \(Euro\) was changed by someone else since its ETag was read; it was left as it was\./);
+  });
+
   it('get by code with --select keeps the selection', async () => {
     const r = await e2e.run(['erp', 'currencies', 'get', 'EUR', '--select', 'code,displayName', '-o', 'json']);
     expect(r.code).toBe(0);

@@ -184,7 +184,7 @@ describe('erp import', () => {
     expect(batches().length).toBe(n);
     const resend = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--resend-unknown', '-o', 'ndjson']);
     expect(resend.code).toBe(1); // they exist now: the service refuses duplicates
-    expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Application_EntityWithSameKeyExists', 'Application_EntityWithSameKeyExists']);
+    expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Internal_EntityWithSameKeyExists', 'Internal_EntityWithSameKeyExists']);
   });
 
   it('--update: rows an earlier run left unknown are listed with a check, by id where the journal has it, else by their key', async () => {
@@ -219,7 +219,7 @@ describe('erp import', () => {
     expect(r.code).toBe(1);
     const res = lines(r.stdout).sort((a, b) => a.row - b.row);
     expect(res.map((x) => x.status)).toEqual(['created', 'created', 'failed', 'rolled-back']);
-    expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Application_EntityWithSameKeyExists', batch: 2 });
+    expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Internal_EntityWithSameKeyExists', batch: 2 });
     expect(res[3]).toMatchObject({ batch: 2 });
     expect(r.stderr).toContain('rolled back (--atomic): batch 2 (rows 4-5); their rows were not changed');
     expect(batches()[0].headers!.isolation).toBe('snapshot');

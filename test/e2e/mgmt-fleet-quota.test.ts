@@ -48,6 +48,16 @@ describe('vx mgmt quota list', () => {
     ]);
   });
 
+  it('--top caps the total as in every mgmt list: the pages stop being read once it is reached', async () => {
+    e2e.emu.state.mgmt.quotaPageSize = 4;
+    const r = await e2e.run(['mgmt', 'quota', 'list', '--provider', 'Vendor.Compute', '--location', 'eastus', '--top', '3', '--query', '[].name', '-o', 'tsv']);
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'cores\nstandardDSv3Family\nstandardFSv2Family\n']);
+    // the service documents no $top for serviceLimits: the cap is vx's, one page was enough
+    expect(mgmtLog().map((e) => e.path.replace(/^.*serviceLimits/, ''))).toEqual(['?api-version=2020-10-25']);
+    const zero = await e2e.run(['mgmt', 'quota', 'list', '--provider', 'Vendor.Compute', '--location', 'eastus', '--top', '0']);
+    expect([zero.code, zero.stderr]).toEqual([2, 'vx: invalid --top "0": --top must be at least 1; nothing was sent\n']);
+  });
+
   it('--filter is sent as $filter', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'list', '--provider', 'Vendor.Compute', '--location', 'eastus', '--filter', 'currentValue gt 40', '--query', '[].name', '-o', 'tsv']);
     expect(r.stdout).toBe('cores\nstandardDSv3Family\n');

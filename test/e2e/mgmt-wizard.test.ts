@@ -76,8 +76,10 @@ function scripted(steps: Step[]) {
     async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[]) {
       const s = next('search', message) as Extract<Step, { kind: 'search' }>;
       const found = await source(s.term);
-      if (s.offered) expect(found.map((x) => x.name)).toEqual(s.offered);
-      const c = found.find((ch) => ch.name.startsWith(s.pick));
+      // as the terminal shows them: a disabled line carries its reason and cannot be picked
+      if (s.offered) expect(found.map((x) => (x.disabled ? `${x.name} ${x.disabled}` : x.name))).toEqual(s.offered);
+      if (!s.pick) throw new InterruptedError('cancelled'); // nothing to pick: the person stops there
+      const c = found.find((ch) => !ch.disabled && ch.name.startsWith(s.pick));
       if (!c) throw new Error(`no search result ${s.pick} for "${s.term}": ${found.map((x) => x.name).join(', ')}`);
       return c.value;
     },
@@ -96,6 +98,9 @@ function session(steps: Step[], env: Record<string, string | undefined> = {}) {
 
 const writes = () => emu.state.mgmt.writes as { method: string; path: string; body: any }[];
 const limitOf = (provider: string, name: string) => emu.state.mgmt.quotas[`${emu.state.mgmt.defaultSubscription}|${provider.toLowerCase()}|eastus`][name.toLowerCase()].quota.properties.limit;
+
+/** how the provider search shows a typed value that is not a provider id */
+const PROVIDER_REFUSED = 'no dots — the resource provider id must match the pattern ^[A-Za-z][A-Za-z0-9]*(\\.[A-Za-z][A-Za-z0-9]*)+$ (dotted names such as Vendor.Compute)';
 
 const HAPPY: Step[] = [
   { kind: 'input', message: /^Subscription id$/, answers: [''] },
@@ -176,12 +181,12 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
-  it('what fails the rule is not offered as typed; the list is filtered by what is typed', async () => {
+  it('what fails the rule is not offered as typed but says why; the list is filtered by what is typed', async () => {
     const steps: Step[] = [HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'compute', pick: 'Vendor.Compute', offered: ['Vendor.Compute'] }, { kind: 'interrupt' }];
     const s = session(steps);
     await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(InterruptedError);
-    const t = session([HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'no dots', pick: '', offered: [] }, { kind: 'interrupt' }]);
-    await expect(runQuotaWizard(t.ctx, {})).rejects.toThrow();
+    const t = session([HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'no dots', pick: '', offered: [PROVIDER_REFUSED] }]);
+    await expect(runQuotaWizard(t.ctx, {})).rejects.toThrow(InterruptedError);
   });
 
   it('flags skip their questions: with all five only the review is asked', async () => {

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 const TOKEN = 'tls-test-token-8e1b2c';
+/** a company id (profile set checks it is a GUID) */
+const companyId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 let dir: string;
 let server: Server;
 let origin: string;
@@ -97,7 +99,7 @@ describe('config file safety', () => {
     const codes = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         new Promise<number | null>((resolve) => {
-          const c = spawn(process.execPath, [BIN, '-p', `p${i}`, 'profile', 'set', 'erp.company', `company-${i}`], { env: baseEnv(cfg), stdio: 'ignore' });
+          const c = spawn(process.execPath, [BIN, '-p', `p${i}`, 'profile', 'set', 'erp.company', companyId(i)], { env: baseEnv(cfg), stdio: 'ignore' });
           c.on('exit', (code) => resolve(code));
         }),
       ),
@@ -105,21 +107,21 @@ describe('config file safety', () => {
     expect(codes).toEqual(Array(n).fill(0));
     const stored = JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8'));
     expect(Object.keys(stored.profiles).sort()).toEqual(Array.from({ length: n }, (_, i) => `p${i}`).sort());
-    for (let i = 0; i < n; i++) expect(stored.profiles[`p${i}`]).toEqual({ 'erp.company': `company-${i}` });
+    for (let i = 0; i < n; i++) expect(stored.profiles[`p${i}`]).toEqual({ 'erp.company': companyId(i) });
     expect(execFileSync('ls', ['-A', cfg], { encoding: 'utf8' }).trim()).toBe('config.json');
   });
 
   it('a stale lock left by a killed vx is taken over; a fresh one makes writers wait', async () => {
     const cfg = join(dir, 'lock');
-    const first = await runVx(['profile', 'set', 'erp.company', 'a'], { configDir: cfg });
+    const first = await runVx(['profile', 'set', 'erp.company', companyId(1)], { configDir: cfg });
     expect(first.code).toBe(0);
     const lock = join(cfg, 'config.json.lock');
     writeFileSync(lock, '');
     const old = new Date(Date.now() - 60_000);
     const { utimesSync } = await import('node:fs');
     utimesSync(lock, old, old);
-    const r = await runVx(['profile', 'set', 'erp.company', 'b'], { configDir: cfg });
+    const r = await runVx(['profile', 'set', 'erp.company', companyId(2)], { configDir: cfg });
     expect(r.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8')).profiles.default['erp.company']).toBe('b');
+    expect(JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8')).profiles.default['erp.company']).toBe(companyId(2));
   });
 });

@@ -3,6 +3,7 @@
 // reviewed expected file), a second sync sends no request, edits by hand are kept, removed units
 // go, --check fails CI, bad input is exit 2 with no target touched, and a translation whose
 // placeholders changed is not written as translated.
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -311,6 +312,21 @@ describe('translation memory and budget', () => {
       expect(r.stderr).toMatch(/^vx: --budget 100 characters reached/);
       expect(calls()).toBe(0);
       expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      // --dry-run plans the same run: the requests up to the one that would cross the budget, then the run's stop
+      writeFileSync(join(dir, 'big.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, `Text ${i}`]))));
+      const all = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--dry-run', '-o', 'json'], { cwd: dir });
+      const planned = JSON.parse(all.stdout) as { url: string; body: { Text: string }[] }[];
+      expect([all.code, planned.length > 1]).toEqual([0, true]);
+      const cost = (p: (typeof planned)[number]) => p.body.reduce((n, b) => n + [...b.Text].length, 0) * new URL(p.url).searchParams.getAll('to').length;
+      const budget = String(cost(planned[0]));
+      const n = (x: number) => x.toLocaleString('en-US');
+      const dry = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--budget', budget, '--dry-run', '-o', 'json'], { cwd: dir });
+      const real = await e2e.run(['translate', 'file', 'big.json', '--from', 'en', '--to', 'de,fr', '--budget', budget, '--concurrency', '1'], { cwd: dir });
+      expect([real.code, real.stderr]).toEqual([6, `vx: --budget ${n(+budget)} characters reached: ${n(+budget)} billed so far, the next request would bill ${n(cost(planned[1]))} more\nno target was written (each stays as it was)\n`]);
+      const requests = (ps: typeof planned) => ps.map((p) => [p.url, p.body]);
+      expect([dry.code, dry.stderr, requests(JSON.parse(dry.stdout) as typeof planned)]).toEqual([6, real.stderr, requests(planned.slice(0, 1))]);
+      expect(calls()).toBe(1);
+      expect(existsSync(join(dir, 'big.de.json'))).toBe(false);
       const est = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--estimate'], { cwd: dir });
       expect([est.code, est.stderr]).toEqual([2, "vx: --estimate does not apply to vx translate file: 'vx translate sync --check' lists what would be sent, --dry-run prints the requests\n"]);
     } finally {
@@ -696,6 +712,64 @@ describe('review: a service that trims what it translates', () => {
       expect(de).toContain('msgid "\\n  Options %s\\n\\n"\nmsgstr ""\n"\\n"\n"  OPTIONS %s\\n"\n"\\n"\n');
       // what is sent is the text within
       expect(sent).toEqual(['Usage:', 'Options <span class="notranslate">%s</span>']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('review: XLIFF 2.x segments keyed by their id', () => {
+  const seg = (id: string, text: string, target?: string) => `<segment id="${id}"${target ? ' state="translated"' : ''}><source>${text}</source>${target ? `<target>${target}</target>` : ''}</segment>`;
+  const doc = (segs: string, trg = '') => `<xliff version="2.0" srcLang="en"${trg}><file id="f"><unit id="u">${segs}</unit></file></xliff>\n`;
+  const sha = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 12);
+
+  it('a segment inserted before others costs that segment alone; each target stays with its segment; the lock names segments by id', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'a.xlf'), doc(seg('s1', 'One') + seg('s2', 'Two')));
+      expect((await e2e.run(['translate', 'sync', 'a.xlf', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      // a hand edit of s2 stays with s2 when s0 is inserted before it
+      writeFileSync(join(dir, 'a.de.xlf'), read(dir, 'a.de.xlf').replace('[de] Ţŵö', 'Zwei'));
+      writeFileSync(join(dir, 'a.xlf'), doc(seg('s0', 'Zero') + seg('s1', 'One') + seg('s2', 'Two')));
+      const n = calls();
+      const r = await e2e.run(['translate', 'sync', 'a.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, 'a.de.xlf: kept manual edit of unit "f/u#s2" (line 1 of a.xlf)\n']);
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ translated: 1, unchanged: 1, kept: 1, removed: 0 });
+      expect(calls()).toBe(n + 1);
+      expect(e2e.emu.state.translator.calls[n].texts).toEqual(['Zero']);
+      expect(read(dir, 'a.de.xlf')).toBe(doc(seg('s0', 'Zero', '[de] Žéŕö') + seg('s1', 'One', '[de] Öñé') + seg('s2', 'Two', 'Zwei'), ' trgLang="de"'));
+      expect(Object.keys(JSON.parse(read(dir, 'a.xlf.vxlock')).languages.de.units)).toEqual(['f/u#s0', 'f/u#s1', 'f/u#s2']);
+      // and removed again: nothing sent
+      writeFileSync(join(dir, 'a.xlf'), doc(seg('s1', 'One') + seg('s2', 'Two')));
+      const again = await e2e.run(['translate', 'sync', 'a.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect(JSON.parse(again.stdout)[0]).toMatchObject({ translated: 0, unchanged: 2, kept: 0, removed: 1 });
+      expect(calls()).toBe(n + 1);
+      expect(read(dir, 'a.de.xlf')).toBe(doc(seg('s1', 'One', '[de] Öñé') + seg('s2', 'Two', 'Zwei'), ' trgLang="de"'));
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a target and lock written with the position keys of earlier versions keep their translations as vx\'s own on the first sync after', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      // as an earlier vx wrote them: lock keys f/u/0, f/u/1 (by position)
+      writeFileSync(join(dir, 'a.de.xlf'), doc(seg('s1', 'One', 'Eins') + seg('s2', 'Two', 'Zwei'), ' trgLang="de"'));
+      const units = { 'f/u/0': [sha('One'), sha('Eins'), 'v'], 'f/u/1': [sha('Two'), sha('Zwei'), 'v'] };
+      writeFileSync(join(dir, 'a.xlf.vxlock'), JSON.stringify({ vx: 1, source: 'a.xlf', format: 'xliff', languages: { de: { target: 'a.de.xlf', units } } }));
+      // the source gains a segment before them and s2 changes, in the same commit as the upgrade
+      writeFileSync(join(dir, 'a.xlf'), doc(seg('s0', 'Zero') + seg('s1', 'One') + seg('s2', 'Two!')));
+      const n = calls();
+      const r = await e2e.run(['translate', 'sync', 'a.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ translated: 2, unchanged: 1, kept: 0, removed: 0 });
+      expect(e2e.emu.state.translator.calls.slice(n).map((c) => c.texts)).toEqual([['Zero', 'Two!']]);
+      expect(read(dir, 'a.de.xlf')).toBe(doc(seg('s0', 'Zero', '[de] Žéŕö') + seg('s1', 'One', 'Eins') + seg('s2', 'Two!', '[de] Ţŵö!'), ' trgLang="de"'));
+      expect(JSON.parse(read(dir, 'a.xlf.vxlock')).languages.de.units).toEqual({
+        'f/u#s0': [sha('Zero'), sha('[de] Žéŕö'), 'v'],
+        'f/u#s1': [sha('One'), sha('Eins'), 'v'],
+        'f/u#s2': [sha('Two!'), sha('[de] Ţŵö!'), 'v'],
+      });
     } finally {
       removeDir(dir);
     }

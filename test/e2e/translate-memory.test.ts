@@ -180,6 +180,26 @@ describe('translation memory', () => {
     expect([huge.code, huge.stderr]).toEqual([2, 'vx: invalid value "99999999999999999999" for --budget: at most 9,007,199,254,740,991 characters\n']);
   });
 
+  it('--dry-run and --estimate with --budget plan the run: the requests up to the one that would cross it, then its exit 6 and message', async () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each, 1,000 a request
+    const input = file('budget-dry.txt', lines);
+    const stop = 'vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n';
+    const dry = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '--dry-run', '-o', 'json']);
+    expect([dry.code, dry.stderr]).toEqual([6, stop]);
+    const planned = JSON.parse(dry.stdout) as { body: { Text: string }[] }[];
+    expect(planned.map((p) => [p.body[0].Text, p.body.length])).toEqual([['item 0000', 1000]]);
+    // within the budget: every request, exit 0
+    const all = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '22500', '-f', input, '--dry-run', '-o', 'json']);
+    expect([all.code, all.stderr, (JSON.parse(all.stdout) as unknown[]).length]).toEqual([0, '', 3]);
+    // --estimate counts the whole input and says where the budget stops the run
+    const est = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '--estimate', '-o', 'json']);
+    expect([est.code, est.stderr]).toEqual([6, stop]);
+    expect(JSON.parse(est.stdout)).toMatchObject({ items: 2500, toSend: 2500, billedCharacters: 22500 });
+    const fits = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '22500', '-f', input, '--estimate', '-o', 'json']);
+    expect([fits.code, fits.stderr]).toEqual([0, '']);
+    expect(calls()).toEqual([]);
+  });
+
   it('--budget 0 bills nothing: what the memory holds is written, the first text it lacks stops the run (exit 6)', async () => {
     const mem = join(dir, 'budget0.tm');
     expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello', 'Goodbye'])).code).toBe(0);
@@ -189,6 +209,9 @@ describe('translation memory', () => {
     const lacking = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--budget', '0', 'Hello', 'New', 'Hello']);
     expect([lacking.code, lacking.stdout]).toEqual([6, '[de] Ĥéļļö\n']);
     expect(lacking.stderr).toBe('vx: --budget 0 characters reached: 0 billed so far, the next request would bill 3 more\nnot translated: arguments 2-3; the output holds argument 1\n');
+    // --dry-run plans the same: no request, the same stop
+    const dry = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '--budget', '0', '--dry-run', 'Hello', 'New', 'Hello']);
+    expect([dry.code, dry.stdout, dry.stderr]).toEqual([6, '', lacking.stderr]);
     expect(calls()).toEqual([]);
   });
 

@@ -60,6 +60,24 @@ describe('tables chosen for a person: the human key, name, state, amount; header
     expect(wide.stdout.split('\n')[1]).toMatch(/  0000100e-0000-4000-8000-0000000e0001$/);
   });
 
+  it('the lines of a sales order (related ... salesOrderLines) at 80 columns: line, item, description, quantity, amounts', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'related', 'S-ORD101001', 'salesOrderLines', '-o', 'table'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'LINE   TYPE  NO.     DESCRIPTION        QUANTITY  UNIT PRICE  AMOUNT INCL. TAX',
+        '10000  Item  1911-S  PARIS Guest Chair         2      111.00            277.50',
+        '20000  Item  1912-S  ROME Guest Chair          3      122.00            457.50',
+        '',
+      ].join('\n'),
+    );
+    // the unit of measure when there is room; -o wide: every column, the GUID last
+    const at140 = await e2e.run(['erp', 'sales-orders', 'related', 'S-ORD101001', 'salesOrderLines', '-o', 'table'], { env: { COLUMNS: '140' } });
+    expect(headers(at140.stdout)).toEqual(['LINE', 'TYPE', 'NO.', 'DESCRIPTION', 'QUANTITY', 'UNIT', 'UNIT PRICE', 'AMOUNT INCL. TAX']);
+    const wide = await e2e.run(['erp', 'sales-orders', 'related', 'S-ORD101001', 'salesOrderLines', '-o', 'wide']);
+    expect(headers(wide.stdout)).toEqual([...headers(at140.stdout), 'ID']);
+  });
+
   it('every erp set fits 80 columns with its key whole and words for headers; more columns at 140', async () => {
     const expected: Record<string, [string[], string[]]> = {
       'sales-quotes': [

@@ -11,6 +11,7 @@ import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, type Pi
 import { hash } from '../../src/api/translator/files/types.js';
 import { loadXliff, xliff, xmlPieces } from '../../src/api/translator/files/xliff.js';
 import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
+import { UsageError } from '../../src/core/errors.js';
 import { serviceLanguage } from '../../src/spec/translator.js';
 import { translateHtml } from '../../src/emulator/translator-text.js';
 
@@ -323,6 +324,14 @@ describe('readers and writers', () => {
     const one = xliff.parseSource('<xliff version="2.0" srcLang="en"><file id="f"><unit id="u"><segment><source>A</source></segment></unit></file></xliff>', 'o.xlf');
     const oneTarget = xliff.parseTarget('<xliff version="2.0" srcLang="en" trgLang="de"><file id="f"><unit id="u"><notes><note>N</note></notes><segment><source>A</source><target>Ä</target></segment></unit></file></xliff>', 'o.de.xlf', one, 'de');
     expect(xliff.render(one, 'de', new Map([['f/u/0', { kind: 'keep' }]]), oneTarget, {})).toBe('<xliff version="2.0" srcLang="en" trgLang="de"><file id="f"><unit id="u"><notes><note>N</note></notes><segment><source>A</source><target>Ä</target></segment></unit></file></xliff>');
+  });
+
+  it('XLIFF 2.x: a segment is keyed by its id (its position without one); a target gives the position keys of earlier versions; an id twice in a unit is exit 2', () => {
+    const src = '<xliff version="2.0" srcLang="en"><file id="f"><unit id="u"><segment id="s1"><source>A</source></segment><segment><source>B</source></segment><segment id="0"><source>C</source></segment></unit></file></xliff>';
+    const doc = xliff.parseSource(src, 'k.xlf');
+    expect(doc.units.map((u) => u.key)).toEqual(['f/u#s1', 'f/u/1', 'f/u#0']);
+    expect(xliff.parseTarget(src, 'k.de.xlf', doc, 'de').aliases).toEqual(new Map([['f/u#s1', 'f/u/0'], ['f/u#0', 'f/u/2']]));
+    expect(() => xliff.parseSource(src.replace('id="0"', 'id="s1"'), 'k.xlf')).toThrow(new UsageError('k.xlf:1: the segment id "s1" appears twice in unit "u"'));
   });
 
   it('XLIFF: an empty <target/> of the source is replaced, never doubled; left out when untranslated', () => {

@@ -71,7 +71,8 @@ export class ErpClient {
 
   itemUrl(set: ErpSet, id: string, rest = '', query?: Record<string, QueryValue>): string {
     if (set.fields.id?.type === 'guid' && !isGuid(id)) {
-      if (id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`; // --dry-run
+      // the placeholder resolve() plans in --dry-run; never a way around the check when requests go out
+      if (this.http.dryRun && id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`;
       throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID${set.humanKey ? ` or a ${set.humanKey}` : ''}`);
     }
     if (!id) throw new UsageError(`invalid ${set.singular} id: empty`);
@@ -189,8 +190,8 @@ export class ErpClient {
     return etag;
   }
 
-  async update(set: ErpSet, id: string, body: Entity, etag: string): Promise<Entity | undefined> {
-    const res = await conflictMessage(set, id, () => this.send({ method: 'PATCH', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, body, describe: `update ${set.singular} ${id}`, checkHint: `vx erp ${set.noun} get ${id}` }));
+  async update(set: ErpSet, id: string, body: Entity, etag: string, label = `${set.singular} ${id}`): Promise<Entity | undefined> {
+    const res = await conflictMessage(label, () => this.send({ method: 'PATCH', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, body, describe: `update ${set.singular} ${id}`, checkHint: `vx erp ${set.noun} get ${id}` }));
     return res.body.length ? res.json<Entity>() : undefined;
   }
 
@@ -199,8 +200,8 @@ export class ErpClient {
    * that attempt deleted it: done (`goneBefore` says so), not "not found". A 404 to a first attempt
    * stays an error.
    */
-  async remove(set: ErpSet, id: string, etag: string): Promise<{ goneBefore: boolean }> {
-    const res = await conflictMessage(set, id, () => this.send({ method: 'DELETE', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, okStatuses: [404] }));
+  async remove(set: ErpSet, id: string, etag: string, label = `${set.singular} ${id}`): Promise<{ goneBefore: boolean }> {
+    const res = await conflictMessage(label, () => this.send({ method: 'DELETE', url: this.itemUrl(set, id), headers: { 'If-Match': etag }, okStatuses: [404] }));
     if (res.status !== 404) return { goneBefore: false };
     if (res.afterLostAttempt) return { goneBefore: true };
     throw errorFromResponse(res.status, res.text, res.headers);
@@ -234,13 +235,13 @@ export function odataQuery(q: ListQuery): Record<string, QueryValue> {
   return { $filter: q.filter, $select: q.select, $expand: q.expand, $orderby: q.orderby, $top: q.top, $skip: q.skip };
 }
 
-/** A stale ETag (409/412) becomes a conflict that says what happened to the record. */
-async function conflictMessage<T>(set: ErpSet, id: string, fn: () => Promise<T>): Promise<T> {
+/** A stale ETag (409/412) becomes a conflict that says what happened to the record (`label`: recordLabel). */
+async function conflictMessage<T>(label: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof ConflictError) {
-      throw new ConflictError(`the ${set.singular} ${id} was changed by someone else since its ETag was read; it was left as it was. Read it again and retry (${e.message})`, {
+      throw new ConflictError(`the ${label} was changed by someone else since its ETag was read; it was left as it was. Read it again and retry (${e.message})`, {
         status: e.status,
         code: e.code,
         requestId: e.requestId,

@@ -61,8 +61,8 @@ export async function getQuota(c: MgmtClient, s: QuotaScope, resourceName: strin
 }
 
 /** Every quota of the provider in the location (all pages; `filter` is sent as `$filter`). */
-export function listQuotas(c: MgmtClient, s: QuotaScope, q: { filter?: string } = {}): AsyncGenerator<Quota> {
-  return c.list<Quota>(quotaUrl(c, s, undefined, { $filter: q.filter }));
+export function listQuotas(c: MgmtClient, s: QuotaScope, q: { filter?: string; max?: number } = {}): AsyncGenerator<Quota> {
+  return c.list<Quota>(quotaUrl(c, s, undefined, { $filter: q.filter }), q.max);
 }
 
 export function listRequests(c: MgmtClient, s: QuotaScope, q: { filter?: string; top?: number }): AsyncGenerator<QuotaRequest> {

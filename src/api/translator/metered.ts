@@ -36,11 +36,16 @@ export function billedChars(texts: readonly string[], targets: number): number {
   return chars * targets;
 }
 
+/** The stop of a request billing `cost` when `spent` is billed already: undefined within the budget. */
+export function overBudget(budget: number | undefined, spent: number, cost: number): BudgetExceeded | undefined {
+  return budget !== undefined && spent + cost > budget ? new BudgetExceeded(budget, spent, cost) : undefined;
+}
+
 export class MeteredSender {
   private readonly account: { spent: number };
 
   constructor(
-    private readonly client: Pick<TranslatorClient, 'translate'>,
+    private readonly client: Pick<TranslatorClient, 'translate'> & Partial<Pick<TranslatorClient, 'plan'>>,
     private readonly opts: MeteredOptions,
   ) {
     this.account = opts.account ?? { spent: 0 };
@@ -52,9 +57,28 @@ export class MeteredSender {
   }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
-    const cost = billedChars(texts, this.opts.targets);
-    if (this.opts.budget !== undefined && this.spent + cost > this.opts.budget) return Promise.reject(new BudgetExceeded(this.opts.budget, this.spent, cost));
-    this.account.spent += cost;
+    let cost: number;
+    try {
+      cost = this.charge(texts);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
     return this.client.translate(texts, signal, this.opts.pacer ? { pacer: this.opts.pacer, cost } : undefined);
+  }
+
+  /** --dry-run: the request recorded as translate would send it, the budget stopping it the same way; nothing sent */
+  plan(texts: readonly string[]): void {
+    if (!this.client.plan) throw new Error('MeteredSender.plan: the client cannot plan requests');
+    this.charge(texts);
+    this.client.plan(texts);
+  }
+
+  /** The request's billed characters, counted as spent; a BudgetExceeded (nothing counted) when it would cross the budget. */
+  private charge(texts: readonly string[]): number {
+    const cost = billedChars(texts, this.opts.targets);
+    const over = overBudget(this.opts.budget, this.spent, cost);
+    if (over) throw over;
+    this.account.spent += cost;
+    return cost;
   }
 }

@@ -384,7 +384,7 @@ function recall(memory: NonNullable<ReuseOptions['memory']>, text: string, parts
 export async function* reuseMisses(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
   opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
-  est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 },
+  est: ReuseEstimate = newEstimate(),
   partial?: (text: string, missing: readonly number[]) => void,
 ): AsyncGenerator<string> {
   const windowSize = opts.window ?? WINDOW;
@@ -433,12 +433,17 @@ export async function* reuseMisses(
   }
 }
 
+/** An estimate that has counted nothing yet. */
+export function newEstimate(): ReuseEstimate {
+  return { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
+}
+
 /** What a run would send: counts only (see reuseMisses). */
 export async function estimateReuse(
   items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
   opts: Pick<ReuseOptions, 'memory' | 'window'> & { targets?: number } = {},
 ): Promise<ReuseEstimate> {
-  const est: ReuseEstimate = { items: 0, sent: 0, memoryHits: 0, duplicates: 0, chars: 0 };
+  const est = newEstimate();
   for await (const _ of reuseMisses(items, opts, est)) void _;
   return est;
 }

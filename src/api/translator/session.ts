@@ -5,11 +5,11 @@
 // is one event per answered run of input items, in input order, and the run's counts. No terminal.
 import { fmt } from './batcher.js';
 import type { Items } from './input.js';
-import { MeteredSender } from './metered.js';
+import { billedChars, MeteredSender, overBudget, type BudgetExceeded } from './metered.js';
 import { mismatch } from './rows.js';
-import { ReuseFailure, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
+import { ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
 import type { TranslatorClient } from './client.js';
-import { BatchFailure, translateStream, type Batch, type BatchOutcome } from './stream.js';
+import { BatchFailure, planTranslation, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
 import { Pacer } from '../../core/pacer.js';
 import { LIMITS } from '../../spec/translator.js';
@@ -107,7 +107,58 @@ export function asStreamFailure(e: unknown): unknown {
   if (!(e instanceof ReuseFailure)) return e;
   const cause = e.cause instanceof BatchFailure ? e.cause.cause : e.cause;
   if (cause instanceof InterruptedError) return cause;
-  return new BatchFailure({ first: e.item - 1, count: 0, chars: 0, seq: 0, texts: [] } satisfies Batch, cause);
+  return failureAt(e.item, cause);
+}
+
+/** A failure of the run at its `item`-th input item (1-based): the items before it were answered. */
+function failureAt(item: number, cause: unknown): BatchFailure<Batch> {
+  return new BatchFailure({ first: item - 1, count: 0, chars: 0, seq: 0, texts: [] } satisfies Batch, cause);
+}
+
+/**
+ * --dry-run and --estimate: the requests the run would send, in order, nothing sent: the texts
+ * neither repeated nor in the memory, to every target; then those the memory holds for some
+ * targets, to the others (one set of requests per set of missing targets). `est` counts the whole
+ * input. With a budget, `plan` gets the requests up to the one that would cross it, and the run's
+ * stop follows (a BudgetExceeded failure at the first input item not answered: exit 6).
+ */
+export async function planSession(
+  input: Items,
+  o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number },
+  est: ReuseEstimate,
+  plan: (texts: readonly string[], missing?: readonly number[]) => void,
+): Promise<void> {
+  let spent = 0;
+  let stop: BudgetExceeded | undefined;
+  /** whether the run sends the request (not from the first one over the budget on) */
+  const admit = (texts: readonly string[], targets: number, missing?: readonly number[]) => {
+    stop ??= overBudget(o.budget, spent, billedChars(texts, targets));
+    if (stop) return false;
+    spent += billedChars(texts, targets);
+    plan(texts, missing);
+    return true;
+  };
+  // each text's input item (1-based), and how many of them are planned: the first unplanned one is where the run stops
+  const all = { items: [] as number[], at: 0 };
+  const partial = new Map<string, { missing: readonly number[]; texts: string[]; items: number[]; at: number }>();
+  const onPartial = (text: string, missing: readonly number[]) => {
+    const key = missing.join(',');
+    let p = partial.get(key);
+    if (!p) partial.set(key, (p = { missing, texts: [], items: [], at: 0 }));
+    p.texts.push(text);
+    p.items.push(est.items);
+  };
+  async function* misses() {
+    for await (const text of reuseMisses(input.items, { ...o.reuse, targets: o.targets }, est, onPartial)) {
+      all.items.push(est.items);
+      yield text;
+    }
+  }
+  await planTranslation({ plan: (texts) => void (admit(texts, o.targets) && (all.at += texts.length)) }, misses(), o.targets);
+  for (const p of partial.values()) await planTranslation({ plan: (texts) => void (admit(texts, p.missing.length, p.missing) && (p.at += texts.length)) }, p.texts, p.missing.length);
+  if (!stop) return;
+  const unplanned = [all, ...partial.values()].map((g) => g.items[g.at]).filter((i) => i !== undefined);
+  throw failureAt(Math.min(...unplanned), stop);
 }
 
 /** --estimate's record: the items, what dedupe and the memory save, and the characters that would be billed. */

@@ -30,7 +30,7 @@ export interface EngineOptions {
   /** --dry-run: the requests are planned, not sent */
   dryRun?: boolean;
   /** the sender of a group's requests around its client (pacing, budget); default the client */
-  sender?(client: TranslatorClient, langs: string[]): BatchSender;
+  sender?(client: TranslatorClient, langs: string[]): BatchSender & { plan?(texts: readonly string[]): void };
   /** a translation memory: what it holds (language by language) is not sent; what is sent is stored */
   memory?: FilesMemory;
 }
@@ -123,11 +123,12 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
     const items = g.items;
     const client = await opts.client(g.langs);
     const texts = items.map((i) => i.html);
+    const sender = opts.sender?.(client, g.langs) ?? client;
     if (opts.dryRun) {
-      await planTranslation(client, texts, g.langs.length);
+      // through the sender when it plans: the budget stops the plan where it would stop the run
+      await planTranslation(sender.plan ? { plan: (t) => sender.plan!(t) } : client, texts, g.langs.length);
       continue;
     }
-    const sender = opts.sender?.(client, g.langs) ?? client;
     for await (const ev of translateStream(sender, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
       if (ev.type !== 'batch') continue;
       requests++;

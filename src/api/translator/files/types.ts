@@ -45,6 +45,11 @@ export interface TargetDoc {
    * by hand when the lock has no entry for them
    */
   pending?: Set<string>;
+  /**
+   * the key a unit had in this target as an earlier vx wrote it, where it differs (XLIFF 2.x
+   * segments with an id were keyed by position): a lock entry under it is the unit's entry
+   */
+  aliases?: Map<string, string>;
 }
 
 export interface RenderOptions {

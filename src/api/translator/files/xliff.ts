@@ -27,7 +27,12 @@ interface Range {
 }
 
 interface XUnit {
+  /** 1.2: file id/unit id; 2.x: file id/unit id#segment id, or file id/unit id/position for a segment without an id */
   key: string;
+  /** 2.x, a segment with an id: the position key earlier versions of vx gave it (lock files they wrote use it) */
+  legacyKey?: string;
+  /** 2.x: the segment's id */
+  segId?: string;
   /** the source element's content */
   source: Range;
   /** the whole <source ...>...</source> */
@@ -135,7 +140,7 @@ function scan(text: string, file: string): XDoc {
       return;
     }
     if (version === '2.0' && name === 'segment' && current) {
-      segment = { segmentTag: { start, end } };
+      segment = { segmentTag: { start, end }, segId: attrs.id };
       return;
     }
   });
@@ -162,7 +167,14 @@ function scan(text: string, file: string): XDoc {
       segment!.target = whole;
       segment!.targetInner = inner;
     } else if (version === '2.0' && name === 'segment' && current && segment) {
-      if (segment.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}/${segIndex}`, translate: current.translate, unit: current.info });
+      if (segment.source) {
+        // by its id (unique within the unit): inserting or removing a segment leaves the others' keys alone
+        const { segId } = segment;
+        const at = `${fileId}/${current.id}/${segIndex}`;
+        const key = segId === undefined ? at : `${fileId}/${current.id}#${segId}`;
+        if (segId !== undefined && current.segments.some((s) => s.key === key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the segment id "${segId}" appears twice in unit "${current.id}"`);
+        current.segments.push({ ...(segment as XUnit), key, ...(segId !== undefined ? { legacyKey: at } : {}), translate: current.translate, unit: current.info });
+      }
       segIndex++;
       segment = undefined;
     } else if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
@@ -290,14 +302,16 @@ export const xliff: FileFormat = {
     const doc = scan(text, file);
     const values = new Map<string, string>();
     const pending = new Set<string>();
+    const aliases = new Map<string, string>();
     for (const u of doc.units) {
+      if (u.legacyKey) aliases.set(u.key, u.legacyKey);
       // an empty target counts only for an empty source
       if (u.targetInner && (u.targetInner.end > u.targetInner.start || u.source.end === u.source.start)) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
       // the state says "not translated yet" (Multilingual App Toolkit and XLIFF Sync copy the source with state="new" / "needs-translation")
       const state = u.segmentTag ? getAttr(text.slice(u.segmentTag.start, u.segmentTag.end), 'state') : u.target && getAttr(text.slice(u.target.start, u.targetInner!.start), 'state');
       if (state !== undefined && (doc.version === '1.2' ? state === 'new' || state === 'needs-translation' : state === 'initial')) pending.add(u.key);
     }
-    return { text, values, doc, pending };
+    return { text, values, doc, pending, aliases };
   },
 
   render(source, lang, values, target, opts: RenderOptions): string {
