@@ -27,6 +27,19 @@ function file(name: string, lines: string[]): string {
   return p;
 }
 
+/**
+ * vx under a file size limit of `blocks` (sh counts 512-byte blocks), as on a full disk: writes past
+ * it fail (EFBIG) instead of killing the process (SIGXFSZ ignored)
+ */
+function runUnderFileLimit(blocks: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('sh', ['-c', `trap "" XFSZ; ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, BIN, ...args], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 describe('dedupe within a run', () => {
   it('sends each distinct text once; -o json is what the service answers item by item', async () => {
     const lines = Array.from({ length: 700 }, (_, i) => UI[i % UI.length]);
@@ -432,13 +445,8 @@ describe('vx translate memory', () => {
     const units = Array.from({ length: 80_000 }, (_, i) => `<tu><tuv xml:lang="en"><seg>sentence ${i} that fills the disk</seg></tuv><tuv xml:lang="de"><seg>Satz ${i}</seg></tuv></tu>\n`);
     writeFileSync(tmx, `<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="en"/><body>\n${units.join('')}</body></tmx>\n`);
     const mem = join(dir, 'full.tm');
-    // writes past 4 MB (8 MB where sh counts 1,024-byte blocks) fail (EFBIG) instead of killing the process (SIGXFSZ ignored)
-    const child = spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 8000; exec "$0" "$@"', process.execPath, BIN, 'translate', 'memory', 'import', tmx, '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    // writes past 4 MB fail
+    const { code, stdout, stderr } = await runUnderFileLimit(8000, ['translate', 'memory', 'import', tmx, '--memory', mem]);
     expect(stderr).toBe(`vx: translation memory ${mem}: cannot write it: input/output error (a full disk?)\n`);
     expect([code, stdout]).toEqual([2, '']);
     const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
@@ -452,10 +460,7 @@ describe('vx translate memory', () => {
     // long texts under short keys: the memory (texts and translations, ~10 MB) outgrows the limit (7 MB in 512-byte blocks), the target (keys and translations, ~4 MB) does not
     writeFileSync(src, JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, `sentence ${i} that fills the disk `.repeat(6).trim()]))));
     const mem = join(dir, 'full-files.tm');
-    const child = spawn('sh', ['-c', 'trap "" XFSZ; ulimit -f 14000; exec "$0" "$@"', process.execPath, BIN, 'translate', 'file', src, '--to', 'de', '--memory', mem], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    const { code, stderr } = await runUnderFileLimit(14000, ['translate', 'file', src, '--to', 'de', '--memory', mem]);
     expect([code, stderr]).toEqual([2, `vx: translation memory ${mem}: cannot write it: input/output error (a full disk?)\nthe targets were written; the translations the memory could not store are sent again by the next run\n`]);
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'fills-src', 'de.json'), 'utf8')))).toHaveLength(10_000);
   }, 60_000);
