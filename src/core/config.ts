@@ -97,6 +97,20 @@ export function maskSecret(value: string | undefined): string {
   return '********';
 }
 
+/**
+ * JSON.parse's complaint about the config file without the piece of the file V8 quotes in it
+ * (`Unexpected token 'e', ..."p.token": emu.OyDMuQ"... is not valid JSON`): the file holds
+ * tokens and keys, and a broken line is often one of them. A position becomes line and column.
+ */
+export function jsonErrorWithoutText(text: string, e: Error): string {
+  const message = e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '');
+  const at = /^(.*?)\s+in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?$/.exec(message);
+  if (!at) return message.replace(/\s*\(line (\d+) column (\d+)\)$/, ' at line $1, column $2');
+  const before = text.slice(0, Number(at[2]));
+  const line = before.split('\n').length;
+  return `${at[1]} at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
 function emptyFlag(what: string): UsageError {
   return new UsageError(`${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
 }
@@ -154,7 +168,7 @@ export class Config {
       parsed = JSON.parse(text);
     } catch (e) {
       throw new UsageError(
-        `config file ${this.path} is not valid JSON (${(e as Error).message}); fix it or remove it — vx leaves it untouched`,
+        `config file ${this.path} is not valid JSON (${jsonErrorWithoutText(text, e as Error)}); fix it or remove it — vx leaves it untouched`,
       );
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
