@@ -58,6 +58,19 @@ describe('translate: request', () => {
     expect(res.detectedLanguage).toBeUndefined();
   });
 
+  it('an older code the service still accepts (--to zh-cn) is answered as the current one (zh-Hans), as the published recording shows, and printed', async () => {
+    // recording_with_profanity.json: to=zh-cn -> "to": "zh-Hans"; vx called that answer a mismatch (exit 1)
+    const r = await e2e.run(['translate', '--to', 'zh-cn,de', '--from', 'en', 'Good morning', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(query().getAll('to')).toEqual(['zh-cn', 'de']);
+    expect(JSON.parse(r.stdout)[0].translations.map((t: any) => t.to)).toEqual(['zh-Hans', 'de']);
+    const text = await e2e.run(['translate', '--to', 'zh-chs', '--from', 'en', 'Good morning']);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('[zh-Hans] Ĝööð ɱöŕñîñĝ\n');
+  });
+
   it('--suggested-from is sent without --from; the detected language comes back', async () => {
     const r = await e2e.run(['translate', '--to', 'fr', '--suggested-from', 'de', '12345', 'Good morning, how are you today?', '-o', 'json']);
     expect(r.code).toBe(0);
