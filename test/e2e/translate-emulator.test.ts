@@ -106,6 +106,13 @@ describe('emulated translator: answers', () => {
     expect(given.body[0].detectedLanguage).toBeUndefined();
   });
 
+  it('a short text the detector cannot place is detected by its script (Arabic letters are not English), before suggestedFrom', async () => {
+    // tinyld finds nothing in "مرحبا" and Yiddish in "שלום עולם": the emulator answered en (score 0) for both
+    const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('مرحبا', 'שלום עולם'));
+    expect(r.body.map((x: any) => x.detectedLanguage)).toEqual([{ language: 'ar', score: 0.5 }, { language: 'he', score: 0.5 }]);
+    expect(r.body.map((x: any) => x.translations[0].text)).toEqual(['[en] مرحبا', '[en] שלום עולם']);
+  });
+
   it('suggestedFrom is used when detection fails', async () => {
     const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('12345'));
     expect(r.body[0].detectedLanguage).toEqual({ language: 'fr', score: 0 });

@@ -17,6 +17,7 @@ describe('translate: usage errors, nothing sent', () => {
     ['no --to', {}, ['x'], /--to is required/],
     ['a bad --to', { to: ['de_DE'] }, ['x'], /invalid language code "de_DE" for --to/],
     ['a --to twice', { to: ['de,DE'] }, ['x'], /--to names DE twice/],
+    ['a --to twice under an older code', { to: ['zh-Hans,zh-cn'] }, ['x'], /--to names zh-Hans twice \(as zh-Hans and as zh-cn\)/],
     ['a bad --from', { to: ['de'], from: '12' }, ['x'], /invalid language code "12" for --from/],
     ['a bad --text-type', { to: ['de'], textType: 'xml' }, ['x'], /invalid value "xml" for --text-type: allowed plain, html/],
     ['a bad --profanity-action', { to: ['de'], profanityAction: 'Hide' }, ['x'], /allowed NoAction, Marked, Deleted/],
