@@ -46,7 +46,6 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   if (args.length && opts.file !== undefined) throw new UsageError('give the text either as arguments or with --file, not both');
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
-  if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
   if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();
