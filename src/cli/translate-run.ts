@@ -50,7 +50,6 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
     throw new UsageError(`--out ${opts.out} is the input file ${opts.file}: its translation would replace it; name another file (nothing was sent)`);
   }
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
-  if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
   if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();

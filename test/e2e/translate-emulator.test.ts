@@ -64,6 +64,14 @@ describe('emulated translator: validation and errors', () => {
     expect(ct.status).toBe(415);
     expect(ct.body.error.code).toBe(415000);
   });
+
+  it('another method on /translate is 405 405000 with the Allow header HTTP requires', async () => {
+    const res = await fetch(`${e2e.env.VX_TRANSLATOR_ENDPOINT}/translate?api-version=3.0&to=de`, { headers: KEY });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('x-requestid')).toMatch(/^TRAN\./);
+    expect((await res.json()).error.code).toBe(405000);
+  });
 });
 
 describe('emulated translator: injected faults', () => {

@@ -132,6 +132,7 @@ export function parseParams(flags: TranslateFlags): TranslateParams {
 export function ineffectiveParams(p: TranslateParams): string[] {
   const notes: string[] = [];
   if (p.from && p.suggestedFrom) notes.push(`--suggested-from ${p.suggestedFrom} has no effect with --from ${p.from}: it is used only when the source language is detected`);
+  if (p.includeAlignment && p.textType === 'html') notes.push('--alignment has no effect with --text-type html: the service produces no alignment for HTML (the alignment fields are empty)');
   if (p.profanityMarker && p.profanityAction !== 'Marked') {
     notes.push(`--profanity-marker ${p.profanityMarker} has no effect without --profanity-action Marked`);
   }
