@@ -58,6 +58,36 @@ describe('translate: request', () => {
     expect(res.detectedLanguage).toBeUndefined();
   });
 
+  it('an older code the service still accepts (--to zh-cn) is answered as the current one (zh-Hans), as the published recording shows, and printed', async () => {
+    // recording_with_profanity.json: to=zh-cn -> "to": "zh-Hans"; vx called that answer a mismatch (exit 1)
+    const r = await e2e.run(['translate', '--to', 'zh-cn,de', '--from', 'en', 'Good morning', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(query().getAll('to')).toEqual(['zh-cn', 'de']);
+    expect(JSON.parse(r.stdout)[0].translations.map((t: any) => t.to)).toEqual(['zh-Hans', 'de']);
+    const text = await e2e.run(['translate', '--to', 'zh-chs', '--from', 'en', 'Good morning']);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('[zh-Hans] Ĝööð ɱöŕñîñĝ\n');
+  });
+
+  it('after --, a text that names a subcommand (memory, file, sync) is a text to translate; without -- the name still chooses the subcommand', async () => {
+    // commander dispatched `-- memory` to `translate memory` (its help, exit 2) and `-- file` to `translate file`
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--', 'memory', 'file', 'sync']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] ɱéɱöŕý\n[de] ƒîļé\n[de] šýñç\n');
+    expect(calls()[0].texts).toEqual(['memory', 'file', 'sync']);
+    // the `--` right after the command (met by the top-level parser): the options after it are texts too
+    const first = await e2e.run(['translate', '--', 'file']);
+    expect(first.stderr).toBe('vx: --to is required: the target language(s), e.g. --to de or --to de,fr\n');
+    expect(first.code).toBe(2);
+    const sub = await e2e.run(['translate', '--to', 'de', 'file']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/missing required argument 'source'/);
+    expect(sent()).toBe(1);
+  });
+
   it('--suggested-from is sent without --from; the detected language comes back', async () => {
     const r = await e2e.run(['translate', '--to', 'fr', '--suggested-from', 'de', '12345', 'Good morning, how are you today?', '-o', 'json']);
     expect(r.code).toBe(0);
