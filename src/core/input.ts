@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 // (fs.promises is reached through node:fs when first used: loading node:fs/promises also loads
 // readline, ~5 ms of the start of every command that only reads a file whole, such as erp import)
-import { createReadStream, fstatSync, promises as fsp, readFileSync } from 'node:fs';
+import { createReadStream, fstatSync, promises as fsp, readFileSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
@@ -99,6 +99,19 @@ export interface TextSource {
 // 64 KB (Node's own default): a chunk's decoded text stays a young object (V8 puts strings over 128 KB in
 // the large-object space, freed only by a full GC: 256 KB chunks added ~10 MB to a long run's peak RSS)
 const CHUNK = 64 * 1024;
+
+/**
+ * Whether two paths name the same regular file (through links or other spellings too): an output
+ * renamed over it would replace an input. False when either is missing or is not a regular file.
+ */
+export function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.isFile() && x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
+}
 
 export function readError(path: string, e: unknown): UsageError {
   const err = e as NodeJS.ErrnoException;

@@ -43,6 +43,30 @@ describe('translate: usage errors, nothing sent', () => {
   }
 });
 
+describe('translate: --out naming the --file (the source would be replaced by its translation)', () => {
+  it('is refused before anything is sent, also through another spelling or a link; the file is untouched', async () => {
+    const { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-out-in-'));
+    try {
+      const src = join(dir, 'notes.txt');
+      writeFileSync(src, 'one\ntwo\n');
+      symlinkSync(src, join(dir, 'link.txt'));
+      for (const out of [src, join(dir, '.', 'notes.txt'), join(dir, 'link.txt')]) {
+        const t = testCtx({ env });
+        await expect(runTranslate(t.ctx, opts({ to: ['de'], file: src, out }), [])).rejects.toThrow(
+          new UsageError(`--out ${out} is the input file ${src}: its translation would replace it; name another file (nothing was sent)`),
+        );
+        expect(t.http.requests).toEqual([]);
+      }
+      expect(readFileSync(src, 'utf8')).toBe('one\ntwo\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('translate: the request and the rendering', () => {
   it('POSTs /translate?api-version=3.0 with the key, the JSON content type, a trace id and the items as [{Text}]; text out', async () => {
     const t = testCtx({ env });
