@@ -195,7 +195,9 @@ export async function applyLimit(
   limit: number,
   o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
 ): Promise<void> {
-  const where = `--provider ${scope.provider} --location ${scope.location}`;
+  // the subscription too: a request is found only in its own subscription, and the one of this
+  // run may have come from a flag the person will not think of repeating
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
   if (!submitted.accepted) {
     const state = stateOf(submitted.body);

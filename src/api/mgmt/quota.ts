@@ -105,7 +105,7 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
     url,
     body,
     describe: `quota change of ${resourceName}`,
-    checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location}`,
+    checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
   });
   let location: string | undefined;
   if (res.headers.location) {
