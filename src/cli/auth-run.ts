@@ -141,6 +141,8 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   const service = await chooseService(ctx, o.service);
   const flow = chooseFlow(service, o);
   const waitMs = parseWait(o.wait);
+  // before anyone signs in: a config that cannot keep the credential would lose it afterwards
+  if (!ctx.http.dryRun) ctx.config.checkWritable();
   let got: Obtained;
   let auth: Authority | undefined;
   if (flow === 'key') {

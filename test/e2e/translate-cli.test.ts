@@ -337,6 +337,24 @@ describe('translate: errors', () => {
     expect(sent()).toBe(0);
   });
 
+  it('a UTF-16 file (a byte order mark at the start) is named as such with the way out, from a file and from a pipe; nothing sent', async () => {
+    // it was only "not valid UTF-8 (line 1)"
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Hello\r\nWorld\r\n', 'utf16le')]);
+    const p = join(dir, 'utf16.txt');
+    writeFileSync(p, bytes);
+    const hint = 'is not valid UTF-8 (line 1): it is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 or convert it: iconv -f UTF-16 -t UTF-8\n';
+    const f = await e2e.run(['translate', '--to', 'de', '-f', p]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toBe(`vx: ${p} ${hint}`);
+    const piped = await e2e.run(['translate', '--to', 'de'], { input: bytes });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe(`vx: standard input ${hint}`);
+    const whole = await e2e.run(['translate', '--to', 'de', '--whole', '-f', p]);
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toBe(`vx: ${p} ${hint.replace(' (line 1)', '')}`);
+    expect(sent()).toBe(0);
+  });
+
   it('a long line on piped stdin is caught before anything is sent when it is in the first batch', async () => {
     const r = await e2e.run(['translate', '--to', 'de'], { input: `a\nb\n${'x'.repeat(60_000)}\n` });
     expect(r.code).toBe(2);
