@@ -163,12 +163,20 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
         return;
       }
       const a = auth;
+      const deviceCode = `\`vx auth login --service ${family} --device-code\``;
       got = await browserSignIn(auth, {
         timeoutMs: waitMs,
         signal: ctx.signal,
+        timeoutAdvice: `on a machine without a browser (over SSH), sign in with ${deviceCode}`,
         onUrl: (url) => {
           const opened = o.browser !== false && openBrowser(ctx, url);
-          ctx.info(`${opened ? 'Opening your browser to sign in' : 'Open this address in a browser to sign in'} to ${family} (tenant ${a.tenant}):\n  ${url}`);
+          if (opened) ctx.info(`Opening your browser to sign in to ${family} (tenant ${a.tenant}):\n  ${url}`);
+          else {
+            // the address comes back to a listener on 127.0.0.1 of this machine: a browser elsewhere (the
+            // laptop an SSH session comes from) cannot reach it
+            ctx.info(`Open this address in a browser on this machine to sign in to ${family} (tenant ${a.tenant}):\n  ${url}`);
+            ctx.info(`(it returns to 127.0.0.1 here; without a browser on this machine, e.g. over SSH, press Ctrl-C and run ${deviceCode})`);
+          }
           ctx.info(`Waiting up to ${Math.round(waitMs / 1000)} s for the browser… (Ctrl-C to cancel)`);
         },
       });
