@@ -31,13 +31,18 @@ export interface RefreshTarget {
 export class LcsClient {
   private constructor(
     private readonly http: Http,
+    private readonly config: Config,
     readonly base: string,
     readonly headers: Record<string, string>,
   ) {}
 
   static async open(http: Http, config: Config): Promise<LcsClient> {
     const base = serviceBase(config, 'lcs');
-    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION });
+    return new LcsClient(http, config, base, await LcsClient.headersOf(http, config));
+  }
+
+  private static async headersOf(http: Http, config: Config): Promise<Record<string, string>> {
+    return { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION };
   }
 
   refreshUrl(t: RefreshTarget): string {
@@ -65,8 +70,14 @@ export class LcsClient {
     return body;
   }
 
+  /**
+   * One read of an operation's status. The credential is looked up for every read: a refresh runs
+   * for hours, longer than an access token lives, so a stored sign-in that expired during the
+   * wait is renewed (with its refresh token) instead of failing the wait with a 401.
+   */
   async status(project: string, environment: string, activity: string): Promise<{ body: OperationStatus; retryAfter?: string }> {
-    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers: this.headers });
+    const headers = await LcsClient.headersOf(this.http, this.config);
+    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers });
     return { body: res.json<OperationStatus>(), retryAfter: res.headers['retry-after'] };
   }
 }
