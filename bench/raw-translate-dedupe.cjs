@@ -3,11 +3,16 @@
 // within a window of distinct texts (two generations of Maps, as vx keeps it), every line checked
 // before it is sent, every answer's count checked, and each input line answered in order (a
 // duplicate by its first occurrence's result). Not vx; what no implementation can beat by much.
-// usage: node raw-translate-dedupe.cjs <url> <file> <to> <concurrency>
+// With a memory path (the floor of the same target "with the memory"), each distinct text is
+// looked up in an LMDB store first (a hit is not sent) and each answer is stored, as lean as
+// lmdb-js allows: a string key per target and text, the translated text as the value.
+// usage: node raw-translate-dedupe.cjs <url> <file> <to> <concurrency> [memory]
 const http = require('node:http');
 const fs = require('node:fs');
 const readline = require('node:readline');
-const [url, file, to, concurrencyArg] = process.argv.slice(2);
+const [url, file, to, concurrencyArg, memoryPath] = process.argv.slice(2);
+const db = memoryPath ? require('lmdb').open({ path: memoryPath, noSubdir: true, encoding: 'string', compression: false }) : undefined;
+const keyOf = (text) => `${to}\u0000${text}`;
 const concurrency = Number(concurrencyArg);
 const targets = to.split(',');
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -51,7 +56,16 @@ function post(texts) {
   };
   const send = async () => {
     const mine = slots;
-    const answered = texts.length ? post(texts).then((results) => results.forEach((r, i) => (mine[i].result = r))) : Promise.resolve();
+    const sent = texts;
+    const store = db ? (r, i) => db.put(keyOf(sent[i]), r.translations.map((t) => t.text).join('\u0000')) : () => undefined;
+    const answered = texts.length
+      ? post(texts).then((results) =>
+          results.forEach((r, i) => {
+            mine[i].result = r;
+            store(r, i);
+          }),
+        )
+      : Promise.resolve();
     window.push({ answered, lines });
     texts = [];
     slots = [];
@@ -69,6 +83,12 @@ function post(texts) {
         older = newest;
         newest = new Map();
       }
+      const stored = db?.get(keyOf(line));
+      if (stored !== undefined) {
+        slot.result = { translations: stored.split('\u0000').map((text, k) => ({ text, to: targets[k] })) };
+        lines.push(slot);
+        continue;
+      }
       const n = line.length * targets.length;
       if (texts.length && (texts.length >= 1000 || chars + n > 50_000)) await send();
       texts.push(line);
@@ -80,4 +100,5 @@ function post(texts) {
   if (lines.length) await send();
   while (window.length) await flushHead();
   agent.destroy();
+  if (db) await db.close();
 })();

@@ -118,6 +118,23 @@ export async function translateMemoryVolume({ lines = 100_000, bigLines = 1_000_
     report(`vx translate ${lines} lines throughput vs ideal raw client, no memory`, raw.ms, plain.ms, 0.8, { unit: 'ms', higherIsBetter: true });
     report(`vx translate ${lines} lines throughput vs ideal raw client, fresh memory (all stored)`, raw.ms, fresh.ms, 0.8, { unit: 'ms', higherIsBetter: true });
     report(`vx translate ${lines} lines throughput vs ideal raw client, memory rerun (all hits)`, raw.ms, again.ms, 0.8, { unit: 'ms', higherIsBetter: true });
+    // the floor under the last two: the lean client of bench/raw-translate-dedupe.cjs with an LMDB
+    // store of its own (a lookup per distinct text, a put per answer), fresh and then all hits
+    const floorMem = join(dir, 'floor.tm');
+    const floorArgs = [join(ROOT, 'bench', 'raw-translate-dedupe.cjs'), server.url, small, 'de', '4', floorMem];
+    const floorFresh = await measured(floorArgs, env);
+    const floorAgain = await measured(floorArgs, env);
+    for (const [what, floor, vx] of [
+      ['fresh memory', floorFresh, fresh],
+      ['memory rerun', floorAgain, again],
+    ]) {
+      report(`  the floor with a ${what}: a minimal client with the dedupe, checks and an LMDB store (bench/raw-translate-dedupe.cjs <memory>) vs the raw client`, raw.ms, floor.ms, 0.8, {
+        unit: 'ms',
+        higherIsBetter: true,
+        informational: true,
+        note: `(vx ${vx.ms.toFixed(0)} ms is ${(floor.ms / vx.ms).toFixed(2)}x that floor)`,
+      });
+    }
     console.log(`      peak RSS at ${lines} lines: raw ${raw.rss.toFixed(0)} MB, vx ${plain.rss.toFixed(0)} MB, fresh memory ${fresh.rss.toFixed(0)} MB, rerun ${again.rss.toFixed(0)} MB`);
     if (bigLines) {
       const big = join(dir, 'big.txt');

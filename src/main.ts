@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<number> {
   // the exit code is 128 + the signal's number
   let interrupted = 0;
   const onSignal = (sig: keyof typeof SIGNAL_EXIT) => {
+    // a child that stands for the run (emulator exec) decides how it ends
+    if (state.forwardSignal) return state.forwardSignal(sig);
     // a command that serves until it is told to stop (emulator start) takes SIGTERM as its stop
     if (sig === 'SIGTERM' && state.onSigterm) return state.onSigterm();
     if (sig === 'SIGINT' && state.pagerRunning) return;

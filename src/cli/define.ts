@@ -232,6 +232,30 @@ export function mount(parent: Command, spec: Spec): Command {
   }
   helpAfter(c, spec);
   c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile }));
-  for (const child of spec.commands?.() ?? []) mount(c, child);
+  const children = spec.commands?.() ?? [];
+  if (children.length && spec.args?.length) operandsAfterDashDash(c);
+  for (const child of children) mount(c, child);
   return c;
+}
+
+/**
+ * A command that runs and has subcommands (`translate [text...]` and `translate file|sync|memory`):
+ * after `--` the first operand is the command's own argument, never a subcommand's name, so
+ * `vx translate --to de -- memory` translates the word (commander dispatched it to `translate
+ * memory` even after `--`). Without `--` a subcommand's name still chooses it.
+ */
+function operandsAfterDashDash(c: Command): void {
+  // commander 14 decides on dispatch with _findCommand(operands[0]), once `args` holds this
+  // command's operands; whichever command met `--` pushed every word after it, in order, to the
+  // end of the operands: when there are no more operands than such words, the first is one of them
+  const internals = c as unknown as { _findCommand(name: string): Command | undefined };
+  const find = internals._findCommand.bind(c);
+  internals._findCommand = (name: string) => {
+    let root: Command = c;
+    while (root.parent) root = root.parent;
+    const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+    const dashes = raw.indexOf('--');
+    const literal = dashes >= 0 && c.args.length > 0 && c.args[0] === name && c.args.length <= raw.length - dashes - 1;
+    return literal ? undefined : find(name);
+  };
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
@@ -50,6 +50,22 @@ async function startServer(opts: EmulatorOptions) {
   }
 }
 
+/**
+ * Whether vx runs in the foreground process group of its terminal (Linux: /proc/self/stat), where
+ * a Ctrl-C reaches every process of the group, a child too. Elsewhere (no terminal, in the
+ * background, or no /proc): false.
+ */
+function inForegroundOfTerminal(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // pid (comm) state ppid pgrp session tty_nr tpgid ...: comm may hold spaces and parentheses
+    const [, , pgrp, , ttyNr, tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    return ttyNr !== 0 && tpgid === pgrp;
+  } catch {
+    return false;
+  }
+}
+
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -94,13 +110,23 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
   writeFileSync(shim, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1]))} "$@"\n`);
   chmodSync(shim, 0o755);
   try {
-    const code = await new Promise<number>((resolveCode, reject) => {
+    const { code, signal } = await new Promise<{ code: number; signal: NodeJS.Signals | null }>((resolveCode, reject) => {
       const child = spawn(command[0], command.slice(1), {
         stdio: 'inherit',
         env: { ...process.env, ...emu.env(), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
       });
+      // SIGTERM (a CI runner cancelling the job), SIGHUP and SIGINT sent to vx are passed on: the
+      // command ends (or cleans up) as it chooses, the emulator serves it meanwhile, and vx exits
+      // with its code. A Ctrl-C at a terminal already reaches the command (the whole foreground
+      // process group gets it): it is not sent a second time.
+      state.forwardSignal = (sig) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        if (sig === 'SIGINT' && inForegroundOfTerminal()) return;
+        child.kill(sig);
+      };
       child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
-      child.on('exit', (c, sig) => resolveCode(c ?? (sig === 'SIGINT' ? 130 : sig === 'SIGTERM' ? 143 : sig === 'SIGHUP' ? 129 : 1)));
+      // a command killed by a signal: 128 + its number, as a shell says it
+      child.on('exit', (c, sig) => resolveCode({ code: c ?? (sig ? 128 + (osConstants.signals[sig] ?? 0) : 1), signal: c === null ? sig : null }));
     });
     process.exitCode = code;
     if (code !== 0) {
@@ -108,9 +134,10 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
       class ChildExit extends VxError {
         override readonly exitCode = code;
       }
-      throw new ChildExit(`${command.join(' ')} exited with ${code}`);
+      throw new ChildExit(`${command.join(' ')} ${signal ? `was killed by ${signal} (exit ${code})` : `exited with ${code}`}`);
     }
   } finally {
+    state.forwardSignal = undefined;
     rmSync(shimDir, { recursive: true, force: true });
     await emu.close();
   }

@@ -192,19 +192,22 @@ export async function applyLimit(
   limit: number,
   o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
 ): Promise<void> {
-  const where = `--provider ${scope.provider} --location ${scope.location}`;
+  // the subscription too: a request is found only in its own subscription, and the one of this
+  // run may have come from a flag the person will not think of repeating
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
-  if (submitted.status !== 201) {
+  if (!submitted.accepted) {
     const state = stateOf(submitted.body);
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
     if (isFailure(state)) throw new ServiceError(`the quota change of ${resourceName} ended ${state}: ${submitted.body.properties?.message ?? 'no reason given'}`);
     if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
     return;
   }
-  const id = requestIdOf(submitted.body);
+  const id = requestIdOf(submitted.body, submitted.location);
   if (!o.wait) {
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
-    if (ctx.stderrIsTTY) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: vx mgmt quota requests get ${id} ${where}`);
+    // the id is in the printed request; an accepted answer without a body (202) has it only here
+    if (ctx.stderrIsTTY || !requestIdFrom(submitted.body)) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: vx mgmt quota requests get ${id} ${where}`);
     return;
   }
   const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${stateOf(submitted.body) ?? 'Accepted'}`);

@@ -15,6 +15,11 @@ export interface RunState {
   /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
   onSigterm?: () => void;
   /**
+   * set while a command runs a child that stands for the run (emulator exec): a stopping signal
+   * is passed on to the child, and the run ends when the child does, with its code
+   */
+  forwardSignal?: (sig: NodeJS.Signals) => void;
+  /**
    * set by a run whose requests change records in bulk (import): a reader of its output that goes
    * away (`| head`) does not cut it short, with batches out and rows not journaled; it goes on
    */

@@ -11,7 +11,7 @@ import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
 import { characterCount } from '../spec/families.js';
-import { readError } from '../core/input.js';
+import { readError, sameFile } from '../core/input.js';
 import { atomicFileSink, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 
@@ -67,12 +67,7 @@ export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute
  * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
  */
 function notOverMemory(out: string | undefined, memory: string): void {
-  try {
-    const [x, y] = [statSync(out ?? ''), statSync(memory)];
-    if (x.ino !== y.ino || x.dev !== y.dev) return;
-  } catch {
-    return;
-  }
+  if (out === undefined || !sameFile(out, memory)) return;
   throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
 }
 

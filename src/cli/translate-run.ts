@@ -18,7 +18,7 @@ import type { Ctx } from '../core/context.js';
 import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
 import { UsageError } from '../core/errors.js';
-import { openTextSource } from '../core/input.js';
+import { openTextSource, sameFile } from '../core/input.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
@@ -45,8 +45,11 @@ export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: strin
   const concurrency = parseConcurrency(opts.concurrency);
   if (args.length && opts.file !== undefined) throw new UsageError('give the text either as arguments or with --file, not both');
   if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+  // the output is renamed over its name when complete: over the input, the source text would be lost
+  if (opts.out !== undefined && opts.file !== undefined && opts.file !== '-' && sameFile(opts.out, opts.file)) {
+    throw new UsageError(`--out ${opts.out} is the input file ${opts.file}: its translation would replace it; name another file (nothing was sent)`);
+  }
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
-  if (params.includeAlignment && params.textType === 'html') ctx.warn('the service produces no alignment for HTML; the alignment fields will be empty');
   if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();

@@ -468,17 +468,21 @@ export class Emulator {
       let params: Record<string, string> | undefined;
       let route: CompiledRoute | undefined;
       let pathMatched = false;
+      /** the methods the path answers, for the Allow header of a 405 (RFC 9110: it must be there) */
+      const allowed = new Set<string>();
       for (const r of routes) {
         const m = r.re.exec(rest);
         if (!m) continue;
         pathMatched = true;
+        allowed.add(r.method);
+        if (r.method === 'GET') allowed.add('HEAD');
         if (r.method !== method && !(r.method === 'GET' && method === 'HEAD')) continue;
         route = r;
         params = { ...(m.groups ?? {}) };
         break;
       }
       if (!route) {
-        if (pathMatched) return fail(405, family.codes.methodNotAllowed ?? family.codes.badRequest, `The method ${method} is not allowed on ${rest}.`);
+        if (pathMatched) return fail(405, family.codes.methodNotAllowed ?? family.codes.badRequest, `The method ${method} is not allowed on ${rest}.`, { Allow: [...allowed].join(', ') });
         return fail(404, family.codes.notFound, `The requested resource ${rest} was not found.`);
       }
 

@@ -45,7 +45,7 @@ const WORD_SRC = String.raw`[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*`;
  * recorded sessions show). The real service keeps them intact in plain mode too (an HTML item sent
  * without textType=html keeps its tags); only the text between them changes.
  */
-const MARKUP_SRC = String.raw`<\s*mstrans:dictionary\b[^<>]*>[\s\S]*?<\/mstrans:dictionary>|<!--[\s\S]*?-->|<\/?[A-Za-z][^<>]*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
+const MARKUP_SRC = String.raw`<\s*mstrans:dictionary\b[^<>]*>[\s\S]*?<\/mstrans:dictionary>|<!--[\s\S]*?-->|<\/?[A-Za-z](?:[^<>"']|"[^"]*"|'[^']*')*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
 /** a markup token (kept) or a word (translated) */
 const WORD = new RegExp(`(${MARKUP_SRC})|${WORD_SRC}`, 'gu');
 /** markup tokens only, to tell whether a text has letters outside them */
@@ -101,7 +101,8 @@ export function translatePlain(src: string, marker: string, prof: ProfanityOptio
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW = new Set(['script', 'style']);
-const TOKEN = /<!--[\s\S]*?-->|<\/?[A-Za-z][^>]*>|<![^>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|[^<&]+|[<&]/g;
+/** a tag: its quoted attribute values may hold `>` (`title="a > b"`) */
+const TOKEN = /<!--[\s\S]*?-->|<\/?[A-Za-z](?:[^>"']|"[^"]*"|'[^']*')*>|<![^>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|[^<&]+|[<&]/g;
 
 function hasNoTranslate(tag: string): boolean {
   const m = /\sclass\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);

@@ -96,6 +96,9 @@ function scopeCode(iso: string, text: string): string | undefined {
   return findLanguage(special[iso] ?? iso);
 }
 
+/** the language of a text in a script that (nearly) only one language of the scope writes; Latin is none of them */
+const SCRIPT_LANGUAGE: Record<string, string> = { Arab: 'ar', Hebr: 'he', Cyrl: 'ru', Grek: 'el', Deva: 'hi', Hans: 'zh-Hans', Jpan: 'ja', Kore: 'ko' };
+
 /** The detected language of a text with a score in [0, 1], or null when detection fails. */
 function detect(detectAll: Detector, text: string): { language: string; score: number } | null {
   // digits say nothing about the language: texts that differ only in numbers share one detection
@@ -109,6 +112,12 @@ function detect(detectAll: Detector, text: string): { language: string; score: n
       found = { language, score: Math.round(Math.min(1, Math.max(0, d.accuracy)) * 100) / 100 };
       break;
     }
+  }
+  // a short text the detector cannot place (or places in a language outside the scope, as Hebrew
+  // read as Yiddish) is still plainly in its script's language: Arabic letters are not English
+  if (!found) {
+    const language = SCRIPT_LANGUAGE[dominantScript(key) ?? ''];
+    if (language) found = { language, score: 0.5 };
   }
   if (detected.size >= 10_000) detected.clear();
   detected.set(key, found);

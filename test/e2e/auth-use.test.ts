@@ -247,6 +247,32 @@ describe('expired sign-ins', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^vx: HTTP 401 Unauthorized AuthenticationFailed: The access token has expired\./);
   });
+
+  it('a watch that outlives its access token goes on: renewed with the refresh token, the refused poll sent once more', async () => {
+    await loginDevice('mgmt');
+    const first = t.profile()['mgmt.token'];
+    t.emu.log.length = 0;
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 300 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(done()).toBe(true);
+    };
+    const { result, driven } = await drive(t, ['mgmt', 'health', 'watch', '--interval', '1', '-o', 'ndjson'], async (child) => {
+      await until(() => t.emu.count({ family: 'mgmt' }) >= 1);
+      t.emu.tokens.get(first)!.expiresAt = Date.now() - 1; // the service now refuses it (expired there, or revoked)
+      await until(() => t.emu.log.some((l, i) => l.family === 'mgmt' && l.status === 200 && t.emu.log.slice(0, i).some((a) => a.family === 'auth')));
+      child.kill('SIGINT');
+    });
+    expect(driven).toBeUndefined();
+    expect([result.code, result.stderr]).toEqual([130, 'vx: interrupted\n']);
+    const seen = t.emu.log.map((l) => `${l.family} ${l.status}`);
+    const refused = seen.indexOf('mgmt 401');
+    expect(refused).toBeGreaterThan(0);
+    expect(seen.slice(refused, refused + 3)).toEqual(['mgmt 401', 'auth 200', 'mgmt 200']);
+    expect(t.emu.count({ family: 'auth' })).toBe(1);
+    const renewed = t.profile()['mgmt.token'];
+    expect(renewed).not.toBe(first);
+    expect(t.emu.tokens.get(renewed)).toBeDefined();
+  });
 });
 
 describe('auth status, logout and token', () => {

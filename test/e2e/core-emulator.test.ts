@@ -7,7 +7,16 @@ import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
+/** commands run by `emulator exec` that must not outlive a failed test */
+const orphans: number[] = [];
 afterEach(() => {
+  for (const pid of orphans.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone, as it should be */
+    }
+  }
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
   for (const d of dirs.splice(0)) removeDir(d);
 });
@@ -96,6 +105,36 @@ describe('vx emulator start', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "vx: --query would be read by `vx emulator exec` itself, not by vx; put the command after --: vx emulator exec -- vx ...\n"]);
     const ok = await runVx(['emulator', 'exec', '--', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
     expect([ok.code, ok.stdout]).toEqual([0, '2\n']);
+  });
+
+  // a CI runner that cancels a job sends SIGTERM to the process it started (vx): the command vx
+  // runs must get it too, and vx must end with the command's own code, never leave it running
+  it.each([
+    ['SIGTERM', 3],
+    ['SIGHUP', 4],
+    ['SIGINT', 5],
+  ] as const)('exec passes %s on to the command, waits for it and exits with its code', async (sig, code) => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const script = `trap 'echo "got ${sig.slice(3)}"; exit ${code}' ${sig.slice(3)}; echo ready $$; while :; do sleep 0.05; done`;
+    const child = spawn(process.execPath, [BIN, 'emulator', 'exec', '--', 'sh', '-c', script], { env: baseEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    await new Promise<void>((r) => child.stdout.on('data', (c) => ((stdout += c), stdout.includes('\n') && r())));
+    const pid = Number(/^ready (\d+)\n/.exec(stdout)![1]);
+    orphans.push(pid);
+    child.kill(sig);
+    expect(await exited).toBe(code);
+    expect(stdout).toBe(`ready ${pid}\ngot ${sig.slice(3)}\n`);
+    expect(stderr).toBe(`vx: sh -c ${script} exited with ${code}\n`);
+  });
+
+  it('exec: a command killed by a signal is 128 + its number (SIGKILL: 137)', async () => {
+    const r = await runVx(['emulator', 'exec', '--', 'sh', '-c', 'kill -KILL $$']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([137, '', 'vx: sh -c kill -KILL $$ was killed by SIGKILL (exit 137)\n']);
   });
 
   it('refuses a --state file in a directory that does not exist before listening (exit 2), instead of failing at the first change', async () => {

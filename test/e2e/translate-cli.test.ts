@@ -58,6 +58,36 @@ describe('translate: request', () => {
     expect(res.detectedLanguage).toBeUndefined();
   });
 
+  it('an older code the service still accepts (--to zh-cn) is answered as the current one (zh-Hans), as the published recording shows, and printed', async () => {
+    // recording_with_profanity.json: to=zh-cn -> "to": "zh-Hans"; vx called that answer a mismatch (exit 1)
+    const r = await e2e.run(['translate', '--to', 'zh-cn,de', '--from', 'en', 'Good morning', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(query().getAll('to')).toEqual(['zh-cn', 'de']);
+    expect(JSON.parse(r.stdout)[0].translations.map((t: any) => t.to)).toEqual(['zh-Hans', 'de']);
+    const text = await e2e.run(['translate', '--to', 'zh-chs', '--from', 'en', 'Good morning']);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('[zh-Hans] Ĝööð ɱöŕñîñĝ\n');
+  });
+
+  it('after --, a text that names a subcommand (memory, file, sync) is a text to translate; without -- the name still chooses the subcommand', async () => {
+    // commander dispatched `-- memory` to `translate memory` (its help, exit 2) and `-- file` to `translate file`
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--', 'memory', 'file', 'sync']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[de] ɱéɱöŕý\n[de] ƒîļé\n[de] šýñç\n');
+    expect(calls()[0].texts).toEqual(['memory', 'file', 'sync']);
+    // the `--` right after the command (met by the top-level parser): the options after it are texts too
+    const first = await e2e.run(['translate', '--', 'file']);
+    expect(first.stderr).toBe('vx: --to is required: the target language(s), e.g. --to de or --to de,fr\n');
+    expect(first.code).toBe(2);
+    const sub = await e2e.run(['translate', '--to', 'de', 'file']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/missing required argument 'source'/);
+    expect(sent()).toBe(1);
+  });
+
   it('--suggested-from is sent without --from; the detected language comes back', async () => {
     const r = await e2e.run(['translate', '--to', 'fr', '--suggested-from', 'de', '12345', 'Good morning, how are you today?', '-o', 'json']);
     expect(r.code).toBe(0);
@@ -304,6 +334,24 @@ describe('translate: errors', () => {
     expect(t.stderr).toMatch(/line 2 of .* is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000/);
     const a = await e2e.run(['translate', '--to', 'de', 'ok', 'z'.repeat(50_001)]);
     expect(a.stderr).toMatch(/^vx: argument 2 is too long/);
+    expect(sent()).toBe(0);
+  });
+
+  it('a UTF-16 file (a byte order mark at the start) is named as such with the way out, from a file and from a pipe; nothing sent', async () => {
+    // it was only "not valid UTF-8 (line 1)"
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Hello\r\nWorld\r\n', 'utf16le')]);
+    const p = join(dir, 'utf16.txt');
+    writeFileSync(p, bytes);
+    const hint = 'is not valid UTF-8 (line 1): it is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 or convert it: iconv -f UTF-16 -t UTF-8\n';
+    const f = await e2e.run(['translate', '--to', 'de', '-f', p]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toBe(`vx: ${p} ${hint}`);
+    const piped = await e2e.run(['translate', '--to', 'de'], { input: bytes });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe(`vx: standard input ${hint}`);
+    const whole = await e2e.run(['translate', '--to', 'de', '--whole', '-f', p]);
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toBe(`vx: ${p} ${hint.replace(' (line 1)', '')}`);
     expect(sent()).toBe(0);
   });
 

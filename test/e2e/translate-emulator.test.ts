@@ -64,6 +64,14 @@ describe('emulated translator: validation and errors', () => {
     expect(ct.status).toBe(415);
     expect(ct.body.error.code).toBe(415000);
   });
+
+  it('another method on /translate is 405 405000 with the Allow header HTTP requires', async () => {
+    const res = await fetch(`${e2e.env.VX_TRANSLATOR_ENDPOINT}/translate?api-version=3.0&to=de`, { headers: KEY });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('x-requestid')).toMatch(/^TRAN\./);
+    expect((await res.json()).error.code).toBe(405000);
+  });
 });
 
 describe('emulated translator: injected faults', () => {
@@ -104,6 +112,13 @@ describe('emulated translator: answers', () => {
     expect(r.body[3].translations[0].text).toBe('Good morning'); // English to English stays
     const given = await post('?api-version=3.0&to=en&from=de', items('Guten Morgen'));
     expect(given.body[0].detectedLanguage).toBeUndefined();
+  });
+
+  it('a short text the detector cannot place is detected by its script (Arabic letters are not English), before suggestedFrom', async () => {
+    // tinyld finds nothing in "مرحبا" and Yiddish in "שלום עולם": the emulator answered en (score 0) for both
+    const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('مرحبا', 'שלום עולם'));
+    expect(r.body.map((x: any) => x.detectedLanguage)).toEqual([{ language: 'ar', score: 0.5 }, { language: 'he', score: 0.5 }]);
+    expect(r.body.map((x: any) => x.translations[0].text)).toEqual(['[en] مرحبا', '[en] שלום עולם']);
   });
 
   it('suggestedFrom is used when detection fails', async () => {

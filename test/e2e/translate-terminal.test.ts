@@ -84,6 +84,19 @@ describe('translate at a terminal', () => {
     expect(p.stdout.text).toBe('[de] Ĥéļļö\n');
   });
 
+  it('--alignment with --text-type html is sent as given, with its warning at a terminal only (it was printed in pipelines too)', async () => {
+    const t = session({ stdoutTTY: false, stderrTTY: true });
+    await runTranslate(t.ctx, { fallback: true, to: ['de'], from: 'en', alignment: true, textType: 'html' }, ['<b>Hello</b>']);
+    expect(t.stdout.text).toBe('<b>[de] Ĥéļļö</b>\n');
+    expect(t.stderr.text.split('\n')[0]).toBe('warning: --alignment has no effect with --text-type html: the service produces no alignment for HTML (the alignment fields are empty)');
+    const q = new URLSearchParams((e2e.emu.state.translator.calls as TranslateCall[]).at(-1)!.query);
+    expect([q.get('textType'), q.get('includeAlignment')]).toEqual(['html', 'true']);
+    const p = session({ stdoutTTY: false, stderrTTY: false });
+    await runTranslate(p.ctx, { fallback: true, to: ['de'], from: 'en', alignment: true, textType: 'html' }, ['<b>Hello</b>']);
+    expect(p.stderr.text).toBe('');
+    expect(p.stdout.text).toBe('<b>[de] Ĥéļļö</b>\n');
+  });
+
   it('reads a piped stdin stream', async () => {
     const { ctx, stdout, stdin } = session({ stdoutTTY: false, stderrTTY: false });
     stdin.end('one\ntwo\n');

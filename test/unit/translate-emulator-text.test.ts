@@ -73,6 +73,14 @@ describe('HTML mode', () => {
     expect(translateHtml(src, '[de] ')).toBe('<p>[de] Ĥî <!-- note --><span class=notranslate>keep <b>me</b></span> åñð &lt;ýöû&gt;</p>');
   });
 
+  it('keeps a quoted attribute value that holds ">" (it was cut there and its rest translated), in HTML and plain mode', () => {
+    const src = `<p title="a > b">Hello <a href="x?a=1&amp;b=2" data-x='q>r'>link</a></p>`;
+    expect(translateHtml(src, '[de] ')).toBe(`<p title="a > b">[de] Ĥéļļö <a href="x?a=1&amp;b=2" data-x='q>r'>ļîñķ</a></p>`);
+    expect(translatePlain(src, '[de] ').text).toBe(`[de] <p title="a > b">Ĥéļļö <a href="x?a=1&amp;b=2" data-x='q>r'>ļîñķ</a></p>`);
+    // a stray quote in text is no attribute
+    expect(translateHtml('<b>say "hi"</b>', '[de] ')).toBe('<b>[de] šåý "ĥî"</b>');
+  });
+
   it('leaves script and style alone and closes void elements correctly', () => {
     expect(translateHtml('<div><img src="a.png"><style>p{x:1}</style>Text</div>', '[de] ')).toBe('<div><img src="a.png"><style>p{x:1}</style>[de] Ţéẋţ</div>');
   });

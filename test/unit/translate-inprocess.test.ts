@@ -17,6 +17,7 @@ describe('translate: usage errors, nothing sent', () => {
     ['no --to', {}, ['x'], /--to is required/],
     ['a bad --to', { to: ['de_DE'] }, ['x'], /invalid language code "de_DE" for --to/],
     ['a --to twice', { to: ['de,DE'] }, ['x'], /--to names DE twice/],
+    ['a --to twice under an older code', { to: ['zh-Hans,zh-cn'] }, ['x'], /--to names zh-Hans twice \(as zh-Hans and as zh-cn\)/],
     ['a bad --from', { to: ['de'], from: '12' }, ['x'], /invalid language code "12" for --from/],
     ['a bad --text-type', { to: ['de'], textType: 'xml' }, ['x'], /invalid value "xml" for --text-type: allowed plain, html/],
     ['a bad --profanity-action', { to: ['de'], profanityAction: 'Hide' }, ['x'], /allowed NoAction, Marked, Deleted/],
@@ -40,6 +41,30 @@ describe('translate: usage errors, nothing sent', () => {
       expect(t.stdout.text).toBe('');
     });
   }
+});
+
+describe('translate: --out naming the --file (the source would be replaced by its translation)', () => {
+  it('is refused before anything is sent, also through another spelling or a link; the file is untouched', async () => {
+    const { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-out-in-'));
+    try {
+      const src = join(dir, 'notes.txt');
+      writeFileSync(src, 'one\ntwo\n');
+      symlinkSync(src, join(dir, 'link.txt'));
+      for (const out of [src, join(dir, '.', 'notes.txt'), join(dir, 'link.txt')]) {
+        const t = testCtx({ env });
+        await expect(runTranslate(t.ctx, opts({ to: ['de'], file: src, out }), [])).rejects.toThrow(
+          new UsageError(`--out ${out} is the input file ${src}: its translation would replace it; name another file (nothing was sent)`),
+        );
+        expect(t.http.requests).toEqual([]);
+      }
+      expect(readFileSync(src, 'utf8')).toBe('one\ntwo\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('translate: the request and the rendering', () => {

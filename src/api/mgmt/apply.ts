@@ -205,14 +205,14 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       return undefined;
     }
     const state = stateOf(submitted.body);
-    if (submitted.status !== 201) {
+    if (!submitted.accepted) {
       // 200: done at once, no request to follow
       set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
       return undefined;
     }
     let id: string;
     try {
-      id = requestIdOf(submitted.body);
+      id = requestIdOf(submitted.body, submitted.location);
     } catch (e) {
       set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
       return undefined;

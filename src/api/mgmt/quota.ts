@@ -69,9 +69,16 @@ export function listRequests(c: MgmtClient, s: QuotaScope, q: { filter?: string;
   return c.list<QuotaRequest>(requestUrl(c, s, undefined, { $filter: q.filter, $top: q.top }), q.top);
 }
 
-export async function getRequest(c: MgmtClient, s: QuotaScope, requestId: string, url = requestUrl(c, s, requestId)): Promise<{ body: QuotaRequest; retryAfter?: string }> {
+/**
+ * Reads a quota request. `running` is true for a 202 (the long-running operation pattern of the
+ * resource manager: a status URL from Location answers 202, often with no body, until the
+ * operation ends); its body, if any, is kept but its state cannot end the wait.
+ */
+export async function getRequest(c: MgmtClient, s: QuotaScope, requestId: string, url = requestUrl(c, s, requestId)): Promise<{ body: QuotaRequest; retryAfter?: string; running: boolean }> {
   const res = await c.send({ method: 'GET', url });
-  return { body: res.json<QuotaRequest>(), retryAfter: res.headers['retry-after'] };
+  const running = res.status === 202;
+  const body = running && !res.body.length ? {} : res.json<QuotaRequest>();
+  return { body, retryAfter: res.headers['retry-after'], running };
 }
 
 /** The PATCH body: the new limit with the unit and name of the current quota. */
@@ -80,8 +87,10 @@ export function patchBody(current: Quota, resourceName: string, limit: number): 
 }
 
 export interface SubmitResult {
-  /** 200: the change is done; 201: accepted, follow the request */
+  /** 200: the change is done; 201 (or 202): accepted, follow the request */
   status: number;
+  /** 201 or 202: the change was accepted and runs on; the request is to be followed */
+  accepted: boolean;
   body: QuotaRequest;
   retryAfter?: string;
   /** a status URL from a Location header (same origin only; another one is ignored) */
@@ -96,7 +105,7 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
     url,
     body,
     describe: `quota change of ${resourceName}`,
-    checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location}`,
+    checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
   });
   let location: string | undefined;
   if (res.headers.location) {
@@ -108,7 +117,10 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
       location = undefined;
     }
   }
-  return { status: res.status, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
+  // 202 Accepted is the resource manager's usual answer to a long-running change: like 201, it is
+  // not done yet (treating it as "done" would report a change that may still fail)
+  const accepted = res.status === 201 || res.status === 202;
+  return { status: res.status, accepted, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
 }
 
 /**
@@ -123,9 +135,20 @@ export function requestIdFrom(r: QuotaRequest): string | undefined {
   return undefined;
 }
 
-/** The request id of an accepted change (see requestIdFrom); none is a service failure. */
-export function requestIdOf(r: QuotaRequest): string {
-  const id = requestIdFrom(r);
+/** The request id in a status URL (`.../serviceLimitsRequests/{id}`), or undefined. */
+function requestIdInUrl(url: string | undefined): string | undefined {
+  const m = url ? /\/serviceLimitsRequests\/([^/?#]+)/i.exec(new URL(url).pathname) : null;
+  if (!m) return undefined;
+  const id = decodeURIComponent(m[1]!);
+  return checkRule(RULES.requestId, id) ? undefined : id;
+}
+
+/**
+ * The request id of an accepted change (see requestIdFrom; for a 202 without a body, the id at the
+ * end of its Location); none is a service failure.
+ */
+export function requestIdOf(r: QuotaRequest, location?: string): string {
+  const id = requestIdFrom(r) ?? requestIdInUrl(location);
   if (!id) throw new ServiceError(`the service accepted the quota change but gave no usable request id (${JSON.stringify(r.name ?? r.id ?? null)})`);
   return id;
 }
@@ -181,10 +204,10 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
       );
     }
     await sleep(Math.min(pollDelay(k, retryAfter, o.intervalSeconds, floor), left), o.signal);
-    const { body, retryAfter: ra } = await getRequest(c, s, requestId, o.url);
-    state = stateOf(body);
+    const { body, retryAfter: ra, running } = await getRequest(c, s, requestId, o.url);
+    state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
     o.onState?.(state, body);
-    if (isFinal(state)) return body;
+    if (!running && isFinal(state)) return body;
     retryAfter = ra;
   }
 }

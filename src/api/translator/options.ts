@@ -4,6 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import {
   canonicalScript,
+  findLanguage,
   GUID,
   LANGUAGE_CODE,
   PROFANITY_ACTIONS,
@@ -82,12 +83,17 @@ function script(flag: string, value: string): string {
 export function parseParams(flags: TranslateFlags): TranslateParams {
   const to = splitList(flags.to);
   if (to.length === 0) throw new UsageError('--to is required: the target language(s), e.g. --to de or --to de,fr');
-  const seen = new Set<string>();
+  // one language under two codes (zh-Hans, zh-cn) would be translated and billed twice
+  const seen = new Map<string, string>();
   for (const t of to) {
     if (t === '') throw new UsageError('--to has an empty language code');
     language('--to', t);
-    if (seen.has(t.toLowerCase())) throw new UsageError(`--to names ${t} twice`);
-    seen.add(t.toLowerCase());
+    const key = findLanguage(t) ?? t.toLowerCase();
+    const before = seen.get(key);
+    if (before !== undefined) {
+      throw new UsageError(before.toLowerCase() === t.toLowerCase() ? `--to names ${t} twice` : `--to names ${key} twice (as ${before} and as ${t})`);
+    }
+    seen.set(key, t);
   }
   const params: TranslateParams = { to };
   params.from = language('--from', flags.from);
@@ -126,6 +132,7 @@ export function parseParams(flags: TranslateFlags): TranslateParams {
 export function ineffectiveParams(p: TranslateParams): string[] {
   const notes: string[] = [];
   if (p.from && p.suggestedFrom) notes.push(`--suggested-from ${p.suggestedFrom} has no effect with --from ${p.from}: it is used only when the source language is detected`);
+  if (p.includeAlignment && p.textType === 'html') notes.push('--alignment has no effect with --text-type html: the service produces no alignment for HTML (the alignment fields are empty)');
   if (p.profanityMarker && p.profanityAction !== 'Marked') {
     notes.push(`--profanity-marker ${p.profanityMarker} has no effect without --profanity-action Marked`);
   }

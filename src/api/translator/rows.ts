@@ -2,7 +2,7 @@
 // `text` lines. Pure functions of the results; the CLI picks the format and writes them.
 import { terminalText } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
-import type { TranslateResult } from '../../spec/translator.js';
+import { findLanguage, type TranslateResult } from '../../spec/translator.js';
 import type { TranslateParams } from './options.js';
 
 /** One table/tsv/csv row per item and target. */
@@ -68,6 +68,12 @@ function escapeBreaks(text: string): string {
   return terminalText(BREAK.test(text) ? text.replace(/\n/g, '\\n') : text);
 }
 
+/** two spellings of one supported language (`zh-cn` and `zh-Hans`) */
+function sameLanguage(a: string, b: string): boolean {
+  const ca = findLanguage(a);
+  return ca !== undefined && ca === findLanguage(b);
+}
+
 /**
  * The first result that does not match its item: one translation per target, in --to order, each
  * with a text (a missing one would print "undefined" or shift every later line). Undefined when
@@ -81,8 +87,9 @@ export function mismatch(results: readonly TranslateResult[], to: readonly strin
     if (ts.length !== to.length) return { index: i, why: `${ts.length} translation${ts.length === 1 ? '' : 's'} for ${to.length} target${to.length === 1 ? '' : 's'} (${to.join(', ')})` };
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      // the service writes the code as --to did, mostly: compare without lower-casing first
-      if (typeof t?.to !== 'string' || (t.to !== to[k] && t.to.toLowerCase() !== lower[k])) {
+      // the service writes the code as --to did, mostly: compare without lower-casing first; an
+      // older code it still accepts comes back as the current one (zh-cn -> zh-Hans)
+      if (typeof t?.to !== 'string' || (t.to !== to[k] && t.to.toLowerCase() !== lower[k] && !sameLanguage(t.to, to[k]))) {
         return { index: i, why: `translation ${k + 1} is to ${JSON.stringify(t?.to ?? null)}, expected ${to[k]} (the --to order)` };
       }
       if (typeof t.text !== 'string') return { index: i, why: `the translation to ${to[k]} has no text (${t.text === undefined ? 'missing' : JSON.stringify(t.text)})` };
