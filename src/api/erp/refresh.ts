@@ -31,18 +31,13 @@ export interface RefreshTarget {
 export class LcsClient {
   private constructor(
     private readonly http: Http,
-    private readonly config: Config,
     readonly base: string,
     readonly headers: Record<string, string>,
   ) {}
 
   static async open(http: Http, config: Config): Promise<LcsClient> {
     const base = serviceBase(config, 'lcs');
-    return new LcsClient(http, config, base, await LcsClient.headersOf(http, config));
-  }
-
-  private static async headersOf(http: Http, config: Config): Promise<Record<string, string>> {
-    return { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION };
+    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION });
   }
 
   refreshUrl(t: RefreshTarget): string {
@@ -71,13 +66,12 @@ export class LcsClient {
   }
 
   /**
-   * One read of an operation's status. The credential is looked up for every read: a refresh runs
-   * for hours, longer than an access token lives, so a stored sign-in that expired during the
-   * wait is renewed (with its refresh token) instead of failing the wait with a 401.
+   * One read of an operation's status. A refresh runs for hours, longer than an access token
+   * lives: the headers carry the stored sign-in's renewer (api/service.ts), so an expired token is
+   * renewed before a read instead of failing the wait with a 401.
    */
   async status(project: string, environment: string, activity: string): Promise<{ body: OperationStatus; retryAfter?: string }> {
-    const headers = await LcsClient.headersOf(this.http, this.config);
-    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers });
+    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers: this.headers });
     return { body: res.json<OperationStatus>(), retryAfter: res.headers['retry-after'] };
   }
 }
