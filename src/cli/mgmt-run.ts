@@ -19,7 +19,7 @@ import {
   type QuotaRequest,
   type QuotaScope,
 } from '../api/mgmt/quota.js';
-import { checkCount, checkFilter, checkLimit, checkResourceId, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkLimit, checkResourceAndSubscription, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
 import {
   currentEtag,
   deleteVersionSet,
@@ -67,11 +67,8 @@ function humanRows(ctx: Ctx): boolean {
 export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const top = checkCount('--top', opts.top, 1);
-  const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
+  const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
   if (resource && opts.since !== undefined) throw new UsageError('--since works with the subscription list only (the service has no start time for --resource); nothing was sent');
-  if (resource && opts.subscription !== undefined && opts.subscription !== resource.subscription) {
-    throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
-  }
   const queryStartTime = opts.since === undefined ? undefined : sinceToQueryStartTime(opts.since);
   const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
