@@ -182,6 +182,18 @@ describe('translate: input', () => {
     expect(calls()[1].texts).toEqual(['Good morning']);
   });
 
+  it('--whole with several targets (or --to-script) keeps text as <lang><TAB><text> lines: the line breaks are written \\n (the lines of the translations mixed, with no way to tell them apart)', async () => {
+    const input = '# Title\n\nSome text.\n';
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--whole'], { input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('de\t[de] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\nfr\t[fr] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\n');
+    const s = await e2e.run(['translate', '--to', 'ru', '--to-script', 'Latn', '--from', 'en', '--whole'], { input });
+    expect(s.stdout).toBe('[ru] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\t[ru] # Title\\n\\nSome text.\n');
+    // one target: the document as it is
+    const one = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--whole'], { input });
+    expect(one.stdout).toBe('[de] # Ţîţļé\n\nŠöɱé ţéẋţ.\n');
+  });
+
   it('--text-type html with a file translates each line as one element', async () => {
     const p = file('lines.html', '<p>One</p>\n<p class=notranslate>Two</p>\n');
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '-f', p]);
