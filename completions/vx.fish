@@ -268,7 +268,7 @@ function __vx_valued
     case 'vx erp salesquotes export'
       printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
-      printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q
+      printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout --wait-timeout -o -p -q
     case 'vx erp refresh status'
       printf '%s\n' --environment --output --profile --project --query --retries --timeout -o -p -q
     case 'vx mgmt'
@@ -2111,6 +2111,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l wait
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l dry-run

@@ -2,7 +2,7 @@
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
 import { AuthError } from '../core/errors.js';
-import { SIGN_IN_SERVICE, type Http } from '../core/http.js';
+import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
 import { FAMILY_NAMES, familyOf, type FamilyName } from '../spec/families.js';
 
@@ -39,7 +39,55 @@ export async function authHeaders(config: Config, service: ServiceName, http?: H
     const region = auth.region && config.get(auth.region.setting);
     return region ? { ...tag, [auth.header]: key, [auth.region!.header]: region } : { ...tag, [auth.header]: key };
   }
-  return { ...tag, Authorization: `Bearer ${await credential(config, service, http)}` };
+  const token = await credential(config, service, http);
+  const renewer = await storedSignInRenewer(config, service, token, http);
+  return { ...tag, ...(renewer ? { [CREDENTIAL_RENEWER]: renewer } : {}), Authorization: `Bearer ${token}` };
+}
+
+/**
+ * For a token from a stored sign-in that expires: what keeps it current through a long run (see
+ * core/http.ts CREDENTIAL_RENEWER). Before each request, an expired token is renewed (or refused
+ * with "sign in again", as at the start); a 401 renews it once. One renewal at a time per run: the
+ * requests in flight wait for it and share its token.
+ */
+async function storedSignInRenewer(config: Config, service: ServiceName, token: string, http?: Http): Promise<CredentialRenewer | undefined> {
+  if (config.resolve(credentialKey(service))?.source !== 'profile') return undefined;
+  const { storedOwner, storedSignIn, isOAuthFamily, EXPIRY_SKEW_MS } = await import('./auth/credentials.js');
+  const owner = storedOwner(config, service);
+  if (!owner || !isOAuthFamily(owner) || !storedSignIn(config, owner)) return undefined;
+  let inUse = token;
+  // the tokens this run was given: a request carrying another one (vx api -H) is not touched
+  const ours = new Set([token]);
+  const sentToken = (sent: Record<string, string>) => (sent.authorization ?? '').replace(/^Bearer\s+/i, '');
+  let expiresAt = Date.parse(storedSignIn(config, owner)?.expiresAt ?? '');
+  let pending: Promise<string | undefined> | undefined;
+  const once = (renewal: () => Promise<string | undefined>) =>
+    (pending ??= renewal()
+      .then((t) => {
+        if (t) {
+          [inUse, expiresAt] = [t, Date.parse(storedSignIn(config, owner)?.expiresAt ?? '')];
+          ours.add(t);
+        }
+        return t;
+      })
+      .finally(() => (pending = undefined)));
+  const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
+  return {
+    async current(sent) {
+      if (!ours.has(sentToken(sent))) return undefined;
+      // the headers a client made at the start still carry the first token: always the one in use
+      if (expiresAt - EXPIRY_SKEW_MS <= Date.now() || pending) await once(() => credential(config, service, http));
+      return bearer(inUse);
+    },
+    async refused(sent) {
+      const refused = sentToken(sent);
+      if (!ours.has(refused)) return undefined;
+      if (refused !== inUse) return bearer(inUse); // renewed meanwhile by another request of this run
+      const { renewRefused } = await import('./auth/renew.js');
+      const t = await once(() => renewRefused(config, owner, refused, http));
+      return t ? bearer(t) : undefined;
+    },
+  };
 }
 
 /**

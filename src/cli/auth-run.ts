@@ -141,6 +141,8 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   const service = await chooseService(ctx, o.service);
   const flow = chooseFlow(service, o);
   const waitMs = parseWait(o.wait);
+  // before anyone signs in: a config that cannot keep the credential would lose it afterwards
+  if (!ctx.http.dryRun) ctx.config.checkWritable();
   let got: Obtained;
   let auth: Authority | undefined;
   if (flow === 'key') {
@@ -161,12 +163,20 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
         return;
       }
       const a = auth;
+      const deviceCode = `\`vx auth login --service ${family} --device-code\``;
       got = await browserSignIn(auth, {
         timeoutMs: waitMs,
         signal: ctx.signal,
+        timeoutAdvice: `on a machine without a browser (over SSH), sign in with ${deviceCode}`,
         onUrl: (url) => {
           const opened = o.browser !== false && openBrowser(ctx, url);
-          ctx.info(`${opened ? 'Opening your browser to sign in' : 'Open this address in a browser to sign in'} to ${family} (tenant ${a.tenant}):\n  ${url}`);
+          if (opened) ctx.info(`Opening your browser to sign in to ${family} (tenant ${a.tenant}):\n  ${url}`);
+          else {
+            // the address comes back to a listener on 127.0.0.1 of this machine: a browser elsewhere (the
+            // laptop an SSH session comes from) cannot reach it
+            ctx.info(`Open this address in a browser on this machine to sign in to ${family} (tenant ${a.tenant}):\n  ${url}`);
+            ctx.info(`(it returns to 127.0.0.1 here; without a browser on this machine, e.g. over SSH, press Ctrl-C and run ${deviceCode})`);
+          }
           ctx.info(`Waiting up to ${Math.round(waitMs / 1000)} s for the browser… (Ctrl-C to cancel)`);
         },
       });

@@ -8,7 +8,7 @@ import { belowHeadroom, checkItems, quotaCheck, quotaReport, sortByHeadroom, typ
 import { checkManifest, parseManifestText } from '../api/mgmt/manifest.js';
 import { eventsUrl, listEvents, type HealthEvent } from '../api/mgmt/health.js';
 import { listQuotas, quotaUrl, type Quota, type QuotaScope } from '../api/mgmt/quota.js';
-import { checkCount, checkFilter, checkResourceId, checkSegment } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkResourceAndSubscription, checkSegment, type checkResourceId } from '../api/mgmt/validate.js';
 import {
   DEFAULT_CRITICAL,
   DEFAULT_WARN,
@@ -438,10 +438,7 @@ const RETRYABLE = [ThrottledError, UnavailableError, NetworkError];
 export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
   const types = parseTypes(opts.type, '--type');
   const interval = intervalOf(opts.interval);
-  const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
-  if (resource && opts.subscription !== undefined && opts.subscription !== resource.subscription) {
-    throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
-  }
+  const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
   if (opts.exec !== undefined && !opts.exec.trim()) throw new UsageError('--exec may not be empty; nothing was sent');
   const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   let state: WatchState = opts.state ? await loadState(opts.state) : emptyState();
@@ -516,7 +513,7 @@ export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<v
   try {
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;
     const warn = (parseTypes(opts.warn, '--warn') ?? DEFAULT_WARN).filter((t) => !critical.includes(t));
-    const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
+    const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
     const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
     const c = await MgmtClient.open(ctx.http, ctx.config);
     if (c.dryRun) {

@@ -19,7 +19,7 @@ import {
   type QuotaRequest,
   type QuotaScope,
 } from '../api/mgmt/quota.js';
-import { checkCount, checkFilter, checkLimit, checkResourceId, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkLimit, checkResourceAndSubscription, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
 import {
   currentEtag,
   deleteVersionSet,
@@ -35,7 +35,7 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
-import { pollInterval } from './poll.js';
+import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
@@ -67,11 +67,8 @@ function humanRows(ctx: Ctx): boolean {
 export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
   const top = checkCount('--top', opts.top, 1);
-  const resource = opts.resource === undefined ? undefined : checkResourceId(opts.resource);
+  const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
   if (resource && opts.since !== undefined) throw new UsageError('--since works with the subscription list only (the service has no start time for --resource); nothing was sent');
-  if (resource && opts.subscription !== undefined && opts.subscription !== resource.subscription) {
-    throw new UsageError(`--subscription ${opts.subscription} differs from the subscription in --resource (${resource.subscription}); nothing was sent`);
-  }
   const queryStartTime = opts.since === undefined ? undefined : sinceToQueryStartTime(opts.since);
   const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
@@ -170,12 +167,9 @@ export async function runQuotaGet(ctx: Ctx, opts: QuotaOpts, resourceName: strin
   await ctx.print(await getQuota(c, scope, resourceName), { columns: QUOTA_COLUMNS });
 }
 
-/** --wait-timeout: seconds from 1 to 86400, default DEFAULT_WAIT_TIMEOUT_S (half an hour) */
+/** --wait-timeout of the quota commands: default half an hour */
 export function waitTimeout(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_S;
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid --wait-timeout "${value}": expected seconds from 1 to 86400; nothing was sent`);
-  return n;
+  return waitTimeoutSeconds(value, DEFAULT_WAIT_TIMEOUT_S);
 }
 
 function progressLine(ctx: Ctx, m: string): void {
@@ -195,7 +189,9 @@ export async function applyLimit(
   limit: number,
   o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
 ): Promise<void> {
-  const where = `--provider ${scope.provider} --location ${scope.location}`;
+  // the subscription too: a request is found only in its own subscription, and the one of this
+  // run may have come from a flag the person will not think of repeating
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
   if (!submitted.accepted) {
     const state = stateOf(submitted.body);

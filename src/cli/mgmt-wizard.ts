@@ -67,12 +67,15 @@ function quotaLabel(q: Quota): string {
   return `${name}${display} (${p.currentValue ?? '?'} of ${p.limit ?? '?'}${p.unit ? ` ${p.unit}` : ''} used)`;
 }
 
-/** The quotas the service lists, or undefined when it cannot list them here (then the name is typed). */
+/**
+ * The quotas the service lists (possibly none), or undefined when it cannot list them here (then
+ * the name is typed).
+ */
 async function quotasToPick(c: MgmtClient, scope: QuotaScope): Promise<Quota[] | undefined> {
   try {
     const out: Quota[] = [];
     for await (const q of listQuotas(c, scope)) out.push(q);
-    return out.length ? out : undefined;
+    return out;
   } catch (e) {
     if (unknownScope(e)) throw e;
     if (e instanceof NotFoundError || (e instanceof ServiceError && (e.status === 400 || e.status === 405))) return undefined;
@@ -88,7 +91,7 @@ function unknownScope(e: unknown): boolean {
 async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise<{ name: string; quota: Quota }> {
   const p = ctx.prompter;
   const list = await quotasToPick(c, scope);
-  if (list) {
+  if (list?.length) {
     const choices = list.map((q) => ({ name: quotaLabel(q), value: q.properties?.name?.value ?? q.name ?? '' })).filter((ch) => ch.value);
     const name = await p.search<string>(
       'Quota (type to search)',
@@ -100,7 +103,12 @@ async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
     );
     return { name, quota: await getQuota(c, scope, name) };
   }
-  ctx.info(`(the service does not list the quotas of ${scope.provider} in ${scope.location}; type the resource name)`);
+  ctx.info(
+    list
+      ? // listed, but empty: most often a location or provider typed wrong, which a typed name cannot mend
+        `(no quotas of ${scope.provider} in ${scope.location} are listed: is the location right? Esc goes back; or type the resource name)`
+      : `(the service does not list the quotas of ${scope.provider} in ${scope.location}; type the resource name)`,
+  );
   for (;;) {
     const name = (await p.input('Quota resource name (e.g. a SKU family or cores)', { validate: validator('resourceName'), back: true })).trim();
     try {

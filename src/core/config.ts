@@ -2,7 +2,7 @@
 // Reads take a fast path (one readFileSync + JSON.parse); writes go through conf, loaded lazily,
 // which writes atomically with mode 0600. The setting registry is handed in by the caller: this
 // module knows nothing about any API family.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
@@ -97,6 +97,20 @@ export function maskSecret(value: string | undefined): string {
   return '********';
 }
 
+/**
+ * JSON.parse's complaint about the config file without the piece of the file V8 quotes in it
+ * (`Unexpected token 'e', ..."p.token": emu.OyDMuQ"... is not valid JSON`): the file holds
+ * tokens and keys, and a broken line is often one of them. A position becomes line and column.
+ */
+export function jsonErrorWithoutText(text: string, e: Error): string {
+  const message = e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '');
+  const at = /^(.*?)\s+in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?$/.exec(message);
+  if (!at) return message.replace(/\s*\(line (\d+) column (\d+)\)$/, ' at line $1, column $2');
+  const before = text.slice(0, Number(at[2]));
+  const line = before.split('\n').length;
+  return `${at[1]} at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
 function emptyFlag(what: string): UsageError {
   return new UsageError(`${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
 }
@@ -145,7 +159,7 @@ export class Config {
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
-      throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}`);
+      throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
     }
     this.checkDir();
     if (!text.trim()) return (this.data = {});
@@ -154,7 +168,7 @@ export class Config {
       parsed = JSON.parse(text);
     } catch (e) {
       throw new UsageError(
-        `config file ${this.path} is not valid JSON (${(e as Error).message}); fix it or remove it — vx leaves it untouched`,
+        `config file ${this.path} is not valid JSON (${jsonErrorWithoutText(text, e as Error)}); fix it or remove it — vx leaves it untouched`,
       );
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -283,8 +297,37 @@ export class Config {
    * users can write to instead, since they could replace the file that holds the credentials.
    */
   private ensureDir(): void {
-    if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (!existsSync(this.dir)) {
+      try {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      } catch (e) {
+        throw new UsageError(`cannot create config directory ${this.dir}: ${(e as Error).message}${this.accessAdvice(e)}`);
+      }
+    }
     this.checkDir();
+  }
+
+  /** What to do about a config file or directory this user may not read or write (often left by `sudo vx`). */
+  private accessAdvice(e: unknown): string {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return '; it is on a read-only file system: point VX_CONFIG_DIR at a writable directory';
+    if (code !== 'EACCES' && code !== 'EPERM') return '';
+    return `; make it readable and writable for your user (after \`sudo vx\`: \`sudo chown -R "$USER" ${this.dir}\`) or point VX_CONFIG_DIR at a directory of your own`;
+  }
+
+  /**
+   * Refuses, before a sign-in begins, a configuration that could not keep its result: a corrupt or
+   * unreadable file, a directory that cannot be created or written. Otherwise the person would go
+   * through the browser or device sign-in for nothing (the token obtained would be lost).
+   */
+  checkWritable(): void {
+    this.store();
+    this.ensureDir();
+    try {
+      accessSync(this.dir, constants.W_OK);
+    } catch (e) {
+      throw new UsageError(`cannot store credentials: config directory ${this.dir} is not writable (${(e as NodeJS.ErrnoException).code})${this.accessAdvice(e)}; nothing was sent`);
+    }
   }
 
   private checkDir(): void {
@@ -327,7 +370,7 @@ export class Config {
         }
         break;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock config file ${this.path}: ${(e as Error).message}`);
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock config file ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
         let age = 0;
         let holder: boolean | undefined;
         try {

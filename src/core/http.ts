@@ -42,6 +42,24 @@ export const USER_AGENT = `vx/${VERSION}`;
  */
 export const SIGN_IN_SERVICE = Symbol('vx.signInService');
 
+/**
+ * Set (by api/service.ts) beside SIGN_IN_SERVICE when the credential is a stored sign-in that can
+ * expire: it keeps the token current during a long run (a watch, a poll, a bulk import), so a run
+ * that outlives its access token goes on with a renewed one instead of ending with a 401.
+ */
+export const CREDENTIAL_RENEWER = Symbol('vx.credentialRenewer');
+
+export interface CredentialRenewer {
+  /**
+   * Before a request with `sent`: the headers of the credential in use, renewed first when it has
+   * expired (or AuthError when it cannot be); undefined when `sent` carries a credential of its own
+   * (`vx api -H 'Authorization: ...'`), which is left alone
+   */
+  current(sent: Record<string, string>): Promise<Record<string, string> | undefined>;
+  /** after a 401 to a request sent with `sent`: headers with a renewed credential to send it once more, or undefined */
+  refused(sent: Record<string, string>): Promise<Record<string, string> | undefined>;
+}
+
 export interface HttpRequest {
   method: string;
   url: string;
@@ -258,6 +276,27 @@ function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+/** The proxy variable undici's EnvHttpProxyAgent uses for `url` (lower case first; https falls back to the http proxy). */
+function proxyVariable(url: string, env: NodeJS.ProcessEnv = process.env): { name: string; value: string } | undefined {
+  const names = url.startsWith('https:') ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  for (const name of names) if (env[name]?.trim()) return { name, value: env[name]!.trim() };
+  return undefined;
+}
+
+/** What to do about a 407 to the tunnel: give the proxy a user and password, or check the ones given (never shown). */
+function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env): string {
+  const proxy = proxyVariable(url, env);
+  let withUser = false;
+  try {
+    withUser = Boolean(proxy && new URL(proxy.value).username);
+  } catch {
+    /* not a URL: undici refused it earlier */
+  }
+  return proxy && withUser
+    ? `the proxy refused the user and password in ${proxy.name}: check them (an @, :, / or % inside them must be percent-encoded)`
+    : 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host';
 }
 
 /** The transport a process uses: undici when a proxy is configured or forced, else node:http. */
@@ -592,8 +631,14 @@ export class Http {
     const idempotent = isIdempotent(req);
     const maxRetries = Math.max(0, this.opts.retries ?? 4);
     const sleep = this.opts.sleep ?? defaultSleep;
-    const { headers, body } = this.encode(req);
+    const encoded = this.encode(req);
+    const body = encoded.body;
+    let headers = encoded.headers;
     const signal = req.signal ?? this.opts.signal;
+    const renewer = (req.headers as Record<symbol, unknown> | undefined)?.[CREDENTIAL_RENEWER] as CredentialRenewer | undefined;
+    if (renewer) headers = { ...headers, ...lowerHeaders((await renewer.current(headers)) ?? {}) };
+    // a 401 with a stored sign-in: renewed and sent once more (a 401 means the request was not carried out)
+    let renewedAfter401 = false;
     let attempt = 0;
     let lost = false;
     // 429s of a paced request since the run last made progress (see below)
@@ -641,7 +686,7 @@ export class Http {
             const status = Number(proxied[1]);
             throw new NetworkError(
               `${method} ${redact(req.url)}: the proxy refused to connect to the service (HTTP ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); nothing was sent`,
-              status === 407 ? { hint: 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host' } : {},
+              status === 407 ? { hint: proxyAuthHint(req.url) } : {},
             );
           }
           if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;
@@ -723,6 +768,15 @@ export class Http {
           await sleep(delay, signal);
           attempt++;
           continue;
+        }
+        if (res.status === 401 && renewer && !renewedAfter401) {
+          renewedAfter401 = true;
+          const fresh = await renewer.refused(headers);
+          if (fresh) {
+            headers = { ...headers, ...lowerHeaders(fresh) };
+            this.trace('the credential was refused; sending once more with the renewed sign-in');
+            continue;
+          }
         }
         const error = errorFromResponse(res.status, res.text, res.headers);
         error.retryAfterMs = cappedRetryAfter(res);

@@ -15,13 +15,24 @@ export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin)
   return decodeUtf8(Buffer.concat(chunks), 'standard input');
 }
 
+/**
+ * `what` is not UTF-8 (at `line`). A text that starts with a UTF-16 byte order mark (Notepad's
+ * "Unicode", Windows PowerShell's `>`) is named as such, with the way out: said only as "not valid
+ * UTF-8 (line 1)", it left the user guessing.
+ */
+export function notUtf8(what: string, line: number | undefined, lead: Uint8Array | undefined): UsageError {
+  const utf16 = lead !== undefined && lead.length >= 2 && ((lead[0] === 0xff && lead[1] === 0xfe) || (lead[0] === 0xfe && lead[1] === 0xff));
+  const where = line === undefined ? '' : ` (line ${line})`;
+  return new UsageError(`${what} is not valid UTF-8${where}${utf16 ? ': it is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8 or convert it: iconv -f UTF-16 -t UTF-8' : ''}`);
+}
+
 /** Decodes UTF-8 strictly (invalid bytes are a usage error) and drops a leading BOM. */
 export function decodeUtf8(buf: Buffer, what: string): string {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
-    throw new UsageError(`${what} is not valid UTF-8`);
+    throw notUtf8(what, undefined, buf);
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -208,7 +219,10 @@ export async function* readLines(stream: NodeJS.ReadableStream, opts: LineOption
   const maxUnits = opts.maxUnits ?? Infinity;
   let carry = '';
   let n = 0;
+  /** the first bytes read (a UTF-16 byte order mark is named in the error) */
+  let lead: Uint8Array | undefined;
   const decode = (chunk: Uint8Array | undefined): string => {
+    lead ??= chunk;
     try {
       return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
     } catch {
@@ -216,7 +230,7 @@ export async function* readLines(stream: NodeJS.ReadableStream, opts: LineOption
       const lenient = chunk ? new TextDecoder('utf-8').decode(chunk) : '';
       const bad = lenient.indexOf('\ufffd');
       const before = bad < 0 ? 0 : lenient.slice(0, bad).split('\n').length - 1;
-      throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + 1 + before})`);
+      throw notUtf8(opts.what, n + 1 + before, lead);
     }
   };
   const strip = (line: string) => (line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
@@ -290,9 +304,12 @@ export async function readBoundedText(
   if (opts.signal) addAbortSignal(opts.signal, stream as Readable);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let text = '';
+  let lead: Uint8Array | undefined;
   try {
     for await (const raw of stream) {
-      text += decoder.decode(typeof raw === 'string' ? Buffer.from(raw) : (raw as Uint8Array), { stream: true });
+      const chunk = typeof raw === 'string' ? Buffer.from(raw) : (raw as Uint8Array);
+      lead ??= chunk;
+      text += decoder.decode(chunk, { stream: true });
       if (text.length > opts.maxUnits) {
         (stream as Readable).destroy?.();
         return { text: '', overflow: true };
@@ -301,7 +318,7 @@ export async function readBoundedText(
     text += decoder.decode();
   } catch (e) {
     if ((e as Error)?.name === 'AbortError' || opts.signal?.aborted) throw new InterruptedError();
-    if (e instanceof TypeError) throw new UsageError(`${opts.what} is not valid UTF-8`);
+    if (e instanceof TypeError) throw notUtf8(opts.what, undefined, lead);
     throw e;
   }
   return { text, overflow: text.length > opts.maxUnits };
@@ -351,6 +368,8 @@ export async function scanLines(
   let carry: Buffer | undefined;
   let first = true;
   let pending: Buffer | undefined;
+  /** the first bytes read (a UTF-16 byte order mark is named in the error) */
+  let lead: Uint8Array | undefined;
   /** the lines of `buf` (whole lines, starting at line n + 1) are valid UTF-8, or the error names the first bad one */
   const validate = (buf: Buffer, before: number) => {
     if (isUtf8(buf)) return;
@@ -358,7 +377,7 @@ export async function scanLines(
     for (let line = 1; ; line++) {
       const nl = buf.indexOf(10, start);
       const end = nl < 0 ? buf.length : nl;
-      if (!isUtf8(buf.subarray(start, end))) throw new UsageError(`${opts.what} is not valid UTF-8 (line ${n + before + line})`);
+      if (!isUtf8(buf.subarray(start, end))) throw notUtf8(opts.what, n + before + line, lead);
       if (nl < 0) break;
       start = nl + 1;
     }
@@ -391,6 +410,7 @@ export async function scanLines(
   try {
     for await (const raw of stream) {
       let chunk = typeof raw === 'string' ? Buffer.from(raw) : Buffer.from((raw as Uint8Array).buffer, (raw as Uint8Array).byteOffset, (raw as Uint8Array).byteLength);
+      lead ??= chunk;
       if (first) {
         // a leading BOM is dropped, even when it arrives in pieces
         pending = pending ? Buffer.concat([pending, chunk]) : chunk;

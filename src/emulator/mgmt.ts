@@ -88,7 +88,10 @@ function int(req: EmuRequest, name: string, min: number, code: string): number |
 
 // ---------------------------------------------------------------- health events
 
-const healthRe = (tail: string) => new RegExp(`^/subscriptions/(?<sub>[^/]+)/providers/Vendor\\.ResourceHealth/events${tail}$`);
+// the resource manager matches the fixed parts of a path (`subscriptions`, `resourceGroups`,
+// `providers`, the namespace, the resource types) in any case: ids other tools print use
+// `resourcegroups`, and the spec calls the resource group name case insensitive
+const healthRe = (tail: string) => new RegExp(`^/subscriptions/(?<sub>[^/]+)/providers/Vendor\\.ResourceHealth/events${tail}$`, 'i');
 
 /** `M/D/YYYY` (plain or URL-encoded), as the service accepts it */
 function parseStartTime(v: string): number {
@@ -345,7 +348,8 @@ function advance(req: EmuRequest, id: string): QuotaRequestBody {
 
 function getRequest(req: EmuRequest): EmuReply {
   const s = quotaScope(req);
-  const id = param(req, 'id', RULES.requestId, 'id');
+  // request ids are GUIDs, the same in any case (the emulator's are lower case)
+  const id = param(req, 'id', RULES.requestId, 'id').toLowerCase();
   const r = st(req).requests[id];
   if (!r || r.scope !== s.key) throw notFound('ResourceNotFound', `No quota request '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
   const body = advance(req, id);
@@ -563,16 +567,16 @@ const ROUTES: Route[] = [
     path: /^(?<resource>\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/[^/]+\/[^/]+\/[^/]+(?:\/[^/]+\/[^/]+)?)\/providers\/Vendor\.ResourceHealth\/events$/i,
     handler: eventsByResource,
   },
-  { method: 'GET', path: new RegExp(`${CAP}/serviceLimits$`), handler: listQuotas },
-  { method: 'GET', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`), handler: getQuota },
-  { method: 'PATCH', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`), handler: recorded(patchQuota) },
-  { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests$`), handler: listRequests },
-  { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests/(?<id>[^/]+)$`), handler: getRequest },
-  { method: 'GET', path: new RegExp(`${APIM}$`), handler: listVersionSets },
-  { method: 'GET', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: getVersionSet },
-  { method: 'PUT', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(putVersionSet) },
-  { method: 'PATCH', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(patchVersionSet) },
-  { method: 'DELETE', path: new RegExp(`${APIM}/(?<id>[^/]+)$`), handler: recorded(deleteVersionSet) },
+  { method: 'GET', path: new RegExp(`${CAP}/serviceLimits$`, 'i'), handler: listQuotas },
+  { method: 'GET', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`, 'i'), handler: getQuota },
+  { method: 'PATCH', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`, 'i'), handler: recorded(patchQuota) },
+  { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests$`, 'i'), handler: listRequests },
+  { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests/(?<id>[^/]+)$`, 'i'), handler: getRequest },
+  { method: 'GET', path: new RegExp(`${APIM}$`, 'i'), handler: listVersionSets },
+  { method: 'GET', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: getVersionSet },
+  { method: 'PUT', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: recorded(putVersionSet) },
+  { method: 'PATCH', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: recorded(patchVersionSet) },
+  { method: 'DELETE', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: recorded(deleteVersionSet) },
 ];
 
 export function mgmtFamily(): FamilyDef {

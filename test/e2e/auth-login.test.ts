@@ -32,7 +32,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       expect(answer).toEqual({ status: 200, text: 'You are signed in to vx. You can close this window.' });
     });
     expect(driven).toBeUndefined();
-    expect(result.stderr).toContain('Open this address in a browser to sign in to mgmt (tenant common)');
+    expect(result.stderr).toContain('Open this address in a browser on this machine to sign in to mgmt (tenant common)');
     expect(result.stderr).toMatch(/signed in to mgmt \(browser sign-in\) in profile "default"; expires 20\d\d-/);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
@@ -169,7 +169,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       { env: { VX_BROWSER: `${process.execPath} ${script}` } },
     );
     expect(quiet.code).toBe(3);
-    expect(quiet.stderr).toContain('Open this address in a browser to sign in to lcs');
+    expect(quiet.stderr).toContain('Open this address in a browser on this machine to sign in to lcs');
     expect(existsSync(seen)).toBe(false);
   });
 
@@ -178,7 +178,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
     const plain = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1'], { env: { VX_BROWSER: undefined } });
     expect(plain.code).toBe(3);
     expect(plain.stderr).toMatch(
-      /^Open this address in a browser to sign in to mgmt \(tenant common\):\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/authorize\?client_id=vx-cli&response_type=token&redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback&scope=user_impersonation&state=[A-Za-z0-9_-]{22}\nWaiting up to 1 s for the browser… \(Ctrl-C to cancel\)\nvx: sign-in timed out after 1 s without an answer from the browser; nothing was stored\n$/,
+      /^Open this address in a browser on this machine to sign in to mgmt \(tenant common\):\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/authorize\?client_id=vx-cli&response_type=token&redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback&scope=user_impersonation&state=[A-Za-z0-9_-]{22}\n\(it returns to 127\.0\.0\.1 here; without a browser on this machine, e\.g\. over SSH, press Ctrl-C and run `vx auth login --service mgmt --device-code`\)\nWaiting up to 1 s for the browser… \(Ctrl-C to cancel\)\nvx: sign-in timed out after 1 s without an answer from the browser; nothing was stored; on a machine without a browser \(over SSH\), sign in with `vx auth login --service mgmt --device-code`\n$/,
     );
     const broken = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1'], { env: { VX_BROWSER: '/nonexistent/browser --flag' } });
     expect(broken.code).toBe(3);

@@ -153,6 +153,23 @@ describe('expired sign-ins', () => {
     expect(t.emu.log.map((l) => l.family)).toEqual(['erp']);
   });
 
+  it('erp refresh --wait renews a stored lcs sign-in that expires during the wait, between two status reads (a refresh outlives a token)', async () => {
+    // vx takes a token for expired 30 s before its end: these live 1 s in vx's eyes, 31 s in the emulator's
+    t.emu.state.auth.tokenTtl = 31;
+    await loginDevice('lcs');
+    t.emu.log.length = 0;
+    const r = await t.run([...refreshArgs, '--wait', '--poll-interval', '1.5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).OperationStatus).toBe('Completed');
+    const lcs = t.emu.log.filter((l) => l.family === 'lcs');
+    expect(lcs.map((l) => l.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+    const bearer = (l: (typeof lcs)[number]) => String(l.headers?.authorization);
+    // the last read, 3 s after the POST, went with a renewed token, not the one the POST used
+    expect(bearer(lcs[3])).not.toBe(bearer(lcs[0]));
+    expect(bearer(lcs[3])).toBe(`Bearer ${t.profile()['lcs.token']}`);
+    expect(t.emu.count({ family: 'auth', method: 'POST' })).toBeGreaterThanOrEqual(1);
+  });
+
   it('mgmt commands renew through the command HTTP door: traced with --debug, and not at all with --dry-run', async () => {
     t.emu.state.auth.tokenTtl = 0;
     await loginDevice('mgmt');
@@ -229,6 +246,32 @@ describe('expired sign-ins', () => {
     const r = await t.run(['api', 'GET', '/_probe', '--service', 'mgmt']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^vx: HTTP 401 Unauthorized AuthenticationFailed: The access token has expired\./);
+  });
+
+  it('a watch that outlives its access token goes on: renewed with the refresh token, the refused poll sent once more', async () => {
+    await loginDevice('mgmt');
+    const first = t.profile()['mgmt.token'];
+    t.emu.log.length = 0;
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 300 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(done()).toBe(true);
+    };
+    const { result, driven } = await drive(t, ['mgmt', 'health', 'watch', '--interval', '1', '-o', 'ndjson'], async (child) => {
+      await until(() => t.emu.count({ family: 'mgmt' }) >= 1);
+      t.emu.tokens.get(first)!.expiresAt = Date.now() - 1; // the service now refuses it (expired there, or revoked)
+      await until(() => t.emu.log.some((l, i) => l.family === 'mgmt' && l.status === 200 && t.emu.log.slice(0, i).some((a) => a.family === 'auth')));
+      child.kill('SIGINT');
+    });
+    expect(driven).toBeUndefined();
+    expect([result.code, result.stderr]).toEqual([130, 'vx: interrupted\n']);
+    const seen = t.emu.log.map((l) => `${l.family} ${l.status}`);
+    const refused = seen.indexOf('mgmt 401');
+    expect(refused).toBeGreaterThan(0);
+    expect(seen.slice(refused, refused + 3)).toEqual(['mgmt 401', 'auth 200', 'mgmt 200']);
+    expect(t.emu.count({ family: 'auth' })).toBe(1);
+    const renewed = t.profile()['mgmt.token'];
+    expect(renewed).not.toBe(first);
+    expect(t.emu.tokens.get(renewed)).toBeDefined();
   });
 });
 

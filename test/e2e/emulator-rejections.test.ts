@@ -104,4 +104,18 @@ describe('resource management', () => {
     expect(r.status).toBe(200);
     expect(r.body.count).toBe(12);
   });
+
+  it('the fixed parts of a path match in any case, as the resource manager matches them (ids from other tools say resourcegroups); request ids too', async () => {
+    const lower = await call('mgmt', 'GET', `/subscriptions/${sub()}/resourcegroups/WEB/providers/vendor.apimanagement/service/contoso-api/apiversionsets/orders?api-version=2024-05-01`);
+    expect(lower).toMatchObject({ status: 200, body: { name: 'orders' } });
+    const quota = await call('mgmt', 'GET', `/subscriptions/${sub()}/providers/VENDOR.CAPACITY/resourceProviders/Vendor.Compute/locations/eastus/servicelimits/cores?api-version=2020-10-25`);
+    expect(quota).toMatchObject({ status: 200, body: { name: 'cores' } });
+    const events = await call('mgmt', 'GET', `/subscriptions/${sub()}/providers/vendor.resourcehealth/Events?api-version=2025-05-01`);
+    expect(events.status).toBe(200);
+    expect(events.body.value.length).toBeGreaterThan(0);
+    const details = await call('mgmt', 'POST', `/subscriptions/${sub()}/providers/Vendor.ResourceHealth/events/KTL1-8PQ/fetcheventdetails?api-version=2025-05-01`);
+    expect(details).toMatchObject({ status: 200, body: { name: 'KTL1-8PQ' } });
+    const request = await call('mgmt', 'GET', `/subscriptions/${sub()}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimitsRequests/1D3F1C2A-0007-4A5B-9C8D-00000000A007?api-version=2020-10-25`);
+    expect(request).toMatchObject({ status: 200, body: { id: '1d3f1c2a-0007-4a5b-9c8d-00000000a007' } });
+  });
 });

@@ -115,6 +115,21 @@ describe('vx mgmt health events list', () => {
     expect((await mgmtLog())[1].path).toMatch(new RegExp(`^${db.replace(/[.]/g, '\\.')}/providers/Vendor\\.ResourceHealth/events\\?api-version=2025-05-01&\\$filter=status%20eq%20%27Active%27$`));
   });
 
+  it('--subscription beside --resource may write the same GUID in another case (health events list, watch and check)', async () => {
+    const vm = `/subscriptions/${SUB()}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
+    const upper = SUB().toUpperCase();
+    const r = await e2e.run(['mgmt', 'health', 'events', 'list', '--resource', vm, '--subscription', upper]);
+    expect(r.stderr).toBe('');
+    expect(json(r.stdout).map((e: any) => e.name)).toEqual(['RH01-VM1', 'RH02-VM1']);
+    const w = await e2e.run(['mgmt', 'health', 'watch', '--once', '--resource', vm, '--subscription', upper, '-o', 'ndjson']);
+    expect(w.code).toBe(0);
+    const c = await e2e.run(['mgmt', 'health', 'check', '--resource', vm, '--subscription', upper]);
+    expect(c.stdout).toMatch(/^HEALTH CRITICAL - /);
+    // another subscription still refused, now by health check too (it was ignored there)
+    const other = await e2e.run(['mgmt', 'health', 'check', '--resource', vm, '--subscription', '0f0e0d0c-0b0a-4909-8807-060504030201']);
+    expect(other.stdout).toMatch(/^HEALTH UNKNOWN - --subscription 0f0e0d0c-0b0a-4909-8807-060504030201 differs from the subscription in --resource/);
+  });
+
   it('--subscription picks another subscription; an unknown one is 404 (exit 4) in the flat error shape', async () => {
     const other = await e2e.run(['mgmt', 'health', 'events', 'list', '--subscription', '0f0e0d0c-0b0a-4909-8807-060504030201']);
     expect(json(other.stdout)).toEqual([]);

@@ -129,8 +129,21 @@ describe('vx mgmt quota set', () => {
       },
     });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus\nvx: interrupted\n$/);
+    expect(r.stderr).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus --subscription [0-9a-f-]{36}\nvx: interrupted\n$/);
     expect(r.stdout).toBe('');
+  });
+
+  it('the way to follow a request names its subscription (a --subscription the default does not have)', async () => {
+    const other = 'b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11';
+    e2e.emu.state.mgmt.retryAfter = 30;
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--subscription', other, '--limit', '150', '--yes', '--wait-timeout', '1']);
+    expect(r.code).toBe(1);
+    const id = /follow it with: vx mgmt quota requests get ([0-9a-f-]{36}) --provider Vendor\.Compute --location eastus --subscription b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11\n/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    // the hint works as written: without the subscription it would ask the default one (404)
+    const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', id!, ...SCOPE, '--subscription', other, '-o', 'json']);
+    expect(follow.code).toBe(0);
+    expect(JSON.parse(follow.stdout).id).toBe(id);
   });
 
   it('a status read that fails after the change was accepted says the request was submitted and how to follow it', async () => {
@@ -143,7 +156,7 @@ describe('vx mgmt quota set', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus\nvx: HTTP 500 Internal Server Error InternalServerError: emulated fault: HTTP 500 \(request id [0-9a-f-]+\)\n$/,
+      /^quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\nvx: HTTP 500 Internal Server Error InternalServerError: emulated fault: HTTP 500 \(request id [0-9a-f-]+\)\n$/,
     );
     expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
   });

@@ -163,6 +163,26 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('a location that lists no quota is said to be empty (not "cannot list"); Esc goes back to choose another', async () => {
+    const s = session([
+      { kind: 'input', message: /^Subscription id$/, answers: [''] },
+      { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
+      { kind: 'search', message: /^Location/, term: 'eastus2', pick: 'eastus2' },
+      { kind: 'back' },
+      { kind: 'search', message: /^Location/, term: 'east', pick: 'eastus' },
+      { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
+      { kind: 'input', message: /^New limit/, answers: ['120'] },
+      { kind: 'confirm', message: /^Submit/, answer: true },
+    ]);
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.stderr.text).toContain('(no quotas of Vendor.Compute in eastus2 are listed: is the location right? Esc goes back; or type the resource name)');
+    expect(s.stderr.text).not.toContain('does not list');
+    expect(s.asked[3]).toMatch(/^input: Quota resource name/);
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
+    await s.ctx.http.close();
+  });
+
   it('a provider not in the list is typed into the search and offered when it passes its rule', async () => {
     const steps: Step[] = [...HAPPY];
     steps.splice(1, 1, {

@@ -71,7 +71,7 @@ describe('quota PATCH: never repeated after an ambiguous failure', () => {
       const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--yes']);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(
-        /^vx: quota change of cores: .*; the outcome is unknown \(the request may or may not have taken effect\) and it was not repeated; check with: vx mgmt quota requests list --provider Vendor\.Compute --location eastus\n$/,
+        /^vx: quota change of cores: .*; the outcome is unknown \(the request may or may not have taken effect\) and it was not repeated; check with: vx mgmt quota requests list --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\n$/,
       );
       expect(r.code).toBe(8);
       expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);

@@ -156,6 +156,29 @@ describe('the file', () => {
     }
   });
 
+  it('the report of a corrupt file never quotes the file (it holds tokens): it names line and column', () => {
+    const cases: [string, RegExp][] = [
+      // V8 quotes the text around an unexpected token: a token whose quotes were lost
+      ['{"profiles": {"default": {\n  "erp.token": emu.OyDMuQk1UBy-ZNi06j5FB6\n}}}', /is not valid JSON \(Unexpected token 'e'\); fix it/],
+      ['{"profiles": {"default": {\n  "erp.token": "emu.OyDMuQk1UBy-ZNi06j5FB6\n', /is not valid JSON \((Bad control character in string literal|Unterminated string) at line 2, column \d+\); fix it/],
+      ['{"profiles": {"default": {\n  "erp.token": "emu.OyDMuQk1UBy-ZNi06j5FB6" "x"}}}', /is not valid JSON \(Expected ',' or '}' after property value at line 2, column 45\); fix it/],
+      ['emu.OyDMuQk1UBy-ZNi06j5FB6', /is not valid JSON \(Unexpected token 'e'\); fix it/],
+    ];
+    for (const [text, expected] of cases) {
+      const dir = fresh();
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'config.json'), text);
+      let message = '';
+      try {
+        new Config(DEFS, { dir, env: {} }).get('svc.endpoint');
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(expected);
+      expect(message).not.toMatch(/OyDM|emu\./);
+    }
+  });
+
   it('an empty file counts as no profiles; unset and delete keep the rest', async () => {
     const dir = fresh();
     mkdirSync(dir, { recursive: true });

@@ -75,6 +75,8 @@ export interface BrowserSignInOptions {
   onUrl: (url: string) => void | Promise<void>;
   /** for tests: a fixed state */
   state?: string;
+  /** what the timeout message ends with (what else the person can do) */
+  timeoutAdvice?: string;
 }
 
 export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions): Promise<Obtained> {
@@ -139,7 +141,7 @@ export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions)
   const timer = setTimeout(() => {
     if (finished) return;
     finished = true;
-    settle.reject(new AuthError(`sign-in timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser; nothing was stored`));
+    settle.reject(new AuthError(`sign-in timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser; nothing was stored${opts.timeoutAdvice ? `; ${opts.timeoutAdvice}` : ''}`));
   }, opts.timeoutMs);
   const onAbort = () => {
     if (finished) return;

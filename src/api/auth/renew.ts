@@ -29,6 +29,29 @@ export async function renew(
   });
 }
 
+/**
+ * After the service refused `refused` (401) although its sign-in had not expired by this clock
+ * (revoked, or the clocks disagree): renews it under the config lock, unless another vx already
+ * stored a newer token. Undefined when it cannot be renewed (no refresh token or secret, or the
+ * server refused the renewal): the 401 then stands, with its advice to sign in again.
+ */
+export async function renewRefused(config: Config, family: OAuthFamily, refused: string, http?: Http): Promise<string | undefined> {
+  return config.exclusive(async () => {
+    const current = storedSignIn(config, family);
+    const token = config.profile()[credentialKey(family)];
+    if (!current || !token) return undefined; // signed out meanwhile
+    if (token !== refused && !isExpired(current)) return token;
+    const means = renewalMeans(config, family, current);
+    if (!means) return undefined;
+    try {
+      return await renewNow(config, family, means, current, http);
+    } catch (e) {
+      if (e instanceof AuthError) return undefined;
+      throw e;
+    }
+  });
+}
+
 async function renewNow(
   config: Config,
   family: OAuthFamily,

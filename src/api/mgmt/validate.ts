@@ -53,6 +53,19 @@ export function checkResourceId(value: string, flag = '--resource'): ResourceId 
   return r;
 }
 
+/**
+ * `--resource`'s id checked, and a `--subscription` given beside it checked to be the one in it
+ * (subscription ids are GUIDs: the same in any case).
+ */
+export function checkResourceAndSubscription(resource: string | undefined, subscription: string | undefined): ResourceId | undefined {
+  if (resource === undefined) return undefined;
+  const r = checkResourceId(resource);
+  if (subscription !== undefined && subscription.toLowerCase() !== r.subscription.toLowerCase()) {
+    throw new UsageError(`--subscription ${subscription} differs from the subscription in --resource (${r.subscription}); nothing was sent`);
+  }
+  return r;
+}
+
 function validDate(y: number, m: number, d: number): boolean {
   const t = new Date(Date.UTC(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
