@@ -123,7 +123,8 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   const table = isTable(run.format) && !ctx.globals.query;
   const renderer = STREAMABLE.has(run.format) && !ctx.globals.query
     ? new StreamRenderer(run.format, {
-        text: (r) => textOf(r as TranslateResult, several, !run.whole),
+        // --whole keeps a translation's line breaks, unless lines hold columns (<lang>, transliteration)
+        text: (r) => textOf(r as TranslateResult, several, !run.whole || several || params.toScript !== undefined),
         rows: (pair) => rowsOf(...(pair as [string, TranslateResult]), true),
         columns: columnsFor(params),
       })

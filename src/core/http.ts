@@ -278,6 +278,27 @@ function lowerHeaders(h: Record<string, string | string[] | undefined>): Record<
   return out;
 }
 
+/** The proxy variable undici's EnvHttpProxyAgent uses for `url` (lower case first; https falls back to the http proxy). */
+function proxyVariable(url: string, env: NodeJS.ProcessEnv = process.env): { name: string; value: string } | undefined {
+  const names = url.startsWith('https:') ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  for (const name of names) if (env[name]?.trim()) return { name, value: env[name]!.trim() };
+  return undefined;
+}
+
+/** What to do about a 407 to the tunnel: give the proxy a user and password, or check the ones given (never shown). */
+function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env): string {
+  const proxy = proxyVariable(url, env);
+  let withUser = false;
+  try {
+    withUser = Boolean(proxy && new URL(proxy.value).username);
+  } catch {
+    /* not a URL: undici refused it earlier */
+  }
+  return proxy && withUser
+    ? `the proxy refused the user and password in ${proxy.name}: check them (an @, :, / or % inside them must be percent-encoded)`
+    : 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host';
+}
+
 /** The transport a process uses: undici when a proxy is configured or forced, else node:http. */
 export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' | 'node' {
   const forced = env.VX_HTTP_CLIENT?.toLowerCase();
@@ -665,7 +686,7 @@ export class Http {
             const status = Number(proxied[1]);
             throw new NetworkError(
               `${method} ${redact(req.url)}: the proxy refused to connect to the service (HTTP ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); nothing was sent`,
-              status === 407 ? { hint: 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host' } : {},
+              status === 407 ? { hint: proxyAuthHint(req.url) } : {},
             );
           }
           if (!NETWORK_CODES.test(String(code)) && e.name !== 'TimeoutError') throw err;

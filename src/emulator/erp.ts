@@ -625,6 +625,8 @@ export interface LcsState {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Environments whose id starts with this end their refresh in `Failed` (a sandbox convention to try failures). */
 export const FAILING_ENVIRONMENT_PREFIX = 'fail-';
+/** ... and with this, in a rollback: `RollbackInProgress`, then `RollbackCompleted` */
+export const ROLLBACK_ENVIRONMENT_PREFIX = 'rollback-';
 /** as every published answer has it: seven fractional digits, no zone (reference-create-refresh.md) */
 const VERSION_EOL = '9999-12-31T23:59:59.9999999';
 /** the service's own date-time text: seven fractional digits, no zone */
@@ -673,15 +675,17 @@ function lcsRoutes(): FamilyDef['routes'] {
         op.polls += 1;
         req.emulator.changed();
         const failing = op.target.startsWith(FAILING_ENVIRONMENT_PREFIX);
-        const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : failing ? 'Failed' : 'Completed';
-        op.completed ??= status === 'Completed' || status === 'Failed' ? Date.now() : undefined;
+        const rollback = op.target.startsWith(ROLLBACK_ENVIRONMENT_PREFIX);
+        const ended = rollback ? op.polls >= 4 : op.polls >= 3;
+        const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : rollback ? (ended ? 'RollbackCompleted' : 'RollbackInProgress') : failing ? 'Failed' : 'Completed';
+        op.completed ??= ended ? Date.now() : undefined;
         // the fields and their order of reference-get-status.md (ProjectId a number there)
         return {
           status: 200,
           body: {
             IsSuccess: true,
             OperationActivityId: op.id,
-            ErrorMessage: status === 'Failed' ? 'The database copy failed: the target environment ran out of space.' : null,
+            ErrorMessage: status === 'Failed' ? 'The database copy failed: the target environment ran out of space.' : rollback && ended ? 'The database copy failed; the target environment was restored to its state before the refresh.' : null,
             VersionEOL: VERSION_EOL,
             ProjectId: /^\d+$/.test(op.project) ? Number(op.project) : op.project,
             EnvironmentId: op.target,

@@ -195,11 +195,13 @@ describe('profile show', () => {
 });
 
 describe('a proxy that refuses the tunnel', () => {
-  for (const [status, hint] of [
-    [407, 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host\n'],
-    [403, ''],
+  for (const [status, hint, user] of [
+    // the proxy refused the user and password it was given: saying to add them misled
+    [407, 'the proxy refused the user and password in HTTP_PROXY: check them (an @, :, / or % inside them must be percent-encoded)\n', 'alice:pw-R13-proxy@'],
+    [407, 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host\n', ''],
+    [403, '', 'alice:pw-R13-proxy@'],
   ] as const) {
-    it(`CONNECT answered ${status}: exit 8 naming the request and the proxy's status (was "network error: Proxy response (${status}) !== 200 when HTTP Tunneling")`, async () => {
+    it(`CONNECT answered ${status}${user ? ' (a user in the proxy address)' : ''}: exit 8 naming the request and the proxy's status (was "network error: Proxy response (${status}) !== 200 when HTTP Tunneling")`, async () => {
       const proxy = createServer((_q, res) => res.end());
       const connects: string[] = [];
       proxy.on('connect', (req, socket) => {
@@ -210,13 +212,14 @@ describe('a proxy that refuses the tunnel', () => {
       try {
         const port = (proxy.address() as AddressInfo).port;
         const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], {
-          env: { ...env(), HTTP_PROXY: `http://alice:pw-R13-proxy@127.0.0.1:${port}`, NO_PROXY: '' },
+          env: { ...env(), HTTP_PROXY: `http://${user}127.0.0.1:${port}`, NO_PROXY: '' },
           configDir,
         });
         const text = status === 407 ? 'Proxy Authentication Required' : 'Forbidden';
         expect(r.stderr).toBe(`vx: GET ${origin}/x: the proxy refused to connect to the service (HTTP ${status} ${text}); nothing was sent\n${hint}`);
         expect(r.code).toBe(8);
-        expect(connects).toEqual([`Basic ${Buffer.from('alice:pw-R13-proxy').toString('base64')}`]);
+        expect(connects).toEqual([user ? `Basic ${Buffer.from('alice:pw-R13-proxy').toString('base64')}` : '']);
+        expect(r.stderr).not.toContain('pw-R13-proxy');
         expect(seen).toHaveLength(0);
       } finally {
         await new Promise<void>((r) => proxy.close(() => r()));
