@@ -10,6 +10,8 @@ _vx() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if [[ $skip == 1 ]]; then skip=0; continue; fi
+    # after --, words are operands (text to translate, the command of emulator exec): no subcommand, no option
+    if [[ "$w" == "--" ]]; then COMPREPLY=(); return; fi
     _vx_node "$path"
     if [[ "$w" == -* ]]; then
       [[ " $valued " == *" $w "* ]] && skip=1

@@ -6,7 +6,7 @@ import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
 import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
+import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
@@ -88,7 +88,7 @@ export async function runGet(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string):
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);
-  if (ctx.http.dryRun && found.record === undefined && found.id !== key) return; // the $filter read was planned
+  if (found.planned) return; // --dry-run: the $filter read was planned
   await ctx.print(found.record ?? (await client.get(set, found.id, q)));
 }
 
@@ -104,8 +104,18 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
   await ctx.print(created);
 }
 
-export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
+/**
+ * --if-match and --force: they exclude each other, and an empty --if-match (a script's unset
+ * `--if-match "$etag"`) is refused rather than taken as "read a fresh ETag", which would overwrite
+ * whatever changed since the script read the record.
+ */
+function checkEtagOptions(opts: EtagOpts): void {
+  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty: give the ETag the record must still have, or leave --if-match out to use the ETag of a fresh read; nothing was sent');
   if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+}
+
+export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
+  checkEtagOptions(opts);
   const body = await bodyFrom(ctx, set, 'update', opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const { id, record } = await client.resolve(set, key);
@@ -116,7 +126,7 @@ export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts
 }
 
 export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: string): Promise<void> {
-  if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+  checkEtagOptions(opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const ask = !ctx.http.dryRun && !ctx.globals.yes;
   // without a terminal the confirmation fails before anything is read or sent
@@ -160,7 +170,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const q = listQuery(opts);
   if (!def.collection && (q.filter || q.orderby || q.top !== undefined || q.skip !== undefined || q.pageSize !== undefined)) {
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
@@ -169,7 +178,10 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const { id } = await client.resolve(set, key);
   if (opts.out !== undefined) {
     const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
-    await writeAtomic(opts.out, bytes);
+    // --out -: the document itself on standard output (`... --out - | lp`)
+    const file = outFile(opts.out);
+    if (file === undefined) return await ctx.write(bytes);
+    await writeAtomic(file, bytes);
     if (ctx.stderrIsTTY) ctx.info(`saved ${bytes.length} bytes to ${opts.out}`);
     return;
   }

@@ -567,6 +567,15 @@ function writeWithBackPressure(stream: NodeJS.WritableStream, text: string | Uin
   });
 }
 
+/**
+ * The file an `--out` names, or undefined for standard output: `--out -` is standard output, as
+ * `-` is standard input for --file and --data (never a file named "-").
+ */
+export function outFile(out: string | undefined): string | undefined {
+  if (out !== undefined && !out.trim()) throw new UsageError('--out needs a file name');
+  return out === '-' ? undefined : out;
+}
+
 export function streamSink(stream: NodeJS.WritableStream): ResultSink {
   return {
     write: (text) => writeWithBackPressure(stream, text),
