@@ -10,6 +10,8 @@ _vx() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if [[ $skip == 1 ]]; then skip=0; continue; fi
+    # after --, words are operands (text to translate, the command of emulator exec): no subcommand, no option
+    if [[ "$w" == "--" ]]; then COMPREPLY=(); return; fi
     _vx_node "$path"
     if [[ "$w" == -* ]]; then
       [[ " $valued " == *" $w "* ]] && skip=1
@@ -451,7 +453,7 @@ _vx_node() {
     "vx erp salesquotes send") cmds=""; opts="--atomic --batch-size --company --concurrency --debug --dry-run --filter --help --ids --no-color --no-pager --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp salesquotes import") cmds=""; opts="--atomic --batch-size --company --concurrency --debug --dry-run --file --format --help --journal --no-color --no-pager --output --profile --query --resend-unknown --retries --skip-invalid --timeout --update --verbose --version --yes -V -o -p -q -y"; valued="--batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx erp salesquotes export") cmds=""; opts="--company --debug --dry-run --filter --help --no-color --no-pager --orderby --out --output --page-size --profile --query --retries --select --timeout --top --verbose --version --yes -V -o -p -q -y"; valued="--company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q"; args="" ;;
-    "vx erp refresh") cmds="status"; opts="--debug --dry-run --help --no-color --no-pager --output --poll-interval --profile --project --query --retries --source --target --timeout --verbose --version --wait --yes -V -o -p -q -y"; valued="--output --poll-interval --profile --project --query --retries --source --target --timeout -o -p -q"; args="" ;;
+    "vx erp refresh") cmds="status"; opts="--debug --dry-run --help --no-color --no-pager --output --poll-interval --profile --project --query --retries --source --target --timeout --verbose --version --wait --wait-timeout --yes -V -o -p -q -y"; valued="--output --poll-interval --profile --project --query --retries --source --target --timeout --wait-timeout -o -p -q"; args="" ;;
     "vx erp refresh status") cmds=""; opts="--debug --dry-run --environment --help --no-color --no-pager --output --profile --project --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--environment --output --profile --project --query --retries --timeout -o -p -q"; args="" ;;
     "vx mgmt") cmds="health quota version-sets versionsets"; opts="--debug --dry-run --help --no-color --no-pager --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
     "vx mgmt health") cmds="events watch check"; opts="--debug --dry-run --help --no-color --no-pager --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;

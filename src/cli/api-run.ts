@@ -8,6 +8,18 @@ import { paginate } from '../core/paging.js';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 
+/**
+ * Headers that frame the request, which vx writes itself: a Content-Length that disagrees with the
+ * body left the service waiting for bytes (a "timeout" after every retry) or made it read the rest
+ * of the body as the next request on the connection; Expect is refused by one transport (undici,
+ * used behind a proxy) as a "network error".
+ */
+const OWN_HEADERS: Record<string, string> = {
+  'content-length': 'vx sets it from the request itself (the body, the connection)',
+  'transfer-encoding': 'vx sets it from the request itself (the body, the connection)',
+  expect: 'vx sends the body at once and does not wait for 100 Continue',
+};
+
 export function parseHeaders(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of list) {
@@ -15,6 +27,8 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
     if (i <= 0) throw new UsageError(`invalid --header "${h}": expected key:value`);
     const k = h.slice(0, i).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new UsageError(`invalid header name "${k}"`);
+    const why = OWN_HEADERS[k.toLowerCase()];
+    if (why) throw new UsageError(`--header ${k}: ${why}; leave it out`);
     out[k] = h.slice(i + 1).trim();
   }
   return out;

@@ -18,6 +18,8 @@ interface Node {
   valued: string[];
   /** choices of the first positional argument */
   argChoices: string[];
+  /** long option -> its short form ("--output" -> "-o") */
+  shorts: Record<string, string>;
 }
 
 function optionNames(o: Option): string[] {
@@ -32,8 +34,10 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
     const options: string[] = [];
     const choices: Record<string, string[]> = {};
     const valued: string[] = [];
+    const shorts: Record<string, string> = {};
     for (const o of own) {
       if (o.hidden) continue;
+      if (o.long && o.short) shorts[o.long] = o.short;
       for (const n of optionNames(o)) {
         options.push(n);
         if (o.required || o.optional) valued.push(n);
@@ -49,7 +53,7 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
     const at = path.join(' ');
     // setting keys are checked by vx (with its own message), so commander does not know them as choices
     const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);
-    nodes.push({ path: at, subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices });
+    nodes.push({ path: at, subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices, shorts });
     for (const c of subs) for (const n of [c.name(), ...c.aliases()]) visit(c, [...path, n]);
   };
   visit(program, ['vx']);
@@ -79,6 +83,8 @@ _vx() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     if [[ $skip == 1 ]]; then skip=0; continue; fi
+    # after --, words are operands (text to translate, the command of emulator exec): no subcommand, no option
+    if [[ "$w" == "--" ]]; then COMPREPLY=(); return; fi
     _vx_node "$path"
     if [[ "$w" == -* ]]; then
       [[ " $valued " == *" $w "* ]] && skip=1
@@ -140,6 +146,8 @@ _vx() {
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     if (( skip )); then skip=0; continue; fi
+    # after --, words are operands (text to translate, the command of emulator exec): no subcommand, no option
+    if [[ "$w" == "--" ]]; then _files; return; fi
     _vx_node "$vxpath"
     if [[ "$w" == -* ]]; then
       (( \${valued[(Ie)$w]} )) && skip=1
@@ -172,6 +180,8 @@ export function fish(nodes: Node[]): string {
     '  set -l skip 0',
     '  for w in $words[2..-1]',
     '    if test $skip = 1; set skip 0; continue; end',
+    // after --, words are operands (text to translate, the command of emulator exec): a path no completion names
+    '    if test "$w" = "--"; echo "$path --"; return; end',
     '    set -l valued (__vx_valued "$path")',
     "    if string match -q -- '-*' $w",
     '      contains -- $w $valued; and set skip 1',
@@ -202,10 +212,13 @@ export function fish(nodes: Node[]): string {
     const cond = `'test (__vx_path) = "${n.path}"'`;
     if (n.subcommands.length) lines.push(`complete -c vx -n ${cond} -a '${words(n.subcommands)}'`);
     if (n.argChoices.length) lines.push(`complete -c vx -n ${cond} -a '${words(n.argChoices)}'`);
-    for (const o of n.options.filter((x) => x.startsWith('--'))) {
+    // --profile: declared once above, with the profile names
+    for (const o of n.options.filter((x) => x.startsWith('--') && x !== '--profile')) {
       const c = n.choices[o];
-      const name = o.slice(2);
-      lines.push(`complete -c vx -n ${cond} -l ${name}${n.valued.includes(o) ? ' -r' : ''}${c ? ` -a '${words(c)}'` : ''}`);
+      const short = n.shorts[o] ? ` -s ${n.shorts[o].slice(1)}` : '';
+      // a value from a list: only the list (-x); any other value: files too (-r)
+      const value = c ? ` -x -a '${words(c)}'` : n.valued.includes(o) ? ' -r' : '';
+      lines.push(`complete -c vx -n ${cond}${short} -l ${o.slice(2)}${value}`);
     }
   }
   return `${lines.join('\n')}\n`;

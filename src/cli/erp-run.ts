@@ -6,11 +6,12 @@ import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
 import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
+import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
-import { findSet, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
-import { pollInterval } from './poll.js';
+import { findSet, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
+import { pollDelay, pollFloorMs } from '../core/poll.js';
+import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
 
 function count(name: string, v: string | undefined, min: number): number | undefined {
@@ -87,7 +88,7 @@ export async function runGet(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string):
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);
-  if (ctx.http.dryRun && found.record === undefined && found.id !== key) return; // the $filter read was planned
+  if (found.planned) return; // --dry-run: the $filter read was planned
   await ctx.print(found.record ?? (await client.get(set, found.id, q)));
 }
 
@@ -103,8 +104,18 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
   await ctx.print(created);
 }
 
-export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
+/**
+ * --if-match and --force: they exclude each other, and an empty --if-match (a script's unset
+ * `--if-match "$etag"`) is refused rather than taken as "read a fresh ETag", which would overwrite
+ * whatever changed since the script read the record.
+ */
+function checkEtagOptions(opts: EtagOpts): void {
+  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty: give the ETag the record must still have, or leave --if-match out to use the ETag of a fresh read; nothing was sent');
   if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+}
+
+export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
+  checkEtagOptions(opts);
   const body = await bodyFrom(ctx, set, 'update', opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const { id, record } = await client.resolve(set, key);
@@ -115,7 +126,7 @@ export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts
 }
 
 export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: string): Promise<void> {
-  if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+  checkEtagOptions(opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const ask = !ctx.http.dryRun && !ctx.globals.yes;
   // without a terminal the confirmation fails before anything is read or sent
@@ -159,7 +170,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const q = listQuery(opts);
   if (!def.collection && (q.filter || q.orderby || q.top !== undefined || q.skip !== undefined || q.pageSize !== undefined)) {
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
@@ -168,7 +178,10 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const { id } = await client.resolve(set, key);
   if (opts.out !== undefined) {
     const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
-    await writeAtomic(opts.out, bytes);
+    // --out -: the document itself on standard output (`... --out - | lp`)
+    const file = outFile(opts.out);
+    if (file === undefined) return await ctx.write(bytes);
+    await writeAtomic(file, bytes);
     if (ctx.stderrIsTTY) ctx.info(`saved ${bytes.length} bytes to ${opts.out}`);
     return;
   }
@@ -187,6 +200,7 @@ export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
   if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
   const interval = pollInterval(opts.pollInterval, 15);
+  const timeout = waitTimeoutSeconds(opts.waitTimeout, REFRESH_WAIT_TIMEOUT_S);
   const client = await LcsClient.open(ctx.http, ctx.config);
   client.refreshUrl(opts); // checks the path segments before the question
   if (!ctx.http.dryRun) {
@@ -203,15 +217,22 @@ export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   }
   if (!opts.wait) return;
   if (!activity) throw new ServiceError('the refresh answer has no OperationActivityId to follow');
-  await waitForOperation(ctx, client, { project: opts.project, environment: opts.target, activity, interval, check: check! });
+  await waitForOperation(ctx, client, { project: opts.project, environment: opts.target, activity, interval, timeout, check: check! });
 }
 
 /**
  * Polls an operation until it ends: at a terminal a spinner with its state and the time waited;
  * off a terminal a line per change of state with --verbose. The final status goes to stdout (exit
- * 1 when the operation failed); Ctrl-C says that the refresh goes on and how to check it.
+ * 1 when the operation failed); Ctrl-C, and --wait-timeout (exit 1), say that the refresh goes on
+ * and how to check it. The pause between reads is core/poll's pollDelay: Retry-After, else
+ * --poll-interval, never below a floor that grows with each read (a `Retry-After: 0` or
+ * `--poll-interval 0` cannot make vx read the status in a tight loop for hours).
  */
-async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: string; environment: string; activity: string; interval: number; check: string }): Promise<void> {
+async function waitForOperation(
+  ctx: Ctx,
+  client: LcsClient,
+  o: { project: string; environment: string; activity: string; interval: number; timeout: number; check: string },
+): Promise<void> {
   const started = Date.now();
   const label = (state: string | undefined) => `operation ${o.activity}: ${state ?? 'unknown'}`;
   let last: string | undefined;
@@ -219,8 +240,9 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
   const tick = setInterval(() => spinner.update(`${label(last ?? 'submitted')} (${elapsed(Date.now() - started)})`), 1000);
   tick.unref();
   let final: OperationStatus;
+  const floor = pollFloorMs();
   try {
-    for (;;) {
+    for (let k = 0; ; k++) {
       const { body, retryAfter }: { body: OperationStatus; retryAfter?: string } = await client.status(o.project, o.environment, o.activity);
       if (body.IsSuccess === false) throw new ServiceError(`the status of operation ${o.activity} could not be read: ${body.ErrorMessage ?? 'no reason given'}`);
       const status = typeof body.OperationStatus === 'string' ? body.OperationStatus : undefined;
@@ -231,8 +253,11 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
         final = body;
         break;
       }
-      const ra = retryAfter && /^\d+(\.\d+)?$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
-      await sleep(Math.min(ra ?? o.interval, 3600) * 1000, ctx.signal);
+      const left = o.timeout * 1000 - (Date.now() - started);
+      if (left <= 0) {
+        throw new ServiceError(`the database refresh did not end within --wait-timeout ${o.timeout} s (operation ${o.activity}, last seen ${status ?? 'without a state'}); it goes on; check it with: ${o.check}`);
+      }
+      await sleep(Math.min(pollDelay(k, retryAfter, o.interval, floor, 3600_000), left), ctx.signal);
     }
   } catch (e) {
     clearInterval(tick);
@@ -241,7 +266,7 @@ async function waitForOperation(ctx: Ctx, client: LcsClient, o: { project: strin
     if (e instanceof InterruptedError || ctx.signal.aborted) {
       throw new InterruptedError(`interrupted; the database refresh goes on (operation ${o.activity}${last ? `, last seen ${last}` : ''}); check it with: ${o.check}`);
     }
-    if (isVxError(e)) e.hint = [e.hint, `the refresh may still be running; check it with: ${o.check}`].filter(Boolean).join('; ');
+    if (isVxError(e) && !e.message.includes(o.check)) e.hint = [e.hint, `the refresh may still be running; check it with: ${o.check}`].filter(Boolean).join('; ');
     throw e;
   }
   clearInterval(tick);

@@ -71,6 +71,7 @@ const REFRESH_OPTIONS = [
   opt('--target <envId>', 'target environment id, whose database is overwritten (required)', { requiredToRun: true }),
   opt('--wait', 'follow the operation until it completes or fails: a spinner with its state and the time waited at a terminal; the final status on stdout'),
   opt('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)'),
+  opt('--wait-timeout <seconds>', 'with --wait: stop following the operation after this long, saying how to check it (it goes on; exit 1; default 86400, a day)'),
 ] as const;
 // commander gives a --project written after `status` to refresh (it has one too): the action
 // reads both (optsWithGlobals), and so does the check of a required option

@@ -35,7 +35,7 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
-import { pollInterval } from './poll.js';
+import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
@@ -167,12 +167,9 @@ export async function runQuotaGet(ctx: Ctx, opts: QuotaOpts, resourceName: strin
   await ctx.print(await getQuota(c, scope, resourceName), { columns: QUOTA_COLUMNS });
 }
 
-/** --wait-timeout: seconds from 1 to 86400, default DEFAULT_WAIT_TIMEOUT_S (half an hour) */
+/** --wait-timeout of the quota commands: default half an hour */
 export function waitTimeout(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_WAIT_TIMEOUT_S;
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid --wait-timeout "${value}": expected seconds from 1 to 86400; nothing was sent`);
-  return n;
+  return waitTimeoutSeconds(value, DEFAULT_WAIT_TIMEOUT_S);
 }
 
 function progressLine(ctx: Ctx, m: string): void {

@@ -188,11 +188,11 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
           break;
         case 'provider':
           if (opts.provider !== undefined) wasAsked = false;
-          else provider = await chooseOrType(p, 'Resource provider', PROVIDERS.map((x) => `${ns}.${x}`), 'providerId', cfg.get('mgmt.provider'));
+          else provider = await chooseOrType(p, 'Resource provider', PROVIDERS.map((x) => `${ns}.${x}`), 'providerId', provider ?? cfg.get('mgmt.provider'));
           break;
         case 'location':
           if (opts.location !== undefined) wasAsked = false;
-          else location = await chooseOrType(p, 'Location', LOCATIONS, 'location', cfg.get('mgmt.location'));
+          else location = await chooseOrType(p, 'Location', LOCATIONS, 'location', location ?? cfg.get('mgmt.location'));
           break;
         case 'quota':
           if (opts.name !== undefined) {
@@ -234,6 +234,14 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
         }
       }
     } catch (e) {
+      if (unknownScope(e) && opts.subscription === undefined) {
+        // a subscription typed wrong (the service knows none by that id): ask for it again rather
+        // than end the wizard; the later answers are offered again as they were
+        ctx.info(`${(e as Error).message}\ncheck the subscription id (Ctrl-C stops)`);
+        at = 0;
+        asked.length = 0;
+        continue;
+      }
       if (!(e instanceof GoBack)) throw e;
       at = asked.pop() ?? at; // Esc at the first question stays there
       continue;

@@ -3,6 +3,7 @@
 // at most every 100 ms, cleared before results are written to the same terminal and at the end.
 // Knows nothing of any API.
 import { terminalText } from './errors.js';
+import { truncateToWidth } from './output.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -19,7 +20,9 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
   // the text may hold a service's words (a request state): no control character reaches the terminal
   let current = terminalText(text);
   let stopped = false;
-  const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${current}\u001b[K`);
+  // one terminal line, the last column left free: a line that wraps cannot be redrawn in place
+  // with \r, so a long text on a narrow terminal would add a line at every frame
+  const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${truncateToWidth(current, width(stream) - 3)}\u001b[K`);
   draw();
   const timer = setInterval(draw, opts.intervalMs ?? 100);
   timer.unref();

@@ -153,6 +153,23 @@ describe('expired sign-ins', () => {
     expect(t.emu.log.map((l) => l.family)).toEqual(['erp']);
   });
 
+  it('erp refresh --wait renews a stored lcs sign-in that expires during the wait, between two status reads (a refresh outlives a token)', async () => {
+    // vx takes a token for expired 30 s before its end: these live 1 s in vx's eyes, 31 s in the emulator's
+    t.emu.state.auth.tokenTtl = 31;
+    await loginDevice('lcs');
+    t.emu.log.length = 0;
+    const r = await t.run([...refreshArgs, '--wait', '--poll-interval', '1.5']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).OperationStatus).toBe('Completed');
+    const lcs = t.emu.log.filter((l) => l.family === 'lcs');
+    expect(lcs.map((l) => l.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+    const bearer = (l: (typeof lcs)[number]) => String(l.headers?.authorization);
+    // the last read, 3 s after the POST, went with a renewed token, not the one the POST used
+    expect(bearer(lcs[3])).not.toBe(bearer(lcs[0]));
+    expect(bearer(lcs[3])).toBe(`Bearer ${t.profile()['lcs.token']}`);
+    expect(t.emu.count({ family: 'auth', method: 'POST' })).toBeGreaterThanOrEqual(1);
+  });
+
   it('mgmt commands renew through the command HTTP door: traced with --debug, and not at all with --dry-run', async () => {
     t.emu.state.auth.tokenTtl = 0;
     await loginDevice('mgmt');

@@ -275,6 +275,9 @@ describe('help and completion', () => {
       // vx takes enum values in any case, so completion matches them in any case
       'comp vx mgmt version-sets create v1 --scheme h',
       'comp vx translate --profanity-action m',
+      // after --, words are operands (translate's text, exec's command): no subcommand, no option
+      'comp vx translate --to de -- ""',
+      'comp vx emulator exec -- vx ""',
     ].join('\n');
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
@@ -292,6 +295,8 @@ describe('help and completion', () => {
       'Segment Query Header',
       'Header',
       'Marked',
+      '',
+      '',
       '',
     ]);
   });
@@ -340,6 +345,7 @@ describe('help and completion', () => {
         'words=(vx erp sa); CURRENT=3; PREFIX=sa; _vx',
         'words=(vx -o ""); CURRENT=3; PREFIX=""; _vx',
         'words=(vx translate --file ""); CURRENT=4; PREFIX=""; _vx',
+        'words=(vx translate --to de -- ""); CURRENT=6; PREFIX=""; _vx',
       ].join('\n');
       const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
       const r = spawnSync(zsh, ['-f', '-c', script], { encoding: 'utf8', env });
@@ -350,6 +356,47 @@ describe('help and completion', () => {
         'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh',
         'json yaml table wide tsv csv ndjson text none',
         'FILES',
+        'FILES',
+        '',
+      ]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  const fish = spawnSync('sh', ['-c', 'command -v fish'], { encoding: 'utf8' }).stdout.trim();
+  it.skipIf(!fish)('fish completion: short options take their values (-o json), a list of values is offered alone (no file names), -- ends the options', () => {
+    const { dir, bin, cfg } = completionSandbox({ profiles: { default: {}, staging: {} } });
+    try {
+      writeFileSync(join(dir, 'notes.txt'), '');
+      const lines = [
+        'vx -o ',
+        'vx erp sales-orders list -o t',
+        'vx erp sales-orders list --output ',
+        'vx mgmt version-sets create v1 --scheme ',
+        'vx api GET /x --service ',
+        'vx translate -f ',
+        'vx -p ',
+        'vx --profile s',
+        'vx translate --to de -- ',
+      ];
+      const script = [
+        `source ${JSON.stringify(join(ROOT, 'completions', 'vx.fish'))}`,
+        ...lines.map((l) => `complete -C ${JSON.stringify(l)} | string join ' '`),
+      ].join('\n');
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
+      const r = spawnSync(fish, ['--no-config', '-c', script], { encoding: 'utf8', env, cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n')).toEqual([
+        'csv json ndjson none table text tsv wide yaml',
+        'table text tsv',
+        'csv json ndjson none table text tsv wide yaml',
+        'Header Query Segment',
+        'erp lcs mgmt translator',
+        'bin/ cfg/ notes.txt',
+        'default staging',
+        'staging',
+        // (fish prints nothing for no candidates)
         '',
       ]);
     } finally {

@@ -217,6 +217,20 @@ describe('erp update (If-Match)', () => {
     expect(store('currencies')[0].symbol).toBe('EUR');
   });
 
+  it('an empty --if-match (a script\'s unset "$etag") is exit 2 with nothing sent, for update and delete: not a silent fresh read that overwrites what changed', async () => {
+    const msg = 'vx: --if-match may not be empty: give the ETag the record must still have, or leave --if-match out to use the ETag of a fresh read; nothing was sent\n';
+    for (const a of [
+      ['erp', 'currencies', 'update', CURRENCY_EUR, '--set', 'symbol=XX', '--if-match', ''],
+      ['erp', 'currencies', 'update', 'EUR', '--set', 'symbol=XX', '--if-match', ' '],
+      ['erp', 'currencies', 'delete', CURRENCY_EUR, '-y', '--if-match', ''],
+    ]) {
+      const r = await e2e.run(a);
+      expect([r.code, r.stdout, r.stderr], a.join(' ')).toEqual([2, '', msg]);
+    }
+    expect(sent()).toBe(0);
+    expect(store('currencies')[0].symbol).toBe('€');
+  });
+
   it('--force sends If-Match: *', async () => {
     const dry = await e2e.run(['erp', 'salespeople', 'update', SALESPERSON, '--set', 'jobTitle=Boss', '--force', '--dry-run']);
     expect(json(dry.stdout)).toEqual([expect.objectContaining({ method: 'PATCH', headers: expect.objectContaining({ 'if-match': '*' }), body: { jobTitle: 'Boss' } })]);

@@ -95,6 +95,25 @@ describe('erp records by their human key', () => {
     expect(erpLog()).toEqual([]);
   });
 
+  it('--dry-run of update and delete by a human key plans the one $filter read whose record gives the ETag, then the write: not a second read by id that the real run never sends', async () => {
+    const real = await e2e.run(['erp', 'currencies', 'update', 'EUR', '--set', 'symbol=E']);
+    expect(real.code, real.stderr).toBe(0);
+    expect(erpLog().map((l) => l.method)).toEqual(['GET', 'PATCH']);
+    e2e.emu.log.length = 0;
+    for (const [verb, write, more] of [['update', 'PATCH', ['--set', 'symbol=E']], ['delete', 'DELETE', []]] as const) {
+      const r = await e2e.run(['erp', 'currencies', verb, 'EUR', ...more, '--dry-run']);
+      expect(r.code, r.stderr).toBe(0);
+      const plan = JSON.parse(r.stdout) as { method: string; url: string; headers: Record<string, string> }[];
+      expect(plan.map((p) => p.method), verb).toEqual(['GET', write]);
+      expect(decodeURIComponent(plan[0]!.url)).toContain("$filter=code eq 'EUR'");
+      expect(plan[1]!.url).toMatch(/\/currencies\('<id of currency EUR>'\)$/);
+      expect(plan[1]!.headers['if-match']).toBe('<@odata.etag of a fresh GET>');
+    }
+    const get = await e2e.run(['erp', 'currencies', 'get', 'EUR', '--dry-run']);
+    expect(JSON.parse(get.stdout).map((p: { method: string }) => p.method)).toEqual(['GET']);
+    expect(erpLog()).toEqual([]);
+  });
+
   it('a malformed key where the set has no human key is still a usage error', async () => {
     const r = await e2e.run(['erp', 'job-queue-entries', 'get', 'JQ-1']);
     expect(r.code).toBe(2);

@@ -110,6 +110,59 @@ describe('erp refresh', () => {
   });
 });
 
+describe('erp refresh --wait: the real OperationStatus values', () => {
+  it('a refresh that was rolled back (RollbackInProgress, then RollbackCompleted) ends the wait: final status on stdout, exit 1', async () => {
+    const r = await e2e.run([...args('rollback-uat'), '--yes', '--wait', '--poll-interval', '0', '--wait-timeout', '60']);
+    expect(r.code, r.stderr).toBe(1);
+    const final = json(r.stdout);
+    expect(final).toMatchObject({ IsSuccess: true, OperationStatus: 'RollbackCompleted', EnvironmentId: 'rollback-uat' });
+    expect(r.stderr).toBe(`vx: the database refresh of rollback-uat ended as RollbackCompleted: ${final.ErrorMessage}\n`);
+    // NotStarted, InProgress, RollbackInProgress (still going), RollbackCompleted: four reads, no more
+    expect(e2e.emu.count({ family: 'lcs', method: 'GET' })).toBe(4);
+    const status = await e2e.run(['erp', 'refresh', 'status', final.OperationActivityId, '--project', '1234', '--environment', 'rollback-uat']);
+    expect([status.code, json(status.stdout).OperationStatus]).toEqual([0, 'RollbackCompleted']);
+  });
+});
+
+describe('erp refresh --wait against a status that never ends', () => {
+  it('answered Retry-After: 0, reads the status no faster than a growing floor, and --wait-timeout ends the wait (exit 1, how to check it)', async () => {
+    const { createServer } = await import('node:http');
+    let polls = 0;
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST') return res.end(JSON.stringify({ IsSuccess: true, OperationActivityId: 'op-2', ErrorMessage: null, VersionEOL: null }));
+      polls++;
+      res.setHeader('retry-after', '0');
+      res.end(JSON.stringify({ IsSuccess: true, OperationStatus: 'InProgress', ErrorMessage: null }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0', '--wait-timeout', '3'], {
+        env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't', VX_POLL_FLOOR_MS: undefined },
+      });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'vx: the database refresh did not end within --wait-timeout 3 s (operation op-2, last seen InProgress); it goes on; check it with: vx erp refresh status op-2 --project 1234 --environment uat-1\n',
+      );
+      // pauses of 1, 1.5 and then what is left of the 3 s: four reads, not thousands
+      expect(polls).toBeGreaterThanOrEqual(3);
+      expect(polls).toBeLessThanOrEqual(4);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('--wait-timeout outside 1-86400 is a usage error, nothing sent', async () => {
+    for (const v of ['0', '-5', 'soon', '86401', ' ']) {
+      const r = await e2e.run([...args(), '--yes', '--wait', '--wait-timeout', v]);
+      expect([r.code, r.stderr], v).toEqual([2, `vx: invalid --wait-timeout "${v}": expected seconds from 1 to 86400; nothing was sent\n`]);
+    }
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+  });
+});
+
 describe('erp refresh --wait against a status that sends Retry-After', () => {
   it('waits the Retry-After seconds between polls instead of --poll-interval', async () => {
     const { createServer } = await import('node:http');

@@ -169,9 +169,12 @@ describe('vx mgmt quota wizard', () => {
       { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
       { kind: 'search', message: /^Location/, term: 'eastus2', pick: 'eastus2' },
       { kind: 'back' },
-      { kind: 'search', message: /^Location/, term: 'east', pick: 'eastus' },
-      { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
-      { kind: 'input', message: /^New limit/, answers: ['120'] },
+      // the location asked again offers the previous answer first
+      { kind: 'search', message: /^Location/, term: '', pick: 'eastus2 (default)', offered: ['eastus2 (default)', 'eastus', 'westus2', 'centralus', 'northeurope', 'westeurope', 'uksouth', 'southeastasia', 'japaneast', 'australiaeast'] },
+      { kind: 'back' },
+      { kind: 'search', message: /^Location/, term: 'weste', pick: 'westeurope' },
+      { kind: 'search', message: /^Quota/, term: 'cores', pick: 'cores' },
+      { kind: 'input', message: /^New limit/, answers: ['60'] },
       { kind: 'confirm', message: /^Submit/, answer: true },
     ]);
     await runQuotaWizard(s.ctx, {});
@@ -179,7 +182,7 @@ describe('vx mgmt quota wizard', () => {
     expect(s.stderr.text).toContain('(no quotas of Vendor.Compute in eastus2 are listed: is the location right? Esc goes back; or type the resource name)');
     expect(s.stderr.text).not.toContain('does not list');
     expect(s.asked[3]).toMatch(/^input: Quota resource name/);
-    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
+    expect(writes().map((w) => w.path.split('/').slice(-3).join('/'))).toEqual(['westeurope/serviceLimits/cores']);
     await s.ctx.http.close();
   });
 
@@ -254,20 +257,40 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
-  it('an unknown subscription ends the wizard with the service error (exit 4) instead of asking for quota names', async () => {
+  it('an unknown subscription is asked again (not quota names); the later answers are offered as they were', async () => {
     const s = session([
       { kind: 'input', message: /^Subscription id$/, answers: ['0f0e0d0c-0b0a-4909-8807-060504030299'] },
       { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
       { kind: 'search', message: /^Location/, term: '', pick: 'eastus' },
+      { kind: 'input', message: /^Subscription id$/, answers: [emu.state.mgmt.defaultSubscription] },
+      { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute (default)' },
+      { kind: 'search', message: /^Location/, term: '', pick: 'eastus (default)' },
+      { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
+      { kind: 'input', message: /^New limit/, answers: ['120'] },
+      { kind: 'confirm', message: /^Submit/, answer: true },
     ]);
-    const err = await runQuotaWizard(s.ctx, {}).then(
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.stderr.text).toMatch(
+      /\nHTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-060504030299' could not be found\. \(request id [0-9a-f-]{36}\)\ncheck the subscription id \(Ctrl-C stops\)\n/,
+    );
+    expect(writes()).toHaveLength(1);
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
+    await s.ctx.http.close();
+  });
+
+  it('an unknown subscription given as --subscription ends the wizard with the service error (exit 4)', async () => {
+    const s = session([
+      { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
+      { kind: 'search', message: /^Location/, term: '', pick: 'eastus' },
+    ]);
+    const err = await runQuotaWizard(s.ctx, { subscription: '0f0e0d0c-0b0a-4909-8807-060504030299' }).then(
       () => undefined,
       (e) => e,
     );
     expect(s.left()).toBe(0);
     expect(err?.exitCode).toBe(4);
     expect(err.message).toMatch(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '0f0e0d0c-0b0a-4909-8807-060504030299' could not be found\. \(request id [0-9a-f-]{36}\)$/);
-    expect(s.stderr.text).toBe('(Esc goes back one question, Ctrl-C stops; nothing is changed before the last question)\n');
     expect(writes()).toEqual([]);
     await s.ctx.http.close();
   });

@@ -182,6 +182,18 @@ describe('translate: input', () => {
     expect(calls()[1].texts).toEqual(['Good morning']);
   });
 
+  it('--whole with several targets (or --to-script) keeps text as <lang><TAB><text> lines: the line breaks are written \\n (the lines of the translations mixed, with no way to tell them apart)', async () => {
+    const input = '# Title\n\nSome text.\n';
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--whole'], { input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('de\t[de] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\nfr\t[fr] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\n');
+    const s = await e2e.run(['translate', '--to', 'ru', '--to-script', 'Latn', '--from', 'en', '--whole'], { input });
+    expect(s.stdout).toBe('[ru] # Ţîţļé\\n\\nŠöɱé ţéẋţ.\t[ru] # Title\\n\\nSome text.\n');
+    // one target: the document as it is
+    const one = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--whole'], { input });
+    expect(one.stdout).toBe('[de] # Ţîţļé\n\nŠöɱé ţéẋţ.\n');
+  });
+
   it('--text-type html with a file translates each line as one element', async () => {
     const p = file('lines.html', '<p>One</p>\n<p class=notranslate>Two</p>\n');
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '-f', p]);
@@ -328,10 +340,6 @@ describe('translate: errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`vx: line 2,501 of ${p} is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n`);
     expect(sent()).toBe(0);
-    const two = file('two.txt', `short\n${'y'.repeat(30_000)}\n`);
-    const t = await e2e.run(['translate', '--to', 'de,fr', '-f', two]);
-    expect(t.code).toBe(2);
-    expect(t.stderr).toMatch(/line 2 of .* is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000/);
     const a = await e2e.run(['translate', '--to', 'de', 'ok', 'z'.repeat(50_001)]);
     expect(a.stderr).toMatch(/^vx: argument 2 is too long/);
     expect(sent()).toBe(0);
@@ -353,6 +361,35 @@ describe('translate: errors', () => {
     expect(whole.code).toBe(2);
     expect(whole.stderr).toBe(`vx: ${p} ${hint.replace(' (line 1)', '')}`);
     expect(sent()).toBe(0);
+  });
+
+  it('an item whose characters x targets are more than one request may count goes alone, one request per group of targets that fits (it was refused)', async () => {
+    // 30,000 characters to de,fr,it: 90,000 counted; one target per request (30,000 each), in --to order
+    const long = 'Hello '.repeat(5_000);
+    const p = file('two.txt', `short\n${long}\nafter\n`);
+    const r = await e2e.run(['translate', '--to', 'de,fr,it', '--from', 'en', '-f', p, '-o', 'json', '--verbose', '--concurrency', '1']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toHaveLength(3);
+    expect(out[1].translations.map((t: any) => t.to)).toEqual(['de', 'fr', 'it']);
+    expect(out[1].translations[2].text.startsWith('[it] Ĥéļļö Ĥéļļö')).toBe(true);
+    expect(calls().map((c) => [new URLSearchParams(c.query).getAll('to').join(','), c.texts.length, c.billed])).toEqual([
+      ['de,fr,it', 1, 15],
+      ['de', 1, 30_000],
+      ['fr', 1, 30_000],
+      ['it', 1, 30_000],
+      ['de,fr,it', 1, 15],
+    ]);
+    expect(r.stderr).toMatch(/^translated 3 items in 5 requests; billed characters: 90,030 \(X-Metered-Usage of 5 requests\)$/m);
+    // two targets per request when they fit: 20,000 characters to de,fr,it
+    const twenty = await e2e.run(['translate', '--to', 'de,fr,it', '--from', 'en', '--dry-run', 'x'.repeat(20_000)]);
+    expect(twenty.code).toBe(0);
+    expect(JSON.parse(twenty.stdout).map((q: any) => new URL(q.url).searchParams.getAll('to').join(','))).toEqual(['de,fr', 'it']);
+    // with --to-script, each request carries the scripts of its targets
+    const scripts = await e2e.run(['translate', '--to', 'de,ru', '--to-script', 'Latn,Cyrl', '--from', 'en', 'y'.repeat(30_000), '-o', 'json']);
+    expect(scripts.code).toBe(0);
+    expect(JSON.parse(scripts.stdout)[0].translations.map((t: any) => [t.to, t.transliteration.script])).toEqual([['de', 'Latn'], ['ru', 'Cyrl']]);
+    expect(calls().slice(-2).map((c) => new URLSearchParams(c.query).getAll('toScript'))).toEqual([['Latn'], ['Cyrl']]);
   });
 
   it('a long line on piped stdin is caught before anything is sent when it is in the first batch', async () => {
@@ -384,9 +421,11 @@ describe('translate: errors', () => {
     const r = await e2e.run(['translate', '--to', 'de', '--whole'], { input: 'w '.repeat(60_000) });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('vx: the input (--whole, standard input) is too long: more than 50,000 characters; one item may have at most 50,000; nothing was sent\n');
-    const two = await e2e.run(['translate', '--to', 'de,fr', '--whole'], { input: 'v'.repeat(30_000) });
-    expect(two.stderr).toMatch(/^vx: the input \(--whole, standard input\) is too long: 30,000 characters x 2 targets = 60,000 counted characters/);
     expect(sent()).toBe(0);
+    // 30,000 characters to two targets is no longer too long: one request per target
+    const two = await e2e.run(['translate', '--to', 'de,fr', '--whole'], { input: 'v'.repeat(30_000) });
+    expect([two.code, two.stderr]).toEqual([0, '']);
+    expect(sent()).toBe(2);
   });
 
   it('--timeout: an answer that never comes is retried, then exit 8 naming what was not translated', async () => {

@@ -163,12 +163,14 @@ describe('translation memory', () => {
 
   it('--estimate and --dry-run of a pipe refuse a line no request can carry, naming its line as the run does (exit 2)', async () => {
     // (a regular file is checked whole first; a pipe was counted as if the line could be sent, and --dry-run named the distinct text's index)
+    // 30,000 characters to two targets can be carried (one request per target): counted and planned so
     const input = `a\na\n${'b'.repeat(30_000)}\n`;
-    const tooLong = 'vx: line 3 of standard input is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000 (translate to fewer languages per run); nothing was sent\n';
-    for (const mode of ['--estimate', '--dry-run']) {
-      const r = await e2e.run(['translate', '--to', 'de,fr', mode], { input });
-      expect([r.code, r.stderr, r.stdout]).toEqual([2, tooLong, '']);
-    }
+    const est = await e2e.run(['translate', '--to', 'de,fr', '--estimate', '-o', 'json'], { input });
+    expect(est.code).toBe(0);
+    expect(JSON.parse(est.stdout)).toMatchObject({ items: 3, distinct: 2, duplicates: 1, toSend: 2, characters: 30_001, billedCharacters: 60_002 });
+    const plan = await e2e.run(['translate', '--to', 'de,fr', '--dry-run'], { input });
+    expect(plan.code).toBe(0);
+    expect(JSON.parse(plan.stdout).map((q: any) => [new URL(q.url).searchParams.getAll('to').join(','), q.body.length])).toEqual([['de,fr', 1], ['de', 1], ['fr', 1]]);
     const long = await e2e.run(['translate', '--to', 'de', '--estimate'], { input: `x\n${'c'.repeat(50_001)}\n` });
     expect([long.code, long.stderr]).toEqual([2, 'vx: line 2 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing was sent\n']);
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);

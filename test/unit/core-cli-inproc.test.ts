@@ -23,6 +23,12 @@ describe('usage errors exit 2 and send nothing', () => {
     ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
     ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
+    // framing and connection headers are vx's to write: a Content-Length that disagrees with the body
+    // left the service waiting for bytes (a "timeout" after every retry) or read the rest of the body
+    // as the next request on the connection
+    ['a Content-Length header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'Content-Length: 5'], /^vx: --header Content-Length: vx sets it from the request itself \(the body, the connection\); leave it out\n$/],
+    ['a Transfer-Encoding header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'transfer-encoding: chunked', '--data', '{}'], /^vx: --header transfer-encoding: vx sets it from the request itself/],
+    ['an Expect header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'Expect: 100-continue', '--data', '{}'], /^vx: --header Expect: vx sends the body at once and does not wait for 100 Continue; leave it out\n$/],
     ['missing data file', ['api', 'POST', '/x', '--service', 'erp', '--data', '@/nonexistent/file.json'], /cannot read \/nonexistent\/file.json: no such file/],
     ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
     ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],

@@ -62,7 +62,8 @@ describe('ErpClient', () => {
 describe('refresh outcomes', () => {
   it('maps operation states', () => {
     for (const s of ['Completed', 'SignedOff']) expect(outcomeOf(s)).toBe('done');
-    for (const s of ['Failed', 'Aborted', 'Rollback']) expect(outcomeOf(s)).toBe('failed');
+    for (const s of ['Failed', 'Aborted', 'Rollback', 'RollbackCompleted', 'RollbackFailed']) expect(outcomeOf(s)).toBe('failed');
+    for (const s of ['NotStarted', 'InProgress', 'RollbackInProgress', undefined]) expect(outcomeOf(s)).toBe('running');
     for (const s of ['NotStarted', 'InProgress', undefined, 'Something new']) expect(outcomeOf(s)).toBe('running');
   });
 });

@@ -112,9 +112,9 @@ describe('9. messages for the terminal (the device-code prompt, notes, warnings,
   });
 });
 
-describe('12. the quota polling policy (api/mgmt/quota.ts pollDelay)', () => {
+describe('12. the polling policy (core/poll.ts pollDelay, used by quota waits and erp refresh --wait)', () => {
   it('never below a floor that grows by half per read; Retry-After and the interval above it are kept; two minutes at most', async () => {
-    const { pollDelay } = await import('../../src/api/mgmt/quota.js');
+    const { pollDelay } = await import('../../src/core/poll.js');
     expect([0, 1, 2, 3, 4].map((k) => pollDelay(k, '0', 0))).toEqual([1000, 1500, 2250, 3375, 5062.5]);
     expect([0, 1, 2, 3, 4, 5].map((k) => pollDelay(k, '5', 0))).toEqual([5000, 5000, 5000, 5000, 5062.5, 7593.75]);
     expect(pollDelay(0, undefined, 10)).toBe(10_000);

@@ -1,7 +1,7 @@
 // The batcher's limits, exactly: 1,000 items; 50,000 characters counted across all targets.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchAll, Batcher, itemProblem } from '../../src/api/translator/batcher.js';
+import { batchAll, Batcher, itemProblem, targetGroups } from '../../src/api/translator/batcher.js';
 import { requestBody } from '../../src/api/translator/client.js';
 import { countChars, LIMITS } from '../../src/spec/translator.js';
 
@@ -76,15 +76,20 @@ describe('batcher: characters x targets', () => {
 
 describe('per-item limits', () => {
   it('an item may have 50,000 characters, not 50,001', () => {
-    expect(itemProblem(50_000, 1)).toBeUndefined();
-    expect(itemProblem(50_001, 1)).toMatch(/50,001 characters; one item may have at most 50,000/);
+    expect(itemProblem(50_000)).toBeUndefined();
+    expect(itemProblem(50_001)).toMatch(/50,001 characters; one item may have at most 50,000/);
   });
 
-  it('an item whose characters x targets exceed one request can never be sent', () => {
-    expect(itemProblem(25_000, 2)).toBeUndefined();
-    expect(itemProblem(25_001, 2)).toMatch(/25,001 characters x 2 targets = 50,002 counted characters/);
-    expect(itemProblem(16_666, 3)).toBeUndefined();
-    expect(itemProblem(16_667, 3)).toMatch(/x 3 targets/);
+  it('an item whose characters x targets exceed one request goes alone, to as many targets per request as fit (it was refused)', () => {
+    expect(targetGroups(25_000, 2)).toEqual([[0, 1]]);
+    expect(targetGroups(25_001, 2)).toEqual([[0], [1]]);
+    expect(targetGroups(16_666, 3)).toEqual([[0, 1, 2]]);
+    expect(targetGroups(16_667, 3)).toEqual([[0, 1], [2]]);
+    expect(targetGroups(20_000, 5)).toEqual([[0, 1], [2, 3], [4]]);
+    expect(targetGroups(50_000, 3)).toEqual([[0], [1], [2]]);
+    expect(targetGroups(0, 4)).toEqual([[0, 1, 2, 3]]);
+    // such an item is a batch of its own
+    expect(batchAll(['a', 'x'.repeat(30_000), 'b'], len, 2).map((b) => b.count)).toEqual([1, 1, 1]);
   });
 });
 

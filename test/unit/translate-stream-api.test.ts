@@ -118,7 +118,7 @@ describe('translateStream', () => {
     const seen: number[] = [];
     const err = await (async () => {
       try {
-        for await (const ev of translateStream(sender().s, [['a', 'b'], 'x'.repeat(30_000)], { targets: 2, concurrency: 1 })) if (ev.type === 'progress') seen.push(ev.items);
+        for await (const ev of translateStream(sender().s, [['a', 'b'], 'x'.repeat(50_001)], { targets: 2, concurrency: 1 })) if (ev.type === 'progress') seen.push(ev.items);
       } catch (e) {
         return e;
       }
@@ -126,7 +126,7 @@ describe('translateStream', () => {
     expect(err).toBeInstanceOf(ItemTooLong);
     // nothing had been sent yet (a and b were still in the open batch): nothing is
     expect((err as ItemTooLong).index).toBe(3);
-    expect((err as ItemTooLong).message).toBe('item 3 is too long: 30,000 characters x 2 targets = 60,000 counted characters; one request may count at most 50,000 (translate to fewer languages per run)');
+    expect((err as ItemTooLong).message).toBe('item 3 is too long: 50,001 characters; one item may have at most 50,000');
     expect(seen).toEqual([]);
   });
 

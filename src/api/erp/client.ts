@@ -27,6 +27,8 @@ export type Entity = Record<string, unknown>;
 export interface Resolved {
   id: string;
   record?: Entity;
+  /** --dry-run: the read that finds the record was planned, not sent (id and record are placeholders) */
+  planned?: boolean;
 }
 
 /** What a record is called in messages: `sales order S-ORD101001 (Adatum Corporation)`, or its id. */
@@ -159,7 +161,8 @@ export class ErpClient {
     const url = this.collectionUrl(set, odataQuery({ filter: `${set.humanKey} eq ${literal(key)}`, top: 10, ...q }));
     if (this.http.dryRun) {
       this.http.plan({ method: 'GET', url, headers: this.headers });
-      return { id: `<id of ${set.singular} ${key}>` };
+      // that read's record would give the @odata.etag too: update/delete plan no second read
+      return { id: `<id of ${set.singular} ${key}>`, record: { '@odata.etag': ETAG_PLACEHOLDER }, planned: true };
     }
     const page = (await this.send({ method: 'GET', url })).json<{ value?: Entity[] }>();
     const found = Array.isArray(page.value) ? page.value : [];

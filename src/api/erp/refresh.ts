@@ -65,6 +65,11 @@ export class LcsClient {
     return body;
   }
 
+  /**
+   * One read of an operation's status. A refresh runs for hours, longer than an access token
+   * lives: the headers carry the stored sign-in's renewer (api/service.ts), so an expired token is
+   * renewed before a read instead of failing the wait with a 401.
+   */
   async status(project: string, environment: string, activity: string): Promise<{ body: OperationStatus; retryAfter?: string }> {
     const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers: this.headers });
     return { body: res.json<OperationStatus>(), retryAfter: res.headers['retry-after'] };

@@ -1,7 +1,7 @@
 // Quota (service limits, api-version 2020-10-25): read a quota, list the quotas of a provider and
 // location, request a new limit (PATCH), and follow the request until it ends.
 import { ServiceError } from '../../core/errors.js';
-import { parseRetryAfter } from '../../core/http.js';
+import { pollDelay, pollFloorMs } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
 import { checkRule, MGMT_API_VERSION, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
@@ -183,25 +183,6 @@ export interface PollOptions {
 
 /** --wait-timeout's default: half an hour (a quota increase normally ends within minutes) */
 export const DEFAULT_WAIT_TIMEOUT_S = 1800;
-/** no two status reads closer than this, whatever Retry-After or --poll-interval say */
-export const POLL_FLOOR_MS = 1000;
-const MAX_WAIT_MS = 120_000;
-
-/**
- * The pause before status read number `k` (0-based): the service's Retry-After, else the poll
- * interval, but never less than the floor, and a floor that grows by half with each read (1 s,
- * 1.5 s, 2.3 s, ... up to two minutes), so a request that never ends is read ever more rarely:
- * `Retry-After: 0` cannot make a client poll in a tight loop.
- */
-export function pollDelay(k: number, retryAfter: string | undefined, intervalSeconds: number, floorMs = POLL_FLOOR_MS): number {
-  const asked = parseRetryAfter(retryAfter) ?? intervalSeconds * 1000;
-  return Math.min(Math.max(asked, floorMs * 1.5 ** k), MAX_WAIT_MS);
-}
-
-function floorFromEnv(): number {
-  const v = Number(process.env.VX_POLL_FLOOR_MS);
-  return process.env.VX_POLL_FLOOR_MS && Number.isFinite(v) && v >= 0 ? v : POLL_FLOOR_MS;
-}
 
 /**
  * Polls `serviceLimitsRequests/{id}` (or the Location URL) until Succeeded, Failed or Invalid,
@@ -211,7 +192,7 @@ function floorFromEnv(): number {
  */
 export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: string, o: PollOptions): Promise<QuotaRequest> {
   let retryAfter = o.retryAfter;
-  const floor = o.floorMs ?? floorFromEnv();
+  const floor = o.floorMs ?? pollFloorMs();
   const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
   const started = Date.now();
   let state: string | undefined;

@@ -23,15 +23,13 @@ export interface Batch {
 }
 
 /**
- * Why an item of `chars` characters can never be sent with `targets` targets, or undefined when it
- * can: longer than one item may be, or more counted characters than one request may carry.
+ * Why an item of `chars` characters can never be sent, or undefined when it can: longer than one
+ * item may be. (An item whose characters x targets are more than one request may count goes alone,
+ * in one request per group of targets that fits: see TranslatorClient.)
  */
-export function itemProblem(chars: number, targets: number, limits: Limits = LIMITS): string | undefined {
+export function itemProblem(chars: number, limits: Limits = LIMITS): string | undefined {
   if (chars > limits.maxItemChars) {
     return `${fmt(chars)} characters; one item may have at most ${fmt(limits.maxItemChars)}`;
-  }
-  if (chars * targets > limits.maxRequestChars) {
-    return `${fmt(chars)} characters x ${targets} targets = ${fmt(chars * targets)} counted characters; one request may count at most ${fmt(limits.maxRequestChars)} (translate to fewer languages per run)`;
   }
   return undefined;
 }
@@ -101,6 +99,18 @@ export class Batcher {
     if (this.full) out.push(this.take()!);
     return out;
   }
+}
+
+/**
+ * The target groups (indexes in --to order, consecutive) whose requests can carry an item of
+ * `chars` characters: all targets at once when they fit one request, else as many per request as
+ * fit (30,000 characters to de,fr: [[0], [1]]; 20,000 to de,fr,it: [[0, 1], [2]]).
+ */
+export function targetGroups(chars: number, targets: number, limits: Limits = LIMITS): number[][] {
+  const per = chars * targets <= limits.maxRequestChars ? targets : Math.max(1, Math.floor(limits.maxRequestChars / Math.max(1, chars)));
+  const groups: number[][] = [];
+  for (let k = 0; k < targets; k += per) groups.push(Array.from({ length: Math.min(per, targets - k) }, (_, i) => k + i));
+  return groups;
 }
 
 /** Splits a whole list of texts into batches (for tests and small inputs). */

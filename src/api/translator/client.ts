@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { ServiceError, VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http.js';
-import { HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../spec/translator.js';
+import { countChars, HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../spec/translator.js';
+import { targetGroups } from './batcher.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { translateQuery, type TranslateParams } from './options.js';
 
@@ -18,6 +19,8 @@ export interface BatchOutcome {
   /** X-Metered-Usage: characters billed for the request */
   billed?: number;
   traceId: string;
+  /** requests it took: more than one for an item too long for every target in one request (one per group of targets) */
+  requests?: number;
 }
 
 /** The JSON body `[{"Text":"..."},...]` (one stringify of the whole array: measured fastest). */
@@ -68,9 +71,21 @@ export class TranslatorClient {
     };
   }
 
-  /** Records the request of a batch for --dry-run. */
+  /**
+   * The target groups of a batch: one item whose characters x targets are more than one request
+   * may count goes in one request per group of targets that fits; otherwise undefined (one request).
+   */
+  private split(texts: readonly string[]): number[][] | undefined {
+    if (texts.length !== 1) return undefined;
+    const groups = targetGroups(countChars(texts[0]), this.params.to.length);
+    return groups.length > 1 ? groups : undefined;
+  }
+
+  /** Records the request of a batch for --dry-run (one per group of targets for a long item). */
   plan(texts: readonly string[]): void {
-    this.http.plan(this.request(texts));
+    const groups = this.split(texts);
+    if (groups) for (const g of groups) this.forTargets(g).plan(texts);
+    else this.http.plan(this.request(texts));
   }
 
   /**
@@ -78,6 +93,8 @@ export class TranslatorClient {
    * request waits its turn and is paced with the run's other requests (see core/pacer).
    */
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: HttpRequest['pace']): Promise<BatchOutcome> {
+    const groups = this.split(texts);
+    if (groups) return this.translateInGroups(texts, groups, signal, pace);
     const req = this.request(texts, signal, pace);
     const traceId = req.headers![HEADERS.clientTraceId]!;
     // only the count is needed once the body is built: the texts need not live through the round trip
@@ -98,5 +115,30 @@ export class TranslatorClient {
       if (e instanceof VxError && e.exitCode !== 130 && e.exitCode !== 0 && !e.message.includes(traceId)) e.message += ` (client trace id ${traceId})`;
       throw e;
     }
+  }
+
+  /**
+   * One item to its targets in several requests (one per group, in --to order, one after the
+   * other), answered as one request to every target would be: the first answer's result with the
+   * translations of all of them. Each request is paced for its own billed characters.
+   */
+  private async translateInGroups(texts: readonly string[], groups: number[][], signal?: AbortSignal, pace?: HttpRequest['pace']): Promise<BatchOutcome> {
+    const targets = this.params.to.length;
+    const outs: BatchOutcome[] = [];
+    for (const g of groups) {
+      const part = pace && { pacer: pace.pacer, cost: (pace.cost * g.length) / targets };
+      outs.push(await this.forTargets(g).translate(texts, signal, part));
+    }
+    const first = outs[0].results[0];
+    const result: TranslateResult = { ...first, translations: outs.flatMap((o) => o.results[0]?.translations ?? []) };
+    const join = (values: (string | undefined)[]) => (values.every((v) => v === undefined) ? undefined : values.map((v) => v ?? '-').join(', '));
+    return {
+      results: [result],
+      requestId: join(outs.map((o) => o.requestId)),
+      mtSystem: outs.every((o) => o.mtSystem !== undefined) ? outs.map((o) => o.mtSystem).join(',') : undefined,
+      billed: outs.every((o) => o.billed !== undefined) ? outs.reduce((n, o) => n + o.billed!, 0) : undefined,
+      traceId: outs.map((o) => o.traceId).join(', '),
+      requests: outs.length,
+    };
   }
 }

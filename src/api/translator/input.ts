@@ -34,8 +34,8 @@ export function labeller(kind: 'line' | 'argument' | 'whole', source?: string): 
 }
 
 /** `label` is only built for an item that is too long (it runs once per input line). */
-function checkItem(label: () => string, chars: number, targets: number): void {
-  const problem = itemProblem(chars, targets);
+function checkItem(label: () => string, chars: number): void {
+  const problem = itemProblem(chars);
   if (problem) throw new UsageError(`${label()} is too long: ${problem}; nothing was sent`);
 }
 
@@ -53,7 +53,7 @@ export interface Items {
 export function textItems(texts: readonly string[], targets: number, whole = false): Items {
   const all = whole ? [texts.join(' ')] : texts;
   const label = labeller(whole ? 'whole' : 'argument');
-  all.forEach((text, i) => checkItem(() => label.one(i + 1), countChars(text), targets));
+  all.forEach((text, i) => checkItem(() => label.one(i + 1), countChars(text)));
   return { label, total: all.length, live: false, items: [all] };
 }
 
@@ -69,7 +69,7 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
     if (overflow) throw new UsageError(`${label.one(1)} is too long: more than ${fmt(LIMITS.maxItemChars)} characters; one item may have at most ${fmt(LIMITS.maxItemChars)}; nothing was sent`);
     const text = raw.replace(/\r?\n$/, '');
     const chars = countChars(text);
-    checkItem(() => label.one(1), chars, targets);
+    checkItem(() => label.one(1), chars);
     return { label, total: 1, live: false, items: [text] };
   }
   const label = labeller('line', source.name);
@@ -85,8 +85,9 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
   if (source.rereadable) {
     // a regular file is checked whole before anything is sent (and its line count feeds the progress bar)
     // (bytes are scanned, only lines long enough to matter are decoded and counted)
-    const longBytes = Math.min(LIMITS.maxItemChars, Math.floor(LIMITS.maxRequestChars / targets));
-    total = await scanLines(source.open(), (line, n) => checkItem(() => label.one(n), countChars(line), targets), { ...lineOpts, longBytes });
+    // (a line of at most that many bytes has at most that many characters)
+    const longBytes = LIMITS.maxItemChars;
+    total = await scanLines(source.open(), (line, n) => checkItem(() => label.one(n), countChars(line)), { ...lineOpts, longBytes });
   }
   return { label, total, live: !source.rereadable, items: readLines(source.open(), lineOpts) };
 }

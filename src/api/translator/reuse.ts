@@ -414,7 +414,7 @@ export async function* reuseMisses(
         continue;
       }
       const chars = countChars(text);
-      const problem = opts.targets !== undefined && itemProblem(chars, found ? found.missing.length : opts.targets);
+      const problem = opts.targets !== undefined && itemProblem(chars);
       if (problem) throw new ItemTooLong(est.items, problem);
       if (stored && stored.size < ESTIMATE_STORED.texts && storedUnits < ESTIMATE_STORED.units) {
         stored.add(text);

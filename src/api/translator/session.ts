@@ -67,9 +67,9 @@ export function translateSession(client: SessionClient, input: Items, o: Session
           requestId: out.requestId,
         });
       }
-      counts.requests++;
+      counts.requests += out.requests ?? 1;
       counts.texts += b.count;
-      if (out.billed === undefined) counts.unmetered++;
+      if (out.billed === undefined) counts.unmetered += out.requests ?? 1;
       else counts.billed += out.billed;
       o.onBatch?.(b, out, input.label.range(itemOf(b.first) ?? 0, itemOf(b.first + b.count - 1) ?? 0), to);
       yield ev;

@@ -245,7 +245,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     const chars = countChars(text);
     const fits = batcher.fits(chars);
     if (!fits || chars > LIMITS.maxItemChars) {
-      const problem = itemProblem(chars, targets);
+      const problem = itemProblem(chars);
       if (problem) throw new ItemTooLong(n, problem);
     }
     const before = fits ? undefined : batcher.take();
