@@ -10,7 +10,7 @@ import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../a
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
 import { readAllBytes } from '../core/input.js';
-import { atomicFileSink, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
+import { atomicFileSink, outFile, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
@@ -526,8 +526,8 @@ async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ count:
 const EXPORT_FORMATS = ['csv', 'ndjson', 'json', 'tsv'] as const;
 export const EXPORT_PAGE_SIZE = 500;
 
-export async function runExport(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+export async function runExport(ctx: Ctx, set: ErpSet, flags: ExportOpts): Promise<void> {
+  const opts = { ...flags, out: outFile(flags.out) };
   // -o, else the --out file's name, else VX_OUTPUT or the profile's output when export writes it
   // (a display preference such as table must not stop an export, nor turn people.csv into JSON)
   const given = ctx.globals.output !== undefined ? ctx.explicitFormat() : undefined;

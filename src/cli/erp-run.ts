@@ -6,7 +6,7 @@ import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
 import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import { amountText, atomicFileSink, shortTime, type Column } from '../core/output.js';
+import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
@@ -170,7 +170,6 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   const q = listQuery(opts);
   if (!def.collection && (q.filter || q.orderby || q.top !== undefined || q.skip !== undefined || q.pageSize !== undefined)) {
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
@@ -179,7 +178,10 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const { id } = await client.resolve(set, key);
   if (opts.out !== undefined) {
     const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
-    await writeAtomic(opts.out, bytes);
+    // --out -: the document itself on standard output (`... --out - | lp`)
+    const file = outFile(opts.out);
+    if (file === undefined) return await ctx.write(bytes);
+    await writeAtomic(file, bytes);
     if (ctx.stderrIsTTY) ctx.info(`saved ${bytes.length} bytes to ${opts.out}`);
     return;
   }

@@ -12,7 +12,7 @@ import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
 import { characterCount } from '../spec/families.js';
 import { readError, sameFile } from '../core/input.js';
-import { atomicFileSink, streamSink } from '../core/output.js';
+import { atomicFileSink, outFile, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 
 export interface MemoryFlags {
@@ -102,8 +102,8 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
   }
 }
 
-export async function exportTmx(ctx: Ctx, opts: MemoryFlags & { out?: string }): Promise<void> {
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
+export async function exportTmx(ctx: Ctx, given: MemoryFlags & { out?: string }): Promise<void> {
+  const opts = { ...given, out: outFile(given.out) };
   const path = requirePath(ctx, opts.memory);
   notOverMemory(opts.out, path);
   const mem = await TranslationMemory.open(path, { readOnly: true });

@@ -19,7 +19,7 @@ import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
 import { UsageError } from '../core/errors.js';
 import { openTextSource, sameFile } from '../core/input.js';
-import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
@@ -40,11 +40,11 @@ async function chooseInput(ctx: Ctx, opts: TranslateOptions, args: string[], tar
   }
 }
 
-export async function runTranslate(ctx: Ctx, opts: TranslateOptions, args: string[] = []): Promise<void> {
+export async function runTranslate(ctx: Ctx, given: TranslateOptions, args: string[] = []): Promise<void> {
+  const opts = { ...given, out: outFile(given.out) };
   const params = parseParams(opts);
   const concurrency = parseConcurrency(opts.concurrency);
   if (args.length && opts.file !== undefined) throw new UsageError('give the text either as arguments or with --file, not both');
-  if (opts.out !== undefined && !opts.out.trim()) throw new UsageError('--out needs a file name');
   // the output is renamed over its name when complete: over the input, the source text would be lost
   if (opts.out !== undefined && opts.file !== undefined && opts.file !== '-' && sameFile(opts.out, opts.file)) {
     throw new UsageError(`--out ${opts.out} is the input file ${opts.file}: its translation would replace it; name another file (nothing was sent)`);

@@ -215,7 +215,7 @@ export class Ctx {
   }
 
   /** Writes to stdout honouring back-pressure. */
-  write(text: string): Promise<void> {
+  write(text: string | Uint8Array): Promise<void> {
     return new Promise((resolve) => {
       const out = this.io.stdout;
       if (out.writable === false || out.write(text)) return resolve();
