@@ -303,3 +303,54 @@ export function parseSelect(select: string, isField: (name: string) => boolean):
     return n;
   });
 }
+
+/**
+ * Splits `text` at each `sep` that stands outside parentheses and string literals:
+ * `a($select=x,y),b` at commas gives `a($select=x,y)` and `b`.
+ */
+export function splitTopLevel(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") quoted = !quoted; // a doubled '' inside a literal closes and opens again
+    else if (quoted) continue;
+    else if (c === '(') depth++;
+    else if (c === ')') {
+      if (--depth < 0) throw new ODataError(`unbalanced ")" at position ${i}`);
+    } else if (c === sep && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0 || quoted) throw new ODataError(quoted ? 'unterminated string literal' : 'unbalanced "("');
+  out.push(text.slice(start));
+  return out;
+}
+
+/** One item of `$expand`: the navigation property and its nested query options (`$select`, `$filter`, ...). */
+export interface ExpandItem {
+  name: string;
+  options: Map<string, string>;
+}
+
+/** Parses `$expand=a,b($select=x,y;$top=2)` (OData 4.0 part 2, 5.1.2: options separated by `;`). */
+export function parseExpand(text: string): ExpandItem[] {
+  return splitTopLevel(text, ',').map((part) => {
+    const m = /^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$/s.exec(part);
+    if (!m) throw new ODataError(`invalid $expand item "${part.trim()}"`);
+    const options = new Map<string, string>();
+    if (m[2] !== undefined && m[2].trim()) {
+      for (const o of splitTopLevel(m[2], ';')) {
+        const eq = o.indexOf('=');
+        const key = (eq < 0 ? o : o.slice(0, eq)).trim();
+        if (eq < 0 || !/^\$\w+$/.test(key)) throw new ODataError(`invalid query option "${o.trim()}" in the $expand of ${m[1]}`);
+        if (options.has(key)) throw new ODataError(`the query option ${key} is given twice in the $expand of ${m[1]}`);
+        options.set(key, o.slice(eq + 1).trim());
+      }
+    }
+    return { name: m[1], options };
+  });
+}

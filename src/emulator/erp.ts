@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
 import { withBatch } from './erp-batch.js';
-import { applyFilter, applyOrderBy, ODataError, parseSelect } from './erp-odata.js';
+import { applyFilter, applyOrderBy, ODataError, parseExpand, parseFilter, parseSelect, type ExpandItem } from './erp-odata.js';
 import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { familyOf } from '../spec/families.js';
@@ -213,14 +213,48 @@ function pageSize(req: EmuRequest): number | undefined {
   return n > 0 ? n : undefined;
 }
 
-function expandNames(req: EmuRequest, set: ErpSet): string[] {
+/** the query options a navigation in $expand may carry: (select) on one record, all on a collection */
+const EXPAND_OPTIONS = ['$select', '$filter', '$orderby', '$top', '$skip'];
+
+/** The items of $expand, their names and nested options checked (the fields they name are checked on the records). */
+function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
   const e = req.query.get('$expand');
   if (e === null) return [];
-  return e.split(',').map((x) => {
-    const n = x.trim().replace(/\(.*\)$/, '');
-    if (!set.navigation?.[n]) throw bad(`Could not find a navigation property named '${n}' on '${set.name}'`);
-    return n;
-  });
+  const items = odata(() => parseExpand(e));
+  for (const { name, options } of items) {
+    const nav = set.navigation?.[name];
+    if (!nav) throw bad(`Could not find a navigation property named '${name}' on '${set.name}'`);
+    for (const [k, v] of options) {
+      if (!EXPAND_OPTIONS.includes(k)) throw bad(`The query option ${k} is not supported in the $expand of '${name}'`);
+      if (!nav.collection && k !== '$select') throw bad(`The query option ${k} cannot be applied to '${name}', which is a single record`);
+      if ((k === '$top' || k === '$skip') && !/^\d+$/.test(v)) throw bad(`The query option ${k} must be a non-negative whole number, got '${v}'`);
+      if (k === '$filter') odata(() => parseFilter(v, () => true));
+      if (k === '$select') odata(() => parseSelect(v, () => true));
+      if (k === '$orderby') odata(() => applyOrderBy([], v, () => true));
+    }
+  }
+  return items;
+}
+
+/** A navigation's value with the nested options of its $expand item applied (fields checked against its records). */
+function expandValue(value: NavValue, options: Map<string, string>): NavValue {
+  if (value === null || !options.size) return value;
+  const rows = Array.isArray(value) ? value : [value];
+  const fields = new Set(rows.flatMap((r) => Object.keys(r)));
+  const isField = (n: string) => fields.has(n) || rows.length === 0;
+  const pick = (r: Row, names: string[]): Row => Object.fromEntries([...(r['@odata.etag'] !== undefined ? ['@odata.etag'] : []), ...names].map((n) => [n, r[n]]));
+  const select = options.get('$select');
+  const names = select === undefined ? undefined : odata(() => parseSelect(select, isField));
+  if (!Array.isArray(value)) return names ? pick(value, names) : value;
+  let out = value;
+  const filter = options.get('$filter');
+  if (filter !== undefined) out = odata(() => applyFilter(out, filter, isField));
+  const orderby = options.get('$orderby');
+  if (orderby !== undefined) out = odata(() => applyOrderBy(out, orderby, isField));
+  const skip = Number(options.get('$skip') ?? 0);
+  const top = options.get('$top');
+  out = out.slice(skip, top === undefined ? undefined : skip + Number(top));
+  return names ? out.map((r) => pick(r, names)) : out;
 }
 
 function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: Row): Row {
@@ -232,7 +266,7 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
     for (const n of names) out[n] = row[n];
     if (out['@odata.etag'] === undefined) delete out['@odata.etag'];
   } else out = { ...row };
-  for (const n of expandNames(req, set)) out[n] = navigate(req, company!, set, row, n);
+  for (const { name, options } of expandItems(req, set)) out[name] = expandValue(navigate(req, company!, set, row, name), options);
   return out;
 }
 
@@ -245,7 +279,7 @@ function projection(req: EmuRequest, company: string, set: ErpSet): ((row: Row) 
   const sel = req.query.get('$select');
   if (sel === null && req.query.get('$expand') === null) return undefined;
   if (sel !== null) odata(() => parseSelect(sel, (n) => n in set.fields));
-  expandNames(req, set);
+  expandItems(req, set);
   return (row) => shape(req, company, set, row);
 }
 

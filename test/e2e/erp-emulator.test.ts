@@ -25,6 +25,29 @@ describe('emulated business-data service', () => {
     expect(all.body['@odata.nextLink']).toBeUndefined();
   });
 
+  it('$expand takes nested options (OData 4.0 part 2, 5.1.2): $select with commas inside, $filter, $orderby, $top, $skip separated by ;', async () => {
+    const q = encodeURIComponent("salesOrderLines($select=sequence,description;$filter=quantity ge 1 and description ne 'a,b;c)';$orderby=sequence desc;$top=1),customer($select=number,displayName)");
+    const r = await call('GET', `${orders()}(${ORDER})?$select=number&$expand=${q}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const lines = r.body.salesOrderLines as Record<string, unknown>[];
+    expect(lines).toHaveLength(1);
+    expect(Object.keys(lines[0]!)).toEqual(['@odata.etag', 'sequence', 'description']);
+    expect(lines[0]!.sequence).toBe(20000);
+    expect(r.body.customer).toEqual({ number: '10000', displayName: 'Adatum Corporation' });
+    const all = await call('GET', `${orders()}(${ORDER})?$expand=salesOrderLines($skip=1)`);
+    expect((all.body.salesOrderLines as unknown[]).length).toBe(1);
+    for (const [expand, message] of [
+      ['customer($top=1)', "The query option $top cannot be applied to 'customer', which is a single record"],
+      ['salesOrderLines($select=nosuch)', "Bad Request - Error in query syntax: Could not find a property named 'nosuch'"],
+      ['salesOrderLines($count=true)', "The query option $count is not supported in the $expand of 'salesOrderLines'"],
+      ['salesOrderLines($select=sequence', 'Bad Request - Error in query syntax: unbalanced "("'],
+    ]) {
+      const bad = await call('GET', `${orders()}(${ORDER})?$expand=${encodeURIComponent(expand!)}`);
+      expect(bad.status, expand).toBe(400);
+      expect(bad.body.error.message, expand).toMatch(new RegExp(`^${message!.replace(/[$()]/g, '\\$&')}\\.  CorrelationId`));
+    }
+  });
+
   it('$count=true adds @odata.count (all matches, before $top/$skip and paging); /$count answers the number as text/plain (OData 4.0 part 2, 11.2.5.5 and part 1, 11.2.9)', async () => {
     const open = (await call('GET', `${orders()}?$filter=status eq 'Open'`)).body.value.length as number;
     expect(open).toBeGreaterThan(3);
