@@ -268,7 +268,9 @@ export async function renderYaml(value: unknown): Promise<string> {
   const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
   // the bundled CommonJS build exposes its functions on `default`
   const YAML = mod.default ?? mod;
-  return YAML.stringify(value, { lineWidth: 0 });
+  // YAML 1.2 output that YAML 1.1 readers (PyYAML, Ruby's Psych, many CI tools) read the same: a
+  // string such as yes, no, on, off or y is quoted, else they read it as a boolean
+  return YAML.stringify(value, { lineWidth: 0, compat: 'yaml-1.1' });
 }
 
 // string-width creates an Intl.Segmenter when it loads, which costs 10-15 ms: it is loaded only

@@ -255,7 +255,26 @@ describe('client credentials sign-in', () => {
     expect(ok.code).toBe(0);
     const bad = await t.run(['auth', 'login', '--service', 'erp', '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso'], { input: 'wrong-secret' });
     expect(bad.code).toBe(3);
-    expect(bad.stderr).toBe('vx: client credentials sign-in failed: invalid_client: The client secret is invalid.\n');
+    expect(bad.stderr).toBe(
+      'vx: client credentials sign-in failed: invalid_client: The client secret is invalid.\n' +
+        'check the application (client) id (--client-id, VX_CLIENT_ID or auth.clientId) and, for --client-credentials, its secret (VX_CLIENT_SECRET or --with-secret)\n',
+    );
+  });
+
+  it('a sign-in address that answers with no OAuth error (a 404 page) names the address, the status and what to check (was "unexpected HTTP response status code")', async () => {
+    const erp = t.env.VX_ERP_PREFIX;
+    const cc = await t.run(['auth', 'login', '--service', 'erp', '--client-credentials', '--client-id', 'ci-app', '--tenant', 'contoso'], {
+      env: { VX_CLIENT_SECRET: EMULATOR_CLIENT_SECRET, VX_AUTH_URL: erp },
+    });
+    expect(cc.stderr).toMatch(
+      new RegExp(`^vx: POST ${erp}/contoso/oauth2/token: HTTP 404 Not Found BadRequest_NotFound: .*\ncheck the sign-in address \\(VX_AUTH_URL or auth\\.url: ${erp}\\) and the tenant \\(contoso\\)\n$`),
+    );
+    expect(cc.code).toBe(4);
+    const dc = await t.run(['auth', 'login', '--service', 'mgmt', '--device-code', '--wait', '5'], { env: { VX_AUTH_URL: erp } });
+    expect(dc.stderr).toMatch(new RegExp(`^vx: POST ${erp}/common/oauth2/devicecode: HTTP 404 Not Found .*\ncheck the sign-in address`));
+    expect(dc.code).toBe(4);
+    expect(cc.stderr + dc.stderr).not.toContain(EMULATOR_CLIENT_SECRET);
+    expect(t.profile()).toEqual({});
   });
 
   it('refuses before sending anything without a tenant, a client id or a secret (exit 2)', async () => {
@@ -269,6 +288,16 @@ describe('client credentials sign-in', () => {
     const noSecret = await t.run(['auth', 'login', '--service', 'mgmt', '--client-credentials', '--client-id', 'a', '--tenant', 'contoso']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('no client secret: set VX_CLIENT_SECRET or pipe it with --with-secret');
+    // an empty value ("--tenant $UNSET") is refused, not taken as the default (was: a device-code sign-in as vx-cli)
+    for (const [flag, rest] of [
+      ['--tenant', ['--client-credentials', '--client-id', 'a']],
+      ['--client-id', ['--device-code', '--wait', '1']],
+      ['--scope', ['--device-code', '--wait', '1']],
+    ] as const) {
+      const empty = await t.run(['auth', 'login', '--service', 'mgmt', ...rest, flag, ''], { env });
+      expect(empty.stderr).toBe(`vx: ${flag} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)\n`);
+      expect(empty.code).toBe(2);
+    }
     expect(t.emu.log).toEqual([]);
   });
 });

@@ -44,7 +44,9 @@ describe('formats', () => {
   });
 
   it('yaml', async () => {
-    expect(await render({ a: 1, list: ['x', 'y'], s: 'a: b' }, 'yaml')).toBe('a: 1\nlist:\n  - x\n  - y\ns: "a: b"\n');
+    expect(await render({ a: 1, list: ['x', 'z'], s: 'a: b' }, 'yaml')).toBe('a: 1\nlist:\n  - x\n  - z\ns: "a: b"\n');
+    // strings a YAML 1.1 reader (PyYAML) takes for booleans or numbers are quoted (a translation "yes" was written bare)
+    expect(await render({ t: ['yes', 'No', 'on', 'OFF', 'y', '012', 'text'], b: true, count: 12 }, 'yaml')).toBe('t:\n  - "yes"\n  - "No"\n  - "on"\n  - "OFF"\n  - "y"\n  - "012"\n  - text\nb: true\ncount: 12\n');
   });
 
   it('tsv: no header, scalar columns, escaped tabs/newlines/backslashes', () => {

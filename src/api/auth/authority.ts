@@ -21,10 +21,16 @@ export interface Authority {
 
 /** flag > env (of the auth.* key) > profile <family>.<name> > profile auth.<name> > default */
 function pick(config: Config, family: OAuthFamily, name: 'tenant' | 'clientId', flag?: string): string {
-  if (flag) return flag;
+  if (flag !== undefined) return given(flag, name === 'tenant' ? '--tenant' : '--client-id');
   const general = config.resolve(`auth.${name}`);
   if (general?.source === 'env') return general.value;
   return config.get(`${family}.${name}`) ?? general?.value ?? '';
+}
+
+/** A flag given as an empty value ("--tenant $UNSET") is refused, never taken as "use the default". */
+function given(flag: string, name: string): string {
+  if (!flag.trim()) throw new UsageError(`${name} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
+  return flag;
 }
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -42,7 +48,7 @@ export function authority(config: Config, family: OAuthFamily, flags: { tenant?:
   const clientId = pick(config, family, 'clientId', flags.clientId);
   if (!/^[A-Za-z0-9._-]+$/.test(tenant)) throw new UsageError(`invalid tenant "${tenant}": expected a tenant id or domain name`);
   if (!clientId) throw new UsageError('no client id: pass --client-id or set auth.clientId');
-  const scope = flags.scope || config.get(`${family}.scope`) || 'user_impersonation';
+  const scope = (flags.scope !== undefined ? given(flags.scope, '--scope') : config.get(`${family}.scope`)) || 'user_impersonation';
   const base = `${authUrl}/${pathSegment(tenant, 'tenant')}/oauth2`;
   return {
     family,

@@ -4,9 +4,9 @@
 // --timeout/--retries apply and --dry-run sends nothing. openid-client is loaded on first use (a
 // bare dynamic import, so the build keeps it out of the start-up file).
 import type * as OpenId from 'openid-client';
-import { AuthError, InterruptedError, VxError } from '../../core/errors.js';
+import { AuthError, errorFromResponse, InterruptedError, VxError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
-import { addSecret } from '../../core/redact.js';
+import { addSecret, redact } from '../../core/redact.js';
 import type { Authority } from './authority.js';
 import type { Obtained } from './credentials.js';
 
@@ -39,12 +39,40 @@ async function configuration(auth: Authority, http: Http, secret?: string): Prom
       // OAuth errors (authorization_pending, invalid_client...) are answers for openid-client to read
       okStatuses: Array.from({ length: 100 }, (_, i) => 400 + i),
     });
+    // an answer that is no OAuth error (a 404 page of a wrong auth.url, a proxy's 403): openid-client
+    // would say only "unexpected HTTP response status code"; say which address answered what
+    if (res.status >= 400 && !isOAuthError(res.text)) {
+      const error = errorFromResponse(res.status, res.text, res.headers);
+      error.message = `${options.method ?? 'GET'} ${redact(url)}: ${error.message}`;
+      error.hint = `check the sign-in address (VX_AUTH_URL or auth.url: ${redact(auth.authUrl)}) and the tenant (${auth.tenant})`;
+      throw error;
+    }
     const out = new Headers();
     for (const [k, v] of Object.entries(res.headers)) out.set(k, v);
     return new Response(res.status === 204 || res.status === 304 ? null : new Uint8Array(res.body), { status: res.status, headers: out });
   };
   return config;
 }
+
+/** Whether a body is an OAuth 2.0 error answer ({"error": "invalid_grant", ...}), for openid-client to read. */
+function isOAuthError(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as { error?: unknown };
+    return typeof v?.error === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** What to do about the OAuth errors a sign-in meets (RFC 6749 5.2, RFC 8628 3.5). */
+const OAUTH_ADVICE: Record<string, string> = {
+  invalid_client: 'check the application (client) id (--client-id, VX_CLIENT_ID or auth.clientId) and, for --client-credentials, its secret (VX_CLIENT_SECRET or --with-secret)',
+  unauthorized_client: 'this application (client id) may not sign in this way: check --client-id, or ask an administrator of the tenant',
+  invalid_scope: 'check the scope (--scope or <service>.scope; default user_impersonation)',
+  invalid_request: 'check the tenant (--tenant, VX_TENANT or auth.tenant) and the client id',
+  access_denied: 'the sign-in was declined; run the same `vx auth login` again to retry',
+  expired_token: 'the code was not entered in time; run the same `vx auth login` again and enter the new code',
+};
 
 /** Turns whatever openid-client throws into a VxError with the server's OAuth error. */
 function explain(e: unknown, what: string): never {
@@ -53,7 +81,8 @@ function explain(e: unknown, what: string): never {
   const err = e as { name?: string; error?: string; error_description?: string; message?: string; code?: string; cause?: unknown };
   if (err?.name === 'AbortError' || err?.name === 'TimeoutError') throw new InterruptedError();
   if (err?.error) {
-    throw new AuthError(`${what} failed: ${err.error}${err.error_description ? `: ${err.error_description}` : ''}`, { code: err.error });
+    const hint = Object.hasOwn(OAUTH_ADVICE, err.error) ? OAUTH_ADVICE[err.error] : undefined;
+    throw new AuthError(`${what} failed: ${err.error}${err.error_description ? `: ${err.error_description}` : ''}`, { code: err.error, hint });
   }
   throw new AuthError(`${what} failed: ${err?.message ?? String(e)}`);
 }
