@@ -187,19 +187,27 @@ export async function applyLimit(
   resourceName: string,
   current: Quota,
   limit: number,
-  o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number },
+  o: {
+    wait: boolean;
+    intervalSeconds: number;
+    timeoutSeconds?: number;
+    /** filled in as it goes: the change was accepted (it runs on), and its request has ended */
+    progress?: { accepted: boolean; ended: boolean };
+  },
 ): Promise<void> {
   // the subscription too: a request is found only in its own subscription, and the one of this
   // run may have come from a flag the person will not think of repeating
   const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
   const submitted = await submitLimit(c, scope, resourceName, patchBody(current, resourceName, limit));
   if (!submitted.accepted) {
+    if (o.progress) o.progress.ended = true;
     const state = stateOf(submitted.body);
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
     if (isFailure(state)) throw new ServiceError(`the quota change of ${resourceName} ended ${state}: ${submitted.body.properties?.message ?? 'no reason given'}`);
     if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
     return;
   }
+  if (o.progress) o.progress.accepted = true;
   const id = requestIdOf(submitted.body, submitted.location);
   if (!o.wait) {
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
@@ -228,6 +236,7 @@ export async function applyLimit(
     ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
     throw e;
   }
+  if (o.progress) o.progress.ended = true;
   const state = stateOf(final);
   spinner.stop(ctx.stderrIsTTY ? `quota request ${id}: ${state}` : undefined);
   await ctx.print(final, { columns: REQUEST_COLUMNS });

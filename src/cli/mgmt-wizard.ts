@@ -250,12 +250,15 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
     at++;
   }
   const same = `the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`;
+  const progress = { accepted: false, ended: false };
   try {
-    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds });
+    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds, progress });
   } catch (e) {
-    // refused by the service (Failed, Invalid): the command, for a retry with another limit;
-    // not after an interruption or a lost answer, where the request may still be running
-    if (e instanceof ServiceError) ctx.info(same);
+    // refused by the service (the PATCH, or a request that ended Failed or Invalid): the command,
+    // for a retry with another limit; not while the request may still be running (an
+    // interruption, a lost answer, a wait that timed out, a status that could not be read), where
+    // running it would submit the change a second time
+    if (e instanceof ServiceError && (!progress.accepted || progress.ended)) ctx.info(same);
     throw e;
   }
   ctx.info(same);

@@ -341,6 +341,17 @@ describe('vx mgmt quota wizard', () => {
     const s = session(HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['900'] } : x)));
     await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(/ended Failed: The requested limit 900 exceeds the regional capacity of 200/);
     expect(s.stderr.text).toMatch(/quota request [0-9a-f-]+: Failed\n/);
+    expect(s.stderr.text).toContain('the same change without the wizard: vx mgmt quota set standardDSv3Family');
+    await s.ctx.http.close();
+  });
+
+  it('a request still running when the wait times out: how to follow it, never "the same change" (it would be submitted twice)', async () => {
+    emu.state.mgmt.retryAfter = 30;
+    const s = session(HAPPY);
+    await expect(runQuotaWizard(s.ctx, { waitTimeout: '1' })).rejects.toThrow(/did not end within --wait-timeout 1 s \(last state InProgress/);
+    expect(s.stderr.text).toMatch(/quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 /);
+    expect(s.stderr.text).not.toContain('the same change without the wizard');
+    expect(writes()).toHaveLength(1);
     await s.ctx.http.close();
   });
 

@@ -182,6 +182,15 @@ describe('translate: input', () => {
     expect(calls()[1].texts).toEqual(['Good morning']);
   });
 
+  it('text with --to-script: a tab inside a translation or its transliteration is written \\t, so the transliteration stays the last column', async () => {
+    const r = await e2e.run(['translate', '--to', 'de,ru', '--to-script', 'Latn,Cyrl', '--from', 'en', 'a\tb']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('de\t[de] å\\tƀ\t[de] a\\tb\nru\t[ru] å\\tƀ\t[ру] а\\tб\n');
+    // without a transliteration the text is the last column: kept as it is
+    const plain = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'a\tb']);
+    expect(plain.stdout).toBe('[de] å\tƀ\n');
+  });
+
   it('--whole with several targets (or --to-script) keeps text as <lang><TAB><text> lines: the line breaks are written \\n (the lines of the translations mixed, with no way to tell them apart)', async () => {
     const input = '# Title\n\nSome text.\n';
     const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--whole'], { input });

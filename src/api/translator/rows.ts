@@ -51,8 +51,10 @@ export function textOf(r: TranslateResult, several: boolean, oneLine = true): st
   let s = '';
   const line = oneLine ? escapeBreaks : terminalText;
   for (const t of r.translations ?? []) {
-    s += several ? `${t.to}\t${line(t.text)}` : line(t.text);
-    if (t.transliteration) s += `\t${line(t.transliteration.text)}`;
+    // the transliteration is one more column: a tab inside either text would shift it (written \t, as tsv does)
+    const cell = t.transliteration ? (x: string) => line(x).replace(/\t/g, '\\t') : line;
+    s += several ? `${t.to}\t${cell(t.text)}` : cell(t.text);
+    if (t.transliteration) s += `\t${cell(t.transliteration.text)}`;
     s += '\n';
   }
   return s;
