@@ -175,7 +175,7 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);
   }
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
-  const { id } = await client.resolve(set, key);
+  const { id, record } = await client.resolve(set, key);
   if (opts.out !== undefined) {
     const bytes = await client.content(set, id, '/pdfDocument/pdfDocumentContent');
     // --out -: the document itself on standard output (`... --out - | lp`)
@@ -186,6 +186,11 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
     return;
   }
   const value = await client.related(set, id, nav, q);
+  if (value === undefined) {
+    // 204: nothing is related (not an error: the record is there); stdout holds nothing, as for any 204
+    if (ctx.stderrIsTTY) ctx.info(`${recordLabel(set, id, record)} has no ${nav}`);
+    return;
+  }
   const columns = !def.collection ? undefined : def.columns && !q.select ? def.columns.map((c) => tableColumn(undefined, c)) : columnsOf(def.set ? findSet(def.set) : undefined, q.select);
   await ctx.print(value, { columns, empty: `no ${nav} records` });
 }

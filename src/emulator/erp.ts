@@ -614,7 +614,8 @@ function erpRoutes(): FamilyDef['routes'] {
           const fields = new Set(value.flatMap((r) => Object.keys(r)));
           return listReply(req, value, ctx, (n) => fields.has(n) || value.length === 0, (r) => r);
         }
-        if (value === null) throw notFound(`The sales order ${String(row.number)} has no ${nav}`);
+        // no related entity: 204 No Content (OData 4.0 part 1, 11.2.6), not an error
+        if (value === null) return { status: 204 };
         return { status: 200, body: { '@odata.context': `${ctx}/$entity`, ...value } };
       },
     },

@@ -2,7 +2,7 @@
 // what vx asks and says when a person is at the terminal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { runAction, runDelete, runRefresh, runCreate } from '../../src/cli/erp-run.js';
+import { runAction, runDelete, runRefresh, runCreate, runRelated } from '../../src/cli/erp-run.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { Prompter } from '../../src/core/prompt.js';
@@ -10,6 +10,9 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { findSet } from '../../src/spec/erp.js';
 import { tty } from '../helpers/tty.js';
 import { tempDir, removeDir } from '../helpers/vx.js';
+
+// the floor between status reads of a wait (core/poll.ts) is lowered for tests, as test/helpers/vx.ts does for spawned runs
+process.env.VX_POLL_FLOOR_MS = '5';
 
 let emu: Emulator;
 let configDir: string;
@@ -86,6 +89,14 @@ describe('at a terminal', () => {
     await runAction(s.ctx, orders, orders.actions![0], {}, ORDER);
     expect(s.stdout.text).toBe('');
     expect(s.stderr.text).toBe(`sales order ${ORDER} shipped and invoiced\n`);
+    await s.ctx.http.close();
+  });
+
+  it('related: a navigation that relates nothing (204) prints nothing and says so on stderr', async () => {
+    const s = session(true);
+    await runRelated(s.ctx, orders, {} as never, 'S-ORD101001', 'currency');
+    expect(s.stdout.text).toBe('');
+    expect(s.stderr.text).toBe('sales order S-ORD101001 (Adatum Corporation) has no currency\n');
     await s.ctx.http.close();
   });
 

@@ -216,7 +216,11 @@ export class ErpClient {
     return res.body.length ? res.json() : undefined;
   }
 
-  /** A navigation property: one entity, or (collection) all items across pages. */
+  /**
+   * A navigation property: one entity, or (collection) all items across pages. A single-valued
+   * navigation that relates no entity is undefined: the service answers 204 No Content (OData 4.0
+   * part 1, 11.2.6).
+   */
   async related(set: ErpSet, id: string, nav: string, q: ListQuery = {}): Promise<unknown> {
     const def = set.navigation?.[nav];
     if (!def) throw new UsageError(`unknown navigation "${nav}" of a ${set.singular}`);
@@ -225,7 +229,8 @@ export class ErpClient {
       for await (const x of this.list(set, q, this.itemUrl(set, id, `/${nav}`, odataQuery(q)))) out.push(x);
       return out;
     }
-    return (await this.send({ method: 'GET', url: this.itemUrl(set, id, `/${nav}`, odataQuery({ select: q.select, expand: q.expand })) })).json();
+    const res = await this.send({ method: 'GET', url: this.itemUrl(set, id, `/${nav}`, odataQuery({ select: q.select, expand: q.expand })) });
+    return res.status === 204 ? undefined : res.json();
   }
 
   /** The bytes of a media stream below an entity, e.g. `/pdfDocument/pdfDocumentContent`. */
