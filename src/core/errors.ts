@@ -191,6 +191,11 @@ export function describeBody(text: string, contentType: string | undefined): str
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -240,6 +245,14 @@ export function errorFromResponse(
   };
   const requestId = requestIdOf(h) ?? clip(h('x-correlation-id'), MAX_REQUEST_ID);
   let message = parsed.message;
+  // vx follows no redirect (the credentials would go along): say where it points (an http://
+  // endpoint the service moves to https://) and what to do
+  if (status >= 300 && status < 400 && message === undefined && parsed.code === undefined) {
+    const to = h('location');
+    message = to
+      ? `the service redirects to ${clip(to, 300)}; vx does not follow redirects (the credentials would go along): set the endpoint to the address the service names`
+      : 'the service redirects without saying where';
+  }
   if (message === undefined && parsed.code === undefined) message = describeBody(bodyText, h('content-type'));
   const parts = [`HTTP ${status}${statusText(status) ? ' ' + statusText(status) : ''}`];
   if (parsed.code) parts.push(parsed.code);

@@ -884,7 +884,8 @@ export class Http {
       body: buf,
       url,
       get text() {
-        return (text ??= buf.toString('utf8'));
+        // a UTF-8 byte order mark is dropped, as the WHATWG decoders (fetch's json(), TextDecoder) do
+        return (text ??= buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.toString('utf8', 3) : buf.toString('utf8'));
       },
       requestId: requestIdOf((name) => h[name]),
       json<T>(exact = true): T {

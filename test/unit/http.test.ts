@@ -318,6 +318,29 @@ for (const transport of ['node', 'undici'] as const) {
       expect(seen).toHaveLength(0);
     });
   });
+
+  describe('answers', () => {
+    // a UTF-8 byte order mark before JSON (some .NET services write one): the WHATWG decoders
+    // (fetch's json(), TextDecoder) drop it; it was "not valid JSON" with a message showing valid JSON
+    it('reads JSON after a byte order mark, in results and in error bodies', async () => {
+      steps = [reply(200, '\ufeff{"a":1}'), reply(404, '\ufeff{"error":{"code":"NotHere","message":"gone"}}', { 'x-ms-request-id': 'rid-1' })];
+      const { http } = client();
+      expect((await http.send({ method: 'GET', url: `${base}/x` })).json()).toEqual({ a: 1 });
+      await expect(http.send({ method: 'GET', url: `${base}/x` })).rejects.toMatchObject({ name: 'NotFoundError', code: 'NotHere', message: 'HTTP 404 Not Found NotHere: gone (request id rid-1)' });
+    });
+
+    // vx follows no redirect (the credentials would go along): an http:// endpoint the service
+    // moves to https:// was only "HTTP 301"
+    it('a redirect names its status, where it points and what to do', async () => {
+      steps = [reply(301, '', { location: 'https://erp.example/api/x' }), reply(307, '')];
+      const { http } = client();
+      await expect(http.send({ method: 'GET', url: `${base}/x` })).rejects.toMatchObject({
+        name: 'ServiceError',
+        message: 'HTTP 301 Moved Permanently: the service redirects to https://erp.example/api/x; vx does not follow redirects (the credentials would go along): set the endpoint to the address the service names',
+      });
+      await expect(http.send({ method: 'GET', url: `${base}/x` })).rejects.toMatchObject({ name: 'ServiceError', message: 'HTTP 307 Temporary Redirect: the service redirects without saying where' });
+    });
+  });
   });
 }
 
