@@ -204,11 +204,13 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
       got = await clientCredentialsGrant(auth, ctx.http, secret);
     }
   }
+  addSecret(got.accessToken);
   if (ctx.http.dryRun) {
     ctx.info('dry run: nothing was stored');
+    // a key or token given here would be tried with one request: that request is the plan (masked)
+    if ((flow === 'key' || flow === 'token') && o.verify !== false && ctx.config.get(endpointKey(service))) await verifyCredential(ctx.http, ctx.config, service, got.accessToken);
     return;
   }
-  addSecret(got.accessToken);
   const checked = o.verify === false ? 'not checked (--no-verify)' : await checkBeforeStoring(ctx, service, got.accessToken, flow === 'key' ? 'key' : 'token');
   const method: SignInMethod = flow;
   const record = await saveCredential(ctx.config, service, method, got, auth ? { clientId: auth.clientId, tenant: auth.tenant } : {});

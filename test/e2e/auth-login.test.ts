@@ -370,6 +370,22 @@ describe('sign-in requests go through the one HTTP door', () => {
     expect(t.profile()).toEqual({});
   });
 
+  it('--dry-run of a key or token from stdin prints the request that would try it, masked (printed nothing); --no-verify plans none', async () => {
+    const erp = await t.run(['auth', 'login', '--service', 'erp', '--with-token', '--dry-run'], { input: 'tok-dry-run-0123' });
+    expect([erp.code, erp.stderr]).toEqual([0, 'dry run: nothing was stored\n']);
+    expect(JSON.parse(erp.stdout)).toEqual([
+      { method: 'GET', url: `${t.env.VX_ERP_PREFIX}/api/v2.0/companies?$top=1`, headers: { 'user-agent': expect.stringMatching(/^vx\//), authorization: 'Bearer ***' } },
+    ]);
+    const key = await t.run(['auth', 'login', '--service', 'translator', '--with-key', '--dry-run'], { input: 'key-dry-run-0123' });
+    expect(key.code).toBe(0);
+    expect(JSON.parse(key.stdout)).toMatchObject([{ method: 'POST', url: `${t.env.VX_TRANSLATOR_ENDPOINT}/translate?api-version=3.0&to=en`, headers: { 'vendor-subscription-key': '***' } }]);
+    const unchecked = await t.run(['auth', 'login', '--service', 'erp', '--with-token', '--dry-run', '--no-verify'], { input: 'tok-dry-run-0123' });
+    expect([unchecked.code, unchecked.stdout]).toEqual([0, '']);
+    for (const r of [erp, key, unchecked]) expect(r.stdout + r.stderr).not.toMatch(/(tok|key)-dry-run/);
+    expect(t.emu.log).toEqual([]);
+    expect(t.profile()).toEqual({});
+  });
+
   it('--debug traces the exchange without the secret or the tokens; a refused connection is exit 8', async () => {
     const { result: r } = await drive(t, ['auth', 'login', '--service', 'mgmt', '--device-code', '--debug'], async (child) => {
       const [, url] = await waitForStderr(child, DEVICE_URL);
