@@ -19,7 +19,7 @@ import {
   type QuotaRequest,
   type QuotaScope,
 } from '../api/mgmt/quota.js';
-import { checkCount, checkFilter, checkLimit, checkResourceAndSubscription, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkIfMatch, checkLimit, checkResourceAndSubscription, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
 import {
   currentEtag,
   deleteVersionSet,
@@ -381,25 +381,25 @@ export async function runVsUpdate(ctx: Ctx, opts: VsUpdateOpts, id: string): Pro
   if (Object.values(changes).every((v) => v === undefined)) {
     throw new UsageError('nothing to change: give at least one of --display-name, --scheme, --description, --header-name, --query-name; nothing was sent');
   }
-  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty; nothing was sent');
+  const ifMatch = checkIfMatch(opts.ifMatch);
   const scope = serviceScope(ctx, opts);
   let props: VersionSetProps;
   let etag: string;
   const c = await MgmtClient.open(ctx.http, ctx.config);
   if (c.dryRun) {
     // the GET and the PUT update would send; what the GET returns is not known without sending it
-    etag = opts.ifMatch ?? ETAG_PLACEHOLDER;
+    etag = ifMatch ?? ETAG_PLACEHOLDER;
     c.plan({ method: 'GET', url: versionSetUrl(c, scope, id) });
     props = { ...mergeProperties({}, changes), [KEPT_PLACEHOLDER]: '<as returned by the GET>' };
   } else {
     // the fields not given are kept from a read; --if-match only says which version the change
     // applies to (the service answers 412 when the set has changed since: exit 5)
     const current = await getVersionSet(c, scope, id);
-    if (!current.etag && opts.ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
+    if (!current.etag && ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
     props = mergeProperties(current.body.properties, changes);
     const problem = schemeProblem(props);
     if (problem) throw new UsageError(`${problem}; the version set was left as it was`);
-    etag = opts.ifMatch ?? current.etag!;
+    etag = ifMatch ?? current.etag!;
   }
   const { body, etag: newEtag } = await putVersionSet(c, scope, id, props, etag);
   if (newEtag) ctx.verbose(`ETag: ${newEtag}`);
@@ -409,11 +409,11 @@ export async function runVsUpdate(ctx: Ctx, opts: VsUpdateOpts, id: string): Pro
 
 export async function runVsDelete(ctx: Ctx, opts: VsDeleteOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
-  if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty; nothing was sent');
+  const ifMatch = checkIfMatch(opts.ifMatch);
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   if (!c.dryRun) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete version set ${id} of service ${scope.service}?`);
-  const etag = await currentEtag(c, scope, id, opts.ifMatch);
+  const etag = await currentEtag(c, scope, id, ifMatch);
   await deleteVersionSet(c, scope, id, etag);
   if (ctx.stderrIsTTY) ctx.info(`deleted version set ${id}`);
 }

@@ -176,6 +176,22 @@ describe('vx mgmt version-sets update', () => {
     expect(stored('orders').properties).toMatchObject({ displayName: 'Orders', description: 'y' });
   });
 
+  it('--if-match as a shell leaves "00000012" (quotes stripped) is sent as the entity tag the ETag header gave, for update and delete', async () => {
+    const etag = (await e2e.run(['mgmt', 'version-sets', 'get', 'customers', ...S, '--verbose'])).stderr.match(/ETag: (\S+)/)![1];
+    expect(etag).toMatch(/^"[0-9a-f]{8}"$/);
+    e2e.emu.reset();
+    const bare = etag.slice(1, -1);
+    const r = await e2e.run(['mgmt', 'version-sets', 'update', 'customers', ...S, '--if-match', bare, '--description', 'x']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(writes()[0].ifMatch).toBe(etag);
+    const now = (await e2e.run(['mgmt', 'version-sets', 'get', 'customers', ...S, '--verbose'])).stderr.match(/ETag: "(\S+)"/)![1];
+    const weak = await e2e.run(['mgmt', 'version-sets', 'delete', 'customers', ...S, '--yes', '--if-match', `W/${now}`]);
+    expect(weak.code).toBe(0);
+    expect(writes()[1]).toMatchObject({ method: 'DELETE', ifMatch: `W/"${now}"` });
+    expect(stored('customers')).toBeUndefined();
+  });
+
   it('nothing to change is a usage error; an unknown version set is exit 4', async () => {
     const r = await e2e.run(['mgmt', 'version-sets', 'update', 'orders', ...S]);
     expect(r.code).toBe(2);

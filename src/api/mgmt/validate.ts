@@ -38,6 +38,21 @@ export function checkLimit(value: string | undefined, flag = '--limit'): number 
   return r.value!;
 }
 
+/**
+ * `--if-match` as an entity tag. An ETag is a quoted string (`"0000000a"`, `W/"..."`) and vx prints
+ * it so (`ETag: "0000000a"`), but a shell strips the quotes of `--if-match "0000000a"`: the bare
+ * value, never a valid entity tag, would only buy a 412 read as "changed by someone else". A value
+ * without quotes is quoted; `*` and quoted tags (or lists of them) are sent as given.
+ */
+export function checkIfMatch(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (!v) throw new UsageError('--if-match may not be empty; nothing was sent');
+  if (v === '*' || v.includes('"')) return v;
+  const weak = /^W\//.exec(v) ? 'W/' : '';
+  return `${weak}"${v.slice(weak.length)}"`;
+}
+
 /** A filter given on the command line may not be blank. */
 export function checkFilter(value: string | undefined, flag = '--filter'): string | undefined {
   if (value !== undefined && !value.trim()) throw new UsageError(`${flag} may not be empty; nothing was sent`);
