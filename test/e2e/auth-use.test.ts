@@ -307,6 +307,18 @@ describe('auth status, logout and token', () => {
     expect(none.code).toBe(0);
   });
 
+  it('status --check with an expired erp sign-in that lcs falls back to renews it once and checks both (the second renewal spent the used refresh token: exit 3)', async () => {
+    t.emu.state.auth.tokenTtl = 0;
+    await loginDevice('erp');
+    t.emu.state.auth.tokenTtl = 3600;
+    t.emu.log.length = 0;
+    const r = await t.run(['auth', 'status', '--check', '-o', 'json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const rows = JSON.parse(r.stdout);
+    expect(rows.filter((x: any) => x.service === 'erp' || x.service === 'lcs').map((x: any) => x.check)).toEqual(['ok (HTTP 200)', 'ok (HTTP 200)']);
+    expect(t.emu.count({ family: 'auth', method: 'POST' })).toBe(1);
+  });
+
   it('status --service exits 3 when not signed in', async () => {
     const r = await t.run(['auth', 'status', '--service', 'mgmt']);
     expect(r.code).toBe(3);
