@@ -87,12 +87,12 @@ function scripted(steps: Step[]) {
   return { prompter, asked, rejected, left: () => queue.length };
 }
 
-function session(steps: Step[], env: Record<string, string | undefined> = {}) {
+function session(steps: Step[], env: Record<string, string | undefined> = {}, globals: Record<string, unknown> = {}) {
   const script = scripted(steps);
   const stdout = tty();
   const stderr = tty();
   const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv;
-  const ctx = new Ctx({ output: 'json' }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
+  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
   return { ctx, stdout, stderr, ...script };
 }
 
@@ -334,6 +334,17 @@ describe('vx mgmt quota wizard', () => {
     expect(s.stderr.text.trimEnd().split('\n').at(-1)).toBe(
       'the same change without the wizard: vx mgmt quota set standardDSv3Family --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f --provider Vendor.Compute --location eastus --limit 120 --yes',
     );
+    await s.ctx.http.close();
+  });
+
+  it('--yes submits after the summary without asking (the global option skips confirmations)', async () => {
+    const s = session(HAPPY.filter((x) => x.kind !== 'confirm'), {}, { yes: true });
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.asked.some((a) => a.startsWith('confirm'))).toBe(false);
+    expect(s.stderr.text).toContain('Summary:\n');
+    expect(s.stderr.text).toContain('(--yes: submitted without asking)\n');
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
     await s.ctx.http.close();
   });
 
