@@ -3,7 +3,7 @@ import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, wr
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { ServiceError, UsageError } from '../core/errors.js';
 import type { EmulatorOptions } from './emulator.js';
 import { state } from './runner.js';
 
@@ -19,7 +19,7 @@ export function faultsWithRate(faults: string | undefined, rate: string | undefi
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
 
-async function startServer(opts: EmulatorOptions) {
+async function startServer(ctx: Ctx, opts: EmulatorOptions) {
   const port = Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port "${opts.port}": expected 0-65535`);
   if (!LOOPBACK.test(opts.host)) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
@@ -42,7 +42,8 @@ async function startServer(opts: EmulatorOptions) {
     }
   }
   try {
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit });
+    const onStateError = (message: string) => ctx.warn(`${message}; the changes are kept in memory until a save succeeds`);
+    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit, onStateError });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
@@ -71,7 +72,7 @@ function shellQuote(s: string): string {
 }
 
 export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
-  const emu = await startServer(opts);
+  const emu = await startServer(ctx, opts);
   const env = emu.env();
   ctx.info(`vx emulator listening on ${emu.url} (${emu.families.map((f) => f.name).join(', ')}); Ctrl-C stops it`);
   if (opts.saveProfile) {
@@ -92,6 +93,7 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   });
   await emu.close();
   ctx.info('vx emulator stopped');
+  if (emu.stateError) throw new ServiceError(`${emu.stateError}; the last changes were not saved`);
 }
 
 export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): Promise<void> {
@@ -103,7 +105,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
   if (taken.length) {
     throw new UsageError(`${taken.join(', ')} would be read by \`vx emulator exec\` itself, not by ${command[0]}; put the command after --: vx emulator exec -- ${command[0]} ...`);
   }
-  const emu = await startServer(opts);
+  const emu = await startServer(ctx, opts);
   // a `vx` on PATH that runs this very build
   const shimDir = mkdtempSync(join(tmpdir(), 'vx-emu-'));
   const shim = join(shimDir, 'vx');
@@ -141,4 +143,6 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
     rmSync(shimDir, { recursive: true, force: true });
     await emu.close();
   }
+  // (the command's own failure is the one said)
+  if (emu.stateError) throw new ServiceError(`${emu.stateError}; the last changes were not saved`);
 }

@@ -133,9 +133,18 @@ export function shortTime(v: unknown): string {
   return m ? `${m[1]} ${m[2]}Z` : v;
 }
 
-/** an amount as a person reads it in a table: two decimals (a value that is not a number as it is) */
+/**
+ * An amount as a person reads it in a table: at least two decimals, and every decimal the value
+ * has (735 -> 735.00, 735.125 -> 735.125, a unit price 0.00125 -> 0.00125): a table never shows a
+ * rounded amount. A value that is not a number is shown as it is (an exact big number as written).
+ */
 export function amountText(v: unknown): unknown {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : v;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return v;
+  for (let d = 2; d < 20; d++) {
+    const t = v.toFixed(d);
+    if (Number(t) === v) return t;
+  }
+  return v.toFixed(20);
 }
 
 /** Columns derived from the data: the scalar-valued keys of the rows, in first-seen order (@odata keys left out). */

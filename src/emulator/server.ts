@@ -141,6 +141,8 @@ export interface EmulatorOptions {
   logBodyBytes?: number;
   /** the business-data service's per-user rate limit, "<requests>/<seconds>" (e.g. 6000/300); off when absent */
   rateLimit?: string;
+  /** told once when saving --state starts failing (stateError says why) */
+  onStateError?: (message: string) => void;
 }
 
 interface CompiledRoute extends Route {
@@ -193,6 +195,8 @@ export class Emulator {
   private server: Server | undefined;
   private sockets = new Set<Socket>();
   private saveTimer: NodeJS.Timeout | undefined;
+  /** why the last save of --state failed ("cannot save the state to <path>: <why>"); cleared by a save that succeeds */
+  stateError: string | undefined;
   url = '';
 
   constructor(readonly opts: EmulatorOptions) {
@@ -332,7 +336,7 @@ export class Emulator {
   }
 
   async close(): Promise<void> {
-    this.flushState();
+    this.saveState();
     const s = this.server;
     this.server = undefined;
     if (!s) return;
@@ -343,8 +347,24 @@ export class Emulator {
   /** Marks state as changed: written to --state shortly after (atomically). */
   changed(): void {
     if (!this.opts.statePath || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => this.flushState(), 50);
+    this.saveTimer = setTimeout(() => this.saveState(), 50);
     this.saveTimer.unref();
+  }
+
+  /**
+   * Saves --state, a failure kept in stateError (and told once) instead of thrown: the emulator
+   * serves on with its state in memory, and a later change tries again.
+   */
+  private saveState(): void {
+    try {
+      this.flushState();
+      this.stateError = undefined;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      const told = this.stateError !== undefined;
+      this.stateError = `cannot save the state to ${this.opts.statePath}: ${err.code === 'ENOENT' ? 'its directory is gone' : err.code === 'ENOSPC' ? 'no space left on the device' : err.code === 'EACCES' ? 'permission denied' : err.message}`;
+      if (!told) this.opts.onStateError?.(this.stateError);
+    }
   }
 
   flushState(): void {

@@ -1,6 +1,6 @@
 // `vx emulator start`: --port 0 prints where it listens and the env; --state persists; SIGINT stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
@@ -135,6 +135,30 @@ describe('vx emulator start', () => {
   it('exec: a command killed by a signal is 128 + its number (SIGKILL: 137)', async () => {
     const r = await runVx(['emulator', 'exec', '--', 'sh', '-c', 'kill -KILL $$']);
     expect([r.code, r.stdout, r.stderr]).toEqual([137, '', 'vx: sh -c kill -KILL $$ was killed by SIGKILL (exit 137)\n']);
+  });
+
+  it('a --state that can no longer be saved (its directory removed) is said in one line, the emulator serves on, and its stop is exit 1', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const stateDir = join(dir, 'state');
+    mkdirSync(stateDir);
+    const statePath = join(stateDir, 'emu.json');
+    const emu = start(['--port', '0', '--state', statePath], join(dir, 'cfg'));
+    const env = await emu.ready;
+    rmSync(stateDir, { recursive: true });
+    for (const code of ['RM1', 'RM2']) {
+      const created = await runVx(['erp', 'currencies', 'create', '--set', `code=${code}`, '--set', 'displayName=x', '-o', 'none'], { env });
+      expect(created.code).toBe(0);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const read = await runVx(['erp', 'currencies', 'get', 'RM2', '-q', 'code'], { env });
+    expect([read.code, read.stdout]).toEqual([0, '"RM2"\n']);
+    emu.child.kill('SIGTERM');
+    expect(await emu.exited).toBe(1);
+    const lines = emu.out().stderr.split('\n');
+    const said = `cannot save the state to ${statePath}: its directory is gone; the changes are kept in memory until a save succeeds`;
+    expect(lines.filter((l) => l.includes('cannot save the state'))).toEqual([`warning: ${said}`, `vx: cannot save the state to ${statePath}: its directory is gone; the last changes were not saved`]);
+    expect(emu.out().stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses a --state file in a directory that does not exist before listening (exit 2), instead of failing at the first change', async () => {

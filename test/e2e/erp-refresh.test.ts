@@ -154,6 +154,28 @@ describe('erp refresh --wait against a status that never ends', () => {
     }
   });
 
+  it('a started refresh whose answer names no operation: --wait prints the start answer (it was lost) and exits 1 saying so', async () => {
+    const { createServer } = await import('node:http');
+    const answer = { IsSuccess: true, OperationActivityId: null, ErrorMessage: null, VersionEOL: '9999-12-31T23:59:59.9999999' };
+    let gets = 0;
+    const server = createServer((req, res) => {
+      if (req.method !== 'POST') gets++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const r = await e2e.run([...args(), '--yes', '--wait'], { env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
+      expect(r.code).toBe(1);
+      expect(json(r.stdout)).toEqual(answer);
+      expect(r.stderr).toBe('vx: the database refresh was started, but the answer has no OperationActivityId to follow; see the environment history of the project in the lifecycle services portal\n');
+      expect(gets).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
   it('--wait-timeout outside 1-86400 is a usage error, nothing sent', async () => {
     for (const v of ['0', '-5', 'soon', '86401', ' ']) {
       const r = await e2e.run([...args(), '--yes', '--wait', '--wait-timeout', v]);

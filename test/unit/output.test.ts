@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import {
+  amountText,
   applyQuery,
   displayWidth,
   inferColumns,
@@ -299,6 +300,20 @@ describe('table', () => {
     expect(displayWidth(truncateToWidth('日本語テキスト', 6))).toBeLessThanOrEqual(6);
     expect(truncateToWidth('abc', 3)).toBe('abc');
     expect(truncateToWidth('abc', 0)).toBe('');
+  });
+});
+
+describe('amounts in tables', () => {
+  it('show two decimals at least and every decimal the value has: never a rounded amount', async () => {
+    expect([735, 735.5, 1350, 0, -12.3].map(amountText)).toEqual(['735.00', '735.50', '1350.00', '0.00', '-12.30']);
+    // a three-decimal currency (KWD, BHD) and a unit price of five decimals were shown as 735.13 and 0.00
+    expect([735.125, 0.00125, 1234.56789, 0.1 + 0.2].map(amountText)).toEqual(['735.125', '0.00125', '1234.56789', '0.30000000000000004']);
+    expect(amountText('n/a')).toBe('n/a');
+    expect(amountText(null)).toBe(null);
+    const { columnsOf } = await import('../../src/cli/erp-run.js');
+    const { findSet } = await import('../../src/spec/erp.js');
+    const table = renderTable([{ number: 'S-1', customerName: 'Adatum', totalAmountIncludingTax: 735.125 }], { columns: columnsOf(findSet('salesOrders')), width: 200 });
+    expect(table).toContain('735.125');
   });
 });
 
