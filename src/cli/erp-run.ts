@@ -204,6 +204,9 @@ export function statusCommand(project: string, environment: string, activity: st
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
   if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
+  for (const [flag, v] of [['--poll-interval', opts.pollInterval], ['--wait-timeout', opts.waitTimeout]] as const) {
+    if (v !== undefined && !opts.wait) throw new UsageError(`${flag} works with --wait only (add --wait to follow the refresh); nothing was sent`);
+  }
   const interval = pollInterval(opts.pollInterval, 15);
   const timeout = waitTimeoutSeconds(opts.waitTimeout, REFRESH_WAIT_TIMEOUT_S);
   const client = await LcsClient.open(ctx.http, ctx.config);

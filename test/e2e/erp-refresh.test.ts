@@ -97,6 +97,14 @@ describe('erp refresh', () => {
     expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
   });
 
+  it('--poll-interval or --wait-timeout without --wait is a usage error: the refresh would start and vx not wait (exit 0) while the script meant to', async () => {
+    for (const [flag, v] of [['--wait-timeout', '600'], ['--poll-interval', '30']]) {
+      const r = await e2e.run([...args(), '-y', flag!, v!]);
+      expect([r.code, r.stdout, r.stderr], flag).toEqual([2, '', `vx: ${flag} works with --wait only (add --wait to follow the refresh); nothing was sent\n`]);
+    }
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+  });
+
   it('is never repeated after an ambiguous failure (exit 8), but is repeated after a 503 that did nothing', async () => {
     e2e.emu.setFaults('lcs/reset-after:1x');
     const lost = await e2e.run([...args(), '-y']);
