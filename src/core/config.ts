@@ -412,17 +412,26 @@ export class Config {
    * twice at once, e.g. renewing a sign-in whose refresh token can be used only once.
    */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.lockHeld) return fn();
-    return this.withLock(async () => {
-      this.data = undefined;
-      this.lockHeld = true;
-      try {
-        return await fn();
-      } finally {
-        this.lockHeld = false;
-      }
-    });
+    // callers in this process take turns too (`auth status --check` renews erp and lcs, which falls
+    // back to it, at once: both ran the step, and the second spent the used refresh token); `fn`
+    // must not call exclusive() itself
+    const turn = this.exclusiveTail.then(() =>
+      this.withLock(async () => {
+        this.data = undefined;
+        this.lockHeld = true;
+        try {
+          return await fn();
+        } finally {
+          this.lockHeld = false;
+        }
+      }),
+    );
+    this.exclusiveTail = turn.catch(() => undefined);
+    return turn;
   }
+
+  /** the last exclusive() step of this process, which the next one waits for */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
 
   private async mutate(fn: (d: StoreData) => void): Promise<void> {
     if (this.lockHeld) return this.mutateLocked(fn);

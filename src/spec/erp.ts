@@ -393,6 +393,14 @@ export const ERP_SETS: readonly ErpSet[] = [
   },
 ];
 
+// The fields and navigation properties of every set have no prototype: a name read from a person
+// or a file (--set constructor=x, a CSV column "toString", the emulator's $select=hasOwnProperty)
+// is never taken for a field inherited from Object.prototype.
+for (const set of ERP_SETS) {
+  Object.setPrototypeOf(set.fields, null);
+  if (set.navigation) Object.setPrototypeOf(set.navigation, null);
+}
+
 export function findSet(name: string, sets: readonly ErpSet[] = ERP_SETS): ErpSet | undefined {
   return sets.find((x) => x.name === name || x.noun === name || x.aliases?.includes(name));
 }

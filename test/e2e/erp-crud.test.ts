@@ -231,6 +231,19 @@ describe('erp update (If-Match)', () => {
     expect(store('currencies')[0].symbol).toBe('€');
   });
 
+  it('a field named like a property every JS object has (constructor, toString, hasOwnProperty) is an unknown field: exit 2, nothing sent', async () => {
+    const writable = 'writable fields: code, displayName, symbol, amountDecimalPlaces, amountRoundingPrecision';
+    for (const [a, msg] of [
+      [['--set', 'constructor=x'], `vx: --set constructor: unknown field "constructor" of a currency; ${writable}\n`],
+      [['--set', 'toString=1'], `vx: --set toString: unknown field "toString" of a currency; ${writable}\n`],
+      [['--data', '{"hasOwnProperty":"x"}'], `vx: --data field "hasOwnProperty": unknown field "hasOwnProperty" of a currency; ${writable}\n`],
+    ] as const) {
+      const r = await e2e.run(['erp', 'currencies', 'update', CURRENCY_EUR, ...a]);
+      expect([r.code, r.stderr], a.join(' ')).toEqual([2, msg]);
+    }
+    expect(sent()).toBe(0);
+  });
+
   it('--force sends If-Match: *', async () => {
     const dry = await e2e.run(['erp', 'salespeople', 'update', SALESPERSON, '--set', 'jobTitle=Boss', '--force', '--dry-run']);
     expect(json(dry.stdout)).toEqual([expect.objectContaining({ method: 'PATCH', headers: expect.objectContaining({ 'if-match': '*' }), body: { jobTitle: 'Boss' } })]);

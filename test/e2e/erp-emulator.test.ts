@@ -48,6 +48,21 @@ describe('emulated business-data service', () => {
     }
   });
 
+  it('names every JS object has (toString, constructor) are no fields or navigation properties', async () => {
+    const people = `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers`;
+    const sel = await call('GET', `${people}?$select=toString`);
+    expect([sel.status, sel.body.error.message]).toEqual([400, expect.stringMatching(/^Bad Request - Error in query syntax: Could not find a property named 'toString'/)]);
+    const filter = await call('GET', `${people}?$filter=constructor eq null`);
+    expect(filter.status).toBe(400);
+    const post = await call('POST', people, {}, { code: 'ZZ', toString: 'x' });
+    expect([post.status, post.body.error.code]).toEqual([400, 'BadRequest_PropertyNotFound']);
+    expect((await call('GET', `${people}?$filter=code eq 'ZZ'`)).body.value).toEqual([]);
+    const nav = await call('GET', `${orders()}(${ORDER})/constructor`);
+    expect([nav.status, nav.body.error.message]).toEqual([400, expect.stringMatching(/^Could not find a navigation property named 'constructor'/)]);
+    const expand = await call('GET', `${orders()}(${ORDER})?$expand=hasOwnProperty`);
+    expect(expand.status).toBe(400);
+  });
+
   it('$count=true adds @odata.count (all matches, before $top/$skip and paging); /$count answers the number as text/plain (OData 4.0 part 2, 11.2.5.5 and part 1, 11.2.9)', async () => {
     const open = (await call('GET', `${orders()}?$filter=status eq 'Open'`)).body.value.length as number;
     expect(open).toBeGreaterThan(3);

@@ -64,4 +64,30 @@ describe('config lock', () => {
     });
     expect(seen).toBe(`${process.pid}\n`);
   });
+
+  it('exclusive steps of the same process take turns: each reads what the one before it wrote (auth status --check renewing erp and lcs at once)', async () => {
+    const dir = fresh();
+    const config = new Config(DEFS, { dir, env: {} });
+    await config.set('svc.endpoint', 'http://127.0.0.1:0', 'default');
+    const log: string[] = [];
+    // each step reads the value, waits (a token request), and writes the next one, as a renewal does
+    const step = (name: string) =>
+      config.exclusive(async () => {
+        const before = config.profile('default')['svc.endpoint'];
+        log.push(`${name} start ${before}`);
+        await new Promise((r) => setTimeout(r, 30));
+        await config.set('svc.endpoint', `${before}0`, 'default');
+        log.push(`${name} end`);
+        return before;
+      });
+    const got = await Promise.all([step('a'), step('b'), step('c')]);
+    expect(got).toEqual(['http://127.0.0.1:0', 'http://127.0.0.1:00', 'http://127.0.0.1:000']);
+    expect(log).toEqual(['a start http://127.0.0.1:0', 'a end', 'b start http://127.0.0.1:00', 'b end', 'c start http://127.0.0.1:000', 'c end']);
+    // a step that fails does not keep the next from running
+    const failing = config.exclusive(async () => {
+      throw new Error('refused');
+    });
+    await expect(failing).rejects.toThrow('refused');
+    expect(await config.exclusive(async () => 'next')).toBe('next');
+  });
 });
