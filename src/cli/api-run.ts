@@ -20,13 +20,21 @@ const OWN_HEADERS: Record<string, string> = {
   expect: 'vx sends the body at once and does not wait for 100 Continue',
 };
 
+/** The leading header-name characters of `text`, and `…` for the rest (which may be a secret). */
+function headerNameOf(text: string): string {
+  const name = /^[!#$%&'*+.^_`|~0-9A-Za-z-]*/.exec(text)![0];
+  return name.length === text.length ? text : `${name}…`;
+}
+
 export function parseHeaders(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of list) {
     const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`invalid --header "${h}": expected key:value`);
+    // a malformed header is often a credential written with the wrong separator (X-Api-Key=$KEY):
+    // the message names what looks like its name and never repeats the rest
+    if (i <= 0) throw new UsageError(`invalid --header "${headerNameOf(h)}": expected key:value`);
     const k = h.slice(0, i).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new UsageError(`invalid header name "${k}"`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new UsageError(`invalid header name "${headerNameOf(k)}"`);
     const why = OWN_HEADERS[k.toLowerCase()];
     if (why) throw new UsageError(`--header ${k}: ${why}; leave it out`);
     out[k] = h.slice(i + 1).trim();

@@ -1,6 +1,7 @@
 // `vx auth login|status|logout|token`: choose the flow from the flags, talk to the person on
 // stderr, and hand the obtained credential to api/auth for storage in the active profile.
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { authority, type Authority } from '../api/auth/authority.js';
 import { browserSignIn, authorizeUrl, CALLBACK_PATH } from '../api/auth/browser.js';
 import {
@@ -333,14 +334,31 @@ export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boole
     throw new AuthError(said.join('; '));
   }
   if (failure) throw failure;
+  const modes = storageModes(ctx.config.path, ctx.config.dir);
   if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
-    ctx.info(`stored credentials live in ${ctx.config.path} (file mode 0600 in a 0700 directory); the OS keyring is not used`);
+    const where = modes ? `file mode ${octal(modes.file)} in a ${octal(modes.dir)} directory` : 'not written yet';
+    ctx.info(`stored credentials live in ${ctx.config.path} (${where}); the OS keyring is not used`);
+  }
+  // vx writes it 0600, but a file copied or restored by hand may be readable by others
+  if (modes && modes.file & 0o077 && process.platform !== 'win32') {
+    ctx.warn(`${ctx.config.path} can be read by other users (mode ${octal(modes.file)}) and holds credentials: run \`chmod 600 ${ctx.config.path}\``);
   }
   const row = rows[0];
   if (o.service && (row.status === 'not signed in' || (row.status === 'expired' && !row.renewable))) {
     throw new AuthError(
       row.status === 'expired' ? `the ${o.service} sign-in has expired; sign in again with \`vx auth login --service ${o.service}\`` : `not signed in to ${o.service}; run \`vx auth login --service ${o.service}\``,
     );
+  }
+}
+
+const octal = (mode: number) => mode.toString(8).padStart(4, '0');
+
+/** The permission bits of the config file and its directory, when the file exists. */
+function storageModes(path: string, dir: string): { file: number; dir: number } | undefined {
+  try {
+    return { file: statSync(path).mode & 0o777, dir: statSync(dir).mode & 0o777 };
+  } catch {
+    return undefined;
   }
 }
 
@@ -355,6 +373,11 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
   for (const s of services) {
     const r = ctx.config.resolve(credentialKey(s));
     if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);
+    // its own credential is gone, yet one remains: the one of the family it falls back to (lcs -> erp)
+    const fallback = ctx.config.def(credentialKey(s))?.fallback?.split('.')[0];
+    if (r?.source === 'profile' && fallback && !ctx.http.dryRun) {
+      ctx.warn(`${s} still uses the ${fallback} sign-in of profile "${profile}", which it falls back to; \`vx auth logout --service ${fallback}\` removes that`);
+    }
   }
 }
 

@@ -204,6 +204,9 @@ export function statusCommand(project: string, environment: string, activity: st
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
   if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
+  for (const [flag, v] of [['--poll-interval', opts.pollInterval], ['--wait-timeout', opts.waitTimeout]] as const) {
+    if (v !== undefined && !opts.wait) throw new UsageError(`${flag} works with --wait only (add --wait to follow the refresh); nothing was sent`);
+  }
   const interval = pollInterval(opts.pollInterval, 15);
   const timeout = waitTimeoutSeconds(opts.waitTimeout, REFRESH_WAIT_TIMEOUT_S);
   const client = await LcsClient.open(ctx.http, ctx.config);
@@ -212,16 +215,17 @@ export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
     await confirmDestructive(ctx.prompter, ctx.globals.yes, `Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
   }
   const result = await client.refresh(opts);
-  // with --wait the final status is the result (it names the operation too)
-  if (!opts.wait || !result.IsSuccess) await ctx.print(result);
+  const activity = typeof result.OperationActivityId === 'string' && result.OperationActivityId.trim() ? result.OperationActivityId : undefined;
+  // with --wait the final status is the result (it names the operation too); without an operation
+  // to follow, the start answer is all there is
+  if (!opts.wait || !result.IsSuccess || !activity) await ctx.print(result);
   if (!result.IsSuccess) throw new ServiceError(`the database refresh was not started: ${result.ErrorMessage ?? 'the service gave no reason'}`);
-  const activity = result.OperationActivityId;
   const check = activity ? statusCommand(opts.project, opts.target, activity) : undefined;
   if (ctx.stderrIsTTY || (opts.wait && ctx.globals.verbose)) {
     ctx.info(`database refresh of ${opts.target} from ${opts.source} started: operation ${activity ?? 'unknown'}${check ? `\ncheck it with: ${check}` : ''}`);
   }
   if (!opts.wait) return;
-  if (!activity) throw new ServiceError('the refresh answer has no OperationActivityId to follow');
+  if (!activity) throw new ServiceError('the database refresh was started, but the answer has no OperationActivityId to follow; see the environment history of the project in the lifecycle services portal');
   await waitForOperation(ctx, client, { project: opts.project, environment: opts.target, activity, interval, timeout, check: check! });
 }
 

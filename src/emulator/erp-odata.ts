@@ -189,11 +189,19 @@ function norm(v: unknown): unknown {
   return typeof v === 'string' && GUID_FULL.test(v) ? v.toLowerCase() : v;
 }
 
+/** a date-time with its zone, as the service writes them and as a $filter literal is */
+const DATETIME_VALUE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function compare(a: unknown, b: unknown): number | undefined {
   a = norm(a);
   b = norm(b);
   if (a === null || a === undefined || b === null || b === undefined) return undefined;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
+  // date-times compare as instants: 08:00:00Z = 08:00:00.000Z = 10:00:00+02:00 < 08:00:00.5Z
+  if (typeof a === 'string' && typeof b === 'string' && DATETIME_VALUE.test(a) && DATETIME_VALUE.test(b)) {
+    const d = Date.parse(a) - Date.parse(b);
+    if (Number.isFinite(d)) return d;
+  }
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   throw new ODataError(`cannot compare ${JSON.stringify(a)} with ${JSON.stringify(b)}: the types differ`);

@@ -1,6 +1,8 @@
 // Stored sign-ins in use: every family works from the profile alone, expired tokens are refused
 // before any request (or renewed with the refresh token), status/logout/token, and no secret is
 // ever shown (status, --debug, errors).
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { DEVICE_URL, drive, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
@@ -296,6 +298,15 @@ describe('auth status, logout and token', () => {
     expect(table.stdout).toMatch(/^SERVICE +STATUS +METHOD +EXPIRES +SOURCE\n/);
     expect(table.stdout).toMatch(/\nmgmt +signed in +client-credentials +20\S+ +profile "default"\n/);
     expect(table.stderr).toBe(`stored credentials live in ${t.configDir}/config.json (file mode 0600 in a 0700 directory); the OS keyring is not used\n`);
+    // a file made readable by others (copied or restored by hand): said as it is, with a warning (was "0600" whatever it was)
+    chmodSync(join(t.configDir, 'config.json'), 0o644);
+    const loose = await t.run(['auth', 'status', '-o', 'table']);
+    expect(loose.stderr).toBe(
+      `stored credentials live in ${t.configDir}/config.json (file mode 0644 in a 0700 directory); the OS keyring is not used\n` +
+        `warning: ${t.configDir}/config.json can be read by other users (mode 0644) and holds credentials: run \`chmod 600 ${t.configDir}/config.json\`\n`,
+    );
+    expect((await t.run(['auth', 'status', '-o', 'json'])).stderr).toContain('can be read by other users (mode 0644)');
+    chmodSync(join(t.configDir, 'config.json'), 0o600);
     const debug = await t.run(['auth', 'status', '--debug', '-o', 'yaml']);
     for (const out of [json, table, debug]) {
       for (const secret of [...secretsOf(p), EMULATOR_CLIENT_SECRET]) {
@@ -336,6 +347,12 @@ describe('auth status, logout and token', () => {
     expect(Object.keys(t.profile()).sort()).toEqual(['erp.refreshToken', 'erp.signIn', 'erp.token', 'translator.key', 'translator.signIn']);
     const again = await t.run(['auth', 'logout', '--service', 'mgmt'], { env: { VX_MGMT_TOKEN: 'x-token' } });
     expect(again.stderr).toBe('no stored credentials for mgmt in profile "default"\nwarning: VX_MGMT_TOKEN is still set in the environment and is used for mgmt\n');
+    // lcs has no sign-in of its own: it goes on with the erp one, and logout says so (was silent)
+    const lcs = await t.run(['auth', 'logout', '--service', 'lcs']);
+    expect([lcs.code, lcs.stderr]).toEqual([
+      0,
+      'no stored credentials for lcs in profile "default"\nwarning: lcs still uses the erp sign-in of profile "default", which it falls back to; `vx auth logout --service erp` removes that\n',
+    ]);
     const all = await t.run(['auth', 'logout']);
     expect(all.stderr).toBe('signed out of translator, erp in profile "default" (stored credentials removed)\n');
     expect(t.profile()).toEqual({});

@@ -97,6 +97,14 @@ describe('erp refresh', () => {
     expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
   });
 
+  it('--poll-interval or --wait-timeout without --wait is a usage error: the refresh would start and vx not wait (exit 0) while the script meant to', async () => {
+    for (const [flag, v] of [['--wait-timeout', '600'], ['--poll-interval', '30']]) {
+      const r = await e2e.run([...args(), '-y', flag!, v!]);
+      expect([r.code, r.stdout, r.stderr], flag).toEqual([2, '', `vx: ${flag} works with --wait only (add --wait to follow the refresh); nothing was sent\n`]);
+    }
+    expect(e2e.emu.count({ family: 'lcs' })).toBe(0);
+  });
+
   it('is never repeated after an ambiguous failure (exit 8), but is repeated after a 503 that did nothing', async () => {
     e2e.emu.setFaults('lcs/reset-after:1x');
     const lost = await e2e.run([...args(), '-y']);
@@ -149,6 +157,28 @@ describe('erp refresh --wait against a status that never ends', () => {
       // pauses of 1, 1.5 and then what is left of the 3 s: four reads, not thousands
       expect(polls).toBeGreaterThanOrEqual(3);
       expect(polls).toBeLessThanOrEqual(4);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a started refresh whose answer names no operation: --wait prints the start answer (it was lost) and exits 1 saying so', async () => {
+    const { createServer } = await import('node:http');
+    const answer = { IsSuccess: true, OperationActivityId: null, ErrorMessage: null, VersionEOL: '9999-12-31T23:59:59.9999999' };
+    let gets = 0;
+    const server = createServer((req, res) => {
+      if (req.method !== 'POST') gets++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const r = await e2e.run([...args(), '--yes', '--wait'], { env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
+      expect(r.code).toBe(1);
+      expect(json(r.stdout)).toEqual(answer);
+      expect(r.stderr).toBe('vx: the database refresh was started, but the answer has no OperationActivityId to follow; see the environment history of the project in the lifecycle services portal\n');
+      expect(gets).toBe(0);
     } finally {
       server.close();
     }

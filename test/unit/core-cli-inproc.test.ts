@@ -23,6 +23,9 @@ describe('usage errors exit 2 and send nothing', () => {
     ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
     ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
+    // the rest of a malformed header may be a key: never repeated (was printed whole)
+    ['bad header holding a key', ['api', 'GET', '/x', '--service', 'erp', '-H', 'X-Api-Key=sk-live-0123456789'], /^vx: invalid --header "X-Api-Key…": expected key:value\n$/],
+    ['bad header name holding a key', ['api', 'GET', '/x', '--service', 'erp', '-H', 'X-Api-Key sk-live-0123456789: x'], /^vx: invalid header name "X-Api-Key…"\n$/],
     // framing and connection headers are vx's to write: a Content-Length that disagrees with the body
     // left the service waiting for bytes (a "timeout" after every retry) or read the rest of the body
     // as the next request on the connection

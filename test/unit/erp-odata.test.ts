@@ -46,6 +46,20 @@ describe('OData $filter evaluator', () => {
     expect(codes('at lt 2026-01-01T00:00:00Z')).toEqual(['DKK']);
     expect(codes('id eq a1b2c3d4-0000-4000-8000-000000000001')).toEqual(['EUR']);
   });
+  it('compares date-times as instants: fractions of a second and zone offsets count ($orderby too)', () => {
+    // EUR is at 2026-01-05T10:00:00Z: compared as text, '...:00Z' was after '...:00.5Z' and never equal to '.000Z' or '+02:00'
+    expect(codes('at gt 2026-01-05T10:00:00.5Z')).toEqual(['USD', 'GBP']);
+    expect(codes('at eq 2026-01-05T10:00:00.000Z')).toEqual(['EUR']);
+    expect(codes('at eq 2026-01-05T12:00:00+02:00')).toEqual(['EUR']);
+    expect(codes('at lt 2026-01-05T11:00:00+02:00')).toEqual(['DKK']);
+    expect(codes('at in (2026-01-05T11:00:00+01:00, 2026-02-01T00:00:00.0000000Z)')).toEqual(['EUR', 'USD']);
+    const mixed = [
+      { code: 'A', at: '2026-01-05T10:00:00.5Z' },
+      { code: 'B', at: '2026-01-05T10:00:00Z' },
+      { code: 'C', at: '2026-01-05T11:30:00+02:00' },
+    ];
+    expect(applyOrderBy(mixed, 'at', () => true).map((r) => r.code)).toEqual(['C', 'B', 'A']);
+  });
   it('keywords are case-insensitive', () => {
     expect(codes("code EQ 'EUR' OR code Eq 'USD'")).toEqual(['EUR', 'USD']);
   });
