@@ -226,6 +226,12 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
               `  limit         ${q.limit ?? '?'} -> ${limit}${q.unit ? ` ${q.unit}` : ''}`,
             ].join('\n'),
           );
+          if (ctx.globals.yes) {
+            // -y/--yes skips the confirmation of a change (cli.md), here as in quota set
+            wasAsked = false;
+            ctx.info('(--yes: submitted without asking)');
+            break;
+          }
           if (!(await p.confirm('Submit this quota change?', false, { back: true }))) {
             ctx.info(`the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`);
             throw new UsageError('cancelled; nothing was sent');

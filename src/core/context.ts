@@ -97,7 +97,7 @@ export class Ctx {
       waitingAfterMs: env.VX_WAITING_AFTER_MS ? Number(env.VX_WAITING_AFTER_MS) : undefined,
       transport: opts.transport,
     });
-    this.prompter = opts.prompter ?? terminalPrompter(signal);
+    this.prompter = opts.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
     this.errChalk = makeChalk(colorEnabled(io.stderr, globals.color === false, env));
   }

@@ -49,10 +49,30 @@ function wrapCancel(e: unknown): never {
   throw e;
 }
 
-/** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use. */
-export function terminalPrompter(signal?: AbortSignal): Prompter {
+/**
+ * Loads @inquirer/prompts. Its colours (yoctocolors) are decided once, as it loads, from the
+ * environment (NO_COLOR, FORCE_COLOR): for `--no-color` NO_COLOR is set, and FORCE_COLOR (which
+ * would win) put aside, while it loads; both are restored after.
+ */
+async function loadInquirer(noColor: boolean): Promise<typeof import('@inquirer/prompts')> {
+  if (!noColor) return import('@inquirer/prompts');
+  const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR };
+  process.env.NO_COLOR = '1';
+  delete process.env.FORCE_COLOR;
+  try {
+    return await import('@inquirer/prompts');
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use; `noColor`: --no-color. */
+export function terminalPrompter(signal?: AbortSignal, opts: { noColor?: boolean } = {}): Prompter {
   let mod: typeof import('@inquirer/prompts') | undefined;
-  const load = async () => (mod ??= await import('@inquirer/prompts'));
+  const load = async () => (mod ??= await loadInquirer(opts.noColor === true));
   let interactive: boolean | undefined;
   const ctx = {
     get input() {

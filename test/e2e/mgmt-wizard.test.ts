@@ -87,12 +87,12 @@ function scripted(steps: Step[]) {
   return { prompter, asked, rejected, left: () => queue.length };
 }
 
-function session(steps: Step[], env: Record<string, string | undefined> = {}) {
+function session(steps: Step[], env: Record<string, string | undefined> = {}, globals: Record<string, unknown> = {}) {
   const script = scripted(steps);
   const stdout = tty();
   const stderr = tty();
   const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv;
-  const ctx = new Ctx({ output: 'json' }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
+  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
   return { ctx, stdout, stderr, ...script };
 }
 
@@ -337,6 +337,17 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('--yes submits after the summary without asking (the global option skips confirmations)', async () => {
+    const s = session(HAPPY.filter((x) => x.kind !== 'confirm'), {}, { yes: true });
+    await runQuotaWizard(s.ctx, {});
+    expect(s.left()).toBe(0);
+    expect(s.asked.some((a) => a.startsWith('confirm'))).toBe(false);
+    expect(s.stderr.text).toContain('Summary:\n');
+    expect(s.stderr.text).toContain('(--yes: submitted without asking)\n');
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(120);
+    await s.ctx.http.close();
+  });
+
   it('a request that ends Failed: the outcome is shown and it exits 1', async () => {
     const s = session(HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['900'] } : x)));
     await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(/ended Failed: The requested limit 900 exceeds the regional capacity of 200/);
@@ -394,11 +405,13 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
   const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
   /** Runs the wizard on a pseudo-terminal; each step waits for its text (after the previous one) and types its keys. */
-  function onTerminal(steps: [RegExp, string][]): Promise<{ code: number | null; screen: string; left: number }> {
+  function onTerminal(steps: [RegExp, string][], o: { args?: string[]; env?: Record<string, string | undefined> } = {}): Promise<{ code: number | null; screen: string; raw: string; left: number }> {
     const sh = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
-    const cmd = [process.execPath, BIN, 'mgmt', 'quota', 'wizard'].map(sh).join(' ');
+    const cmd = [process.execPath, BIN, 'mgmt', 'quota', 'wizard', ...(o.args ?? [])].map(sh).join(' ');
+    const env: Record<string, string | undefined> = { ...baseEnv(configDir), ...emu.env(), TERM: 'xterm', COLUMNS: '160', ...o.env };
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
-      env: { ...baseEnv(configDir), ...emu.env(), TERM: 'xterm', COLUMNS: '160' },
+      env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let raw = '';
@@ -420,7 +433,7 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     return new Promise((resolve) => {
       child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve({ code, screen: plain(raw), left: queue.length });
+        resolve({ code, screen: plain(raw), raw, left: queue.length });
       });
     });
   }
@@ -460,6 +473,21 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     expect(r.left, r.screen).toBe(0);
     expect(r.code, r.screen).toBe(130);
     expect(writes()).toEqual([]);
+  }, 30_000);
+
+  it('--no-color draws the prompts without colour (without it, and without NO_COLOR, they have colour)', async () => {
+    const steps: [RegExp, string][] = [
+      [/\? Subscription id/, '\r'],
+      [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\u0003'],
+    ];
+    const sgr = /\u001b\[(?:[0-9;]*)m/;
+    const coloured = await onTerminal(steps, { env: { NO_COLOR: undefined } });
+    expect(coloured.left, coloured.screen).toBe(0);
+    expect(coloured.raw).toMatch(sgr);
+    const plainRun = await onTerminal(steps, { args: ['--no-color'], env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(plainRun.left, plainRun.screen).toBe(0);
+    expect(plainRun.code).toBe(130);
+    expect(plainRun.raw).not.toMatch(sgr);
   }, 30_000);
 
   it('Ctrl-C at the review exits 130 and sends no PATCH', async () => {
