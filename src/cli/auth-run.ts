@@ -373,6 +373,11 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
   for (const s of services) {
     const r = ctx.config.resolve(credentialKey(s));
     if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);
+    // its own credential is gone, yet one remains: the one of the family it falls back to (lcs -> erp)
+    const fallback = ctx.config.def(credentialKey(s))?.fallback?.split('.')[0];
+    if (r?.source === 'profile' && fallback && !ctx.http.dryRun) {
+      ctx.warn(`${s} still uses the ${fallback} sign-in of profile "${profile}", which it falls back to; \`vx auth logout --service ${fallback}\` removes that`);
+    }
   }
 }
 

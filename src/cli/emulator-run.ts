@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { passSignal } from '../core/child.js';
 import type { Ctx } from '../core/context.js';
 import { ServiceError, UsageError } from '../core/errors.js';
 import type { EmulatorOptions } from './emulator.js';
@@ -48,22 +49,6 @@ async function startServer(ctx: Ctx, opts: EmulatorOptions) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
     throw new UsageError(err.message);
-  }
-}
-
-/**
- * Whether vx runs in the foreground process group of its terminal (Linux: /proc/self/stat), where
- * a Ctrl-C reaches every process of the group, a child too. Elsewhere (no terminal, in the
- * background, or no /proc): false.
- */
-function inForegroundOfTerminal(): boolean {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // pid (comm) state ppid pgrp session tty_nr tpgid ...: comm may hold spaces and parentheses
-    const [, , pgrp, , ttyNr, tpgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-    return ttyNr !== 0 && tpgid === pgrp;
-  } catch {
-    return false;
   }
 }
 
@@ -121,11 +106,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
       // command ends (or cleans up) as it chooses, the emulator serves it meanwhile, and vx exits
       // with its code. A Ctrl-C at a terminal already reaches the command (the whole foreground
       // process group gets it): it is not sent a second time.
-      state.forwardSignal = (sig) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        if (sig === 'SIGINT' && inForegroundOfTerminal()) return;
-        child.kill(sig);
-      };
+      state.forwardSignal = (sig) => passSignal(child, sig);
       child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
       // a command killed by a signal: 128 + its number, as a shell says it
       child.on('exit', (c, sig) => resolveCode({ code: c ?? (sig ? 128 + (osConstants.signals[sig] ?? 0) : 1), signal: c === null ? sig : null }));

@@ -26,10 +26,12 @@ import {
 } from '../api/mgmt/watch.js';
 import type { Ctx } from '../core/context.js';
 import { asVxError, ExitStatus, InterruptedError, NetworkError, ThrottledError, UnavailableError, UsageError, type VxError } from '../core/errors.js';
+import { passSignal } from '../core/child.js';
 import { Http } from '../core/http.js';
 import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
-import { loadTextWidth, renderTable, type Column } from '../core/output.js';
+import { applyQuery, loadTextWidth, renderTable, type Column } from '../core/output.js';
+import { state as runState } from './runner.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -429,7 +431,14 @@ function runExec(ctx: Ctx, command: string, ch: EventChange): Promise<number | n
       ctx.warn(`--exec could not start: ${e.message}`);
       resolve(null);
     });
-    child.on('close', (code) => resolve(code));
+    // a stop of vx (Ctrl-C, a CI runner's SIGTERM) is passed on: the command ends (or cleans up)
+    // as it chooses and the watch saves its state, instead of leaving it running on its own
+    const stop = () => passSignal(child, runState.interruptedBy ?? 'SIGTERM');
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    child.on('close', (code) => {
+      ctx.signal.removeEventListener('abort', stop);
+      resolve(code);
+    });
   });
 }
 
@@ -448,7 +457,18 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
     return;
   }
   const explicit = ctx.explicitFormat();
-  const readable = explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY);
+  if (explicit === 'yaml' || explicit === 'csv' || explicit === 'tsv') {
+    throw new UsageError(`health watch prints a line per news (-o table or text) or a JSON line (-o json or ndjson), or nothing (-o none); -o ${explicit} is not one of them; nothing was sent`);
+  }
+  const query = ctx.globals.query;
+  const readable = !query && (explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY));
+  /** the line of one news: readable, or its record {change, trackingId, previous, event} as JSON (through --query) */
+  const lineOf = async (ch: EventChange): Promise<string> => {
+    if (readable) return `${changeLine(ch)}\n`;
+    const record = { change: ch.change, trackingId: trackingId(ch.event), previous: ch.previous, event: ch.event };
+    const value = query ? await applyQuery(record, query) : record;
+    return `${explicit === 'text' && typeof value === 'string' ? value : JSON.stringify(value)}\n`;
+  };
   // Ctrl-C, SIGTERM and SIGHUP abort the run's signal (main.ts): the loop stops, the state is saved
   let stopped = false;
   let failedExec = 0;
@@ -476,17 +496,23 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
         continue;
       }
       const { changes, next } = diffEvents(state, events);
+      // stopped midway: the news fully reported are remembered, the rest (and one whose --exec was
+      // cut short) are news again next time
+      const reported: string[] = [];
       for (const ch of changes) {
-        await ctx.write(readable ? `${changeLine(ch)}\n` : `${JSON.stringify({ change: ch.change, trackingId: trackingId(ch.event), previous: ch.previous, event: ch.event })}\n`);
+        if (ctx.signal.aborted) break;
+        if (explicit !== 'none') await ctx.write(await lineOf(ch));
         if (opts.exec !== undefined) {
           const code = await runExec(ctx, opts.exec, ch);
+          if (ctx.signal.aborted) break;
           if (code !== 0) {
             failedExec += 1;
             ctx.warn(`--exec for ${trackingId(ch.event)} (${ch.change}) exited ${code ?? 'by a signal'}`);
           }
         }
+        reported.push(trackingId(ch.event));
       }
-      state = next;
+      state = ctx.signal.aborted ? { ...state, events: { ...state.events, ...Object.fromEntries(reported.map((id) => [id, next.events[id]])) } } : next;
       if (opts.state) await saveState(opts.state, state);
       if (opts.once || ctx.signal.aborted) break;
       try {

@@ -11,7 +11,7 @@ export interface RunState {
   /** whether process.stdout/stderr may hold output to flush before exiting */
   streamsUsed?: boolean;
   /** the signal that interrupted the run (SIGINT, SIGTERM, SIGHUP) */
-  interruptedBy?: string;
+  interruptedBy?: NodeJS.Signals;
   /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
   onSigterm?: () => void;
   /**

@@ -347,6 +347,12 @@ describe('auth status, logout and token', () => {
     expect(Object.keys(t.profile()).sort()).toEqual(['erp.refreshToken', 'erp.signIn', 'erp.token', 'translator.key', 'translator.signIn']);
     const again = await t.run(['auth', 'logout', '--service', 'mgmt'], { env: { VX_MGMT_TOKEN: 'x-token' } });
     expect(again.stderr).toBe('no stored credentials for mgmt in profile "default"\nwarning: VX_MGMT_TOKEN is still set in the environment and is used for mgmt\n');
+    // lcs has no sign-in of its own: it goes on with the erp one, and logout says so (was silent)
+    const lcs = await t.run(['auth', 'logout', '--service', 'lcs']);
+    expect([lcs.code, lcs.stderr]).toEqual([
+      0,
+      'no stored credentials for lcs in profile "default"\nwarning: lcs still uses the erp sign-in of profile "default", which it falls back to; `vx auth logout --service erp` removes that\n',
+    ]);
     const all = await t.run(['auth', 'logout']);
     expect(all.stderr).toBe('signed out of translator, erp in profile "default" (stored credentials removed)\n');
     expect(t.profile()).toEqual({});

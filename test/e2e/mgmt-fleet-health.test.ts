@@ -129,14 +129,14 @@ describe('vx mgmt health watch --once with a state file', () => {
 });
 
 /** Starts a watch that keeps polling; resolves with its exit once `stop` (called when its output has `ready`) has sent a signal. */
-function longWatch(args: string[], steps: { when: RegExp; then: (child: import('node:child_process').ChildProcess) => void }[]) {
+function longWatch(args: string[], steps: { when: RegExp; then: (child: import('node:child_process').ChildProcess, output: string) => void }[]) {
   const child = spawn(process.execPath, [BIN, 'mgmt', 'health', 'watch', ...args], { env: { ...baseEnv(e2e.configDir), ...e2e.env } });
   let out = '';
   let err = '';
   let step = 0;
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   const check = () => {
-    while (step < steps.length && steps[step].when.test(out + err)) steps[step++].then(child);
+    while (step < steps.length && steps[step].when.test(out + err)) steps[step++].then(child, out + err);
   };
   child.stdout.on('data', (c) => {
     out += c;
@@ -196,6 +196,61 @@ describe('vx mgmt health watch, polling', () => {
     expect(gets[1].time - gets[0].time).toBeGreaterThanOrEqual(4_900);
     expect(ndjson(r.out)).toHaveLength(SEEDED.length);
   }, 35_000);
+
+  // a CI runner cancelling the job (SIGTERM) while --exec runs: the command got nothing and kept
+  // running after vx (which gave up after 3 s, printing further events and saving no state)
+  it('SIGTERM during --exec is passed on to the command; the state keeps what was fully reported (143)', async () => {
+    const state = join(dir, 'exec-term.json');
+    const exec = `trap 'echo "exec got TERM" >&2; exit 0' TERM; echo "exec $VX_EVENT_ID $$"; while :; do sleep 0.05; done`;
+    const r = await longWatch(['--interval', '1', '--state', state, '--exec', exec], [
+      {
+        when: /exec 9VS6-0W8 \d+/,
+        then: (c, output) => {
+          c.kill('SIGTERM');
+          // a command left running holds vx's stderr open: end it, so that a failure is quick
+          const left = Number(/exec 9VS6-0W8 (\d+)/.exec(output)![1]);
+          setTimeout(() => {
+            try {
+              process.kill(left, 'SIGKILL');
+            } catch {
+              /* ended, as it should */
+            }
+          }, 8000).unref();
+        },
+      },
+    ]);
+    const pid = Number(/exec 9VS6-0W8 (\d+)/.exec(r.err)![1]);
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (alive) process.kill(pid, 'SIGKILL');
+    expect(alive).toBe(false);
+    expect(r.code).toBe(143);
+    expect(r.err).toBe(`exec 9VS6-0W8 ${pid}\nexec got TERM\nvx: interrupted; the state is saved in ${state} (SIGTERM)\n`);
+    // one event printed; its command was cut short: it is news again next time
+    expect(ndjson(r.out).map((l) => l.trackingId)).toEqual(['9VS6-0W8']);
+    expect(JSON.parse(readFileSync(state, 'utf8')).events).toEqual({});
+  }, 35_000);
+
+  it('-o none prints nothing (the state is still kept); --query shapes each line; -o yaml, csv and tsv are refused', async () => {
+    const state = join(dir, 'none.json');
+    const none = await e2e.run(['mgmt', 'health', 'watch', '--once', '--state', state, '-o', 'none']);
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', '']);
+    expect(Object.keys(JSON.parse(readFileSync(state, 'utf8')).events)).toEqual(SEEDED);
+    const q = await e2e.run(['mgmt', 'health', 'watch', '--once', '-q', '[change, trackingId]']);
+    expect(ndjson(q.stdout)).toEqual(SEEDED.map((id) => ['new', id]));
+    const text = await e2e.run(['mgmt', 'health', 'watch', '--once', '-q', 'trackingId', '-o', 'text']);
+    expect(text.stdout).toBe(SEEDED.map((id) => `${id}\n`).join(''));
+    e2e.emu.log.length = 0;
+    for (const f of ['yaml', 'csv', 'tsv']) {
+      const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '-o', f]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: health watch prints a line per news (-o table or text) or a JSON line (-o json or ndjson), or nothing (-o none); -o ${f} is not one of them; nothing was sent\n`]);
+    }
+    expect(mgmtLog()).toEqual([]);
+  });
 
   it('bad input sends nothing', async () => {
     for (const args of [['--interval', '0'], ['--type', 'Outage'], ['--exec', ' '], ['--resource', '/subscriptions/x']]) {
