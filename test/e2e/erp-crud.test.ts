@@ -270,6 +270,16 @@ describe('erp update (If-Match)', () => {
   // its usage errors (nothing to change, --if-match with --force, read-only fields): unit/erp-crud-inproc
 });
 
+describe('erp get', () => {
+  it('an empty --select or --expand is exit 2 with nothing sent, as for list (it was sent and answered 400, exit 1)', async () => {
+    for (const [flag, v] of [['--select', ''], ['--expand', ' ']]) {
+      const r = await e2e.run(['erp', 'sales-orders', 'get', ORDER, flag!, v!]);
+      expect([r.code, r.stderr], flag).toEqual([2, `vx: ${flag} may not be empty\n`]);
+    }
+    expect(sent()).toBe(0);
+  });
+});
+
 describe('erp delete', () => {
   it('needs --yes without a terminal: exit 2, nothing sent', async () => {
     const r = await e2e.run(['erp', 'sales-quotes', 'delete', '00001010-0000-4000-8000-000000100001']);

@@ -46,4 +46,22 @@ describe('an accepted option does something', () => {
       expect(r.http.requests).toEqual([]);
     }
   });
+
+  it('a delete or bound action of one <id> refuses the $batch options instead of ignoring them', async () => {
+    const cases: [string[], string][] = [
+      [['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--atomic'], '--atomic'],
+      [['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--concurrency', '3'], '--concurrency'],
+      [['erp', 'currencies', 'delete', 'EUR', '--batch-size', '5'], '--batch-size'],
+      [['erp', 'sales-quotes', 'send', '0000100f-0000-4000-8000-0000000f0001', '--atomic'], '--atomic'],
+    ];
+    for (const [argv, flag] of cases) {
+      const r = await runInProc([...argv, '--yes'], { env });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`vx: ${flag} works with --filter or --ids only (one <id> is one request, not a $batch); nothing was sent\n`);
+      expect(r.http.requests).toEqual([]);
+    }
+    const both = await runInProc(['erp', 'currencies', 'delete', 'EUR', '--filter', "code eq 'EUR'", '--yes'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('vx: name the records with exactly one of <id>, --filter <odata> and --ids <file|->\n');
+  });
 });
