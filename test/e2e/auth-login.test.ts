@@ -91,7 +91,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       expect(answer.text).toContain('does not carry the state of this sign-in');
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('vx: sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored');
+    expect(result.stderr).toContain('vx: sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored; run the same `vx auth login` again\n');
     expect(t.profile()['erp.token']).toBeUndefined();
   });
 
@@ -115,7 +115,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       await deliverFragment(back, new URLSearchParams({ error: 'access_denied', error_description: 'The user declined.', state }).toString());
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('vx: sign-in failed: access_denied: The user declined.');
+    expect(result.stderr).toContain('vx: sign-in failed: access_denied: The user declined.\nthe sign-in was declined; run the same `vx auth login` again to retry\n');
     expect(t.profile()['mgmt.token']).toBeUndefined();
   });
 
