@@ -51,6 +51,16 @@ async function secretFromStdin(ctx: Ctx, what: string, flag: string): Promise<st
   const v = (await readAllStdin(ctx.io.stdin)).trim();
   if (!v) throw new UsageError(`${flag}: standard input is empty; nothing was stored`);
   if (/\s/.test(v)) throw new UsageError(`${flag}: the ${what} on standard input contains white space; expected a single value`);
+  return checkedCredential(v, `${flag}: the ${what} on standard input`);
+}
+
+/**
+ * A credential goes into a header: a control character or one beyond ASCII (a paste with an escape
+ * sequence, a typographic dash) would make every later command fail, so it is refused here. The
+ * value is never shown.
+ */
+function checkedCredential(v: string, what: string): string {
+  if (/[^\x21-\x7e]/.test(v)) throw new UsageError(`${what} holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored`);
   return v;
 }
 
@@ -162,7 +172,7 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   if (flow === 'key') {
     let key: string;
     if (o.withKey) key = await secretFromStdin(ctx, 'subscription key', '--with-key');
-    else if (ctx.prompter.interactive) key = (await ctx.prompter.password('Translator subscription key:')).trim();
+    else if (ctx.prompter.interactive) key = checkedCredential((await ctx.prompter.password('Translator subscription key:')).trim(), 'the key typed');
     else throw new UsageError('no terminal to ask for the key: pipe it with --with-key (printf %s "$KEY" | vx auth login --service translator --with-key)');
     if (!key) throw new UsageError('no key given; nothing was stored');
     got = { accessToken: key };

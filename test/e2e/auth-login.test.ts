@@ -343,6 +343,9 @@ describe('key and token from stdin', () => {
       [['--service', 'translator', '--with-key'], 'standard input is empty'],
       [['--service', 'erp', '--with-token'], 'standard input is empty', '  \n'],
       [['--service', 'erp', '--with-token'], 'contains white space', 'two words'],
+      // stored with --no-verify, these made every later command fail (a header cannot carry them)
+      [['--service', 'erp', '--with-token', '--no-verify'], '--with-token: the token on standard input holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored', '\x1b[31mtok-0123'],
+      [['--service', 'translator', '--with-key', '--no-verify'], '--with-key: the subscription key on standard input holds a character a credential cannot carry', 'key\u20130123'],
       [['--service', 'erp', '--with-key'], '--with-key is for the translator'],
       [['--service', 'translator', '--device-code'], 'cannot be used with the translator'],
       [['--service', 'mgmt', '--device-code', '--with-token'], 'choose one way to sign in'],
