@@ -30,8 +30,13 @@ const REPORT = [
   opt('--min-headroom <n|n%>', 'only rows with less free than this: units (20) or a share of the limit (10%)'),
 ] as const;
 const CHECK = [...FLEET_SCOPE, opt('--need <quota=n[@location]>', 'what the deployment needs, e.g. cores=64 or cores=64@westus2 (repeatable; without @ in every --location)', { repeat: true })] as const;
+// apply takes one subscription and one location, the defaults of the manifest's entries (the run
+// refuses more: the others belong in the entries); repeatable only to share FLEET_SCOPE's types
 const APPLY = [
-  ...FLEET_SCOPE,
+  opt('--subscription <id>', "subscription of the entries that name none (one; env VX_SUBSCRIPTION, profile mgmt.subscription)", { repeat: true }),
+  opt('--provider <id>', PROVIDER),
+  opt('--location <loc>', "location of the entries that name none (one; env VX_MGMT_LOCATION, profile mgmt.location)", { repeat: true }),
+  opt('--concurrency <n>', CONCURRENCY),
   opt('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)'),
   opt('--poll-interval <seconds>', 'seconds between status reads when the service sends no Retry-After (default 10)'),
   opt('--wait-timeout <seconds>', 'give up following a request after this long, printing how to follow it (default 1800)'),

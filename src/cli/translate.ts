@@ -47,7 +47,7 @@ export const TRANSLATE = command({
 Input: the arguments (one item each), else --file, else standard input when it is not a terminal;
 one item per line unless --whole. Requests hold at most 1,000 items and 50,000 characters counted
 across all targets; results are written in input order as they arrive. Output: text (default when
-stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, ndjson, table, tsv, yaml.
+stdout is not a terminal; with several --to, "<lang><TAB><text>" lines), json, ndjson, table, tsv, csv, yaml.
 Each distinct text is sent once per run; with a memory (--memory or translate.memory) once ever.
 Requests are paced to the subscription's rate, learned from 429s or --max-chars-per-minute.
 `,

@@ -1,6 +1,8 @@
 // vx auth login: every flow against the emulator's identity endpoints, driven as a browser or a
 // person would, and the refusals (state mismatch, foreign origin, timeout, bad input).
 import { existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
@@ -275,6 +277,20 @@ describe('client credentials sign-in', () => {
     expect(dc.code).toBe(4);
     expect(cc.stderr + dc.stderr).not.toContain(EMULATOR_CLIENT_SECRET);
     expect(t.profile()).toEqual({});
+    // a 200 that is no JSON: a proxy's login page (was "unexpected response content-type", exit 3)
+    const page = createServer((_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Proxy sign-in</title>'));
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    try {
+      const authUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/auth`;
+      const html = await t.run(['auth', 'login', '--service', 'erp', '--device-code'], { env: { VX_AUTH_URL: authUrl } });
+      expect(html.stderr).toBe(
+        `vx: HTTP 200 from POST ${authUrl}/common/oauth2/devicecode: the response is not valid JSON (text/html: "<!doctype html><title>Proxy sign-in</title>")\n` +
+          `check the sign-in address (VX_AUTH_URL or auth.url: ${authUrl}) and the tenant (common)\n`,
+      );
+      expect(html.code).toBe(1);
+    } finally {
+      await new Promise<void>((r) => page.close(() => r()));
+    }
   });
 
   it('refuses before sending anything without a tenant, a client id or a secret (exit 2)', async () => {

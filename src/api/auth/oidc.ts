@@ -41,11 +41,21 @@ async function configuration(auth: Authority, http: Http, secret?: string): Prom
     });
     // an answer that is no OAuth error (a 404 page of a wrong auth.url, a proxy's 403): openid-client
     // would say only "unexpected HTTP response status code"; say which address answered what
+    const check = `check the sign-in address (VX_AUTH_URL or auth.url: ${redact(auth.authUrl)}) and the tenant (${auth.tenant})`;
     if (res.status >= 400 && !isOAuthError(res.text)) {
       const error = errorFromResponse(res.status, res.text, res.headers);
       error.message = `${options.method ?? 'GET'} ${redact(url)}: ${error.message}`;
-      error.hint = `check the sign-in address (VX_AUTH_URL or auth.url: ${redact(auth.authUrl)}) and the tenant (${auth.tenant})`;
+      error.hint = check;
       throw error;
+    }
+    // a 200 that is no JSON (a proxy's login page): was "unexpected response content-type"
+    if (res.status < 300 && res.body.length) {
+      try {
+        res.json();
+      } catch (e) {
+        if (e instanceof VxError) e.hint = check;
+        throw e;
+      }
     }
     const out = new Headers();
     for (const [k, v] of Object.entries(res.headers)) out.set(k, v);

@@ -1,0 +1,38 @@
+// What the README and --help say about vx, held against the program (in-process, nothing sent):
+// a setting the README's table leaves out, or a help text promising what the command refuses,
+// is a claim a user cannot rely on.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const env = offlineEnv();
+
+describe('README configuration table', () => {
+  it('lists every setting that has an environment variable, with its profile key', async () => {
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Global options'));
+    for (const d of SETTINGS.filter((x) => !x.internal && x.env)) {
+      const row = table.split('\n').find((l) => l.startsWith(`| \`${d.env}\` |`));
+      expect(row, `${d.env} (${d.key}) is not in the README's configuration table`).toBeDefined();
+      expect(row).toContain(`\`${d.key}\``);
+    }
+  });
+});
+
+describe('quota apply --help', () => {
+  it('does not offer several subscriptions or locations: the run takes one of each', async () => {
+    const help = await runInProc(['mgmt', 'quota', 'apply', '--help'], { env });
+    expect(help.code).toBe(0);
+    const options = help.stdout.slice(help.stdout.indexOf('Options:'), help.stdout.indexOf('Global Options:')).replace(/\s+/g, ' ');
+    expect(options).not.toMatch(/repeat or comma-separate/);
+    expect(options).toMatch(/--subscription <id> subscription of the entries that name none \(one;/);
+    expect(options).toMatch(/--location <loc> location of the entries that name none \(one;/);
+    const two = await runInProc(['mgmt', 'quota', 'apply', '-f', '-', '--location', 'eastus,westeurope', '--yes'], { env, stdin: 'quotas: []\n' });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toBe('vx: quota apply takes one --subscription and one --location as defaults for the manifest; put the others in its entries; nothing was sent\n');
+    expect(two.http.requests).toEqual([]);
+  });
+});
