@@ -112,7 +112,16 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
 function checkEtagOptions(opts: EtagOpts): void {
   if (opts.ifMatch !== undefined && !opts.ifMatch.trim()) throw new UsageError('--if-match may not be empty: give the ETag the record must still have, or leave --if-match out to use the ETag of a fresh read; nothing was sent');
   if (opts.ifMatch !== undefined && opts.force) throw new UsageError('--if-match and --force exclude each other');
+  // an entity tag as HTTP writes it (RFC 9110 8.8.3), or a list of them: anything else (W/\"x\" copied
+  // with the JSON escapes, the tag without its quotes) would be "changed by someone else" (exit 5)
+  if (opts.ifMatch !== undefined && opts.ifMatch.trim() !== '*' && !ETAG_LIST.test(opts.ifMatch.trim())) {
+    const shown = JSON.stringify(opts.ifMatch.length > 60 ? `${opts.ifMatch.slice(0, 60)}…` : opts.ifMatch);
+    throw new UsageError(`--if-match ${shown} is not an ETag: give it as the record's @odata.etag reads, e.g. W/"JzE5OzEx…" (quotes included, without JSON's backslashes), or *; nothing was sent`);
+  }
 }
+
+/** one or more entity tags, `W/"…"` or `"…"`, separated by commas */
+const ETAG_LIST = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"(\s*,\s*(W\/)?"[\x21\x23-\x7e\x80-\xff]*")*$/;
 
 export async function runUpdate(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
   checkEtagOptions(opts);

@@ -19,7 +19,7 @@ import {
   type QuotaRequest,
   type QuotaScope,
 } from '../api/mgmt/quota.js';
-import { checkCount, checkFilter, checkIfMatch, checkLimit, checkResourceAndSubscription, checkSegment, sinceToQueryStartTime } from '../api/mgmt/validate.js';
+import { checkCount, checkFilter, checkIfMatch, checkLimit, checkResourceAndSubscription, checkSegment, requestRef, sinceToQueryStartTime } from '../api/mgmt/validate.js';
 import {
   currentEtag,
   deleteVersionSet,
@@ -271,10 +271,10 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
 }
 
 export async function runRequestGet(ctx: Ctx, opts: QuotaOpts, requestId: string): Promise<void> {
-  checkSegment('requestId', requestId, 'quota request id');
-  const scope = quotaScope(ctx, opts);
+  const ref = requestRef(requestId, opts);
+  const scope = quotaScope(ctx, { subscription: opts.subscription ?? ref.subscription, provider: opts.provider ?? ref.provider, location: opts.location ?? ref.location });
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  await ctx.print((await getRequest(c, scope, requestId)).body, { columns: REQUEST_COLUMNS });
+  await ctx.print((await getRequest(c, scope, ref.id)).body, { columns: REQUEST_COLUMNS });
 }
 
 export async function runRequestList(ctx: Ctx, opts: RequestsListOpts): Promise<void> {

@@ -173,7 +173,7 @@ const QUOTA = group({
         command({
           name: 'get',
           summary: 'show one quota request',
-          args: [arg('<requestId>', 'the request id (the name in the accepted request)')],
+          args: [arg('<requestId>', 'the request id (the name in the accepted request; its full id or <subscription>/<id> work too)')],
           options: QUOTA_SCOPE,
           examples: ['vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'],
           run: async (ctx, opts, id) => (await run()).runRequestGet(ctx, opts, id),

@@ -244,6 +244,21 @@ describe('erp update (If-Match)', () => {
     expect(sent()).toBe(0);
   });
 
+  it('an --if-match that is not an ETag (JSON escapes kept, quotes lost) is exit 2 with nothing sent, not "changed by someone else" (exit 5)', async () => {
+    for (const v of ['W/\\"JzE5OzEx\\"', 'JzE5OzEx', 'W/JzE5OzEx', '"a"b"']) {
+      const r = await e2e.run(['erp', 'currencies', 'update', CURRENCY_EUR, '--set', 'symbol=XX', '--if-match', v]);
+      expect([r.code, r.stderr], v).toEqual([
+        2,
+        `vx: --if-match ${JSON.stringify(v)} is not an ETag: give it as the record's @odata.etag reads, e.g. W/"JzE5OzEx…" (quotes included, without JSON's backslashes), or *; nothing was sent\n`,
+      ]);
+    }
+    expect(sent()).toBe(0);
+    // a list of ETags and a strong one are ETags
+    const etag = store('currencies')[0]['@odata.etag'] as string;
+    const ok = await e2e.run(['erp', 'currencies', 'update', CURRENCY_EUR, '--set', 'symbol=XX', '--if-match', `"other", ${etag}`]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it('--force sends If-Match: *', async () => {
     const dry = await e2e.run(['erp', 'salespeople', 'update', SALESPERSON, '--set', 'jobTitle=Boss', '--force', '--dry-run']);
     expect(json(dry.stdout)).toEqual([expect.objectContaining({ method: 'PATCH', headers: expect.objectContaining({ 'if-match': '*' }), body: { jobTitle: 'Boss' } })]);

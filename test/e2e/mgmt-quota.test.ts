@@ -100,6 +100,30 @@ describe('vx mgmt quota set', () => {
     expect(r.stderr).toMatch(/ended Invalid: The requested limit 10 is below the current usage of 42/);
   });
 
+  it('requests get takes the request as the service prints it: the accepted id (a full path, its scope used) or the status name <subscription>/<id>', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
+    const accepted = json(r.stdout);
+    expect(accepted.id).toBe(`${base()}/serviceLimitsRequests/${accepted.name}`);
+    // `.id` of the accepted answer, with no --provider or --location: the path names them
+    const byPath = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.id]);
+    expect(byPath.stderr).toBe('');
+    expect(json(byPath.stdout).id).toBe(accepted.name);
+    // `.name` of a status body
+    const status = json(byPath.stdout);
+    const byName = await e2e.run(['mgmt', 'quota', 'requests', 'get', status.name, ...SCOPE]);
+    expect(byName.code).toBe(0);
+    expect(json(byName.stdout).id).toBe(accepted.name);
+    // a flag that contradicts the path is refused, nothing sent
+    const n = (await mgmtLog()).length;
+    const other = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.id, '--location', 'westus2']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toBe(`vx: --location westus2 differs from the location in the request id "${accepted.id.slice(0, 60)}…" (eastus); nothing was sent\n`);
+    const bad = await e2e.run(['mgmt', 'quota', 'requests', 'get', 'a/b/c', ...SCOPE]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^vx: invalid quota request id "a\/b\/c": give the request id, <subscription>\/<id>, or the request's full id/);
+    expect((await mgmtLog()).length).toBe(n);
+  });
+
   it('--no-wait prints the accepted request and does not poll', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
     expect(r.code).toBe(0);

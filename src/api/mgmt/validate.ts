@@ -53,6 +53,41 @@ export function checkIfMatch(value: string | undefined): string | undefined {
   return `${weak}"${v.slice(weak.length)}"`;
 }
 
+/** A quota request as given to `quota requests get`, with the scope its full id names. */
+export interface RequestRef {
+  id: string;
+  subscription?: string;
+  provider?: string;
+  location?: string;
+}
+
+/**
+ * The quota request to read: its id, or one of the forms the service prints, which name the id
+ * in a longer string: the accepted answer's `id` (the request's full resource id, which the spec
+ * calls the request id) and the status's `name` (`<subscription>/<id>`). The scope a form names is
+ * returned with it; `given` (the flags) must agree with it.
+ */
+export function requestRef(value: string, given: { subscription?: string; provider?: string; location?: string }): RequestRef {
+  if (!value.includes('/')) return { id: checkSegment('requestId', value, 'quota request id') };
+  const full = /^\/?subscriptions\/([^/]+)\/providers\/[^/]+\/resourceProviders\/([^/]+)\/locations\/([^/]+)\/serviceLimitsRequests\/([^/]+)\/?$/i.exec(value);
+  const short = /^([^/]+)\/([^/]+)$/.exec(value);
+  const ref: RequestRef | undefined = full ? { subscription: full[1], provider: full[2], location: full[3], id: full[4]! } : short ? { subscription: short[1], id: short[2]! } : undefined;
+  if (!ref) {
+    throw new UsageError(
+      `invalid quota request id ${shown(value)}: give the request id, <subscription>/<id>, or the request's full id /subscriptions/<s>/providers/<namespace>.Capacity/resourceProviders/<p>/locations/<l>/serviceLimitsRequests/<id>; nothing was sent`,
+    );
+  }
+  checkSegment('requestId', ref.id, 'quota request id');
+  for (const k of ['subscription', 'provider', 'location'] as const) {
+    const mine = ref[k];
+    const flag = given[k];
+    if (mine !== undefined && flag !== undefined && mine.toLowerCase() !== flag.toLowerCase()) {
+      throw new UsageError(`--${k} ${flag} differs from the ${k} in the request id ${shown(value)} (${mine}); nothing was sent`);
+    }
+  }
+  return ref;
+}
+
 /** A filter given on the command line may not be blank. */
 export function checkFilter(value: string | undefined, flag = '--filter'): string | undefined {
   if (value !== undefined && !value.trim()) throw new UsageError(`${flag} may not be empty; nothing was sent`);
