@@ -247,6 +247,10 @@ export async function applyLimit(
 export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): Promise<void> {
   checkSegment('resourceName', resourceName, 'quota resource name');
   const limit = checkLimit(opts.limit);
+  // --no-wait does not follow the request: a following option with it would be accepted and do nothing
+  for (const [flag, v] of [['--poll-interval', opts.pollInterval], ['--wait-timeout', opts.waitTimeout]] as const) {
+    if (v !== undefined && opts.wait === false) throw new UsageError(`${flag} has no effect with --no-wait (vx does not follow the request); leave one of them out; nothing was sent`);
+  }
   const intervalSeconds = pollInterval(opts.pollInterval);
   const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const scope = quotaScope(ctx, opts);

@@ -36,3 +36,14 @@ describe('quota apply --help', () => {
     expect(two.http.requests).toEqual([]);
   });
 });
+
+describe('an accepted option does something', () => {
+  it('quota set --no-wait refuses the options that only follow the request (as erp refresh without --wait)', async () => {
+    for (const [flag, value] of [['--poll-interval', '5'], ['--wait-timeout', '60']]) {
+      const r = await runInProc(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '150', '--no-wait', flag!, value!, '--yes'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`vx: ${flag} has no effect with --no-wait (vx does not follow the request); leave one of them out; nothing was sent\n`);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
+});
