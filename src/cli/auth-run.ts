@@ -336,7 +336,8 @@ export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boole
   if (failure) throw failure;
   const modes = storageModes(ctx.config.path, ctx.config.dir);
   if (isTable(fmt) || fmt === 'text' || fmt === 'tsv' || fmt === 'csv') {
-    const where = modes ? `file mode ${octal(modes.file)} in a ${octal(modes.dir)} directory` : 'not written yet';
+    // (no file yet: the modes vx creates it with)
+    const where = `file mode ${octal(modes?.file ?? 0o600)} in a ${octal(modes?.dir ?? 0o700)} directory`;
     ctx.info(`stored credentials live in ${ctx.config.path} (${where}); the OS keyring is not used`);
   }
   // vx writes it 0600, but a file copied or restored by hand may be readable by others
