@@ -73,13 +73,17 @@ export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<voi
   const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const events: HealthEvent[] = [];
+  // a table (tsv, text) shows the highest priority first, so its --top is the n highest: every page
+  // is read, sorted, then cut; data formats keep the service's order and stop reading at n
+  const sorted = humanRows(ctx);
+  const cap = sorted ? undefined : top;
   // --active filters here (the filter grammar of the service is not documented), so --top counts after it
-  for await (const e of listEvents(c, subscription, { resource, filter, queryStartTime, max: opts.active ? undefined : top })) {
+  for await (const e of listEvents(c, subscription, { resource, filter, queryStartTime, max: opts.active ? undefined : cap })) {
     if (opts.active && e.properties?.status !== 'Active') continue;
     events.push(e);
-    if (top !== undefined && events.length >= top) break;
+    if (cap !== undefined && events.length >= cap) break;
   }
-  await ctx.print(humanRows(ctx) ? sortByPriority(events) : events, { columns: EVENT_COLUMNS, empty: 'no health events' });
+  await ctx.print(sorted ? sortByPriority(events).slice(0, top) : events, { columns: EVENT_COLUMNS, empty: 'no health events' });
 }
 
 /** A readable view of one event for the table format. */

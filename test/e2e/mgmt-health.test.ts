@@ -60,6 +60,18 @@ describe('vx mgmt health events list', () => {
     expect(top).toHaveLength(2);
   });
 
+  it('--top at a table is the n highest-priority events (every page read); in JSON the first n in the service\'s order', async () => {
+    const all = json((await e2e.run(['mgmt', 'health', 'events', 'list'])).stdout);
+    const highest = ['KTL1-8PQ', '9VS6-0W8'];
+    expect(all.slice(0, 2).map((e: any) => e.name)).not.toEqual(highest);
+    e2e.emu.reset();
+    const r = await e2e.run(['mgmt', 'health', 'events', 'list', '--top', '2', '-o', 'tsv']);
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(highest);
+    expect(await mgmtLog()).toHaveLength(3);
+    const j = json((await e2e.run(['mgmt', 'health', 'events', 'list', '--top', '2'])).stdout);
+    expect(j.map((e: any) => e.name)).toEqual(all.slice(0, 2).map((e: any) => e.name));
+  });
+
   it('the table has the columns of the issue and is sorted by priority', async () => {
     const r = await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'table'], { env: { COLUMNS: '300' } });
     const lines = r.stdout.trimEnd().split('\n');
