@@ -77,9 +77,22 @@ function chooseFlow(service: ServiceName, o: LoginOptions): Flow {
   }
   if (o.withKey) throw new UsageError(`--with-key is for the translator; ${service} takes a bearer token (--with-token) or a sign-in`);
   if (oauthFlags.length > 1) throw new UsageError(`choose one way to sign in: ${oauthFlags.join(', ')} cannot be combined`);
-  if (o.withToken) return 'token';
+  // options the chosen way never reads are refused, not accepted and ignored: a token from stdin is
+  // stored as given (no application, tenant or scope asks for it, nothing is waited for), and
+  // client credentials are one token request (no browser or device sign-in to wait for)
+  const unused = (how: string, flags: (string | false | undefined)[]) => {
+    const given = flags.filter(Boolean);
+    if (given.length) throw new UsageError(`${given.join(', ')} cannot be used with ${how}; nothing was sent`);
+  };
+  if (o.withToken) {
+    unused('--with-token, which stores the token as given', [o.clientId !== undefined && '--client-id', o.tenant !== undefined && '--tenant', o.scope !== undefined && '--scope', o.wait !== undefined && '--wait']);
+    return 'token';
+  }
   if (o.deviceCode) return 'device-code';
-  if (o.clientCredentials || o.withSecret) return 'client-credentials';
+  if (o.clientCredentials || o.withSecret) {
+    unused('--client-credentials, which signs in with one token request (--wait is for the browser and device sign-ins)', [o.wait !== undefined && '--wait']);
+    return 'client-credentials';
+  }
   return 'browser';
 }
 

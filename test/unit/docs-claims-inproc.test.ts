@@ -64,4 +64,18 @@ describe('an accepted option does something', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('vx: name the records with exactly one of <id>, --filter <odata> and --ids <file|->\n');
   });
+
+  it('auth login refuses the options its way of signing in never reads', async () => {
+    const cases: [string[], string][] = [
+      [['--with-token', '--tenant', 'contoso.example'], '--tenant cannot be used with --with-token, which stores the token as given'],
+      [['--with-token', '--client-id', 'app', '--scope', 's', '--wait', '10'], '--client-id, --scope, --wait cannot be used with --with-token, which stores the token as given'],
+      [['--client-credentials', '--client-id', 'app', '--tenant', 'contoso.example', '--wait', '10'], '--wait cannot be used with --client-credentials, which signs in with one token request (--wait is for the browser and device sign-ins)'],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await runInProc(['auth', 'login', '--service', 'erp', ...flags], { env, stdin: 'token' });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`vx: ${message}; nothing was sent\n`);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
 });
