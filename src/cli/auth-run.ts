@@ -51,6 +51,16 @@ async function secretFromStdin(ctx: Ctx, what: string, flag: string): Promise<st
   const v = (await readAllStdin(ctx.io.stdin)).trim();
   if (!v) throw new UsageError(`${flag}: standard input is empty; nothing was stored`);
   if (/\s/.test(v)) throw new UsageError(`${flag}: the ${what} on standard input contains white space; expected a single value`);
+  return checkedCredential(v, `${flag}: the ${what} on standard input`);
+}
+
+/**
+ * A credential goes into a header: a control character or one beyond ASCII (a paste with an escape
+ * sequence, a typographic dash) would make every later command fail, so it is refused here. The
+ * value is never shown.
+ */
+function checkedCredential(v: string, what: string): string {
+  if (/[^\x21-\x7e]/.test(v)) throw new UsageError(`${what} holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored`);
   return v;
 }
 
@@ -67,9 +77,22 @@ function chooseFlow(service: ServiceName, o: LoginOptions): Flow {
   }
   if (o.withKey) throw new UsageError(`--with-key is for the translator; ${service} takes a bearer token (--with-token) or a sign-in`);
   if (oauthFlags.length > 1) throw new UsageError(`choose one way to sign in: ${oauthFlags.join(', ')} cannot be combined`);
-  if (o.withToken) return 'token';
+  // options the chosen way never reads are refused, not accepted and ignored: a token from stdin is
+  // stored as given (no application, tenant or scope asks for it, nothing is waited for), and
+  // client credentials are one token request (no browser or device sign-in to wait for)
+  const unused = (how: string, flags: (string | false | undefined)[]) => {
+    const given = flags.filter(Boolean);
+    if (given.length) throw new UsageError(`${given.join(', ')} cannot be used with ${how}; nothing was sent`);
+  };
+  if (o.withToken) {
+    unused('--with-token, which stores the token as given', [o.clientId !== undefined && '--client-id', o.tenant !== undefined && '--tenant', o.scope !== undefined && '--scope', o.wait !== undefined && '--wait']);
+    return 'token';
+  }
   if (o.deviceCode) return 'device-code';
-  if (o.clientCredentials || o.withSecret) return 'client-credentials';
+  if (o.clientCredentials || o.withSecret) {
+    unused('--client-credentials, which signs in with one token request (--wait is for the browser and device sign-ins)', [o.wait !== undefined && '--wait']);
+    return 'client-credentials';
+  }
   return 'browser';
 }
 
@@ -149,7 +172,7 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   if (flow === 'key') {
     let key: string;
     if (o.withKey) key = await secretFromStdin(ctx, 'subscription key', '--with-key');
-    else if (ctx.prompter.interactive) key = (await ctx.prompter.password('Translator subscription key:')).trim();
+    else if (ctx.prompter.interactive) key = checkedCredential((await ctx.prompter.password('Translator subscription key:')).trim(), 'the key typed');
     else throw new UsageError('no terminal to ask for the key: pipe it with --with-key (printf %s "$KEY" | vx auth login --service translator --with-key)');
     if (!key) throw new UsageError('no key given; nothing was stored');
     got = { accessToken: key };

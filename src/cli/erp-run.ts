@@ -21,10 +21,15 @@ function count(name: string, v: string | undefined, min: number): number | undef
   return n;
 }
 
-export function listQuery(opts: Partial<ListOpts>): ListQuery {
+/** An OData option given empty (`--select ''`, a script's unset variable) is a usage error, nothing sent. */
+function checkNotEmpty(opts: Partial<Record<'filter' | 'select' | 'expand' | 'orderby', string>>): void {
   for (const k of ['filter', 'select', 'expand', 'orderby'] as const) {
     if (opts[k] !== undefined && !opts[k]!.trim()) throw new UsageError(`--${k} may not be empty`);
   }
+}
+
+export function listQuery(opts: Partial<ListOpts>): ListQuery {
+  checkNotEmpty(opts);
   return {
     filter: opts.filter,
     select: opts.select,
@@ -85,6 +90,7 @@ export async function runList(ctx: Ctx, set: ErpSet, opts: ListOpts): Promise<vo
 }
 
 export async function runGet(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Promise<void> {
+  checkNotEmpty(opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);

@@ -141,6 +141,18 @@ function readOnlyNote(set: ErpSet): string {
   return `: ${all.slice(0, -1).join(', ')} and ${all[all.length - 1]} only`;
 }
 
+/**
+ * A delete or bound action given one <id>: --filter/--ids would name other records, and the $batch
+ * options (--atomic, --batch-size, --concurrency) have nothing to act on (one record is one
+ * request), so each is refused rather than accepted and ignored. Nothing is sent.
+ */
+async function oneRecord(opts: OptionsOf<typeof BULK_TARGET>): Promise<void> {
+  const { UsageError } = await import('../core/errors.js');
+  if (opts.filter !== undefined || opts.ids !== undefined) throw new UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+  const batch = (['atomic', 'batch-size', 'concurrency'] as const).filter((f) => (f === 'atomic' ? opts.atomic : f === 'batch-size' ? opts.batchSize : opts.concurrency) !== undefined);
+  if (batch.length) throw new UsageError(`--${batch[0]} works with --filter or --ids only (one <id> is one request, not a $batch); nothing was sent`);
+}
+
 /** The noun of one entity set: the verbs its model allows, its bound actions, its navigation. */
 export function setSpec(set: ErpSet): Spec {
   const shown = set.columns.map((c) => c.field);
@@ -218,7 +230,7 @@ export function setSpec(set: ErpSet): Spec {
             more: BULK_HELP,
             run: async (ctx, opts, key) => {
               if (key === undefined) return (await bulkRun()).runBulk(ctx, set, 'delete', opts);
-              if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+              await oneRecord(opts);
               return (await run()).runDelete(ctx, set, opts, key);
             },
           }),
@@ -236,7 +248,7 @@ export function setSpec(set: ErpSet): Spec {
             more: BULK_HELP,
             run: async (ctx, opts, key) => {
               if (key === undefined) return (await bulkRun()).runBulk(ctx, set, a, opts);
-              if (opts.filter !== undefined || opts.ids !== undefined) throw new (await import('../core/errors.js')).UsageError('name the records with exactly one of <id>, --filter <odata> and --ids <file|->');
+              await oneRecord(opts);
               return (await run()).runAction(ctx, set, a, opts, key);
             },
           }),

@@ -30,6 +30,19 @@ function guid(v: string): string | undefined {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? undefined : 'a GUID (8-4-4-4-12 hexadecimal digits)';
 }
 
+/**
+ * The check of erp.prefix: the address before `/api/<version>/...`, which vx adds per entity set.
+ * The URL people copy from the API's documentation (`…/Production/api/v2.0`, or with
+ * `/companies(…)`) would send every request to `…/api/v2.0/api/v2.0/…`: a 404 that reads as
+ * "not found".
+ */
+export function erpPrefixProblem(v: string): string | undefined {
+  const path = v.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  const m = /\/api\/v\d+\.\d+(\/.*)?$/i.exec(path);
+  if (!m) return undefined;
+  return `the address before /api/<version> (vx adds /api/v2.0 or /api/v1.0 per entity set, and the company from --company or erp.company), e.g. ${path.slice(0, m.index) || 'https://<host>/<path>'}`;
+}
+
 /** The check of a setting that is a whole number from `min` to `max`. */
 export function wholeNumber(min: number, max: number): (value: string) => string | undefined {
   return (v) => (/^\s*\d+\s*$/.test(v) && Number(v) >= min && Number(v) <= max ? undefined : `a whole number from ${min} to ${max}`);
@@ -111,7 +124,7 @@ export const FAMILIES: readonly FamilyDef[] = [
     endpoint: 'erp.prefix',
     credential: 'erp.token',
     settings: [
-      { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix})', url: true },
+      { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix}), the address before /api/v2.0', url: true, check: erpPrefixProblem },
       { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id', check: guid },
       { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
       { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions' },

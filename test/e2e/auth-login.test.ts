@@ -91,7 +91,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       expect(answer.text).toContain('does not carry the state of this sign-in');
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('vx: sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored');
+    expect(result.stderr).toContain('vx: sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored; run the same `vx auth login` again\n');
     expect(t.profile()['erp.token']).toBeUndefined();
   });
 
@@ -115,7 +115,7 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
       await deliverFragment(back, new URLSearchParams({ error: 'access_denied', error_description: 'The user declined.', state }).toString());
     });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('vx: sign-in failed: access_denied: The user declined.');
+    expect(result.stderr).toContain('vx: sign-in failed: access_denied: The user declined.\nthe sign-in was declined; run the same `vx auth login` again to retry\n');
     expect(t.profile()['mgmt.token']).toBeUndefined();
   });
 
@@ -343,6 +343,9 @@ describe('key and token from stdin', () => {
       [['--service', 'translator', '--with-key'], 'standard input is empty'],
       [['--service', 'erp', '--with-token'], 'standard input is empty', '  \n'],
       [['--service', 'erp', '--with-token'], 'contains white space', 'two words'],
+      // stored with --no-verify, these made every later command fail (a header cannot carry them)
+      [['--service', 'erp', '--with-token', '--no-verify'], '--with-token: the token on standard input holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored', '\x1b[31mtok-0123'],
+      [['--service', 'translator', '--with-key', '--no-verify'], '--with-key: the subscription key on standard input holds a character a credential cannot carry', 'key\u20130123'],
       [['--service', 'erp', '--with-key'], '--with-key is for the translator'],
       [['--service', 'translator', '--device-code'], 'cannot be used with the translator'],
       [['--service', 'mgmt', '--device-code', '--with-token'], 'choose one way to sign in'],

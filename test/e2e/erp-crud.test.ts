@@ -119,6 +119,25 @@ describe('erp tables', () => {
   });
 });
 
+describe('erp.prefix', () => {
+  it('copied with its /api/v2.0 (or /companies(...)) is exit 2 naming the prefix to use, nothing sent (every request went to .../api/v2.0/api/v2.0/..., a 404 read as not found); profile set refuses it too', async () => {
+    const base = e2e.env.VX_ERP_PREFIX!;
+    for (const prefix of [`${base}/api/v2.0`, `${base}/api/v1.0/`, `${base}/api/v2.0/companies(${e2e.env.VX_ERP_COMPANY})`]) {
+      const r = await e2e.run(['erp', 'currencies', 'list'], { env: { VX_ERP_PREFIX: prefix } });
+      expect([r.code, r.stdout], prefix).toEqual([2, '']);
+      expect(r.stderr, prefix).toBe(
+        `vx: invalid erp.prefix "${prefix.replace(/\/$/, '')}" (from VX_ERP_PREFIX): expected the address before /api/<version> (vx adds /api/v2.0 or /api/v1.0 per entity set, and the company from --company or erp.company), e.g. ${base}; nothing was sent\n`,
+      );
+    }
+    expect(e2e.emu.log).toEqual([]);
+    const set = await e2e.run(['profile', 'set', 'erp.prefix', `${base}/api/v2.0`]);
+    expect(set.code).toBe(2);
+    expect(set.stderr).toMatch(/^vx: invalid value ".*\/api\/v2\.0" for erp\.prefix: expected the address before \/api\/<version>/);
+    // a path that only looks alike is a prefix (the service's own address carries /v2.0/<tenant>/<environment>)
+    expect((await e2e.run(['profile', 'set', 'erp.prefix', 'https://api.example.com/v2.0/contoso/Production'])).code).toBe(0);
+  });
+});
+
 describe('erp get', () => {
   it('prints the entity as returned, with --select and --expand', async () => {
     const r = await e2e.run(['erp', 'sales-orders', 'get', ORDER, '--select', 'number,status', '--expand', 'salesOrderLines']);
@@ -268,6 +287,16 @@ describe('erp update (If-Match)', () => {
     expect(e2e.emu.log.map((l) => l.method)).toEqual(['PATCH']);
   });
   // its usage errors (nothing to change, --if-match with --force, read-only fields): unit/erp-crud-inproc
+});
+
+describe('erp get', () => {
+  it('an empty --select or --expand is exit 2 with nothing sent, as for list (it was sent and answered 400, exit 1)', async () => {
+    for (const [flag, v] of [['--select', ''], ['--expand', ' ']]) {
+      const r = await e2e.run(['erp', 'sales-orders', 'get', ORDER, flag!, v!]);
+      expect([r.code, r.stderr], flag).toEqual([2, `vx: ${flag} may not be empty\n`]);
+    }
+    expect(sent()).toBe(0);
+  });
 });
 
 describe('erp delete', () => {

@@ -46,4 +46,36 @@ describe('an accepted option does something', () => {
       expect(r.http.requests).toEqual([]);
     }
   });
+
+  it('a delete or bound action of one <id> refuses the $batch options instead of ignoring them', async () => {
+    const cases: [string[], string][] = [
+      [['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--atomic'], '--atomic'],
+      [['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--concurrency', '3'], '--concurrency'],
+      [['erp', 'currencies', 'delete', 'EUR', '--batch-size', '5'], '--batch-size'],
+      [['erp', 'sales-quotes', 'send', '0000100f-0000-4000-8000-0000000f0001', '--atomic'], '--atomic'],
+    ];
+    for (const [argv, flag] of cases) {
+      const r = await runInProc([...argv, '--yes'], { env });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`vx: ${flag} works with --filter or --ids only (one <id> is one request, not a $batch); nothing was sent\n`);
+      expect(r.http.requests).toEqual([]);
+    }
+    const both = await runInProc(['erp', 'currencies', 'delete', 'EUR', '--filter', "code eq 'EUR'", '--yes'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('vx: name the records with exactly one of <id>, --filter <odata> and --ids <file|->\n');
+  });
+
+  it('auth login refuses the options its way of signing in never reads', async () => {
+    const cases: [string[], string][] = [
+      [['--with-token', '--tenant', 'contoso.example'], '--tenant cannot be used with --with-token, which stores the token as given'],
+      [['--with-token', '--client-id', 'app', '--scope', 's', '--wait', '10'], '--client-id, --scope, --wait cannot be used with --with-token, which stores the token as given'],
+      [['--client-credentials', '--client-id', 'app', '--tenant', 'contoso.example', '--wait', '10'], '--wait cannot be used with --client-credentials, which signs in with one token request (--wait is for the browser and device sign-ins)'],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await runInProc(['auth', 'login', '--service', 'erp', ...flags], { env, stdin: 'token' });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`vx: ${message}; nothing was sent\n`);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
 });

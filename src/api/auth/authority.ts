@@ -62,3 +62,17 @@ export function authority(config: Config, family: OAuthFamily, flags: { tenant?:
     insecure,
   };
 }
+
+/** What to do about the OAuth errors a sign-in meets (RFC 6749 5.2, RFC 8628 3.5). */
+const OAUTH_ADVICE: Record<string, string> = {
+  invalid_client: 'check the application (client) id (--client-id, VX_CLIENT_ID or auth.clientId) and, for --client-credentials, its secret (VX_CLIENT_SECRET or --with-secret)',
+  unauthorized_client: 'this application (client id) may not sign in this way: check --client-id, or ask an administrator of the tenant',
+  invalid_scope: 'check the scope (--scope or <service>.scope; default user_impersonation)',
+  invalid_request: 'check the tenant (--tenant, VX_TENANT or auth.tenant) and the client id',
+  access_denied: 'the sign-in was declined; run the same `vx auth login` again to retry',
+  expired_token: 'the code was not entered in time; run the same `vx auth login` again and enter the new code',
+};
+
+export function oauthAdvice(error: string): string | undefined {
+  return Object.hasOwn(OAUTH_ADVICE, error) ? OAUTH_ADVICE[error] : undefined;
+}

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { AuthError, InterruptedError, UsageError, VxError } from '../../core/errors.js';
 import { addSecret } from '../../core/redact.js';
-import type { Authority } from './authority.js';
+import { oauthAdvice, type Authority } from './authority.js';
 import type { Obtained } from './credentials.js';
 
 export const CALLBACK_PATH = '/callback';
@@ -37,10 +37,10 @@ export function authorizeUrl(auth: Authority, redirectUri: string, state: string
 export function parseFragment(fragment: string, expectedState: string): Obtained {
   const p = new URLSearchParams(fragment.replace(/^#/, ''));
   if (p.get('state') !== expectedState) {
-    throw new AuthError('sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored');
+    throw new AuthError('sign-in refused: the answer does not carry the state of this sign-in (a stale or forged redirect); nothing was stored; run the same `vx auth login` again');
   }
   const error = p.get('error');
-  if (error) throw new AuthError(`sign-in failed: ${error}${p.get('error_description') ? `: ${p.get('error_description')}` : ''}`, { code: error });
+  if (error) throw new AuthError(`sign-in failed: ${error}${p.get('error_description') ? `: ${p.get('error_description')}` : ''}`, { code: error, hint: oauthAdvice(error) });
   const accessToken = p.get('access_token');
   if (!accessToken) throw new AuthError('sign-in failed: the answer carries no access_token');
   addSecret(accessToken);

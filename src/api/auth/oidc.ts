@@ -7,7 +7,7 @@ import type * as OpenId from 'openid-client';
 import { AuthError, errorFromResponse, InterruptedError, VxError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
 import { addSecret, redact } from '../../core/redact.js';
-import type { Authority } from './authority.js';
+import { oauthAdvice, type Authority } from './authority.js';
 import type { Obtained } from './credentials.js';
 
 let loaded: typeof OpenId | undefined;
@@ -74,16 +74,6 @@ function isOAuthError(text: string): boolean {
   }
 }
 
-/** What to do about the OAuth errors a sign-in meets (RFC 6749 5.2, RFC 8628 3.5). */
-const OAUTH_ADVICE: Record<string, string> = {
-  invalid_client: 'check the application (client) id (--client-id, VX_CLIENT_ID or auth.clientId) and, for --client-credentials, its secret (VX_CLIENT_SECRET or --with-secret)',
-  unauthorized_client: 'this application (client id) may not sign in this way: check --client-id, or ask an administrator of the tenant',
-  invalid_scope: 'check the scope (--scope or <service>.scope; default user_impersonation)',
-  invalid_request: 'check the tenant (--tenant, VX_TENANT or auth.tenant) and the client id',
-  access_denied: 'the sign-in was declined; run the same `vx auth login` again to retry',
-  expired_token: 'the code was not entered in time; run the same `vx auth login` again and enter the new code',
-};
-
 /** Turns whatever openid-client throws into a VxError with the server's OAuth error. */
 function explain(e: unknown, what: string): never {
   // openid-client wraps what the fetch threw (a network error, an interruption, --dry-run's halt)
@@ -91,7 +81,7 @@ function explain(e: unknown, what: string): never {
   const err = e as { name?: string; error?: string; error_description?: string; message?: string; code?: string; cause?: unknown };
   if (err?.name === 'AbortError' || err?.name === 'TimeoutError') throw new InterruptedError();
   if (err?.error) {
-    const hint = Object.hasOwn(OAUTH_ADVICE, err.error) ? OAUTH_ADVICE[err.error] : undefined;
+    const hint = oauthAdvice(err.error);
     throw new AuthError(`${what} failed: ${err.error}${err.error_description ? `: ${err.error_description}` : ''}`, { code: err.error, hint });
   }
   throw new AuthError(`${what} failed: ${err?.message ?? String(e)}`);

@@ -9,6 +9,7 @@ import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import { collectionPath, isGuid, keySegment, type ErpSet } from '../../spec/erp.js';
 import { authHeaders, serviceBase } from '../service.js';
+import { erpPrefixProblem } from '../../spec/families.js';
 
 export interface ListQuery {
   filter?: string;
@@ -58,6 +59,12 @@ export class ErpClient {
   /** Resolves the prefix, token and (for company-scoped sets) the company; a malformed company id is a usage error. */
   static async open(http: Http, config: Config, set: ErpSet, companyFlag?: string): Promise<ErpClient> {
     const base = serviceBase(config, 'erp');
+    const prefixProblem = erpPrefixProblem(base);
+    if (prefixProblem) {
+      const r = config.resolve('erp.prefix');
+      const from = r?.source === 'env' ? ` (from ${r.origin})` : r?.source === 'profile' ? ` (from profile "${r.origin}")` : '';
+      throw new UsageError(`invalid erp.prefix "${base}"${from}: expected ${prefixProblem}; nothing was sent`);
+    }
     let company: string | undefined;
     if (set.scope !== 'root') {
       company = config.require('erp.company', companyFlag, 'the company (--company)');
