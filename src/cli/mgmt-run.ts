@@ -37,7 +37,7 @@ import {
 import type { Ctx } from '../core/context.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
-import { ConflictError, NotFoundError, ServiceError, UsageError } from '../core/errors.js';
+import { ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -371,13 +371,38 @@ export async function runVsCreate(ctx: Ctx, opts: VsCreateOpts, id: string): Pro
     await confirmDestructive(ctx.prompter, ctx.globals.yes, `Replace version set ${id}${was ? ` (${was})` : ''} of service ${scope.service} with the given fields?`, 'nothing was written');
   }
   // replacing: the ETag of the read guards the PUT, so a change made meanwhile is not lost
-  const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props, existing?.etag);
+  const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props, existing?.etag).catch((e: unknown) =>
+    existing || c.dryRun ? Promise.reject(e) : createRefused(c, scope, id, props, e),
+  );
   if (etag) ctx.verbose(`ETag: ${etag}`);
   if (existing) ctx.info(`replaced version set ${id} with the given fields`);
   // a 200 after a 404: the first attempt's own creation (its answer was lost), or someone else's meanwhile
   else if (status === 200 && !afterLostAttempt) ctx.info(`version set ${id} was created by someone else after it was checked; it was replaced with the given fields`);
   else if (ctx.stderrIsTTY) ctx.info(`created version set ${id}`);
   await ctx.print(body, { columns: VERSION_SET_COLUMNS });
+}
+
+/**
+ * A create's PUT (no If-Match: nothing was there at the read) refused: the spec requires If-Match
+ * to update a version set, so a set there now is refused rather than replaced. Either it is this
+ * run's own (an earlier attempt's answer was lost, and the PUT repeated) — then it is the result
+ * — or someone else's, created after the read: left as it is, exit 5. Any other refusal stands.
+ */
+async function createRefused(c: MgmtClient, scope: ServiceScope, id: string, props: VersionSetProps, e: unknown): Promise<Awaited<ReturnType<typeof putVersionSet>>> {
+  const refused = e instanceof VxError && (e.status === 400 || e.status === 409 || e.status === 412 || e.status === 428);
+  if (!refused) throw e;
+  const now = await getVersionSet(c, scope, id).catch(() => undefined);
+  if (!now) throw e;
+  const stored = now.body.properties ?? {};
+  const same = Object.keys({ ...stored, ...props }).every((k) => (stored[k] ?? undefined) === (props[k] ?? undefined));
+  if (!same) {
+    throw new ConflictError(`version set ${id} was created by someone else after it was checked; it was left as it is (nothing was written): see it with \`vx mgmt version-sets get ${id}\`, change it with \`vx mgmt version-sets update ${id}\``, {
+      status: e.status,
+      code: e.code,
+      requestId: e.requestId,
+    });
+  }
+  return { status: 201, body: now.body, etag: now.etag, afterLostAttempt: true };
 }
 
 /** In --dry-run, the body of update's PUT: the given fields and this stand-in for the ones kept. */

@@ -170,8 +170,9 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   } catch (e) {
     progress?.stop();
     // stdout keeps what was delivered, well-formed (a json array is closed; a table, yaml or
-    // --query shows the items translated, as the hint says)
-    if (run.out === undefined && (renderer || kept.length)) await (renderer ? sink.write(renderer.end()) : writeKept()).catch(() => undefined);
+    // --query shows the items translated, as the hint says); nothing delivered, nothing written (an
+    // empty array or a csv header would read as a successful empty result)
+    if (run.out === undefined && (renderer ? delivered > 0 : kept.length)) await (renderer ? sink.write(renderer.end()) : writeKept()).catch(() => undefined);
     await sink.abort();
     throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts);
   } finally {

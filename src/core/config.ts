@@ -473,8 +473,12 @@ export class Config {
       throw new UsageError(`invalid value "${value}" for ${key}; allowed: ${def.choices.join(', ')}`);
     }
     if (def.url) normalizeBase(value, key);
+    // a credential goes into a header: one it cannot carry would make every command fail (never shown)
+    if (def.credential && /[^\x21-\x7e]/.test(value)) {
+      throw new UsageError(`the value for ${key} holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored`);
+    }
     const expected = def.check?.(value);
-    if (expected !== undefined) throw new UsageError(`invalid value "${value}" for ${key}: expected ${expected}`);
+    if (expected !== undefined) throw new UsageError(`invalid value ${def.secret ? '(not shown)' : `"${value}"`} for ${key}: expected ${expected}`);
     if (!PROFILE_NAME.test(profile)) throw new UsageError(`invalid profile name "${profile}"`);
   }
 

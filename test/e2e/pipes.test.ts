@@ -37,3 +37,21 @@ describe('--out - writes to standard output', () => {
     removeDir(file);
   });
 });
+
+// `vx translate -o json | jq length` after a failure that translated nothing printed 0: an empty
+// array (or a CSV header) looked like a successful empty result
+describe('a translate run that fails before any result writes nothing on stdout', () => {
+  for (const format of ['json', 'csv']) {
+    it(`-o ${format}: input that is not UTF-8 (exit 2, nothing sent)`, async () => {
+      const r = await e2e.run(['translate', '--to', 'de', '-o', format], { input: Buffer.from('Hello\nHel\xfflo\n', 'latin1') });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'vx: standard input is not valid UTF-8 (line 2)\n']);
+      expect(e2e.emu.log).toEqual([]);
+    });
+  }
+
+  it('-o json: a service failure on the first request (exit 7)', async () => {
+    e2e.emu.setFaults('translator/503:1,retry-after:0');
+    const r = await e2e.run(['translate', '--to', 'de', '-o', 'json', '--retries', '0'], { input: 'Hello\n' });
+    expect([r.code, r.stdout]).toEqual([7, '']);
+  });
+});

@@ -179,6 +179,18 @@ describe('the file', () => {
     }
   });
 
+  it('a credential a header cannot carry is refused by set, never shown (it made every later command fail)', async () => {
+    const dir = fresh();
+    const c = new Config(DEFS, { dir, env: {} });
+    for (const bad of ['\x1b[31mk-0123', 'k\u20130123', 'two words', 'tab\tkey']) {
+      const err = await c.set('svc.key', bad).catch((e: unknown) => e as Error);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err!.message).toBe('the value for svc.key holds a character a credential cannot carry (a control character, a space or one beyond ASCII); nothing was stored');
+    }
+    await c.set('svc.key', 'k-0123+/=_.~');
+    expect(c.get('svc.key')).toBe('k-0123+/=_.~');
+  });
+
   it('an empty file counts as no profiles; unset and delete keep the rest', async () => {
     const dir = fresh();
     mkdirSync(dir, { recursive: true });
