@@ -447,6 +447,8 @@ const RETRYABLE = [ThrottledError, UnavailableError, NetworkError];
 export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
   const types = parseTypes(opts.type, '--type');
   const interval = intervalOf(opts.interval);
+  // one poll has no interval to wait (and --once ends on a failure rather than backing off)
+  if (opts.once && opts.interval !== undefined) throw new UsageError('--interval has no effect with --once (one poll, then exit); leave one of them out; nothing was sent');
   const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
   if (opts.exec !== undefined && !opts.exec.trim()) throw new UsageError('--exec may not be empty; nothing was sent');
   const subscription = resource ? undefined : resolveSubscription(ctx.config, opts.subscription);

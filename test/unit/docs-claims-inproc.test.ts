@@ -78,4 +78,11 @@ describe('an accepted option does something', () => {
       expect(r.http.requests).toEqual([]);
     }
   });
+
+  it('health watch --once refuses --interval (one poll has nothing to wait between)', async () => {
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '--interval', '120'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: --interval has no effect with --once (one poll, then exit); leave one of them out; nothing was sent\n');
+    expect(r.http.requests).toEqual([]);
+  });
 });
