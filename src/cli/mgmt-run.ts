@@ -430,6 +430,12 @@ export async function runVsUpdate(ctx: Ctx, opts: VsUpdateOpts, id: string): Pro
     const current = await getVersionSet(c, scope, id);
     if (!current.etag && ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
     props = mergeProperties(current.body.properties, changes);
+    // a header (query) name given for a set whose scheme stays another would be stored and never used
+    for (const [flag, field, scheme] of [['--header-name', 'versionHeaderName', 'Header'], ['--query-name', 'versionQueryName', 'Query']] as const) {
+      if (changes[field] !== undefined && opts.scheme === undefined && props.versioningScheme !== scheme) {
+        throw new UsageError(`${flag} goes with the ${scheme} scheme, and version set ${id} uses ${String(props.versioningScheme)}; add --scheme ${scheme} to switch it; the version set was left as it was`);
+      }
+    }
     const problem = schemeProblem(props);
     if (problem) throw new UsageError(`${problem}; the version set was left as it was`);
     etag = ifMatch ?? current.etag!;
