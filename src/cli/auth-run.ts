@@ -21,7 +21,7 @@ import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } fr
 import type { Ctx } from '../core/context.js';
 import { FAMILIES } from '../spec/families.js';
 import type { LoginOptions } from './auth.js';
-import { AuthError, isVxError, UsageError } from '../core/errors.js';
+import { AuthError, InterruptedError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
 import { isTable } from '../core/output.js';
@@ -256,7 +256,16 @@ function answered(v: Verdict): string {
  */
 async function checkBeforeStoring(ctx: Ctx, service: ServiceName, value: string, kind: 'key' | 'token'): Promise<string> {
   if (!ctx.config.get(endpointKey(service))) return `not checked: ${endpointKey(service)} is not set`;
-  const v = await verifyCredential(ctx.http, ctx.config, service, value);
+  let v: Verdict;
+  try {
+    v = await verifyCredential(ctx.http, ctx.config, service, value);
+  } catch (e) {
+    // the service could not be asked (no connection, a timeout, a 5xx): say what became of the sign-in
+    if (isVxError(e) && !(e instanceof InterruptedError) && !e.hint) {
+      e.hint = `the ${service} ${kind} could not be tried, so it was not stored: run the same \`vx auth login\` again once the service answers, or add --no-verify to store it untried`;
+    }
+    throw e;
+  }
   if (!v.accepted) {
     throw new AuthError(`the ${service} service refused this ${kind} (${answered(v)}) when ${v.what}; nothing was stored. Check the ${kind}, or store it unchecked with --no-verify`, {
       status: v.status,
