@@ -1,6 +1,7 @@
 // The work behind `vx erp`: thin adapters from options to the generic ERP client and back to output.
 import { ErpClient, recordLabel, type Entity, type ListQuery } from '../api/erp/client.js';
 import { buildBody } from '../api/erp/body.js';
+import { checkCommand } from '../api/erp/bulk.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
@@ -102,9 +103,8 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
   const body = await bodyFrom(ctx, set, 'create', opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const key = set.naturalKey && typeof body[set.naturalKey] === 'string' ? set.naturalKey : undefined;
-  const hint = key
-    ? `vx erp ${set.noun} list --filter "${key} eq '${String(body[key]).replace(/'/g, "''")}'"`
-    : `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
+  // (quoted for the shell as import's checks are: a code such as $(...) is not run when the line is pasted)
+  const hint = (key && checkCommand(set, key, [String(body[key])])) || `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
   const created = await client.create(set, body, hint);
   if (ctx.stderrIsTTY) ctx.info(`created ${set.singular} ${String(created.id ?? '')}`);
   await ctx.print(created);

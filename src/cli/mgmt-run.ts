@@ -1,6 +1,6 @@
 // The work behind `vx mgmt`: every input is checked against the spec's rules before anything is
 // sent, then thin adapters call the api/mgmt functions and hand the results to the output.
-import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
+import { MgmtClient, resolveSegment, resolveSubscription } from '../api/mgmt/client.js';
 import { eventDetails, impactedRegions, impactedServices, listEvents, sortByPriority, type HealthEvent } from '../api/mgmt/health.js';
 import {
   getQuota,
@@ -123,10 +123,8 @@ export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: strin
 
 /** subscription, provider and location: flag > env > profile, each checked against its rule. */
 export function quotaScope(ctx: Ctx, opts: QuotaOpts): QuotaScope {
-  const provider = ctx.config.require('mgmt.provider', opts.provider, 'the resource provider id (--provider)');
-  const location = ctx.config.require('mgmt.location', opts.location, 'the location (--location)');
-  checkSegment('providerId', provider, '--provider');
-  checkSegment('location', location, '--location');
+  const provider = resolveSegment(ctx.config, 'mgmt.provider', opts.provider, '--provider', 'providerId', 'the resource provider id');
+  const location = resolveSegment(ctx.config, 'mgmt.location', opts.location, '--location', 'location', 'the location');
   const subscription = resolveSubscription(ctx.config, opts.subscription);
   return { subscription, provider, location };
 }

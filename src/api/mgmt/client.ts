@@ -7,7 +7,7 @@ import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
-import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, type RuleName } from '../../spec/mgmt.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { checkSegment } from './validate.js';
 
@@ -34,6 +34,17 @@ function sourceLabel(config: Config, key: string, flagName: string, flag?: strin
 export function resolveSubscription(config: Config, flag: string | undefined): string {
   const value = config.require('mgmt.subscription', flag, 'the subscription id (--subscription)');
   return checkSegment('subscriptionUuid', value, `subscription id from ${sourceLabel(config, 'mgmt.subscription', '--subscription', flag)}`);
+}
+
+/**
+ * A setting that becomes a path segment (`mgmt.provider`, `mgmt.location`): flag > env > profile,
+ * checked against its rule; a broken one names where it came from (`VX_MGMT_PROVIDER (--provider)`,
+ * `profile setting mgmt.location (--location)`), not only the flag the person may not have given.
+ */
+export function resolveSegment(config: Config, key: string, flag: string | undefined, flagName: string, rule: RuleName, what: string): string {
+  const value = config.require(key, flag, `${what} (${flagName})`);
+  const from = sourceLabel(config, key, flagName, flag);
+  return checkSegment(rule, value, from);
 }
 
 export function resolveNamespace(config: Config): string {
