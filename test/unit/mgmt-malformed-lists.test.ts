@@ -37,3 +37,17 @@ describe('malformed management lists', () => {
     expect(rows.find((x) => x[0] === 'B')!.slice(5, 7)).toEqual(['S, T', 'R']);
   });
 });
+
+describe('events details, readable view', () => {
+  it('strips the tags and decodes the character references of the HTML text (R&amp;D, &nbsp;, &#39;)', async () => {
+    const event = { name: 'X1', properties: { title: 't', summary: '<p>R&amp;D&nbsp;servers &lt;EU&gt; don&#39;t &#x2014; see <a href="https://x">status</a></p>', description: 'Tom &amp; Jerry &bogus; &#0;' } };
+    const r = await runInProc(['mgmt', 'health', 'events', 'details', 'X1', '-o', 'table'], {
+      env,
+      stdoutTTY: true,
+      setup: (t) => t.http.stub('POST', /\/events\/X1\/fetchEventDetails\?/, json(200, event)),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("summary      R&D servers <EU> don't — see status\n");
+    expect(r.stdout).toContain('description  Tom & Jerry &bogus; &#0;\n');
+  });
+});
