@@ -10,7 +10,7 @@ import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
-import { findSet, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
+import { findSet, isGuid, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
 import { pollDelay, pollFloorMs } from '../core/poll.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
@@ -218,7 +218,10 @@ export function statusCommand(project: string, environment: string, activity: st
 
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
-  if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
+  // (environment ids are GUIDs: the same one in another case is the same environment)
+  if (opts.source === opts.target || (isGuid(opts.source) && opts.source.toLowerCase() === opts.target.toLowerCase())) {
+    throw new UsageError('--source and --target are the same environment');
+  }
   for (const [flag, v] of [['--poll-interval', opts.pollInterval], ['--wait-timeout', opts.waitTimeout]] as const) {
     if (v !== undefined && !opts.wait) throw new UsageError(`${flag} works with --wait only (add --wait to follow the refresh); nothing was sent`);
   }

@@ -1,10 +1,11 @@
 // vx in shell pipelines: `--out -` is standard output (as `--file -` and `--data -` are standard
 // input), never a file named "-".
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { BIN, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const cwd = tempDir('vx-pipes-');
@@ -54,4 +55,29 @@ describe('a translate run that fails before any result writes nothing on stdout'
     const r = await e2e.run(['translate', '--to', 'de', '-o', 'json', '--retries', '0'], { input: 'Hello\n' });
     expect([r.code, r.stdout]).toEqual([7, '']);
   });
+});
+
+// `vx --version | true` printed a stack trace (an unhandled EPIPE from the launcher's fast path),
+// and help written to a full disk was lost with exit 0
+describe('--version and --help when standard output fails', () => {
+  const run = (args: string[], stdout: 'closed' | 'full') =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const out = stdout === 'full' ? openSync('/dev/full', 'w') : 'pipe';
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', out, 'pipe'] });
+      // the reader goes away before vx writes (it starts in tens of milliseconds)
+      if (stdout === 'closed') child.stdout!.destroy();
+      let stderr = '';
+      child.stderr!.on('data', (c) => (stderr += c));
+      child.on('close', (code) => {
+        if (typeof out === 'number') closeSync(out);
+        resolve({ code, stderr });
+      });
+    });
+
+  for (const args of [['--version'], ['--help'], ['erp', '--help']]) {
+    it(`vx ${args.join(' ')}: a reader gone is a quiet exit 0; a full disk is exit 1 saying so`, async () => {
+      expect(await run(args, 'closed')).toEqual({ code: 0, stderr: '' });
+      expect(await run(args, 'full')).toEqual({ code: 1, stderr: 'vx: cannot write to standard output: ENOSPC: no space left on device, write; the output is incomplete\n' });
+    });
+  }
 });

@@ -2,7 +2,7 @@
 // the subscription (checked against its rule before anything is sent), the family's api-version,
 // and lists that follow `nextLink` to the end. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { UsageError } from '../../core/errors.js';
+import { ServiceError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
@@ -110,8 +110,15 @@ export class MgmtClient {
    * Every item of a list, following `nextLink` (absent, null or empty ends it); `max` caps the
    * total. A next link without an api-version gets the one of the first request.
    */
-  list<T>(url: string, max?: number): AsyncGenerator<T> {
+  async *list<T>(url: string, max?: number): AsyncGenerator<T> {
     const version = new URL(url).searchParams.get('api-version') ?? undefined;
-    return paginate<T>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' });
+    for await (const item of paginate<unknown>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' })) {
+      // every item of these lists is a resource (an object); anything else would surface later as
+      // an unreadable TypeError from the table or the sort
+      if (!item || typeof item !== 'object' || Array.isArray(item)) {
+        throw new ServiceError(`the service listed an item that is not a resource: ${String(JSON.stringify(item)).slice(0, 60)} (in the list at ${url})`);
+      }
+      yield item as T;
+    }
   }
 }
