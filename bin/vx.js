@@ -5,15 +5,29 @@
 // hook of a script compiled from a cache, so the entry's on-demand imports (the vendor bundle,
 // node: builtins) go through __vxImport, defined here (see build.mjs).
 'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync, writeFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 const Module = require('node:module');
 const { pathToFileURL } = require('node:url');
 
 // `vx --version` alone needs nothing but the version.
+// A reader that went away (`vx --version | true`) is a quiet end, as for every command; any other
+// failure (a full disk) is said, exit 1.
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  const line = Buffer.from(`${require('../package.json').version}\n`);
+  for (let off = 0; off < line.length; ) {
+    try {
+      off += writeSync(1, line, off);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code !== 'EPIPE') {
+        writeFileSync(2, `vx: cannot write to standard output: ${e.message}; the output is incomplete\n`);
+        process.exitCode = 1;
+      }
+      break;
+    }
+  }
   return;
 }
 const file = join(__dirname, '..', 'dist', 'main.cjs');

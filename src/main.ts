@@ -3,16 +3,23 @@
 // imported on demand.
 import { CommanderError } from 'commander';
 import { state } from './cli/runner.js';
-import { buildProgram } from './cli/program.js';
+import { buildProgram, writeFd } from './cli/program.js';
 import { VERSION } from './cli/version.js';
 
 /** the signals that stop a run, and its exit code for each (128 + the signal's number) */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
+/** The exit code of help or the version written straight to stdout: 1 when the writing failed (not EPIPE), said on stderr. */
+function lostOutput(code: number): number {
+  if (state.outputLost === undefined) return code;
+  writeFd(2, `vx: cannot write to standard output: ${state.outputLost}; the output is incomplete\n`);
+  return 1;
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
+    writeFd(1, `${VERSION}\n`);
+    return lostOutput(0);
   }
   const controller = new AbortController();
   state.signal = controller.signal;
@@ -52,9 +59,9 @@ async function main(argv: string[]): Promise<number> {
     return interrupted || 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return lostOutput(0);
       // `vx help <cmd>` is help asked for (exit 0); a group run without a subcommand is a usage error
-      if (err.code === 'commander.help') return err.exitCode === 0 ? 0 : 2;
+      if (err.code === 'commander.help') return lostOutput(err.exitCode === 0 ? 0 : 2);
       return 2;
     }
     if (interrupted) {

@@ -1,7 +1,7 @@
 // Where each service lives and how a request to it is authenticated. The only place that turns
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
-import { AuthError } from '../core/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
 import { FAMILY_NAMES, familyOf, type FamilyName } from '../spec/families.js';
@@ -35,11 +35,11 @@ export async function authHeaders(config: Config, service: ServiceName, http?: H
   const tag = { [SIGN_IN_SERVICE]: signInAdvice(config, service) } as Record<string, string>;
   const { auth } = familyOf(service);
   if (auth.kind === 'key') {
-    const key = await credential(config, service, http);
+    const key = checkedCredential(config, service, await credential(config, service, http));
     const region = auth.region && config.get(auth.region.setting);
     return region ? { ...tag, [auth.header]: key, [auth.region!.header]: region } : { ...tag, [auth.header]: key };
   }
-  const token = await credential(config, service, http);
+  const token = checkedCredential(config, service, await credential(config, service, http));
   const renewer = await storedSignInRenewer(config, service, token, http);
   return { ...tag, ...(renewer ? { [CREDENTIAL_RENEWER]: renewer } : {}), Authorization: `Bearer ${token}` };
 }
@@ -88,6 +88,20 @@ async function storedSignInRenewer(config: Config, service: ServiceName, token: 
       return t ? bearer(t) : undefined;
     },
   };
+}
+
+/**
+ * A credential a header cannot carry, named by where it came from (a key file with Windows line
+ * endings gives `VX_TRANSLATOR_KEY=$(cat key.txt)` a trailing CR): refused before anything is
+ * sent, never shown. (The header check alone said "the Vendor-Subscription-Key header ...".)
+ */
+function checkedCredential(config: Config, service: ServiceName, value: string): string {
+  if (!/[^\x21-\x7e]/.test(value)) return value;
+  const r = config.resolve(familyOf(service).credential);
+  const from = r?.source === 'env' ? r.origin : `the ${service} credential stored in profile "${config.profileName()}"`;
+  throw new UsageError(
+    `${from} holds a character a credential cannot carry (a line ending such as a carriage return, another control character, a space or one beyond ASCII); correct it (nothing was sent)`,
+  );
 }
 
 /**

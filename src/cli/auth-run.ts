@@ -21,7 +21,7 @@ import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } fr
 import type { Ctx } from '../core/context.js';
 import { FAMILIES } from '../spec/families.js';
 import type { LoginOptions } from './auth.js';
-import { AuthError, isVxError, UsageError } from '../core/errors.js';
+import { AuthError, InterruptedError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
 import { isTable } from '../core/output.js';
@@ -96,10 +96,15 @@ function chooseFlow(service: ServiceName, o: LoginOptions): Flow {
   return 'browser';
 }
 
+/** Whether the platform can open a browser by itself (macOS, Windows, or a display for xdg-open). */
+function platformBrowser(): boolean {
+  return process.platform === 'darwin' || process.platform === 'win32' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
 /** Opens the address with VX_BROWSER / auth.browser (a command; `none` disables) or the platform's opener. */
 function openBrowser(ctx: Ctx, url: string): boolean {
   const configured = ctx.config.get('auth.browser');
-  if (configured?.toLowerCase() === 'none') return false;
+  if (configured?.toLowerCase() === 'none' || (!configured && !platformBrowser())) return false;
   let cmd: string;
   let args: string[];
   if (configured) {
@@ -111,7 +116,6 @@ function openBrowser(ctx: Ctx, url: string): boolean {
   } else if (process.platform === 'win32') {
     [cmd, args] = ['rundll32', ['url.dll,FileProtocolHandler', url]];
   } else {
-    if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return false;
     [cmd, args] = ['xdg-open', [url]];
   }
   try {
@@ -163,7 +167,13 @@ function describeExpiry(record: { expiresAt?: string }): string {
 
 export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
   const service = await chooseService(ctx, o.service);
-  const flow = chooseFlow(service, o);
+  let flow = chooseFlow(service, o);
+  // at a terminal where no browser can be opened (an SSH session) and none was chosen or refused:
+  // the browser sign-in returns to 127.0.0.1 here, which a browser elsewhere cannot reach
+  if (flow === 'browser' && o.browser !== false && ctx.prompter.interactive && !ctx.http.dryRun && !ctx.config.get('auth.browser') && !platformBrowser()) {
+    const code = await ctx.prompter.confirm('No browser can be opened on this machine (an SSH session?). Sign in with a code on another device instead?', true);
+    if (code) flow = 'device-code';
+  }
   const waitMs = parseWait(o.wait);
   // before anyone signs in: a config that cannot keep the credential would lose it afterwards
   if (!ctx.http.dryRun) ctx.config.checkWritable();
@@ -256,7 +266,16 @@ function answered(v: Verdict): string {
  */
 async function checkBeforeStoring(ctx: Ctx, service: ServiceName, value: string, kind: 'key' | 'token'): Promise<string> {
   if (!ctx.config.get(endpointKey(service))) return `not checked: ${endpointKey(service)} is not set`;
-  const v = await verifyCredential(ctx.http, ctx.config, service, value);
+  let v: Verdict;
+  try {
+    v = await verifyCredential(ctx.http, ctx.config, service, value);
+  } catch (e) {
+    // the service could not be asked (no connection, a timeout, a 5xx): say what became of the sign-in
+    if (isVxError(e) && !(e instanceof InterruptedError) && !e.hint) {
+      e.hint = `the ${service} ${kind} could not be tried, so it was not stored: run the same \`vx auth login\` again once the service answers, or add --no-verify to store it untried`;
+    }
+    throw e;
+  }
   if (!v.accepted) {
     throw new AuthError(`the ${service} service refused this ${kind} (${answered(v)}) when ${v.what}; nothing was stored. Check the ${kind}, or store it unchecked with --no-verify`, {
       status: v.status,

@@ -1,6 +1,7 @@
 // The work behind `vx erp`: thin adapters from options to the generic ERP client and back to output.
 import { ErpClient, recordLabel, type Entity, type ListQuery } from '../api/erp/client.js';
 import { buildBody } from '../api/erp/body.js';
+import { checkCommand } from '../api/erp/bulk.js';
 import { LcsClient, outcomeOf, type OperationStatus } from '../api/erp/refresh.js';
 import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
@@ -9,7 +10,7 @@ import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
-import { findSet, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
+import { findSet, isGuid, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
 import { pollDelay, pollFloorMs } from '../core/poll.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';
@@ -102,9 +103,8 @@ export async function runCreate(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<
   const body = await bodyFrom(ctx, set, 'create', opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const key = set.naturalKey && typeof body[set.naturalKey] === 'string' ? set.naturalKey : undefined;
-  const hint = key
-    ? `vx erp ${set.noun} list --filter "${key} eq '${String(body[key]).replace(/'/g, "''")}'"`
-    : `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
+  // (quoted for the shell as import's checks are: a code such as $(...) is not run when the line is pasted)
+  const hint = (key && checkCommand(set, key, [String(body[key])])) || `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
   const created = await client.create(set, body, hint);
   if (ctx.stderrIsTTY) ctx.info(`created ${set.singular} ${String(created.id ?? '')}`);
   await ctx.print(created);
@@ -218,7 +218,10 @@ export function statusCommand(project: string, environment: string, activity: st
 
 export async function runRefresh(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   for (const k of ['project', 'source', 'target'] as const) if (!opts[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
-  if (opts.source === opts.target) throw new UsageError('--source and --target are the same environment');
+  // (environment ids are GUIDs: the same one in another case is the same environment)
+  if (opts.source === opts.target || (isGuid(opts.source) && opts.source.toLowerCase() === opts.target.toLowerCase())) {
+    throw new UsageError('--source and --target are the same environment');
+  }
   for (const [flag, v] of [['--poll-interval', opts.pollInterval], ['--wait-timeout', opts.waitTimeout]] as const) {
     if (v !== undefined && !opts.wait) throw new UsageError(`${flag} works with --wait only (add --wait to follow the refresh); nothing was sent`);
   }

@@ -30,7 +30,7 @@ import { passSignal } from '../core/child.js';
 import { Http } from '../core/http.js';
 import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
-import { applyQuery, loadTextWidth, renderTable, type Column } from '../core/output.js';
+import { applyQuery, loadTextWidth, renderTable, type Column, type Format } from '../core/output.js';
 import { state as runState } from './runner.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
@@ -458,10 +458,13 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
     c.plan({ method: 'GET', url: eventsUrl(c, subscription, { resource }) });
     return;
   }
-  const explicit = ctx.explicitFormat();
-  if (explicit === 'yaml' || explicit === 'csv' || explicit === 'tsv') {
-    throw new UsageError(`health watch prints a line per news (-o table or text) or a JSON line (-o json or ndjson), or nothing (-o none); -o ${explicit} is not one of them; nothing was sent`);
+  // yaml, csv and tsv have no form for a stream of news: refused from -o; from VX_OUTPUT or the
+  // profile (a preference for every command) the JSON lines instead
+  const streamable = (f: Format | undefined) => (f === 'yaml' || f === 'csv' || f === 'tsv' ? undefined : f);
+  if (ctx.globals.output !== undefined && !streamable(ctx.explicitFormat())) {
+    throw new UsageError(`health watch prints a line per news (-o table or text) or a JSON line (-o json or ndjson), or nothing (-o none); -o ${ctx.explicitFormat()} is not one of them; nothing was sent`);
   }
+  const explicit = streamable(ctx.explicitFormat());
   const query = ctx.globals.query;
   const readable = !query && (explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY));
   /** the line of one news: readable, or its record {change, trackingId, previous, event} as JSON (through --query) */

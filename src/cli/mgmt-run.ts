@@ -1,6 +1,6 @@
 // The work behind `vx mgmt`: every input is checked against the spec's rules before anything is
 // sent, then thin adapters call the api/mgmt functions and hand the results to the output.
-import { MgmtClient, resolveSubscription } from '../api/mgmt/client.js';
+import { MgmtClient, resolveSegment, resolveSubscription } from '../api/mgmt/client.js';
 import { eventDetails, impactedRegions, impactedServices, listEvents, sortByPriority, type HealthEvent } from '../api/mgmt/health.js';
 import {
   getQuota,
@@ -35,6 +35,7 @@ import {
   versionSetUrl,
 } from '../api/mgmt/versionsets.js';
 import type { Ctx } from '../core/context.js';
+import { unescapeHtml } from '../api/translator/files/protect.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
@@ -89,7 +90,8 @@ export async function runEventsList(ctx: Ctx, opts: EventsListOpts): Promise<voi
 /** A readable view of one event for the table format. */
 export function eventView(e: HealthEvent): Record<string, unknown> {
   const p = e.properties ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim() : v);
+  const text = (v: unknown) =>
+    typeof v === 'string' ? unescapeHtml(v.replace(/<\/?(p|br|div|li|ul|ol|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim() : v;
   const view: Record<string, unknown> = {
     trackingId: e.name,
     title: p.title,
@@ -123,10 +125,8 @@ export async function runEventDetails(ctx: Ctx, opts: SubOpts, trackingId: strin
 
 /** subscription, provider and location: flag > env > profile, each checked against its rule. */
 export function quotaScope(ctx: Ctx, opts: QuotaOpts): QuotaScope {
-  const provider = ctx.config.require('mgmt.provider', opts.provider, 'the resource provider id (--provider)');
-  const location = ctx.config.require('mgmt.location', opts.location, 'the location (--location)');
-  checkSegment('providerId', provider, '--provider');
-  checkSegment('location', location, '--location');
+  const provider = resolveSegment(ctx.config, 'mgmt.provider', opts.provider, '--provider', 'providerId', 'the resource provider id');
+  const location = resolveSegment(ctx.config, 'mgmt.location', opts.location, '--location', 'location', 'the location');
   const subscription = resolveSubscription(ctx.config, opts.subscription);
   return { subscription, provider, location };
 }
@@ -430,6 +430,12 @@ export async function runVsUpdate(ctx: Ctx, opts: VsUpdateOpts, id: string): Pro
     const current = await getVersionSet(c, scope, id);
     if (!current.etag && ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
     props = mergeProperties(current.body.properties, changes);
+    // a header (query) name given for a set whose scheme stays another would be stored and never used
+    for (const [flag, field, scheme] of [['--header-name', 'versionHeaderName', 'Header'], ['--query-name', 'versionQueryName', 'Query']] as const) {
+      if (changes[field] !== undefined && opts.scheme === undefined && props.versioningScheme !== scheme) {
+        throw new UsageError(`${flag} goes with the ${scheme} scheme, and version set ${id} uses ${String(props.versioningScheme)}; add --scheme ${scheme} to switch it; the version set was left as it was`);
+      }
+    }
     const problem = schemeProblem(props);
     if (problem) throw new UsageError(`${problem}; the version set was left as it was`);
     etag = ifMatch ?? current.etag!;

@@ -39,10 +39,13 @@ export function checkNewLimit(text: string, q: Quota): true | string {
  * too ("use what you typed") when it passes the rule, so any provider or location can be given;
  * when nothing matches and it breaks the rule, a line that cannot be picked says which rule.
  */
-async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, preferred?: string): Promise<string> {
+async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, given?: string): Promise<string> {
+  const check = validator(rule);
+  // a default that breaks the rule (a VX_MGMT_PROVIDER of "Compute") is not offered: picked, it would
+  // only fail later with a less clear error
+  const preferred = given !== undefined && check(given) === true ? given : undefined;
   const values = [...new Set([preferred, ...options].filter((x): x is string => Boolean(x)))];
   const choices: Choice<string>[] = values.map((v) => ({ name: v === preferred ? `${v} (default)` : v, value: v }));
-  const check = validator(rule);
   return p.search(
     `${message} (type to search or enter another)`,
     (term) => {

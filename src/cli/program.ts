@@ -13,7 +13,7 @@ import { PROFILE } from './profile.js';
 import { TRANSLATE } from './translate.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
-import { selectFor } from './runner.js';
+import { selectFor, state } from './runner.js';
 import { oneLine } from '../core/errors.js';
 
 /**
@@ -43,15 +43,18 @@ function isTerminal(fd: 1 | 2): boolean {
   return Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY);
 }
 
-function writeFd(fd: number, s: string): void {
+export function writeFd(fd: number, s: string): void {
   const buf = Buffer.from(s);
   for (let off = 0; off < buf.length; ) {
     try {
       off += writeSync(fd, buf, off);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
-      return; // EPIPE and the like: the reader is gone
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
+      // EPIPE: the reader is gone, a quiet end; another failure of stdout (a full disk) lost the
+      // output: main says so and exits 1
+      if (fd === 1 && err.code !== 'EPIPE') state.outputLost ??= err.message;
+      return;
     }
   }
 }

@@ -24,6 +24,8 @@ export interface RunState {
    * away (`| head`) does not cut it short, with batches out and rows not journaled; it goes on
    */
   keepOnOutputGone?: boolean;
+  /** why writing help or a usage message to stdout failed (not EPIPE): the output is lost, exit 1 */
+  outputLost?: string;
   /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
   pagerRunning?: boolean;
   /** builds the Ctx of an action instead of the process one (in-process tests: test/helpers/inproc.ts) */

@@ -52,7 +52,9 @@ export function redact(text: string): string {
     .replace(USERINFO, `$1${MASK}@`)
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
     .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code|sig|signature|x-amz-signature|api-key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi, `$1${MASK}`)
-    .replace(/("(?:access_token|refresh_token|id_token|client_secret|device_code|key|token)"\s*:\s*")[^"]*(")/g, `$1${MASK}$2`);
+    // the same credential fields in JSON (`vx api --data '{"password": ...}'`), in any case; the value
+    // up to its closing quote (an escaped quote inside it included)
+    .replace(/("(?:access_token|refresh_token|id_token|client_secret|client_assertion|device_code|key|token|password|passwd|api[-_]?key|subscription[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi, `$1${MASK}$2`);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

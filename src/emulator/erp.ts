@@ -684,7 +684,8 @@ function lcsRoutes(): FamilyDef['routes'] {
         const { project, source, target } = Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, decode(v)]));
         const problem = versionProblem(req);
         if (problem) return { status: 200, body: result(false, null, problem) };
-        if (source === target) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
+        // environment ids are GUIDs: the same one in another case is the same environment
+        if (source.toLowerCase() === target.toLowerCase()) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
         const now = Date.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {

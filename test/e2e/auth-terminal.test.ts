@@ -27,11 +27,14 @@ afterAll(async () => {
   removeDir(configDir);
 });
 
-function session(answers: { password?: string; select?: string } = {}, globals: GlobalOptions = {}, extraEnv: Record<string, string> = {}) {
+function session(answers: { password?: string; select?: string; confirm?: boolean } = {}, globals: GlobalOptions = {}, extraEnv: Record<string, string> = {}) {
   const asked: string[] = [];
   const prompter: Prompter = {
     interactive: true,
-    confirm: async () => false,
+    async confirm(message) {
+      asked.push(`confirm: ${message}`);
+      return answers.confirm ?? false;
+    },
     input: async () => '',
     async password(message) {
       asked.push(`password: ${message}`);
@@ -85,6 +88,37 @@ describe('auth at a terminal', () => {
     const y = session({}, { yes: true }, { VX_MGMT_TOKEN: 'emulator-token' });
     await token(y.ctx, { service: 'mgmt' });
     expect(y.stdout.text).toBe('emulator-token\n');
+  });
+
+  it('with no browser to open here (an SSH session) it offers the device code sign-in, and uses it when accepted', async () => {
+    const saved = { DISPLAY: process.env.DISPLAY, WAYLAND_DISPLAY: process.env.WAYLAND_DISPLAY };
+    delete process.env.DISPLAY;
+    delete process.env.WAYLAND_DISPLAY;
+    const question = 'confirm: No browser can be opened on this machine (an SSH session?). Sign in with a code on another device instead?';
+    try {
+      const s = session({ confirm: true }, {}, { VX_BROWSER: '' });
+      const done = login(s.ctx, { browser: true, verify: true, service: 'mgmt', wait: '20' });
+      let code: RegExpExecArray | null = null;
+      for (let i = 0; i < 300 && !(code = /device\?user_code=([A-Z0-9-]+)/.exec(s.stderr.text)); i++) await new Promise((r) => setTimeout(r, 50));
+      await fetch(`${emu.url}/auth/device?user_code=${code![1]}`);
+      await done;
+      expect(s.asked).toEqual([question]);
+      expect(JSON.parse(s.ctx.config.profile()['mgmt.signIn']).method).toBe('device-code');
+      expect(s.ctx.config.profile()['mgmt.refreshToken']).toBeDefined();
+      // declined: the browser sign-in, its address printed
+      const no = session({ confirm: false }, {}, { VX_BROWSER: '' });
+      await expect(login(no.ctx, { browser: true, verify: true, service: 'erp', wait: '1' })).rejects.toThrow(/timed out/);
+      expect(no.asked).toEqual([question]);
+      expect(no.stderr.text).toContain('Open this address in a browser on this machine to sign in to erp');
+      // --no-browser, or a browser setting (VX_BROWSER=none included), is a choice already made: no question
+      for (const [o, env] of [[{ browser: false }, { VX_BROWSER: '' }], [{ browser: true }, { VX_BROWSER: 'none' }]] as const) {
+        const quiet = session({ confirm: true }, {}, env);
+        await expect(login(quiet.ctx, { ...o, verify: true, service: 'erp', wait: '1' })).rejects.toThrow(/timed out/);
+        expect(quiet.asked).toEqual([]);
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+    }
   });
 
   it('auth status draws a table and says where credentials are stored', async () => {

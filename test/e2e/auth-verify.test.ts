@@ -56,6 +56,20 @@ describe('auth login checks before storing', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('signed in to translator (subscription key) in profile "default"; not checked: translator.endpoint is not set\n');
   });
+
+  it('when the service cannot be asked (a 503, no connection) nothing is stored and it says so and what to do (was the bare error)', async () => {
+    t.emu.setFaults('503:1');
+    const down = await t.run(['auth', 'login', '--service', 'erp', '--with-token', '--retries', '0'], { input: DEFAULT_TOKEN });
+    t.emu.setFaults('');
+    expect(down.stderr).toMatch(
+      /^vx: HTTP 503 .*\nthe erp token could not be tried, so it was not stored: run the same `vx auth login` again once the service answers, or add --no-verify to store it untried\n$/,
+    );
+    expect(down.code).toBe(7);
+    const refused = await t.run(['auth', 'login', '--service', 'mgmt', '--with-token', '--retries', '0'], { input: DEFAULT_TOKEN, env: { VX_MGMT_ENDPOINT: 'http://127.0.0.1:1/mgmt' } });
+    expect(refused.stderr).toMatch(/^vx: GET http:\/\/127\.0\.0\.1:1\/mgmt\/\S+: connect ECONNREFUSED 127\.0\.0\.1:1\nthe mgmt token could not be tried, so it was not stored: /);
+    expect(refused.code).toBe(8);
+    expect(t.profile()).toEqual({});
+  });
 });
 
 describe('auth status --check', () => {

@@ -197,6 +197,13 @@ describe('erp create', () => {
     expect(store('currencies').filter((c) => c.code === 'NOK')).toHaveLength(1);
   });
 
+  it('the check command of a lost create quotes the key for the shell: a code such as $(...) or `...` is not run when the command is pasted', async () => {
+    e2e.emu.setFaults('erp/reset-after:1x');
+    const lost = await e2e.run(['erp', 'salespeople', 'create', '--set', 'code=$(id)`x`"\\']);
+    expect(lost.code).toBe(8);
+    expect(lost.stderr).toContain('check with: vx erp salespeople list --filter "code eq \'\\$(id)\\`x\\`\\"\\\\\'"');
+  });
+
   it('--dry-run prints the request and sends nothing', async () => {
     const r = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=SEK', '--dry-run']);
     expect(r.code).toBe(0);

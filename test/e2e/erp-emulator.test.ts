@@ -174,6 +174,12 @@ describe('emulated refresh service', () => {
     const unknown = await call('GET', status.replace(/[0-9a-f-]{36}$/, '11111111-2222-4333-8444-555555555555'), { 'x-vendor-version': '2017-09-15' });
     expect(unknown.body.IsSuccess).toBe(false);
   });
+
+  it('refuses a refresh whose source and target are one environment, its GUID written in two cases', async () => {
+    const url = `${lcs()}/databasemovement/v1/refresh/project/p/source/5362377c-bc37-4f92-b30e-fe0c1e664cc0/target/5362377C-BC37-4F92-B30E-FE0C1E664CC0`;
+    const r = await call('POST', url, { 'x-vendor-version': '2017-09-15' });
+    expect(r.body).toEqual({ IsSuccess: false, OperationActivityId: null, ErrorMessage: 'The source and target environments must be different.', VersionEOL: '9999-12-31T23:59:59.9999999' });
+  });
 });
 
 describe('v1.0 sales quote create (the API page APIV1 - Sales Quotes)', () => {

@@ -88,6 +88,7 @@ describe('erp refresh', () => {
     for (const a of [
       ['erp', 'refresh', '--project', '1', '--source', 'a', '-y'],
       ['erp', 'refresh', '--project', '1', '--source', 'a', '--target', 'a', '-y'],
+      ['erp', 'refresh', '--project', '1', '--source', '5362377c-bc37-4f92-b30e-fe0c1e664cc0', '--target', '5362377C-BC37-4F92-B30E-FE0C1E664CC0', '-y'],
       [...args(), '-y', '--wait', '--poll-interval', 'soon'],
       ['erp', 'refresh', '--project', ' ', '--source', 'a', '--target', 'b', '-y'],
     ]) {

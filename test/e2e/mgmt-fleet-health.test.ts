@@ -250,6 +250,10 @@ describe('vx mgmt health watch, polling', () => {
       expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: health watch prints a line per news (-o table or text) or a JSON line (-o json or ndjson), or nothing (-o none); -o ${f} is not one of them; nothing was sent\n`]);
     }
     expect(mgmtLog()).toEqual([]);
+    // VX_OUTPUT is a preference for every command: the JSON lines instead
+    const env = await e2e.run(['mgmt', 'health', 'watch', '--once', '-q', 'trackingId'], { env: { VX_OUTPUT: 'tsv' } });
+    expect([env.code, env.stderr]).toEqual([0, '']);
+    expect(ndjson(env.stdout)).toEqual(SEEDED);
   });
 
   it('bad input sends nothing', async () => {

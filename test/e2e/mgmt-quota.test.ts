@@ -124,6 +124,17 @@ describe('vx mgmt quota set', () => {
     expect((await mgmtLog()).length).toBe(n);
   });
 
+  it('a provider or location from the environment or the profile that breaks its rule is named by where it came from', async () => {
+    const env = await e2e.run(['mgmt', 'quota', 'get', 'cores'], { env: { VX_MGMT_PROVIDER: 'Compute', VX_MGMT_LOCATION: 'eastus' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/^vx: invalid VX_MGMT_PROVIDER \(--provider\) "Compute": the resource provider id must match the pattern/);
+    const loc = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute'], { env: { VX_MGMT_LOCATION: 'East US' } });
+    expect(loc.stderr).toMatch(/^vx: invalid VX_MGMT_LOCATION \(--location\) "East US": the location must match the pattern/);
+    const flag = await e2e.run(['mgmt', 'quota', 'get', 'cores', '--provider', 'Compute', '--location', 'eastus']);
+    expect(flag.stderr).toMatch(/^vx: invalid --provider "Compute":/);
+    expect(await mgmtLog()).toEqual([]);
+  });
+
   it('--no-wait prints the accepted request and does not poll', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
     expect(r.code).toBe(0);

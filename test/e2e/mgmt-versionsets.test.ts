@@ -192,6 +192,23 @@ describe('vx mgmt version-sets update', () => {
     expect(stored('customers')).toBeUndefined();
   });
 
+  it('--header-name (--query-name) for a set whose scheme stays another is refused after the read, nothing written; with --scheme it switches', async () => {
+    const r = await e2e.run(['mgmt', 'version-sets', 'update', 'inventory', ...S, '--header-name', 'X-Ver']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: --header-name goes with the Header scheme, and version set inventory uses Segment; add --scheme Header to switch it; the version set was left as it was\n');
+    const q = await e2e.run(['mgmt', 'version-sets', 'update', 'customers', ...S, '--query-name', 'v']);
+    expect(q.code).toBe(2);
+    expect(q.stderr).toMatch(/^vx: --query-name goes with the Query scheme, and version set customers uses Header;/);
+    expect(writes()).toEqual([]);
+    // the scheme the set already has: fine
+    const same = await e2e.run(['mgmt', 'version-sets', 'update', 'customers', ...S, '--header-name', 'X-Api-Version', '-o', 'json']);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout).properties.versionHeaderName).toBe('X-Api-Version');
+    const sw = await e2e.run(['mgmt', 'version-sets', 'update', 'inventory', ...S, '--scheme', 'Header', '--header-name', 'X-Ver', '-o', 'json']);
+    expect(sw.code).toBe(0);
+    expect(JSON.parse(sw.stdout).properties).toMatchObject({ versioningScheme: 'Header', versionHeaderName: 'X-Ver' });
+  });
+
   it('nothing to change is a usage error; an unknown version set is exit 4', async () => {
     const r = await e2e.run(['mgmt', 'version-sets', 'update', 'orders', ...S]);
     expect(r.code).toBe(2);

@@ -186,6 +186,21 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('a default provider or location that breaks its rule is not offered (it would fail later, less clearly)', async () => {
+    const s = session(
+      [
+        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute', offered: ['Vendor.Compute', 'Vendor.Network', 'Vendor.Storage', 'Vendor.MachineLearningServices', 'Vendor.Web'] },
+        { kind: 'search', message: /^Location/, term: '', pick: 'eastus', offered: ['eastus', 'eastus2', 'westus2', 'centralus', 'northeurope', 'westeurope', 'uksouth', 'southeastasia', 'japaneast', 'australiaeast'] },
+        { kind: 'interrupt' },
+      ],
+      { VX_MGMT_PROVIDER: 'Compute', VX_MGMT_LOCATION: 'East US' },
+    );
+    await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(InterruptedError);
+    expect(s.left()).toBe(0);
+    await s.ctx.http.close();
+  });
+
   it('a provider not in the list is typed into the search and offered when it passes its rule', async () => {
     const steps: Step[] = [...HAPPY];
     steps.splice(1, 1, {

@@ -1,10 +1,11 @@
 // vx in shell pipelines: `--out -` is standard output (as `--file -` and `--data -` are standard
 // input), never a file named "-".
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { BIN, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const cwd = tempDir('vx-pipes-');
@@ -53,5 +54,45 @@ describe('a translate run that fails before any result writes nothing on stdout'
     e2e.emu.setFaults('translator/503:1,retry-after:0');
     const r = await e2e.run(['translate', '--to', 'de', '-o', 'json', '--retries', '0'], { input: 'Hello\n' });
     expect([r.code, r.stdout]).toEqual([7, '']);
+  });
+});
+
+// `vx --version | true` printed a stack trace (an unhandled EPIPE from the launcher's fast path),
+// and help written to a full disk was lost with exit 0
+describe('--version and --help when standard output fails', () => {
+  const run = (args: string[], stdout: 'closed' | 'full') =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const out = stdout === 'full' ? openSync('/dev/full', 'w') : 'pipe';
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', out, 'pipe'] });
+      // the reader goes away before vx writes (it starts in tens of milliseconds)
+      if (stdout === 'closed') child.stdout!.destroy();
+      let stderr = '';
+      child.stderr!.on('data', (c) => (stderr += c));
+      child.on('close', (code) => {
+        if (typeof out === 'number') closeSync(out);
+        resolve({ code, stderr });
+      });
+    });
+
+  for (const args of [['--version'], ['--help'], ['erp', '--help']]) {
+    it(`vx ${args.join(' ')}: a reader gone is a quiet exit 0; a full disk is exit 1 saying so`, async () => {
+      expect(await run(args, 'closed')).toEqual({ code: 0, stderr: '' });
+      expect(await run(args, 'full')).toEqual({ code: 1, stderr: 'vx: cannot write to standard output: ENOSPC: no space left on device, write; the output is incomplete\n' });
+    });
+  }
+});
+
+// `vx api DELETE` whose answer was lost (the connection dropped after the service did it) is
+// repeated, as DELETE may be: the repeat's 404 was the whole story, exit 4 as if nothing had been there
+describe('vx api: a repeated request whose first answer was lost', () => {
+  it('a 404 to the repeated DELETE says the first attempt may have done it', async () => {
+    const created = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=LST', '--set', 'displayName=Lost', '-q', 'id']);
+    const id = JSON.parse(created.stdout) as string;
+    e2e.emu.setFaults('erp/DELETE/reset-after:1x');
+    const r = await e2e.run(['api', 'DELETE', `/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies(${id})`, '--service', 'erp', '-H', 'If-Match: *']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found BadRequest_NotFound: .*\n/);
+    expect(r.stderr.split('\n')[1]).toBe('an earlier attempt of this DELETE got no answer and may have been carried out: check before repeating it');
+    expect(e2e.emu.log.filter((l) => l.method === 'DELETE')).toHaveLength(2);
   });
 });

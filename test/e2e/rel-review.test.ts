@@ -48,9 +48,11 @@ describe('header values with a line break (header injection)', () => {
       expect(seen).toHaveLength(0);
     });
 
-    it(`a setting with a line break (the translator key): exit 2, the value never shown (${transport})`, async () => {
+    it(`a setting with a line break (the translator key): exit 2 naming the variable, the value never shown (${transport})`, async () => {
       const r = await runVx(['translate', '--to', 'de', 'hello'], { env: { ...env(), VX_TRANSLATOR_KEY: `${KEY}\nX-Injected: 1`, VX_HTTP_CLIENT: transport }, configDir });
-      expect(r.stderr).toMatch(new RegExp(`^vx: the Vendor-Subscription-Key header holds a character ${HEADER.source}`));
+      expect(r.stderr).toBe(
+        'vx: VX_TRANSLATOR_KEY holds a character a credential cannot carry (a line ending such as a carriage return, another control character, a space or one beyond ASCII); correct it (nothing was sent)\n',
+      );
       expect(r.stderr).not.toContain(KEY);
       expect(r.stderr).not.toContain('Injected');
       expect(r.code).toBe(2);

@@ -1,6 +1,8 @@
 // A stored sign-in through a long run (a watch, a poll, a bulk import): the token the client took
 // at the start is renewed when it expires mid-run, and once after a 401, with one renewal shared
 // by the requests in flight; a renewal that cannot be made leaves the 401 and its advice.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../src/api/auth/credentials.js';
 import { authHeaders } from '../../src/api/service.js';
@@ -131,4 +133,30 @@ describe('a stored sign-in during a long run', () => {
     expect((expired as Error).message).toMatch(/^the erp sign-in stored in profile "default" expired at 2026-06-01T11:00:00\.000Z; sign in again with `vx auth login --service erp`$/);
     expect(sent()).toEqual(['Bearer tok-1']);
   });
+});
+
+describe('token requests obey the command, not a timeout of openid-client', () => {
+  it('Ctrl-C stops a token request at once (it ran on for openid-client\'s own 30 s), and the config lock is released', async () => {
+    vi.useRealTimers();
+    const config = await signedIn();
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const transport = (_req: unknown, signal: AbortSignal) =>
+      new Promise<never>((_resolve, reject) => {
+        seen = signal;
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    const http = new Http({ transport, signal: controller.signal, retries: 0 });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(START + 7200_000); // expired: the renewal is the first request
+    const started = performance.now();
+    const pending = authHeaders(config, 'erp', http).catch((e: unknown) => e);
+    for (let i = 0; i < 100 && !seen; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toBeDefined();
+    controller.abort();
+    const err = await pending;
+    expect((err as Error).constructor.name).toBe('InterruptedError');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  }, 15_000);
 });

@@ -310,6 +310,19 @@ for (const transport of ['node', 'undici'] as const) {
       for (const s of ['sekret-key-123', 'abcdefghijklmnopqrstuvwxyz0123', 'cs-999999', 'tok-from-server', 'sid=abc']) expect(trace).not.toContain(s);
     });
 
+    it('--debug never shows part of a secret that a long request body is cut in (the cut came before the redaction)', async () => {
+      const secret = 'sekret-long-token-0123456789abcdef';
+      addSecret(secret);
+      steps = [reply(200, {})];
+      const lines: string[] = [];
+      const { http } = client({ debug: (l) => lines.push(l) });
+      // the secret straddles the 2,000-character cut of the trace
+      await http.send({ method: 'POST', url: `${base}/x`, body: `${'x'.repeat(1990)}${secret}${'y'.repeat(100)}` });
+      const trace = lines.join('\n');
+      expect(trace).toContain(`> ${'x'.repeat(1990)}***`);
+      expect(trace).not.toContain('sekret-lo');
+    });
+
     it('--dry-run records the request with secrets redacted and sends nothing', async () => {
       addSecret('sekret-key-123');
       const http = new Http({ dryRun: true });

@@ -25,6 +25,15 @@ describe('redact', () => {
     expect(redact('code=abc&x=1')).toBe('code=***&x=1');
     expect(redact('{"access_token": "tok", "token":"t2", "key":"k", "name":"n"}')).toBe('{"access_token": "***", "token":"***", "key":"***", "name":"n"}');
   });
+  // `vx api --data '{"password": ...}' --debug` (or --dry-run) showed the password a form body hid
+  it('masks in JSON the credential fields it masks in forms, in any case, escaped quotes included', () => {
+    expect(redact('{"password":"hunter2222","Password":"x","apiKey":"k1","api-key":"k2","Subscription-Key":"k3","client_assertion":"a.b.c","user":"u"}')).toBe(
+      '{"password":"***","Password":"***","apiKey":"***","api-key":"***","Subscription-Key":"***","client_assertion":"***","user":"u"}',
+    );
+    expect(redact('{"password": "ab\\"cd\\\\", "next": "n"}')).toBe('{"password": "***", "next": "n"}');
+    // a field that merely contains a word stays: keyVaultName, tokenCount
+    expect(redact('{"keyVaultName":"kv","tokenCount":3}')).toBe('{"keyVaultName":"kv","tokenCount":3}');
+  });
   it('redactHeaders masks credential headers whatever they hold and keeps others', () => {
     addSecret('my-key-1234');
     expect(

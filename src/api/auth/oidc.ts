@@ -24,6 +24,11 @@ async function configuration(auth: Authority, http: Http, secret?: string): Prom
     secret !== undefined ? client.ClientSecretPost(secret) : client.None(),
   );
   if (auth.insecure) client.allowInsecureRequests(config);
+  // no request timeout of openid-client's own (30 s): its signal replaced the command's, so a token
+  // endpoint slower than 30 s was "interrupted" (exit 130) whatever --timeout said, and Ctrl-C did
+  // not stop a token request (a renewal left the config lock behind). --timeout and Ctrl-C apply
+  // through core/http like for any request; the device code deadline still comes as the signal
+  config.timeout = 0;
   config[client.customFetch] = async (url, options) => {
     const headers: Record<string, string> = {};
     new Headers(options.headers as HeadersInit).forEach((v, k) => (headers[k] = v));

@@ -2,12 +2,12 @@
 // the subscription (checked against its rule before anything is sent), the family's api-version,
 // and lists that follow `nextLink` to the end. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { UsageError } from '../../core/errors.js';
+import { ServiceError, UsageError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
-import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, type RuleName } from '../../spec/mgmt.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { checkSegment } from './validate.js';
 
@@ -34,6 +34,17 @@ function sourceLabel(config: Config, key: string, flagName: string, flag?: strin
 export function resolveSubscription(config: Config, flag: string | undefined): string {
   const value = config.require('mgmt.subscription', flag, 'the subscription id (--subscription)');
   return checkSegment('subscriptionUuid', value, `subscription id from ${sourceLabel(config, 'mgmt.subscription', '--subscription', flag)}`);
+}
+
+/**
+ * A setting that becomes a path segment (`mgmt.provider`, `mgmt.location`): flag > env > profile,
+ * checked against its rule; a broken one names where it came from (`VX_MGMT_PROVIDER (--provider)`,
+ * `profile setting mgmt.location (--location)`), not only the flag the person may not have given.
+ */
+export function resolveSegment(config: Config, key: string, flag: string | undefined, flagName: string, rule: RuleName, what: string): string {
+  const value = config.require(key, flag, `${what} (${flagName})`);
+  const from = sourceLabel(config, key, flagName, flag);
+  return checkSegment(rule, value, from);
 }
 
 export function resolveNamespace(config: Config): string {
@@ -99,8 +110,15 @@ export class MgmtClient {
    * Every item of a list, following `nextLink` (absent, null or empty ends it); `max` caps the
    * total. A next link without an api-version gets the one of the first request.
    */
-  list<T>(url: string, max?: number): AsyncGenerator<T> {
+  async *list<T>(url: string, max?: number): AsyncGenerator<T> {
     const version = new URL(url).searchParams.get('api-version') ?? undefined;
-    return paginate<T>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' });
+    for await (const item of paginate<unknown>(url, async (u) => (await this.send({ method: 'GET', url: withApiVersion(u, version) })).json(), { max, nextKey: 'nextLink' })) {
+      // every item of these lists is a resource (an object); anything else would surface later as
+      // an unreadable TypeError from the table or the sort
+      if (!item || typeof item !== 'object' || Array.isArray(item)) {
+        throw new ServiceError(`the service listed an item that is not a resource: ${String(JSON.stringify(item)).slice(0, 60)} (in the list at ${url})`);
+      }
+      yield item as T;
+    }
   }
 }

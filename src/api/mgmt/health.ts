@@ -69,11 +69,17 @@ export function sortByPriority(events: HealthEvent[]): HealthEvent[] {
     .map((x) => x.e);
 }
 
+/** `impact` as a list of objects, whatever the service sent (a field of another shape shows nothing rather than failing) */
+function impacts(e: HealthEvent): NonNullable<NonNullable<HealthEvent['properties']>['impact']> {
+  const list = e.properties?.impact;
+  return Array.isArray(list) ? list.filter((i) => i && typeof i === 'object') : [];
+}
+
 export function impactedServices(e: HealthEvent): string {
-  return [...new Set((e.properties?.impact ?? []).map((i) => i.impactedService).filter(Boolean))].join(', ');
+  return [...new Set(impacts(e).map((i) => i.impactedService).filter((s) => typeof s === 'string' && s))].join(', ');
 }
 
 export function impactedRegions(e: HealthEvent): string {
-  const regions = (e.properties?.impact ?? []).flatMap((i) => (i.impactedRegions ?? []).map((r) => r.impactedRegion));
-  return [...new Set(regions.filter(Boolean))].join(', ');
+  const regions = impacts(e).flatMap((i) => (Array.isArray(i.impactedRegions) ? i.impactedRegions : []).map((r) => r?.impactedRegion));
+  return [...new Set(regions.filter((r) => typeof r === 'string' && r))].join(', ');
 }
