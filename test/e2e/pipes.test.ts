@@ -81,3 +81,18 @@ describe('--version and --help when standard output fails', () => {
     });
   }
 });
+
+// `vx api DELETE` whose answer was lost (the connection dropped after the service did it) is
+// repeated, as DELETE may be: the repeat's 404 was the whole story, exit 4 as if nothing had been there
+describe('vx api: a repeated request whose first answer was lost', () => {
+  it('a 404 to the repeated DELETE says the first attempt may have done it', async () => {
+    const created = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=LST', '--set', 'displayName=Lost', '-q', 'id']);
+    const id = JSON.parse(created.stdout) as string;
+    e2e.emu.setFaults('erp/DELETE/reset-after:1x');
+    const r = await e2e.run(['api', 'DELETE', `/api/v1.0/companies(${e2e.env.VX_ERP_COMPANY})/currencies(${id})`, '--service', 'erp', '-H', 'If-Match: *']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found BadRequest_NotFound: .*\n/);
+    expect(r.stderr.split('\n')[1]).toBe('an earlier attempt of this DELETE got no answer and may have been carried out: check before repeating it');
+    expect(e2e.emu.log.filter((l) => l.method === 'DELETE')).toHaveLength(2);
+  });
+});
