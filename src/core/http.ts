@@ -400,8 +400,9 @@ function errorInSuccess(res: HttpResponse, method: string): ServiceError | undef
   }
   const e = body.error;
   if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
-  const code = clip(typeof e.code === 'string' ? e.code : undefined, MAX_CODE);
-  const message = clip(typeof e.message === 'string' ? e.message : undefined, MAX_MESSAGE);
+  // redacted before they are cut (a secret cut in two is not recognised)
+  const code = clip(typeof e.code === 'string' ? redact(e.code) : undefined, MAX_CODE);
+  const message = clip(typeof e.message === 'string' ? redact(e.message) : undefined, MAX_MESSAGE);
   if (code === undefined && message === undefined) return undefined;
   return new ServiceError(
     `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,

@@ -293,6 +293,11 @@ for (const transport of ['node', 'undici'] as const) {
       steps = [reply(400, `invalid request: ${'x'.repeat(180)} token ${secret} was refused`, { 'content-type': 'text/plain' })];
       const err = (await client().http.send({ method: 'GET', url: `${base}/x` }).catch((e: unknown) => e)) as Error;
       expect(err.message).not.toContain('sekret-');
+      // the same for a 200 that carries an error, its message cut at 1,000 characters
+      steps = [reply(200, { error: { code: 'Bad', message: `${'m'.repeat(990)} ${secret}` } })];
+      const hidden = (await client().http.send({ method: 'GET', url: `${base}/x` }).catch((e: unknown) => e)) as Error;
+      expect(hidden.message).toContain('carried an error instead of a result');
+      expect(hidden.message).not.toContain('sekret-');
     });
 
     it('refuses a body over the limit', async () => {
