@@ -905,9 +905,11 @@ export class Http {
             });
           }
           const ct = h['content-type'] ?? 'no content type';
-          const peek = t.trim().slice(0, 60).replace(/\s+/g, ' ');
+          // redacted before it is cut (a token answer cut short must not show the start of the token)
+          const shown = redact(t.trim());
+          const peek = shown.slice(0, 60).replace(/\s+/g, ' ');
           throw new ServiceError(
-            `HTTP ${r.statusCode} from ${method} ${redact(url)}: the response is not valid JSON (${ct}${peek ? `: "${peek}${t.trim().length > 60 ? '…' : ''}"` : ', empty body'})`,
+            `HTTP ${r.statusCode} from ${method} ${redact(url)}: the response is not valid JSON (${ct}${peek ? `: "${peek}${shown.length > 60 ? '…' : ''}"` : ', empty body'})`,
             { status: r.statusCode, requestId: res.requestId },
           );
         }
