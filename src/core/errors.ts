@@ -2,6 +2,7 @@
 // prints one line and returns that code; main.ts exits with it). Also: the error body of any
 // service read into status, code, message and request id. Nothing here knows about a particular
 // API family beyond the shapes of their error bodies.
+import { redact } from './redact.js';
 
 /** The response headers that carry a request id, in the order they are looked for (lower case). */
 export const REQUEST_ID_HEADERS = ['x-requestid', 'x-request-id', 'x-ms-request-id', 'request-id'] as const;
@@ -235,9 +236,11 @@ export function errorClassFor(status: number): new (m: string, d?: ErrorDetails)
  */
 export function errorFromResponse(
   status: number,
-  bodyText: string,
+  body: string,
   headers: Record<string, string | string[] | undefined>,
 ): VxError {
+  // redacted before any part of it is cut for the message: a secret cut in two is not recognised
+  const bodyText = redact(body);
   const parsed = parseErrorBody(bodyText);
   const h = (name: string): string | undefined => {
     const v = headers[name];

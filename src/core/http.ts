@@ -400,8 +400,9 @@ function errorInSuccess(res: HttpResponse, method: string): ServiceError | undef
   }
   const e = body.error;
   if (!e || typeof e !== 'object' || Object.keys(body).some((k) => k !== 'error' && !k.startsWith('@'))) return undefined;
-  const code = clip(typeof e.code === 'string' ? e.code : undefined, MAX_CODE);
-  const message = clip(typeof e.message === 'string' ? e.message : undefined, MAX_MESSAGE);
+  // redacted before they are cut (a secret cut in two is not recognised)
+  const code = clip(typeof e.code === 'string' ? redact(e.code) : undefined, MAX_CODE);
+  const message = clip(typeof e.message === 'string' ? redact(e.message) : undefined, MAX_MESSAGE);
   if (code === undefined && message === undefined) return undefined;
   return new ServiceError(
     `HTTP ${res.status} from ${method} ${redact(res.url)} carried an error instead of a result: ${[code, message].filter(Boolean).join(': ')}${res.requestId ? ` (request id ${res.requestId})` : ''}`,
@@ -905,9 +906,11 @@ export class Http {
             });
           }
           const ct = h['content-type'] ?? 'no content type';
-          const peek = t.trim().slice(0, 60).replace(/\s+/g, ' ');
+          // redacted before it is cut (a token answer cut short must not show the start of the token)
+          const shown = redact(t.trim());
+          const peek = shown.slice(0, 60).replace(/\s+/g, ' ');
           throw new ServiceError(
-            `HTTP ${r.statusCode} from ${method} ${redact(url)}: the response is not valid JSON (${ct}${peek ? `: "${peek}${t.trim().length > 60 ? '…' : ''}"` : ', empty body'})`,
+            `HTTP ${r.statusCode} from ${method} ${redact(url)}: the response is not valid JSON (${ct}${peek ? `: "${peek}${shown.length > 60 ? '…' : ''}"` : ', empty body'})`,
             { status: r.statusCode, requestId: res.requestId },
           );
         }

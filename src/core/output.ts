@@ -582,8 +582,12 @@ function writeWithBackPressure(stream: NodeJS.WritableStream, text: string | Uin
  */
 export function outFile(out: string | undefined): string | undefined {
   if (out !== undefined && !out.trim()) throw new UsageError('--out needs a file name');
-  return out === '-' ? undefined : out;
+  // /dev/stdout names whatever the shell opened (`>> report.txt`): standard output itself
+  return out === '-' || (out !== undefined && /^\/(dev\/stdout|dev\/fd\/1|proc\/self\/fd\/1)$/.test(out)) ? undefined : out;
 }
+
+/** a path that names a descriptor this process already has open (/dev/stderr, /dev/fd/3, /proc/self/fd/3) */
+const DESCRIPTOR_PATH = /^\/(dev\/(stdin|stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 
 export function streamSink(stream: NodeJS.WritableStream): ResultSink {
   return {
@@ -613,15 +617,16 @@ export async function atomicFileSink(path: string, opts: { randomName?: () => st
   const failedWrite = (e: unknown): OutputError => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the file was not kept`));
   let target = path;
   let mode: number | undefined;
+  // an open descriptor is written through, appending: a file behind it was opened by the shell
+  // (`2>> log`), and renaming a new file over it (or truncating it) would lose what it held
+  const incomplete = (e: unknown) => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the output is incomplete`));
+  if (DESCRIPTOR_PATH.test(path)) return directSink(createWriteStream(path, { flags: 'a' }), fail, incomplete);
   try {
     const st = await stat(path);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     // a device or a pipe (/dev/stdout, /dev/null, a FIFO) is written as it is: renaming a file
     // over it would replace it
-    if (!st.isFile()) {
-      const incomplete = (e: unknown) => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the output is incomplete`));
-      return directSink(createWriteStream(path, { flags: 'w' }), fail, incomplete);
-    }
+    if (!st.isFile()) return directSink(createWriteStream(path, { flags: 'w' }), fail, incomplete);
     // a symbolic link keeps pointing at its file: the new content goes next to the file it names
     target = await realpath(path);
     // the file keeps its permissions (a 0600 file stays 0600)

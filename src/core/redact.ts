@@ -53,8 +53,9 @@ export function redact(text: string): string {
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
     .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code|sig|signature|x-amz-signature|api-key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi, `$1${MASK}`)
     // the same credential fields in JSON (`vx api --data '{"password": ...}'`), in any case; the value
-    // up to its closing quote (an escaped quote inside it included)
-    .replace(/("(?:access_token|refresh_token|id_token|client_secret|client_assertion|device_code|key|token|password|passwd|api[-_]?key|subscription[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*(")/gi, `$1${MASK}$2`);
+    // up to its closing quote (an escaped quote inside it included), or to the end of a text cut
+    // short inside the value (a truncated token answer)
+    .replace(/("(?:access_token|refresh_token|id_token|client_secret|client_assertion|device_code|key|token|password|passwd|api[-_]?key|subscription[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi, `$1${MASK}$2`);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

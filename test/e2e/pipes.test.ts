@@ -1,11 +1,11 @@
 // vx in shell pipelines: `--out -` is standard output (as `--file -` and `--data -` are standard
 // input), never a file named "-".
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, removeDir, tempDir } from '../helpers/vx.js';
+import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const cwd = tempDir('vx-pipes-');
@@ -94,5 +94,34 @@ describe('vx api: a repeated request whose first answer was lost', () => {
     expect(r.stderr).toMatch(/^vx: HTTP 404 Not Found BadRequest_NotFound: .*\n/);
     expect(r.stderr.split('\n')[1]).toBe('an earlier attempt of this DELETE got no answer and may have been carried out: check before repeating it');
     expect(e2e.emu.log.filter((l) => l.method === 'DELETE')).toHaveLength(2);
+  });
+});
+
+// `vx ... --out /dev/stdout >> report.txt`: /dev/stdout names the report itself, which the
+// temporary file was renamed over: what the report held before was lost
+describe('--out naming an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N) writes through it', () => {
+  const appended = (args: string[], fd: 1 | 2, input?: string) =>
+    new Promise<string>((resolve) => {
+      const file = join(cwd, `report-${fd}.txt`);
+      writeFileSync(file, 'HEADER\n');
+      const out = openSync(file, 'a');
+      const stdio: ('pipe' | 'ignore' | number)[] = ['pipe', 'ignore', 'ignore'];
+      stdio[fd] = out;
+      const child = spawn(process.execPath, [BIN, ...args], { stdio, env: { ...baseEnv(e2e.configDir), ...e2e.env }, cwd });
+      child.stdin!.end(input ?? '');
+      child.on('close', () => {
+        closeSync(out);
+        resolve(readFileSync(file, 'utf8'));
+        rmSync(file);
+      });
+    });
+
+  it('translate --out /dev/stdout and /dev/fd/2 append to what the shell opened', async () => {
+    expect(await appended(['translate', '--to', 'de', '--out', '/dev/stdout'], 1, 'Hello\n')).toBe('HEADER\n[de] Ĥéļļö\n');
+    expect(await appended(['translate', '--to', 'de', '--out', '/dev/fd/2'], 2, 'Hello\n')).toBe('HEADER\n[de] Ĥéļļö\n');
+  });
+
+  it('erp export --out /dev/stdout appends; the report keeps its header', async () => {
+    expect(await appended(['erp', 'currencies', 'export', '--select', 'code', '--top', '1', '-o', 'csv', '--out', '/dev/stdout'], 1)).toMatch(/^HEADER\ncode\n[A-Z]{3}\n$/);
   });
 });

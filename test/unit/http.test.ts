@@ -284,6 +284,22 @@ for (const transport of ['node', 'undici'] as const) {
       expect(() => res.json()).toThrow(/HTTP 200 from GET .*: the response is not valid JSON \(application\/json: "\{"value": \[1, 2"\)/);
     });
 
+    it('a token answer cut short never shows the start of the token in its "not valid JSON" error; a service error body is redacted before it is cut', async () => {
+      steps = [reply(200, '{"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6', { 'content-type': 'application/json' })];
+      const res = await client().http.send({ method: 'POST', url: `${base}/token` });
+      expect(() => res.json()).toThrow(/the response is not valid JSON \(application\/json: "\{"access_token":"\*\*\*"\)$/);
+      const secret = 'sekret-echoed-0123456789abcdef';
+      addSecret(secret);
+      steps = [reply(400, `invalid request: ${'x'.repeat(180)} token ${secret} was refused`, { 'content-type': 'text/plain' })];
+      const err = (await client().http.send({ method: 'GET', url: `${base}/x` }).catch((e: unknown) => e)) as Error;
+      expect(err.message).not.toContain('sekret-');
+      // the same for a 200 that carries an error, its message cut at 1,000 characters
+      steps = [reply(200, { error: { code: 'Bad', message: `${'m'.repeat(990)} ${secret}` } })];
+      const hidden = (await client().http.send({ method: 'GET', url: `${base}/x` }).catch((e: unknown) => e)) as Error;
+      expect(hidden.message).toContain('carried an error instead of a result');
+      expect(hidden.message).not.toContain('sekret-');
+    });
+
     it('refuses a body over the limit', async () => {
       steps = [reply(200, 'x'.repeat(5000))];
       await expect(client({ maxBodyBytes: 1000 }).http.send({ method: 'GET', url: `${base}/x` })).rejects.toThrow(/larger than 1000 bytes/);

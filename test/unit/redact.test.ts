@@ -34,6 +34,11 @@ describe('redact', () => {
     // a field that merely contains a word stays: keyVaultName, tokenCount
     expect(redact('{"keyVaultName":"kv","tokenCount":3}')).toBe('{"keyVaultName":"kv","tokenCount":3}');
   });
+
+  it('masks a credential field of a text cut short inside its value (a token answer cut in transit)', () => {
+    expect(redact('{"token_type":"Bearer","access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIi')).toBe('{"token_type":"Bearer","access_token":"***');
+    expect(redact('{"refresh_token":"0.AXYZ\\')).toBe('{"refresh_token":"***');
+  });
   it('redactHeaders masks credential headers whatever they hold and keeps others', () => {
     addSecret('my-key-1234');
     expect(
