@@ -174,6 +174,13 @@ export async function login(ctx: Ctx, o: LoginOptions): Promise<void> {
     const code = await ctx.prompter.confirm('No browser can be opened on this machine (an SSH session?). Sign in with a code on another device instead?', true);
     if (code) flow = 'device-code';
   }
+  // no terminal either (a CI job that forgot its flags): the address would go to a log nobody reads
+  // while vx waits --wait seconds (300 by default) for nothing
+  if (flow === 'browser' && o.browser !== false && !ctx.prompter.interactive && !ctx.http.dryRun && !ctx.config.get('auth.browser') && !platformBrowser()) {
+    throw new UsageError(
+      `no terminal and no browser here to sign in to ${service} with: in CI use --client-credentials (or --with-token); to sign in from another machine use --device-code, or --no-browser to print the address; nothing was sent`,
+    );
+  }
   const waitMs = parseWait(o.wait);
   // before anyone signs in: a config that cannot keep the credential would lose it afterwards
   if (!ctx.http.dryRun) ctx.config.checkWritable();

@@ -83,6 +83,27 @@ export function usageLine(c: Command, str: string): string {
 }
 
 /**
+ * `vx help erp sales-orders list` (and `vx erp help sales-orders list`) shows that command's help.
+ * Commander's help command reads only the word after it: a deeper path showed the first group's
+ * help instead (`vx help erp sales-orders` printed `vx erp`'s), and a word that names no command
+ * printed the whole help on stderr without saying why. Each word now goes one level down; one that
+ * names no command is the usual one-line usage error (exit 2). The words are the command's operands
+ * after `help` (commander sets `args` before it dispatches).
+ */
+function helpPath(c: Command): void {
+  const internals = c as unknown as { _dispatchHelpCommand(name?: string): unknown };
+  internals._dispatchHelpCommand = () => {
+    let target = c;
+    for (const word of c.args.slice(1).filter((w) => !w.startsWith('-'))) {
+      const next = target.commands.find((x) => x.name() === word || x.aliases().includes(word));
+      if (!next) return target.error(`error: unknown command '${word}'`, { code: 'commander.unknownCommand' });
+      target = next;
+    }
+    return target.help();
+  };
+}
+
+/**
  * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
  * superset of what commander will select); without, the whole tree (completion, tests).
  */
@@ -138,6 +159,7 @@ Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 c
     getErrHasColors: () => isTerminal(2) && process.stderr.hasColors?.(),
   };
   const walk = (c: Command) => {
+    helpPath(c);
     c.exitOverride();
     c.configureOutput({ ...output, outputError: (str, write) => write(`${usageLine(c, str)}\n`) });
     c.commands.forEach(walk);

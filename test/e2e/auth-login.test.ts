@@ -176,8 +176,15 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
   });
 
   it('prints the address when no browser can be opened: no display and no browser command, or a command that cannot start', async () => {
-    // no VX_BROWSER, no DISPLAY/WAYLAND_DISPLAY (the spawned environment has neither): nothing is opened
-    const plain = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1'], { env: { VX_BROWSER: undefined } });
+    // no VX_BROWSER, no DISPLAY/WAYLAND_DISPLAY (the spawned environment has neither) and no terminal
+    // (a CI job that forgot its flags): refused at once instead of waiting --wait seconds for nothing
+    const ci = await t.run(['auth', 'login', '--service', 'mgmt'], { env: { VX_BROWSER: undefined } });
+    expect([ci.code, ci.stderr]).toEqual([
+      2,
+      'vx: no terminal and no browser here to sign in to mgmt with: in CI use --client-credentials (or --with-token); to sign in from another machine use --device-code, or --no-browser to print the address; nothing was sent\n',
+    ]);
+    // --no-browser asks for the address: printed
+    const plain = await t.run(['auth', 'login', '--service', 'mgmt', '--wait', '1', '--no-browser'], { env: { VX_BROWSER: undefined } });
     expect(plain.code).toBe(3);
     expect(plain.stderr).toMatch(
       /^Open this address in a browser on this machine to sign in to mgmt \(tenant common\):\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\/common\/oauth2\/authorize\?client_id=vx-cli&response_type=token&redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback&scope=user_impersonation&state=[A-Za-z0-9_-]{22}\n\(it returns to 127\.0\.0\.1 here; without a browser on this machine, e\.g\. over SSH, press Ctrl-C and run `vx auth login --service mgmt --device-code`\)\nWaiting up to 1 s for the browser… \(Ctrl-C to cancel\)\nvx: sign-in timed out after 1 s without an answer from the browser; nothing was stored; on a machine without a browser \(over SSH\), sign in with `vx auth login --service mgmt --device-code`\n$/,

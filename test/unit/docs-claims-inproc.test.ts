@@ -86,3 +86,27 @@ describe('an accepted option does something', () => {
     expect(r.http.requests).toEqual([]);
   });
 });
+
+describe('vx help <command path>', () => {
+  it('shows the help of the command the words name, at any depth', async () => {
+    for (const [argv, usage] of [
+      [['help', 'erp', 'sales-orders'], 'Usage: vx erp sales-orders|salesorders [options] [command]\n'],
+      [['help', 'erp', 'sales-orders', 'list'], 'Usage: vx erp sales-orders list [options]\n'],
+      [['erp', 'help', 'salesorders', 'list'], 'Usage: vx erp sales-orders list [options]\n'],
+      [['help', 'translate', 'file'], 'Usage: vx translate file [options] <source...>\n'],
+      [['help', 'erp'], 'Usage: vx erp [options] [command]\n'],
+    ] as const) {
+      const r = await runInProc(argv, { env });
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout.startsWith(usage), argv.join(' ')).toBe(true);
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('a word that names no command is a one-line usage error', async () => {
+    const r = await runInProc(['help', 'erp', 'nosuch'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("vx: unknown command 'nosuch' (run `vx erp --help` for usage)\n");
+  });
+});
