@@ -785,8 +785,9 @@ export class Http {
         const advice = (req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
         if (res.status === 401 && typeof advice === 'string' && !error.hint) error.hint = advice;
         // the answer to a repeat is not the whole story: the attempt whose answer was lost may have
-        // done the work (a 404 to a repeated DELETE, a 412 to a repeated PUT)
-        if (lost && !error.hint && method !== 'GET' && method !== 'HEAD') error.hint = `an earlier attempt of this ${method} got no answer and may have been carried out: check before repeating it`;
+        // done the work (a 404 to a repeated DELETE, a 412 to a repeated PUT); not for a POST its
+        // caller declared harmless to repeat (a translation, a read such as fetchEventDetails)
+        if (lost && !error.hint && method !== 'GET' && method !== 'HEAD' && req.idempotent !== true) error.hint = `an earlier attempt of this ${method} got no answer and may have been carried out: check before repeating it`;
         if (attempt > 0 && (error instanceof ThrottledError || error instanceof UnavailableError)) {
           error.message += ` (after ${attempt + 1} attempts)`;
         }
