@@ -96,9 +96,14 @@ function chooseFlow(service: ServiceName, o: LoginOptions): Flow {
   return 'browser';
 }
 
-/** Whether the platform can open a browser by itself (macOS, Windows, or a display for xdg-open). */
-function platformBrowser(): boolean {
-  return process.platform === 'darwin' || process.platform === 'win32' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+/**
+ * Whether the platform can open a browser the person sees: a display for xdg-open (X forwarding
+ * included: that browser runs here and reaches 127.0.0.1), or macOS/Windows unless the session
+ * came over SSH (`open` would show it on the machine's own screen, not to the person at the far end).
+ */
+export function platformBrowser(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.DISPLAY || env.WAYLAND_DISPLAY) return true;
+  return (platform === 'darwin' || platform === 'win32') && !env.SSH_CONNECTION && !env.SSH_TTY;
 }
 
 /** Opens the address with VX_BROWSER / auth.browser (a command; `none` disables) or the platform's opener. */

@@ -9,7 +9,19 @@ import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
 import { parseExact } from './json.js';
 
+/** Standard input redirected from a directory (`< notes/`) reads as empty: a usage error instead. */
+function notADirectory(stdin: NodeJS.ReadableStream): void {
+  let dir = false;
+  try {
+    dir = stdin === process.stdin && fstatSync(0).isDirectory();
+  } catch {
+    /* closed: it reads as empty */
+  }
+  if (dir) throw new UsageError('standard input is a directory (a redirection such as < dir/ ?); nothing was sent');
+}
+
 export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  notADirectory(stdin);
   const chunks: Buffer[] = [];
   for await (const c of stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
   return decodeUtf8(Buffer.concat(chunks), 'standard input');
@@ -126,6 +138,7 @@ export function readError(path: string, e: unknown): UsageError {
 export async function openTextSource(path: string, stdinStream?: NodeJS.ReadableStream): Promise<TextSource> {
   if (path === '-') {
     const stdin = stdinStream ?? process.stdin;
+    notADirectory(stdin);
     let regular = false;
     try {
       regular = stdin === process.stdin && fstatSync(0).isFile();

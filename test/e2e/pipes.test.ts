@@ -125,3 +125,30 @@ describe('--out naming an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N) 
     expect(await appended(['erp', 'currencies', 'export', '--select', 'code', '--top', '1', '-o', 'csv', '--out', '/dev/stdout'], 1)).toMatch(/^HEADER\ncode\n[A-Z]{3}\n$/);
   });
 });
+
+// `vx translate --to de < notes/` (a directory completed by the shell) translated nothing with
+// exit 0; `--data -` said standard input was empty
+describe('standard input redirected from a directory', () => {
+  const fromDir = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const fd = openSync(cwd, 'r');
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: [fd, 'pipe', 'pipe'], env: { ...baseEnv(e2e.configDir), ...e2e.env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.on('data', (c) => (stdout += c));
+      child.stderr!.on('data', (c) => (stderr += c));
+      child.on('close', (code) => {
+        closeSync(fd);
+        resolve({ code, stdout, stderr });
+      });
+    });
+
+  it.each([
+    [['translate', '--to', 'de']],
+    [['api', 'POST', '/x', '--service', 'erp', '--data', '-']],
+    [['erp', 'currencies', 'import', '--file', '-', '--format', 'csv', '--journal', join(cwd, 'j')]],
+  ])('vx %j: exit 2, saying so, nothing sent', async (args) => {
+    expect(await fromDir(args)).toEqual({ code: 2, stdout: '', stderr: 'vx: standard input is a directory (a redirection such as < dir/ ?); nothing was sent\n' });
+    expect(e2e.emu.log).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { authority } from '../../src/api/auth/authority.js';
 import { authorizeUrl, parseFragment } from '../../src/api/auth/browser.js';
 import { EXPIRY_SKEW_MS, fingerprint, isExpired, jwtExpiry, parseSignIn } from '../../src/api/auth/credentials.js';
 import { SETTINGS } from '../../src/api/settings.js';
+import { platformBrowser } from '../../src/cli/auth-run.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { redact } from '../../src/core/redact.js';
@@ -104,5 +105,17 @@ describe('redaction of sign-in traffic', () => {
     expect(redact('device_code=dc-1&grant_type=x')).toBe('device_code=***&grant_type=x');
     expect(redact('{"access_token":"abc","refresh_token":"def","user_code":"AB-CD"}')).toBe('{"access_token":"***","refresh_token":"***","user_code":"AB-CD"}');
     expect(redact('open http://h/device?user_code=AB-CD)')).toBe('open http://h/device?user_code=AB-CD)');
+  });
+});
+
+describe('whether a browser can be opened for the person', () => {
+  it('a display (X forwarding too), or macOS/Windows at their own screen; not macOS/Windows over SSH (open would show it on the far screen)', () => {
+    expect(platformBrowser('linux', {})).toBe(false);
+    expect(platformBrowser('linux', { DISPLAY: 'localhost:10.0', SSH_CONNECTION: '10.0.0.2 5000 10.0.0.1 22' })).toBe(true);
+    expect(platformBrowser('linux', { WAYLAND_DISPLAY: 'wayland-0' })).toBe(true);
+    expect(platformBrowser('darwin', {})).toBe(true);
+    expect(platformBrowser('win32', {})).toBe(true);
+    expect(platformBrowser('darwin', { SSH_CONNECTION: '10.0.0.2 5000 10.0.0.1 22' })).toBe(false);
+    expect(platformBrowser('win32', { SSH_TTY: '/dev/pts/1' })).toBe(false);
   });
 });
