@@ -26,9 +26,10 @@ export const VERSION_COMMAND = command({
   profile: 'unused',
   run: async (ctx) => {
     const info = versionInfo();
-    // text unless a format was asked for (a version is read by people, also through a pipe)
+    // text unless a format or a --query was asked for (a version is read by people, also through a
+    // pipe; a --query is applied to the record, as everywhere)
     const format = ctx.explicitFormat();
-    if (!format || format === 'text' || format === 'table' || format === 'wide') await ctx.write(versionText(info));
+    if (!ctx.globals.query && (!format || format === 'text' || format === 'table' || format === 'wide')) await ctx.write(versionText(info));
     else await ctx.print(info);
   },
 });

@@ -110,3 +110,15 @@ describe('vx help <command path>', () => {
     expect(r.stderr).toBe("vx: unknown command 'nosuch' (run `vx erp --help` for usage)\n");
   });
 });
+
+describe('--query applies wherever there is a result', () => {
+  it('vx version -q picks from the record (it was ignored: the text form was printed)', async () => {
+    const r = await runInProc(['version', '-q', 'node'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(process.version)}\n`);
+    const text = await runInProc(['version', '-q', 'node', '-o', 'text'], { env });
+    expect(text.stdout).toBe(`${process.version}\n`);
+    const plain = await runInProc(['version'], { env });
+    expect(plain.stdout).toMatch(/^vx version \S+\nnode v\d+\.\d+\.\d+ \(\w+ \w+\)\n$/);
+  });
+});
