@@ -61,9 +61,9 @@ const EXPORT = [
   opt('--orderby <fields>', 'OData $orderby'),
   opt('--top <n>', 'at most n records'),
   opt('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n)'),
-  opt('--out <file>', 'write to this file (complete or not at all) instead of standard output'),
+  opt('--out <file>', 'write to this file (complete or not at all) instead of standard output (- is standard output)'),
 ] as const;
-const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file');
+const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file (- writes it to standard output)');
 // required to start a refresh, not to check one (`refresh status`): checked when the refresh itself runs
 const REFRESH_OPTIONS = [
   opt('--project <id>', 'project id (required)', { requiredToRun: true }),

@@ -21,7 +21,7 @@ const OPTIONS = [
   opt('-f, --file <path|->', 'read the items from a file (- for standard input), one per line'),
   opt('--whole', 'the whole input is one item (instead of one item per line)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
-  opt('--out <file>', 'write the results to this file (it appears only when complete; default format text)'),
+  opt('--out <file>', 'write the results to this file (it appears only when complete; default format text; - is standard output)'),
   opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
@@ -77,7 +77,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     command({
       name: 'export',
       summary: 'write every entry as TMX 1.4 (streamed) to standard output or --out',
-      options: [MEMORY, opt('--out <file>', 'write to this file (it appears only when complete)')],
+      options: [MEMORY, opt('--out <file>', 'write to this file (it appears only when complete; - is standard output)')],
       examples: ['vx translate memory export --memory <tm> --out <tmx>'],
       run: async (ctx, opts) => (await memoryRun()).exportTmx(ctx, opts),
     }),
