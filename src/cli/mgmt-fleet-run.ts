@@ -539,7 +539,8 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
 
 export async function runHealthCheck(ctx: Ctx, opts: HealthCheckOpts): Promise<void> {
   const f = ctx.explicitFormat();
-  const asData = f === 'json' || f === 'yaml' || f === 'ndjson';
+  // the record instead of the plugin line: asked for by format, or by a --query to apply to it
+  const asData = Boolean(ctx.globals.query) || f === 'json' || f === 'yaml' || f === 'ndjson';
   let grade;
   try {
     const critical = parseTypes(opts.critical, '--critical') ?? DEFAULT_CRITICAL;

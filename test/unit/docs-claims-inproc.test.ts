@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -120,5 +121,15 @@ describe('--query applies wherever there is a result', () => {
     expect(text.stdout).toBe(`${process.version}\n`);
     const plain = await runInProc(['version'], { env });
     expect(plain.stdout).toMatch(/^vx version \S+\nnode v\d+\.\d+\.\d+ \(\w+ \w+\)\n$/);
+  });
+
+  it('mgmt health check -q picks from its record (it was ignored: the plugin line was printed)', async () => {
+    const r = await runInProc(['mgmt', 'health', 'check', '-q', 'status'], {
+      env,
+      setup: (t) => t.http.stub('GET', /\/providers\/Vendor\.ResourceHealth\/events\?/, json(200, { value: [] })),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('"OK"\n');
+    expect(r.code).toBe(0);
   });
 });
