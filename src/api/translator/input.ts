@@ -62,7 +62,6 @@ export function textItems(texts: readonly string[], targets: number, whole = fal
  * reading (an InterruptedError), also while a pipe is quiet.
  */
 export async function sourceItems(source: TextSource, opts: { targets: number; whole?: boolean; stop?: AbortSignal }): Promise<Items> {
-  const { targets } = opts;
   if (opts.whole) {
     const label = labeller('whole', source.name);
     const { text: raw, overflow } = await readBoundedText(source.open(), { what: source.name, maxUnits: MAX_UNITS, signal: opts.stop });

@@ -198,7 +198,7 @@ async function drive(
   try {
     let late: UsageError | undefined;
     try {
-      await feedBatches(items, batcher, submit, idle, stop, opts.targets);
+      await feedBatches(items, batcher, submit, idle, stop);
       idle?.stop();
       // a send the timer started goes first (it may be waiting for room)
       if (idle?.pending) await idle.pending;
@@ -234,7 +234,7 @@ async function drive(
  * for that send before it adds the next item. `stop` ends the reading at once (an InterruptedError),
  * even while the input is waiting for more.
  */
-async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, targets: number): Promise<void> {
+async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal): Promise<void> {
   let n = 0;
   const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
     if (a) await send(a);
@@ -310,7 +310,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
 export async function planTranslation(client: { plan(texts: readonly string[]): void }, items: ItemInput, targets: number): Promise<void> {
   const batcher = new Batcher(targets);
   const never = new AbortController();
-  await feedBatches(items, batcher, (b) => client.plan(b.texts), undefined, never.signal, targets);
+  await feedBatches(items, batcher, (b) => client.plan(b.texts), undefined, never.signal);
   const last = batcher.take();
   if (last) client.plan(last.texts);
 }
