@@ -437,6 +437,7 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
 }
 
 export async function token(ctx: Ctx, o: { service: ServiceName }): Promise<void> {
+  ctx.noQuery('auth token (it prints the credential itself)');
   if (ctx.stdoutIsTTY && !ctx.globals.yes) {
     throw new UsageError(`refusing to print the ${o.service} ${o.service === 'translator' ? 'key' : 'token'} to a terminal; pipe it to a program, or pass --yes`);
   }

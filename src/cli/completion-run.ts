@@ -281,6 +281,7 @@ export function script(shell: string, nodes = commandNodes()): string {
 }
 
 export async function run(ctx: Ctx, opts: { write?: string }, shell?: string): Promise<void> {
+  ctx.noQuery('completion (it writes a shell script)');
   const nodes = commandNodes();
   if (opts.write) {
     await mkdir(opts.write, { recursive: true });

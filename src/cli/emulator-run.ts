@@ -57,6 +57,7 @@ function shellQuote(s: string): string {
 }
 
 export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
+  ctx.noQuery('emulator start (it prints `export` lines for a shell)');
   const emu = await startServer(ctx, opts);
   const env = emu.env();
   ctx.info(`vx emulator listening on ${emu.url} (${emu.families.map((f) => f.name).join(', ')}); Ctrl-C stops it`);

@@ -185,6 +185,7 @@ export async function runRelated(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: 
   const def = set.navigation && Object.hasOwn(set.navigation, nav) ? set.navigation[nav] : undefined;
   if (!def) throw new UsageError(`unknown navigation "${nav}"`);
   if (opts.out !== undefined && nav !== 'pdfDocument') throw new UsageError('--out works with the pdfDocument navigation only');
+  if (opts.out !== undefined) ctx.noQuery('related pdfDocument --out (it saves the document itself)');
   const q = listQuery(opts);
   if (!def.collection && (q.filter || q.orderby || q.top !== undefined || q.skip !== undefined || q.pageSize !== undefined)) {
     throw new UsageError(`${nav} is a single record: --filter, --orderby, --top, --skip and --page-size apply to list navigations only`);

@@ -103,6 +103,7 @@ export async function stats(ctx: Ctx, opts: MemoryFlags): Promise<void> {
 }
 
 export async function exportTmx(ctx: Ctx, given: MemoryFlags & { out?: string }): Promise<void> {
+  ctx.noQuery('memory export (it writes TMX)');
   const opts = { ...given, out: outFile(given.out) };
   const path = requirePath(ctx, opts.memory);
   notOverMemory(opts.out, path);

@@ -167,6 +167,14 @@ export class Ctx {
     return fromProfile ? parseFormat(fromProfile, `the "output" setting of profile "${this.config.profileName()}"`)! : undefined;
   }
 
+  /**
+   * A command whose output is not a JSON result (a TMX file, a token, a script, a document) has
+   * nothing for --query to apply to: refused, exit 2, rather than accepted and ignored.
+   */
+  noQuery(what: string): void {
+    if (this.globals.query !== undefined) throw new UsageError(`--query does not apply to ${what}; nothing was done`);
+  }
+
   /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
   format(notTTY: Format = 'json'): Format {
     return this.explicitFormat() ?? (this.stdoutIsTTY ? 'table' : notTTY);
