@@ -87,7 +87,19 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
   // without `--`, the options of the command (`vx emulator exec vx erp companies list -q length(@)`)
   // are read by this vx and silently lost: the command would run without them
   const g = ctx.globals;
-  const taken = [g.output !== undefined && '--output', g.query !== undefined && '--query', g.dryRun && '--dry-run', g.yes && '--yes'].filter(Boolean);
+  const taken = [
+    g.output !== undefined && '--output',
+    g.query !== undefined && '--query',
+    g.dryRun && '--dry-run',
+    g.yes && '--yes',
+    g.profile !== undefined && '--profile',
+    g.debug && '--debug',
+    g.verbose && '--verbose',
+    g.color === false && '--no-color',
+    g.timeout !== undefined && '--timeout',
+    g.retries !== undefined && '--retries',
+    g.pager === false && '--no-pager',
+  ].filter(Boolean);
   if (taken.length) {
     throw new UsageError(`${taken.join(', ')} would be read by \`vx emulator exec\` itself, not by ${command[0]}; put the command after --: vx emulator exec -- ${command[0]} ...`);
   }

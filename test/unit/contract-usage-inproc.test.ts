@@ -57,3 +57,25 @@ describe('global options', () => {
     expect(r.http.requests).toEqual([]);
   });
 });
+
+// `vx emulator exec vx erp companies list --timeout 1 -p prod` without `--`: the outer vx took
+// every global option, and the command ran without them (exit 0 where -p nosuch is exit 2)
+describe('emulator exec without --: every global option it would swallow is refused', () => {
+  const cases: [string[], string][] = [
+    [['-p', 'prod'], '--profile'],
+    [['--timeout', '1'], '--timeout'],
+    [['--retries', '0'], '--retries'],
+    [['--verbose'], '--verbose'],
+    [['--debug'], '--debug'],
+    [['--no-color'], '--no-color'],
+    [['--no-pager'], '--no-pager'],
+    [['--timeout', '1', '--verbose'], '--verbose, --timeout'],
+  ];
+  for (const [opts, named] of cases) {
+    it(opts.join(' '), async () => {
+      const r = await runInProc(['emulator', 'exec', 'vx', 'erp', 'companies', 'list', ...opts], { env });
+      // (--debug adds the stack after the line)
+      expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([2, '', `vx: ${named} would be read by \`vx emulator exec\` itself, not by vx; put the command after --: vx emulator exec -- vx ...`]);
+    });
+  }
+});
