@@ -6,6 +6,8 @@
 // A fifth family is an entry here, its client in src/api/<family>/ and its routes in
 // src/emulator/<family>.ts (test/unit/families.test.ts adds one).
 
+import { checkRule, RULES, type Rule } from './mgmt.js';
+
 /** A family's name, as --service takes it and as its settings are prefixed. */
 export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt';
 
@@ -65,6 +67,14 @@ function characters(min: number): (value: string) => string | undefined {
     return typeof n === 'number' && n >= min ? undefined : `a whole number of characters from ${min}, e.g. 2000000`;
   };
 }
+
+/**
+ * The checks of settings every command that reads them would refuse (profile set refuses them too,
+ * as it does a company that is not a GUID): the rules of spec/mgmt.ts for the quota defaults, the
+ * names vx puts before a provider or a bound action.
+ */
+const mgmtRule = (rule: Rule, expected: string) => (v: string) => (checkRule(rule, v) ? expected : undefined);
+const dottedName = (pattern: RegExp, expected: string) => (v: string) => (pattern.test(v) ? undefined : expected);
 
 export const RATE_LIMIT_FORM = '<requests>/<seconds>, e.g. 6000/300';
 
@@ -127,7 +137,7 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix}), the address before /api/v2.0', url: true, check: erpPrefixProblem },
       { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id', check: guid },
       { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
-      { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions' },
+      { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions', check: dottedName(/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/, 'dotted names like Vendor.NAV') },
       { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)', check: wholeNumber(1, 100) },
       { key: 'erp.concurrency', env: 'VX_ERP_CONCURRENCY', default: '5', description: '$batch requests in flight at once (the service works on 5 requests of a user at once)', check: wholeNumber(1, 64) },
       { key: 'erp.rateLimit', env: 'VX_ERP_RATE_LIMIT', default: '6000/300', description: 'requests/seconds one user may send (the service: 6000 per 5 minutes); bulk commands stay under it', check: (v) => (parseRateLimit(v) ? undefined : RATE_LIMIT_FORM) },
@@ -158,9 +168,9 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'mgmt.endpoint', env: 'VX_MGMT_ENDPOINT', description: 'management endpoint ({mgmt_url})', url: true },
       { key: 'mgmt.token', env: 'VX_MGMT_TOKEN', secret: true, credential: true, description: 'management bearer token' },
       { key: 'mgmt.subscription', env: 'VX_SUBSCRIPTION', description: 'default subscription id', check: guid },
-      { key: 'mgmt.provider', env: 'VX_MGMT_PROVIDER', description: 'default quota resource provider id (--provider), e.g. Vendor.Compute' },
-      { key: 'mgmt.location', env: 'VX_MGMT_LOCATION', description: 'default quota location (--location), e.g. eastus' },
-      { key: 'mgmt.namespace', env: 'VX_MGMT_NAMESPACE', default: 'Vendor', description: 'provider namespace prefix' },
+      { key: 'mgmt.provider', env: 'VX_MGMT_PROVIDER', description: 'default quota resource provider id (--provider), e.g. Vendor.Compute', check: mgmtRule(RULES.providerId, `a resource provider id: ${RULES.providerId.patternHelp}`) },
+      { key: 'mgmt.location', env: 'VX_MGMT_LOCATION', description: 'default quota location (--location), e.g. eastus', check: mgmtRule(RULES.location, `a location: ${RULES.location.patternHelp}`) },
+      { key: 'mgmt.namespace', env: 'VX_MGMT_NAMESPACE', default: 'Vendor', description: 'provider namespace prefix', check: dottedName(/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/, 'a name like Vendor (letters and digits, dotted parts allowed)') },
     ],
     // quota and version sets answer {error:{...}}; health events a flat {code,message}
     errorShape: 'error-object-or-flat',
