@@ -75,6 +75,8 @@ function characters(min: number): (value: string) => string | undefined {
  */
 const mgmtRule = (rule: Rule, expected: string) => (v: string) => (checkRule(rule, v) ? expected : undefined);
 const dottedName = (pattern: RegExp, expected: string) => (v: string) => (pattern.test(v) ? undefined : expected);
+/** a sign-in tenant, placed in the sign-in address as one path segment (api/auth/authority.ts refuses others) */
+const tenant = dottedName(/^[A-Za-z0-9._-]+$/, 'a tenant id or domain name (letters, digits, . _ -)');
 
 export const RATE_LIMIT_FORM = '<requests>/<seconds>, e.g. 6000/300';
 
@@ -198,12 +200,12 @@ export function allSettings(families: readonly FamilyDef<string>[] = FAMILIES): 
   return [
     ...families.flatMap((f) => f.settings),
     { key: 'auth.url', env: 'VX_AUTH_URL', description: 'sign-in address ({auth_url})', url: true },
-    { key: 'auth.tenant', env: 'VX_TENANT', default: 'common', description: 'directory (tenant) for sign-in; per family: <family>.tenant' },
+    { key: 'auth.tenant', env: 'VX_TENANT', default: 'common', description: 'directory (tenant) for sign-in; per family: <family>.tenant', check: tenant },
     { key: 'auth.clientId', env: 'VX_CLIENT_ID', default: 'vx-cli', description: 'application (client) id for sign-in; per family: <family>.clientId' },
     { key: 'auth.browser', env: 'VX_BROWSER', description: 'command that opens the sign-in address (the address is appended); `none` never opens one' },
     { key: 'auth.clientSecret', env: 'VX_CLIENT_SECRET', secret: true, description: 'client secret for `vx auth login --client-credentials` (prefer the environment)' },
     ...oauthFamilies(families).flatMap((f): FamilySetting[] => [
-      { key: `${f}.tenant`, description: `tenant for ${f} sign-in (default auth.tenant)` },
+      { key: `${f}.tenant`, description: `tenant for ${f} sign-in (default auth.tenant)`, check: tenant },
       { key: `${f}.clientId`, description: `client id for ${f} sign-in (default auth.clientId)` },
       { key: `${f}.scope`, default: 'user_impersonation', description: `scope requested at ${f} sign-in` },
       { key: `${f}.refreshToken`, secret: true, internal: true, description: `refresh token from \`vx auth login\` (${f})` },

@@ -151,18 +151,20 @@ describe('--query applies wherever there is a result', () => {
 });
 
 describe('profile set refuses a value every command would refuse at use', () => {
-  it('mgmt.provider, mgmt.location, mgmt.namespace, erp.actionNamespace', async () => {
+  it('mgmt.provider, mgmt.location, mgmt.namespace, erp.actionNamespace, the sign-in tenants', async () => {
     for (const [key, value, expected] of [
       ['mgmt.provider', 'Vendor/Compute', 'a resource provider id: dotted names such as Vendor.Compute'],
       ['mgmt.location', 'east us', 'a location: a region name of letters, digits and hyphens such as eastus'],
       ['mgmt.namespace', 'a/b', 'a name like Vendor (letters and digits, dotted parts allowed)'],
       ['erp.actionNamespace', 'Vendor NAV', 'dotted names like Vendor.NAV'],
+      ['auth.tenant', 'contoso/x', 'a tenant id or domain name (letters, digits, . _ -)'],
+      ['mgmt.tenant', 'a b', 'a tenant id or domain name (letters, digits, . _ -)'],
     ] as const) {
       const r = await runInProc(['profile', 'set', key, value], { env });
       expect(r.code, key).toBe(2);
       expect(r.stderr).toBe(`vx: invalid value "${value}" for ${key}: expected ${expected}\n`);
     }
-    for (const [key, value] of [['mgmt.provider', 'Vendor.Compute'], ['mgmt.location', 'westus2'], ['mgmt.namespace', 'Acme'], ['erp.actionNamespace', 'Acme.NAV']] as const) {
+    for (const [key, value] of [['mgmt.provider', 'Vendor.Compute'], ['mgmt.location', 'westus2'], ['mgmt.namespace', 'Acme'], ['erp.actionNamespace', 'Acme.NAV'], ['auth.tenant', 'contoso.onmicrosoft.com']] as const) {
       const r = await runInProc(['profile', 'set', key, value], { env });
       expect(r.code, `${key} ${value}`).toBe(0);
     }
