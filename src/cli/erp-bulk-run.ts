@@ -22,7 +22,7 @@ import { state } from './runner.js';
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
   const expected = v === undefined ? `a whole number from ${min} to ${max}` : wholeNumber(min, max)(v);
-  if (expected !== undefined) throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : key}: expected ${expected}`);
+  if (expected !== undefined) throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : ctx.config.originOf(key)}: expected ${expected}`);
   return Number(v);
 }
 
@@ -30,7 +30,7 @@ function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefin
 export function bulkOptions(ctx: Ctx, opts: BatchOpts & CompanyOpts): BulkOptions {
   const limit = ctx.config.get('erp.rateLimit') ?? '';
   const rate = parseRateLimit(limit);
-  if (!rate) throw new UsageError(`invalid erp.rateLimit "${limit}": expected ${RATE_LIMIT_FORM}`);
+  if (!rate) throw new UsageError(`invalid value "${limit}" for ${ctx.config.originOf('erp.rateLimit')}: expected ${RATE_LIMIT_FORM}`);
   // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
   // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
   const [n, w] = [rate.requests, rate.seconds];

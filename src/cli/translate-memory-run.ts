@@ -51,11 +51,7 @@ export function runSettings(ctx: Ctx, opts: { memory?: string; maxCharsPerMinute
   if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? ctx.config.resolve('translate.maxRate') : undefined;
   // a bad value names where it came from: the variable, or the profile
-  const where = !fromProfile
-    ? '--max-chars-per-minute'
-    : fromProfile.source === 'env'
-      ? `${fromProfile.origin} (the translate.maxRate setting)`
-      : `the translate.maxRate setting of profile "${fromProfile.origin}"`;
+  const where = !fromProfile ? '--max-chars-per-minute' : ctx.config.originOf('translate.maxRate');
   const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
   // (--budget 0: nothing billed, only what the memory holds)
   const budget = characters('--budget', opts.budget, 0);

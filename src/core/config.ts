@@ -233,6 +233,14 @@ export class Config {
    * Resolves a setting: flag > environment > profile > default (then its fallback setting). `what`
    * names the setting in the error for an empty flag.
    */
+  /** Where a setting's value comes from, for a message about a bad one: its variable, its profile, or the key. */
+  originOf(key: string): string {
+    const r = this.resolve(key);
+    if (r?.source === 'env') return `${r.origin} (the ${key} setting)`;
+    if (r?.source === 'profile') return `the ${key} setting of profile "${r.origin}"`;
+    return key;
+  }
+
   resolve(key: string, flag?: string, what?: string): Resolved | undefined {
     const def = this.defs.get(key);
     // an empty flag ("--subscription $UNSET_VAR") must not fall back to another subscription or company

@@ -169,4 +169,14 @@ describe('profile set refuses a value every command would refuse at use', () => 
       expect(r.code, `${key} ${value}`).toBe(0);
     }
   });
+
+  it('a bad value from a variable names the variable (not only the profile key) at use', async () => {
+    const r = await runInProc(['--dry-run', 'erp', 'currencies', 'delete', '--filter', "code eq 'EUR'", '--yes'], { env: { ...env, VX_ERP_BATCH_SIZE: '500' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: invalid value "500" for VX_ERP_BATCH_SIZE (the erp.batchSize setting): expected a whole number from 1 to 100\n');
+    const rate = await runInProc(['--dry-run', 'erp', 'currencies', 'delete', '--filter', "code eq 'EUR'", '--yes'], { env: { ...env, VX_ERP_RATE_LIMIT: 'fast' } });
+    expect(rate.stderr).toBe('vx: invalid value "fast" for VX_ERP_RATE_LIMIT (the erp.rateLimit setting): expected <requests>/<seconds>, e.g. 6000/300\n');
+    const tr = await runInProc(['translate', '--to', 'de', 'x'], { env: { ...env, VX_TRANSLATE_MAX_RATE: 'abc' } });
+    expect(tr.stderr).toBe('vx: invalid value "abc" for VX_TRANSLATE_MAX_RATE (the translate.maxRate setting): expected a whole number of characters from 1, e.g. 2000000\n');
+  });
 });
