@@ -437,8 +437,7 @@ export async function runBulk(ctx: Ctx, set: ErpSet, action: ActionDef | 'delete
   const bulk = bulkOptions(ctx, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const batch = batchFor(client, set, ctx.http, bulk.pacer);
-  const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
-  if (action !== 'delete' && !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  const ns = (action === 'delete' ? ctx.config.get('erp.actionNamespace') : ctx.config.checked('erp.actionNamespace')) || 'Vendor.NAV';
   const select = idFields(set);
   if (ctx.http.dryRun && q) {
     ctx.http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select })), headers: client.headers });

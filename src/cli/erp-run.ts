@@ -162,8 +162,7 @@ export async function runDelete(ctx: Ctx, set: ErpSet, opts: EtagOpts, key: stri
 
 export async function runAction(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts, key: string): Promise<void> {
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
-  const ns = ctx.config.get('erp.actionNamespace') || 'Vendor.NAV';
-  if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(ns)) throw new UsageError(`invalid erp.actionNamespace "${ns}": expected dotted names like Vendor.NAV`);
+  const ns = ctx.config.checked('erp.actionNamespace') || 'Vendor.NAV';
   const { id, record } = await client.resolve(set, key);
   const result = await client.action(set, id, ns, action.action);
   if (result !== undefined) await ctx.print(result);

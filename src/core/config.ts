@@ -264,6 +264,17 @@ export class Config {
     return this.resolve(key, flag)?.value;
   }
 
+  /**
+   * Like get(), for a setting with a form (its check): a value that breaks it is a usage error that
+   * names where it came from (the variable or the profile), at every use as profile set does.
+   */
+  checked(key: string): string | undefined {
+    const value = this.get(key);
+    const expected = value === undefined ? undefined : this.defs.get(key)?.check?.(value);
+    if (expected !== undefined) throw new UsageError(`invalid value "${value}" for ${this.originOf(key)}: expected ${expected}`);
+    return value;
+  }
+
   /** Like get(), but a missing value is an error that says how to set it. */
   require(key: string, flag?: string, what?: string): string {
     const r = this.resolve(key, flag, what);

@@ -179,4 +179,14 @@ describe('profile set refuses a value every command would refuse at use', () => 
     const tr = await runInProc(['translate', '--to', 'de', 'x'], { env: { ...env, VX_TRANSLATE_MAX_RATE: 'abc' } });
     expect(tr.stderr).toBe('vx: invalid value "abc" for VX_TRANSLATE_MAX_RATE (the translate.maxRate setting): expected a whole number of characters from 1, e.g. 2000000\n');
   });
+
+  it('a namespace from a variable that breaks its rule names the variable', async () => {
+    const mg = await runInProc(['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus'], { env: { ...env, VX_MGMT_NAMESPACE: 'a/b' } });
+    expect(mg.code).toBe(2);
+    expect(mg.stderr).toBe('vx: invalid value "a/b" for VX_MGMT_NAMESPACE (the mgmt.namespace setting): expected a name like Vendor (letters and digits, dotted parts allowed)\n');
+    const erp = await runInProc(['erp', 'sales-orders', 'ship-and-invoice', '0000100e-0000-4000-8000-0000000e0001'], { env: { ...env, VX_ERP_ACTION_NAMESPACE: 'Vendor NAV' } });
+    expect(erp.code).toBe(2);
+    expect(erp.stderr).toBe('vx: invalid value "Vendor NAV" for VX_ERP_ACTION_NAMESPACE (the erp.actionNamespace setting): expected dotted names like Vendor.NAV\n');
+    expect(erp.http.requests).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 // the subscription (checked against its rule before anything is sent), the family's api-version,
 // and lists that follow `nextLink` to the end. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { ServiceError, UsageError } from '../../core/errors.js';
+import { ServiceError } from '../../core/errors.js';
 import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
@@ -13,7 +13,6 @@ import { checkSegment } from './validate.js';
 
 export type MgmtFamily = keyof typeof MGMT_API_VERSION;
 
-const NAMESPACE = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
 
 /** Percent-encodes one path segment (values were checked against their rules before; core/url.ts refuses what would move the path). */
 export const seg = (v: string, what = 'path segment'): string => pathSegment(v, what);
@@ -48,9 +47,7 @@ export function resolveSegment(config: Config, key: string, flag: string | undef
 }
 
 export function resolveNamespace(config: Config): string {
-  const ns = config.get('mgmt.namespace') || DEFAULT_NAMESPACE;
-  if (!NAMESPACE.test(ns)) throw new UsageError(`invalid mgmt.namespace "${ns}": expected a name like Vendor (letters and digits, dotted parts allowed)`);
-  return ns;
+  return config.checked('mgmt.namespace') || DEFAULT_NAMESPACE;
 }
 
 /** Adds `api-version` to a URL the service handed out (next link, Location) when it has none. */
