@@ -60,7 +60,7 @@ const EXPORT = [
   opt('--select <fields>', 'OData $select: the fields (the CSV columns, in this order)'),
   opt('--orderby <fields>', 'OData $orderby'),
   opt('--top <n>', 'at most n records'),
-  opt('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n)'),
+  opt('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n; default 500)'),
   opt('--out <file>', 'write to this file (complete or not at all) instead of standard output (- is standard output)'),
 ] as const;
 const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file (- writes it to standard output)');
