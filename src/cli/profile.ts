@@ -18,7 +18,7 @@ function settingsHelp(): string {
 
 export const PROFILE = group({
   name: 'profile',
-  summary: 'manage named profiles of settings (stored in VX_CONFIG_DIR/config.json, mode 0600)',
+  summary: 'manage named profiles of settings (in $VX_CONFIG_DIR/config.json, else ~/.config/vx/config.json; mode 0600)',
   examples: ['vx profile set mgmt.endpoint https://management.example.com', 'vx profile use staging', 'vx profile show'],
   commands: () => [
     command({
