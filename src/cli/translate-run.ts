@@ -50,6 +50,8 @@ export async function runTranslate(ctx: Ctx, given: TranslateOptions, args: stri
     throw new UsageError(`--out ${opts.out} is the input file ${opts.file}: its translation would replace it; name another file (nothing was sent)`);
   }
   const format: Format = ctx.explicitFormat() ?? (opts.out !== undefined ? 'text' : ctx.format('text'));
+  // -o none writes nothing: --out would be an empty file for translations paid for
+  if (format === 'none' && opts.out !== undefined) throw new UsageError('--out with -o none would write an empty file: choose a format for it (text, json, ...) or leave out --out (nothing was sent)');
   if (ctx.stderrIsTTY) for (const note of ineffectiveParams(params)) ctx.warn(note);
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();

@@ -189,4 +189,11 @@ describe('profile set refuses a value every command would refuse at use', () => 
     expect(erp.stderr).toBe('vx: invalid value "Vendor NAV" for VX_ERP_ACTION_NAMESPACE (the erp.actionNamespace setting): expected dotted names like Vendor.NAV\n');
     expect(erp.http.requests).toEqual([]);
   });
+
+  it('translate --out with -o none is refused before anything is billed (it wrote an empty file)', async () => {
+    const r = await runInProc(['translate', '--to', 'de', 'hello', '--out', 'never-written.txt', '-o', 'none'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('vx: --out with -o none would write an empty file: choose a format for it (text, json, ...) or leave out --out (nothing was sent)\n');
+    expect(r.http.requests).toEqual([]);
+  });
 });
