@@ -197,6 +197,18 @@ describe('translate idle flush (a live input)', () => {
     expect(sizes()).toEqual([2, 1]);
   });
 
+  it('one line translated before a too-long line: the hint says "line 1 was translated" (one line, one verb)', async () => {
+    const vx = live(TO, { VX_TRANSLATE_FLUSH_MS: '100' });
+    const a = lines('ok', 1);
+    vx.write(`${a[0]}\n`);
+    await waitFor('the translation', () => vx.stdout() === out(a));
+    vx.write(`${'x'.repeat(50_001)}\n`);
+    expect(await vx.closed).toBe(2);
+    expect(vx.stderr()).toBe(
+      'vx: line 2 of standard input is too long: 50,001 characters; one item may have at most 50,000; nothing from this line on was sent\nline 1 was translated and written\n',
+    );
+  });
+
   it('--out stays atomic: a flushed batch is translated, yet nothing appears under the name until the input ends', async () => {
     const dir = tempDir();
     try {

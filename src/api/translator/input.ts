@@ -99,7 +99,7 @@ export function explainFailure(e: unknown, input: Items, delivered: number, out:
   if (e instanceof OutputError) {
     // the output could not be written (a full disk): the requests were made and billed all the same
     const billed = sent.unmetered === sent.requests ? 'billed characters not reported' : `${fmt(sent.billed)} billed characters`;
-    e.hint = `sent: ${fmt(sent.requests)} request${sent.requests === 1 ? '' : 's'} (${billed})${delivered ? `; ${input.label.range(1, delivered)} were translated` : ''}`;
+    e.hint = `sent: ${fmt(sent.requests)} request${sent.requests === 1 ? '' : 's'} (${billed})${delivered ? `; ${input.label.range(1, delivered)} ${delivered === 1 ? 'was' : 'were'} translated` : ''}`;
     return e;
   }
   if (!(e instanceof BatchFailure)) {
@@ -107,7 +107,7 @@ export function explainFailure(e: unknown, input: Items, delivered: number, out:
       if (e instanceof ItemTooLong) e.message = `${input.label.one(e.index)} is too long: ${e.problem}; nothing from this line on was sent`;
       // a problem found late in a pipe: when nothing was sent, nothing was
       if (delivered === 0) e.message = e.message.replace(/nothing from this line on was sent$/, 'nothing was sent');
-      else e.hint = `${input.label.range(1, delivered)} were translated${out ? `; nothing was written to ${out}` : ' and written'}`;
+      else e.hint = `${input.label.range(1, delivered)} ${delivered === 1 ? 'was' : 'were'} translated${out ? `; nothing was written to ${out}` : ' and written'}`;
     }
     return e;
   }
