@@ -56,6 +56,37 @@ describe('global options', () => {
     expect(r.code).toBe(2);
     expect(r.http.requests).toEqual([]);
   });
+
+  // an unknown VX_HTTP_CLIENT was silently ignored (the default transport ran), where every other
+  // variable vx reads is checked
+  it('an unknown VX_HTTP_CLIENT is a usage error naming the variable and its values', async () => {
+    const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, VX_HTTP_CLIENT: 'curl' } });
+    expect(r.stderr).toBe('vx: invalid value "curl" for VX_HTTP_CLIENT: expected undici or node\n');
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+  });
+
+  it('VX_HTTP_CLIENT in any case, or empty (unset), is accepted', async () => {
+    for (const value of ['NODE', 'Undici', '']) {
+      const r = await runInProc(['profile', 'list', '-o', 'json'], { env: { ...env, VX_HTTP_CLIENT: value } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+  });
+
+  // documented knobs read with Number(): "abc" became NaN and silently meant "no limit"
+  for (const [name, value, rule] of [
+    ['VX_MAX_RESPONSE_BYTES', '10MB', 'a whole number from 1 to 9007199254740991'],
+    ['VX_BACKOFF_BASE_MS', 'fast', 'a whole number from 0 to 60000'],
+    ['VX_WAITING_AFTER_MS', '-1', 'a whole number from 0 to 86400000'],
+  ] as const) {
+    it(`an invalid ${name} is a usage error`, async () => {
+      const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, [name]: value } });
+      expect(r.stderr).toBe(`vx: invalid value "${value}" for ${name}: expected ${rule}\n`);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
 });
 
 // `vx emulator exec vx erp companies list --timeout 1 -p prod` without `--`: the outer vx took
