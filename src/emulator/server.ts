@@ -95,6 +95,8 @@ export function faultCode(codes: FamilyCodes, status: number): string {
 
 export interface FamilyDef {
   name: FamilyName;
+  /** the service's message for an error code an injected fault names (`403001:1x`) */
+  faultMessage?: (code: string) => string | undefined;
   prefix: string;
   auth: 'key' | 'bearer' | 'none';
   codes: FamilyCodes;
@@ -476,9 +478,10 @@ export class Emulator {
           return; // never answered; the client's timeout decides
         }
         if (fault.status) {
-          const code = faultCode(family.codes, fault.status);
+          const code = fault.code ?? faultCode(family.codes, fault.status);
           const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
-          return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
+          const message = (fault.code && family.faultMessage?.(fault.code)) || `emulated fault: HTTP ${fault.status}`;
+          return fail(fault.status, code, message, headers);
         }
       }
       if (raw === 'too-large') return fail(413, family.codes.tooLarge, 'The request body is too large.');

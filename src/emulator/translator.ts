@@ -11,6 +11,7 @@ import {
   canonicalScript,
   countChars,
   ERROR_CODES as C,
+  ERROR_MESSAGES,
   findLanguage,
   GUID,
   LANGUAGES,
@@ -363,6 +364,7 @@ export function translatorFamily(): FamilyDef {
     },
     // {"error":{"code":400036,"message":"..."}}: a 6-digit integer code
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),
+    faultMessage: (code) => ERROR_MESSAGES[Number(code)],
     seed: seedTranslator,
     routes: [{ method: 'POST', path: '/translate', handler: translate }],
   };
