@@ -516,7 +516,8 @@ export class Config {
   validateKey(key: string): SettingDef {
     const def = this.defs.get(key);
     if (!def) {
-      throw new UsageError(`unknown setting "${key}"; known settings: ${this.publicSettings().map((d) => d.key).join(', ')}`);
+      // what follows an = is never shown: `translator.key=<key>` is a setting written az's way
+      throw new UsageError(`unknown setting "${key.replace(/=.*/s, '=…')}"; known settings: ${this.publicSettings().map((d) => d.key).join(', ')}`);
     }
     return def;
   }
