@@ -77,7 +77,7 @@ export class Ctx {
   ) {
     const env = opts.env ?? process.env;
     this.env = env;
-    this.config = new Config(settings, { profileFlag: globals.profile, env });
+    this.config = new Config(settings, { profileFlag: globals.profile, env, warn: (m) => this.warn(m) });
     this.flagFormat = parseFormat(globals.output);
     // VX_OUTPUT matters (and is checked) only when -o is not given
     this.envFormat = !this.flagFormat && env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT, 'VX_OUTPUT') : undefined;
