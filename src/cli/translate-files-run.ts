@@ -168,6 +168,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
   }
   if (only.fallback === false) throw new UsageError(`--no-fallback does not apply to vx translate ${mode}`);
+  if (opts.check && mode === 'sync') refuseIgnoredByCheck(ctx, opts);
   const params = parseParams({ to: opts.to, from: opts.from, category: opts.category, traceId: opts.traceId });
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.out !== undefined && opts.outDir !== undefined) throw new UsageError('give --out <pattern> or --out-dir <dir>, not both');
@@ -459,6 +460,28 @@ function lockEntry(entries: Record<string, LockEntry> | undefined, target: Targe
 
 function unitName(p: SourcePlan, u: SourceUnit): string {
   return p.format.name === 'md' ? `the block at line ${u.line} of ${p.path}` : `unit ${JSON.stringify(u.key.length > 80 ? `${u.key.slice(0, 77)}...` : u.key)} (line ${u.line} of ${p.path})`;
+}
+
+/** what only shapes the requests or the files written: `sync --check` sends nothing and writes nothing */
+const IGNORED_BY_CHECK = [
+  ['protect', '--protect'],
+  ['state', '--state'],
+  ['fuzzy', '--fuzzy'],
+  ['category', '--category'],
+  ['concurrency', '--concurrency'],
+  ['traceId', '--trace-id'],
+  ['memory', '--memory'],
+  ['maxCharsPerMinute', '--max-chars-per-minute'],
+  ['budget', '--budget'],
+] as const satisfies readonly (readonly [keyof FilesOptions, string])[];
+
+/** Options that `--check` would accept and ignore are refused (exit 2), as everywhere in vx, rather than seem to matter. */
+function refuseIgnoredByCheck(ctx: Ctx, opts: FilesOptions): void {
+  const given: string[] = IGNORED_BY_CHECK.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+  if (ctx.globals.dryRun) given.push('--dry-run');
+  if (!given.length) return;
+  const one = given.length === 1;
+  throw new UsageError(`${given.join(', ')} ${one ? 'has' : 'have'} no effect with --check, which sends nothing and writes nothing: leave ${one ? 'it' : 'them'} out`);
 }
 
 function checkState(state: string, doc: SourceDoc): void {

@@ -299,10 +299,14 @@ function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env): strin
     : 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host';
 }
 
-/** The transport a process uses: undici when a proxy is configured or forced, else node:http. */
+/**
+ * The transport a process uses: undici when a proxy is configured or forced, else node:http.
+ * VX_HTTP_CLIENT (any case; empty is unset) forces one; another value is a usage error, not ignored.
+ */
 export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' | 'node' {
-  const forced = env.VX_HTTP_CLIENT?.toLowerCase();
+  const forced = env.VX_HTTP_CLIENT?.trim().toLowerCase();
   if (forced === 'undici' || forced === 'node') return forced;
+  if (forced) throw new UsageError(`invalid value "${env.VX_HTTP_CLIENT}" for VX_HTTP_CLIENT: expected undici or node`);
   const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => Boolean(env[k]?.trim()));
   return proxy ? 'undici' : 'node';
 }

@@ -180,6 +180,28 @@ describe('emulated translator: answers', () => {
     expect(given.body[0].detectedLanguage).toBeUndefined();
   });
 
+  it('short common texts (greetings, UI strings) are detected by their words, with score 1 when one language knows them all', async () => {
+    // tinyld guessed these from letter statistics: "Hallo Welt" nl, "Bonjour" fr at 0.14, "Hello" it, "Cancel" nothing (en, score 0)
+    const cases: [string, string][] = [
+      ['Good morning', 'en'], ['Hello', 'en'], ['Hello world', 'en'], ['Thank you', 'en'], ['Save', 'en'], ['Cancel', 'en'], ['Open file', 'en'], ['Sign in', 'en'],
+      ['Hallo Welt', 'de'], ['Guten Tag', 'de'], ['Einstellungen', 'de'], ['Speichern', 'de'],
+      ['Bonjour', 'fr'], ['Merci beaucoup', 'fr'], ['Annuler', 'fr'],
+      ['Gracias', 'es'], ['Hola', 'es'], ['Grazie mille', 'it'], ['Ciao', 'it'], ['Obrigado', 'pt'], ['Olá', 'pt'],
+      ['Dank je wel', 'nl'], ['Dziękuję', 'pl'], ['Tack', 'sv'], ['Merhaba', 'tr'], ['Ahoj', 'cs'], ['Kiitos', 'fi'],
+      ['Привет', 'ru'], ['Дякую', 'uk'], ['Здравей', 'bg'],
+    ];
+    const r = await post('?api-version=3.0&to=ja', items(...cases.map(([t]) => t)));
+    expect(r.body.map((x: any, i: number) => [cases[i][0], x.detectedLanguage])).toEqual(cases.map(([t, language]) => [t, { language, score: 1 }]));
+    // a word two languages share is a tie: a lower score, the language still one of them
+    const tie = await post('?api-version=3.0&to=ja', items('Tak'));
+    expect(['pl', 'da']).toContain(tie.body[0].detectedLanguage.language);
+    expect(tie.body[0].detectedLanguage.score).toBe(0.5);
+    // vx translate without --from says so too
+    const cli = await e2e.run(['translate', '--to', 'ja', 'Hallo Welt', 'Bonjour', '-o', 'json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).map((x: any) => x.detectedLanguage)).toEqual([{ language: 'de', score: 1 }, { language: 'fr', score: 1 }]);
+  });
+
   it('a short text the detector cannot place is detected by its script (Arabic letters are not English), before suggestedFrom', async () => {
     // tinyld finds nothing in "مرحبا" and Yiddish in "שלום עולם": the emulator answered en (score 0) for both
     const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('مرحبا', 'שלום עולם'));

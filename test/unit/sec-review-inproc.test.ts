@@ -1,0 +1,85 @@
+// A hostile review of where secrets can surface (session 6): typed secrets echoed by usage errors,
+// credential forms the redaction did not know, run in-process (test/helpers/inproc.ts).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+
+const env = offlineEnv();
+const SECRET = 'Sekr3tValue-9f8e7d';
+
+describe('a secret typed where vx did not expect it is not echoed by the usage error', () => {
+  // `--token=<secret>` (the spelling of gh, az, curl-like tools) names no vx option: commander's
+  // message quoted the whole word, value included, into stderr (a CI log)
+  const cases: [string[], string][] = [
+    [['erp', 'companies', 'list', `--token=${SECRET}`], "vx: unknown option '--token=…' (its value is not shown) (run `vx erp companies list --help` for usage)"],
+    [[`--password=${SECRET}`, 'erp', 'companies', 'list'], "vx: unknown option '--password=…' (its value is not shown) (run `vx --help` for usage)"],
+    [['translate', 'hi', '--to', 'de', `--key=${SECRET}`], "vx: unknown option '--key=…' (its value is not shown) (run `vx translate --help` for usage)"],
+  ];
+  for (const [args, line] of cases) {
+    it(args.find((a) => a.includes('='))!.split('=')[0], async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`${line}\n`);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+
+  it('an unknown option without a value is named as before', async () => {
+    const r = await runInProc(['erp', 'companies', 'list', '--token'], { env });
+    expect(r.stderr).toBe("vx: unknown option '--token' (run `vx erp companies list --help` for usage)\n");
+  });
+
+  // `az config set core.output=table` is how az spells it: `vx profile set translator.key=<key>`
+  // answered 'unknown setting "translator.key=<key>"' with the key in it
+  it('profile set <key>=<value> says how to write it, the value not shown, nothing stored', async () => {
+    const r = await runInProc(['profile', 'set', `translator.key=${SECRET}`], { env });
+    expect(r.stderr).toBe('vx: "translator.key=…": give the value as its own argument: vx profile set translator.key <value> (or on standard input); nothing was stored\n');
+    expect(r.code).toBe(2);
+    const shown = await runInProc(['profile', 'show', '-o', 'json'], { env });
+    expect(shown.stdout).not.toContain(SECRET);
+  });
+
+  it('an unknown setting written with = is named without what follows the =', async () => {
+    const r = await runInProc(['profile', 'set', `translator.secret=${SECRET}`], { env });
+    expect(r.stderr).toMatch(/^vx: unknown setting "translator\.secret=…"; known settings: translator\.endpoint, /);
+    expect(r.stderr).not.toContain(SECRET);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('redaction of credential forms it did not know', () => {
+  beforeEach(() => clearSecrets());
+
+  // new URL() accepts an unencoded @ in the password (the last @ ends the user information):
+  // only the part before the first @ was masked
+  it('user information whose password holds an unencoded @ is masked whole', () => {
+    expect(redact('GET https://bob:p@ssw0rdX@erp.example.com/erp/api: refused')).toBe('GET https://***@erp.example.com/erp/api: refused');
+    expect(redact('https://bob:pw@h/x and mail a@b.example')).toBe('https://***@h/x and mail a@b.example');
+    expect(redact('see https://h.example/a@b')).toBe('see https://h.example/a@b');
+  });
+
+  it('credential headers spelled with underscores, run together or as Authorization after a prefix', () => {
+    const out = redactHeaders({ 'X-Authorization': 'tok-1', api_key: 'k1', x_api_key: 'k2', accesstoken: 't2', AccessKey: 'k3', sessionid: 's1', privatekey: 'p1', 'X-Auth': 'a1', 'content-type': 'application/json', 'If-Match': '*' });
+    expect(out).toEqual({ 'X-Authorization': '***', api_key: '***', x_api_key: '***', accesstoken: '***', AccessKey: '***', sessionid: '***', privatekey: '***', 'X-Auth': '***', 'content-type': 'application/json', 'If-Match': '*' });
+  });
+
+  it('JSON credential fields in camelCase (clientSecret, accessToken, refreshToken, secret, ...)', () => {
+    expect(redact('{"clientSecret":"c1","accessToken":"a1","refreshToken":"r1","idToken":"i1","secret":"s1","sasToken":"t1","privateKey":"p1","connectionString":"Endpoint=sb://x;SharedAccessKey=k","name":"n","tokenCount":3}')).toBe(
+      '{"clientSecret":"***","accessToken":"***","refreshToken":"***","idToken":"***","secret":"***","sasToken":"***","privateKey":"***","connectionString":"***","name":"n","tokenCount":3}',
+    );
+  });
+
+  it('query parameters key=, secret=, api_key= and client_assertion=, and storage keys in connection strings', () => {
+    expect(redact('https://h/x?key=AIzaSyA1&secret=s2&api_key=k3&client_assertion=a.b.c&$skiptoken=5&monkey=1')).toBe('https://h/x?key=***&secret=***&api_key=***&client_assertion=***&$skiptoken=5&monkey=1');
+    expect(redact('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc+def/ghi==;EndpointSuffix=core')).toBe('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core');
+    expect(redact('Endpoint=sb://ns/;SharedAccessKeyName=root;SharedAccessKey=xyz=')).toBe('Endpoint=sb://ns/;SharedAccessKeyName=root;SharedAccessKey=***');
+    // a --set on a field named key is an OData value, not a query: left readable
+    expect(redact('unknown field key in "--set key=value"')).toBe('unknown field key in "--set key=value"');
+  });
+
+  it('a Basic credential after Authorization in a text', () => {
+    expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic ***');
+    expect(redact('{"authorization":"Basic dXNlcjpwYXNz"}')).toBe('{"authorization":"***"}');
+    expect(redact('Basic information')).toBe('Basic information');
+  });
+});
