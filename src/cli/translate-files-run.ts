@@ -24,7 +24,8 @@ import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
-import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
+import { TranslationMemory } from '../api/translator/memory.js';
+import { filesMemory } from '../api/translator/files/tm.js';
 import { BudgetExceeded, MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
@@ -292,7 +293,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
-      memory: memory && { ids: (langs) => memory!.idsFor(keyOptions(groupParams(langs))), lookup: (ids, text) => memory!.lookup(ids, text), store: (ids, text, r) => memory!.store(ids, text, r) },
+      memory: memory && filesMemory(memory, groupParams, protect),
       // one budget for the whole run: each group's sender spends from the same account
       sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget, account }),
       concurrency,

@@ -2,7 +2,7 @@
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
-import { chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
+import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
@@ -96,6 +96,7 @@ export class Ctx {
       backoffBaseMs: envInteger('VX_BACKOFF_BASE_MS', 60_000),
       // responses larger than this are refused (default 256 MiB)
       maxBodyBytes: envInteger('VX_MAX_RESPONSE_BYTES', Number.MAX_SAFE_INTEGER, 1),
+      allowHttp: allowHttpFrom(env),
       observer: this.retryObserver(),
       waitingAfterMs: envInteger('VX_WAITING_AFTER_MS', 86_400_000),
       transport: opts.transport,

@@ -27,10 +27,10 @@ import {
   MAX_MESSAGE,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
-import { redact, redactHeaders } from './redact.js';
+import { isCredentialHeader, redact, redactHeaders } from './redact.js';
 import { parseExact, stringifyExact } from './json.js';
 import { sleep as defaultSleep } from './sleep.js';
-import { dotSegmentIn, sentUrl } from './url.js';
+import { dotSegmentIn, isLoopbackHost, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
@@ -123,6 +123,11 @@ export interface HttpOptions {
   observer?: HttpObserver;
   /** after how long without an answer `observer.waiting` is first called (default 5 s), then every second */
   waitingAfterMs?: number;
+  /**
+   * Send credentials over plain http to a host other than this machine (VX_ALLOW_HTTP=1): an
+   * on-premises server without TLS, on purpose. Otherwise refused, nothing sent.
+   */
+  allowHttp?: boolean;
   /**
    * The seam for tests (test/helpers/httpmock.ts): one exchange without a network. Retries,
    * timeouts, tracing, redaction and error mapping around it stay the real ones.
@@ -309,6 +314,14 @@ export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' 
   if (forced) throw new UsageError(`invalid value "${env.VX_HTTP_CLIENT}" for VX_HTTP_CLIENT: expected undici or node`);
   const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => Boolean(env[k]?.trim()));
   return proxy ? 'undici' : 'node';
+}
+
+/** VX_ALLOW_HTTP: 1 (or true, yes) lets credentials go over plain http to other machines; 0, false, no or unset does not. */
+export function allowHttpFrom(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.VX_ALLOW_HTTP?.trim().toLowerCase();
+  if (!v || v === '0' || v === 'false' || v === 'no') return false;
+  if (v === '1' || v === 'true' || v === 'yes') return true;
+  throw new UsageError(`invalid value "${env.VX_ALLOW_HTTP}" for VX_ALLOW_HTTP: expected 1 or 0`);
 }
 
 interface RawResponse {
@@ -549,7 +562,30 @@ export class Http {
       if (BAD_HEADER_VALUE.test(v)) throw new UsageError(`the ${k} header holds a character a header cannot carry (a line break or another control character, or one beyond Latin-1); nothing was sent`);
       headers[k.toLowerCase()] = v;
     }
+    this.checkCleartext(req, headers);
     return { headers, body };
+  }
+
+  /**
+   * Refuses to send a credential (a key or token header, or a stored sign-in) over plain http to a
+   * host other than this machine, where anyone on the way can read it: an endpoint typed or copied
+   * with http:// sent the key in clear without a word. The emulator (loopback) is fine;
+   * VX_ALLOW_HTTP=1 allows the rest, for a server without TLS on purpose.
+   */
+  private checkCleartext(req: HttpRequest, headers: Record<string, string>): void {
+    if (this.opts.allowHttp || !req.url.startsWith('http:')) return;
+    let u: URL;
+    try {
+      u = new URL(req.url);
+    } catch {
+      return; // said by the transport
+    }
+    if (isLoopbackHost(u.hostname)) return;
+    const renewer = (req.headers as Record<symbol, unknown> | undefined)?.[CREDENTIAL_RENEWER];
+    if (!renewer && !Object.keys(headers).some(isCredentialHeader)) return;
+    throw new UsageError(`${req.method.toUpperCase()} ${redact(req.url)}: the endpoint is plain http to another machine, and vx sends credentials (keys, tokens) only over https (plain http only to this machine: 127.0.0.1, ::1, localhost); nothing was sent`, {
+      hint: 'use the https address of the service; to send credentials in clear anyway (a server without TLS on a network you trust), set VX_ALLOW_HTTP=1',
+    });
   }
 
   /**

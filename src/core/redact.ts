@@ -83,13 +83,18 @@ export function redact(text: string): string {
     .replace(JSON_FIELD, `$1${MASK}$2`);
 }
 
+/** Whether a header carries a credential, by its name (the ones vx sends, and `X-Auth-Token`, `api_key`...). */
+export function isCredentialHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_HEADERS.has(n) || SECRET_HEADER_NAME.test(n);
+}
+
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
-    const name = k.toLowerCase();
-    if (SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)) {
+    if (isCredentialHeader(k)) {
       out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
     } else {
       out[k] = redact(value);

@@ -2,6 +2,7 @@
 // credential forms the redaction did not know, run in-process (test/helpers/inproc.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
+import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
@@ -81,5 +82,52 @@ describe('redaction of credential forms it did not know', () => {
     expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic ***');
     expect(redact('{"authorization":"Basic dXNlcjpwYXNz"}')).toBe('{"authorization":"***"}');
     expect(redact('Basic information')).toBe('Basic information');
+  });
+});
+
+// an endpoint typed or copied with http:// sent the key or token in clear, without a word; the
+// sign-in address (auth.url) was already refused so (docs/auth.md)
+describe('credentials never go over plain http to another machine unless VX_ALLOW_HTTP=1', () => {
+  const remote = { ...env, VX_ERP_PREFIX: 'http://erp.example.test/erp', VX_TRANSLATOR_ENDPOINT: 'http://tr.example.test' };
+  const line = (method: string, url: string) =>
+    `vx: ${method} ${url}: the endpoint is plain http to another machine, and vx sends credentials (keys, tokens) only over https (plain http only to this machine: 127.0.0.1, ::1, localhost); nothing was sent\n` +
+    'use the https address of the service; to send credentials in clear anyway (a server without TLS on a network you trust), set VX_ALLOW_HTTP=1\n';
+
+  it('a bearer token (erp), also in --dry-run: exit 2, nothing sent', async () => {
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await runInProc(['erp', 'companies', 'list', ...extra], { env: remote });
+      expect(r.stderr).toBe(line('GET', 'http://erp.example.test/erp/api/v2.0/companies'));
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
+
+  it('a subscription key (translator), and a credential given with vx api -H', async () => {
+    const t = await runInProc(['translate', 'hello', '--to', 'de'], { env: remote });
+    expect(t.stderr).toContain('vx: POST http://tr.example.test/translate?api-version=3.0&to=de: the endpoint is plain http to another machine');
+    expect(t.code).toBe(2);
+    expect(t.http.requests).toEqual([]);
+    const a = await runInProc(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-H', 'X-Api-Key: k'], { env: remote });
+    expect(a.stderr).toBe(line('GET', 'http://erp.example.test/erp/api/v2.0/companies'));
+    expect(a.http.requests).toEqual([]);
+  });
+
+  it('VX_ALLOW_HTTP=1 sends them; https and loopback http need nothing; a bad VX_ALLOW_HTTP is exit 2', async () => {
+    const ok = await runInProc(['erp', 'companies', 'list', '-o', 'json'], {
+      env: { ...remote, VX_ALLOW_HTTP: '1' },
+      setup: (t) => t.http.stub('GET', 'http://erp.example.test/erp/api/v2.0/companies', json(200, { value: [] })),
+    });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.http.requests[0]!.headers.authorization).toBe('Bearer test-token');
+    const tls = await runInProc(['erp', 'companies', 'list', '-o', 'json'], {
+      env: { ...env, VX_ERP_PREFIX: 'https://erp.example.test/erp' },
+      setup: (t) => t.http.stub('GET', 'https://erp.example.test/erp/api/v2.0/companies', json(200, { value: [] })),
+    });
+    expect(tls.code).toBe(0);
+    const bad = await runInProc(['erp', 'companies', 'list'], { env: { ...remote, VX_ALLOW_HTTP: 'sure' } });
+    expect(bad.stderr).toBe('vx: invalid value "sure" for VX_ALLOW_HTTP: expected 1 or 0\n');
+    expect(bad.code).toBe(2);
   });
 });
