@@ -442,7 +442,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     ctx.verboseExchanges();
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
     const sent = items.size - result.memoryHits - result.tooLong.size;
-    ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}` : ''}`);
+    ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}${result.partialHits ? ` (and ${fmt(result.partialHits)} for some languages, sent for the others only)` : ''}` : ''}`);
   }
   if (memoryFailure !== undefined) {
     if (memoryFailure instanceof VxError) memoryFailure.hint = 'the targets were written; the translations the memory could not store are sent again by the next run';

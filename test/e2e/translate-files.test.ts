@@ -296,6 +296,8 @@ describe('translation memory and budget', () => {
       expect(r.code).toBe(0);
       const sent = e2e.emu.state.translator.calls.slice(n);
       expect(sent.map((c) => new URLSearchParams(c.query).getAll('to'))).toEqual([['fr']]);
+      // --verbose says the memory answered them for de (it said "memory hits: 0")
+      expect(r.stderr).toMatch(/sent 12 distinct texts in 1 request; .*; memory hits: 0 \(and 12 for some languages, sent for the others only\)\n$/);
       expect(sent[0].texts).toHaveLength(12);
       expect(JSON.parse(read(dir, 'de.json')).app.title).toBe('[de] Öŕðéŕ ɱåñåĝéŕ');
       expect(JSON.parse(read(dir, 'fr.json')).app.title).toBe('[fr] Öŕðéŕ ɱåñåĝéŕ');
