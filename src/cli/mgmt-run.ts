@@ -228,6 +228,7 @@ export async function applyLimit(
       timeoutSeconds: o.timeoutSeconds,
       retryAfter: submitted.retryAfter,
       url: submitted.location,
+      asyncUrl: submitted.asyncOperation,
       signal: ctx.signal,
       onState: (state) => {
         spinner.update(`quota request ${id}: ${state ?? 'unknown'}`);
