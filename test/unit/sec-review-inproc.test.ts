@@ -131,3 +131,52 @@ describe('credentials never go over plain http to another machine unless VX_ALLO
     expect(bad.code).toBe(2);
   });
 });
+
+// the journal's name is predictable (<file>.vx-journal): in a shared directory (/tmp) another user
+// could plant a link there to a file of this user that does not exist yet, and the import
+// created that file (with the journal's lines) wherever the link pointed
+describe('erp import: a journal name held by a dangling symbolic link is not followed', () => {
+  it('exit 2, nothing sent, nothing created where the link points', async () => {
+    const { mkdtempSync, writeFileSync, symlinkSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-journal-'));
+    const input = join(dir, 'people.csv');
+    writeFileSync(input, 'code,displayName\nSP1,Ann\n');
+    const victim = join(dir, 'authorized_keys');
+    symlinkSync(victim, `${input}.vx-journal`);
+    const r = await runInProc(['erp', 'salespeople', 'import', '--file', input, '--yes'], { env });
+    expect(r.stderr).toBe(`vx: cannot create the journal ${input}.vx-journal: a symbolic link to a file that does not exist is there (another user's, in a shared directory?); remove it, or name another file with --journal\n`);
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+    expect(existsSync(victim)).toBe(false);
+  });
+});
+
+// HTTPS_PROXY=proxy.corp:8080 (no scheme, as curl accepts) or a mistyped address: exit 8 "network
+// error: Invalid URL protocol ..." or exit 1 "Invalid URL", naming neither the variable nor the fix
+describe('a proxy variable that is not an http(s) address', () => {
+  it('is exit 2 naming the variable (never its value), nothing sent', async () => {
+    const { Http } = await import('../../src/core/http.js');
+    const { UsageError } = await import('../../src/core/errors.js');
+    const saved = { ...process.env };
+    try {
+      for (const [name, value] of [
+        ['HTTPS_PROXY', `user:${SECRET}@proxy.corp:8080`],
+        ['https_proxy', `http://user:${SECRET}@[bad`],
+        ['HTTP_PROXY', 'socks5://127.0.0.1:1080'],
+      ]) {
+        for (const k of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'VX_HTTP_CLIENT']) delete process.env[k];
+        process.env[name] = value;
+        const http = new Http({ retries: 0 });
+        const e = await http.send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch((x: unknown) => x);
+        expect(e, name).toBeInstanceOf(UsageError);
+        expect((e as Error).message).toBe(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+        await http.close();
+      }
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+});
