@@ -6,7 +6,7 @@ import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
 import { language } from '../api/translator/options.js';
-import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
+import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER, type TmxSkipped } from '../api/translator/tmx.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
@@ -145,13 +145,23 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
   if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;
+  const skipped: TmxSkipped = { emptyTargets: 0 };
   try {
-    total = await readTmx(file, () => {
-      if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
-    });
+    total = await readTmx(
+      file,
+      () => {
+        if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
+      },
+      undefined,
+      skipped,
+    );
   } catch (e) {
     if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
     throw (e as NodeJS.ErrnoException).code ? readError(file, e) : e;
+  }
+  if (skipped.emptyTargets) {
+    const n = skipped.emptyTargets;
+    ctx.warn(`${file}: ${fmt(n)} target segment${n === 1 ? ' is' : 's are'} empty (not translated yet): skipped, so that ${n === 1 ? 'its text is' : 'their texts are'} translated, not answered with nothing`);
   }
   if (ctx.globals.dryRun) {
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);

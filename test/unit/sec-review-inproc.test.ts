@@ -131,3 +131,24 @@ describe('credentials never go over plain http to another machine unless VX_ALLO
     expect(bad.code).toBe(2);
   });
 });
+
+// the journal's name is predictable (<file>.vx-journal): in a shared directory (/tmp) another user
+// could plant a link there to a file of this user that does not exist yet, and the import
+// created that file (with the journal's lines) wherever the link pointed
+describe('erp import: a journal name held by a dangling symbolic link is not followed', () => {
+  it('exit 2, nothing sent, nothing created where the link points', async () => {
+    const { mkdtempSync, writeFileSync, symlinkSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-journal-'));
+    const input = join(dir, 'people.csv');
+    writeFileSync(input, 'code,displayName\nSP1,Ann\n');
+    const victim = join(dir, 'authorized_keys');
+    symlinkSync(victim, `${input}.vx-journal`);
+    const r = await runInProc(['erp', 'salespeople', 'import', '--file', input, '--yes'], { env });
+    expect(r.stderr).toBe(`vx: cannot create the journal ${input}.vx-journal: a symbolic link to a file that does not exist is there (another user's, in a shared directory?); remove it, or name another file with --journal\n`);
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+    expect(existsSync(victim)).toBe(false);
+  });
+});
