@@ -180,3 +180,33 @@ describe('a proxy variable that is not an http(s) address', () => {
     }
   });
 });
+
+// a target replaced by vx kept the mode of the file it replaced, set-user-ID and set-group-ID bits
+// included: `--out` over a setuid program (as root: a root-owned setuid file) made the new
+// content a setuid program. The permission bits are kept, those three bits are not.
+describe('a file vx replaces keeps its permissions but never set-user-ID, set-group-ID or sticky', () => {
+  it('--out (atomicFileSink) and translate file targets', async () => {
+    const { mkdtempSync, writeFileSync, chmodSync, statSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { atomicFileSink } = await import('../../src/core/output.js');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-mode-'));
+    const out = join(dir, 'tool');
+    writeFileSync(out, 'old');
+    chmodSync(out, 0o6755);
+    const sink = await atomicFileSink(out);
+    await sink.write('new');
+    await sink.commit();
+    expect(statSync(out).mode & 0o7777).toBe(0o755);
+
+    writeFileSync(join(dir, 'en.json'), '{ "a": "One" }\n');
+    writeFileSync(join(dir, 'de.json'), '{ "a": "Eins" }\n');
+    chmodSync(join(dir, 'de.json'), 0o4640);
+    const r = await runInProc(['translate', 'file', join(dir, 'en.json'), '--to', 'de'], {
+      env,
+      setup: (t) => void t.http.stub('POST', /\/translate\?/, (req) => json(200, (JSON.parse(req.text) as { Text: string }[]).map((i) => ({ translations: [{ to: 'de', text: `[de] ${i.Text}` }] })))),
+    });
+    expect(r.code).toBe(0);
+    expect(statSync(join(dir, 'de.json')).mode & 0o7777).toBe(0o640);
+  });
+});
