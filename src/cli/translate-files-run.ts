@@ -541,7 +541,8 @@ async function commit(writes: { path: string; text: string }[], signal: AbortSig
       const cannot = (e: NodeJS.ErrnoException) => new OutputError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
       const existing = await stat(w.path).catch(() => undefined);
       const path = existing ? await realpath(w.path) : w.path;
-      const mode = existing ? existing.mode & 0o7777 : undefined;
+      // (its permissions; never set-user-ID, set-group-ID or sticky, as atomicFileSink)
+      const mode = existing ? existing.mode & 0o777 : undefined;
       let file: import('node:fs/promises').FileHandle | undefined;
       let tmp = '';
       for (let attempt = 0; !file; attempt++) {

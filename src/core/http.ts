@@ -316,6 +316,30 @@ export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' 
   return proxy ? 'undici' : 'node';
 }
 
+/**
+ * The proxy variables undici's EnvHttpProxyAgent reads (lower case first), checked before it is
+ * made: one that is not an http(s) URL (`proxy.corp:8080` without a scheme, a mistyped address)
+ * was a false "network error" (exit 8) or a bare "Invalid URL" (exit 1). Its value is never
+ * shown: it may hold the proxy's password.
+ */
+export function checkProxyVariables(env: NodeJS.ProcessEnv = process.env): void {
+  for (const names of [['http_proxy', 'HTTP_PROXY'], ['https_proxy', 'HTTPS_PROXY']]) {
+    const name = names.find((n) => env[n] !== undefined);
+    const value = name && env[name];
+    if (!value) continue;
+    let ok = false;
+    try {
+      const u = new URL(value);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      throw new UsageError(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+    }
+  }
+}
+
 /** VX_ALLOW_HTTP: 1 (or true, yes) lets credentials go over plain http to other machines; 0, false, no or unset does not. */
 export function allowHttpFrom(env: NodeJS.ProcessEnv = process.env): boolean {
   const v = env.VX_ALLOW_HTTP?.trim().toLowerCase();
@@ -452,6 +476,7 @@ export class Http {
       this.undici = mod.default ?? mod;
     }
     if (!this.dispatcher) {
+      checkProxyVariables();
       const timeout = this.opts.timeoutMs ?? 60_000;
       // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
       // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).

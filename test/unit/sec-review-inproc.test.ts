@@ -152,3 +152,61 @@ describe('erp import: a journal name held by a dangling symbolic link is not fol
     expect(existsSync(victim)).toBe(false);
   });
 });
+
+// HTTPS_PROXY=proxy.corp:8080 (no scheme, as curl accepts) or a mistyped address: exit 8 "network
+// error: Invalid URL protocol ..." or exit 1 "Invalid URL", naming neither the variable nor the fix
+describe('a proxy variable that is not an http(s) address', () => {
+  it('is exit 2 naming the variable (never its value), nothing sent', async () => {
+    const { Http } = await import('../../src/core/http.js');
+    const { UsageError } = await import('../../src/core/errors.js');
+    const saved = { ...process.env };
+    try {
+      for (const [name, value] of [
+        ['HTTPS_PROXY', `user:${SECRET}@proxy.corp:8080`],
+        ['https_proxy', `http://user:${SECRET}@[bad`],
+        ['HTTP_PROXY', 'socks5://127.0.0.1:1080'],
+      ]) {
+        for (const k of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'VX_HTTP_CLIENT']) delete process.env[k];
+        process.env[name] = value;
+        const http = new Http({ retries: 0 });
+        const e = await http.send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch((x: unknown) => x);
+        expect(e, name).toBeInstanceOf(UsageError);
+        expect((e as Error).message).toBe(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+        await http.close();
+      }
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+});
+
+// a target replaced by vx kept the mode of the file it replaced, set-user-ID and set-group-ID bits
+// included: `--out` over a setuid program (as root: a root-owned setuid file) made the new
+// content a setuid program. The permission bits are kept, those three bits are not.
+describe('a file vx replaces keeps its permissions but never set-user-ID, set-group-ID or sticky', () => {
+  it('--out (atomicFileSink) and translate file targets', async () => {
+    const { mkdtempSync, writeFileSync, chmodSync, statSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { atomicFileSink } = await import('../../src/core/output.js');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-mode-'));
+    const out = join(dir, 'tool');
+    writeFileSync(out, 'old');
+    chmodSync(out, 0o6755);
+    const sink = await atomicFileSink(out);
+    await sink.write('new');
+    await sink.commit();
+    expect(statSync(out).mode & 0o7777).toBe(0o755);
+
+    writeFileSync(join(dir, 'en.json'), '{ "a": "One" }\n');
+    writeFileSync(join(dir, 'de.json'), '{ "a": "Eins" }\n');
+    chmodSync(join(dir, 'de.json'), 0o4640);
+    const r = await runInProc(['translate', 'file', join(dir, 'en.json'), '--to', 'de'], {
+      env,
+      setup: (t) => void t.http.stub('POST', /\/translate\?/, (req) => json(200, (JSON.parse(req.text) as { Text: string }[]).map((i) => ({ translations: [{ to: 'de', text: `[de] ${i.Text}` }] })))),
+    });
+    expect(r.code).toBe(0);
+    expect(statSync(join(dir, 'de.json')).mode & 0o7777).toBe(0o640);
+  });
+});
