@@ -686,6 +686,10 @@ function lcsRoutes(): FamilyDef['routes'] {
         if (problem) return { status: 200, body: result(false, null, problem) };
         // environment ids are GUIDs: the same one in another case is the same environment
         if (source.toLowerCase() === target.toLowerCase()) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
+        // the environment page's rule, which the API shares (reference-create-refresh.md): one
+        // operation at a time on an environment; the one running ends when a status read sees it end
+        const running = s.operations.find((o) => o.project === project && o.target.toLowerCase() === target.toLowerCase() && o.completed === undefined);
+        if (running) return { status: 200, body: result(false, null, `Another operation (${running.id}) is in progress on the target environment ${target}; a refresh can start when it has ended.`) };
         const now = Date.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {
