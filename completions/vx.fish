@@ -373,6 +373,7 @@ function __vx_profiles
   env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \t
 end
 complete -c vx -f
+complete -c vx -n 'string match -q -- "* --" (__vx_path)' -F
 complete -c vx -s p -l profile -x -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -a '(__vx_profiles)'

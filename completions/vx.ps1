@@ -156,6 +156,9 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   for ($i = 1; $i -lt $last; $i++) {
     $w = $words[$i]
     if ($skip) { $skip = $false; continue }
+    # after --, words are operands (text to translate, the command of emulator exec): nothing of vx's;
+    # no candidates, so PowerShell offers file names, as bash and zsh do
+    if ($w -eq '--') { return }
     $node = $__vxTree[$path]
     if ($w.StartsWith('-')) { if ($node.valued -contains $w) { $skip = $true }; continue }
     if ($node.cmds -contains $w) { $path = "$path $w" }

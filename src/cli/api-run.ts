@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { authHeaders, serviceBase } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
 import type { ApiOptions } from './api.js';
@@ -87,12 +88,24 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
     await ctx.print(items);
     return;
   }
+  if (method === 'HEAD') ctx.noQuery('HEAD: its answer has no body');
   const res = await ctx.http.send({ method, url, headers, body });
   if (!res.body.length) return;
   const ct = res.headers['content-type'] ?? '';
   if (ct.includes('json') || /^\s*[[{]/.test(res.text)) {
     await ctx.print(res.json());
-  } else {
-    await ctx.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+    return;
   }
+  // not JSON: --query has nothing to apply to (refused, not ignored: the request was made, the
+  // answer is not printed); -o none prints nothing; text is printed as text, anything else (a
+  // PDF, bytes in another charset) byte for byte
+  if (ctx.globals.query !== undefined) {
+    throw new UsageError(`--query needs a JSON answer; this one is ${ct.split(';')[0].trim() || 'of no declared type'} (${res.body.length} bytes), not shown (the request itself was sent and succeeded)`);
+  }
+  if (ctx.explicitFormat() === 'none') return;
+  if ((!ct || TEXTUAL.test(ct)) && isUtf8(res.body)) await ctx.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+  else await ctx.write(res.body);
 }
+
+/** media types whose bodies are text (printed as text, with a final line feed) */
+const TEXTUAL = /^\s*text\/|[/+](xml|yaml|csv|javascript|ecmascript|html|x-www-form-urlencoded)\b/i;

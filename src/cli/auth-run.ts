@@ -438,9 +438,39 @@ export async function logout(ctx: Ctx, o: { service?: ServiceName }): Promise<vo
 
 export async function token(ctx: Ctx, o: { service: ServiceName }): Promise<void> {
   ctx.noQuery('auth token (it prints the credential itself)');
+  // (it prints no credential: nothing to refuse at a terminal)
+  if (ctx.http.dryRun) return tokenDryRun(ctx, o.service);
   if (ctx.stdoutIsTTY && !ctx.globals.yes) {
     throw new UsageError(`refusing to print the ${o.service} ${o.service === 'translator' ? 'key' : 'token'} to a terminal; pipe it to a program, or pass --yes`);
   }
   const value = await credential(ctx.config, o.service, ctx.http);
   await ctx.write(`${value}\n`);
+}
+
+/**
+ * `auth token --dry-run`: stdout gets the requests the command would send (as every --dry-run),
+ * i.e. the renewal of an expired sign-in or nothing, and never the credential (a stored one may be
+ * stale: the real run would renew it first); stderr says what would be printed.
+ */
+async function tokenDryRun(ctx: Ctx, service: ServiceName): Promise<void> {
+  const what = `${service} ${service === 'translator' ? 'key' : 'token'}`;
+  const r = ctx.config.resolve(credentialKey(service));
+  if (!r || r.source !== 'profile') {
+    if (!r) await credential(ctx.config, service, ctx.http); // throws: not configured
+    ctx.info(`dry run: vx would print the ${what} from ${r?.origin ?? r?.source} (nothing to send)`);
+    return;
+  }
+  const profile = `profile "${ctx.config.profileName()}"`;
+  const owner = storedOwner(ctx.config, service);
+  const record = owner && storedSignIn(ctx.config, owner);
+  if (!owner || !record || !isExpired(record)) {
+    ctx.info(`dry run: vx would print the ${what} stored in ${profile} (nothing to send)`);
+    return;
+  }
+  const means = renewalMeans(ctx.config, owner, record);
+  if (!means) await credential(ctx.config, service, ctx.http); // throws: expired, sign in again
+  ctx.info(`dry run: the ${owner} sign-in stored in ${profile} expired at ${record.expiresAt}; vx would renew it with the request above, store the new token and print it; nothing was sent or stored`);
+  const { renewNow } = await import('../api/auth/renew.js');
+  // with the dry-run door the grant's request is planned (printed on stdout) and nothing is sent or stored
+  await renewNow(ctx.config, owner as OAuthFamily, means!, record, ctx.http);
 }

@@ -205,6 +205,8 @@ export function fish(nodes: Node[]): string {
     '  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \\t',
     'end',
     'complete -c vx -f',
+    // after --: file names, as bash (-o default) and zsh (_files) offer
+    `complete -c vx -n 'string match -q -- "* --" (__vx_path)' -F`,
     "complete -c vx -s p -l profile -x -a '(__vx_profiles)'",
     ...['use', 'delete', 'show'].map((c) => `complete -c vx -n 'test (__vx_path) = "vx profile ${c}"' -a '(__vx_profiles)'`),
   ];
@@ -245,6 +247,9 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   for ($i = 1; $i -lt $last; $i++) {
     $w = $words[$i]
     if ($skip) { $skip = $false; continue }
+    # after --, words are operands (text to translate, the command of emulator exec): nothing of vx's;
+    # no candidates, so PowerShell offers file names, as bash and zsh do
+    if ($w -eq '--') { return }
     $node = $__vxTree[$path]
     if ($w.StartsWith('-')) { if ($node.valued -contains $w) { $skip = $true }; continue }
     if ($node.cmds -contains $w) { $path = "$path $w" }

@@ -228,6 +228,7 @@ export async function applyLimit(
       timeoutSeconds: o.timeoutSeconds,
       retryAfter: submitted.retryAfter,
       url: submitted.location,
+      asyncUrl: submitted.asyncOperation,
       signal: ctx.signal,
       onState: (state) => {
         spinner.update(`quota request ${id}: ${state ?? 'unknown'}`);
@@ -451,8 +452,18 @@ export async function runVsDelete(ctx: Ctx, opts: VsDeleteOpts, id: string): Pro
   const ifMatch = checkIfMatch(opts.ifMatch);
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  if (!c.dryRun) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Delete version set ${id} of service ${scope.service}?`);
-  const etag = await currentEtag(c, scope, id, ifMatch);
+  const ask = !c.dryRun && !ctx.globals.yes;
+  // without a terminal the confirmation fails before anything is read or sent
+  if (ask && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, false, `Delete version set ${id} of service ${scope.service}?`);
+  let read: { body: VersionSet; etag?: string } | undefined;
+  if (ask) {
+    // read first, then ask (as gh and az do): a set that is not there is exit 4 without a question,
+    // and the question names the one that is; the ETag of this read guards the DELETE
+    read = await getVersionSet(c, scope, id);
+    const name = read.body.properties?.displayName;
+    await confirmDestructive(ctx.prompter, false, `Delete version set ${id}${name ? ` (${name})` : ''} of service ${scope.service}?`);
+  }
+  const etag = await currentEtag(c, scope, id, ifMatch, read);
   await deleteVersionSet(c, scope, id, etag);
   if (ctx.stderrIsTTY) ctx.info(`deleted version set ${id}`);
 }

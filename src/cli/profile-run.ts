@@ -69,6 +69,13 @@ function settable(ctx: Ctx, key: string) {
 }
 
 export async function set(ctx: Ctx, key: string, value?: string): Promise<void> {
+  // `vx profile set translator.key=<key>` (az's `config set core.output=table`): said how to write
+  // it, the value never shown (it is often the credential)
+  const eq = key.indexOf('=');
+  if (eq > 0 && value === undefined && ctx.config.publicSettings().some((d) => d.key === key.slice(0, eq))) {
+    const name = key.slice(0, eq);
+    throw new UsageError(`"${name}=…": give the value as its own argument: vx profile set ${name} <value> (or on standard input); nothing was stored`);
+  }
   const def = settable(ctx, key);
   if (value === undefined) {
     if (ctx.prompter.interactive) {

@@ -15,6 +15,7 @@ import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
 import { selectFor, state } from './runner.js';
 import { oneLine } from '../core/errors.js';
+import { redact } from '../core/redact.js';
 
 /**
  * The top-level nouns, in the order of `vx --help`. Each is a declaration (define.ts); only those
@@ -70,16 +71,20 @@ function commandPath(c: Command): string {
  * Commander's usage errors as one vx line: `error: unknown option '--bogus'` and its
  * `(Did you mean --to?)` become `vx: unknown option '--bogus' (did you mean --to?) (run \`vx
  * translate --help\` for usage)`. Commander's text echoes what was typed, so control characters
- * in it are shown escaped (one line, no terminal escapes).
+ * in it are shown escaped (one line, no terminal escapes), and the value of an unknown
+ * `--option=value` is left out (it is often a credential), as are known secrets (redact).
  */
 export function usageLine(c: Command, str: string): string {
   const text = str
     .replace(/^error:\s*/, '')
+    // `--token=<secret>` names no option: the word typed is quoted, but never what follows its =
+    // (often the very credential, and stderr goes to CI logs)
+    .replace(/^(unknown option '-{1,2}[^'=\s]*)=[^']*'/, "$1=…' (its value is not shown)")
     .replace(/\s*\n\(Did you mean (.*)\?\)\s*$/s, ' (did you mean $1?)')
     .replace(/\.\s+Expected /, ': expected ')
     .replace(/\.\s+Allowed choices are /, '; allowed: ')
     .replace(/\.?\s*$/, '');
-  return `vx: ${oneLine(text)} (run \`${commandPath(c)} --help\` for usage)`;
+  return `vx: ${oneLine(redact(text))} (run \`${commandPath(c)} --help\` for usage)`;
 }
 
 /**

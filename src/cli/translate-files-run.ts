@@ -24,7 +24,8 @@ import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
-import { keyOptions, TranslationMemory } from '../api/translator/memory.js';
+import { TranslationMemory } from '../api/translator/memory.js';
+import { filesMemory } from '../api/translator/files/tm.js';
 import { BudgetExceeded, MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
@@ -168,6 +169,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     throw new UsageError(`${flag} does not apply to vx translate ${mode} (locale files are sent as HTML with their placeholders protected)`);
   }
   if (only.fallback === false) throw new UsageError(`--no-fallback does not apply to vx translate ${mode}`);
+  if (opts.check && mode === 'sync') refuseIgnoredByCheck(ctx, opts);
   const params = parseParams({ to: opts.to, from: opts.from, category: opts.category, traceId: opts.traceId });
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.out !== undefined && opts.outDir !== undefined) throw new UsageError('give --out <pattern> or --out-dir <dir>, not both');
@@ -291,7 +293,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
-      memory: memory && { ids: (langs) => memory!.idsFor(keyOptions(groupParams(langs))), lookup: (ids, text) => memory!.lookup(ids, text), store: (ids, text, r) => memory!.store(ids, text, r) },
+      memory: memory && filesMemory(memory, groupParams, protect),
       // one budget for the whole run: each group's sender spends from the same account
       sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget, account }),
       concurrency,
@@ -440,7 +442,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     ctx.verboseExchanges();
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
     const sent = items.size - result.memoryHits - result.tooLong.size;
-    ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}` : ''}`);
+    ctx.verbose(`sent ${fmt(sent)} distinct text${sent === 1 ? '' : 's'} in ${fmt(result.requests)} request${result.requests === 1 ? '' : 's'}; ${billed}${memory ? `; memory hits: ${fmt(result.memoryHits)}${result.partialHits ? ` (and ${fmt(result.partialHits)} for some languages, sent for the others only)` : ''}` : ''}`);
   }
   if (memoryFailure !== undefined) {
     if (memoryFailure instanceof VxError) memoryFailure.hint = 'the targets were written; the translations the memory could not store are sent again by the next run';
@@ -459,6 +461,28 @@ function lockEntry(entries: Record<string, LockEntry> | undefined, target: Targe
 
 function unitName(p: SourcePlan, u: SourceUnit): string {
   return p.format.name === 'md' ? `the block at line ${u.line} of ${p.path}` : `unit ${JSON.stringify(u.key.length > 80 ? `${u.key.slice(0, 77)}...` : u.key)} (line ${u.line} of ${p.path})`;
+}
+
+/** what only shapes the requests or the files written: `sync --check` sends nothing and writes nothing */
+const IGNORED_BY_CHECK = [
+  ['protect', '--protect'],
+  ['state', '--state'],
+  ['fuzzy', '--fuzzy'],
+  ['category', '--category'],
+  ['concurrency', '--concurrency'],
+  ['traceId', '--trace-id'],
+  ['memory', '--memory'],
+  ['maxCharsPerMinute', '--max-chars-per-minute'],
+  ['budget', '--budget'],
+] as const satisfies readonly (readonly [keyof FilesOptions, string])[];
+
+/** Options that `--check` would accept and ignore are refused (exit 2), as everywhere in vx, rather than seem to matter. */
+function refuseIgnoredByCheck(ctx: Ctx, opts: FilesOptions): void {
+  const given: string[] = IGNORED_BY_CHECK.filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+  if (ctx.globals.dryRun) given.push('--dry-run');
+  if (!given.length) return;
+  const one = given.length === 1;
+  throw new UsageError(`${given.join(', ')} ${one ? 'has' : 'have'} no effect with --check, which sends nothing and writes nothing: leave ${one ? 'it' : 'them'} out`);
 }
 
 function checkState(state: string, doc: SourceDoc): void {
@@ -517,7 +541,8 @@ async function commit(writes: { path: string; text: string }[], signal: AbortSig
       const cannot = (e: NodeJS.ErrnoException) => new OutputError(`cannot write ${w.path}: ${e.code === 'EACCES' ? 'permission denied' : e.code === 'ENOSPC' ? 'no space left on the device' : e.message}`);
       const existing = await stat(w.path).catch(() => undefined);
       const path = existing ? await realpath(w.path) : w.path;
-      const mode = existing ? existing.mode & 0o7777 : undefined;
+      // (its permissions; never set-user-ID, set-group-ID or sticky, as atomicFileSink)
+      const mode = existing ? existing.mode & 0o777 : undefined;
       let file: import('node:fs/promises').FileHandle | undefined;
       let tmp = '';
       for (let attempt = 0; !file; attempt++) {

@@ -6,11 +6,12 @@ import { join, sep } from 'node:path';
 import { fmt } from '../api/translator/batcher.js';
 import { TranslationMemory, type MemoryEntry } from '../api/translator/memory.js';
 import { language } from '../api/translator/options.js';
-import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../api/translator/tmx.js';
+import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER, type TmxSkipped } from '../api/translator/tmx.js';
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
 import { characterCount } from '../spec/families.js';
+import { serviceLanguage } from '../spec/translator.js';
 import { readError, sameFile } from '../core/input.js';
 import { atomicFileSink, outFile, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -145,13 +146,23 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
   if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)`);
   // the whole file is checked first: a problem anywhere imports nothing
   let total = 0;
+  const skipped: TmxSkipped = { emptyTargets: 0 };
   try {
-    total = await readTmx(file, () => {
-      if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
-    });
+    total = await readTmx(
+      file,
+      () => {
+        if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
+      },
+      undefined,
+      skipped,
+    );
   } catch (e) {
     if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
     throw (e as NodeJS.ErrnoException).code ? readError(file, e) : e;
+  }
+  if (skipped.emptyTargets) {
+    const n = skipped.emptyTargets;
+    ctx.warn(`${file}: ${fmt(n)} target segment${n === 1 ? ' is' : 's are'} empty (not translated yet): skipped, so that ${n === 1 ? 'its text is' : 'their texts are'} translated, not answered with nothing`);
   }
   if (ctx.globals.dryRun) {
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
@@ -182,12 +193,19 @@ export function parseAge(v: string): number {
   return Number(m[1]) * unit;
 }
 
-/** one value of an option `translate` itself also declares (repeatable there: it may arrive as a list) */
-function single(flag: string, v: string | string[] | undefined): string | undefined {
+/**
+ * The codes entries of one language given to an option `translate` itself also declares (repeatable
+ * there: it may arrive as a list) are stored under: the code as vx translate sends it, and the
+ * service's language for a file's locale, as translate file and a TMX import key it (de-DE -> de,
+ * zh-CN -> zh-Hans). Lower case.
+ */
+function single(flag: string, v: string | string[] | undefined): string[] | undefined {
   const all = v === undefined ? [] : ([] as string[]).concat(v).flatMap((x) => x.split(',')).map((x) => x.trim());
   if (all.length > 1) throw new UsageError(`${flag} takes one language here: ${all.join(', ')}`);
+  if (all[0]?.toLowerCase() === 'auto' && flag === '--from') return ['auto'];
   // a code that is not one would match nothing: refused, as vx translate refuses it
-  return (all[0]?.toLowerCase() === 'auto' && flag === '--from' ? 'auto' : language(flag, all[0]))?.toLowerCase();
+  const code = language(flag, all[0]);
+  return code === undefined ? undefined : [...new Set([code.toLowerCase(), serviceLanguage(code).toLowerCase()])];
 }
 
 export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; to?: string | string[]; from?: string; all?: boolean }): Promise<void> {
@@ -199,7 +217,7 @@ export async function prune(ctx: Ctx, opts: MemoryFlags & { olderThan?: string; 
   const to = single('--to', opts.to);
   const from = single('--from', opts.from);
   const drop = (e: MemoryEntry) =>
-    (cutoff === undefined || e.stored < cutoff) && (to === undefined || e.options.to === to) && (from === undefined || (e.options.from || 'auto') === from);
+    (cutoff === undefined || e.stored < cutoff) && (to === undefined || to.includes(e.options.to)) && (from === undefined || from.includes(e.options.from || 'auto'));
   const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false });
   try {
     let matching = 0;

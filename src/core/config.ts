@@ -111,6 +111,11 @@ export function jsonErrorWithoutText(text: string, e: Error): string {
   return `${at[1]} at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
 }
 
+/** "EACCES: permission denied" of "EACCES: permission denied, open '/x/config.json'" */
+function briefError(e: Error): string {
+  return e.message.replace(/, \w+ '[^']*'$/, '');
+}
+
 function emptyFlag(what: string): UsageError {
   return new UsageError(`${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
 }
@@ -119,11 +124,15 @@ export class Config {
   readonly dir: string;
   readonly path: string;
   private data: StoreData | undefined;
+  /** why the file could not be read (it exists: not ENOENT) */
+  private readError: NodeJS.ErrnoException | undefined;
+  /** the same, once a lookup went on without the file */
+  private unreadable: NodeJS.ErrnoException | undefined;
   private readonly defs = new Map<string, SettingDef>();
 
   constructor(
     defs: readonly SettingDef[],
-    private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv } = {},
+    private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv; warn?: (message: string) => void } = {},
   ) {
     for (const d of defs) {
       this.defs.set(d.key, d);
@@ -159,6 +168,7 @@ export class Config {
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
+      this.readError = e as NodeJS.ErrnoException;
       throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
     }
     this.checkDir();
@@ -181,13 +191,35 @@ export class Config {
     return this.data;
   }
 
-  /** flag > VX_PROFILE > the active profile > "default" */
-  profileName(): string {
-    return this.opts.profileFlag || this.env.VX_PROFILE || this.store().activeProfile || 'default';
+  /**
+   * The store for looking settings up in the implicit profile. A file that exists but cannot be
+   * read (permissions, a directory in its place) is needed only when a profile is named: otherwise
+   * the command goes on with flags and environment variables, with one warning (as CI runs that
+   * give everything by environment expect), and a setting they do not give is reported as that
+   * read failure, not as "not set". A corrupt file stays an error (it is never silently skipped).
+   */
+  private lookupStore(): StoreData {
+    if (this.unreadable) return {};
+    try {
+      return this.store();
+    } catch (e) {
+      const cause = this.readError;
+      if (!cause || this.opts.profileFlag || this.env.VX_PROFILE) throw e;
+      this.unreadable = cause;
+      this.opts.warn?.(`cannot read config file ${this.path} (${briefError(cause)}): only flags and environment variables are used${this.accessAdvice(cause)}`);
+      return {};
+    }
   }
 
-  profile(name = this.profileName()): ProfileData {
-    const profiles = this.store().profiles;
+  /** flag > VX_PROFILE > the active profile > "default" */
+  profileName(): string {
+    return this.opts.profileFlag || this.env.VX_PROFILE || this.lookupStore().activeProfile || 'default';
+  }
+
+  /** The named profile's settings; without a name, the profile in use (looked up as lookupStore says). */
+  profile(name?: string): ProfileData {
+    const profiles = (name === undefined ? this.lookupStore() : this.store()).profiles;
+    name ??= this.profileName();
     return (profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined) ?? Object.create(null);
   }
 
@@ -285,6 +317,10 @@ export class Config {
     const fallback = fb ? ` (falls back to ${[fb.env, fb.key].filter(Boolean).join('/')})` : '';
     const how = [def?.env ? `set ${def.env}${fallback}` : undefined, `run \`vx profile set ${key} <value>\``].filter(Boolean).join(' or ');
     const label = what ?? def?.description ?? key;
+    // the file that may hold it could not be read (a warning said so, with what to do): that is the error to fix
+    if (this.unreadable) {
+      throw new UsageError(`${label} is not in ${def?.env ?? 'the environment'}, and config file ${this.path}, which may hold it, could not be read (${briefError(this.unreadable)})`);
+    }
     if (def?.credential) {
       throw new AuthError(`no credentials configured: ${label} is not set; ${how}, or sign in with \`vx auth login --service ${key.split('.')[0]}\``);
     }
@@ -480,7 +516,8 @@ export class Config {
   validateKey(key: string): SettingDef {
     const def = this.defs.get(key);
     if (!def) {
-      throw new UsageError(`unknown setting "${key}"; known settings: ${this.publicSettings().map((d) => d.key).join(', ')}`);
+      // what follows an = is never shown: `translator.key=<key>` is a setting written az's way
+      throw new UsageError(`unknown setting "${key.replace(/=.*/s, '=…')}"; known settings: ${this.publicSettings().map((d) => d.key).join(', ')}`);
     }
     return def;
   }

@@ -2,7 +2,7 @@
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
-import { Http, type HttpObserver, type Transport } from './http.js';
+import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
@@ -77,12 +77,15 @@ export class Ctx {
   ) {
     const env = opts.env ?? process.env;
     this.env = env;
-    this.config = new Config(settings, { profileFlag: globals.profile, env });
+    this.config = new Config(settings, { profileFlag: globals.profile, env, warn: (m) => this.warn(m) });
     this.flagFormat = parseFormat(globals.output);
     // VX_OUTPUT matters (and is checked) only when -o is not given
     this.envFormat = !this.flagFormat && env.VX_OUTPUT ? parseFormat(env.VX_OUTPUT, 'VX_OUTPUT') : undefined;
     this.timeoutMs = (parseNumberOption('--timeout', globals.timeout, { min: 0.001, max: 86_400 }) ?? 60) * 1000;
     this.retries = parseNumberOption('--retries', globals.retries, { min: 0, max: 100, integer: true }) ?? 4;
+    // checked here, before any command runs, as VX_OUTPUT is (the Http below reads it again)
+    chooseTransport(env);
+    const envInteger = (name: string, max: number, min = 0) => parseNumberOption(name, env[name] || undefined, { min, max, integer: true });
     const debug = globals.debug ? (line: string) => this.io.stderr.write(`${this.errChalk.dim(`[debug] ${oneLine(line)}`)}\n`) : undefined;
     this.http = new Http({
       timeoutMs: this.timeoutMs,
@@ -90,11 +93,12 @@ export class Ctx {
       debug,
       dryRun: globals.dryRun,
       signal,
-      backoffBaseMs: env.VX_BACKOFF_BASE_MS ? Number(env.VX_BACKOFF_BASE_MS) : undefined,
+      backoffBaseMs: envInteger('VX_BACKOFF_BASE_MS', 60_000),
       // responses larger than this are refused (default 256 MiB)
-      maxBodyBytes: env.VX_MAX_RESPONSE_BYTES ? Number(env.VX_MAX_RESPONSE_BYTES) : undefined,
+      maxBodyBytes: envInteger('VX_MAX_RESPONSE_BYTES', Number.MAX_SAFE_INTEGER, 1),
+      allowHttp: allowHttpFrom(env),
       observer: this.retryObserver(),
-      waitingAfterMs: env.VX_WAITING_AFTER_MS ? Number(env.VX_WAITING_AFTER_MS) : undefined,
+      waitingAfterMs: envInteger('VX_WAITING_AFTER_MS', 86_400_000),
       transport: opts.transport,
     });
     this.prompter = opts.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });

@@ -27,10 +27,10 @@ import {
   MAX_MESSAGE,
 } from './errors.js';
 import type { Paced, Ticket } from './pacer.js';
-import { redact, redactHeaders } from './redact.js';
+import { isCredentialHeader, redact, redactHeaders } from './redact.js';
 import { parseExact, stringifyExact } from './json.js';
 import { sleep as defaultSleep } from './sleep.js';
-import { dotSegmentIn, sentUrl } from './url.js';
+import { dotSegmentIn, isLoopbackHost, sentUrl } from './url.js';
 
 declare const __VX_VERSION__: string;
 export const VERSION: string = typeof __VX_VERSION__ === 'string' ? __VX_VERSION__ : '0.0.0-dev';
@@ -123,6 +123,11 @@ export interface HttpOptions {
   observer?: HttpObserver;
   /** after how long without an answer `observer.waiting` is first called (default 5 s), then every second */
   waitingAfterMs?: number;
+  /**
+   * Send credentials over plain http to a host other than this machine (VX_ALLOW_HTTP=1): an
+   * on-premises server without TLS, on purpose. Otherwise refused, nothing sent.
+   */
+  allowHttp?: boolean;
   /**
    * The seam for tests (test/helpers/httpmock.ts): one exchange without a network. Retries,
    * timeouts, tracing, redaction and error mapping around it stay the real ones.
@@ -299,12 +304,48 @@ function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env): strin
     : 'the proxy asks for a user and password: put them in its address in HTTPS_PROXY or HTTP_PROXY, as user:password@ before its host';
 }
 
-/** The transport a process uses: undici when a proxy is configured or forced, else node:http. */
+/**
+ * The transport a process uses: undici when a proxy is configured or forced, else node:http.
+ * VX_HTTP_CLIENT (any case; empty is unset) forces one; another value is a usage error, not ignored.
+ */
 export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' | 'node' {
-  const forced = env.VX_HTTP_CLIENT?.toLowerCase();
+  const forced = env.VX_HTTP_CLIENT?.trim().toLowerCase();
   if (forced === 'undici' || forced === 'node') return forced;
+  if (forced) throw new UsageError(`invalid value "${env.VX_HTTP_CLIENT}" for VX_HTTP_CLIENT: expected undici or node`);
   const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => Boolean(env[k]?.trim()));
   return proxy ? 'undici' : 'node';
+}
+
+/**
+ * The proxy variables undici's EnvHttpProxyAgent reads (lower case first), checked before it is
+ * made: one that is not an http(s) URL (`proxy.corp:8080` without a scheme, a mistyped address)
+ * was a false "network error" (exit 8) or a bare "Invalid URL" (exit 1). Its value is never
+ * shown: it may hold the proxy's password.
+ */
+export function checkProxyVariables(env: NodeJS.ProcessEnv = process.env): void {
+  for (const names of [['http_proxy', 'HTTP_PROXY'], ['https_proxy', 'HTTPS_PROXY']]) {
+    const name = names.find((n) => env[n] !== undefined);
+    const value = name && env[name];
+    if (!value) continue;
+    let ok = false;
+    try {
+      const u = new URL(value);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      throw new UsageError(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+    }
+  }
+}
+
+/** VX_ALLOW_HTTP: 1 (or true, yes) lets credentials go over plain http to other machines; 0, false, no or unset does not. */
+export function allowHttpFrom(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.VX_ALLOW_HTTP?.trim().toLowerCase();
+  if (!v || v === '0' || v === 'false' || v === 'no') return false;
+  if (v === '1' || v === 'true' || v === 'yes') return true;
+  throw new UsageError(`invalid value "${env.VX_ALLOW_HTTP}" for VX_ALLOW_HTTP: expected 1 or 0`);
 }
 
 interface RawResponse {
@@ -435,6 +476,7 @@ export class Http {
       this.undici = mod.default ?? mod;
     }
     if (!this.dispatcher) {
+      checkProxyVariables();
       const timeout = this.opts.timeoutMs ?? 60_000;
       // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
       // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).
@@ -545,7 +587,30 @@ export class Http {
       if (BAD_HEADER_VALUE.test(v)) throw new UsageError(`the ${k} header holds a character a header cannot carry (a line break or another control character, or one beyond Latin-1); nothing was sent`);
       headers[k.toLowerCase()] = v;
     }
+    this.checkCleartext(req, headers);
     return { headers, body };
+  }
+
+  /**
+   * Refuses to send a credential (a key or token header, or a stored sign-in) over plain http to a
+   * host other than this machine, where anyone on the way can read it: an endpoint typed or copied
+   * with http:// sent the key in clear without a word. The emulator (loopback) is fine;
+   * VX_ALLOW_HTTP=1 allows the rest, for a server without TLS on purpose.
+   */
+  private checkCleartext(req: HttpRequest, headers: Record<string, string>): void {
+    if (this.opts.allowHttp || !req.url.startsWith('http:')) return;
+    let u: URL;
+    try {
+      u = new URL(req.url);
+    } catch {
+      return; // said by the transport
+    }
+    if (isLoopbackHost(u.hostname)) return;
+    const renewer = (req.headers as Record<symbol, unknown> | undefined)?.[CREDENTIAL_RENEWER];
+    if (!renewer && !Object.keys(headers).some(isCredentialHeader)) return;
+    throw new UsageError(`${req.method.toUpperCase()} ${redact(req.url)}: the endpoint is plain http to another machine, and vx sends credentials (keys, tokens) only over https (plain http only to this machine: 127.0.0.1, ::1, localhost); nothing was sent`, {
+      hint: 'use the https address of the service; to send credentials in clear anyway (a server without TLS on a network you trust), set VX_ALLOW_HTTP=1',
+    });
   }
 
   /**

@@ -629,8 +629,9 @@ export async function atomicFileSink(path: string, opts: { randomName?: () => st
     if (!st.isFile()) return directSink(createWriteStream(path, { flags: 'w' }), fail, incomplete);
     // a symbolic link keeps pointing at its file: the new content goes next to the file it names
     target = await realpath(path);
-    // the file keeps its permissions (a 0600 file stays 0600)
-    mode = st.mode & 0o7777;
+    // the file keeps its permissions (a 0600 file stays 0600), never set-user-ID, set-group-ID or
+    // sticky: new content under a setuid program's name must not run with its owner's rights
+    mode = st.mode & 0o777;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw isVxError(e) ? e : fail(e);
   }

@@ -20,7 +20,8 @@ export const SECRET_HEADERS = new Set([
  * `Private-Token`, `X-Functions-Key`, `X-Amz-Security-Token`): a credential given with `vx api -H`
  * is masked in --debug and --dry-run like the ones vx sends itself
  */
-const SECRET_HEADER_NAME = /(^|-)(auth|key|apikey|token|secret|password|passwd|credentials?|signature|session)(-|$)/;
+const SECRET_HEADER_NAME =
+  /(^|[-_.])(auth|authorization|key|apikey|token|secret|password|passwd|credentials?|signature|session|sessionid|accesstoken|accesskey|authtoken|apitoken|privatekey|secretkey|clientsecret)([-_.]|$)/;
 
 export const MASK = '***';
 
@@ -34,8 +35,32 @@ export function addSecret(value: string | undefined | null): void {
   pattern = undefined;
 }
 
-/** `user:password@` in a URL (an endpoint may carry one): hidden wherever the URL is shown */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+/**
+ * `user:password@` in a URL (an endpoint may carry one): hidden wherever the URL is shown. Up to
+ * the last @ before the path: URL parsers accept an unencoded @ in the password (`bob:p@ss@host`)
+ */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
+
+/** OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter before the name) */
+const FORM_FIELD =
+  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi;
+
+/** names that are credentials only as a URL's query parameter (`?key=`, Google's API key): elsewhere (`--set key=x`) they are data */
+const QUERY_FIELD = /([?&](?:key|secret|access_key|private_token)=)[^&\s"#]+/gi;
+
+/** the keys of storage and service-bus connection strings */
+const CONNECTION_KEY = /((?<![\w-])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;&\s"]+/gi;
+
+/**
+ * Credential fields of a JSON text, in any case and with `_`/`-` or camelCase (`client_secret`,
+ * `clientSecret`): the value up to its closing quote (an escaped quote inside it included), or to
+ * the end of a text cut short inside the value (a truncated token answer)
+ */
+const JSON_FIELD =
+  /("(?:access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|client[-_]?assertion|device[-_]?code|key|token|secret|password|passwd|api[-_]?key|api[-_]?token|auth[-_]?token|sas[-_]?token|subscription[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|authorization|connection[-_]?string)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi;
+
+/** `Authorization: Basic <base64>` written in a text (headers themselves go through redactHeaders) */
+const BASIC = /(authorization"?\s*[:=]\s*"?Basic\s+)[A-Za-z0-9+/=._~-]+/gi;
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -51,11 +76,17 @@ export function redact(text: string): string {
   return text
     .replace(USERINFO, `$1${MASK}@`)
     .replace(/(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, `$1${MASK}`)
-    .replace(/((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|code|device_code|sig|signature|x-amz-signature|api-key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi, `$1${MASK}`)
-    // the same credential fields in JSON (`vx api --data '{"password": ...}'`), in any case; the value
-    // up to its closing quote (an escaped quote inside it included), or to the end of a text cut
-    // short inside the value (a truncated token answer)
-    .replace(/("(?:access_token|refresh_token|id_token|client_secret|client_assertion|device_code|key|token|password|passwd|api[-_]?key|subscription[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi, `$1${MASK}$2`);
+    .replace(BASIC, `$1${MASK}`)
+    .replace(FORM_FIELD, `$1${MASK}`)
+    .replace(QUERY_FIELD, `$1${MASK}`)
+    .replace(CONNECTION_KEY, `$1${MASK}`)
+    .replace(JSON_FIELD, `$1${MASK}$2`);
+}
+
+/** Whether a header carries a credential, by its name (the ones vx sends, and `X-Auth-Token`, `api_key`...). */
+export function isCredentialHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_HEADERS.has(n) || SECRET_HEADER_NAME.test(n);
 }
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -63,8 +94,7 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
-    const name = k.toLowerCase();
-    if (SECRET_HEADERS.has(name) || SECRET_HEADER_NAME.test(name)) {
+    if (isCredentialHeader(k)) {
       out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
     } else {
       out[k] = redact(value);

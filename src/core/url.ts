@@ -16,6 +16,11 @@ export function normalizeBase(base: string, what = 'endpoint'): string {
   return base.replace(/\/+$/, '');
 }
 
+/** A host name that can only be this machine: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 /** Percent-encodes a query value the way services expect (spaces as %20, `$` and `,` kept readable). */
 export function encodeQueryComponent(v: string): string {
   return encodeURIComponent(v).replace(/%24/g, '$').replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');

@@ -1,4 +1,7 @@
 // Fault injection: "429:0.1,503:0.05,500:0.02,reset:0.02,reset-after:0.01,hang:0.01,slow:0.05,latency:50".
+// A status answers the family's code of that status; a translator error code of 6 digits ("403001:1x",
+// the free quota used; "429002:0.1") answers that code, its status and the service's message, on the
+// translator only.
 // A probability in (0,1], or a count "2x" (the first two matching requests). A "family/" prefix
 // limits a rule to one family ("erp/503:0.1"), a method prefix to one method ("mgmt/PATCH/reset-after:1x",
 // "GET/500:0.05"). "retry-after:N" sets the Retry-After seconds on
@@ -13,6 +16,8 @@ export type FaultKind = 'status' | 'reset' | 'reset-after' | 'hang' | 'slow';
 export interface FaultRule {
   kind: FaultKind;
   status?: number;
+  /** the error code to answer (a translator code of 6 digits: `403001:1x`), else the family's code of the status */
+  code?: string;
   family?: string;
   /** only requests with this method (upper case) */
   method?: string;
@@ -66,6 +71,7 @@ export function spendChars(rate: CharRate, chars: number, now = performance.now(
 export interface PickedFault {
   kind: FaultKind | 'latency';
   status?: number;
+  code?: string;
   latencyMs?: number;
 }
 
@@ -104,16 +110,24 @@ export function parseFaults(spec: string): FaultSpec {
     }
     else {
       let rule: FaultRule;
+      let ruleFamily = family?.toLowerCase();
       if (/^\d{3}$/.test(kind)) {
         const status = Number(kind);
         if (status < 400 || status > 599) throw new Error(`invalid fault status ${status}: use 400-599`);
         rule = { kind: 'status', status };
+      } else if (/^\d{6}$/.test(kind)) {
+        // the translator's 6-digit codes (the status followed by 3 digits): 403001 (free quota used), 429002 ...
+        const status = Math.floor(Number(kind) / 1000);
+        if (status < 400 || status > 599) throw new Error(`invalid fault code ${kind}: a translator error code is a status of 400-599 followed by 3 digits`);
+        if (ruleFamily && ruleFamily !== 'translator') throw new Error(`invalid fault "${part}": ${kind} is a translator error code; use ${kind}:... or translator/${kind}:...`);
+        rule = { kind: 'status', status, code: kind };
+        ruleFamily = 'translator';
       } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
         rule = { kind };
       } else {
-        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), reset, reset-after, hang, slow, latency, slow-ms, retry-after, seed, rate or rate-burst`);
+        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), a translator error code (403001, 429002...), reset, reset-after, hang, slow, latency, slow-ms, retry-after, seed, rate or rate-burst`);
       }
-      if (family) rule.family = family.toLowerCase();
+      if (ruleFamily) rule.family = ruleFamily;
       if (method) rule.method = method.toUpperCase();
       if (x) rule.remaining = Math.floor(value);
       else {
@@ -151,5 +165,5 @@ export function pickFault(spec: FaultSpec, family: string, method?: string): Pic
 
 function toPicked(r: FaultRule, spec: FaultSpec): PickedFault {
   const latencyMs = (r.kind === 'slow' ? spec.slowMs : 0) + spec.latencyMs;
-  return { kind: r.kind, status: r.status, latencyMs: latencyMs || undefined };
+  return { kind: r.kind, status: r.status, ...(r.code ? { code: r.code } : {}), latencyMs: latencyMs || undefined };
 }

@@ -120,6 +120,12 @@ export interface MgmtState {
   versionSets: Record<string, Record<string, VersionSetRecord>>;
   /** seconds sent as Retry-After with accepted and running quota requests */
   retryAfter: number;
+  /**
+   * the long-running headers of an accepted quota change (201): `location` (default: Location and
+   * Retry-After), `async-operation` (Vendor-AsyncOperation, naming an operation resource
+   * `…/operationsStatuses/{id}` that answers 200 with `status`, and Retry-After) or `both`
+   */
+  lroHeaders?: 'location' | 'async-operation' | 'both';
   /** status reads a new quota request stays InProgress */
   pollsToFinish: number;
   pageSize: { events: number; versionSets: number; requests: number };

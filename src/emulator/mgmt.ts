@@ -312,9 +312,13 @@ function patchQuota(req: EmuRequest): EmuReply {
   const accepted = requestBody(s, id, q, limit, 'InProgress', 'Request processing', now);
   state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: rec.pollsToFinish ?? state.pollsToFinish, body: accepted };
   const path = requestId(s.sub, s.provider, s.location, id);
+  const lro = state.lroHeaders ?? 'location';
+  const headers: Record<string, string> = { 'retry-after': String(state.retryAfter) };
+  if (lro !== 'async-operation') headers.location = `${origin(req)}${path}?api-version=${MGMT_API_VERSION.quota}`;
+  if (lro !== 'location') headers['vendor-asyncoperation'] = `${origin(req)}${operationPath(s, id)}?api-version=${MGMT_API_VERSION.quota}`;
   return {
     status: 201,
-    headers: { 'retry-after': String(state.retryAfter), location: `${origin(req)}${path}?api-version=${MGMT_API_VERSION.quota}` },
+    headers,
     // patchComputeQuotaRequest.json: the full request path as id, the request id as name, an empty message
     body: { id: path, name: id, type: 'Vendor.Capacity/ServiceLimits', properties: { provisioningState: 'InProgress', message: '' } },
   };
@@ -355,6 +359,31 @@ function getRequest(req: EmuRequest): EmuReply {
   const body = advance(req, id);
   const running = body.properties.provisioningState === 'InProgress';
   return { status: 200, headers: running ? { 'retry-after': String(st(req).retryAfter) } : {}, body };
+}
+
+/** Where the operation resource of a quota request lives (the async-operation header names it). */
+function operationPath(s: QuotaScope, id: string): string {
+  return `/subscriptions/${s.sub}/providers/Vendor.Capacity/resourceProviders/${s.provider}/locations/${s.location}/operationsStatuses/${id}`;
+}
+
+/**
+ * The operation resource of a quota request, in the resource manager's async-operation format:
+ * always 200, `status` InProgress until the request ends, then Succeeded or Failed (a request
+ * that ends Invalid or Failed) with the `error` the RPC requires; Retry-After while it runs. A
+ * read moves the request on like a status read.
+ */
+function getOperation(req: EmuRequest): EmuReply {
+  const s = quotaScope(req);
+  const id = param(req, 'id', RULES.requestId, 'id').toLowerCase();
+  const r = st(req).requests[id];
+  if (!r || r.scope !== s.key) throw notFound('ResourceNotFound', `No operation '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
+  const body = advance(req, id);
+  const state = body.properties.provisioningState;
+  const running = state === 'InProgress';
+  const op: Record<string, unknown> = { id: operationPath(s, id), name: id, status: running ? 'InProgress' : state === 'Succeeded' ? 'Succeeded' : 'Failed', startTime: body.properties.requestSubmitTime };
+  if (!running) op.endTime = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (state === 'Failed' || state === 'Invalid') op.error = { code: state === 'Invalid' ? 'InvalidQuotaRequest' : 'QuotaRequestFailed', message: body.properties.message };
+  return { status: 200, headers: running ? { 'retry-after': String(st(req).retryAfter) } : {}, body: op };
 }
 
 function listRequests(req: EmuRequest): EmuReply {
@@ -572,6 +601,7 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: new RegExp(`${CAP}/serviceLimits/(?<name>[^/]+)$`, 'i'), handler: recorded(patchQuota) },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests$`, 'i'), handler: listRequests },
   { method: 'GET', path: new RegExp(`${CAP}/serviceLimitsRequests/(?<id>[^/]+)$`, 'i'), handler: getRequest },
+  { method: 'GET', path: new RegExp(`${CAP}/operationsStatuses/(?<id>[^/]+)$`, 'i'), handler: getOperation },
   { method: 'GET', path: new RegExp(`${APIM}$`, 'i'), handler: listVersionSets },
   { method: 'GET', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: getVersionSet },
   { method: 'PUT', path: new RegExp(`${APIM}/(?<id>[^/]+)$`, 'i'), handler: recorded(putVersionSet) },

@@ -95,6 +95,8 @@ export function faultCode(codes: FamilyCodes, status: number): string {
 
 export interface FamilyDef {
   name: FamilyName;
+  /** the service's message for an error code an injected fault names (`403001:1x`) */
+  faultMessage?: (code: string) => string | undefined;
   prefix: string;
   auth: 'key' | 'bearer' | 'none';
   codes: FamilyCodes;
@@ -429,10 +431,22 @@ export class Emulator {
     const entry: LogEntry = { family: 'unknown', method, path: `${url.pathname}${url.search}`, status: 0, time: Date.now() };
     let requestId: string = randomUUID();
     try {
+      // a web page can reach a loopback port too: by DNS rebinding (its own name made to resolve to
+      // 127.0.0.1) it would read the answers, and its name would go into the links built from Host
+      const host = foreignHost(req.headers.host);
+      if (host !== undefined) {
+        await this.readBody(req, 1 << 20);
+        return this.send(res, { status: 421, body: { error: { code: 'MisdirectedRequest', message: `the emulator answers requests for this machine only (Host 127.0.0.1, localhost or ::1, with its port); not for ${host.slice(0, 200)}` } } }, {});
+      }
       if (url.pathname.startsWith('/_emulator/')) {
         entry.family = 'control';
         this.record(entry);
         const body = await this.readBody(req, 1 << 20);
+        // a page of another origin can send a plain POST here without asking (no CORS preflight)
+        if (foreignOrigin(req.headers.origin)) {
+          entry.status = 403;
+          return this.send(res, { status: 403, body: { error: { code: 'Forbidden', message: 'the control routes do not take requests from a web page of another machine (Origin)' } } }, {});
+        }
         const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
         entry.status = reply.status;
         return this.send(res, reply, {});
@@ -476,9 +490,10 @@ export class Emulator {
           return; // never answered; the client's timeout decides
         }
         if (fault.status) {
-          const code = faultCode(family.codes, fault.status);
+          const code = fault.code ?? faultCode(family.codes, fault.status);
           const headers: Record<string, string> = fault.status === 429 || fault.status === 503 ? { 'retry-after': String(this.faults.retryAfter) } : {};
-          return fail(fault.status, code, `emulated fault: HTTP ${fault.status}`, headers);
+          const message = (fault.code && family.faultMessage?.(fault.code)) || `emulated fault: HTTP ${fault.status}`;
+          return fail(fault.status, code, message, headers);
         }
       }
       if (raw === 'too-large') return fail(413, family.codes.tooLarge, 'The request body is too large.');
@@ -626,6 +641,29 @@ export class Emulator {
       return { status: 204 };
     }
     return { status: 404, body: { error: { code: 'NotFound', message: 'control endpoints: GET /_emulator/health, GET /_emulator/requests, GET /_emulator/state, POST /_emulator/reset, PUT /_emulator/faults, GET|POST /_emulator/clock' } } };
+  }
+}
+
+/** 127.0.0.0/8, ::1, localhost and its subdomains (which browsers keep on this machine) */
+function loopbackName(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '[::1]' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** The host name of a Host header that names another machine; undefined for this one (or none: HTTP/1.0). */
+function foreignHost(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const hostname = header.replace(/:\d*$/, '');
+  return loopbackName(hostname) ? undefined : hostname;
+}
+
+/** Whether an Origin header names a page served elsewhere than this machine. */
+function foreignOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  try {
+    return !loopbackName(new URL(origin).hostname);
+  } catch {
+    return true; // `null` (a sandboxed page, a file) or garbage
   }
 }
 

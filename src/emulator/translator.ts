@@ -1,7 +1,7 @@
 // Translator family of the emulator, written from the spec (1-translator.md) and the notes:
 // POST /translate?api-version=3.0 with every query parameter checked as the service does (same
 // 6-digit codes), the limits (1,000 items, 50,000 characters per item and per request counted
-// across all targets), detection of the source language with a real detector (tinyld) when
+// across all targets), detection of the source language (common words first, then tinyld) when
 // `from` is absent, the pseudo-translation of translator-text.ts with its alignment, sentence
 // lengths, transliteration, profanity handling and HTML mode, custom categories with
 // allowFallback, and the X-RequestId, X-MT-System and X-Metered-Usage headers (X-MT-System `Microsoft`
@@ -11,6 +11,7 @@ import {
   canonicalScript,
   countChars,
   ERROR_CODES as C,
+  ERROR_MESSAGES,
   findLanguage,
   GUID,
   LANGUAGES,
@@ -29,6 +30,7 @@ import { spendChars } from './faults.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
 import { familyOf } from '../spec/families.js';
+import { guessByWords } from './translator-words.js';
 
 /** A custom translation system deployed under a category id. */
 export interface CustomSystem {
@@ -106,7 +108,16 @@ function detect(detectAll: Detector, text: string): { language: string; score: n
   const hit = detected.get(key);
   if (hit !== undefined) return hit;
   let found: { language: string; score: number } | null = null;
-  for (const d of detectAll(key)) {
+  const ranked = detectAll(key);
+  // a short text by its words first (tinyld needs a sentence: "Hallo Welt" was nl, "Hello" it);
+  // a tie of word lists (hallo: de, nl) goes to the one tinyld ranks first, else to the first listed
+  const guess = guessByWords(key);
+  if (guess) {
+    const tied = guess.languages;
+    const language = ranked.map((d) => scopeCode(d.lang, key)).find((l) => l !== undefined && tied.includes(l)) ?? tied[0];
+    found = { language, score: Math.round((guess.share / tied.length) * 100) / 100 };
+  }
+  for (const d of found ? [] : ranked) {
     const language = scopeCode(d.lang, key);
     if (language) {
       found = { language, score: Math.round(Math.min(1, Math.max(0, d.accuracy)) * 100) / 100 };
@@ -363,6 +374,7 @@ export function translatorFamily(): FamilyDef {
     },
     // {"error":{"code":400036,"message":"..."}}: a 6-digit integer code
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),
+    faultMessage: (code) => ERROR_MESSAGES[Number(code)],
     seed: seedTranslator,
     routes: [{ method: 'POST', path: '/translate', handler: translate }],
   };

@@ -29,6 +29,18 @@ export const QUOTA_FINAL_STATES = ['Succeeded', 'Failed', 'Invalid'] as const;
 /** the final states that are failures (exit 1) */
 export const QUOTA_FAILED_STATES = ['Failed', 'Invalid'] as const;
 
+/**
+ * The long-running operation headers of the resource manager (notes.md: "a Location header (or an
+ * async-operation status URL header)"). The async-operation header names an operation resource
+ * that answers 200 with `status`; per the resource manager's conventions (its RPC, and the SDKs'
+ * polling) it takes precedence over Location for the status, and Location (the quota API's
+ * final-state-via) gives the result. `Vendor-AsyncOperation` is the neutralised name, like the
+ * other `Vendor-` headers; `Azure-AsyncOperation` is what the real resource manager sends.
+ */
+export const ASYNC_OPERATION_HEADERS = ['vendor-asyncoperation', 'azure-asyncoperation'] as const;
+/** the `status` values that end an operation resource (the RPC's terminal states) */
+export const OPERATION_FINAL_STATUSES = ['Succeeded', 'Failed', 'Canceled'] as const;
+
 export const VERSIONING_SCHEMES = ['Segment', 'Query', 'Header'] as const;
 export type VersioningScheme = (typeof VERSIONING_SCHEMES)[number];
 

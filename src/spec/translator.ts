@@ -65,6 +65,44 @@ export const ERROR_CODES = {
   unavailable: 503000,
 } as const;
 
+/**
+ * The service's published message of each documented error code (the public error table of the
+ * real service), for errors the emulator answers by injection (`--faults 403001:1x`).
+ */
+export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
+  400000: 'One of the request inputs is not valid.',
+  400002: 'The category parameter is not valid.',
+  400003: 'A language specifier is missing or not valid.',
+  400004: 'A target script specifier ("To script") is missing or not valid.',
+  400005: 'An input text is missing or not valid.',
+  400018: 'A source script specifier ("From script") is missing or not valid.',
+  400021: 'The API version parameter is missing or invalid.',
+  400035: 'The source language ("From" field) is not valid.',
+  400036: 'The target language ("To" field) is missing or invalid.',
+  400042: 'One of the options specified ("Options" field) is not valid.',
+  400043: 'The client trace ID (ClientTraceId field or X-ClientTraceId header) is missing or invalid.',
+  400050: 'The input text is too long.',
+  400070: 'The number of target scripts (ToScript parameter) does not match the number of target languages (To parameter).',
+  400071: 'The value is not valid for TextType.',
+  400072: 'The array of input text has too many elements.',
+  400073: 'The script parameter is not valid.',
+  400074: 'The body of the request is not valid JSON.',
+  400077: 'The maximum request size has been exceeded.',
+  400079: 'The custom system requested for translation between from and to language does not exist.',
+  400080: 'Transliteration is not supported for the language or script.',
+  401000: 'The request is not authorized because credentials are missing or invalid.',
+  403000: 'The operation is not allowed.',
+  403001: 'The operation is not allowed because the subscription has exceeded its free quota.',
+  405000: 'The request method is not supported for the requested resource.',
+  408001: 'The translation system requested is being prepared. Please retry in a few minutes.',
+  415000: 'The Content-Type header is missing or invalid.',
+  429000: 'The server rejected the request because the client has exceeded request limits.',
+  429001: 'The server rejected the request because the client has exceeded request limits.',
+  429002: 'The server rejected the request because the client has exceeded request limits.',
+  500000: 'An unexpected error occurred. If the error persists, report it with date/time of error, request identifier from response header X-RequestId, and client identifier from request header X-ClientTraceId.',
+  503000: 'Service is temporarily unavailable. Retry. If the error persists, report it with date/time of error, request identifier from response header X-RequestId, and client identifier from request header X-ClientTraceId.',
+};
+
 const SURROGATE_HIGH = /[\uD800-\uDBFF]/;
 const SURROGATE_HIGH_G = /[\uD800-\uDBFF]/g;
 

@@ -382,6 +382,33 @@ describe('auth status, logout and token', () => {
     const none = await t.run(['auth', 'token', '--service', 'mgmt']);
     expect(none.code).toBe(3);
   });
+
+  // --dry-run printed the stored token as if valid, although it had expired (a renewal would have
+  // replaced it), and printed a secret where the contract asks for the requests: now stdout has the
+  // requests only (the renewal, its refresh token masked), stderr says what would be printed
+  it('token --dry-run prints the requests it would send (the renewal of an expired sign-in), never the credential', async () => {
+    await t.run(['auth', 'login', '--service', 'translator', '--with-key'], { input: 'emulator-key' });
+    t.emu.state.auth.tokenTtl = 0;
+    await loginDevice('lcs');
+    t.emu.state.auth.tokenTtl = 3600;
+    const before = t.profile();
+    t.emu.log.length = 0;
+    const dry = await t.run(['auth', 'token', '--service', 'lcs', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout) as { method: string; url: string; body: string }[];
+    expect(plan.map((p) => `${p.method} ${new URL(p.url).pathname}`)).toEqual(['POST /auth/common/oauth2/token']);
+    expect(plan[0].body).toContain('grant_type=refresh_token');
+    expect(plan[0].body).toContain('refresh_token=***');
+    expect(dry.stderr).toMatch(/^dry run: the lcs sign-in stored in profile "default" expired at 20\S+; vx would renew it with the request above, store the new token and print it; nothing was sent or stored\n$/);
+    for (const secret of secretsOf(before)) expect(dry.stdout + dry.stderr).not.toContain(secret);
+    expect(t.emu.log).toEqual([]);
+    expect(t.profile()).toEqual(before);
+
+    const key = await t.run(['auth', 'token', '--service', 'translator', '--dry-run']);
+    expect(key).toMatchObject({ code: 0, stdout: '', stderr: 'dry run: vx would print the translator key stored in profile "default" (nothing to send)\n' });
+    const env = await t.run(['auth', 'token', '--service', 'mgmt', '--dry-run'], { env: { VX_MGMT_TOKEN: 'env-token-0123456789' } });
+    expect(env).toMatchObject({ code: 0, stdout: '', stderr: 'dry run: vx would print the mgmt token from VX_MGMT_TOKEN (nothing to send)\n' });
+  });
 });
 
 describe('profiles', () => {

@@ -379,6 +379,8 @@ describe('help and completion', () => {
         'vx -p ',
         'vx --profile s',
         'vx translate --to de -- ',
+        'vx translate --to de -- --fr',
+        'vx emulator exec -- vx ',
       ];
       const script = [
         `source ${JSON.stringify(join(ROOT, 'completions', 'vx.fish'))}`,
@@ -396,9 +398,40 @@ describe('help and completion', () => {
         'bin/ cfg/ notes.txt',
         'default staging',
         'staging',
-        // (fish prints nothing for no candidates)
+        // after --, words are operands: file names, as bash and zsh offer (was nothing: `complete -f`);
+        // none of vx's options (--fr matches no file: no line)
+        'bin/ cfg/ notes.txt',
+        'bin/ cfg/ notes.txt',
         '',
       ]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  // PowerShell's completer went on offering subcommands and options after `--` (bash, zsh and fish
+  // stop there): `vx emulator exec -- vx <Tab>` offered vx's own nouns. The loop now stops at `--`
+  // and returns nothing, so PowerShell falls back to file names as bash and zsh offer.
+  it('powershell completion: after -- nothing of vx is offered (the loop over the words stops at --)', () => {
+    const ps1 = readFileSync(join(ROOT, 'completions', 'vx.ps1'), 'utf8');
+    const loop = /for \(\$i = 1; \$i -lt \$last; \$i\+\+\) \{\n([\s\S]*?)\n {2}\}\n/.exec(ps1)?.[1] ?? '';
+    const lines = loop.split('\n').map((l) => l.trim()).filter((l) => !l.startsWith('#'));
+    // the word is read, a value being skipped stays skipped, then -- ends everything before options and nouns are looked at
+    expect(lines.slice(0, 4)).toEqual(['$w = $words[$i]', 'if ($skip) { $skip = $false; continue }', "if ($w -eq '--') { return }", '$node = $__vxTree[$path]']);
+  });
+
+  const pwsh = spawnSync('sh', ['-c', 'command -v pwsh'], { encoding: 'utf8' }).stdout.trim();
+  it.skipIf(!pwsh)('powershell completion (TabExpansion2): nouns, option values, nothing of vx after --', () => {
+    const { dir, bin, cfg } = completionSandbox({ profiles: { default: {} } });
+    try {
+      const lines = ['vx erp sa', 'vx -o t', 'vx translate --to de -- ', 'vx emulator exec -- vx e'];
+      const script = [
+        `. ${JSON.stringify(join(ROOT, 'completions', 'vx.ps1'))}`,
+        ...lines.map((l) => `((TabExpansion2 -inputScript '${l}' -cursorColumn ${l.length}).CompletionMatches | Where-Object { $_.ResultType -eq 'ParameterValue' } | ForEach-Object { $_.CompletionText }) -join ' '`),
+      ].join('\n');
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
+      const r = spawnSync(pwsh, ['-NoProfile', '-NonInteractive', '-Command', script], { encoding: 'utf8', env, cwd: dir });
+      expect(r.stdout.split('\n')).toEqual(['salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes', 'table tsv text', '', '', '']);
     } finally {
       removeDir(dir);
     }

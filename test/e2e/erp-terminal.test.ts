@@ -5,7 +5,7 @@ import { SETTINGS } from '../../src/api/settings.js';
 import { runAction, runDelete, runRefresh, runCreate, runRelated } from '../../src/cli/erp-run.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
-import type { Prompter } from '../../src/core/prompt.js';
+import { confirmingPrompter } from '../helpers/ctx.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { findSet } from '../../src/spec/erp.js';
 import { tty } from '../helpers/tty.js';
@@ -27,18 +27,7 @@ afterAll(async () => {
 });
 
 function session(answer: boolean, globals: GlobalOptions = {}) {
-  const asked: string[] = [];
-  const prompter: Prompter = {
-    interactive: true,
-    async confirm(message) {
-      asked.push(message);
-      return answer;
-    },
-    input: async () => '',
-    password: async () => '',
-    select: async () => undefined as never,
-    search: async () => undefined as never,
-  };
+  const { prompter, asked } = confirmingPrompter(answer);
   const stdout = tty();
   const stderr = tty();
   const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1' };

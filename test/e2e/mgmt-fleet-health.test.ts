@@ -111,6 +111,17 @@ describe('vx mgmt health watch --once with a state file', () => {
     expect(mgmtLog()).toEqual([]);
   });
 
+  it('a state file that cannot be written (no such directory) is refused before the poll: no news printed, no --exec run, nothing sent (exit 2)', async () => {
+    const state = join(dir, 'no-such-dir', 'state.json');
+    const marker = join(dir, 'exec-ran');
+    const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--state', state, '--exec', `cat > /dev/null; touch ${marker}`]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`vx: cannot write the state file ${state}: the directory ${join(dir, 'no-such-dir')} does not exist; nothing was sent\n`);
+    expect(existsSync(marker)).toBe(false);
+    expect(mgmtLog()).toEqual([]);
+  });
+
   it('--resource watches one resource; an --exec that fails is a warning and --once then exits 1', async () => {
     const vm = `/subscriptions/${e2e.env.VX_SUBSCRIPTION}/resourceGroups/web/providers/Vendor.Compute/virtualMachines/vm-web-01`;
     const r = await e2e.run(['mgmt', 'health', 'watch', '--once', '--resource', vm, '--exec', 'cat > /dev/null; exit 3']);

@@ -1,6 +1,12 @@
 // vx mgmt version-sets list|get|create|update|delete against the emulator.
 import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/api/settings.js';
+import { runVsDelete } from '../../src/cli/mgmt-run.js';
+import { Ctx, type GlobalOptions } from '../../src/core/context.js';
+import { NotFoundError, UsageError } from '../../src/core/errors.js';
+import { confirmingPrompter } from '../helpers/ctx.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { tty } from '../helpers/tty.js';
 
 const e2e = useEmulator();
 const json = (s: string) => JSON.parse(s);
@@ -252,5 +258,57 @@ describe('vx mgmt version-sets delete', () => {
     expect(planned.map((p: any) => p.method)).toEqual(['GET', 'DELETE']);
     expect(planned[1].headers['if-match']).toBe('<ETag of a fresh GET>');
     expect(await mgmtLog()).toEqual([]);
+  });
+});
+
+// at a terminal, in-process with a scripted prompter: the question comes after the read, so a
+// version set that is not there is exit 4 without a question (as gh and az do)
+describe('vx mgmt version-sets delete at a terminal', () => {
+  function session(answer: boolean, globals: GlobalOptions = {}) {
+    const { prompter, asked } = confirmingPrompter(answer);
+    const stdout = tty();
+    const stderr = tty();
+    const env = { ...e2e.env, VX_CONFIG_DIR: e2e.configDir, NO_COLOR: '1' };
+    const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter, env });
+    return { ctx, asked, stdout, stderr };
+  }
+  const methods = async () => (await mgmtLog()).map((l) => `${l.method} ${l.status}`);
+
+  it('a version set that does not exist: exit 4, no question, no DELETE (also with --if-match)', async () => {
+    for (const ifMatch of [undefined, '*']) {
+      e2e.emu.reset();
+      const s = session(true);
+      const err = await runVsDelete(s.ctx, { resourceGroup: 'web', service: 'contoso-api', ifMatch }, 'nosuch').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect(s.asked).toEqual([]);
+      expect(await methods()).toEqual(['GET 404']);
+      await s.ctx.http.close();
+    }
+  });
+
+  it('asks after the read, naming the set; "no" deletes nothing; "yes" deletes with the ETag of that read', async () => {
+    const no = session(false);
+    await expect(runVsDelete(no.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders')).rejects.toThrow(UsageError);
+    expect(no.asked).toEqual(['Delete version set orders (Orders) of service contoso-api?']);
+    expect(await methods()).toEqual(['GET 200']);
+    expect(stored('orders')).toBeDefined();
+    await no.ctx.http.close();
+    e2e.emu.reset();
+    const yes = session(true);
+    await runVsDelete(yes.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders');
+    expect(yes.asked).toEqual(['Delete version set orders (Orders) of service contoso-api?']);
+    expect(await methods()).toEqual(['GET 200', 'DELETE 200']);
+    expect(yes.stderr.text).toBe('deleted version set orders\n');
+    expect(stored('orders')).toBeUndefined();
+    await yes.ctx.http.close();
+  });
+
+  it('--if-match at a terminal: read to name it, then the DELETE sends the given tag', async () => {
+    const s = session(true);
+    await runVsDelete(s.ctx, { resourceGroup: 'web', service: 'contoso-api', ifMatch: '*' }, 'orders');
+    expect(s.asked).toEqual(['Delete version set orders (Orders) of service contoso-api?']);
+    expect(await methods()).toEqual(['GET 200', 'DELETE 200']);
+    expect(writes()[0]).toMatchObject({ method: 'DELETE', ifMatch: '*' });
+    await s.ctx.http.close();
   });
 });

@@ -405,10 +405,11 @@ describe('confirmation at a terminal', () => {
     await yes.ctx.http.close();
   });
 
-  it('version-sets delete asks; no sends nothing', async () => {
-    const no = session([{ kind: 'confirm', message: /^Delete version set orders of service contoso-api\?$/, answer: false }]);
+  it('version-sets delete reads, then asks; no deletes nothing', async () => {
+    const no = session([{ kind: 'confirm', message: /^Delete version set orders \(Orders\) of service contoso-api\?$/, answer: false }]);
     await expect(runVsDelete(no.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders')).rejects.toThrow(UsageError);
-    expect(emu.count({ family: 'mgmt' })).toBe(0);
+    expect(emu.count({ family: 'mgmt' })).toBe(1);
+    expect(emu.count({ family: 'mgmt', method: 'DELETE' })).toBe(0);
     const yes = session([{ kind: 'confirm', message: /^Delete version set orders/, answer: true }]);
     await runVsDelete(yes.ctx, { resourceGroup: 'web', service: 'contoso-api' }, 'orders');
     expect(yes.stderr.text).toBe('deleted version set orders\n');

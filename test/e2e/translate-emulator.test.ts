@@ -87,6 +87,72 @@ describe('emulated translator: injected faults', () => {
   });
 });
 
+describe('emulated translator: every documented error code can be injected', () => {
+  // notes.md: the useful codes; the messages are the service's published ones
+  const documented: [number, RegExp][] = [
+    [400000, /One of the request inputs is not valid/],
+    [400021, /API version parameter is missing or invalid/],
+    [400035, /source language \("From" field\) is not valid/],
+    [400036, /target language \("To" field\) is missing or invalid/],
+    [400050, /input text is too long/],
+    [400070, /number of target scripts/],
+    [400072, /array of input text has too many elements/],
+    [400074, /body of the request is not valid JSON/],
+    [400077, /maximum request size has been exceeded/],
+    [400079, /custom system requested .* does not exist/],
+    [401000, /credentials are missing or invalid/],
+    [403001, /exceeded its free quota/],
+    [408001, /being prepared/],
+    [415000, /Content-Type header is missing or invalid/],
+    [429000, /exceeded request limits/],
+    [429001, /exceeded request limits/],
+    [429002, /exceeded request limits/],
+    [500000, /unexpected error/],
+    [503000, /temporarily unavailable/],
+  ];
+  it('answers its status, that code, the published message, and Retry-After on 429/503', async () => {
+    for (const [code, message] of documented) {
+      e2e.emu.setFaults(`${code}:1x,retry-after:3`);
+      const r = await post('?api-version=3.0&to=de&from=en', items('a'));
+      const status = Math.floor(code / 1000);
+      expect(r.status, String(code)).toBe(status);
+      expect(r.body.error.code, String(code)).toBe(code);
+      expect(r.body.error.message, String(code)).toMatch(message);
+      expect(r.headers.get('retry-after'), String(code)).toBe(status === 429 || status === 503 ? '3' : null);
+      expect(r.headers.get('x-requestid')).toMatch(/^TRAN\.EMU1\./);
+      // used up: the next request is answered
+      expect((await post('?api-version=3.0&to=de&from=en', items('a'))).status).toBe(200);
+    }
+  });
+
+  it('vx maps each to its exit code and names the code and the message (403001: exit 3, the free quota)', async () => {
+    const cases: [string, number][] = [
+      ['403001:1x', 3],
+      ['401000:1x', 3],
+      ['400036:1x', 1],
+      ['415000:1x', 1],
+      ['408001:1x', 7],
+      ['429002:1x', 6],
+      ['503000:1x', 7],
+    ];
+    for (const [spec, exit] of cases) {
+      e2e.emu.setFaults(spec);
+      const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--retries', '0', 'Hello']);
+      const code = spec.slice(0, 6);
+      expect(r.code, spec).toBe(exit);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, spec).toMatch(new RegExp(`^vx: HTTP ${code.slice(0, 3)} [A-Za-z ]+ ${code}: .+ \\(request id TRAN\\.EMU1\\.`));
+    }
+    e2e.emu.setFaults('403001:1x');
+    const before = e2e.emu.log.filter((l) => l.family === 'translator').length;
+    const quota = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello']);
+    expect(quota.code).toBe(3);
+    expect(quota.stderr).toContain('HTTP 403 Forbidden 403001: The operation is not allowed because the subscription has exceeded its free quota.');
+    // not retried: a used-up quota does not come back in seconds
+    expect(e2e.emu.log.filter((l) => l.family === 'translator').length).toBe(before + 1);
+  });
+});
+
 describe('emulated translator: answers', () => {
   it('answers the three headers; Text and text are both accepted', async () => {
     const r = await post('?api-version=3.0&to=de&to=fr&from=en', [{ Text: 'Hello' }, { text: 'world' }]);
@@ -112,6 +178,28 @@ describe('emulated translator: answers', () => {
     expect(r.body[3].translations[0].text).toBe('Good morning'); // English to English stays
     const given = await post('?api-version=3.0&to=en&from=de', items('Guten Morgen'));
     expect(given.body[0].detectedLanguage).toBeUndefined();
+  });
+
+  it('short common texts (greetings, UI strings) are detected by their words, with score 1 when one language knows them all', async () => {
+    // tinyld guessed these from letter statistics: "Hallo Welt" nl, "Bonjour" fr at 0.14, "Hello" it, "Cancel" nothing (en, score 0)
+    const cases: [string, string][] = [
+      ['Good morning', 'en'], ['Hello', 'en'], ['Hello world', 'en'], ['Thank you', 'en'], ['Save', 'en'], ['Cancel', 'en'], ['Open file', 'en'], ['Sign in', 'en'],
+      ['Hallo Welt', 'de'], ['Guten Tag', 'de'], ['Einstellungen', 'de'], ['Speichern', 'de'],
+      ['Bonjour', 'fr'], ['Merci beaucoup', 'fr'], ['Annuler', 'fr'],
+      ['Gracias', 'es'], ['Hola', 'es'], ['Grazie mille', 'it'], ['Ciao', 'it'], ['Obrigado', 'pt'], ['Olá', 'pt'],
+      ['Dank je wel', 'nl'], ['Dziękuję', 'pl'], ['Tack', 'sv'], ['Merhaba', 'tr'], ['Ahoj', 'cs'], ['Kiitos', 'fi'],
+      ['Привет', 'ru'], ['Дякую', 'uk'], ['Здравей', 'bg'],
+    ];
+    const r = await post('?api-version=3.0&to=ja', items(...cases.map(([t]) => t)));
+    expect(r.body.map((x: any, i: number) => [cases[i][0], x.detectedLanguage])).toEqual(cases.map(([t, language]) => [t, { language, score: 1 }]));
+    // a word two languages share is a tie: a lower score, the language still one of them
+    const tie = await post('?api-version=3.0&to=ja', items('Tak'));
+    expect(['pl', 'da']).toContain(tie.body[0].detectedLanguage.language);
+    expect(tie.body[0].detectedLanguage.score).toBe(0.5);
+    // vx translate without --from says so too
+    const cli = await e2e.run(['translate', '--to', 'ja', 'Hallo Welt', 'Bonjour', '-o', 'json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).map((x: any) => x.detectedLanguage)).toEqual([{ language: 'de', score: 1 }, { language: 'fr', score: 1 }]);
   });
 
   it('a short text the detector cannot place is detected by its script (Arabic letters are not English), before suggestedFrom', async () => {

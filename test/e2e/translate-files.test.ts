@@ -296,9 +296,58 @@ describe('translation memory and budget', () => {
       expect(r.code).toBe(0);
       const sent = e2e.emu.state.translator.calls.slice(n);
       expect(sent.map((c) => new URLSearchParams(c.query).getAll('to'))).toEqual([['fr']]);
+      // --verbose says the memory answered them for de (it said "memory hits: 0")
+      expect(r.stderr).toMatch(/sent 12 distinct texts in 1 request; .*; memory hits: 0 \(and 12 for some languages, sent for the others only\)\n$/);
       expect(sent[0].texts).toHaveLength(12);
       expect(JSON.parse(read(dir, 'de.json')).app.title).toBe('[de] Öŕðéŕ ɱåñåĝéŕ');
       expect(JSON.parse(read(dir, 'fr.json')).app.title).toBe('[fr] Öŕðéŕ ɱåñåĝéŕ');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it("a vendor's TMX imported into the memory answers the units it holds (placeholders and markup included): only the rest is sent", async () => {
+    const dir = tempDir('vx-files-tmx-');
+    try {
+      writeFileSync(
+        join(dir, 'en.json'),
+        JSON.stringify({ save: 'Save changes', hello: 'Hello {{name}}', title: 'My <b>App</b>', amp: 'Fish &amp; chips', printf: '  %d files  ', other: 'Not in the TMX' }, null, 2),
+      );
+      // as a CAT tool writes it: en-US -> de-DE, inline codes as <ph>/<bpt>/<ept>
+      const tu = (en: string, de: string) => `<tu><tuv xml:lang="en-US"><seg>${en}</seg></tuv><tuv xml:lang="de-DE"><seg>${de}</seg></tuv></tu>`;
+      writeFileSync(
+        join(dir, 'vendor.tmx'),
+        `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header creationtool="cat" creationtoolversion="1" segtype="sentence" o-tmf="cat" adminlang="en" srclang="en-US" datatype="plaintext"/><body>\n` +
+          tu('Save changes', 'Änderungen speichern') +
+          tu('Hello <ph x="1">{{name}}</ph>', 'Hallo <ph x="1">{{name}}</ph>') +
+          tu('My <bpt i="1">&lt;b&gt;</bpt>App<ept i="1">&lt;/b&gt;</ept>', 'Meine <bpt i="1">&lt;b&gt;</bpt>App<ept i="1">&lt;/b&gt;</ept>') +
+          tu('Fish &amp;amp; chips', 'Fisch &amp;amp; Pommes') +
+          tu('%d files', '%d Dateien') +
+          '\n</body></tmx>\n',
+      );
+      const imp = await e2e.run(['translate', 'memory', 'import', 'vendor.tmx', '--memory', 'vx.tm'], { cwd: dir });
+      expect(imp.code).toBe(0);
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de-DE', '--from', 'en', '--memory', 'vx.tm', '--verbose', '-o', 'none'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/sent 1 distinct text in 1 request; .*; memory hits: 5\n$/);
+      expect(e2e.emu.state.translator.calls.slice(n).map((c) => c.texts)).toEqual([['Not in the TMX']]);
+      expect(JSON.parse(read(dir, 'de-DE.json'))).toEqual({
+        save: 'Änderungen speichern',
+        hello: 'Hallo {{name}}',
+        title: 'Meine <b>App</b>',
+        amp: 'Fisch &amp; Pommes',
+        printf: '  %d Dateien  ',
+        other: '[de] Ñöţ îñ ţĥé ŢṀẊ',
+      });
+      // an entry whose placeholders do not match the unit's is not taken: the unit is sent
+      writeFileSync(join(dir, 'bad.tmx'), readFileSync(join(dir, 'vendor.tmx'), 'utf8').replace('Hallo <ph x="1">{{name}}</ph>', 'Hallo {{nom}}'));
+      expect((await e2e.run(['translate', 'memory', 'import', 'bad.tmx', '--memory', 'vx2.tm'], { cwd: dir })).code).toBe(0);
+      const m = calls();
+      const bad = await e2e.run(['translate', 'file', 'en.json', '--to', 'de-DE', '--from', 'en', '--memory', 'vx2.tm', '--out', '{name}.{lang}.json', '-o', 'none'], { cwd: dir });
+      expect(bad.code).toBe(0);
+      expect(e2e.emu.state.translator.calls.slice(m).flatMap((c) => c.texts).sort()).toEqual(['Hello <span class="notranslate">{{name}}</span>', 'Not in the TMX']);
+      expect(JSON.parse(read(dir, 'en.de-DE.json')).hello).toBe('[de] Ĥéļļö {{name}}');
     } finally {
       removeDir(dir);
     }

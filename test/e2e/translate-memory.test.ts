@@ -424,6 +424,40 @@ describe('vx translate memory', () => {
     expect(existsSync(mem)).toBe(false);
   });
 
+  it("import skips a vendor's empty target segments (not translated yet) with a warning: those texts are translated, not answered empty", async () => {
+    const file = join(dir, 'untranslated.tmx');
+    const mem = join(dir, 'untranslated.tm');
+    writeFileSync(
+      file,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="en-US"/><body>\n' +
+        '<tu><tuv xml:lang="en-US"><seg>Open</seg></tuv><tuv xml:lang="de-DE"><seg>Öffnen</seg></tuv></tu>\n' +
+        '<tu><tuv xml:lang="en-US"><seg>Close</seg></tuv><tuv xml:lang="de-DE"><seg/></tuv></tu>\n</body></tmx>\n',
+    );
+    const imp = await e2e.run(['translate', 'memory', 'import', file, '--memory', mem]);
+    expect([imp.code, JSON.parse(imp.stdout)]).toEqual([0, { imported: 1, memory: mem }]);
+    expect(imp.stderr).toBe(`warning: ${file}: 1 target segment is empty (not translated yet): skipped, so that its text is translated, not answered with nothing\n`);
+    const n = calls().length;
+    const r = await e2e.run(['translate', '--from', 'en', '--to', 'de', '--memory', mem, 'Open', 'Close']);
+    expect([r.code, r.stdout]).toEqual([0, 'Öffnen\n[de] Çļöšé\n']);
+    expect(calls().slice(n).map((c) => c.texts)).toEqual([['Close']]);
+  });
+
+  it("prune --to/--from take a file's locale (de-DE, en-US, zh-CN) as translate file and import store it (de, en, zh-Hans)", async () => {
+    const file = join(dir, 'locales.tmx');
+    const mem = join(dir, 'locales.tm');
+    writeFileSync(
+      file,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="en-US"/><body>\n' +
+        '<tu><tuv xml:lang="en-US"><seg>Open</seg></tuv><tuv xml:lang="de-DE"><seg>Öffnen</seg></tuv><tuv xml:lang="zh-CN"><seg>打开</seg></tuv><tuv xml:lang="fr-FR"><seg>Ouvrir</seg></tuv></tu>\n</body></tmx>\n',
+    );
+    expect((await e2e.run(['translate', 'memory', 'import', file, '--memory', mem])).code).toBe(0);
+    const prune = async (...args: string[]) => JSON.parse((await e2e.run(['translate', 'memory', 'prune', '--memory', mem, '--yes', '-o', 'json', ...args])).stdout);
+    // it said "removed 0" and left them
+    expect(await prune('--to', 'de-DE')).toEqual({ removed: 1, remaining: 2, memory: mem });
+    expect(await prune('--to', 'zh-CN', '--from', 'en-US')).toEqual({ removed: 1, remaining: 1, memory: mem });
+    expect(await prune('--from', 'en-GB')).toEqual({ removed: 1, remaining: 0, memory: mem });
+  });
+
   it('--out naming the memory itself (or a link to it) is refused and the memory is left whole: export, and a run', async () => {
     const mem = join(dir, 'self.tm');
     await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, 'Hello']);

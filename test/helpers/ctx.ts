@@ -44,6 +44,23 @@ export const noPrompts: Prompter = {
   search: () => Promise.reject(new Error('unexpected question')),
 };
 
+/** A prompter at a terminal that answers every yes/no question with `answer` and records the questions in `asked`. */
+export function confirmingPrompter(answer: boolean): { prompter: Prompter; asked: string[] } {
+  const asked: string[] = [];
+  const prompter: Prompter = {
+    interactive: true,
+    async confirm(message) {
+      asked.push(message);
+      return answer;
+    },
+    input: async () => '',
+    password: async () => '',
+    select: async () => undefined as never,
+    search: async () => undefined as never,
+  };
+  return { prompter, asked };
+}
+
 const made: HttpMock[] = [];
 // every stub registered in a test must have been used by its end
 afterEach(() => {

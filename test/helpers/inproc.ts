@@ -17,6 +17,8 @@ import type { HttpMock } from './httpmock.js';
 export interface InProcResult {
   code: number;
   stdout: string;
+  /** stdout as written, byte for byte */
+  stdoutBytes: Buffer;
   stderr: string;
   /** the stub registry the run's Ctx used (its requests: what was sent) */
   http: HttpMock;
@@ -58,7 +60,7 @@ export async function runInProc(argv: readonly string[], o: TestCtxOptions & { s
     state.makeCtx = undefined;
     await (state.ctx as Ctx | undefined)?.http.close();
   }
-  return { code, stdout: made.stdout.text, stderr: made.stderr.text, http: made.http };
+  return { code, stdout: made.stdout.text, stdoutBytes: made.stdout.bytes, stderr: made.stderr.text, http: made.http };
 }
 
 /**

@@ -2,7 +2,10 @@
 // command parser's errors as one vx line naming the command, exit 2, and empty per-family options;
 // nothing sent (the httpmock registry has no stubs). Moved from e2e/contract-audit, which keeps one
 // spawned parser case and help for the exit code of the real process.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
@@ -56,6 +59,37 @@ describe('global options', () => {
     expect(r.code).toBe(2);
     expect(r.http.requests).toEqual([]);
   });
+
+  // an unknown VX_HTTP_CLIENT was silently ignored (the default transport ran), where every other
+  // variable vx reads is checked
+  it('an unknown VX_HTTP_CLIENT is a usage error naming the variable and its values', async () => {
+    const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, VX_HTTP_CLIENT: 'curl' } });
+    expect(r.stderr).toBe('vx: invalid value "curl" for VX_HTTP_CLIENT: expected undici or node\n');
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+  });
+
+  it('VX_HTTP_CLIENT in any case, or empty (unset), is accepted', async () => {
+    for (const value of ['NODE', 'Undici', '']) {
+      const r = await runInProc(['profile', 'list', '-o', 'json'], { env: { ...env, VX_HTTP_CLIENT: value } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+  });
+
+  // documented knobs read with Number(): "abc" became NaN and silently meant "no limit"
+  for (const [name, value, rule] of [
+    ['VX_MAX_RESPONSE_BYTES', '10MB', 'a whole number from 1 to 9007199254740991'],
+    ['VX_BACKOFF_BASE_MS', 'fast', 'a whole number from 0 to 60000'],
+    ['VX_WAITING_AFTER_MS', '-1', 'a whole number from 0 to 86400000'],
+  ] as const) {
+    it(`an invalid ${name} is a usage error`, async () => {
+      const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, [name]: value } });
+      expect(r.stderr).toBe(`vx: invalid value "${value}" for ${name}: expected ${rule}\n`);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
 });
 
 // `vx emulator exec vx erp companies list --timeout 1 -p prod` without `--`: the outer vx took
@@ -78,4 +112,41 @@ describe('emulator exec without --: every global option it would swallow is refu
       expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([2, '', `vx: ${named} would be read by \`vx emulator exec\` itself, not by vx; put the command after --: vx emulator exec -- vx ...`]);
     });
   }
+});
+
+// `translate sync --check` reads and reports; every option that only shapes what is sent or
+// written was accepted and ignored (a CI line with --budget or --memory looked like it mattered)
+describe('translate sync --check refuses the options it would ignore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vx-check-'));
+  const src = join(dir, 'en.json');
+  writeFileSync(src, '{"hello":"Hello"}\n');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cases: [string[], string][] = [
+    [['--budget', '5'], '--budget has'],
+    [['--memory', join(dir, 'tm')], '--memory has'],
+    [['--concurrency', '2'], '--concurrency has'],
+    [['--trace-id', '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f'], '--trace-id has'],
+    [['--max-chars-per-minute', '1000'], '--max-chars-per-minute has'],
+    [['--category', 'general'], '--category has'],
+    [['--protect', 'X\\d+'], '--protect has'],
+    [['--fuzzy'], '--fuzzy has'],
+    [['--state', 'translated'], '--state has'],
+    [['--dry-run'], '--dry-run has'],
+    [['--budget', '5', '--memory', join(dir, 'tm')], '--memory, --budget have'],
+  ];
+  for (const [extra, named] of cases) {
+    it(extra.join(' '), async () => {
+      const r = await runInProc(['translate', 'sync', src, '--to', 'de', '--check', ...extra], { env });
+      expect(r.stderr).toBe(`vx: ${named} no effect with --check, which sends nothing and writes nothing: leave ${named.endsWith('have') ? 'them' : 'it'} out\n`);
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+
+  it('without them --check still lists what is missing (exit 1)', async () => {
+    const r = await runInProc(['translate', 'sync', src, '--to', 'de', '--check', '--from', 'en', '-o', 'json'], { env });
+    expect(JSON.parse(r.stdout)).toEqual([{ source: src, language: 'de', target: join(dir, 'de.json'), unit: 'hello', line: 1, status: 'missing' }]);
+    expect(r.code).toBe(1);
+  });
 });

@@ -69,6 +69,49 @@ describe('usage errors exit 2 and send nothing', () => {
   });
 });
 
+// vx api with an answer that is not JSON: --query was ignored (the whole text printed, exit 0, so
+// `id=$(vx api ... -q id)` got a page of HTML), -o none printed it anyway, and a binary answer
+// (a PDF) was decoded as UTF-8 and written with a line feed added: every byte above 0x7f lost
+describe('vx api with an answer that is not JSON', () => {
+  const URL_X = 'http://127.0.0.1:9/erp/x';
+  const text = (body: string | Uint8Array, type: string) => ({ status: 200, headers: { 'content-type': type }, body });
+
+  it('--query is exit 2 naming the answer type; the answer is not printed', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-q', 'id'], { env, setup: (t) => t.http.stub('GET', URL_X, text('<html>hi</html>', 'text/html')) });
+    expect(r.stderr).toBe('vx: --query needs a JSON answer; this one is text/html (15 bytes), not shown (the request itself was sent and succeeded)\n');
+    expect([r.code, r.stdout, r.http.requests.length]).toEqual([2, '', 1]);
+  });
+
+  it('--query on HEAD (an answer without a body) is refused before sending', async () => {
+    const r = await runInProc(['api', 'HEAD', '/x', '--service', 'erp', '-q', 'id'], { env });
+    expect(r.stderr).toBe('vx: --query does not apply to HEAD: its answer has no body; nothing was done\n');
+    expect([r.code, r.http.requests]).toEqual([2, []]);
+  });
+
+  it('-o none prints nothing, as for JSON', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-o', 'none'], { env, setup: (t) => t.http.stub('GET', URL_X, text('hello', 'text/plain')) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+  });
+
+  it('text is printed with a final line feed', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text('a,b\n1,2', 'text/csv')) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'a,b\n1,2\n', '']);
+  });
+
+  it('a binary answer is written byte for byte', async () => {
+    const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01, 0xff, 0xfe, 0x80, 0x0a, 0xc3]);
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text(pdf, 'application/pdf')) });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdoutBytes.equals(pdf)).toBe(true);
+  });
+
+  it('bytes that are not UTF-8 are written as received whatever their declared type', async () => {
+    const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text(latin1, 'text/plain; charset=iso-8859-1')) });
+    expect(r.stdoutBytes.equals(latin1)).toBe(true);
+  });
+});
+
 describe('help', () => {
   it('profile set|unset --help list every setting key with its variable', async () => {
     const { SETTINGS } = await import('../../src/api/settings.js');

@@ -45,6 +45,18 @@ describe('fault spec', () => {
     expect(pickFault(f, 'erp', 'GET')?.status).toBe(500);
     expect(() => parseFaults('FETCH/500:1x')).toThrow(/invalid fault/);
   });
+  it("a translator error code (6 digits) is a fault of its own: its status, that code, the translator only", () => {
+    const f = parseFaults('403001:1x,translator/429002:0.5,408001:1x');
+    expect(f.rules).toEqual([
+      { kind: 'status', status: 403, code: '403001', family: 'translator', remaining: 1 },
+      { kind: 'status', status: 429, code: '429002', family: 'translator', probability: 0.5 },
+      { kind: 'status', status: 408, code: '408001', family: 'translator', remaining: 1 },
+    ]);
+    expect(pickFault(f, 'erp')).toBeUndefined();
+    expect(pickFault(f, 'translator')).toEqual({ kind: 'status', status: 403, code: '403001', latencyMs: undefined });
+    expect(() => parseFaults('erp/403001:1x')).toThrow(/403001 is a translator error code/);
+    expect(() => parseFaults('200001:1x')).toThrow(/status of 400-599/);
+  });
   it('probabilities hold over many requests and a seed repeats the run', () => {
     const f = parseFaults('429:0.1,reset:0.05,seed:1');
     const picks = Array.from({ length: 20_000 }, () => pickFault(f, 'erp')?.kind ?? 'none');

@@ -315,6 +315,25 @@ describe('TMX 1.4', () => {
     expect(back[0].options).toEqual(keyOptions({ from: 'en', to: ['de'] })[0]);
   });
 
+  it('an empty target segment of another tool (not translated yet) is skipped and counted, not stored as a translation into nothing', async () => {
+    const file = join(dir, 'empty.tmx');
+    writeFileSync(
+      file,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="en"/><body>\n` +
+        `<tu><tuv xml:lang="en"><seg>Open</seg></tuv><tuv xml:lang="de"><seg></seg></tuv><tuv xml:lang="de-AT"><seg>Öffnen</seg></tuv><tuv xml:lang="fr"><seg>  </seg></tuv></tu>\n` +
+        `<tu><tuv xml:lang="en"><seg> </seg></tuv><tuv xml:lang="de"><seg> </seg></tuv></tu>\n</body></tmx>\n`,
+    );
+    const back: MemoryEntry[] = [];
+    const skipped = { emptyTargets: 0 };
+    expect(await readTmx(file, (e) => void back.push(e), 42, skipped)).toBe(2);
+    // the de-AT translation answers de (the empty de before it does not take its place); an empty text may stay empty
+    expect(back.map((e) => [e.source, e.result.translations[0]])).toEqual([
+      ['Open', { text: 'Öffnen', to: 'de' }],
+      [' ', { text: ' ', to: 'de' }],
+    ]);
+    expect(skipped).toEqual({ emptyTargets: 2 });
+  });
+
   it('reads the entities a file declares in its DOCTYPE (saxes reads no DTD); one it does not declare names its line', async () => {
     const file = join(dir, 'entities.tmx');
     const tmx = (use: string) =>

@@ -3,7 +3,7 @@
 // VX_CLIENT_ID) > the family's profile key (erp.tenant) > the profile's auth.* key > default.
 import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { normalizeBase, pathSegment } from '../../core/url.js';
+import { isLoopbackHost, normalizeBase, pathSegment } from '../../core/url.js';
 import type { OAuthFamily } from './credentials.js';
 
 export interface Authority {
@@ -31,10 +31,6 @@ function pick(config: Config, family: OAuthFamily, name: 'tenant' | 'clientId', 
 function given(flag: string, name: string): string {
   if (!flag.trim()) throw new UsageError(`${name} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
   return flag;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 export function authority(config: Config, family: OAuthFamily, flags: { tenant?: string; clientId?: string; scope?: string } = {}): Authority {

@@ -52,7 +52,8 @@ export async function renewRefused(config: Config, family: OAuthFamily, refused:
   });
 }
 
-async function renewNow(
+/** Renews now, without the lock (under --dry-run: plans the grant's request, stores nothing). */
+export async function renewNow(
   config: Config,
   family: OAuthFamily,
   using: { refreshToken?: string; clientSecret?: string },

@@ -3,7 +3,7 @@
 // input it belongs to; then, per batch, a `sent` line for each row before the batch leaves and
 // the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { UsageError } from '../../core/errors.js';
 
 export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
@@ -81,6 +81,15 @@ function lock(path: string): string {
   }
 }
 
+/** a symbolic link whose file does not exist (existsSync follows links) */
+function danglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink() && !existsSync(path);
+  } catch {
+    return false;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -150,9 +159,15 @@ export class Journal {
         }
       }
     }
+    // a new journal is created with O_EXCL: the name is predictable, and a link planted there (to a
+    // file of this user that does not exist yet) would have the journal created where it points
+    const planted = () =>
+      new UsageError(`cannot create the journal ${path}: a symbolic link to a file that does not exist is there (another user's, in a shared directory?); remove it, or name another file with --journal`);
+    if (fresh && danglingLink(path)) throw planted();
     try {
-      this.fd = openSync(path, 'a', 0o600);
+      this.fd = openSync(path, fresh && !existsSync(path) ? 'ax' : 'a', 0o600);
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw planted();
       throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}; name a writable file with --journal`);
     }
     if (fresh) this.append([{ kind: KIND, version: 1, ...id, started: new Date().toISOString() }]);

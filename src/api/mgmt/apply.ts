@@ -167,13 +167,14 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
     o.onUpdate(s, statuses);
   };
   const follows: Promise<void>[] = [];
-  const follow = async (s: ChangeStatus, id: string, from: { retryAfter?: string; url?: string }): Promise<void> => {
+  const follow = async (s: ChangeStatus, id: string, from: { retryAfter?: string; url?: string; asyncUrl?: string }): Promise<void> => {
     try {
       const final = await pollRequest(c, s.item.scope, id, {
         intervalSeconds: o.intervalSeconds,
         timeoutSeconds: o.timeoutSeconds,
         retryAfter: from.retryAfter,
         url: from.url,
+        asyncUrl: from.asyncUrl,
         signal: o.signal,
         onState: (st, r) => {
           if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
@@ -219,7 +220,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
     }
     set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
     if (isFinal(state)) return undefined;
-    return follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location });
+    return follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location, asyncUrl: submitted.asyncOperation });
   };
   /** After a running request for another limit ended: read the quota again, plan it again, submit what is still needed. */
   const afterOther = async (s: ChangeStatus): Promise<void> => {

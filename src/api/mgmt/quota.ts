@@ -4,7 +4,7 @@ import { ServiceError } from '../../core/errors.js';
 import { pollDelay, pollFloorMs } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
-import { checkRule, MGMT_API_VERSION, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
+import { ASYNC_OPERATION_HEADERS, checkRule, MGMT_API_VERSION, OPERATION_FINAL_STATUSES, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
 import { seg, withApiVersion, type MgmtClient } from './client.js';
 
 export interface Quota {
@@ -95,6 +95,8 @@ export interface SubmitResult {
   retryAfter?: string;
   /** a status URL from a Location header (same origin only; another one is ignored) */
   location?: string;
+  /** the operation resource from the async-operation header (same origin only), polled before Location */
+  asyncOperation?: string;
 }
 
 /** PATCH the quota. Never repeated after an ambiguous failure (exit 8 says how to check). */
@@ -107,20 +109,33 @@ export async function submitLimit(c: MgmtClient, s: QuotaScope, resourceName: st
     describe: `quota change of ${resourceName}`,
     checkHint: `vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
   });
-  let location: string | undefined;
-  if (res.headers.location) {
-    try {
-      location = withApiVersion(resolveNextLink(res.headers.location, url, new URL(url).origin), MGMT_API_VERSION.quota);
-    } catch {
-      // another origin (no credentials go there) or not a URL: the change was accepted all the
-      // same, so it is followed at serviceLimitsRequests/{id} instead of failing here
-      location = undefined;
-    }
-  }
   // 202 Accepted is the resource manager's usual answer to a long-running change: like 201, it is
   // not done yet (treating it as "done" would report a change that may still fail)
   const accepted = res.status === 201 || res.status === 202;
-  return { status: res.status, accepted, body: res.body.length ? res.json<QuotaRequest>() : {}, retryAfter: res.headers['retry-after'], location };
+  const asyncHeader = ASYNC_OPERATION_HEADERS.map((h) => res.headers[h]).find(Boolean);
+  return {
+    status: res.status,
+    accepted,
+    body: res.body.length ? res.json<QuotaRequest>() : {},
+    retryAfter: res.headers['retry-after'],
+    location: statusUrl(res.headers.location, url),
+    asyncOperation: statusUrl(asyncHeader, url),
+  };
+}
+
+/**
+ * A status URL the service handed out (Location, the async-operation header), resolved against the
+ * request and given the api-version; undefined when absent, not a URL or on another origin (no
+ * credentials go there): the change was accepted all the same and is followed at
+ * serviceLimitsRequests/{id} instead of failing here.
+ */
+function statusUrl(header: string | undefined, requestUrl: string): string | undefined {
+  if (!header) return undefined;
+  try {
+    return withApiVersion(resolveNextLink(header, requestUrl, new URL(requestUrl).origin), MGMT_API_VERSION.quota);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -173,6 +188,11 @@ export interface PollOptions {
   retryAfter?: string;
   /** a status URL from the Location header */
   url?: string;
+  /**
+   * the operation resource of the async-operation header: read (200, `status`) until it ends, then
+   * the request is read (at `url`, else serviceLimitsRequests/{id}) for its result
+   */
+  asyncUrl?: string;
   signal?: AbortSignal;
   onState?: (state: string | undefined, r: QuotaRequest) => void;
   /** the longest the whole wait may take, in seconds (--wait-timeout; default DEFAULT_WAIT_TIMEOUT_S) */
@@ -196,6 +216,10 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
   const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
   const started = Date.now();
   let state: string | undefined;
+  // the operation resource first (it takes precedence over Location); when it has ended, the
+  // request itself is read at once for the result
+  let operation = o.asyncUrl;
+  let operationEnded: { status: string; error?: string } | undefined;
   for (let k = 0; ; k++) {
     const left = timeout - (Date.now() - started);
     if (left <= 0) {
@@ -204,10 +228,40 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
       );
     }
     await sleep(Math.min(pollDelay(k, retryAfter, o.intervalSeconds, floor), left), o.signal);
+    if (operation) {
+      const op = await getOperation(c, operation);
+      retryAfter = op.retryAfter;
+      if (!op.ended) {
+        state = op.status ?? 'InProgress';
+        o.onState?.(state, {});
+        continue;
+      }
+      operation = undefined;
+      operationEnded = { status: op.status!, error: op.error };
+    }
     const { body, retryAfter: ra, running } = await getRequest(c, s, requestId, o.url);
     state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
     o.onState?.(state, body);
     if (!running && isFinal(state)) return body;
+    // the operation failed or was cancelled and the request does not say how it ended: the operation's error is the outcome
+    if (operationEnded && operationEnded.status !== 'Succeeded') {
+      throw new ServiceError(`quota request ${requestId}: its operation ended ${operationEnded.status}${operationEnded.error ? `: ${operationEnded.error}` : ''} (the request reads ${state ?? 'no state'})`);
+    }
+    operationEnded = undefined;
     retryAfter = ra;
   }
+}
+
+/**
+ * Reads an operation resource (the async-operation header's URL): 200 with `status`; the RPC's
+ * terminal states Succeeded, Failed and Canceled end it (any case), any other value means it runs.
+ */
+async function getOperation(c: MgmtClient, url: string): Promise<{ ended: boolean; status?: string; error?: string; retryAfter?: string }> {
+  const res = await c.send({ method: 'GET', url });
+  const body = res.status === 202 && !res.body.length ? {} : res.json<{ status?: unknown; error?: { code?: unknown; message?: unknown } }>();
+  const raw = typeof body.status === 'string' && body.status ? body.status : undefined;
+  const final = raw && OPERATION_FINAL_STATUSES.find((f) => f.toLowerCase() === raw.toLowerCase());
+  const e = body.error && typeof body.error === 'object' ? body.error : undefined;
+  const error = e ? [e.code, e.message].filter((v) => typeof v === 'string' && v).join(': ') || undefined : undefined;
+  return { ended: res.status !== 202 && Boolean(final), status: final ?? raw, error, retryAfter: res.headers['retry-after'] };
 }

@@ -73,14 +73,17 @@ export async function deleteVersionSet(c: MgmtClient, s: ServiceScope, id: strin
   await conflictMessage(id, () => c.send({ method: 'DELETE', url: versionSetUrl(c, s, id), headers: { 'If-Match': ifMatch } }));
 }
 
-/** The ETag to send: the given one, else the ETag header of a fresh GET (a placeholder in --dry-run). */
-export async function currentEtag(c: MgmtClient, s: ServiceScope, id: string, given?: string): Promise<string> {
+/**
+ * The ETag to send: the given one, else the ETag header of `read` (a read already made) or of a
+ * fresh GET (a placeholder in --dry-run).
+ */
+export async function currentEtag(c: MgmtClient, s: ServiceScope, id: string, given?: string, read?: { etag?: string }): Promise<string> {
   if (given) return given;
   if (c.dryRun) {
     c.plan({ method: 'GET', url: versionSetUrl(c, s, id) });
     return ETAG_PLACEHOLDER;
   }
-  const { etag } = await getVersionSet(c, s, id);
+  const { etag } = read ?? (await getVersionSet(c, s, id));
   if (!etag) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or --if-match '*')`);
   return etag;
 }

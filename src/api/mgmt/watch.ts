@@ -1,7 +1,9 @@
 // What `health watch` remembers between polls and runs (the state file), what counts as news
 // (a new event, a change of status, level or update time), and how `health check` grades the
 // active events for monitoring plugins. Pure, except reading and writing the state file.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { atomicFileSink } from '../../core/output.js';
 import { EVENT_TYPES } from '../../spec/mgmt.js';
@@ -27,6 +29,7 @@ export const emptyState = (): WatchState => ({ version: 1, events: {} });
  * started over would report every event again.
  */
 export async function loadState(path: string): Promise<WatchState> {
+  await checkStateDirectory(path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -58,6 +61,28 @@ export async function loadState(path: string): Promise<WatchState> {
 }
 
 /** Writes the state through a temporary file renamed into place (never half-written). */
+/**
+ * The state is written after every poll (a temporary file renamed into place), so its directory
+ * must exist and be writable: checked before anything is sent, not found out after the news were
+ * printed and their --exec commands run (a cron job would then report them all again each run).
+ */
+async function checkStateDirectory(path: string): Promise<void> {
+  const dir = dirname(resolve(path));
+  const refuse = (why: string) => new UsageError(`cannot write the state file ${path}: ${why}; nothing was sent`);
+  try {
+    if (!(await stat(dir)).isDirectory()) throw refuse(`${dir} is not a directory`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw refuse(code === 'ENOENT' ? `the directory ${dir} does not exist` : code === 'ENOTDIR' ? `${dir} is not a directory` : `the directory ${dir} cannot be read (${code ?? (e as Error).message})`);
+  }
+  try {
+    await access(dir, constants.W_OK | constants.X_OK);
+  } catch {
+    throw refuse(`no permission to write in the directory ${dir}`);
+  }
+}
+
 export async function saveState(path: string, state: WatchState): Promise<void> {
   const sink = await atomicFileSink(path);
   try {

@@ -95,7 +95,13 @@ function checkLang(lang: string | undefined, line: number, what: string): string
 }
 
 /** The entries of one <tu>; a problem throws a TmxError naming its line. */
-function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryEntry[] {
+/** What an import passes over, counted. */
+export interface TmxSkipped {
+  /** target <tuv>s of other tools whose <seg> is empty (the segment not translated yet) */
+  emptyTargets: number;
+}
+
+function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?: TmxSkipped): MemoryEntry[] {
   const stored = u.created ?? now;
   if (u.props['x-vx-options'] !== undefined) {
     let opts: unknown;
@@ -138,6 +144,12 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number): MemoryE
   return u.tuvs.flatMap((t) => {
     const to = serviceLanguage(t.lang);
     if (t === src || seen.has(to)) return [];
+    // an empty target is a segment not translated yet (CAT tools export them so), not a translation
+    // into nothing: kept, it would answer the text with an empty string, and no run would send it
+    if (!t.seg.trim() && src.seg.trim()) {
+      if (skipped) skipped.emptyTargets++;
+      return [];
+    }
     seen.add(to);
     return [{ options: { ...DEFAULT_OPTIONS, from: from.toLowerCase(), to: to.toLowerCase() }, stored, source: src.seg, result: { translations: [{ text: t.seg, to }] } }];
   });
@@ -232,7 +244,7 @@ function entityValue(v: string): string | undefined {
  * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
  * the line) at the first problem: call it once with a no-op to check a file whole before importing.
  */
-export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, now = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, now = Math.floor(Date.now() / 1000), skipped?: TmxSkipped): Promise<number> {
   const { SaxesParser } = (await import('saxes')) as typeof import('saxes');
   const parser = new SaxesParser({ xmlns: false, position: true });
   let headerSrc: string | undefined;
@@ -319,7 +331,7 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
           prop = undefined;
           break;
         case 'tu':
-          if (unit) ready.push(...entriesOf(unit, headerSrc, now));
+          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped));
           unit = undefined;
           break;
       }

@@ -53,6 +53,8 @@ export interface EngineResult {
   tooLong: Map<string, string>;
   /** texts the memory answered (not sent) */
   memoryHits: number;
+  /** texts the memory answered for some of their languages (sent for the others only) */
+  partialHits: number;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
   let billed: number | undefined;
   const done = new Map<string, number>();
   let memoryHits = 0;
+  let partialHits = 0;
   const record = (langs: readonly string[], item: WorkItem, r: TranslateResult) => {
     let m = translations.get(item.html);
     if (!m) translations.set(item.html, (m = new Map()));
@@ -113,7 +116,8 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
         else (missing ??= new Map()).set(l, units);
       }
       if (!missing) memoryHits++;
-      else rest.push(missing.size === item.langs.size ? item : { html: item.html, langs: missing });
+      else if (missing.size < item.langs.size) partialHits++;
+      if (missing) rest.push(missing.size === item.langs.size ? item : { html: item.html, langs: missing });
     }
     opts.progress?.(done);
   }
@@ -141,5 +145,5 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
       opts.progress?.(done);
     }
   }
-  return { translations, requests, billed, tooLong, memoryHits };
+  return { translations, requests, billed, tooLong, memoryHits, partialHits };
 }

@@ -245,6 +245,24 @@ export function toHtml(pieces: readonly Piece[]): string {
   return s;
 }
 
+const SPANS = /<span class="notranslate">([\s\S]*?)<\/span>/g;
+
+/**
+ * The unit's text as toHtml sent it, without the markup of the sending: each protected span back
+ * to its placeholder, the text unescaped, tags kept. That is how a TMX of another tool holds the
+ * unit (inline codes read as their text: `Hello <ph>{{name}}</ph>` is `Hello {{name}}`).
+ */
+export function plainOfHtml(html: string): string {
+  let out = '';
+  let last = 0;
+  SPANS.lastIndex = 0;
+  for (let m = SPANS.exec(html); m; m = SPANS.exec(html)) {
+    out += unescapeHtml(html.slice(last, m.index)) + unescapeHtml(m[1]);
+    last = m.index + m[0].length;
+  }
+  return out + unescapeHtml(html.slice(last));
+}
+
 const BACK = /<span\s+class\s*=\s*(?:"notranslate"|'notranslate'|notranslate)\s*>([\s\S]*?)<\/span>|<\/?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*\/?>|<!--[\s\S]*?-->/gi;
 
 /**

@@ -1,0 +1,45 @@
+// The translation memory as vx translate file|sync uses it. Units are sent as HTML with their
+// placeholders protected (protect.ts), and stored so; a memory also holds plain texts, from
+// vx translate runs and from the TMX of other tools (a vendor's `Hello <ph>{{name}}</ph>` is
+// imported as the plain `Hello {{name}}`). A unit the memory lacks as HTML is looked up as that
+// plain text too, and a plain answer whose placeholders are the unit's is taken, protected as the
+// unit was: what a vendor translated is not paid for again.
+import { keyOptions, type TranslationMemory } from '../memory.js';
+import type { TranslateParams } from '../options.js';
+import type { FilesMemory } from './engine.js';
+import { placeholderProblem, plainOfHtml, tokenize, toHtml, type ProtectOptions } from './protect.js';
+import type { TranslateResult, Translation } from '../../../spec/translator.js';
+
+/** `params(langs)`: the parameters of the requests of a group of languages (textType html). */
+export function filesMemory(memory: TranslationMemory, params: (langs: string[]) => TranslateParams, protect: ProtectOptions): FilesMemory {
+  /** the options id of each HTML target -> the id of the same target for plain text */
+  const plainIds = new Map<string, string>();
+  return {
+    ids(langs) {
+      const p = params(langs);
+      const ids = memory.idsFor(keyOptions(p));
+      const plain = memory.idsFor(keyOptions({ ...p, textType: 'plain' }));
+      ids.forEach((id, i) => plainIds.set(id, plain[i]));
+      return ids;
+    },
+    lookup(ids, html) {
+      const hit = memory.lookup(ids, html);
+      if (hit) return hit;
+      const plain = ids.map((id) => plainIds.get(id));
+      if (plain.some((id) => id === undefined)) return undefined;
+      const text = plainOfHtml(html);
+      const answer = memory.lookup(plain as string[], text);
+      if (!answer) return undefined;
+      const source = tokenize(text, protect);
+      const translations: Translation[] = [];
+      for (const t of answer.translations) {
+        const pieces = tokenize(t.text, protect);
+        // another tool's answer that lost or changed a placeholder is not taken: the unit is sent
+        if (placeholderProblem(source, pieces)) return undefined;
+        translations.push({ ...t, text: toHtml(pieces) });
+      }
+      return { ...answer, translations } satisfies TranslateResult;
+    },
+    store: (ids, text, result) => memory.store(ids, text, result),
+  };
+}

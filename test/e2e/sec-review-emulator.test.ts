@@ -1,0 +1,80 @@
+// The emulator against a web page (session 6 security review). A page the person visits can reach a
+// loopback port too: through DNS rebinding (a name of the page's own that it makes resolve to
+// 127.0.0.1) it reads the answers, with its name in the Host header, which the emulator also
+// used to build absolute links (nextLink, Location); and a plain cross-site POST (no preflight)
+// reached the control routes.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+
+let emu: Emulator;
+let port = 0;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  port = Number(new URL(emu.url).port);
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const TOKEN = { authorization: 'Bearer emulator-token' };
+
+describe('the emulator answers loopback host names only', () => {
+  it('a Host that is not this machine (DNS rebinding) gets 421 and no data, on every route', async () => {
+    for (const path of ['/erp/api/v2.0/companies', '/_emulator/state', '/_emulator/requests', '/mgmt/nowhere']) {
+      const r = await send('GET', path, { ...TOKEN, host: `rebind.attacker.example:${port}` });
+      expect(r.status, path).toBe(421);
+      expect(JSON.parse(r.text)).toEqual({
+        error: { code: 'MisdirectedRequest', message: 'the emulator answers requests for this machine only (Host 127.0.0.1, localhost or ::1, with its port); not for rebind.attacker.example' },
+      });
+    }
+    const reset = await send('POST', '/_emulator/reset', { host: 'attacker.example' });
+    expect(reset.status).toBe(421);
+  });
+
+  it('loopback names are served as before', async () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `app.localhost:${port}`, '127.0.0.2']) {
+      const r = await send('GET', '/erp/api/v2.0/companies', { ...TOKEN, host });
+      expect(r.status, host).toBe(200);
+      expect(JSON.parse(r.text).value.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the control routes refuse a request from a web page of another origin', () => {
+  it('POST /_emulator/reset and /_emulator/clock with a foreign Origin: 403, nothing changed', async () => {
+    const before = await send('GET', '/_emulator/clock', {});
+    for (const [path, body] of [
+      ['/_emulator/reset', ''],
+      ['/_emulator/clock', '{"advanceSeconds":3600}'],
+    ]) {
+      const r = await send('POST', path, { origin: 'https://attacker.example', 'content-type': 'text/plain' }, body);
+      expect(r.status, path).toBe(403);
+      expect(JSON.parse(r.text).error.code).toBe('Forbidden');
+    }
+    const after = await send('GET', '/_emulator/clock', {});
+    expect(JSON.parse(after.text).offsetSeconds).toBe(JSON.parse(before.text).offsetSeconds);
+  });
+
+  it('a page on this machine (Origin http://localhost:3000) and clients without an Origin are served', async () => {
+    expect((await send('POST', '/_emulator/reset', { origin: 'http://localhost:3000' })).status).toBe(204);
+    expect((await send('POST', '/_emulator/reset', {})).status).toBe(204);
+  });
+
+  it('the families keep answering browsers of any origin as the real services do', async () => {
+    const r = await send('POST', '/translator/translate?api-version=3.0&to=de', { origin: 'https://app.example', 'vendor-subscription-key': 'emulator-key', 'content-type': 'application/json' }, '[{"Text":"hi"}]');
+    expect(r.status).toBe(200);
+  });
+});

@@ -1,0 +1,212 @@
+// A hostile review of where secrets can surface (session 6): typed secrets echoed by usage errors,
+// credential forms the redaction did not know, run in-process (test/helpers/inproc.ts).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
+import { json } from '../helpers/httpmock.js';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+
+const env = offlineEnv();
+const SECRET = 'Sekr3tValue-9f8e7d';
+
+describe('a secret typed where vx did not expect it is not echoed by the usage error', () => {
+  // `--token=<secret>` (the spelling of gh, az, curl-like tools) names no vx option: commander's
+  // message quoted the whole word, value included, into stderr (a CI log)
+  const cases: [string[], string][] = [
+    [['erp', 'companies', 'list', `--token=${SECRET}`], "vx: unknown option '--token=…' (its value is not shown) (run `vx erp companies list --help` for usage)"],
+    [[`--password=${SECRET}`, 'erp', 'companies', 'list'], "vx: unknown option '--password=…' (its value is not shown) (run `vx --help` for usage)"],
+    [['translate', 'hi', '--to', 'de', `--key=${SECRET}`], "vx: unknown option '--key=…' (its value is not shown) (run `vx translate --help` for usage)"],
+  ];
+  for (const [args, line] of cases) {
+    it(args.find((a) => a.includes('='))!.split('=')[0], async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`${line}\n`);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    });
+  }
+
+  it('an unknown option without a value is named as before', async () => {
+    const r = await runInProc(['erp', 'companies', 'list', '--token'], { env });
+    expect(r.stderr).toBe("vx: unknown option '--token' (run `vx erp companies list --help` for usage)\n");
+  });
+
+  // `az config set core.output=table` is how az spells it: `vx profile set translator.key=<key>`
+  // answered 'unknown setting "translator.key=<key>"' with the key in it
+  it('profile set <key>=<value> says how to write it, the value not shown, nothing stored', async () => {
+    const r = await runInProc(['profile', 'set', `translator.key=${SECRET}`], { env });
+    expect(r.stderr).toBe('vx: "translator.key=…": give the value as its own argument: vx profile set translator.key <value> (or on standard input); nothing was stored\n');
+    expect(r.code).toBe(2);
+    const shown = await runInProc(['profile', 'show', '-o', 'json'], { env });
+    expect(shown.stdout).not.toContain(SECRET);
+  });
+
+  it('an unknown setting written with = is named without what follows the =', async () => {
+    const r = await runInProc(['profile', 'set', `translator.secret=${SECRET}`], { env });
+    expect(r.stderr).toMatch(/^vx: unknown setting "translator\.secret=…"; known settings: translator\.endpoint, /);
+    expect(r.stderr).not.toContain(SECRET);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('redaction of credential forms it did not know', () => {
+  beforeEach(() => clearSecrets());
+
+  // new URL() accepts an unencoded @ in the password (the last @ ends the user information):
+  // only the part before the first @ was masked
+  it('user information whose password holds an unencoded @ is masked whole', () => {
+    expect(redact('GET https://bob:p@ssw0rdX@erp.example.com/erp/api: refused')).toBe('GET https://***@erp.example.com/erp/api: refused');
+    expect(redact('https://bob:pw@h/x and mail a@b.example')).toBe('https://***@h/x and mail a@b.example');
+    expect(redact('see https://h.example/a@b')).toBe('see https://h.example/a@b');
+  });
+
+  it('credential headers spelled with underscores, run together or as Authorization after a prefix', () => {
+    const out = redactHeaders({ 'X-Authorization': 'tok-1', api_key: 'k1', x_api_key: 'k2', accesstoken: 't2', AccessKey: 'k3', sessionid: 's1', privatekey: 'p1', 'X-Auth': 'a1', 'content-type': 'application/json', 'If-Match': '*' });
+    expect(out).toEqual({ 'X-Authorization': '***', api_key: '***', x_api_key: '***', accesstoken: '***', AccessKey: '***', sessionid: '***', privatekey: '***', 'X-Auth': '***', 'content-type': 'application/json', 'If-Match': '*' });
+  });
+
+  it('JSON credential fields in camelCase (clientSecret, accessToken, refreshToken, secret, ...)', () => {
+    expect(redact('{"clientSecret":"c1","accessToken":"a1","refreshToken":"r1","idToken":"i1","secret":"s1","sasToken":"t1","privateKey":"p1","connectionString":"Endpoint=sb://x;SharedAccessKey=k","name":"n","tokenCount":3}')).toBe(
+      '{"clientSecret":"***","accessToken":"***","refreshToken":"***","idToken":"***","secret":"***","sasToken":"***","privateKey":"***","connectionString":"***","name":"n","tokenCount":3}',
+    );
+  });
+
+  it('query parameters key=, secret=, api_key= and client_assertion=, and storage keys in connection strings', () => {
+    expect(redact('https://h/x?key=AIzaSyA1&secret=s2&api_key=k3&client_assertion=a.b.c&$skiptoken=5&monkey=1')).toBe('https://h/x?key=***&secret=***&api_key=***&client_assertion=***&$skiptoken=5&monkey=1');
+    expect(redact('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc+def/ghi==;EndpointSuffix=core')).toBe('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core');
+    expect(redact('Endpoint=sb://ns/;SharedAccessKeyName=root;SharedAccessKey=xyz=')).toBe('Endpoint=sb://ns/;SharedAccessKeyName=root;SharedAccessKey=***');
+    // a --set on a field named key is an OData value, not a query: left readable
+    expect(redact('unknown field key in "--set key=value"')).toBe('unknown field key in "--set key=value"');
+  });
+
+  it('a Basic credential after Authorization in a text', () => {
+    expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic ***');
+    expect(redact('{"authorization":"Basic dXNlcjpwYXNz"}')).toBe('{"authorization":"***"}');
+    expect(redact('Basic information')).toBe('Basic information');
+  });
+});
+
+// an endpoint typed or copied with http:// sent the key or token in clear, without a word; the
+// sign-in address (auth.url) was already refused so (docs/auth.md)
+describe('credentials never go over plain http to another machine unless VX_ALLOW_HTTP=1', () => {
+  const remote = { ...env, VX_ERP_PREFIX: 'http://erp.example.test/erp', VX_TRANSLATOR_ENDPOINT: 'http://tr.example.test' };
+  const line = (method: string, url: string) =>
+    `vx: ${method} ${url}: the endpoint is plain http to another machine, and vx sends credentials (keys, tokens) only over https (plain http only to this machine: 127.0.0.1, ::1, localhost); nothing was sent\n` +
+    'use the https address of the service; to send credentials in clear anyway (a server without TLS on a network you trust), set VX_ALLOW_HTTP=1\n';
+
+  it('a bearer token (erp), also in --dry-run: exit 2, nothing sent', async () => {
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await runInProc(['erp', 'companies', 'list', ...extra], { env: remote });
+      expect(r.stderr).toBe(line('GET', 'http://erp.example.test/erp/api/v2.0/companies'));
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
+
+  it('a subscription key (translator), and a credential given with vx api -H', async () => {
+    const t = await runInProc(['translate', 'hello', '--to', 'de'], { env: remote });
+    expect(t.stderr).toContain('vx: POST http://tr.example.test/translate?api-version=3.0&to=de: the endpoint is plain http to another machine');
+    expect(t.code).toBe(2);
+    expect(t.http.requests).toEqual([]);
+    const a = await runInProc(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-H', 'X-Api-Key: k'], { env: remote });
+    expect(a.stderr).toBe(line('GET', 'http://erp.example.test/erp/api/v2.0/companies'));
+    expect(a.http.requests).toEqual([]);
+  });
+
+  it('VX_ALLOW_HTTP=1 sends them; https and loopback http need nothing; a bad VX_ALLOW_HTTP is exit 2', async () => {
+    const ok = await runInProc(['erp', 'companies', 'list', '-o', 'json'], {
+      env: { ...remote, VX_ALLOW_HTTP: '1' },
+      setup: (t) => t.http.stub('GET', 'http://erp.example.test/erp/api/v2.0/companies', json(200, { value: [] })),
+    });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.http.requests[0]!.headers.authorization).toBe('Bearer test-token');
+    const tls = await runInProc(['erp', 'companies', 'list', '-o', 'json'], {
+      env: { ...env, VX_ERP_PREFIX: 'https://erp.example.test/erp' },
+      setup: (t) => t.http.stub('GET', 'https://erp.example.test/erp/api/v2.0/companies', json(200, { value: [] })),
+    });
+    expect(tls.code).toBe(0);
+    const bad = await runInProc(['erp', 'companies', 'list'], { env: { ...remote, VX_ALLOW_HTTP: 'sure' } });
+    expect(bad.stderr).toBe('vx: invalid value "sure" for VX_ALLOW_HTTP: expected 1 or 0\n');
+    expect(bad.code).toBe(2);
+  });
+});
+
+// the journal's name is predictable (<file>.vx-journal): in a shared directory (/tmp) another user
+// could plant a link there to a file of this user that does not exist yet, and the import
+// created that file (with the journal's lines) wherever the link pointed
+describe('erp import: a journal name held by a dangling symbolic link is not followed', () => {
+  it('exit 2, nothing sent, nothing created where the link points', async () => {
+    const { mkdtempSync, writeFileSync, symlinkSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-journal-'));
+    const input = join(dir, 'people.csv');
+    writeFileSync(input, 'code,displayName\nSP1,Ann\n');
+    const victim = join(dir, 'authorized_keys');
+    symlinkSync(victim, `${input}.vx-journal`);
+    const r = await runInProc(['erp', 'salespeople', 'import', '--file', input, '--yes'], { env });
+    expect(r.stderr).toBe(`vx: cannot create the journal ${input}.vx-journal: a symbolic link to a file that does not exist is there (another user's, in a shared directory?); remove it, or name another file with --journal\n`);
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+    expect(existsSync(victim)).toBe(false);
+  });
+});
+
+// HTTPS_PROXY=proxy.corp:8080 (no scheme, as curl accepts) or a mistyped address: exit 8 "network
+// error: Invalid URL protocol ..." or exit 1 "Invalid URL", naming neither the variable nor the fix
+describe('a proxy variable that is not an http(s) address', () => {
+  it('is exit 2 naming the variable (never its value), nothing sent', async () => {
+    const { Http } = await import('../../src/core/http.js');
+    const { UsageError } = await import('../../src/core/errors.js');
+    const saved = { ...process.env };
+    try {
+      for (const [name, value] of [
+        ['HTTPS_PROXY', `user:${SECRET}@proxy.corp:8080`],
+        ['https_proxy', `http://user:${SECRET}@[bad`],
+        ['HTTP_PROXY', 'socks5://127.0.0.1:1080'],
+      ]) {
+        for (const k of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'VX_HTTP_CLIENT']) delete process.env[k];
+        process.env[name] = value;
+        const http = new Http({ retries: 0 });
+        const e = await http.send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch((x: unknown) => x);
+        expect(e, name).toBeInstanceOf(UsageError);
+        expect((e as Error).message).toBe(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+        await http.close();
+      }
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+});
+
+// a target replaced by vx kept the mode of the file it replaced, set-user-ID and set-group-ID bits
+// included: `--out` over a setuid program (as root: a root-owned setuid file) made the new
+// content a setuid program. The permission bits are kept, those three bits are not.
+describe('a file vx replaces keeps its permissions but never set-user-ID, set-group-ID or sticky', () => {
+  it('--out (atomicFileSink) and translate file targets', async () => {
+    const { mkdtempSync, writeFileSync, chmodSync, statSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { atomicFileSink } = await import('../../src/core/output.js');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-mode-'));
+    const out = join(dir, 'tool');
+    writeFileSync(out, 'old');
+    chmodSync(out, 0o6755);
+    const sink = await atomicFileSink(out);
+    await sink.write('new');
+    await sink.commit();
+    expect(statSync(out).mode & 0o7777).toBe(0o755);
+
+    writeFileSync(join(dir, 'en.json'), '{ "a": "One" }\n');
+    writeFileSync(join(dir, 'de.json'), '{ "a": "Eins" }\n');
+    chmodSync(join(dir, 'de.json'), 0o4640);
+    const r = await runInProc(['translate', 'file', join(dir, 'en.json'), '--to', 'de'], {
+      env,
+      setup: (t) => void t.http.stub('POST', /\/translate\?/, (req) => json(200, (JSON.parse(req.text) as { Text: string }[]).map((i) => ({ translations: [{ to: 'de', text: `[de] ${i.Text}` }] })))),
+    });
+    expect(r.code).toBe(0);
+    expect(statSync(join(dir, 'de.json')).mode & 0o7777).toBe(0o640);
+  });
+});
