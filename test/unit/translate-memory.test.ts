@@ -273,6 +273,36 @@ describe('TMX 1.4', () => {
     expect(readFileSync(file, 'utf8')).toContain('<tu srclang="en" creationdate="20231114T221320Z">');
   });
 
+  it('an HTML entry (a locale file unit as translate file sends it) is exported with TMX inline codes a CAT tool reads, and still round-trips exactly', async () => {
+    const html: MemoryEntry = {
+      options: { ...keyOptions({ to: ['de'], from: 'en', textType: 'html' })[0] },
+      stored: 1_700_000_000,
+      source: 'Hello <span class="notranslate">{{name}}</span>, <b>5</b> new &amp; <span class="notranslate">%1$s</span><br/>',
+      result: { translations: [{ text: 'Hallo <span class="notranslate">{{name}}</span>, <b>5</b> neue &amp; <span class="notranslate">%1$s</span><br/>', to: 'de' }] },
+    };
+    const unit = tmxUnit(html);
+    // placeholders are <ph> with their text (numbered alike in source and target), tags <ph> with their code, entities their character
+    expect(unit).toContain(
+      '<tuv xml:lang="en"><seg>Hello <ph x="1">{{name}}</ph>, <ph x="2">&lt;b&gt;</ph>5<ph x="3">&lt;/b&gt;</ph> new &amp; <ph x="4">%1$s</ph><ph x="5">&lt;br/&gt;</ph></seg></tuv>',
+    );
+    expect(unit).toContain(
+      '<tuv xml:lang="de"><seg>Hallo <ph x="1">{{name}}</ph>, <ph x="2">&lt;b&gt;</ph>5<ph x="3">&lt;/b&gt;</ph> neue &amp; <ph x="4">%1$s</ph><ph x="5">&lt;br/&gt;</ph></seg></tuv>',
+    );
+    expect(unit).not.toContain('notranslate&quot;&gt;{{name}}&lt;/span&gt;</seg>');
+    const file = join(dir, 'html.tmx');
+    writeFileSync(file, tmxHeader('1.0.0') + unit + TMX_FOOTER);
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e));
+    expect(back).toEqual([html]);
+    // another tool reading the segments sees the unit's text: `Hello {{name}}, <b>5</b> new & %1$s<br/>`
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace(/ *<prop[^\n]*\n/g, '') + TMX_FOOTER);
+    const foreign: MemoryEntry[] = [];
+    await readTmx(file, (e) => void foreign.push(e));
+    expect(foreign.map((e) => [e.options.textType, e.source, e.result.translations[0].text])).toEqual([
+      ['plain', 'Hello {{name}}, <b>5</b> new & %1$s<br/>', 'Hallo {{name}}, <b>5</b> neue & %1$s<br/>'],
+    ]);
+  });
+
   it('takes an exported file edited by hand as the key sees it: languages in any case, other fields refused naming the line', async () => {
     const unit = tmxUnit(entry('Hello', 'de', 'Hallo'));
     const file = join(dir, 'edited.tmx');
