@@ -45,8 +45,15 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 
 /** Resolves the path against the service's base; an absolute URL must be on the same origin. */
 export function resolveApiUrl(base: string, path: string): string {
+  // a URL parser drops tabs and line endings silently (`$(cat path.txt)` with a CRLF)
+  if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`the path ${JSON.stringify(path)} holds a control character (a line ending?); nothing was sent`);
   if (/^https?:\/\//i.test(path)) {
-    const u = new URL(path);
+    let u: URL;
+    try {
+      u = new URL(path);
+    } catch {
+      throw new UsageError(`invalid URL ${JSON.stringify(path)}: give a path such as /api/v2.0/companies or an absolute URL on the configured endpoint`);
+    }
     if (u.origin !== new URL(base).origin) {
       throw new UsageError(`${path} is not on the configured endpoint ${new URL(base).origin}; vx sends credentials only there`);
     }

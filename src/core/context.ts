@@ -177,6 +177,8 @@ export class Ctx {
    */
   noQuery(what: string): void {
     if (this.globals.query !== undefined) throw new UsageError(`--query does not apply to ${what}; nothing was done`);
+    // the same for an -o given on the line (VX_OUTPUT and the profile's output are defaults for every command, not refused)
+    if (this.flagFormat !== undefined) throw new UsageError(`-o/--output does not apply to ${what}; nothing was done`);
   }
 
   /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
