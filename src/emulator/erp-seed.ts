@@ -13,6 +13,7 @@ export function seedGuid(kind: number, n: number): string {
 }
 
 export function defaultValue(f: FieldDef): unknown {
+  if (f.initial !== undefined) return f.initial;
   switch (f.type) {
     case 'decimal':
     case 'integer':

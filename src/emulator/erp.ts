@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
 import { withBatch } from './erp-batch.js';
-import { applyFilter, applyOrderBy, ODataError, parseExpand, parseFilter, parseSelect, type ExpandItem } from './erp-odata.js';
+import { applyOrderBy, filterRows, ODataError, parseExpand, parseFilter, parseSelect, unsupportedByService, type ExpandItem } from './erp-odata.js';
 import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { familyOf } from '../spec/families.js';
@@ -228,7 +228,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
       if (!EXPAND_OPTIONS.includes(k)) throw bad(`The query option ${k} is not supported in the $expand of '${name}'`);
       if (!nav.collection && k !== '$select') throw bad(`The query option ${k} cannot be applied to '${name}', which is a single record`);
       if ((k === '$top' || k === '$skip') && !/^\d+$/.test(v)) throw bad(`The query option ${k} must be a non-negative whole number, got '${v}'`);
-      if (k === '$filter') odata(() => parseFilter(v, () => true));
+      if (k === '$filter') serviceFilter(v, () => true);
       if (k === '$select') odata(() => parseSelect(v, () => true));
       if (k === '$orderby') odata(() => applyOrderBy([], v, () => true));
     }
@@ -248,7 +248,10 @@ function expandValue(value: NavValue, options: Map<string, string>): NavValue {
   if (!Array.isArray(value)) return names ? pick(value, names) : value;
   let out = value;
   const filter = options.get('$filter');
-  if (filter !== undefined) out = odata(() => applyFilter(out, filter, isField));
+  if (filter !== undefined) {
+    const tree = serviceFilter(filter, isField);
+    out = odata(() => filterRows(out, tree));
+  }
   const orderby = options.get('$orderby');
   if (orderby !== undefined) out = odata(() => applyOrderBy(out, orderby, isField));
   const skip = Number(options.get('$skip') ?? 0);
@@ -293,10 +296,24 @@ function odata<T>(fn: () => T): T {
   }
 }
 
+/**
+ * A $filter as the service takes it: malformed, 400 (odata()); well-formed but beyond what the
+ * service runs (`or` across fields, `not`, trim/length/indexof/concat), 501
+ * BadRequest_MethodNotImplemented, as the service answers (odata-known-limitations.md)
+ */
+function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
+  const tree = odata(() => parseFilter(filter, isField));
+  const why = unsupportedByService(tree);
+  if (why) throw new EmuError(501, 'BadRequest_MethodNotImplemented', why);
+  return tree;
+}
+
 /** the rows $filter keeps */
 function filtered(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): Row[] {
   const filter = req.query.get('$filter');
-  return filter === null ? rows : odata(() => applyFilter(rows, filter, isField));
+  if (filter === null) return rows;
+  const tree = serviceFilter(filter, isField);
+  return odata(() => filterRows(rows, tree));
 }
 
 /** $count=true|false (OData 4.0 part 2, 11.2.5.5); anything else is a query syntax error */
@@ -686,6 +703,10 @@ function lcsRoutes(): FamilyDef['routes'] {
         if (problem) return { status: 200, body: result(false, null, problem) };
         // environment ids are GUIDs: the same one in another case is the same environment
         if (source.toLowerCase() === target.toLowerCase()) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
+        // the environment page's rule, which the API shares (reference-create-refresh.md): one
+        // operation at a time on an environment; the one running ends when a status read sees it end
+        const running = s.operations.find((o) => o.project === project && o.target.toLowerCase() === target.toLowerCase() && o.completed === undefined);
+        if (running) return { status: 200, body: result(false, null, `Another operation (${running.id}) is in progress on the target environment ${target}; a refresh can start when it has ended.`) };
         const now = Date.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {

@@ -264,6 +264,32 @@ describe('vx translate sync', () => {
   });
 });
 
+describe('file names that are words, not languages', () => {
+  it('app.json, ui.json, web/strings.json name no language: detected, targets beside them (they were sent as from=app, 400035)', async () => {
+    const dir = tempDir('vx-files-names-');
+    try {
+      for (const f of ['app.json', 'ui.json', 'web/strings.json', 'en.json', 'fil.json', 'pt_BR.json']) {
+        mkdirSync(join(dir, f, '..'), { recursive: true });
+        writeFileSync(join(dir, f), '{ "a": "Save changes" }\n');
+      }
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'app.json', 'ui.json', 'web/strings.json', '--to', 'fr', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout).map((x: { target: string }) => x.target)).toEqual(['app.fr.json', 'ui.fr.json', 'web/strings.fr.json']);
+      expect(e2e.emu.state.translator.calls.slice(n).map((c) => new URLSearchParams(c.query).get('from'))).toEqual([null]);
+      // a name that is a language still is one (a language of the service's scope, or one Intl knows)
+      for (const [f, from, target] of [['en.json', 'en', 'fr.json'], ['fil.json', 'fil', 'fr.json'], ['pt_BR.json', 'pt', 'fr.json']]) {
+        const m = calls();
+        const x = await e2e.run(['translate', 'file', f, '--to', 'fr', '-o', 'json'], { cwd: dir });
+        expect([x.code, JSON.parse(x.stdout)[0].target], f).toEqual([0, target]);
+        expect(new URLSearchParams(e2e.emu.state.translator.calls[m].query).get('from'), f).toBe(from);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('translation memory and budget', () => {
   it('targets translated again (a fresh checkout) come from the memory: nothing sent again', async () => {
     const dir = scratch();
