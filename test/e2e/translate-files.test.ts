@@ -483,6 +483,43 @@ describe('bad input', () => {
   });
 });
 
+describe('an answer without a text for a target', () => {
+  it('is not written and not stored in the memory: the next run sends it again (the memory answered nothing for it ever after)', async () => {
+    const dir = tempDir('vx-files-notext-');
+    // a translator whose answer for de lacks its text
+    const sent: string[] = [];
+    let broken = true;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+        const items = JSON.parse(body) as { Text: string }[];
+        sent.push(...items.map((i) => `${to.join(',')}:${i.Text}`));
+        const answer = items.map(({ Text }) => ({ translations: to.map((t) => (broken && t === 'de' ? { to: t } : { text: `${t}:${Text}`, to: t })) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
+    });
+    const url = await new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "Hello" }\n');
+      const env = { VX_TRANSLATOR_ENDPOINT: url };
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir, env });
+      expect([r.code, r.stderr]).toEqual([1, 'warning: de.json: unit "a" (line 1 of en.json): the service gave no translation; left untranslated\nvx: 1 unit was not translated (listed above); everything else was written\n']);
+      expect(read(dir, 'fr.json')).toBe('{ "a": "fr:Hello" }\n');
+      // the service is well again: de is sent (fr comes from the memory), and written
+      broken = false;
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir, env });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(sent).toEqual(['de,fr:Hello', 'de:Hello']);
+      expect(read(dir, 'de.json')).toBe('{ "a": "de:Hello" }\n');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+      removeDir(dir);
+    }
+  });
+});
+
 describe('placeholders the service broke', () => {
   // a translator that drops the protecting spans of the first placeholder of each text
   const stub = stubTranslator((text) => upper(text.replace(/<span class="notranslate">[^<]*<\/span>/, '')));
