@@ -210,3 +210,43 @@ describe('a file vx replaces keeps its permissions but never set-user-ID, set-gr
     expect(statSync(join(dir, 'de.json')).mode & 0o7777).toBe(0o640);
   });
 });
+
+// the readable lines of `health watch` (and its -o text strings) wrote the service's fields as they
+// came: a title holding terminal escapes (OSC 52 writes the clipboard, OSC 8 hides a link, CSI
+// clears the screen) drove the terminal, and a line break split one news into two lines
+describe('health watch lines show the service text escaped, one line per news', () => {
+  const event = {
+    id: '/subscriptions/7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f/providers/Vendor.ResourceHealth/events/TRK-1',
+    name: 'TRK-1',
+    properties: { eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Active', lastUpdateTime: '2026-11-24T10:00:00Z', title: 'Outage\u001b]52;c;cm0gLXJmIH4=\u0007\nFAKE: all clear\u001b[2J' },
+  };
+  const setup = (t: import('../helpers/ctx.js').TestCtx) => void t.http.stub('GET', /\/events\?/, json(200, { value: [event] }));
+  it('-o table', async () => {
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '-o', 'table'], { env, setup });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Outage\\u001b]52;c;cm0gLXJmIH4=\\u0007\\nFAKE: all clear\\u001b[2J\n');
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+  it('-o text with a --query that picks the title', async () => {
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '-o', 'text', '-q', 'event.properties.title'], { env, setup });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Outage\\u001b]52;c;cm0gLXJmIH4=\\u0007\nFAKE: all clear\\u001b[2J\n');
+  });
+});
+
+// the message of a failed $batch operation, which vx puts in an import's per-row results on stdout,
+// came from the service's error body without redaction, where
+// an error of a whole request is redacted (errorFromResponse)
+describe('the error of a $batch operation is redacted like the error of a request', () => {
+  beforeEach(() => clearSecrets());
+  it('a $batch operation error echoing the token or a key', async () => {
+    const { BatchClient } = await import('../../src/api/erp/batch.js');
+    const { addSecret } = await import('../../src/core/redact.js');
+    addSecret('tok-Secret-4711');
+    const root = 'http://127.0.0.1:1/api/v2.0/';
+    const responses = [{ id: '1', status: 401, body: { error: { code: 'Authentication_InvalidCredentials', message: 'token tok-Secret-4711 rejected; retry with ?api-key=k-99887766' } } }];
+    const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http.js').Http;
+    const [r] = await new BatchClient(http, root, { Authorization: 'Bearer tok-Secret-4711' }).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
+    expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
+  });
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
-import type { TranslateResult } from '../../src/spec/translator.js';
+import type { TranslateResult, Translation } from '../../src/spec/translator.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
 import { UsageError } from '../../src/core/errors.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -69,6 +69,22 @@ describe('memory store', () => {
     expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
     expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
     expect(m.stats().entries).toBe(1);
+    await m.close();
+  });
+
+  it('a translation without its text is not stored, and one stored so (a memory written before) is a miss, not an answer', async () => {
+    const path = join(dir, 'notext.tm');
+    const m = await TranslationMemory.open(path);
+    const k = m.idsFor(keyOptions({ to: ['de', 'fr'], from: 'en' }));
+    m.store(k, 'x', { translations: [{ to: 'de' } as unknown as Translation, { text: '[fr] x', to: 'fr' }] });
+    m.store(k, 'y', { translations: [{ text: 7, to: 'de' } as unknown as Translation, { text: '[fr] y', to: 'fr' }] });
+    await m.flush();
+    expect(m.lookup([k[0]], 'x')).toBeUndefined();
+    expect(m.lookup([k[0]], 'y')).toBeUndefined();
+    expect(m.lookup([k[1]], 'x')).toEqual({ translations: [{ text: '[fr] x', to: 'fr' }] });
+    // what an older vx stored so: read as a miss (sent again), never as an answer without text
+    expect(decodeValue('J1700000000\0{"translations":[{"to":"de"}]}')).toBeUndefined();
+    expect(decodeValue('J1700000000\0{"translations":[{"to":"de","text":"ok"}]}')).toEqual({ stored: 1_700_000_000, result: { translations: [{ to: 'de', text: 'ok' }] } });
     await m.close();
   });
 
