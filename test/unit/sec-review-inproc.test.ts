@@ -70,6 +70,13 @@ describe('redaction of credential forms it did not know', () => {
     );
   });
 
+  // `vx api POST .../listKeys --debug`: the answer's keys were printed whole in the trace (stderr, a CI log)
+  it('the keys a management API lists: primaryKey, secondaryKey, key1, key2, primaryConnectionString, primaryMasterKey', () => {
+    expect(redact('{"primaryKey":"a1","secondaryKey":"a2","key1":"a3","key2":"a4","primaryConnectionString":"Endpoint=x","secondaryConnectionString":"y","primaryMasterKey":"m1","primaryReadonlyMasterKey":"m2","accountKey":"a5","partitionKey":"p","keyName":"key1"}')).toBe(
+      '{"primaryKey":"***","secondaryKey":"***","key1":"***","key2":"***","primaryConnectionString":"***","secondaryConnectionString":"***","primaryMasterKey":"***","primaryReadonlyMasterKey":"***","accountKey":"***","partitionKey":"p","keyName":"key1"}',
+    );
+  });
+
   it('query parameters key=, secret=, api_key= and client_assertion=, and storage keys in connection strings', () => {
     expect(redact('https://h/x?key=AIzaSyA1&secret=s2&api_key=k3&client_assertion=a.b.c&$skiptoken=5&monkey=1')).toBe('https://h/x?key=***&secret=***&api_key=***&client_assertion=***&$skiptoken=5&monkey=1');
     expect(redact('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc+def/ghi==;EndpointSuffix=core')).toBe('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core');
