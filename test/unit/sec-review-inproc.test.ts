@@ -257,3 +257,16 @@ describe('the error of a $batch operation is redacted like the error of a reques
     expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
   });
 });
+
+describe('Ctx.debug', () => {
+  beforeEach(() => clearSecrets());
+  // its comment said "secrets redacted"; it handed the line to the trace as it was
+  it('redacts like the rest of the --debug trace', async () => {
+    const { testCtx } = await import('../helpers/ctx.js');
+    const { addSecret } = await import('../../src/core/redact.js');
+    addSecret('key-Secret-31337');
+    const t = testCtx({ globals: { debug: true } });
+    t.ctx.debug('batch 1: X-RequestId key-Secret-31337, https://bob:pw@h/x');
+    expect(t.stderr.text).toBe('[debug] batch 1: X-RequestId ***, https://***@h/x\n');
+  });
+});
