@@ -53,11 +53,11 @@ const CONNECTION_KEY = /((?<![\w-])(?:AccountKey|SharedAccessKey|SharedAccessSig
 
 /**
  * Credential fields of a JSON text, in any case and with `_`/`-` or camelCase (`client_secret`,
- * `clientSecret`): the value up to its closing quote (an escaped quote inside it included), or to
+ * `clientSecret`), and the keys a management API lists (`primaryKey`, `key1`, `primaryConnectionString`): the value up to its closing quote (an escaped quote inside it included), or to
  * the end of a text cut short inside the value (a truncated token answer)
  */
 const JSON_FIELD =
-  /("(?:access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|client[-_]?assertion|device[-_]?code|key|token|secret|password|passwd|api[-_]?key|api[-_]?token|auth[-_]?token|sas[-_]?token|subscription[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|authorization|connection[-_]?string)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi;
+  /("(?:access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|client[-_]?assertion|device[-_]?code|key|token|secret|password|passwd|api[-_]?key|api[-_]?token|auth[-_]?token|sas[-_]?token|subscription[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|authorization|(?:primary|secondary)?[-_]?connection[-_]?string|(?:primary|secondary)(?:[-_]?read[-_]?only)?(?:[-_]?master)?[-_]?key|key[12]|account[-_]?key|shared[-_]?access[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi;
 
 /** `Authorization: Basic <base64>` written in a text (headers themselves go through redactHeaders) */
 const BASIC = /(authorization"?\s*[:=]\s*"?Basic\s+)[A-Za-z0-9+/=._~-]+/gi;

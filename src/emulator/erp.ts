@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
 import { withBatch } from './erp-batch.js';
 import { applyOrderBy, filterRows, ODataError, parseExpand, parseFilter, parseSelect, unsupportedByService, type ExpandItem } from './erp-odata.js';
-import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
+import { checkErpState, CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
+import { arrayOf, number, shape as stateShape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { familyOf } from '../spec/families.js';
 
@@ -654,7 +655,7 @@ function erpRoutes(): FamilyDef['routes'] {
 }
 
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
+  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp, checkState: checkErpState };
 }
 
 // ---- database refresh (lcs) ----
@@ -766,5 +767,6 @@ export function lcsFamily(): FamilyDef {
     errorBody: erpError,
     routes: lcsRoutes(),
     seed: (): LcsState => ({ operations: [] }),
+    checkState: stateShape({ operations: arrayOf(stateShape({ id: text, project: text, source: text, target: text, time: number, polls: number, completed: number }, ['completed'])) }),
   };
 }

@@ -27,6 +27,7 @@ import {
   type Translation,
 } from '../spec/translator.js';
 import { spendChars } from './faults.js';
+import { arrayOf, recordOf, shape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, languageText, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
 import { familyOf } from '../spec/families.js';
@@ -376,6 +377,7 @@ export function translatorFamily(): FamilyDef {
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),
     faultMessage: (code) => ERROR_MESSAGES[Number(code)],
     seed: seedTranslator,
+    checkState: shape({ categories: recordOf(shape({ status: text, pairs: arrayOf(text) })) }),
     routes: [{ method: 'POST', path: '/translate', handler: translate }],
   };
 }

@@ -70,6 +70,13 @@ describe('redaction of credential forms it did not know', () => {
     );
   });
 
+  // `vx api POST .../listKeys --debug`: the answer's keys were printed whole in the trace (stderr, a CI log)
+  it('the keys a management API lists: primaryKey, secondaryKey, key1, key2, primaryConnectionString, primaryMasterKey', () => {
+    expect(redact('{"primaryKey":"a1","secondaryKey":"a2","key1":"a3","key2":"a4","primaryConnectionString":"Endpoint=x","secondaryConnectionString":"y","primaryMasterKey":"m1","primaryReadonlyMasterKey":"m2","accountKey":"a5","partitionKey":"p","keyName":"key1"}')).toBe(
+      '{"primaryKey":"***","secondaryKey":"***","key1":"***","key2":"***","primaryConnectionString":"***","secondaryConnectionString":"***","primaryMasterKey":"***","primaryReadonlyMasterKey":"***","accountKey":"***","partitionKey":"p","keyName":"key1"}',
+    );
+  });
+
   it('query parameters key=, secret=, api_key= and client_assertion=, and storage keys in connection strings', () => {
     expect(redact('https://h/x?key=AIzaSyA1&secret=s2&api_key=k3&client_assertion=a.b.c&$skiptoken=5&monkey=1')).toBe('https://h/x?key=***&secret=***&api_key=***&client_assertion=***&$skiptoken=5&monkey=1');
     expect(redact('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc+def/ghi==;EndpointSuffix=core')).toBe('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***;EndpointSuffix=core');
@@ -248,5 +255,18 @@ describe('the error of a $batch operation is redacted like the error of a reques
     const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http.js').Http;
     const [r] = await new BatchClient(http, root, { Authorization: 'Bearer tok-Secret-4711' }).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
     expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
+  });
+});
+
+describe('Ctx.debug', () => {
+  beforeEach(() => clearSecrets());
+  // its comment said "secrets redacted"; it handed the line to the trace as it was
+  it('redacts like the rest of the --debug trace', async () => {
+    const { testCtx } = await import('../helpers/ctx.js');
+    const { addSecret } = await import('../../src/core/redact.js');
+    addSecret('key-Secret-31337');
+    const t = testCtx({ globals: { debug: true } });
+    t.ctx.debug('batch 1: X-RequestId key-Secret-31337, https://bob:pw@h/x');
+    expect(t.stderr.text).toBe('[debug] batch 1: X-RequestId ***, https://***@h/x\n');
   });
 });
