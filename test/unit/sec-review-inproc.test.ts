@@ -270,3 +270,21 @@ describe('Ctx.debug', () => {
     expect(t.stderr.text).toBe('[debug] batch 1: X-RequestId ***, https://***@h/x\n');
   });
 });
+
+// the emulator's (and the service's) error for an OData key written code='X' came out as
+// `HTTP 400 Bad Request: {"error":{"code":"BadRequest","message":"The key \"code=***" ...}}`: the
+// OAuth `code=` pattern took the quoted OData literal and the backslash of the escaped quote after
+// it, which broke the body's JSON, so the service's code and message were lost too
+describe('redaction of code= and other form fields leaves OData literals and JSON escapes alone', () => {
+  beforeEach(() => clearSecrets());
+  it('redact', () => {
+    expect(redact(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`)).toBe(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`);
+    expect(redact('{"message":"see ?access_token=abc123\\" there"}')).toBe('{"message":"see ?access_token=***\\" there"}');
+    expect(redact('code=abc&x=1')).toBe('code=***&x=1');
+  });
+  it('the error line keeps the service code and message', async () => {
+    const { errorFromResponse } = await import('../../src/core/errors.js');
+    const e = errorFromResponse(400, `{"error":{"code":"BadRequest","message":"The key \\"code='ZZP'\\" is not a GUID or a quoted string."}}`, {});
+    expect(e.message).toBe(`HTTP 400 Bad Request BadRequest: The key "code='ZZP'" is not a GUID or a quoted string.`);
+  });
+});
