@@ -139,6 +139,10 @@ describe('names and plural forms', () => {
 
   it('the service is asked for the language it knows', () => {
     expect(['de-DE', 'en-US', 'pt-PT', 'pt-BR', 'fr-CA', 'zh-CN', 'zh-TW', 'nb-NO', 'sr-Cyrl', 'xx-YY'].map(serviceLanguage)).toEqual(['de', 'en', 'pt-PT', 'pt', 'fr-CA', 'zh-Hans', 'zh-Hant', 'nb', 'sr-Cyrl', 'xx-YY']);
+     // a locale with a script and a region (BCP 47: .NET, iOS, Android b+ directories): the language and script the service knows
+    expect(['sr-Latn-RS', 'sr-Cyrl-BA', 'zh-Hant-TW', 'zh-Hans-CN', 'zh_Hant_HK', 'mn-Cyrl-MN', 'iu-Latn-CA', 'uz-Latn-UZ', 'pt-PT-x-lisboa'].map(serviceLanguage)).toEqual([
+      'sr-Latn', 'sr-Cyrl', 'zh-Hant', 'zh-Hans', 'zh-Hant', 'mn-Cyrl', 'iu-Latn', 'uz', 'pt-PT',
+    ]);
   });
 
   it('plural categories and Plural-Forms per language', () => {
