@@ -41,9 +41,13 @@ export function addSecret(value: string | undefined | null): void {
  */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
 
-/** OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter before the name) */
+/**
+ * OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter
+ * before the name); `code='…'` is a quoted value in a sentence (the business-data service's
+ * "Identification fields and values: Code='EUR'"), not an OAuth code, which a URL or form never quotes
+ */
 const FORM_FIELD =
-  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi;
+  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code(?!=')|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi;
 
 /** names that are credentials only as a URL's query parameter (`?key=`, Google's API key): elsewhere (`--set key=x`) they are data */
 const QUERY_FIELD = /([?&](?:key|secret|access_key|private_token)=)[^&\s"#]+/gi;
