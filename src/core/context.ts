@@ -267,7 +267,7 @@ export class Ctx {
 
   /** Only with --debug: a line of the trace on stderr; secrets redacted. */
   debug(message: string): void {
-    this.http.opts.debug?.(message);
+    this.http.opts.debug?.(redact(message));
   }
 
   /** Only with --verbose. */

@@ -264,6 +264,26 @@ describe('vx translate sync', () => {
   });
 });
 
+describe('vx translate file over translations made by hand', () => {
+  it('replaces them (file translates every unit) but says so, naming how many and that sync keeps them', async () => {
+    const dir = tempDir('vx-files-byhand-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "Save", "b": "Open", "c": "Close" }\n');
+      expect((await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      // a reviewer fixes two of them
+      writeFileSync(join(dir, 'de.json'), read(dir, 'de.json').replace('[de] Šåṽé', 'Speichern').replace('[de] Öþéñ', 'Öffnen'));
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, 'warning: de.json: 2 translations not written by vx (edited by hand, or there before vx) were replaced by machine translations; vx translate sync keeps them\n']);
+      expect(JSON.parse(read(dir, 'de.json')).a).toBe('[de] Šåṽé');
+      // a run over its own translations says nothing
+      const again = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('file names that are words, not languages', () => {
   it('app.json, ui.json, web/strings.json name no language: detected, targets beside them (they were sent as from=app, 400035)', async () => {
     const dir = tempDir('vx-files-names-');
