@@ -15,9 +15,10 @@ describe('a secret typed where vx did not expect it is not echoed by the usage e
     [['erp', 'companies', 'list', `--token=${SECRET}`], "vx: unknown option '--token=…' (its value is not shown) (run `vx erp companies list --help` for usage)"],
     [[`--password=${SECRET}`, 'erp', 'companies', 'list'], "vx: unknown option '--password=…' (its value is not shown) (run `vx --help` for usage)"],
     [['translate', 'hi', '--to', 'de', `--key=${SECRET}`], "vx: unknown option '--key=…' (its value is not shown) (run `vx translate --help` for usage)"],
+    [['--', `--token=${SECRET}`], "vx: unknown command '--token=…' (its value is not shown) (run `vx --help` for usage)"],
   ];
   for (const [args, line] of cases) {
-    it(args.find((a) => a.includes('='))!.split('=')[0], async () => {
+    it(args.join(' ').replace(/=.*/, ''), async () => {
       const r = await runInProc(args, { env });
       expect(r.stderr).toBe(`${line}\n`);
       expect(r.code).toBe(2);
