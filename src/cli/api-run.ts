@@ -80,7 +80,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
       try {
         JSON.parse(body);
       } catch (e) {
-        const where = opts.data === '-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
+        const where = opts.data === '-' || opts.data === '@-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
         throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${(e as Error).message}); to send another type, name it with -H 'Content-Type: <type>'`);
       }
       if (typed === undefined) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
