@@ -108,6 +108,17 @@ describe('vx api with an answer that is not JSON', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
   });
 
+  // a text answer that begins with [ or { was parsed as JSON (exit 1, "not valid JSON")
+  it('a text answer that begins with a bracket is text', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text('[INFO] started\n{ready}', 'text/plain; charset=utf-8')) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '[INFO] started\n{ready}\n', '']);
+  });
+
+  it('JSON without a content type is still read as JSON', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-q', 'a'], { env, setup: (t) => t.http.stub('GET', URL_X, { status: 200, body: '{"a":1}' }) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '1\n', '']);
+  });
+
   it('text is printed with a final line feed', async () => {
     const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text('a,b\n1,2', 'text/csv')) });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, 'a,b\n1,2\n', '']);
