@@ -420,11 +420,11 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
   const s = st(req);
   const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
   if (set.name === 'salesOrders') {
+    const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+    Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
     extra.number = `S-ORD${s.nextOrderNumber++}`;
     if (body.orderDate === undefined) extra.orderDate = now.slice(0, 10);
     if (body.status === undefined) extra.status = 'Draft';
-    const c = CUSTOMERS.find((x) => x.number === body.customerNumber || x.id === body.customerId);
-    if (c) Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
   }
   if (set.name === 'salesQuotes') Object.assign(extra, { number: `S-QUO${1000 + s.version}` }, quoteFromCustomer(body, company?.currencies ?? []));
   return { '@odata.etag': nextEtag(req), ...fullRecord(set.name, { ...body, ...extra }) };
@@ -434,19 +434,29 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
 const dialog = (message: string) => bad(message, 'Application_DialogException');
 
 /**
- * What a new v1.0 sales quote takes from its customer (the checks and messages of the API page
- * "APIV1 - Sales Quotes"): customerId or customerNumber must name a customer (both must agree);
- * the name, billing address, phone, e-mail and shipment method come from it; currencyCode and
- * paymentTermsId must exist. Values in the body win over the customer's.
+ * The sell-to customer of a new sales document, as the API pages check it ("APIV1 - Sales Quotes",
+ * "APIV2 - Sales Orders"): customerId or customerNumber must name a customer, and both the same one.
+ * `missing` is the page's message when neither is given (v1.0 writes the names bare, v2.0 quoted).
  */
-function quoteFromCustomer(body: Row, currencies: Row[]): Row {
-  if (body.customerId === undefined && (body.customerNumber === undefined || body.customerNumber === '')) throw dialog('A customerNumber or a customerId must be provided.');
+function sellToCustomer(body: Row, missing: string): (typeof CUSTOMERS)[number] {
+  if (body.customerId === undefined && (body.customerNumber === undefined || body.customerNumber === '')) throw dialog(missing);
   const byId = body.customerId !== undefined ? CUSTOMERS.find((c) => c.id === String(body.customerId).toLowerCase()) : undefined;
   if (body.customerId !== undefined && !byId) throw dialog('The sell-to customer cannot be found.');
   const byNumber = body.customerNumber !== undefined ? CUSTOMERS.find((c) => c.number === body.customerNumber) : undefined;
   if (byId && body.customerNumber !== undefined && byId.number !== body.customerNumber) throw dialog('The sell-to customer values do not match to a specific Customer.');
   const c = byId ?? byNumber;
   if (!c) throw dialog('The sell-to customer cannot be found.');
+  return c;
+}
+
+/**
+ * What a new v1.0 sales quote takes from its customer (the checks and messages of the API page
+ * "APIV1 - Sales Quotes"): customerId or customerNumber must name a customer (both must agree);
+ * the name, billing address, phone, e-mail and shipment method come from it; currencyCode and
+ * paymentTermsId must exist. Values in the body win over the customer's.
+ */
+function quoteFromCustomer(body: Row, currencies: Row[]): Row {
+  const c = sellToCustomer(body, 'A customerNumber or a customerId must be provided.');
   const out: Row = { customerId: c.id, customerNumber: c.number, customerName: c.displayName, billingPostalAddress: { ...c.address }, phoneNumber: c.phoneNumber, email: c.email };
   if (typeof body.currencyCode === 'string' && body.currencyCode !== '') {
     const cur = currencies.find((x) => String(x.code).toUpperCase() === String(body.currencyCode).toUpperCase());

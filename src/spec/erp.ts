@@ -256,6 +256,9 @@ export const ERP_SETS: readonly ErpSet[] = [
     naturalKey: 'externalDocumentNumber',
     humanKey: 'number',
     titleField: 'customerName',
+    // an order needs an existing customer ("APIV2 - Sales Orders"; the demo company's customer 10000)
+    sampleField: 'customerNumber',
+    sampleValue: '10000',
     fields: {
       id,
       number: { type: 'string', readOnly: true, maxLength: 20, description: 'order number (set by the service)' },

@@ -74,6 +74,24 @@ describe('business data (ERP)', () => {
   });
 });
 
+describe('business data (ERP): a sales order names an existing customer (the API page "APIV2 - Sales Orders")', () => {
+  const create = (body: unknown) => call('erp', 'POST', `/api/v2.0/companies(${company()})/salesOrders`, { body: JSON.stringify(body) });
+  const dialog = (message: string) => ({ status: 400, body: { error: { code: 'Application_DialogException', message: expect.stringMatching(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  CorrelationId:  `)) } } });
+  it('without a customer, with an unknown one, or with an id and a number of two customers: 400 with the page\'s messages, nothing created', async () => {
+    const before = e2e.emu.state.erp.data[company()].salesOrders.length;
+    expect(await create({ externalDocumentNumber: 'PO-1' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(await create({ customerNumber: '' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(await create({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await create({ customerId: '00000000-0000-4000-8000-000000000999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    const adatum = e2e.emu.state.erp.data[company()].salesOrders[0].customerId as string;
+    expect(await create({ customerId: adatum, customerNumber: '20000' })).toMatchObject(dialog('The sell-to customer values do not match to a specific Customer.'));
+    expect(e2e.emu.state.erp.data[company()].salesOrders.length).toBe(before);
+    const made = await create({ customerNumber: '20000' });
+    expect(made).toMatchObject({ status: 201, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect((await create({ customerId: adatum.toUpperCase() })).body).toMatchObject({ customerNumber: '10000', customerName: 'Adatum Corporation' });
+  });
+});
+
 describe('business data (ERP): the $filter subset the service runs', () => {
   const orders = (filter: string, more = '') => call('erp', 'GET', `/api/v2.0/companies(${company()})/salesOrders?$filter=${encodeURIComponent(filter)}${more}`);
   const notImplemented = (message: string) => ({ status: 501, body: { error: { code: 'BadRequest_MethodNotImplemented', message: expect.stringMatching(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  CorrelationId:  [0-9a-f-]{36}\\.$`)) } } });

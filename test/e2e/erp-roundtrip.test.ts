@@ -32,3 +32,15 @@ describe('export | import round trips', () => {
     }
   });
 });
+
+describe('what the service says is not masked as a secret', () => {
+  it("a duplicate key names the record that exists (Code='EUR'), in a create's error and in an import's result", async () => {
+    const r = await e2e.run(['erp', 'currencies', 'create', '--set', 'code=EUR']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Identification fields and values: Code='EUR'\. CorrelationId:/);
+    const p = join(dir, 'dup.csv');
+    writeFileSync(p, 'code\nEUR\n');
+    const imp = await e2e.run(['erp', 'currencies', 'import', '--file', p, '-o', 'ndjson']);
+    expect(JSON.parse(imp.stdout).message).toContain("Code='EUR'");
+  });
+});

@@ -264,6 +264,39 @@ describe('vx translate sync', () => {
   });
 });
 
+describe('segmented XLIFF 1.2 (<seg-source>, as CAT tools and Okapi write it)', () => {
+  it('the target follows <seg-source> (the schema order) and mirrors its <mrk mtype="seg"> segments, each translated; a second sync sends nothing', async () => {
+    const dir = tempDir('vx-files-segsrc-');
+    try {
+      const unit = (target = '') =>
+        '      <trans-unit id="1">\n        <source>First sentence. Second <g id="1">bold</g> one.</source>\n' +
+        '        <seg-source><mrk mtype="seg" mid="1">First sentence.</mrk> <mrk mtype="seg" mid="2">Second <g id="1">bold</g> one.</mrk></seg-source>\n' +
+        target +
+        '      </trans-unit>\n';
+      const doc = (lang: string, body: string) =>
+        `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n  <file original="doc.html" source-language="en" datatype="html"${lang}>\n    <body>\n${body}    </body>\n  </file>\n</xliff>\n`;
+      writeFileSync(join(dir, 'doc.xlf'), doc('', unit()));
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'doc.xlf', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(e2e.emu.state.translator.calls.slice(n).flatMap((c) => c.texts).sort()).toEqual(['First sentence.', 'Second <span class="notranslate">&lt;g id="1"&gt;</span>bold<span class="notranslate">&lt;/g&gt;</span> one.']);
+      expect(read(dir, 'doc.de.xlf')).toBe(
+        doc(
+          ' target-language="de"',
+          unit(
+            '        <target state="needs-review-translation"><mrk mtype="seg" mid="1">[de] Ƒîŕšţ šéñţéñçé.</mrk> <mrk mtype="seg" mid="2">[de] Šéçöñð <g id="1">ƀöļð</g> öñé.</mrk></target>\n',
+          ),
+        ),
+      );
+      const m = calls();
+      const again = await e2e.run(['translate', 'sync', 'doc.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([again.code, JSON.parse(again.stdout)[0].unchanged, calls()]).toEqual([0, 1, m]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('vx translate file over translations made by hand', () => {
   it('replaces them (file translates every unit) but says so, naming how many and that sync keeps them', async () => {
     const dir = tempDir('vx-files-byhand-');
