@@ -155,6 +155,11 @@ export class Ctx {
     }
   }
 
+  /** a variable of the environment this Ctx was built with */
+  envVar(name: string): string | undefined {
+    return this.env[name];
+  }
+
   get stdoutIsTTY(): boolean {
     return Boolean(this.io.stdout.isTTY);
   }

@@ -150,3 +150,22 @@ describe('translate sync --check refuses the options it would ignore', () => {
     expect(r.code).toBe(1);
   });
 });
+
+// `VX_PROFILE=a vx profile use b` said "active profile is now b" while every later command in that
+// environment went on using "a" (the variable wins over the stored choice)
+describe('profile use while VX_PROFILE names another profile', () => {
+  it('says the variable still wins in this environment', async () => {
+    const setup = async (configDir?: string) => {
+      const a = await runInProc(['-p', 'a', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], { env: { VX_CONFIG_DIR: configDir! } });
+      expect(a.code).toBe(0);
+      const b = await runInProc(['-p', 'b', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], { env: { VX_CONFIG_DIR: configDir! } });
+      expect(b.code).toBe(0);
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'vx-use-'));
+    await setup(dir);
+    const r = await runInProc(['profile', 'use', 'b'], { env: { VX_CONFIG_DIR: dir, VX_PROFILE: 'a' } });
+    expect([r.code, r.stderr]).toEqual([0, 'active profile is now "b"\nwarning: VX_PROFILE=a still selects profile "a" in this environment; unset it to use "b"\n']);
+    const same = await runInProc(['profile', 'use', 'a'], { env: { VX_CONFIG_DIR: dir, VX_PROFILE: 'a' } });
+    expect([same.code, same.stderr]).toEqual([0, 'active profile is now "a"\n']);
+  });
+});
