@@ -91,9 +91,12 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
  * machine's loopback. Both spellings, as tools read either (undici, curl: the lower case first).
  */
 function noProxyFor(url: string): { NO_PROXY: string; no_proxy: string } {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const given = process.env.no_proxy ?? process.env.NO_PROXY;
-  const value = given?.trim() ? `${given},${host}` : host;
+  // an IPv6 address both as undici matches it ([::1]) and as curl does (::1)
+  const hostname = new URL(url).hostname;
+  const host = hostname.startsWith('[') ? `${hostname},${hostname.slice(1, -1)}` : hostname;
+  const given = (process.env.no_proxy ?? process.env.NO_PROXY)?.trim();
+  // `*` (no proxy at all) stays alone: undici takes it as a wildcard only so
+  const value = given === '*' ? given : given ? `${given},${host}` : host;
   return { NO_PROXY: value, no_proxy: value };
 }
 

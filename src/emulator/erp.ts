@@ -606,6 +606,11 @@ function erpRoutes(): FamilyDef['routes'] {
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
+        if (set.name === 'salesOrders' && (body.customerId !== undefined || body.customerNumber !== undefined)) {
+          // another sell-to customer: validated as on create, its id, number and name come along
+          const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+          Object.assign(body, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
+        }
         touch(req, row, body);
         return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), project ? project(row) : row);
       },

@@ -101,6 +101,17 @@ describe('vx emulator exec behind a proxy', () => {
       expect(r.stdout).toBe('2\ncorp.example,127.0.0.1|corp.example,127.0.0.1');
       expect(r.code).toBe(0);
       expect(proxied).toBe(0);
+      // an IPv6 emulator (undici matches [::1], curl ::1), and NO_PROXY=* left a wildcard
+      for (const [host, given, expected] of [
+        ['::1', undefined, '[::1],::1'],
+        ['127.0.0.1', '*', '*'],
+      ] as const) {
+        const v6 = await runVx(['emulator', 'exec', '--host', host, '--port', '0', '--', 'sh', '-c', 'vx erp companies list -q "length(@)" -o json && printf "%s" "$NO_PROXY"'], {
+          env: { HTTP_PROXY: p, NO_PROXY: given },
+        });
+        expect([v6.code, v6.stdout, v6.stderr]).toEqual([0, `2\n${expected}`, '']);
+      }
+      expect(proxied).toBe(0);
       // `emulator start` prints the same for the shell that sources its lines
       const start = await runVx(['emulator', 'start', '--port', '0'], {
         env: { HTTP_PROXY: p, NO_PROXY: 'corp.example' },
