@@ -83,7 +83,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     }),
     command({
       name: 'import',
-      summary: 'add the entries of a TMX 1.4 file (checked whole first: any problem imports nothing)',
+      summary: 'add the entries of a TMX file, 1.1 to 1.4 (checked whole first: any problem imports nothing)',
       args: [arg('<file.tmx>', 'the TMX file')],
       options: [MEMORY],
       examples: ['vx translate memory import <tmx> --memory <tm>'],

@@ -36,6 +36,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['a Transfer-Encoding header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'transfer-encoding: chunked', '--data', '{}'], /^vx: --header transfer-encoding: vx sets it from the request itself/],
     ['an Expect header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'Expect: 100-continue', '--data', '{}'], /^vx: --header Expect: vx sends the body at once and does not wait for 100 Continue; leave it out\n$/],
     ['missing data file', ['api', 'POST', '/x', '--service', 'erp', '--data', '@/nonexistent/file.json'], /cannot read \/nonexistent\/file.json: no such file/],
+    // was "cannot read : no such file"
+    ['--data @ without a path', ['api', 'POST', '/x', '--service', 'erp', '--data', '@'], /^vx: --data @ names no file: give @<path>, or - \(or @-\) for standard input; nothing was sent\n$/],
     ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
     ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],
     ['unknown shell', ['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
@@ -75,6 +77,16 @@ describe('usage errors exit 2 and send nothing', () => {
 // vx api with an answer that is not JSON: --query was ignored (the whole text printed, exit 0, so
 // `id=$(vx api ... -q id)` got a page of HTML), -o none printed it anyway, and a binary answer
 // (a PDF) was decoded as UTF-8 and written with a line feed added: every byte above 0x7f lost
+// curl's habit: `-d @-` reads standard input (it was taken as a file named "-")
+it('vx api --data @- reads standard input, as - does', async () => {
+  const r = await runInProc(['api', 'POST', '/x', '--service', 'erp', '--data', '@-'], {
+    env,
+    stdin: '{"a":1}',
+    setup: (t) => t.http.stub('POST', 'http://127.0.0.1:9/erp/x', { status: 204 }),
+  });
+  expect([r.code, r.stderr, r.http.requests[0]?.text]).toEqual([0, '', '{"a":1}']);
+});
+
 describe('vx api with an answer that is not JSON', () => {
   const URL_X = 'http://127.0.0.1:9/erp/x';
   const text = (body: string | Uint8Array, type: string) => ({ status: 200, headers: { 'content-type': type }, body });
@@ -94,6 +106,17 @@ describe('vx api with an answer that is not JSON', () => {
   it('-o none prints nothing, as for JSON', async () => {
     const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-o', 'none'], { env, setup: (t) => t.http.stub('GET', URL_X, text('hello', 'text/plain')) });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+  });
+
+  // a text answer that begins with [ or { was parsed as JSON (exit 1, "not valid JSON")
+  it('a text answer that begins with a bracket is text', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text('[INFO] started\n{ready}', 'text/plain; charset=utf-8')) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '[INFO] started\n{ready}\n', '']);
+  });
+
+  it('JSON without a content type is still read as JSON', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-q', 'a'], { env, setup: (t) => t.http.stub('GET', URL_X, { status: 200, body: '{"a":1}' }) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '1\n', '']);
   });
 
   it('text is printed with a final line feed', async () => {

@@ -380,6 +380,21 @@ describe('TMX 1.4', () => {
     expect(skipped).toEqual({ emptyTargets: 2 });
   });
 
+  it('reads TMX 1.1 to 1.3 as well (the same structure; 1.1 names languages with lang); refuses 2.0', async () => {
+    const file = join(dir, 'old.tmx');
+    const tmx = (version: string, lang: string) =>
+      `<?xml version="1.0"?>\n<tmx version="${version}"><header srclang="EN-US" creationtool="Trados" creationtoolversion="5" segtype="sentence" o-tmf="TW4Win 2.0 Format" adminlang="EN-US" datatype="rtf"/><body>\n` +
+      `<tu><tuv ${lang}="EN-US"><seg>Save <ut>{\\b}</ut>all</seg></tuv><tuv ${lang}="DE-DE"><seg>Alle speichern</seg></tuv></tu>\n</body></tmx>\n`;
+    for (const [version, lang] of [['1.1', 'lang'], ['1.2', 'xml:lang'], ['1.3', 'xml:lang']]) {
+      writeFileSync(file, tmx(version, lang));
+      const back: MemoryEntry[] = [];
+      await readTmx(file, (e) => void back.push(e));
+      expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text]), version).toEqual([['en', 'de', 'Save {\\b}all', 'Alle speichern']]);
+    }
+    writeFileSync(file, tmx('2.0', 'xml:lang'));
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(2, 'TMX version 2.0; vx reads TMX 1.1 to 1.4'));
+  });
+
   it('reads the entities a file declares in its DOCTYPE (saxes reads no DTD); one it does not declare names its line', async () => {
     const file = join(dir, 'entities.tmx');
     const tmx = (use: string) =>

@@ -309,7 +309,8 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
       switch (tag.name) {
         case 'tmx':
           sawTmx = true;
-          if (a.version !== '1.4' && a.version !== '1.4b') throw new TmxError(parser.line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.4`);
+          // 1.1 to 1.3 have the structure of 1.4 (1.1 names a <tuv>'s language with lang, read too): old translation memories are in them
+          if (!/^1\.[1-4]b?$/.test(a.version ?? '')) throw new TmxError(parser.line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.1 to 1.4`);
           break;
         case 'header':
           headerSrc = a.srclang;
