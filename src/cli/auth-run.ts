@@ -365,6 +365,8 @@ async function checkRows(ctx: Ctx, rows: StatusRow[]): Promise<unknown> {
 }
 
 export async function status(ctx: Ctx, o: { service?: ServiceName; check?: boolean }): Promise<void> {
+  // it reports what the profile holds: a file that cannot be read is the answer (not "not signed in")
+  ctx.config.store();
   const rows = statusRows(ctx, o.service ? [o.service] : SERVICES);
   const failure = o.check ? await checkRows(ctx, rows) : undefined;
   const fmt = ctx.format();

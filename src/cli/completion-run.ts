@@ -157,6 +157,12 @@ _vx() {
   done
   _vx_node "$vxpath"
   local prev="\${words[CURRENT-1]}"
+  # --opt=value: the value after = is completed as after a space (as bash does)
+  if [[ "$PREFIX" == --*=* ]]; then
+    prev="\${PREFIX%%=*}"
+    (( \${valued[(Ie)$prev]} )) || return
+    compset -P '*='
+  fi
   case "$vxpath|$prev" in
 ${choiceCases}
   esac

@@ -71,7 +71,10 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
     await ctx.config.setMany(values, opts.saveProfile);
     ctx.info(`saved profile "${opts.saveProfile}": use it with \`vx -p ${opts.saveProfile} ...\``);
   }
-  await ctx.write(Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
+  // behind a proxy, the shell that takes these lines must also reach the emulator directly
+  const proxied = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'].some((k) => process.env[k]?.trim());
+  const lines = { ...env, ...(proxied ? noProxyFor(emu.url) : {}) };
+  await ctx.write(Object.entries(lines).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
     state.onSigterm = stop;
@@ -80,6 +83,21 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   await emu.close();
   ctx.info('vx emulator stopped');
   if (emu.stateError) throw new ServiceError(`${emu.stateError}; the last changes were not saved`);
+}
+
+/**
+ * NO_PROXY and no_proxy with the emulator's address added: behind a company proxy the command's
+ * requests (with the emulator's credentials) went in clear to the proxy, which cannot reach this
+ * machine's loopback. Both spellings, as tools read either (undici, curl: the lower case first).
+ */
+function noProxyFor(url: string): { NO_PROXY: string; no_proxy: string } {
+  // an IPv6 address both as undici matches it ([::1]) and as curl does (::1)
+  const hostname = new URL(url).hostname;
+  const host = hostname.startsWith('[') ? `${hostname},${hostname.slice(1, -1)}` : hostname;
+  const given = (process.env.no_proxy ?? process.env.NO_PROXY)?.trim();
+  // `*` (no proxy at all) stays alone: undici takes it as a wildcard only so
+  const value = given === '*' ? given : given ? `${given},${host}` : host;
+  return { NO_PROXY: value, no_proxy: value };
 }
 
 export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): Promise<void> {
@@ -113,7 +131,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
     const { code, signal } = await new Promise<{ code: number; signal: NodeJS.Signals | null }>((resolveCode, reject) => {
       const child = spawn(command[0], command.slice(1), {
         stdio: 'inherit',
-        env: { ...process.env, ...emu.env(), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
+        env: { ...process.env, ...emu.env(), ...noProxyFor(emu.url), PATH: `${shimDir}${delimiter}${process.env.PATH ?? ''}` },
       });
       // SIGTERM (a CI runner cancelling the job), SIGHUP and SIGINT sent to vx are passed on: the
       // command ends (or cleans up) as it chooses, the emulator serves it meanwhile, and vx exits

@@ -25,7 +25,7 @@ import {
   type WatchState,
 } from '../api/mgmt/watch.js';
 import type { Ctx } from '../core/context.js';
-import { asVxError, ExitStatus, InterruptedError, NetworkError, ThrottledError, UnavailableError, UsageError, type VxError } from '../core/errors.js';
+import { asVxError, ExitStatus, InterruptedError, NetworkError, oneLine, terminalText, ThrottledError, UnavailableError, UsageError, type VxError } from '../core/errors.js';
 import { passSignal } from '../core/child.js';
 import { Http } from '../core/http.js';
 import { sleep } from '../core/sleep.js';
@@ -469,10 +469,12 @@ export async function runHealthWatch(ctx: Ctx, opts: WatchOpts): Promise<void> {
   const readable = !query && (explicit === 'table' || explicit === 'wide' || explicit === 'text' || (!explicit && ctx.stdoutIsTTY));
   /** the line of one news: readable, or its record {change, trackingId, previous, event} as JSON (through --query) */
   const lineOf = async (ch: EventChange): Promise<string> => {
-    if (readable) return `${changeLine(ch)}\n`;
+    // the service's text is shown escaped (a terminal escape in a title cannot drive the terminal,
+    // a line break cannot split one news into two lines), as in every table and text output
+    if (readable) return `${oneLine(changeLine(ch))}\n`;
     const record = { change: ch.change, trackingId: trackingId(ch.event), previous: ch.previous, event: ch.event };
     const value = query ? await applyQuery(record, query) : record;
-    return `${explicit === 'text' && typeof value === 'string' ? value : JSON.stringify(value)}\n`;
+    return `${explicit === 'text' && typeof value === 'string' ? terminalText(value) : JSON.stringify(value)}\n`;
   };
   // Ctrl-C, SIGTERM and SIGHUP abort the run's signal (main.ts): the loop stops, the state is saved
   let stopped = false;

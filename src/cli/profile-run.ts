@@ -118,6 +118,9 @@ export async function use(ctx: Ctx, name: string): Promise<void> {
   }
   await ctx.config.use(name);
   ctx.info(`active profile is now "${name}"`);
+  // the variable wins over the stored choice: every later command of this environment would still use it
+  const fromEnv = ctx.envVar('VX_PROFILE');
+  if (fromEnv && fromEnv !== name) ctx.warn(`VX_PROFILE=${fromEnv} still selects profile "${fromEnv}" in this environment; unset it to use "${name}"`);
 }
 
 export async function remove(ctx: Ctx, name: string): Promise<void> {

@@ -79,7 +79,7 @@ export function usageLine(c: Command, str: string): string {
     .replace(/^error:\s*/, '')
     // `--token=<secret>` names no option: the word typed is quoted, but never what follows its =
     // (often the very credential, and stderr goes to CI logs)
-    .replace(/^(unknown option '-{1,2}[^'=\s]*)=[^']*'/, "$1=…' (its value is not shown)")
+    .replace(/^(unknown (?:option|command) '-{0,2}[^'=\s]*)=[^']*'/, "$1=…' (its value is not shown)")
     .replace(/\s*\n\(Did you mean (.*)\?\)\s*$/s, ' (did you mean $1?)')
     .replace(/\.\s+Expected /, ': expected ')
     .replace(/\.\s+Allowed choices are /, '; allowed: ')

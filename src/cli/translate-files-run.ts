@@ -105,6 +105,8 @@ interface LangPlan {
   target?: TargetDoc;
   statuses: Map<string, UnitStatus>;
   keepEntries: Map<string, LockEntry>;
+  /** `file`: units whose target value vx did not write (edited by hand, or there before vx), replaced */
+  byHand: number;
   /** unit key -> the pieces of each part (needed units only) */
   needed: Map<string, Piece[][]>;
 }
@@ -216,7 +218,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       if (target && name === 'md' && misaligned(target) && mode === 'sync') {
         ctx.warn(`${path}: its paragraphs no longer line up with what vx wrote (changed by hand?): every block is translated again`);
       }
-      plan.langs.push({ lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), needed: new Map() });
+      plan.langs.push({ lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), byHand: 0, needed: new Map() });
     }
     plans.push(plan);
   }
@@ -234,8 +236,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const entries = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
       for (const u of p.doc.units) {
         let status: UnitStatus;
-        if (mode === 'file') status = 'missing';
-        else {
+        if (mode === 'file') {
+          status = 'missing';
+          // what sync would keep as a translation by hand is replaced: counted, to be said
+          const value = l.target?.values.get(u.key);
+          if (value !== undefined && unitStatus(u, value, lockEntry(entries, l.target, u.key)).keep?.[2] === 'm') l.byHand++;
+        } else {
           const entry = lockEntry(entries, l.target, u.key);
           // a value the target marks as not translated yet counts as one only when vx wrote it (with such a --state)
           const s = unitStatus(u, entry || !l.target?.pending?.has(u.key) ? l.target?.values.get(u.key) : undefined, entry);
@@ -425,6 +431,11 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     throw e;
   });
   for (const m of problems) ctx.warn(m);
+  for (const p of plans) {
+    for (const l of p.langs) {
+      if (l.byHand) ctx.warn(`${l.path}: ${fmt(l.byHand)} translation${l.byHand === 1 ? '' : 's'} not written by vx (edited by hand, or there before vx) ${l.byHand === 1 ? 'was' : 'were'} replaced by machine translation${l.byHand === 1 ? '' : 's'}; vx translate sync keeps them`);
+    }
+  }
   await ctx.print(summaries, {
     columns: [
       { header: 'source', get: 'source' },

@@ -77,6 +77,10 @@ export class Ctx {
   ) {
     const env = opts.env ?? process.env;
     this.env = env;
+    // `-p "$PROFILE"` / `-q "$Q"` with the variable unset: not the active profile, not the whole result
+    for (const [value, flag] of [[globals.profile, '-p/--profile'], [globals.query, '-q/--query']] as const) {
+      if (value === '') throw new UsageError(`${flag} was given as an empty value; leave it out to use the default (nothing was sent)`);
+    }
     this.config = new Config(settings, { profileFlag: globals.profile, env, warn: (m) => this.warn(m) });
     this.flagFormat = parseFormat(globals.output);
     // VX_OUTPUT matters (and is checked) only when -o is not given
@@ -155,6 +159,11 @@ export class Ctx {
     }
   }
 
+  /** a variable of the environment this Ctx was built with */
+  envVar(name: string): string | undefined {
+    return this.env[name];
+  }
+
   get stdoutIsTTY(): boolean {
     return Boolean(this.io.stdout.isTTY);
   }
@@ -177,6 +186,8 @@ export class Ctx {
    */
   noQuery(what: string): void {
     if (this.globals.query !== undefined) throw new UsageError(`--query does not apply to ${what}; nothing was done`);
+    // the same for an -o given on the line (VX_OUTPUT and the profile's output are defaults for every command, not refused)
+    if (this.flagFormat !== undefined) throw new UsageError(`-o/--output does not apply to ${what}; nothing was done`);
   }
 
   /** flag > VX_OUTPUT > profile `output` > table at a terminal, else `notTTY` (json unless a command says otherwise) */
@@ -265,7 +276,7 @@ export class Ctx {
 
   /** Only with --debug: a line of the trace on stderr; secrets redacted. */
   debug(message: string): void {
-    this.http.opts.debug?.(message);
+    this.http.opts.debug?.(redact(message));
   }
 
   /** Only with --verbose. */

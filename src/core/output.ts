@@ -2,7 +2,7 @@
 // --query (JMESPath) applied first. Renderers are pure (value -> string) and unit-tested.
 import { eastAsianWidth } from 'get-east-asian-width';
 import { isVxError, OutputError, terminalText, UsageError } from './errors.js';
-import { isExactNumber, stringifyExact } from './json.js';
+import { isExactNumber, stringifyExact, type ExactNumber } from './json.js';
 
 export const FORMATS = ['json', 'yaml', 'table', 'wide', 'tsv', 'csv', 'ndjson', 'text', 'none'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -279,8 +279,17 @@ export async function renderYaml(value: unknown): Promise<string> {
   const YAML = mod.default ?? mod;
   // YAML 1.2 output that YAML 1.1 readers (PyYAML, Ruby's Psych, many CI tools) read the same: a
   // string such as yes, no, on, off or y is quoted, else they read it as a boolean
-  return YAML.stringify(value, { lineWidth: 0, compat: 'yaml-1.1' });
+  return YAML.stringify(value, { lineWidth: 0, compat: 'yaml-1.1', customTags: [EXACT_NUMBER_TAG] });
 }
+
+/** A number a double cannot hold (core/json's ExactNumber) written as its literal, a plain YAML number, as -o json does. */
+const EXACT_NUMBER_TAG = {
+  identify: isExactNumber,
+  default: true,
+  tag: 'tag:yaml.org,2002:float',
+  resolve: (text: string) => text,
+  stringify: (item: { value: unknown }) => (item.value as ExactNumber).text,
+};
 
 // string-width creates an Intl.Segmenter when it loads, which costs 10-15 ms: it is loaded only
 // when a table is rendered (or by loadTextWidth). Until then non-ASCII text is measured per code

@@ -41,23 +41,28 @@ export function addSecret(value: string | undefined | null): void {
  */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
 
-/** OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter before the name) */
+/**
+ * OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter
+ * before the name). Not a value in quotes (`code='EUR'`, an OData key) nor a comparison
+ * (`code==`), and never a backslash: in a JSON text it escapes the quote after the value, and
+ * taking it would break the JSON (an error body is redacted before it is parsed).
+ */
 const FORM_FIELD =
-  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?!=)[^&\s"#]+/gi;
+  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?![='])[^&\s"#\\]+/gi;
 
 /** names that are credentials only as a URL's query parameter (`?key=`, Google's API key): elsewhere (`--set key=x`) they are data */
-const QUERY_FIELD = /([?&](?:key|secret|access_key|private_token)=)[^&\s"#]+/gi;
+const QUERY_FIELD = /([?&](?:key|secret|access_key|private_token)=)[^&\s"#\\]+/gi;
 
 /** the keys of storage and service-bus connection strings */
-const CONNECTION_KEY = /((?<![\w-])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;&\s"]+/gi;
+const CONNECTION_KEY = /((?<![\w-])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;&\s"\\]+/gi;
 
 /**
  * Credential fields of a JSON text, in any case and with `_`/`-` or camelCase (`client_secret`,
- * `clientSecret`): the value up to its closing quote (an escaped quote inside it included), or to
+ * `clientSecret`), and the keys a management API lists (`primaryKey`, `key1`, `primaryConnectionString`): the value up to its closing quote (an escaped quote inside it included), or to
  * the end of a text cut short inside the value (a truncated token answer)
  */
 const JSON_FIELD =
-  /("(?:access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|client[-_]?assertion|device[-_]?code|key|token|secret|password|passwd|api[-_]?key|api[-_]?token|auth[-_]?token|sas[-_]?token|subscription[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|authorization|connection[-_]?string)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi;
+  /("(?:access[-_]?token|refresh[-_]?token|id[-_]?token|client[-_]?secret|client[-_]?assertion|device[-_]?code|key|token|secret|password|passwd|api[-_]?key|api[-_]?token|auth[-_]?token|sas[-_]?token|subscription[-_]?key|access[-_]?key|secret[-_]?key|private[-_]?key|authorization|(?:primary|secondary)?[-_]?connection[-_]?string|(?:primary|secondary)(?:[-_]?read[-_]?only)?(?:[-_]?master)?[-_]?key|key[12]|account[-_]?key|shared[-_]?access[-_]?key)"\s*:\s*")(?:[^"\\]|\\.)*\\?("|$)/gi;
 
 /** `Authorization: Basic <base64>` written in a text (headers themselves go through redactHeaders) */
 const BASIC = /(authorization"?\s*[:=]\s*"?Basic\s+)[A-Za-z0-9+/=._~-]+/gi;

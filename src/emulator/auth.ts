@@ -9,6 +9,7 @@
 // expire. `state.auth.tokenTtl` (seconds, default 3600) sets the lifetime of new tokens.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
+import { anyObject, number, recordOf, shape } from './state-check.js';
 
 /** the client secret the emulator's token endpoint accepts for the client credentials grant */
 export const EMULATOR_CLIENT_SECRET = 'emulator-secret';
@@ -221,6 +222,7 @@ export function authFamily(): FamilyDef {
     // OAuth 2.0 error response
     errorBody: (_s, code, message) => ({ error: code, error_description: message }),
     seed: (): AuthState => hideDevices({ tokenTtl: 3600, refreshTtl: 90 * 24 * 3600, deviceInterval: 1 } as AuthState),
+    checkState: shape({ tokenTtl: number, refreshTtl: number, deviceInterval: number, devices: recordOf(anyObject) }, ['devices']),
     routes: [
       { method: 'GET', path: '/{tenant}/oauth2/authorize', handler: authorize },
       { method: 'POST', path: '/{tenant}/oauth2/devicecode', handler: deviceCode },

@@ -183,6 +183,67 @@ export function parseFilter(src: string, isField: (name: string) => boolean): No
   return tree;
 }
 
+/**
+ * The functions of $filter the business-data service runs (use-filter-expressions-in-odata-uris.md):
+ * it turns a filter into the table filters of its own language, which have no equivalent of
+ * trim, length, indexof, concat (the page lists them commented out).
+ */
+const SERVICE_FUNCTIONS = new Set(['contains', 'startswith', 'endswith', 'substring', 'tolower', 'toupper']);
+
+function propsOf(n: Node, out = new Set<string>()): Set<string> {
+  switch (n.k) {
+    case 'prop':
+      out.add(n.name);
+      break;
+    case 'list':
+      n.items.forEach((i) => propsOf(i, out));
+      break;
+    case 'bin':
+      propsOf(n.l, out);
+      propsOf(n.r, out);
+      break;
+    case 'not':
+      propsOf(n.e, out);
+      break;
+    case 'call':
+      n.args.forEach((a) => propsOf(a, out));
+      break;
+  }
+  return out;
+}
+
+/**
+ * Why the business-data service refuses a well-formed $filter (501 BadRequest_MethodNotImplemented),
+ * or undefined: `or` between conditions on different fields (odata-known-limitations.md, its
+ * words), `not`, and the functions it has no table filter for. (The management family's filters
+ * share the parser but not these limits.)
+ */
+export function unsupportedByService(n: Node): string | undefined {
+  switch (n.k) {
+    case 'not':
+      return "Client requests that contain 'Not' filter options are not supported.";
+    case 'call':
+      if (!SERVICE_FUNCTIONS.has(n.fn)) return `The function '${n.fn}' is not supported on an OData filter; the service runs contains, startswith, endswith, substring, tolower and toupper.`;
+      for (const a of n.args) {
+        const why = unsupportedByService(a);
+        if (why) return why;
+      }
+      return undefined;
+    case 'bin': {
+      if (n.op === 'or' && propsOf(n).size > 1) return "The 'OR' operator is not supported on distinct fields on an OData filter.";
+      return unsupportedByService(n.l) ?? unsupportedByService(n.r);
+    }
+    case 'list':
+      for (const i of n.items) {
+        const why = unsupportedByService(i);
+        if (why) return why;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 const GUID_FULL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function norm(v: unknown): unknown {
@@ -273,7 +334,11 @@ function truthy(v: unknown): boolean {
 
 /** Filters rows with a $filter expression. */
 export function applyFilter<T extends Record<string, unknown>>(rows: T[], filter: string, isField: (name: string) => boolean): T[] {
-  const tree = parseFilter(filter, isField);
+  return filterRows(rows, parseFilter(filter, isField));
+}
+
+/** The rows a parsed $filter keeps. */
+export function filterRows<T extends Record<string, unknown>>(rows: T[], tree: Node): T[] {
   return rows.filter((r) => truthy(evaluate(tree, r)));
 }
 

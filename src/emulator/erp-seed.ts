@@ -1,7 +1,8 @@
 // Seed data of the emulated business-data service: two companies, records in every entity set
 // (45 sales orders, enough to page), and the customers, payment terms and shipment methods that
 // sales orders link to. Deterministic: the same ids on every start.
-import { ERP_SETS, type FieldDef } from '../spec/erp.js';
+import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../spec/erp.js';
+import { anyObject, arrayOf, bool, both, nullable, number, recordOf, shape, text, type StateCheck } from './state-check.js';
 
 export const DEFAULT_COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
 export const OTHER_COMPANY = '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e';
@@ -13,6 +14,7 @@ export function seedGuid(kind: number, n: number): string {
 }
 
 export function defaultValue(f: FieldDef): unknown {
+  if (f.initial !== undefined) return f.initial;
   switch (f.type) {
     case 'decimal':
     case 'integer':
@@ -317,3 +319,30 @@ export function seedErp(): ErpState {
     nextOrderNumber: 101001 + 45,
   };
 }
+
+/** the JSON type of a field's values in a record */
+const FIELD_CHECK: Record<ScalarType, StateCheck> = { string: text, guid: text, date: text, datetime: text, time: text, decimal: number, integer: number, boolean: bool, address: anyObject };
+
+/** a record of a set in a --state file: an id; the model's fields, where present, of their type (or null) */
+function recordCheck(set: ErpSet): StateCheck {
+  const fields = Object.entries(set.fields).filter(([n]) => n !== 'id');
+  return shape({ id: text, '@odata.etag': text, ...Object.fromEntries(fields.map(([n, f]) => [n, nullable(FIELD_CHECK[f.type])])) }, ['@odata.etag', ...fields.map(([n]) => n)]);
+}
+
+const COMPANY_SETS = ERP_SETS.filter((s) => s.scope !== 'root');
+
+/** The erp entry of a --state file (what seedErp makes). */
+export const checkErpState: StateCheck = both(
+  shape({
+    defaultCompany: text,
+    companies: arrayOf(shape({ id: text })),
+    data: recordOf(shape(Object.fromEntries(COMPANY_SETS.map((s) => [s.name, arrayOf(recordCheck(s))])), COMPANY_SETS.map((s) => s.name))),
+    lines: recordOf(arrayOf(anyObject)),
+    version: number,
+    nextOrderNumber: number,
+  }),
+  (v, p) => {
+    const s = v as ErpState;
+    return Object.prototype.hasOwnProperty.call(s.data, s.defaultCompany) ? undefined : `${p}.defaultCompany: ${JSON.stringify(s.defaultCompany)} is not a company of ${p}.data`;
+  },
+);

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
 import { withBatch } from './erp-batch.js';
-import { applyFilter, applyOrderBy, ODataError, parseExpand, parseFilter, parseSelect, type ExpandItem } from './erp-odata.js';
-import { CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
+import { applyOrderBy, filterRows, ODataError, parseExpand, parseFilter, parseSelect, unsupportedByService, type ExpandItem } from './erp-odata.js';
+import { checkErpState, CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
+import { arrayOf, number, shape as stateShape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { familyOf } from '../spec/families.js';
 
@@ -228,7 +229,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
       if (!EXPAND_OPTIONS.includes(k)) throw bad(`The query option ${k} is not supported in the $expand of '${name}'`);
       if (!nav.collection && k !== '$select') throw bad(`The query option ${k} cannot be applied to '${name}', which is a single record`);
       if ((k === '$top' || k === '$skip') && !/^\d+$/.test(v)) throw bad(`The query option ${k} must be a non-negative whole number, got '${v}'`);
-      if (k === '$filter') odata(() => parseFilter(v, () => true));
+      if (k === '$filter') serviceFilter(v, () => true);
       if (k === '$select') odata(() => parseSelect(v, () => true));
       if (k === '$orderby') odata(() => applyOrderBy([], v, () => true));
     }
@@ -248,7 +249,10 @@ function expandValue(value: NavValue, options: Map<string, string>): NavValue {
   if (!Array.isArray(value)) return names ? pick(value, names) : value;
   let out = value;
   const filter = options.get('$filter');
-  if (filter !== undefined) out = odata(() => applyFilter(out, filter, isField));
+  if (filter !== undefined) {
+    const tree = serviceFilter(filter, isField);
+    out = odata(() => filterRows(out, tree));
+  }
   const orderby = options.get('$orderby');
   if (orderby !== undefined) out = odata(() => applyOrderBy(out, orderby, isField));
   const skip = Number(options.get('$skip') ?? 0);
@@ -293,10 +297,24 @@ function odata<T>(fn: () => T): T {
   }
 }
 
+/**
+ * A $filter as the service takes it: malformed, 400 (odata()); well-formed but beyond what the
+ * service runs (`or` across fields, `not`, trim/length/indexof/concat), 501
+ * BadRequest_MethodNotImplemented, as the service answers (odata-known-limitations.md)
+ */
+function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
+  const tree = odata(() => parseFilter(filter, isField));
+  const why = unsupportedByService(tree);
+  if (why) throw new EmuError(501, 'BadRequest_MethodNotImplemented', why);
+  return tree;
+}
+
 /** the rows $filter keeps */
 function filtered(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): Row[] {
   const filter = req.query.get('$filter');
-  return filter === null ? rows : odata(() => applyFilter(rows, filter, isField));
+  if (filter === null) return rows;
+  const tree = serviceFilter(filter, isField);
+  return odata(() => filterRows(rows, tree));
 }
 
 /** $count=true|false (OData 4.0 part 2, 11.2.5.5); anything else is a query syntax error */
@@ -402,11 +420,11 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
   const s = st(req);
   const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
   if (set.name === 'salesOrders') {
+    const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+    Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
     extra.number = `S-ORD${s.nextOrderNumber++}`;
     if (body.orderDate === undefined) extra.orderDate = now.slice(0, 10);
     if (body.status === undefined) extra.status = 'Draft';
-    const c = CUSTOMERS.find((x) => x.number === body.customerNumber || x.id === body.customerId);
-    if (c) Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
   }
   if (set.name === 'salesQuotes') Object.assign(extra, { number: `S-QUO${1000 + s.version}` }, quoteFromCustomer(body, company?.currencies ?? []));
   return { '@odata.etag': nextEtag(req), ...fullRecord(set.name, { ...body, ...extra }) };
@@ -416,19 +434,29 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
 const dialog = (message: string) => bad(message, 'Application_DialogException');
 
 /**
- * What a new v1.0 sales quote takes from its customer (the checks and messages of the API page
- * "APIV1 - Sales Quotes"): customerId or customerNumber must name a customer (both must agree);
- * the name, billing address, phone, e-mail and shipment method come from it; currencyCode and
- * paymentTermsId must exist. Values in the body win over the customer's.
+ * The sell-to customer of a new sales document, as the API pages check it ("APIV1 - Sales Quotes",
+ * "APIV2 - Sales Orders"): customerId or customerNumber must name a customer, and both the same one.
+ * `missing` is the page's message when neither is given (v1.0 writes the names bare, v2.0 quoted).
  */
-function quoteFromCustomer(body: Row, currencies: Row[]): Row {
-  if (body.customerId === undefined && (body.customerNumber === undefined || body.customerNumber === '')) throw dialog('A customerNumber or a customerId must be provided.');
+function sellToCustomer(body: Row, missing: string): (typeof CUSTOMERS)[number] {
+  if (body.customerId === undefined && (body.customerNumber === undefined || body.customerNumber === '')) throw dialog(missing);
   const byId = body.customerId !== undefined ? CUSTOMERS.find((c) => c.id === String(body.customerId).toLowerCase()) : undefined;
   if (body.customerId !== undefined && !byId) throw dialog('The sell-to customer cannot be found.');
   const byNumber = body.customerNumber !== undefined ? CUSTOMERS.find((c) => c.number === body.customerNumber) : undefined;
   if (byId && body.customerNumber !== undefined && byId.number !== body.customerNumber) throw dialog('The sell-to customer values do not match to a specific Customer.');
   const c = byId ?? byNumber;
   if (!c) throw dialog('The sell-to customer cannot be found.');
+  return c;
+}
+
+/**
+ * What a new v1.0 sales quote takes from its customer (the checks and messages of the API page
+ * "APIV1 - Sales Quotes"): customerId or customerNumber must name a customer (both must agree);
+ * the name, billing address, phone, e-mail and shipment method come from it; currencyCode and
+ * paymentTermsId must exist. Values in the body win over the customer's.
+ */
+function quoteFromCustomer(body: Row, currencies: Row[]): Row {
+  const c = sellToCustomer(body, 'A customerNumber or a customerId must be provided.');
   const out: Row = { customerId: c.id, customerNumber: c.number, customerName: c.displayName, billingPostalAddress: { ...c.address }, phoneNumber: c.phoneNumber, email: c.email };
   if (typeof body.currencyCode === 'string' && body.currencyCode !== '') {
     const cur = currencies.find((x) => String(x.code).toUpperCase() === String(body.currencyCode).toUpperCase());
@@ -578,6 +606,11 @@ function erpRoutes(): FamilyDef['routes'] {
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
+        if (set.name === 'salesOrders' && (body.customerId !== undefined || body.customerNumber !== undefined)) {
+          // another sell-to customer: validated as on create, its id, number and name come along
+          const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+          Object.assign(body, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
+        }
         touch(req, row, body);
         return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), project ? project(row) : row);
       },
@@ -637,7 +670,7 @@ function erpRoutes(): FamilyDef['routes'] {
 }
 
 export function erpFamily(): FamilyDef {
-  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp };
+  return { name: 'erp', prefix: familyOf('erp').emulator.prefix, auth: 'bearer', requestIdHeader: 'request-id', codes: erpCodes, errorBody: erpError, routes: withBatch(erpRoutes()), seed: seedErp, checkState: checkErpState };
 }
 
 // ---- database refresh (lcs) ----
@@ -686,7 +719,11 @@ function lcsRoutes(): FamilyDef['routes'] {
         if (problem) return { status: 200, body: result(false, null, problem) };
         // environment ids are GUIDs: the same one in another case is the same environment
         if (source.toLowerCase() === target.toLowerCase()) return { status: 200, body: result(false, null, 'The source and target environments must be different.') };
-        const now = Date.now();
+        // the environment page's rule, which the API shares (reference-create-refresh.md): one
+        // operation at a time on an environment; the one running ends when a status read sees it end
+        const running = s.operations.find((o) => o.project === project && o.target.toLowerCase() === target.toLowerCase() && o.completed === undefined);
+        if (running) return { status: 200, body: result(false, null, `Another operation (${running.id}) is in progress on the target environment ${target}; a refresh can start when it has ended.`) };
+        const now = req.emulator.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {
           // dbmovement-api-throttling.md: the id of the operation that opened the window, and when it started
@@ -714,7 +751,7 @@ function lcsRoutes(): FamilyDef['routes'] {
         const rollback = op.target.startsWith(ROLLBACK_ENVIRONMENT_PREFIX);
         const ended = rollback ? op.polls >= 4 : op.polls >= 3;
         const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : rollback ? (ended ? 'RollbackCompleted' : 'RollbackInProgress') : failing ? 'Failed' : 'Completed';
-        op.completed ??= ended ? Date.now() : undefined;
+        op.completed ??= ended ? req.emulator.now() : undefined;
         // the fields and their order of reference-get-status.md (ProjectId a number there)
         return {
           status: 200,
@@ -745,5 +782,6 @@ export function lcsFamily(): FamilyDef {
     errorBody: erpError,
     routes: lcsRoutes(),
     seed: (): LcsState => ({ operations: [] }),
+    checkState: stateShape({ operations: arrayOf(stateShape({ id: text, project: text, source: text, target: text, time: number, polls: number, completed: number }, ['completed'])) }),
   };
 }

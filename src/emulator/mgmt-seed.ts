@@ -3,6 +3,7 @@
 // two resources (one nested), quotas of a few providers and locations with usage and a hidden
 // regional cap, past quota requests, and API version sets of one API management service.
 import { eventPriority } from '../spec/mgmt.js';
+import { anyObject, arrayOf, number, recordOf, shape, text, type StateCheck } from './state-check.js';
 
 export const EMU_SUBSCRIPTION = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
 /** a second subscription with nothing in it */
@@ -363,3 +364,28 @@ export function seedMgmt(now = Date.now()): MgmtState {
     writes: [],
   };
 }
+
+const eventCheck = shape({ id: text, name: text, type: text, properties: shape({ eventType: text, status: text, impact: arrayOf(shape({ impactedService: text, impactedRegions: arrayOf(anyObject) })) }) });
+
+/** The mgmt entry of a --state file (what seedMgmt and seedFleet make). */
+export const checkMgmtState: StateCheck = shape(
+  {
+    defaultSubscription: text,
+    subscriptions: arrayOf(text),
+    events: arrayOf(eventCheck),
+    resourceEvents: recordOf(arrayOf(eventCheck)),
+    quotas: recordOf(recordOf(shape({ quota: shape({ name: text, properties: shape({ limit: number, currentValue: number, name: anyObject }) }), cap: number, etag: number }))),
+    listableProviders: arrayOf(text),
+    requests: recordOf(shape({ scope: text, resourceName: text, limit: number, outcome: text, pollsLeft: number, body: shape({ id: text, name: text, properties: shape({ provisioningState: text, value: arrayOf(anyObject) }) }) })),
+    versionSets: recordOf(recordOf(shape({ name: text, properties: anyObject, etag: number }))),
+    retryAfter: number,
+    pollsToFinish: number,
+    pageSize: shape({ events: number, versionSets: number, requests: number }),
+    version: number,
+    readLimit: shape({ perSecond: number, burst: number }),
+    quotaPageSize: number,
+    seededAt: number,
+    writes: arrayOf(anyObject),
+  },
+  ['readLimit', 'quotaPageSize', 'seededAt'],
+);

@@ -8,6 +8,7 @@ import { applyFilter, ODataError } from './erp-odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
+import { checkMgmtState } from './mgmt-seed.js';
 import { familyOf } from '../spec/families.js';
 
 export function mgmtErrorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra: Record<string, unknown> = {}): unknown {
@@ -632,6 +633,7 @@ export function mgmtFamily(): FamilyDef {
     maxBodyBytes: 4 * 1024 * 1024,
     routes: ROUTES,
     seed: () => seedFleet(seedMgmt()),
+    checkState: checkMgmtState,
   };
 }
 

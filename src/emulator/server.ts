@@ -11,6 +11,7 @@ import type { LcsState } from './erp.js';
 import type { MgmtState } from './mgmt-seed.js';
 import type { TranslatorState } from './translator.js';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
+import { kindOf, type StateCheck } from './state-check.js';
 import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
 
 /** the service families of the registry, and the emulator's own sign-in family */
@@ -112,6 +113,8 @@ export interface FamilyDef {
   routes: Route[];
   /** fresh state for this family */
   seed?(): unknown;
+  /** what is wrong with this family's entry of a --state file, or undefined (state-check.ts) */
+  checkState?: StateCheck;
 }
 
 export interface LogEntry {
@@ -211,15 +214,35 @@ export class Emulator {
     if (opts.statePath && existsSync(opts.statePath)) {
       try {
         const saved: unknown = JSON.parse(readFileSync(opts.statePath, 'utf8'));
-        if (saved && typeof saved === 'object') {
-          const byFamily = saved as Record<string, unknown>;
-          const state: Record<string, unknown> = this.state;
-          for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
-        }
+        const problem = this.stateProblem(saved);
+        if (problem) throw new Error(problem);
+        const byFamily = saved as Record<string, unknown>;
+        const state: Record<string, unknown> = this.state;
+        for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
       } catch (e) {
         throw new Error(`cannot load emulator state from ${opts.statePath}: ${(e as Error).message}`);
       }
     }
+  }
+
+  /**
+   * What is wrong with the content of a --state file, or undefined: an object with an entry per
+   * family (any may be left out: it starts seeded), each of its family's shape. A file of another
+   * kind (an array, another tool's JSON) is refused rather than taken, served with 500s and then
+   * overwritten by the first change.
+   */
+  private stateProblem(saved: unknown): string | undefined {
+    const names = this.families.map((f) => f.name).join(', ');
+    if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return `expected a JSON object with an entry per family (${names}), got ${kindOf(saved)}`;
+    const other = Object.keys(saved).find((k) => !this.families.some((f) => f.name === k));
+    if (other !== undefined) return `${JSON.stringify(other)} is not a family of the emulator (${names}): is it an emulator state file?`;
+    for (const f of this.families) {
+      const v = (saved as Record<string, unknown>)[f.name];
+      if (v === undefined) continue;
+      const why = f.checkState ? f.checkState(v, f.name) : undefined;
+      if (why) return why;
+    }
+    return undefined;
   }
 
   /** the entries of the log that hold a body, oldest first, and the bytes those bodies take */

@@ -99,6 +99,19 @@ export function translatePlain(src: string, marker: string, prof: ProfanityOptio
   return { text: out, proj: proj.join(' ') };
 }
 
+/** an element marked not to translate, with its content (the spans vx translate file sends are never nested) */
+const NOTRANSLATE_ELEMENT = /<([A-Za-z][\w:-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?\sclass\s*=\s*(?:"[^"]*\bnotranslate\b[^"]*"|'[^']*\bnotranslate\b[^']*'|notranslate\b)[^>]*>[\s\S]*?<\/\1\s*>/gi;
+
+/**
+ * The words of a text a detector should read: markup (tags, comments, entities, dictionary
+ * entries) left out, and with HTML the content of script, style and notranslate elements too.
+ */
+export function languageText(src: string, html: boolean): string {
+  let s = src;
+  if (html) s = s.replace(NOTRANSLATE_ELEMENT, ' ').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ');
+  return s.replace(MARKUP, ' ');
+}
+
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW = new Set(['script', 'style']);
 /** a tag: its quoted attribute values may hold `>` (`title="a > b"`) */

@@ -12,7 +12,7 @@ const WORDS: Readonly<Record<string, string>> = {
     file new settings search help sign log out up name email password user account home back next previous submit continue send
     error warning loading page not found invalid required today tomorrow how what where when why who have has do does can will
     me all more about contact see view show hide add update create copy paste select download upload share print exit quit start
-    stop try again sorry friend love time changes change there here`,
+    stop try again sorry friend love time changes change there here files items messages`,
   de: `der die das und oder ein eine ist sind nicht ich du wir sie er es mit von zu im auf für hallo guten morgen tag abend nacht
     gute danke schön bitte ja nein tschüss willkommen welt speichern abbrechen löschen bearbeiten öffnen schließen datei neu neue
     einstellungen suchen suche hilfe anmelden abmelden benutzer passwort konto startseite zurück weiter senden fehler warnung laden

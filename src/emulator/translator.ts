@@ -27,8 +27,9 @@ import {
   type Translation,
 } from '../spec/translator.js';
 import { spendChars } from './faults.js';
+import { arrayOf, recordOf, shape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
-import { dominantScript, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
+import { dominantScript, languageText, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
 import { familyOf } from '../spec/families.js';
 import { guessByWords } from './translator-words.js';
 
@@ -284,7 +285,7 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     const result = {} as TranslateResult;
     let source = q.from;
     if (!source) {
-      const d = detect(detectAll!, text);
+      const d = detect(detectAll!, languageText(text, q.html));
       result.detectedLanguage = d ?? { language: q.suggestedFrom ?? 'en', score: 0 };
       source = result.detectedLanguage.language;
     }
@@ -376,6 +377,7 @@ export function translatorFamily(): FamilyDef {
     errorBody: (_status, code, message) => ({ error: { code: Number(code), message } }),
     faultMessage: (code) => ERROR_MESSAGES[Number(code)],
     seed: seedTranslator,
+    checkState: shape({ categories: recordOf(shape({ status: text, pairs: arrayOf(text) })) }),
     routes: [{ method: 'POST', path: '/translate', handler: translate }],
   };
 }

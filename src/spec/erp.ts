@@ -17,6 +17,8 @@ export interface FieldDef {
   maxLength?: number;
   /** a pattern the value must match, with the human description */
   pattern?: { re: RegExp; text: string };
+  /** what the service gives a record created without this field (the table's InitValue); default: empty, 0, false */
+  initial?: unknown;
   description?: string;
 }
 
@@ -196,8 +198,9 @@ export const ERP_SETS: readonly ErpSet[] = [
       code: s(10, { required: true, description: 'currency code' }),
       displayName: s(30),
       symbol: s(10),
-      amountDecimalPlaces: s(5, { pattern: { re: /^\d{1,2}:\d{1,2}$/, text: '<min>:<max>, e.g. 2:2' } }),
-      amountRoundingPrecision: t('decimal'),
+      // the Currency table's InitValue ('2:2', NotBlank) and 0.01
+      amountDecimalPlaces: s(5, { pattern: { re: /^\d{1,2}:\d{1,2}$/, text: '<min>:<max>, e.g. 2:2' }, initial: '2:2' }),
+      amountRoundingPrecision: { type: 'decimal', initial: 0.01 },
       lastModifiedDateTime: modified,
     },
     columns: [
@@ -253,6 +256,9 @@ export const ERP_SETS: readonly ErpSet[] = [
     naturalKey: 'externalDocumentNumber',
     humanKey: 'number',
     titleField: 'customerName',
+    // an order needs an existing customer ("APIV2 - Sales Orders"; the demo company's customer 10000)
+    sampleField: 'customerNumber',
+    sampleValue: '10000',
     fields: {
       id,
       number: { type: 'string', readOnly: true, maxLength: 20, description: 'order number (set by the service)' },

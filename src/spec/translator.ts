@@ -167,12 +167,19 @@ const CHINESE: Record<string, string> = { 'zh-cn': 'zh-Hans', 'zh-sg': 'zh-Hans'
 
 /**
  * The language the service is asked for, for a file's language: the code itself when the service
- * knows it (pt-PT, fr-CA, zh-Hans), else its language without the region (de-DE -> de, en-US ->
- * en, nb-NO -> nb; zh-CN -> zh-Hans, zh-TW -> zh-Hant); an unknown code is sent as it is.
+ * knows it (pt-PT, fr-CA, zh-Hans), else its longest known prefix: without the region (de-DE -> de,
+ * en-US -> en, nb-NO -> nb; zh-CN -> zh-Hans, zh-TW -> zh-Hant; sr-Latn-RS -> sr-Latn, zh-Hant-TW
+ * -> zh-Hant); an unknown code is sent as it is.
  */
 export function serviceLanguage(code: string): string {
-  const lower = code.toLowerCase().replace('_', '-');
-  return findLanguage(lower) ?? CHINESE[lower] ?? findLanguage(lower.split('-')[0]) ?? code;
+  const parts = code.toLowerCase().replaceAll('_', '-').split('-');
+  // the longest known prefix: sr-Latn-RS -> sr-Latn, zh-Hant-TW -> zh-Hant, zh-TW -> zh-Hant, de-DE -> de
+  for (let n = parts.length; n > 0; n--) {
+    const prefix = parts.slice(0, n).join('-');
+    const known = findLanguage(prefix) ?? CHINESE[prefix];
+    if (known) return known;
+  }
+  return code;
 }
 
 /**

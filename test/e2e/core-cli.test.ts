@@ -338,6 +338,8 @@ describe('help and completion', () => {
       const script = [
         'compdef() { :; }',
         'compadd() { [[ "$1" == "--" ]] && shift; echo "$@"; }',
+        // (compset works only inside a completion widget: this does what compset -P '*=' does)
+        'compset() { PREFIX="${PREFIX#*=}"; }',
         '_files() { echo FILES; }',
         `source ${JSON.stringify(join(ROOT, 'completions', '_vx'))}`,
         'words=(vx -p ""); CURRENT=3; PREFIX=""; _vx',
@@ -346,6 +348,10 @@ describe('help and completion', () => {
         'words=(vx -o ""); CURRENT=3; PREFIX=""; _vx',
         'words=(vx translate --file ""); CURRENT=4; PREFIX=""; _vx',
         'words=(vx translate --to de -- ""); CURRENT=6; PREFIX=""; _vx',
+        // --opt=value: the value is completed as after a space (was: nothing)
+        'words=(vx erp sales-orders list --output=); CURRENT=5; PREFIX="--output="; _vx',
+        'words=(vx translate --file=); CURRENT=3; PREFIX="--file="; _vx',
+        'words=(vx translate --whole=); CURRENT=3; PREFIX="--whole="; _vx',
       ].join('\n');
       const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
       const r = spawnSync(zsh, ['-f', '-c', script], { encoding: 'utf8', env });
@@ -356,6 +362,8 @@ describe('help and completion', () => {
         'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh',
         'json yaml table wide tsv csv ndjson text none',
         'FILES',
+        'FILES',
+        'json yaml table wide tsv csv ndjson text none',
         'FILES',
         '',
       ]);

@@ -74,6 +74,76 @@ describe('business data (ERP)', () => {
   });
 });
 
+describe('business data (ERP): a sales order names an existing customer (the API page "APIV2 - Sales Orders")', () => {
+  const create = (body: unknown) => call('erp', 'POST', `/api/v2.0/companies(${company()})/salesOrders`, { body: JSON.stringify(body) });
+  const dialog = (message: string) => ({ status: 400, body: { error: { code: 'Application_DialogException', message: expect.stringMatching(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  CorrelationId:  `)) } } });
+  it('without a customer, with an unknown one, or with an id and a number of two customers: 400 with the page\'s messages, nothing created', async () => {
+    const before = e2e.emu.state.erp.data[company()].salesOrders.length;
+    expect(await create({ externalDocumentNumber: 'PO-1' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(await create({ customerNumber: '' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(await create({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await create({ customerId: '00000000-0000-4000-8000-000000000999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    const adatum = e2e.emu.state.erp.data[company()].salesOrders[0].customerId as string;
+    expect(await create({ customerId: adatum, customerNumber: '20000' })).toMatchObject(dialog('The sell-to customer values do not match to a specific Customer.'));
+    expect(e2e.emu.state.erp.data[company()].salesOrders.length).toBe(before);
+    const made = await create({ customerNumber: '20000' });
+    expect(made).toMatchObject({ status: 201, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect((await create({ customerId: adatum.toUpperCase() })).body).toMatchObject({ customerNumber: '10000', customerName: 'Adatum Corporation' });
+  });
+
+  it('an update to another customer takes its id and name along; to an unknown one it is refused and the order left as it was', async () => {
+    const order = e2e.emu.state.erp.data[company()].salesOrders[0];
+    const patch = (body: unknown) => call('erp', 'PATCH', `/api/v2.0/companies(${company()})/salesOrders(${order.id})`, { body: JSON.stringify(body), headers: { 'if-match': '*' } });
+    const before = { ...order };
+    expect(await patch({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await patch({ customerNumber: '' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(e2e.emu.state.erp.data[company()].salesOrders[0]).toEqual(before);
+    const moved = await patch({ customerNumber: '20000' });
+    expect(moved).toMatchObject({ status: 200, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: e2e.emu.state.erp.data[company()].salesOrders[1].customerId } });
+  });
+});
+
+describe('business data (ERP): the $filter subset the service runs', () => {
+  const orders = (filter: string, more = '') => call('erp', 'GET', `/api/v2.0/companies(${company()})/salesOrders?$filter=${encodeURIComponent(filter)}${more}`);
+  const notImplemented = (message: string) => ({ status: 501, body: { error: { code: 'BadRequest_MethodNotImplemented', message: expect.stringMatching(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  CorrelationId:  [0-9a-f-]{36}\\.$`)) } } });
+
+  it("`or` across different fields is 501 BadRequest_MethodNotImplemented, the service's words; `or` on one field, `and` across fields and `in` are run", async () => {
+    const distinct = "The 'OR' operator is not supported on distinct fields on an OData filter.";
+    expect(await orders("status eq 'Open' or customerNumber eq '10000'")).toMatchObject(notImplemented(distinct));
+    expect(await orders("(status eq 'Open' and customerNumber eq '10000') or (status eq 'Draft' and customerNumber eq '20000')")).toMatchObject(notImplemented(distinct));
+    expect(await orders("status eq 'Open' or contains(customerName, 'Ski')")).toMatchObject(notImplemented(distinct));
+    const sameField = await orders("customerNumber eq '10000' or customerNumber eq '20000'");
+    expect(sameField.status).toBe(200);
+    expect(new Set(sameField.body.value.map((o: { customerNumber: string }) => o.customerNumber))).toEqual(new Set(['10000', '20000']));
+    expect((await orders("status eq 'Draft' and (customerNumber eq '10000' or tolower(customerNumber) eq '20000')")).status).toBe(200);
+    expect((await orders("customerNumber in ('10000', '30000')")).status).toBe(200);
+  });
+
+  it('`not` and the functions the service has no table filter for (trim, length, indexof, concat) are 501; the listed ones are run', async () => {
+    expect(await orders("not (status eq 'Open')")).toMatchObject(notImplemented("Client requests that contain 'Not' filter options are not supported."));
+    for (const f of ["length(number) eq 11", "trim(customerName) eq 'Relecloud'", "indexof(number, 'S') eq 0", "concat(number, 'x') eq 'S-ORD101001x'"]) {
+      const fn = f.slice(0, f.indexOf('('));
+      expect(await orders(f), f).toMatchObject(notImplemented(`The function '${fn}' is not supported on an OData filter; the service runs contains, startswith, endswith, substring, tolower and toupper.`));
+    }
+    for (const f of ["contains(customerName, 'Ski')", "startswith(number, 'S-ORD1')", "endswith(number, '1')", "substring(number, 2) eq 'ORD101001'", "tolower(status) eq 'open'", "toupper(status) eq 'OPEN'"]) {
+      expect((await orders(f)).status, f).toBe(200);
+    }
+    // a malformed filter stays 400, checked first
+    expect((await orders("length(number) eq")).status).toBe(400);
+    // in a nested $filter of $expand, and in $count, the same
+    expect(await orders("status eq 'Open'", `&$expand=${encodeURIComponent("salesOrderLines($filter=sequence eq 10000 or quantity gt 1)")}`)).toMatchObject(notImplemented("The 'OR' operator is not supported on distinct fields on an OData filter."));
+    expect((await call('erp', 'GET', `/api/v2.0/companies(${company()})/salesOrders/$count?$filter=${encodeURIComponent("not (status eq 'Open')")}`)).status).toBe(501);
+  });
+
+  it('vx says the service cannot run the filter, with its message (no retry: a 501 is not passing)', async () => {
+    const r = await e2e.run(['erp', 'sales-orders', 'list', '--filter', "status eq 'Open' or customerNumber eq '10000'"]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^vx: HTTP 501 Not Implemented BadRequest_MethodNotImplemented: The 'OR' operator is not supported on distinct fields on an OData filter\. CorrelationId: [0-9a-f-]{36}\. \(request id [0-9a-f-]{36}\)\n$/);
+    expect(r.code).toBe(7); // cli.md: 5xx
+    expect(e2e.emu.count({ family: 'erp', method: 'GET' })).toBe(1);
+  });
+});
+
 describe('resource management', () => {
   it('a missing or unknown api-version is 400 in the family error shape', async () => {
     expect((await call('mgmt', 'GET', sets())).body).toEqual({ error: { code: 'MissingApiVersionParameter', message: 'The api-version query parameter (?api-version=) is required for all requests.', target: '', details: [], additionalInfo: [] } });

@@ -7,6 +7,11 @@ const json = (s: string) => JSON.parse(s);
 const args = (target = 'uat-1', ...more: string[]) => ['erp', 'refresh', '--project', '1234', '--source', 'prod-1', '--target', target, ...more];
 const refreshPath = (target = 'uat-1') => `/databasemovement/v1/refresh/project/1234/source/prod-1/target/${target}`;
 
+/** Ends every running operation (as status reads that saw them complete would). */
+function endOperations(): void {
+  for (const o of e2e.emu.state.lcs.operations) o.completed ??= Date.now();
+}
+
 describe('erp refresh', () => {
   it('is destructive: without a terminal and without --yes it exits 2 and sends nothing', async () => {
     const r = await e2e.run(args());
@@ -39,7 +44,10 @@ describe('erp refresh', () => {
   });
 
   it('IsSuccess:false (the fourth refresh in 24 hours) prints the result, shows ErrorMessage on stderr and exits 1', async () => {
-    for (let i = 0; i < 3; i++) expect((await e2e.run([...args(), '-y'])).code).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      expect((await e2e.run([...args(), '-y'])).code).toBe(0);
+      endOperations();
+    }
     const r = await e2e.run([...args(), '-y']);
     expect(r.code).toBe(1);
     const result = json(r.stdout);
@@ -48,6 +56,35 @@ describe('erp refresh', () => {
     expect(result).toEqual({ IsSuccess: false, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: expect.stringMatching(/^Maximum allowed API operations are 3 from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}$/), VersionEOL: '9999-12-31T23:59:59.9999999' });
     expect(r.stderr).toBe(`vx: the database refresh was not started: ${result.ErrorMessage}\n`);
     expect((await e2e.run([...args('uat-2'), '-y'])).code).toBe(0);
+    // the 24 hours run on the emulated clock (POST /_emulator/clock), as the other windows of the emulator do
+    const advance = (advanceSeconds: number) => fetch(`${e2e.emu.url}/_emulator/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds }) });
+    expect((await advance(23 * 3600)).status).toBe(200);
+    expect((await e2e.run([...args(), '-y'])).code).toBe(1);
+    expect((await advance(3600)).status).toBe(200);
+    const later = await e2e.run([...args(), '-y']);
+    expect(later.code).toBe(0);
+    // and an operation's completion date is the emulated time it ended
+    const id = json(later.stdout).OperationActivityId;
+    for (let i = 0; i < 3; i++) await e2e.run(['erp', 'refresh', 'status', id, '--project', '1234', '--environment', 'uat-1']);
+    const done = await e2e.run(['erp', 'refresh', 'status', id, '--project', '1234', '--environment', 'uat-1', '-o', 'json']);
+    expect(Date.parse(`${json(done.stdout).CompletionDate.slice(0, 23)}Z`)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
+  });
+
+  it('a second refresh of a target while its refresh runs is refused (IsSuccess false, 200), as the environment page refuses it; once the first has ended it starts', async () => {
+    const first = await e2e.run([...args(), '-y']);
+    expect(first.code).toBe(0);
+    const running = json(first.stdout).OperationActivityId;
+    const second = await e2e.run([...args('uat-1'), '-y']);
+    expect(second.code).toBe(1);
+    const result = json(second.stdout);
+    expect(result).toEqual({ IsSuccess: false, OperationActivityId: null, ErrorMessage: `Another operation (${running}) is in progress on the target environment uat-1; a refresh can start when it has ended.`, VersionEOL: '9999-12-31T23:59:59.9999999' });
+    expect(second.stderr).toBe(`vx: the database refresh was not started: ${result.ErrorMessage}\n`);
+    // another target of the project is free; the refused call started nothing and does not count towards the 3 a day
+    expect((await e2e.run([...args('uat-2'), '-y'])).code).toBe(0);
+    expect(e2e.emu.state.lcs.operations.map((o) => o.target)).toEqual(['uat-1', 'uat-2']);
+    // the status read that sees it end frees the target
+    for (let i = 0; i < 3; i++) expect((await e2e.run(['erp', 'refresh', 'status', running, '--project', '1234', '--environment', 'uat-1'])).code).toBe(0);
+    expect((await e2e.run([...args(), '-y'])).code).toBe(0);
   });
 
   it('--wait polls the operation status until Completed, with progress under --verbose', async () => {
@@ -112,6 +149,8 @@ describe('erp refresh', () => {
     expect(lost.code).toBe(8);
     expect(lost.stderr).toMatch(/database refresh of uat-1 from prod-1: .*outcome is unknown/);
     expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(1);
+    // (the lost answer's refresh did start: a new one waits for it to end)
+    endOperations();
     e2e.emu.setFaults('lcs/503:1x,retry-after:0');
     const retried = await e2e.run([...args(), '-y']);
     expect(retried.code).toBe(0);

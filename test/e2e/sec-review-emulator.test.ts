@@ -78,3 +78,48 @@ describe('the control routes refuse a request from a web page of another origin'
     expect(r.status).toBe(200);
   });
 });
+
+// behind a company proxy (HTTP_PROXY/HTTPS_PROXY set, NO_PROXY without 127.0.0.1), the command run
+// by `vx emulator exec` sent its requests, with the emulator's credentials, in clear to the proxy,
+// which cannot reach this machine's loopback: exit 8 for every command
+describe('vx emulator exec behind a proxy', () => {
+  it('the command reaches the emulator directly (its address joins NO_PROXY), the proxy sees nothing', async () => {
+    const { createServer } = await import('node:net');
+    const { runVx } = await import('../helpers/vx.js');
+    let proxied = 0;
+    const proxy = createServer((s) => {
+      proxied++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const p = `http://127.0.0.1:${(proxy.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const r = await runVx(['emulator', 'exec', '--port', '0', '--', 'sh', '-c', 'vx erp companies list -q "length(@)" -o json && printf "%s|%s" "$NO_PROXY" "$no_proxy"'], {
+        env: { HTTP_PROXY: p, HTTPS_PROXY: p, NO_PROXY: 'corp.example' },
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('2\ncorp.example,127.0.0.1|corp.example,127.0.0.1');
+      expect(r.code).toBe(0);
+      expect(proxied).toBe(0);
+      // an IPv6 emulator (undici matches [::1], curl ::1), and NO_PROXY=* left a wildcard
+      for (const [host, given, expected] of [
+        ['::1', undefined, '[::1],::1'],
+        ['127.0.0.1', '*', '*'],
+      ] as const) {
+        const v6 = await runVx(['emulator', 'exec', '--host', host, '--port', '0', '--', 'sh', '-c', 'vx erp companies list -q "length(@)" -o json && printf "%s" "$NO_PROXY"'], {
+          env: { HTTP_PROXY: p, NO_PROXY: given },
+        });
+        expect([v6.code, v6.stdout, v6.stderr]).toEqual([0, `2\n${expected}`, '']);
+      }
+      expect(proxied).toBe(0);
+      // `emulator start` prints the same for the shell that sources its lines
+      const start = await runVx(['emulator', 'start', '--port', '0'], {
+        env: { HTTP_PROXY: p, NO_PROXY: 'corp.example' },
+        onSpawn: (child) => child.stdout!.once('data', () => setTimeout(() => child.kill('SIGINT'), 100)),
+      });
+      expect(start.stdout).toContain('\nexport NO_PROXY=corp.example,127.0.0.1\nexport no_proxy=corp.example,127.0.0.1\n');
+    } finally {
+      proxy.close();
+    }
+  });
+});

@@ -202,6 +202,16 @@ describe('emulated translator: answers', () => {
     expect(JSON.parse(cli.stdout).map((x: any) => x.detectedLanguage)).toEqual([{ language: 'de', score: 1 }, { language: 'fr', score: 1 }]);
   });
 
+  it('detection reads the words, not the markup: tags, entities and (with textType=html) notranslate content are left out', async () => {
+    const html = await post(
+      '?api-version=3.0&to=ja&textType=html',
+      items('Save <span class="notranslate">%1$s</span> of <span class="notranslate">%2$d</span> files', '<p class="greeting">Bonjour</p>', 'Hallo <span class="notranslate">{{name}}</span>, willkommen'),
+    );
+    expect(html.body.map((x: any) => x.detectedLanguage)).toEqual([{ language: 'en', score: 1 }, { language: 'fr', score: 1 }, { language: 'de', score: 1 }]);
+    const plain = await post('?api-version=3.0&to=ja', items('<b>Guten Morgen</b> &amp; <i>Hallo</i>'));
+    expect(plain.body[0].detectedLanguage).toEqual({ language: 'de', score: 1 });
+  });
+
   it('a short text the detector cannot place is detected by its script (Arabic letters are not English), before suggestedFrom', async () => {
     // tinyld finds nothing in "مرحبا" and Yiddish in "שלום עולם": the emulator answered en (score 0) for both
     const r = await post('?api-version=3.0&to=en&suggestedFrom=fr', items('مرحبا', 'שלום עולם'));

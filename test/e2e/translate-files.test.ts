@@ -264,6 +264,85 @@ describe('vx translate sync', () => {
   });
 });
 
+describe('segmented XLIFF 1.2 (<seg-source>, as CAT tools and Okapi write it)', () => {
+  it('the target follows <seg-source> (the schema order) and mirrors its <mrk mtype="seg"> segments, each translated; a second sync sends nothing', async () => {
+    const dir = tempDir('vx-files-segsrc-');
+    try {
+      const unit = (target = '') =>
+        '      <trans-unit id="1">\n        <source>First sentence. Second <g id="1">bold</g> one.</source>\n' +
+        '        <seg-source><mrk mtype="seg" mid="1">First sentence.</mrk> <mrk mtype="seg" mid="2">Second <g id="1">bold</g> one.</mrk></seg-source>\n' +
+        target +
+        '      </trans-unit>\n';
+      const doc = (lang: string, body: string) =>
+        `<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n  <file original="doc.html" source-language="en" datatype="html"${lang}>\n    <body>\n${body}    </body>\n  </file>\n</xliff>\n`;
+      writeFileSync(join(dir, 'doc.xlf'), doc('', unit()));
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'doc.xlf', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(e2e.emu.state.translator.calls.slice(n).flatMap((c) => c.texts).sort()).toEqual(['First sentence.', 'Second <span class="notranslate">&lt;g id="1"&gt;</span>bold<span class="notranslate">&lt;/g&gt;</span> one.']);
+      expect(read(dir, 'doc.de.xlf')).toBe(
+        doc(
+          ' target-language="de"',
+          unit(
+            '        <target state="needs-review-translation"><mrk mtype="seg" mid="1">[de] Ƒîŕšţ šéñţéñçé.</mrk> <mrk mtype="seg" mid="2">[de] Šéçöñð <g id="1">ƀöļð</g> öñé.</mrk></target>\n',
+          ),
+        ),
+      );
+      const m = calls();
+      const again = await e2e.run(['translate', 'sync', 'doc.xlf', '--to', 'de', '-o', 'json'], { cwd: dir });
+      expect([again.code, JSON.parse(again.stdout)[0].unchanged, calls()]).toEqual([0, 1, m]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('vx translate file over translations made by hand', () => {
+  it('replaces them (file translates every unit) but says so, naming how many and that sync keeps them', async () => {
+    const dir = tempDir('vx-files-byhand-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "Save", "b": "Open", "c": "Close" }\n');
+      expect((await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      // a reviewer fixes two of them
+      writeFileSync(join(dir, 'de.json'), read(dir, 'de.json').replace('[de] Šåṽé', 'Speichern').replace('[de] Öþéñ', 'Öffnen'));
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, 'warning: de.json: 2 translations not written by vx (edited by hand, or there before vx) were replaced by machine translations; vx translate sync keeps them\n']);
+      expect(JSON.parse(read(dir, 'de.json')).a).toBe('[de] Šåṽé');
+      // a run over its own translations says nothing
+      const again = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('file names that are words, not languages', () => {
+  it('app.json, ui.json, web/strings.json name no language: detected, targets beside them (they were sent as from=app, 400035)', async () => {
+    const dir = tempDir('vx-files-names-');
+    try {
+      for (const f of ['app.json', 'ui.json', 'web/strings.json', 'en.json', 'fil.json', 'pt_BR.json']) {
+        mkdirSync(join(dir, f, '..'), { recursive: true });
+        writeFileSync(join(dir, f), '{ "a": "Save changes" }\n');
+      }
+      const n = calls();
+      const r = await e2e.run(['translate', 'file', 'app.json', 'ui.json', 'web/strings.json', '--to', 'fr', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout).map((x: { target: string }) => x.target)).toEqual(['app.fr.json', 'ui.fr.json', 'web/strings.fr.json']);
+      expect(e2e.emu.state.translator.calls.slice(n).map((c) => new URLSearchParams(c.query).get('from'))).toEqual([null]);
+      // a name that is a language still is one (a language of the service's scope, or one Intl knows)
+      for (const [f, from, target] of [['en.json', 'en', 'fr.json'], ['fil.json', 'fil', 'fr.json'], ['pt_BR.json', 'pt', 'fr.json']]) {
+        const m = calls();
+        const x = await e2e.run(['translate', 'file', f, '--to', 'fr', '-o', 'json'], { cwd: dir });
+        expect([x.code, JSON.parse(x.stdout)[0].target], f).toEqual([0, target]);
+        expect(new URLSearchParams(e2e.emu.state.translator.calls[m].query).get('from'), f).toBe(from);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('translation memory and budget', () => {
   it('targets translated again (a fresh checkout) come from the memory: nothing sent again', async () => {
     const dir = scratch();
@@ -452,6 +531,43 @@ describe('bad input', () => {
       expect(de.gone).toBeUndefined();
       expect(de.common.undo).toBe('[de] Ûñðö');
     } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('an answer without a text for a target', () => {
+  it('is not written and not stored in the memory: the next run sends it again (the memory answered nothing for it ever after)', async () => {
+    const dir = tempDir('vx-files-notext-');
+    // a translator whose answer for de lacks its text
+    const sent: string[] = [];
+    let broken = true;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
+        const items = JSON.parse(body) as { Text: string }[];
+        sent.push(...items.map((i) => `${to.join(',')}:${i.Text}`));
+        const answer = items.map(({ Text }) => ({ translations: to.map((t) => (broken && t === 'de' ? { to: t } : { text: `${t}:${Text}`, to: t })) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
+    });
+    const url = await new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "Hello" }\n');
+      const env = { VX_TRANSLATOR_ENDPOINT: url };
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir, env });
+      expect([r.code, r.stderr]).toEqual([1, 'warning: de.json: unit "a" (line 1 of en.json): the service gave no translation; left untranslated\nvx: 1 unit was not translated (listed above); everything else was written\n']);
+      expect(read(dir, 'fr.json')).toBe('{ "a": "fr:Hello" }\n');
+      // the service is well again: de is sent (fr comes from the memory), and written
+      broken = false;
+      const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir, env });
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(sent).toEqual(['de,fr:Hello', 'de:Hello']);
+      expect(read(dir, 'de.json')).toBe('{ "a": "de:Hello" }\n');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
       removeDir(dir);
     }
   });

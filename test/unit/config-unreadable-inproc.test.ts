@@ -69,6 +69,19 @@ describe('an unreadable config file', () => {
     expect([r.code, r.http.requests]).toEqual([2, []]);
   });
 
+  it('auth status needs it (it reports the stored sign-ins): exit 2, not "not signed in"', async () => {
+    let dir = '';
+    const r = await runInProc(['auth', 'status'], {
+      env,
+      setup: (t) => {
+        dir = t.configDir;
+        deny(t);
+      },
+    });
+    expect(r.stderr).toBe(`vx: cannot read config file ${dir}/config.json: EACCES: permission denied, open '${dir}/config.json'${advice(dir)}\n`);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+  });
+
   it('profile list needs it: exit 2', async () => {
     let dir = '';
     const r = await runInProc(['profile', 'list'], {

@@ -60,6 +60,20 @@ describe('global options', () => {
     expect(r.http.requests).toEqual([]);
   });
 
+  // `-p "$PROFILE"` with the variable unset ran against the active profile (production, say), and
+  // `-q "$Q"` printed the whole result: both are refused as an empty --subscription is
+  for (const [args, flag] of [
+    [['-p', '', 'erp', 'companies', 'list'], '-p/--profile'],
+    [['erp', 'companies', 'list', '--profile='], '-p/--profile'],
+    [['erp', 'companies', 'list', '-q', ''], '-q/--query'],
+  ] as const) {
+    it(`an empty ${flag} (${args.join(' ')})`, async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`vx: ${flag} was given as an empty value; leave it out to use the default (nothing was sent)\n`);
+      expect([r.code, r.stdout, r.http.requests]).toEqual([2, '', []]);
+    });
+  }
+
   // an unknown VX_HTTP_CLIENT was silently ignored (the default transport ran), where every other
   // variable vx reads is checked
   it('an unknown VX_HTTP_CLIENT is a usage error naming the variable and its values', async () => {
@@ -148,5 +162,24 @@ describe('translate sync --check refuses the options it would ignore', () => {
     const r = await runInProc(['translate', 'sync', src, '--to', 'de', '--check', '--from', 'en', '-o', 'json'], { env });
     expect(JSON.parse(r.stdout)).toEqual([{ source: src, language: 'de', target: join(dir, 'de.json'), unit: 'hello', line: 1, status: 'missing' }]);
     expect(r.code).toBe(1);
+  });
+});
+
+// `VX_PROFILE=a vx profile use b` said "active profile is now b" while every later command in that
+// environment went on using "a" (the variable wins over the stored choice)
+describe('profile use while VX_PROFILE names another profile', () => {
+  it('says the variable still wins in this environment', async () => {
+    const setup = async (configDir?: string) => {
+      const a = await runInProc(['-p', 'a', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], { env: { VX_CONFIG_DIR: configDir! } });
+      expect(a.code).toBe(0);
+      const b = await runInProc(['-p', 'b', 'profile', 'set', 'erp.company', '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f'], { env: { VX_CONFIG_DIR: configDir! } });
+      expect(b.code).toBe(0);
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'vx-use-'));
+    await setup(dir);
+    const r = await runInProc(['profile', 'use', 'b'], { env: { VX_CONFIG_DIR: dir, VX_PROFILE: 'a' } });
+    expect([r.code, r.stderr]).toEqual([0, 'active profile is now "b"\nwarning: VX_PROFILE=a still selects profile "a" in this environment; unset it to use "b"\n']);
+    const same = await runInProc(['profile', 'use', 'a'], { env: { VX_CONFIG_DIR: dir, VX_PROFILE: 'a' } });
+    expect([same.code, same.stderr]).toEqual([0, 'active profile is now "a"\n']);
   });
 });

@@ -133,20 +133,32 @@ describe('--query applies wherever there is a result', () => {
     expect(r.code).toBe(0);
   });
 
-  it('commands whose output is no JSON result refuse --query instead of ignoring it', async () => {
-    for (const [argv, what] of [
+  it('commands whose output is no JSON result refuse --query instead of ignoring it, and an -o given to them', async () => {
+    const cases = [
       [['translate', 'memory', 'export', '--memory', 'x.tm'], 'memory export (it writes TMX)'],
       [['auth', 'token', '--service', 'erp'], 'auth token (it prints the credential itself)'],
       [['completion', 'bash'], 'completion (it writes a shell script)'],
       [['erp', 'sales-orders', 'related', '0000100e-0000-4000-8000-0000000e0001', 'pdfDocument', '--out', 'x.pdf'], 'related pdfDocument --out (it saves the document itself)'],
       [['emulator', 'start', '--port', '0'], 'emulator start (it prints `export` lines for a shell)'],
-    ] as const) {
+    ] as const;
+    for (const [argv, what] of cases) {
       const r = await runInProc([...argv, '-q', 'x'], { env });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toBe(`vx: --query does not apply to ${what}; nothing was done\n`);
       expect(r.stdout).toBe('');
       expect(r.http.requests).toEqual([]);
     }
+    // -o was accepted and ignored there (`vx completion bash -o json` printed the script); VX_OUTPUT,
+    // a default for every command, still applies where it can and is not refused
+    for (const [argv, what] of cases) {
+      const r = await runInProc([...argv, '-o', 'yaml'], { env });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`vx: -o/--output does not apply to ${what}; nothing was done\n`);
+      expect(r.stdout).toBe('');
+      expect(r.http.requests).toEqual([]);
+    }
+    const script = await runInProc(['completion', 'bash'], { env: { ...env, VX_OUTPUT: 'yaml' } });
+    expect([script.code, script.stderr, script.stdout.startsWith('# bash completion for vx')]).toEqual([0, '', true]);
   });
 });
 

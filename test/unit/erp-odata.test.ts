@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFilter, applyOrderBy, evaluate, ODataError, parseFilter, parseSelect } from '../../src/emulator/erp-odata.js';
+import { applyFilter, applyOrderBy, evaluate, ODataError, parseFilter, parseSelect, unsupportedByService } from '../../src/emulator/erp-odata.js';
 
 const rows = [
   { id: 'A1B2C3D4-0000-4000-8000-000000000001', code: 'EUR', name: "O'Brien Ltd", amount: 10, blocked: false, date: '2026-01-05', at: '2026-01-05T10:00:00Z', status: 'Open' },
@@ -75,6 +75,24 @@ describe('OData $filter evaluator', () => {
   });
   it('evaluates a parsed tree against one row', () => {
     expect(evaluate(parseFilter("concat(code, '-x')", isField), rows[0])).toBe('EUR-x');
+  });
+});
+
+describe('what the business-data service refuses to run (a parsed filter)', () => {
+  const why = (f: string) => unsupportedByService(parseFilter(f, isField));
+  it('`or` across distinct fields, at any depth; `or` on one field (through functions too) is run', () => {
+    expect(why("code eq 'EUR' or status eq 'Open'")).toMatch(/'OR' operator is not supported on distinct fields/);
+    expect(why("amount gt 1 and (code eq 'EUR' or tolower(name) eq 'x')")).toMatch(/distinct fields/);
+    expect(why("(code eq 'A' and amount gt 1) or (code eq 'B' and amount gt 2)")).toMatch(/distinct fields/);
+    expect(why("code eq 'EUR' or tolower(code) eq 'usd' or code in ('GBP')")).toBeUndefined();
+    expect(why("amount gt 1 and (code eq 'EUR' or code eq 'USD')")).toBeUndefined();
+  });
+  it('`not` and trim, length, indexof, concat (also nested); the six listed functions are run', () => {
+    expect(why("not (code eq 'EUR')")).toMatch(/'Not' filter options are not supported/);
+    expect(why('length(code) eq 3')).toMatch(/function 'length' is not supported/);
+    expect(why("startswith(trim(code), 'E')")).toMatch(/function 'trim'/);
+    expect(why("code in (concat('E', 'UR'))")).toMatch(/function 'concat'/);
+    expect(why("contains(code, 'U') and startswith(code, 'E') and endswith(code, 'R') and substring(code, 1) eq 'UR' and toupper(code) eq 'EUR'")).toBeUndefined();
   });
 });
 

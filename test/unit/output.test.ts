@@ -18,6 +18,7 @@ import {
   truncateToWidth,
 } from '../../src/core/output.js';
 import { colorEnabled, makeChalk, terminalWidth } from '../../src/core/term.js';
+import { parseExact } from '../../src/core/json.js';
 
 const rows = [
   { id: 1, name: 'alpha', nested: { a: 1 }, '@odata.etag': 'W/"1"', note: 'tab\there' },
@@ -48,6 +49,13 @@ describe('formats', () => {
     expect(await render({ a: 1, list: ['x', 'z'], s: 'a: b' }, 'yaml')).toBe('a: 1\nlist:\n  - x\n  - z\ns: "a: b"\n');
     // strings a YAML 1.1 reader (PyYAML) takes for booleans or numbers are quoted (a translation "yes" was written bare)
     expect(await render({ t: ['yes', 'No', 'on', 'OFF', 'y', '012', 'text'], b: true, count: 12 }, 'yaml')).toBe('t:\n  - "yes"\n  - "No"\n  - "on"\n  - "OFF"\n  - "y"\n  - "012"\n  - text\nb: true\ncount: 12\n');
+  });
+
+  // numbers a double cannot hold were written rounded (12345678901234567890.12 as
+  // 12345678901234567000, an id 9007199254740993 as ...992), where -o json keeps them exact
+  it('yaml writes the numbers a double cannot hold as the service sent them', async () => {
+    const value = parseExact('{"amount":12345678901234567890.12,"id":9007199254740993,"tiny":0.12345678901234567891,"x":1.5,"s":"12345678901234567890"}');
+    expect(await render(value, 'yaml')).toBe('amount: 12345678901234567890.12\nid: 9007199254740993\ntiny: 0.12345678901234567891\nx: 1.5\ns: "12345678901234567890"\n');
   });
 
   it('tsv: no header, scalar columns, escaped tabs/newlines/backslashes', () => {

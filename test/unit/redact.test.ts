@@ -23,6 +23,9 @@ describe('redact', () => {
     // a comparison on a field named code (JMESPath, in a --query message) is not an OAuth code
     expect(redact(`vx: invalid --query expression "[?code=='EUR'": Syntax error`)).toBe(`vx: invalid --query expression "[?code=='EUR'": Syntax error`);
     expect(redact('code=abc&x=1')).toBe('code=***&x=1');
+    // nor is the business-data service's duplicate-key message (`Code='EUR'`): masked, it no longer said which record exists
+    const dup = "The record in table Currency already exists. Identification fields and values: Code='EUR'.  CorrelationId:  0e05b297-7525-4afe-b618-cb76062191bf.";
+    expect(redact(dup)).toBe(dup);
     expect(redact('{"access_token": "tok", "token":"t2", "key":"k", "name":"n"}')).toBe('{"access_token": "***", "token":"***", "key":"***", "name":"n"}');
   });
   // `vx api --data '{"password": ...}' --debug` (or --dry-run) showed the password a form body hid

@@ -15,9 +15,10 @@ describe('a secret typed where vx did not expect it is not echoed by the usage e
     [['erp', 'companies', 'list', `--token=${SECRET}`], "vx: unknown option '--token=…' (its value is not shown) (run `vx erp companies list --help` for usage)"],
     [[`--password=${SECRET}`, 'erp', 'companies', 'list'], "vx: unknown option '--password=…' (its value is not shown) (run `vx --help` for usage)"],
     [['translate', 'hi', '--to', 'de', `--key=${SECRET}`], "vx: unknown option '--key=…' (its value is not shown) (run `vx translate --help` for usage)"],
+    [['--', `--token=${SECRET}`], "vx: unknown command '--token=…' (its value is not shown) (run `vx --help` for usage)"],
   ];
   for (const [args, line] of cases) {
-    it(args.find((a) => a.includes('='))!.split('=')[0], async () => {
+    it(args.join(' ').replace(/=.*/, ''), async () => {
       const r = await runInProc(args, { env });
       expect(r.stderr).toBe(`${line}\n`);
       expect(r.code).toBe(2);
@@ -67,6 +68,13 @@ describe('redaction of credential forms it did not know', () => {
   it('JSON credential fields in camelCase (clientSecret, accessToken, refreshToken, secret, ...)', () => {
     expect(redact('{"clientSecret":"c1","accessToken":"a1","refreshToken":"r1","idToken":"i1","secret":"s1","sasToken":"t1","privateKey":"p1","connectionString":"Endpoint=sb://x;SharedAccessKey=k","name":"n","tokenCount":3}')).toBe(
       '{"clientSecret":"***","accessToken":"***","refreshToken":"***","idToken":"***","secret":"***","sasToken":"***","privateKey":"***","connectionString":"***","name":"n","tokenCount":3}',
+    );
+  });
+
+  // `vx api POST .../listKeys --debug`: the answer's keys were printed whole in the trace (stderr, a CI log)
+  it('the keys a management API lists: primaryKey, secondaryKey, key1, key2, primaryConnectionString, primaryMasterKey', () => {
+    expect(redact('{"primaryKey":"a1","secondaryKey":"a2","key1":"a3","key2":"a4","primaryConnectionString":"Endpoint=x","secondaryConnectionString":"y","primaryMasterKey":"m1","primaryReadonlyMasterKey":"m2","accountKey":"a5","partitionKey":"p","keyName":"key1"}')).toBe(
+      '{"primaryKey":"***","secondaryKey":"***","key1":"***","key2":"***","primaryConnectionString":"***","secondaryConnectionString":"***","primaryMasterKey":"***","primaryReadonlyMasterKey":"***","accountKey":"***","partitionKey":"p","keyName":"key1"}',
     );
   });
 
@@ -208,5 +216,76 @@ describe('a file vx replaces keeps its permissions but never set-user-ID, set-gr
     });
     expect(r.code).toBe(0);
     expect(statSync(join(dir, 'de.json')).mode & 0o7777).toBe(0o640);
+  });
+});
+
+// the readable lines of `health watch` (and its -o text strings) wrote the service's fields as they
+// came: a title holding terminal escapes (OSC 52 writes the clipboard, OSC 8 hides a link, CSI
+// clears the screen) drove the terminal, and a line break split one news into two lines
+describe('health watch lines show the service text escaped, one line per news', () => {
+  const event = {
+    id: '/subscriptions/7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f/providers/Vendor.ResourceHealth/events/TRK-1',
+    name: 'TRK-1',
+    properties: { eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Active', lastUpdateTime: '2026-11-24T10:00:00Z', title: 'Outage\u001b]52;c;cm0gLXJmIH4=\u0007\nFAKE: all clear\u001b[2J' },
+  };
+  const setup = (t: import('../helpers/ctx.js').TestCtx) => void t.http.stub('GET', /\/events\?/, json(200, { value: [event] }));
+  it('-o table', async () => {
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '-o', 'table'], { env, setup });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Outage\\u001b]52;c;cm0gLXJmIH4=\\u0007\\nFAKE: all clear\\u001b[2J\n');
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+  it('-o text with a --query that picks the title', async () => {
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '-o', 'text', '-q', 'event.properties.title'], { env, setup });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Outage\\u001b]52;c;cm0gLXJmIH4=\\u0007\nFAKE: all clear\\u001b[2J\n');
+  });
+});
+
+// the message of a failed $batch operation, which vx puts in an import's per-row results on stdout,
+// came from the service's error body without redaction, where
+// an error of a whole request is redacted (errorFromResponse)
+describe('the error of a $batch operation is redacted like the error of a request', () => {
+  beforeEach(() => clearSecrets());
+  it('a $batch operation error echoing the token or a key', async () => {
+    const { BatchClient } = await import('../../src/api/erp/batch.js');
+    const { addSecret } = await import('../../src/core/redact.js');
+    addSecret('tok-Secret-4711');
+    const root = 'http://127.0.0.1:1/api/v2.0/';
+    const responses = [{ id: '1', status: 401, body: { error: { code: 'Authentication_InvalidCredentials', message: 'token tok-Secret-4711 rejected; retry with ?api-key=k-99887766' } } }];
+    const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http.js').Http;
+    const [r] = await new BatchClient(http, root, { Authorization: 'Bearer tok-Secret-4711' }).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
+    expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
+  });
+});
+
+describe('Ctx.debug', () => {
+  beforeEach(() => clearSecrets());
+  // its comment said "secrets redacted"; it handed the line to the trace as it was
+  it('redacts like the rest of the --debug trace', async () => {
+    const { testCtx } = await import('../helpers/ctx.js');
+    const { addSecret } = await import('../../src/core/redact.js');
+    addSecret('key-Secret-31337');
+    const t = testCtx({ globals: { debug: true } });
+    t.ctx.debug('batch 1: X-RequestId key-Secret-31337, https://bob:pw@h/x');
+    expect(t.stderr.text).toBe('[debug] batch 1: X-RequestId ***, https://***@h/x\n');
+  });
+});
+
+// the emulator's (and the service's) error for an OData key written code='X' came out as
+// `HTTP 400 Bad Request: {"error":{"code":"BadRequest","message":"The key \"code=***" ...}}`: the
+// OAuth `code=` pattern took the quoted OData literal and the backslash of the escaped quote after
+// it, which broke the body's JSON, so the service's code and message were lost too
+describe('redaction of code= and other form fields leaves OData literals and JSON escapes alone', () => {
+  beforeEach(() => clearSecrets());
+  it('redact', () => {
+    expect(redact(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`)).toBe(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`);
+    expect(redact('{"message":"see ?access_token=abc123\\" there"}')).toBe('{"message":"see ?access_token=***\\" there"}');
+    expect(redact('code=abc&x=1')).toBe('code=***&x=1');
+  });
+  it('the error line keeps the service code and message', async () => {
+    const { errorFromResponse } = await import('../../src/core/errors.js');
+    const e = errorFromResponse(400, `{"error":{"code":"BadRequest","message":"The key \\"code='ZZP'\\" is not a GUID or a quoted string."}}`, {});
+    expect(e.message).toBe(`HTTP 400 Bad Request BadRequest: The key "code='ZZP'" is not a GUID or a quoted string.`);
   });
 });

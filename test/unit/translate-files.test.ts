@@ -41,6 +41,21 @@ describe('placeholders', () => {
     expect(placeholderProblem(p, back)).toBeUndefined();
   });
 
+  it("a string's own notranslate span (a brand kept from machine translation) is markup, not a placeholder vx protected", () => {
+    // sent as markup; the service keeps the span and its content: that is the unit's translation, not a changed placeholder
+    const brand = tokenize('Welcome to <span class="notranslate">Contoso Cloud</span> today');
+    expect(toHtml(brand)).toBe('Welcome to <span class="notranslate">Contoso Cloud</span> today');
+    const back = fromHtml('Willkommen bei <span class="notranslate">Contoso Cloud</span> heute', brand);
+    expect([placeholderProblem(brand, back), back.map((x) => x.value).join('')]).toEqual([undefined, 'Willkommen bei <span class="notranslate">Contoso Cloud</span> heute']);
+    // a placeholder inside one: protected in its own span within the string's
+    const inner = tokenize('Use <span class="notranslate">{0}</span> now');
+    expect(toHtml(inner)).toBe('Use <span class="notranslate"><span class="notranslate">{0}</span></span> now');
+    const back2 = fromHtml('Benutze <span class="notranslate"><span class="notranslate">{0}</span></span> jetzt', inner);
+    expect([placeholderProblem(inner, back2), back2.map((x) => x.value).join('')]).toEqual([undefined, 'Benutze <span class="notranslate">{0}</span> jetzt']);
+    // a placeholder the service changed inside its span is still caught
+    expect(placeholderProblem(tokenize('Hi {0}'), fromHtml('Hallo <span class="notranslate">{ 0 }</span>', tokenize('Hi {0}')))).toBeDefined();
+  });
+
   it('a translation whose placeholders differ is caught: missing, extra, duplicated, ICU reordered', () => {
     const p = tokenize('{0} of {1}');
     expect(placeholderProblem(p, fromHtml('<span class="notranslate">{1}</span> von <span class="notranslate">{0}</span>', p))).toBeUndefined();
@@ -124,6 +139,10 @@ describe('names and plural forms', () => {
 
   it('the service is asked for the language it knows', () => {
     expect(['de-DE', 'en-US', 'pt-PT', 'pt-BR', 'fr-CA', 'zh-CN', 'zh-TW', 'nb-NO', 'sr-Cyrl', 'xx-YY'].map(serviceLanguage)).toEqual(['de', 'en', 'pt-PT', 'pt', 'fr-CA', 'zh-Hans', 'zh-Hant', 'nb', 'sr-Cyrl', 'xx-YY']);
+     // a locale with a script and a region (BCP 47: .NET, iOS, Android b+ directories): the language and script the service knows
+    expect(['sr-Latn-RS', 'sr-Cyrl-BA', 'zh-Hant-TW', 'zh-Hans-CN', 'zh_Hant_HK', 'mn-Cyrl-MN', 'iu-Latn-CA', 'uz-Latn-UZ', 'pt-PT-x-lisboa'].map(serviceLanguage)).toEqual([
+      'sr-Latn', 'sr-Cyrl', 'zh-Hant', 'zh-Hans', 'zh-Hant', 'mn-Cyrl', 'iu-Latn', 'uz', 'pt-PT',
+    ]);
   });
 
   it('plural categories and Plural-Forms per language', () => {

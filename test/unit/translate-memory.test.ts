@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
-import type { TranslateResult } from '../../src/spec/translator.js';
+import type { TranslateResult, Translation } from '../../src/spec/translator.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
 import { UsageError } from '../../src/core/errors.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -69,6 +69,22 @@ describe('memory store', () => {
     expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
     expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
     expect(m.stats().entries).toBe(1);
+    await m.close();
+  });
+
+  it('a translation without its text is not stored, and one stored so (a memory written before) is a miss, not an answer', async () => {
+    const path = join(dir, 'notext.tm');
+    const m = await TranslationMemory.open(path);
+    const k = m.idsFor(keyOptions({ to: ['de', 'fr'], from: 'en' }));
+    m.store(k, 'x', { translations: [{ to: 'de' } as unknown as Translation, { text: '[fr] x', to: 'fr' }] });
+    m.store(k, 'y', { translations: [{ text: 7, to: 'de' } as unknown as Translation, { text: '[fr] y', to: 'fr' }] });
+    await m.flush();
+    expect(m.lookup([k[0]], 'x')).toBeUndefined();
+    expect(m.lookup([k[0]], 'y')).toBeUndefined();
+    expect(m.lookup([k[1]], 'x')).toEqual({ translations: [{ text: '[fr] x', to: 'fr' }] });
+    // what an older vx stored so: read as a miss (sent again), never as an answer without text
+    expect(decodeValue('J1700000000\0{"translations":[{"to":"de"}]}')).toBeUndefined();
+    expect(decodeValue('J1700000000\0{"translations":[{"to":"de","text":"ok"}]}')).toEqual({ stored: 1_700_000_000, result: { translations: [{ to: 'de', text: 'ok' }] } });
     await m.close();
   });
 
@@ -273,6 +289,36 @@ describe('TMX 1.4', () => {
     expect(readFileSync(file, 'utf8')).toContain('<tu srclang="en" creationdate="20231114T221320Z">');
   });
 
+  it('an HTML entry (a locale file unit as translate file sends it) is exported with TMX inline codes a CAT tool reads, and still round-trips exactly', async () => {
+    const html: MemoryEntry = {
+      options: { ...keyOptions({ to: ['de'], from: 'en', textType: 'html' })[0] },
+      stored: 1_700_000_000,
+      source: 'Hello <span class="notranslate">{{name}}</span>, <b>5</b> new &amp; <span class="notranslate">%1$s</span><br/>',
+      result: { translations: [{ text: 'Hallo <span class="notranslate">{{name}}</span>, <b>5</b> neue &amp; <span class="notranslate">%1$s</span><br/>', to: 'de' }] },
+    };
+    const unit = tmxUnit(html);
+    // placeholders are <ph> with their text (numbered alike in source and target), tags <ph> with their code, entities their character
+    expect(unit).toContain(
+      '<tuv xml:lang="en"><seg>Hello <ph x="1">{{name}}</ph>, <ph x="2">&lt;b&gt;</ph>5<ph x="3">&lt;/b&gt;</ph> new &amp; <ph x="4">%1$s</ph><ph x="5">&lt;br/&gt;</ph></seg></tuv>',
+    );
+    expect(unit).toContain(
+      '<tuv xml:lang="de"><seg>Hallo <ph x="1">{{name}}</ph>, <ph x="2">&lt;b&gt;</ph>5<ph x="3">&lt;/b&gt;</ph> neue &amp; <ph x="4">%1$s</ph><ph x="5">&lt;br/&gt;</ph></seg></tuv>',
+    );
+    expect(unit).not.toContain('notranslate&quot;&gt;{{name}}&lt;/span&gt;</seg>');
+    const file = join(dir, 'html.tmx');
+    writeFileSync(file, tmxHeader('1.0.0') + unit + TMX_FOOTER);
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e));
+    expect(back).toEqual([html]);
+    // another tool reading the segments sees the unit's text: `Hello {{name}}, <b>5</b> new & %1$s<br/>`
+    writeFileSync(file, tmxHeader('1.0.0') + unit.replace(/ *<prop[^\n]*\n/g, '') + TMX_FOOTER);
+    const foreign: MemoryEntry[] = [];
+    await readTmx(file, (e) => void foreign.push(e));
+    expect(foreign.map((e) => [e.options.textType, e.source, e.result.translations[0].text])).toEqual([
+      ['plain', 'Hello {{name}}, <b>5</b> new & %1$s<br/>', 'Hallo {{name}}, <b>5</b> neue & %1$s<br/>'],
+    ]);
+  });
+
   it('takes an exported file edited by hand as the key sees it: languages in any case, other fields refused naming the line', async () => {
     const unit = tmxUnit(entry('Hello', 'de', 'Hallo'));
     const file = join(dir, 'edited.tmx');
@@ -300,7 +346,7 @@ describe('TMX 1.4', () => {
 </body></tmx>`,
     );
     const back: MemoryEntry[] = [];
-    await readTmx(file, (e) => void back.push(e), 42);
+    await readTmx(file, (e) => void back.push(e), { now: 42 });
     // inline markup's text is the segment's: the native code of ph/bpt/ept (what stood in the original), the text of hi;
     // languages are the service's (a run --from en --to de finds them): one entry per language, the first
     expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0], e.stored])).toEqual([
@@ -325,13 +371,46 @@ describe('TMX 1.4', () => {
     );
     const back: MemoryEntry[] = [];
     const skipped = { emptyTargets: 0 };
-    expect(await readTmx(file, (e) => void back.push(e), 42, skipped)).toBe(2);
+    expect(await readTmx(file, (e) => void back.push(e), { now: 42, skipped })).toBe(2);
     // the de-AT translation answers de (the empty de before it does not take its place); an empty text may stay empty
     expect(back.map((e) => [e.source, e.result.translations[0]])).toEqual([
       ['Open', { text: 'Öffnen', to: 'de' }],
       [' ', { text: ' ', to: 'de' }],
     ]);
     expect(skipped).toEqual({ emptyTargets: 2 });
+  });
+
+  it('a file whose header says srclang="*all*" names the source of units without one with --from, else is refused naming the line and the option', async () => {
+    const file = join(dir, 'all.tmx');
+    writeFileSync(
+      file,
+      '<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="*all*"/><body>\n' +
+        '<tu><tuv xml:lang="en-US"><seg>Open</seg></tuv><tuv xml:lang="de-DE"><seg>Öffnen</seg></tuv></tu>\n' +
+        '<tu srclang="de-DE"><tuv xml:lang="en-US"><seg>Close</seg></tuv><tuv xml:lang="de-DE"><seg>Schließen</seg></tuv></tu>\n</body></tmx>\n',
+    );
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(3, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*"); give it with --from <lang>'));
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e), { from: 'en-US' });
+    // --from is for the units the file names no source for: the second names its own
+    expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text])).toEqual([
+      ['en', 'de', 'Open', 'Öffnen'],
+      ['de', 'en', 'Schließen', 'Close'],
+    ]);
+  });
+
+  it('reads TMX 1.1 to 1.3 as well (the same structure; 1.1 names languages with lang); refuses 2.0', async () => {
+    const file = join(dir, 'old.tmx');
+    const tmx = (version: string, lang: string) =>
+      `<?xml version="1.0"?>\n<tmx version="${version}"><header srclang="EN-US" creationtool="Trados" creationtoolversion="5" segtype="sentence" o-tmf="TW4Win 2.0 Format" adminlang="EN-US" datatype="rtf"/><body>\n` +
+      `<tu><tuv ${lang}="EN-US"><seg>Save <ut>{\\b}</ut>all</seg></tuv><tuv ${lang}="DE-DE"><seg>Alle speichern</seg></tuv></tu>\n</body></tmx>\n`;
+    for (const [version, lang] of [['1.1', 'lang'], ['1.2', 'xml:lang'], ['1.3', 'xml:lang']]) {
+      writeFileSync(file, tmx(version, lang));
+      const back: MemoryEntry[] = [];
+      await readTmx(file, (e) => void back.push(e));
+      expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text]), version).toEqual([['en', 'de', 'Save {\\b}all', 'Alle speichern']]);
+    }
+    writeFileSync(file, tmx('2.0', 'xml:lang'));
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(2, 'TMX version 2.0; vx reads TMX 1.1 to 1.4'));
   });
 
   it('reads the entities a file declares in its DOCTYPE (saxes reads no DTD); one it does not declare names its line', async () => {

@@ -10,6 +10,7 @@ import type { Http } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
 import { stringifyExact } from '../../core/json.js';
+import { redact } from '../../core/redact.js';
 
 export interface BatchOp {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -34,9 +35,12 @@ export interface BatchOptions {
   label?: string;
 }
 
-/** The error text of an operation's error body: `code: message` without the correlation id. */
+/**
+ * The error text of an operation's error body: `code: message` without the correlation id, redacted
+ * as a request's error is (errorFromResponse): it goes into the import's results on stdout.
+ */
 function errorOf(body: unknown): { code?: string; message: string } {
-  const parsed = parseErrorBody(typeof body === 'string' ? body : JSON.stringify(body ?? ''));
+  const parsed = parseErrorBody(redact(typeof body === 'string' ? body : JSON.stringify(body ?? '')));
   return { code: parsed.code, message: (parsed.message ?? 'no message').replace(/\s+CorrelationId:\s+[\w-]+\.?$/, '').trim() };
 }
 

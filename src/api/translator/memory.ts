@@ -620,7 +620,8 @@ export class TranslationMemory {
     const translations = result.translations ?? [];
     for (let i = 0; i < ids.length; i++) {
       const t: Translation | undefined = translations[i];
-      if (!t) continue;
+      // a translation the service sent without its text is not an answer to keep
+      if (!hasText(t)) continue;
       const one: TranslateResult = ids.length === 1 && translations.length === 1 ? result : { ...result, translations: [t] };
       const key = entryKey(ids[i], text);
       this.queue(key, encodeValue(now, one, textKeyed(key) ? undefined : text));
@@ -883,7 +884,15 @@ export function decodeValue(v: string): Decoded | undefined {
 }
 
 function isResult(j: unknown): j is TranslateResult {
-  return typeof j === 'object' && j !== null && Array.isArray((j as TranslateResult).translations);
+  const ts = typeof j === 'object' && j !== null ? (j as TranslateResult).translations : undefined;
+  // an entry holds one target's translation, with its text (one stored without, by a vx before
+  // 2026-11-24, is a miss: sent again, not answered with nothing)
+  return Array.isArray(ts) && ts.length > 0 && ts.every(hasText);
+}
+
+/** A translation with the text and language a hit is answered with. */
+function hasText(t: Translation | undefined): t is Translation {
+  return typeof t?.text === 'string' && typeof t.to === 'string';
 }
 
 /** An error of the store as the end of a one-line message. */

@@ -7,6 +7,7 @@
 //     <prop type="x-vx-options">[...]</prop>     the key's options (exact round trip through vx)
 //     <prop type="x-vx-result">{...}</prop>      the service's result for this target
 //     <prop type="x-vx-source">"..."</prop>      the source text, only when the <seg> cannot carry it
+//                                                (HTML entries: their <seg>s hold <ph> inline codes)
 //     <tuv xml:lang="en"><seg>Good morning</seg></tuv>
 //     <tuv xml:lang="de"><seg>Guten Morgen</seg></tuv>
 //   </tu>
@@ -19,6 +20,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { LANGUAGE_CODE, serviceLanguage, type TranslateResult } from '../../spec/translator.js';
 import type { KeyOptions, MemoryEntry } from './memory.js';
+import { unescapeHtml } from './files/protect.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** characters XML 1.0 cannot carry at all (even escaped): written as U+FFFD */
@@ -41,19 +43,50 @@ export function tmxHeader(version: string): string {
 
 export const TMX_FOOTER = '  </body>\n</tmx>\n';
 
+/** a protected placeholder as vx translate file sends it, a tag, a comment */
+const HTML_CODE = /<span class="notranslate">([\s\S]*?)<\/span>|<!--[\s\S]*?-->|<\/?[A-Za-z][\w:.-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*?)?\s*\/?>/g;
+
+/**
+ * The <seg> content of HTML (textType=html): text unescaped, and each code a TMX inline `<ph>`
+ * that translation tools show as a placeholder: a protected span (a locale file's `{{name}}`,
+ * `%1$s`) holds its placeholder, a tag or comment its markup. `xs` numbers the codes alike in a
+ * unit's source and target. Read back by another tool (or vx without the x-vx properties), the
+ * segment is the unit's text: `Hello {{name}}`.
+ */
+function inlineSeg(html: string, xs: Map<string, number>): string {
+  let out = '';
+  let last = 0;
+  const ph = (code: string) => {
+    let x = xs.get(code);
+    if (x === undefined) xs.set(code, (x = xs.size + 1));
+    return `<ph x="${x}">${text(code)}</ph>`;
+  };
+  HTML_CODE.lastIndex = 0;
+  for (let m = HTML_CODE.exec(html); m; m = HTML_CODE.exec(html)) {
+    out += text(unescapeHtml(html.slice(last, m.index)));
+    last = m.index + m[0].length;
+    out += ph(m[1] !== undefined ? unescapeHtml(m[1]) : m[0]);
+  }
+  return out + text(unescapeHtml(html.slice(last)));
+}
+
 /** One <tu> for one stored entry. */
 export function tmxUnit(e: MemoryEntry): string {
   const t = e.result.translations?.[0];
   const src = e.options.from || e.result.detectedLanguage?.language || 'und';
+  // HTML as inline codes; the x-vx properties keep the exact texts for vx
+  const html = e.options.textType === 'html';
+  const xs = new Map<string, number>();
+  const seg = (s: string) => (html ? inlineSeg(s, xs) : text(s));
   const opts = [e.options.from, e.options.suggestedFrom, e.options.to, e.options.textType, e.options.category, e.options.profanityAction, e.options.profanityMarker, e.options.alignment, e.options.sentenceLength, e.options.fromScript, e.options.toScript, e.options.allowFallback];
   return (
     `    <tu srclang="${esc(src)}" creationdate="${tmxDate(e.stored)}">\n` +
     `      <prop type="x-vx-options">${json(opts)}</prop>\n` +
     `      <prop type="x-vx-result">${json(e.result)}</prop>\n` +
-    // a source the <seg> cannot carry (a control character, a lone surrogate) is kept exactly here
-    (e.source.search(NOT_XML) >= 0 ? `      <prop type="x-vx-source">${json(e.source)}</prop>\n` : '') +
-    `      <tuv xml:lang="${esc(src)}"><seg>${text(e.source)}</seg></tuv>\n` +
-    `      <tuv xml:lang="${esc(e.options.to)}"><seg>${text(t?.text ?? '')}</seg></tuv>\n` +
+    // a source the <seg> cannot carry (a control character, a lone surrogate; HTML, written as inline codes) is kept exactly here
+    (html || e.source.search(NOT_XML) >= 0 ? `      <prop type="x-vx-source">${json(e.source)}</prop>\n` : '') +
+    `      <tuv xml:lang="${esc(src)}"><seg>${seg(e.source)}</seg></tuv>\n` +
+    `      <tuv xml:lang="${esc(e.options.to)}"><seg>${seg(t?.text ?? '')}</seg></tuv>\n` +
     '    </tu>\n'
   );
 }
@@ -101,7 +134,7 @@ export interface TmxSkipped {
   emptyTargets: number;
 }
 
-function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?: TmxSkipped): MemoryEntry[] {
+function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?: TmxSkipped, fallbackSrc?: string): MemoryEntry[] {
   const stored = u.created ?? now;
   if (u.props['x-vx-options'] !== undefined) {
     let opts: unknown;
@@ -131,8 +164,8 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?
     const options: KeyOptions = { from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback };
     return [{ options, stored, source: (source as string | undefined) ?? src.seg, result: result as TranslateResult }];
   }
-  const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : undefined;
-  if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*")');
+  const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : fallbackSrc;
+  if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*"); give it with --from <lang>');
   checkLang(srclang, u.line, 'the source language (srclang)');
   // a tool's locale (en-US, de-DE, zh-CN) is keyed as the language the service is asked for (en, de,
   // zh-Hans), as vx translate file does: the service refuses de-DE, so no run could ever hit it
@@ -244,7 +277,17 @@ function entityValue(v: string): string | undefined {
  * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
  * the line) at the first problem: call it once with a no-op to check a file whole before importing.
  */
-export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, now = Math.floor(Date.now() / 1000), skipped?: TmxSkipped): Promise<number> {
+export interface ReadTmxOptions {
+  /** the date of entries the file does not date (unix seconds; default now) */
+  now?: number;
+  /** counts what is passed over */
+  skipped?: TmxSkipped;
+  /** the source language of units the file names none for (srclang="*all*") */
+  from?: string;
+}
+
+export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, opts: ReadTmxOptions = {}): Promise<number> {
+  const { now = Math.floor(Date.now() / 1000), skipped, from } = opts;
   const { SaxesParser } = (await import('saxes')) as typeof import('saxes');
   const parser = new SaxesParser({ xmlns: false, position: true });
   let headerSrc: string | undefined;
@@ -276,7 +319,8 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
       switch (tag.name) {
         case 'tmx':
           sawTmx = true;
-          if (a.version !== '1.4' && a.version !== '1.4b') throw new TmxError(parser.line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.4`);
+          // 1.1 to 1.3 have the structure of 1.4 (1.1 names a <tuv>'s language with lang, read too): old translation memories are in them
+          if (!/^1\.[1-4]b?$/.test(a.version ?? '')) throw new TmxError(parser.line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.1 to 1.4`);
           break;
         case 'header':
           headerSrc = a.srclang;
@@ -331,7 +375,7 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
           prop = undefined;
           break;
         case 'tu':
-          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped));
+          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped, from));
           unit = undefined;
           break;
       }

@@ -94,9 +94,10 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
   const record = (langs: readonly string[], item: WorkItem, r: TranslateResult) => {
     let m = translations.get(item.html);
     if (!m) translations.set(item.html, (m = new Map()));
-    // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE)
+    // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE);
+    // one without its text is none (the unit is left untranslated, and not stored in the memory)
     (r.translations ?? []).forEach((t, k) => {
-      if (k < langs.length) m.set(langs[k], t.text);
+      if (k < langs.length && typeof t?.text === 'string') m.set(langs[k], t.text);
     });
     for (const l of langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
   };

@@ -10,7 +10,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
 import { piecesText, type Piece } from './protect.js';
-import { applyEdits, hash, joinParts, LANGUAGE_NAME, lineAt, namesLanguage, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+import { applyEdits, hash, isLanguage, joinParts, LANGUAGE_NAME, lineAt, namesLanguage, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let jsonc: typeof import('jsonc-parser') | undefined;
 
@@ -203,7 +203,10 @@ export const json: FileFormat = {
     const jUnits = unitsOf(text, root);
     const name = file.split(/[\\/]/);
     const base = name[name.length - 1].replace(/\.json$/i, '');
-    const lang = /(?:^|\.)([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)$/.exec(base)?.[1] ?? (name.length > 1 && LANGUAGE_NAME.test(name[name.length - 2]) ? name[name.length - 2] : undefined);
+    // en.json, app.en.json, locales/en/common.json; not app.json or ui/strings.json (words, not languages)
+    const named = /(?:^|\.)([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)$/.exec(base)?.[1];
+    const dir = name.length > 1 ? name[name.length - 2] : undefined;
+    const lang = named && isLanguage(named) ? named : dir !== undefined && LANGUAGE_NAME.test(dir) && isLanguage(dir) ? dir : undefined;
     return { format: 'json', file, text, units: jUnits, jUnits, root, language: lang?.replace('_', '-') };
   },
 

@@ -263,7 +263,8 @@ export function plainOfHtml(html: string): string {
   return out + unescapeHtml(html.slice(last));
 }
 
-const BACK = /<span\s+class\s*=\s*(?:"notranslate"|'notranslate'|notranslate)\s*>([\s\S]*?)<\/span>|<\/?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*\/?>|<!--[\s\S]*?-->/gi;
+/** a protected span (its content is escaped text: no tag), a tag, a comment */
+const BACK = /(<span\s+class\s*=\s*(?:"notranslate"|'notranslate'|notranslate)\s*>)([^<]*)<\/span>|<\/?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?\s*\/?>|<!--[\s\S]*?-->/gi;
 
 /**
  * Reads a translation back into pieces: protected spans become the tokens (or raw pieces) of
@@ -282,11 +283,16 @@ export function fromHtml(html: string, source: readonly Piece[], opts: ProtectOp
   for (let m = BACK.exec(html); m; m = BACK.exec(html)) {
     text(html.slice(last, m.index));
     last = m.index + m[0].length;
-    if (m[1] !== undefined) {
-      const inner = unescapeHtml(m[1]);
-      const p = known.get(inner);
+    if (m[2] !== undefined) {
+      const p = known.get(unescapeHtml(m[2]));
       if (p) out.push({ ...p });
-      else out.push({ kind: 'token', value: m[0], tag: 'html' });
+      else {
+        // not a placeholder vx protected: the string's own notranslate span (a brand name kept
+        // from machine translation), markup around text
+        out.push({ kind: 'token', value: m[1], tag: 'html' });
+        text(m[2]);
+        out.push({ kind: 'token', value: m[0].slice(m[1].length + m[2].length), tag: 'html' });
+      }
     } else out.push({ kind: 'token', value: m[0], tag: 'html' });
   }
   text(html.slice(last));

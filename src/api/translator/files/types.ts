@@ -4,6 +4,7 @@
 // source text (what vx does not translate is copied byte for byte).
 import { createHash } from 'node:crypto';
 import type { Piece } from './protect.js';
+import { findLanguage } from '../../../spec/translator.js';
 
 export const FORMAT_NAMES = ['xliff', 'json', 'po', 'md'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
@@ -127,13 +128,34 @@ export function applyEdits(text: string, edits: [number, number, string][]): str
 /** A name that looks like a language code: de, pt-BR, pt_BR, zh-Hans, sr-Latn, es-419 (two letters first: not src, app). */
 export const LANGUAGE_NAME = /^[a-z]{2}(?:[-_](?:[A-Za-z]{2}|[A-Z][a-z]{3}|\d{3}))?(?:[-_][A-Z]{2})?$/;
 
+let displayNames: Intl.DisplayNames | undefined;
+
+/**
+ * Whether a code a file or directory is named is a language, not a word that has the shape of one
+ * (`app.json`, `ui.json`, `web/`): a language of the service's scope (`en`, `fil`, `mww`), or a
+ * two-letter language Intl knows (`la`, `pt_BR`). Three letters must be the service's: most
+ * three-letter names are words.
+ */
+export function isLanguage(code: string): boolean {
+  const c = code.replaceAll('_', '-');
+  const primary = c.split('-')[0];
+  if (findLanguage(c) || findLanguage(primary)) return true;
+  if (primary.length !== 2) return false;
+  try {
+    displayNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+    return displayNames.of(primary) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether a file or directory name names the source language (`en_US` names `en-US`); without a
- * known source language, whether it looks like a language code.
+ * known source language, whether it is a language code (not `ui`, `db`).
  */
 export function namesLanguage(name: string, sourceLanguage?: string): boolean {
   const norm = (l: string) => l.replaceAll('_', '-').toLowerCase();
-  return sourceLanguage ? norm(name) === norm(sourceLanguage) : LANGUAGE_NAME.test(name);
+  return sourceLanguage ? norm(name) === norm(sourceLanguage) : LANGUAGE_NAME.test(name) && isLanguage(name);
 }
 
 /** Parts joined into the one string a unit's value is hashed and compared as. */

@@ -37,6 +37,11 @@ interface XUnit {
   source: Range;
   /** the whole <source ...>...</source> */
   sourceEl: Range;
+  /** 1.2: the <seg-source> (a segmented unit: its target mirrors it) and its content */
+  segSourceEl?: Range;
+  segSource?: Range;
+  /** 1.2: the contents of the <mrk mtype="seg"> segments of <seg-source>, each translated on its own */
+  segs?: Range[];
   /** the whole <target> element when there is one, and its content */
   target?: Range;
   targetInner?: Range;
@@ -163,6 +168,10 @@ function scan(text: string, file: string): XDoc {
     else if (name === 'source' && inUnit) {
       segment!.source = inner;
       segment!.sourceEl = whole;
+    } else if (name === 'seg-source' && inUnit && version === '1.2') {
+      segment!.segSource = inner;
+      segment!.segSourceEl = whole;
+      segment!.segs = segRanges(text, inner);
     } else if (name === 'target' && inUnit) {
       segment!.target = whole;
       segment!.targetInner = inner;
@@ -293,6 +302,11 @@ export const xliff: FileFormat = {
       .filter((u) => u.translate)
       .map((u) => {
         const raw = text.slice(u.source.start, u.source.end);
+        // a segmented unit: each segment of its <seg-source> is a part (and its segmentation is part of its source)
+        if (u.segs?.length) {
+          const parts = u.segs.map((r) => xmlPieces(text.slice(r.start, r.end)));
+          return { key: u.key, parts, hash: hash(`${raw}\u0000${text.slice(u.segSource!.start, u.segSource!.end)}`), line: lineAt(text, u.sourceEl.start) };
+        }
         return { key: u.key, parts: [xmlPieces(raw)], hash: hash(raw), line: lineAt(text, u.sourceEl.start) };
       });
     return { format: 'xliff', file, text, language: doc.sourceLanguage, units, doc };
@@ -344,7 +358,7 @@ export const xliff: FileFormat = {
         element = old!.text.slice(o.target!.start, o.target!.end);
         if (o.segmentTag) segState = getAttr(old!.text.slice(o.segmentTag.start, o.segmentTag.end), 'state');
       } else if (v?.kind === 'new') {
-        const body = xmlOf(v.parts[0]);
+        const body = targetBody(text, u, v.parts);
         if (doc.version === '1.2') element = `<target state="${state}">${body}</target>`;
         else {
           element = `<target>${body}</target>`;
@@ -360,7 +374,8 @@ export const xliff: FileFormat = {
       // 1.2: the target's own notes and alt-trans follow its <target>
       if (doc.version === '1.2' && old) for (const n of ownNotes(text, u.unit, old.text, old.doc.unitInfos.get(u.unit.key))) element += `${lineAs(u.sourceEl.start)}${n}`;
       if (u.target) edits.push([u.target.start, u.target.end, element]);
-      else edits.push([u.sourceEl.end, u.sourceEl.end, `${lineAs(u.sourceEl.start)}${element}`]);
+      // (1.2: after <seg-source>, which comes before <target> in a trans-unit)
+      else edits.push([(u.segSourceEl ?? u.sourceEl).end, (u.segSourceEl ?? u.sourceEl).end, `${lineAs(u.sourceEl.start)}${element}`]);
       if (u.segmentTag && segState !== undefined) {
         const tag = text.slice(u.segmentTag.start, u.segmentTag.end);
         edits.push([u.segmentTag.start, u.segmentTag.end, setAttr(tag, 'state', segState)]);
@@ -390,7 +405,11 @@ export const xliff: FileFormat = {
     return applyEdits(text, edits);
   },
 
-  written: (_source, _unit, value) => joinParts([xmlOf(value.parts[0])]),
+  written: (source, unit, value) => {
+    const src = source as XliffSource;
+    const u = unitsByKey(src.doc).get(unit.key);
+    return joinParts([u ? targetBody(src.text, u, value.parts) : xmlOf(value.parts[0])]);
+  },
 
   targetName(name, lang, sourceLanguage) {
     // app.g.xlf -> app.de-DE.xlf; app.en-US.xlf -> app.de-DE.xlf; app.xlf -> app.de-DE.xlf; Sales.App.xlf -> Sales.App.de-DE.xlf
@@ -401,6 +420,43 @@ export const xliff: FileFormat = {
     return tag === undefined || tag === 'g' || namesLanguage(tag, sourceLanguage) ? `${base}.${lang}.${ext}` : `${base}.${tag}.${lang}.${ext}`;
   },
 };
+
+const byKey = new WeakMap<XDoc, Map<string, XUnit>>();
+
+function unitsByKey(doc: XDoc): Map<string, XUnit> {
+  let m = byKey.get(doc);
+  if (!m) byKey.set(doc, (m = new Map(doc.units.map((u) => [u.key, u]))));
+  return m;
+}
+
+/** The content of a unit's new <target>: its translation, or for a segmented unit its <seg-source> with each segment's translation in place. */
+function targetBody(text: string, u: XUnit, parts: readonly Piece[][]): string {
+  if (!u.segs?.length) return xmlOf(parts[0]);
+  let out = '';
+  let last = u.segSource!.start;
+  u.segs.forEach((r, i) => {
+    out += text.slice(last, r.start) + xmlOf(parts[i] ?? []);
+    last = r.end;
+  });
+  return out + text.slice(last, u.segSource!.end);
+}
+
+/** The content ranges of the <mrk mtype="seg"> elements of a <seg-source> (at its top level). */
+function segRanges(text: string, inner: Range): Range[] {
+  const content = text.slice(inner.start, inner.end);
+  const out: Range[] = [];
+  const re = /<mrk\b[^>]*>/g;
+  for (let m = re.exec(content); m; m = re.exec(content)) {
+    const end = closing(content, m[0], m.index + m[0].length);
+    if (end === undefined) break;
+    if (/\smtype\s*=\s*["']seg["']/.test(m[0])) {
+      const close = content.lastIndexOf('</', end - 1);
+      out.push({ start: inner.start + m.index + m[0].length, end: inner.start + close });
+    }
+    re.lastIndex = end;
+  }
+  return out;
+}
 
 /** The notes (1.2 also alt-trans) of a target's unit that the source's unit does not have, as written in the target. */
 function ownNotes(text: string, unit: XUnitInfo, oldText: string, old: XUnitInfo | undefined): string[] {

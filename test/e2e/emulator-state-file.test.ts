@@ -1,0 +1,84 @@
+// `--state <file>` of the wrong shape is refused at start (exit 2, one line naming the file and
+// what is wrong), not served with 500s and then overwritten; a state the emulator saved loads.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = tempDir('vx-state-');
+});
+afterAll(() => removeDir(dir));
+
+const FAMILIES = 'translator, erp, lcs, mgmt, auth';
+
+/** a state file the emulator saved, parsed (fresh seed) */
+async function savedState(): Promise<Record<string, any>> {
+  const p = join(dir, 'seed.json');
+  const emu = await startEmulator({ port: 0, statePath: p });
+  await emu.close();
+  return JSON.parse(readFileSync(p, 'utf8'));
+}
+
+describe('emulator --state of the wrong shape', () => {
+  it('is refused at start with exit 2, the path and where it is wrong; the file is left as it was', async () => {
+    const seed = await savedState();
+    const company = seed.erp.defaultCompany;
+    const cases: [string, unknown, string][] = [
+      ['array', [], `expected a JSON object with an entry per family (${FAMILIES}), got an array`],
+      ['text', 'x', `expected a JSON object with an entry per family (${FAMILIES}), got text`],
+      ['null', null, `expected a JSON object with an entry per family (${FAMILIES}), got null`],
+      ['other tool', { name: 'my-app', version: '1.0.0' }, `"name" is not a family of the emulator (${FAMILIES}): is it an emulator state file?`],
+      ['erp array', { erp: [] }, 'erp: expected an object, got an array'],
+      ['erp data missing', { erp: { ...seed.erp, data: undefined } }, 'erp.data: missing'],
+      ['lcs operations object', { lcs: { operations: {} } }, 'lcs.operations: expected an array, got an object'],
+      ['a record field of the wrong type', { erp: { ...seed.erp, data: { ...seed.erp.data, [company]: { ...seed.erp.data[company], salesOrders: [{ ...seed.erp.data[company].salesOrders[0], totalAmountIncludingTax: '12.5' }] } } } }, `erp.data["${company}"].salesOrders[0].totalAmountIncludingTax: expected a number, got text`],
+      ['a record that is not an object', { erp: { ...seed.erp, data: { ...seed.erp.data, [company]: { ...seed.erp.data[company], currencies: [null] } } } }, `erp.data["${company}"].currencies[0]: expected an object, got null`],
+      ['default company without data', { erp: { ...seed.erp, defaultCompany: '00000000-0000-0000-0000-000000000001' } }, 'erp.defaultCompany: "00000000-0000-0000-0000-000000000001" is not a company of erp.data'],
+      ['mgmt subscriptions', { mgmt: { ...seed.mgmt, subscriptions: 'x' } }, 'mgmt.subscriptions: expected an array, got text'],
+      ['translator categories', { translator: { categories: { x: { status: 'ready' } } } }, 'translator.categories["x"].pairs: missing'],
+      ['auth', { auth: { tokenTtl: '3600', refreshTtl: 1, deviceInterval: 1 } }, 'auth.tokenTtl: expected a number, got text'],
+    ];
+    for (const [name, content, why] of cases) {
+      const p = join(dir, `bad-${name.replace(/\W+/g, '-')}.json`);
+      const text = JSON.stringify(content);
+      writeFileSync(p, text);
+      const r = await runVx(['emulator', 'start', '--port', '0', '--state', p]);
+      expect([r.code, r.stdout, r.stderr], name).toEqual([2, '', `vx: cannot load emulator state from ${p}: ${why}\n`]);
+      expect(readFileSync(p, 'utf8'), name).toBe(text);
+    }
+  });
+
+  it('emulator exec refuses it the same way, before running the command', async () => {
+    const p = join(dir, 'exec.json');
+    writeFileSync(p, '[]');
+    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: cannot load emulator state from ${p}: expected a JSON object with an entry per family (${FAMILIES}), got an array\n`]);
+  });
+
+  it('takes what the emulator saved after work in every family, and a file with some families only (the others seeded)', async () => {
+    const p = join(dir, 'worked.json');
+    const emu = await startEmulator({ port: 0, statePath: p });
+    const env = emu.env();
+    const run = async (args: string[]) => expect((await runVx(args, { env })).code, args.join(' ')).toBe(0);
+    await run(['erp', 'currencies', 'create', '--set', 'code=NOK', '--set', 'displayName=Krone']);
+    await run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001']);
+    await run(['erp', 'sales-quotes', 'make-order', 'S-QUO1001']);
+    await run(['erp', 'salespeople', 'update', 'AH', '--set', 'blocked=true']);
+    await run(['erp', 'refresh', '--project', '1', '--source', 'a', '--target', 'b', '--yes']);
+    await run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '120', '--no-wait', '--yes']);
+    await run(['mgmt', 'version-sets', 'create', 'v9', '--resource-group', 'web', '--service', 'contoso-api', '--display-name', 'V9', '--scheme', 'Segment']);
+    await run(['translate', 'Hello', '--to', 'de']);
+    await emu.close();
+    const again = await startEmulator({ port: 0, statePath: p });
+    expect((await runVx(['erp', 'currencies', 'get', 'NOK', '-q', 'displayName', '-o', 'json'], { env: again.env() })).stdout).toBe('"Krone"\n');
+    await again.close();
+    const some = join(dir, 'some.json');
+    writeFileSync(some, JSON.stringify({ lcs: { operations: [] } }));
+    const third = await startEmulator({ port: 0, statePath: some });
+    expect(third.state.erp.companies).toHaveLength(2);
+    await third.close();
+  });
+});
