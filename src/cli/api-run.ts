@@ -45,6 +45,7 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 
 /** Resolves the path against the service's base; an absolute URL must be on the same origin. */
 export function resolveApiUrl(base: string, path: string): string {
+  if (!path.trim()) throw new UsageError('the path is empty (an unset variable?): give a path such as /api/v2.0/companies; nothing was sent');
   // a URL parser drops tabs and line endings silently (`$(cat path.txt)` with a CRLF)
   if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`the path ${JSON.stringify(path)} holds a control character (a line ending?); nothing was sent`);
   if (/^https?:\/\//i.test(path)) {

@@ -25,6 +25,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
     // was "vx: Invalid URL", exit 1 (a service failure); and a line ending in the path was dropped silently
     ['malformed absolute URL', ['api', 'GET', 'http://[::1', '--service', 'erp'], /^vx: invalid URL "http:\/\/\[::1": give a path such as \/api\/v2\.0\/companies or an absolute URL on the configured endpoint\n$/],
+    // `vx api DELETE "$ID_PATH"` with the variable unset went to the endpoint itself
+    ['an empty path', ['api', 'DELETE', '', '--service', 'erp'], /^vx: the path is empty \(an unset variable\?\): give a path such as \/api\/v2\.0\/companies; nothing was sent\n$/],
     ['a line ending in the path', ['api', 'GET', '/x\r', '--service', 'erp'], /^vx: the path "\/x\\r" holds a control character \(a line ending\?\); nothing was sent\n$/],
     // the rest of a malformed header may be a key: never repeated (was printed whole)
     ['bad header holding a key', ['api', 'GET', '/x', '--service', 'erp', '-H', 'X-Api-Key=sk-live-0123456789'], /^vx: invalid --header "X-Api-Key…": expected key:value\n$/],
