@@ -45,6 +45,7 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 
 /** Resolves the path against the service's base; an absolute URL must be on the same origin. */
 export function resolveApiUrl(base: string, path: string): string {
+  if (!path.trim()) throw new UsageError('the path is empty (an unset variable?): give a path such as /api/v2.0/companies; nothing was sent');
   // a URL parser drops tabs and line endings silently (`$(cat path.txt)` with a CRLF)
   if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`the path ${JSON.stringify(path)} holds a control character (a line ending?); nothing was sent`);
   if (/^https?:\/\//i.test(path)) {
@@ -80,7 +81,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
       try {
         JSON.parse(body);
       } catch (e) {
-        const where = opts.data === '-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
+        const where = opts.data === '-' || opts.data === '@-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
         throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${(e as Error).message}); to send another type, name it with -H 'Content-Type: <type>'`);
       }
       if (typed === undefined) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
@@ -99,9 +100,23 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   const res = await ctx.http.send({ method, url, headers, body });
   if (!res.body.length) return;
   const ct = res.headers['content-type'] ?? '';
-  if (ct.includes('json') || /^\s*[[{]/.test(res.text)) {
+  // JSON when it says so (malformed, it is an error); an answer of no declared text type that
+  // parses as JSON is JSON too; a text answer is text, whatever its first character
+  if (/json/i.test(ct)) {
     await ctx.print(res.json());
     return;
+  }
+  if (!TEXTUAL.test(ct) && /^\s*[[{]/.test(res.text)) {
+    let value: unknown;
+    try {
+      value = res.json();
+    } catch {
+      /* not JSON: written as received below */
+    }
+    if (value !== undefined) {
+      await ctx.print(value);
+      return;
+    }
   }
   // not JSON: --query has nothing to apply to (refused, not ignored: the request was made, the
   // answer is not printed); -o none prints nothing; text is printed as text, anything else (a

@@ -221,7 +221,11 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     }
     if (changed.length) {
       results.all.length = 0;
-      throw new UsageError(`the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content; name another file with --journal, or delete it to start over`);
+      // ("start over" read as safe: it sends the rows done before again, a second record each on create)
+      const again = mode === 'create' ? 'the rows it records as created would be created twice' : 'the rows it records as updated would be updated again';
+      throw new UsageError(
+        `the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
+      );
     }
     for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
     // rows by row number (an array: a Map of 10,000 entries cost more to build and to keep)

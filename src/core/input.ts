@@ -90,23 +90,20 @@ export async function readTextFile(path: string, max = MAX_WHOLE_BYTES): Promise
   return decodeUtf8(buf, path);
 }
 
+/** Where an argument of the `--data` convention comes from, and the text read there: `-` (or `@-`, as curl's `-d @-`) is standard input, `@path` a file, else the text itself. */
+async function readArgText(arg: string, stdin: NodeJS.ReadableStream, flag: string): Promise<[text: string, where: string]> {
+  if (arg === '-' || arg === '@-') return [await readAllStdin(stdin), 'standard input'];
+  if (arg === '@') throw new UsageError(`${flag} @ names no file: give @<path>, or - (or @-) for standard input; nothing was sent`);
+  if (arg.startsWith('@')) return [await readTextFile(arg.slice(1)), arg.slice(1)];
+  return [arg, flag];
+}
+
 /**
  * The `--data` convention: a JSON literal, `@file` to read a file, or `-` for stdin. Returns the
  * parsed JSON value; malformed JSON is a usage error naming where it came from.
  */
 export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = process.stdin, flag = '--data'): Promise<unknown> {
-  let text: string;
-  let where: string;
-  if (arg === '-') {
-    text = await readAllStdin(stdin);
-    where = 'standard input';
-  } else if (arg.startsWith('@')) {
-    text = await readTextFile(arg.slice(1));
-    where = arg.slice(1);
-  } else {
-    text = arg;
-    where = flag;
-  }
+  const [text, where] = await readArgText(arg, stdin, flag);
   const what = where === flag ? flag : `${flag}: ${where}`;
   if (!text.trim()) throw new UsageError(`${what} is empty`);
   try {
@@ -119,7 +116,7 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
 
 /** Like readJsonArg but also accepts non-JSON text (for raw request bodies). An empty body is refused. */
 export async function readBodyArg(arg: string, stdin: NodeJS.ReadableStream = process.stdin, flag = '--data'): Promise<string> {
-  const [text, where] = arg === '-' ? [await readAllStdin(stdin), 'standard input'] : arg.startsWith('@') ? [await readTextFile(arg.slice(1)), arg.slice(1)] : [arg, flag];
+  const [text, where] = await readArgText(arg, stdin, flag);
   if (!text) throw new UsageError(`${where === flag ? flag : `${flag}: ${where}`} is empty; nothing was sent`);
   return text;
 }

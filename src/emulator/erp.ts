@@ -606,6 +606,11 @@ function erpRoutes(): FamilyDef['routes'] {
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
+        if (set.name === 'salesOrders' && (body.customerId !== undefined || body.customerNumber !== undefined)) {
+          // another sell-to customer: validated as on create, its id, number and name come along
+          const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+          Object.assign(body, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
+        }
         touch(req, row, body);
         return entityReply(req, 200, ctxOf(req, req.params.v, req.params.c, set, '/$entity'), project ? project(row) : row);
       },
@@ -718,7 +723,7 @@ function lcsRoutes(): FamilyDef['routes'] {
         // operation at a time on an environment; the one running ends when a status read sees it end
         const running = s.operations.find((o) => o.project === project && o.target.toLowerCase() === target.toLowerCase() && o.completed === undefined);
         if (running) return { status: 200, body: result(false, null, `Another operation (${running.id}) is in progress on the target environment ${target}; a refresh can start when it has ended.`) };
-        const now = Date.now();
+        const now = req.emulator.now();
         const recent = s.operations.filter((o) => o.project === project && o.target === target && now - o.time < DAY_MS);
         if (recent.length >= REFRESH_LIMIT_PER_DAY) {
           // dbmovement-api-throttling.md: the id of the operation that opened the window, and when it started
@@ -746,7 +751,7 @@ function lcsRoutes(): FamilyDef['routes'] {
         const rollback = op.target.startsWith(ROLLBACK_ENVIRONMENT_PREFIX);
         const ended = rollback ? op.polls >= 4 : op.polls >= 3;
         const status = op.polls <= 1 ? 'NotStarted' : op.polls === 2 ? 'InProgress' : rollback ? (ended ? 'RollbackCompleted' : 'RollbackInProgress') : failing ? 'Failed' : 'Completed';
-        op.completed ??= ended ? Date.now() : undefined;
+        op.completed ??= ended ? req.emulator.now() : undefined;
         // the fields and their order of reference-get-status.md (ProjectId a number there)
         return {
           status: 200,

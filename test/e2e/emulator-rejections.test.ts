@@ -90,6 +90,17 @@ describe('business data (ERP): a sales order names an existing customer (the API
     expect(made).toMatchObject({ status: 201, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     expect((await create({ customerId: adatum.toUpperCase() })).body).toMatchObject({ customerNumber: '10000', customerName: 'Adatum Corporation' });
   });
+
+  it('an update to another customer takes its id and name along; to an unknown one it is refused and the order left as it was', async () => {
+    const order = e2e.emu.state.erp.data[company()].salesOrders[0];
+    const patch = (body: unknown) => call('erp', 'PATCH', `/api/v2.0/companies(${company()})/salesOrders(${order.id})`, { body: JSON.stringify(body), headers: { 'if-match': '*' } });
+    const before = { ...order };
+    expect(await patch({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await patch({ customerNumber: '' })).toMatchObject(dialog('A "customerNumber" or a "customerId" must be provided.'));
+    expect(e2e.emu.state.erp.data[company()].salesOrders[0]).toEqual(before);
+    const moved = await patch({ customerNumber: '20000' });
+    expect(moved).toMatchObject({ status: 200, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: e2e.emu.state.erp.data[company()].salesOrders[1].customerId } });
+  });
 });
 
 describe('business data (ERP): the $filter subset the service runs', () => {

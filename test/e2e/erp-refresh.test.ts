@@ -56,6 +56,18 @@ describe('erp refresh', () => {
     expect(result).toEqual({ IsSuccess: false, OperationActivityId: expect.stringMatching(/^[0-9a-f-]{36}$/), ErrorMessage: expect.stringMatching(/^Maximum allowed API operations are 3 from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}$/), VersionEOL: '9999-12-31T23:59:59.9999999' });
     expect(r.stderr).toBe(`vx: the database refresh was not started: ${result.ErrorMessage}\n`);
     expect((await e2e.run([...args('uat-2'), '-y'])).code).toBe(0);
+    // the 24 hours run on the emulated clock (POST /_emulator/clock), as the other windows of the emulator do
+    const advance = (advanceSeconds: number) => fetch(`${e2e.emu.url}/_emulator/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds }) });
+    expect((await advance(23 * 3600)).status).toBe(200);
+    expect((await e2e.run([...args(), '-y'])).code).toBe(1);
+    expect((await advance(3600)).status).toBe(200);
+    const later = await e2e.run([...args(), '-y']);
+    expect(later.code).toBe(0);
+    // and an operation's completion date is the emulated time it ended
+    const id = json(later.stdout).OperationActivityId;
+    for (let i = 0; i < 3; i++) await e2e.run(['erp', 'refresh', 'status', id, '--project', '1234', '--environment', 'uat-1']);
+    const done = await e2e.run(['erp', 'refresh', 'status', id, '--project', '1234', '--environment', 'uat-1', '-o', 'json']);
+    expect(Date.parse(`${json(done.stdout).CompletionDate.slice(0, 23)}Z`)).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
   });
 
   it('a second refresh of a target while its refresh runs is refused (IsSuccess false, 200), as the environment page refuses it; once the first has ended it starts', async () => {

@@ -25,6 +25,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
     // was "vx: Invalid URL", exit 1 (a service failure); and a line ending in the path was dropped silently
     ['malformed absolute URL', ['api', 'GET', 'http://[::1', '--service', 'erp'], /^vx: invalid URL "http:\/\/\[::1": give a path such as \/api\/v2\.0\/companies or an absolute URL on the configured endpoint\n$/],
+    // `vx api DELETE "$ID_PATH"` with the variable unset went to the endpoint itself
+    ['an empty path', ['api', 'DELETE', '', '--service', 'erp'], /^vx: the path is empty \(an unset variable\?\): give a path such as \/api\/v2\.0\/companies; nothing was sent\n$/],
     ['a line ending in the path', ['api', 'GET', '/x\r', '--service', 'erp'], /^vx: the path "\/x\\r" holds a control character \(a line ending\?\); nothing was sent\n$/],
     // the rest of a malformed header may be a key: never repeated (was printed whole)
     ['bad header holding a key', ['api', 'GET', '/x', '--service', 'erp', '-H', 'X-Api-Key=sk-live-0123456789'], /^vx: invalid --header "X-Api-Key…": expected key:value\n$/],
@@ -36,6 +38,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['a Transfer-Encoding header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'transfer-encoding: chunked', '--data', '{}'], /^vx: --header transfer-encoding: vx sets it from the request itself/],
     ['an Expect header', ['api', 'POST', '/x', '--service', 'erp', '-H', 'Expect: 100-continue', '--data', '{}'], /^vx: --header Expect: vx sends the body at once and does not wait for 100 Continue; leave it out\n$/],
     ['missing data file', ['api', 'POST', '/x', '--service', 'erp', '--data', '@/nonexistent/file.json'], /cannot read \/nonexistent\/file.json: no such file/],
+    // was "cannot read : no such file"
+    ['--data @ without a path', ['api', 'POST', '/x', '--service', 'erp', '--data', '@'], /^vx: --data @ names no file: give @<path>, or - \(or @-\) for standard input; nothing was sent\n$/],
     ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
     ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],
     ['unknown shell', ['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
@@ -75,6 +79,16 @@ describe('usage errors exit 2 and send nothing', () => {
 // vx api with an answer that is not JSON: --query was ignored (the whole text printed, exit 0, so
 // `id=$(vx api ... -q id)` got a page of HTML), -o none printed it anyway, and a binary answer
 // (a PDF) was decoded as UTF-8 and written with a line feed added: every byte above 0x7f lost
+// curl's habit: `-d @-` reads standard input (it was taken as a file named "-")
+it('vx api --data @- reads standard input, as - does', async () => {
+  const r = await runInProc(['api', 'POST', '/x', '--service', 'erp', '--data', '@-'], {
+    env,
+    stdin: '{"a":1}',
+    setup: (t) => t.http.stub('POST', 'http://127.0.0.1:9/erp/x', { status: 204 }),
+  });
+  expect([r.code, r.stderr, r.http.requests[0]?.text]).toEqual([0, '', '{"a":1}']);
+});
+
 describe('vx api with an answer that is not JSON', () => {
   const URL_X = 'http://127.0.0.1:9/erp/x';
   const text = (body: string | Uint8Array, type: string) => ({ status: 200, headers: { 'content-type': type }, body });
@@ -94,6 +108,17 @@ describe('vx api with an answer that is not JSON', () => {
   it('-o none prints nothing, as for JSON', async () => {
     const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-o', 'none'], { env, setup: (t) => t.http.stub('GET', URL_X, text('hello', 'text/plain')) });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+  });
+
+  // a text answer that begins with [ or { was parsed as JSON (exit 1, "not valid JSON")
+  it('a text answer that begins with a bracket is text', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp'], { env, setup: (t) => t.http.stub('GET', URL_X, text('[INFO] started\n{ready}', 'text/plain; charset=utf-8')) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '[INFO] started\n{ready}\n', '']);
+  });
+
+  it('JSON without a content type is still read as JSON', async () => {
+    const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '-q', 'a'], { env, setup: (t) => t.http.stub('GET', URL_X, { status: 200, body: '{"a":1}' }) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '1\n', '']);
   });
 
   it('text is printed with a final line feed', async () => {
