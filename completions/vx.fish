@@ -88,7 +88,7 @@ function __vx_valued
     case 'vx translate memory export'
       printf '%s\n' --memory --out --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory import'
-      printf '%s\n' --memory --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --from --memory --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory prune'
       printf '%s\n' --from --memory --older-than --output --profile --query --retries --timeout --to -o -p -q
     case 'vx erp'
@@ -520,6 +520,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -s V -l vers
 complete -c vx -n 'test (__vx_path) = "vx translate memory export"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory import"' -l no-color

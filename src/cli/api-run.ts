@@ -45,6 +45,7 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 
 /** Resolves the path against the service's base; an absolute URL must be on the same origin. */
 export function resolveApiUrl(base: string, path: string): string {
+  if (!path.trim()) throw new UsageError('the path is empty (an unset variable?): give a path such as /api/v2.0/companies; nothing was sent');
   // a URL parser drops tabs and line endings silently (`$(cat path.txt)` with a CRLF)
   if (/[\x00-\x1f\x7f]/.test(path)) throw new UsageError(`the path ${JSON.stringify(path)} holds a control character (a line ending?); nothing was sent`);
   if (/^https?:\/\//i.test(path)) {
@@ -91,7 +92,18 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   if (opts.paginate) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET only');
     const items: unknown[] = [];
-    for await (const item of paginate(url, async (u) => (await ctx.http.send({ method, url: u, headers })).json())) items.push(item);
+    let first = true;
+    const page = async (u: string) => {
+      const body = (await ctx.http.send({ method, url: u, headers })).json();
+      // a single resource asked for with --paginate is the caller's mistake, not a failure of the service
+      // (a "value" that is there but not an array is a malformed list: the service's fault, told by paginate)
+      if (first && !(body && typeof body === 'object' && !Array.isArray(body) && 'value' in body)) {
+        throw new UsageError('--paginate reads lists (a "value" array and its next links); this answer is not one: leave out --paginate (the request itself was sent and succeeded)');
+      }
+      first = false;
+      return body;
+    };
+    for await (const item of paginate(url, page)) items.push(item);
     await ctx.print(items);
     return;
   }

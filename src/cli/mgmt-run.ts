@@ -212,7 +212,7 @@ export async function applyLimit(
     return;
   }
   if (o.progress) o.progress.accepted = true;
-  const id = requestIdOf(submitted.body, submitted.location);
+  const id = requestIdOf(submitted.body, submitted.location, scope);
   if (!o.wait) {
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
     // the id is in the printed request; an accepted answer without a body (202) has it only here

@@ -134,7 +134,7 @@ export async function exportTmx(ctx: Ctx, given: MemoryFlags & { out?: string })
   ctx.verbose(`exported ${fmt(n)} entr${n === 1 ? 'y' : 'ies'}`);
 }
 
-export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Promise<void> {
+export async function importTmx(ctx: Ctx, opts: MemoryFlags & { from?: string }, file: string): Promise<void> {
   const path = requirePath(ctx, opts.memory);
   let st;
   try {
@@ -145,6 +145,8 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
   if (st.isDirectory()) throw readError(file, { code: 'EISDIR' });
   if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file (an import reads the file twice, checking it whole first, and a pipe cannot be read twice)`);
   // the whole file is checked first: a problem anywhere imports nothing
+  // the source language of units the file names none for (srclang="*all*"): a code, as vx translate --from takes it
+  const from = language('--from', opts.from);
   let total = 0;
   const skipped: TmxSkipped = { emptyTargets: 0 };
   try {
@@ -153,8 +155,7 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
       () => {
         if (ctx.signal.aborted) throw new InterruptedError('interrupted; nothing was imported');
       },
-      undefined,
-      skipped,
+      { skipped, from },
     );
   } catch (e) {
     if (e instanceof TmxError) throw new UsageError(`${file}: ${e.message}; nothing was imported`);
@@ -177,7 +178,7 @@ export async function importTmx(ctx: Ctx, opts: MemoryFlags, file: string): Prom
       mem.add(e);
       n++;
       if (mem.queued >= 10_000) await mem.flush();
-    });
+    }, { from });
     await mem.flush();
   } finally {
     await mem.close();

@@ -85,7 +85,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
       name: 'import',
       summary: 'add the entries of a TMX file, 1.1 to 1.4 (checked whole first: any problem imports nothing)',
       args: [arg('<file.tmx>', 'the TMX file')],
-      options: [MEMORY],
+      options: [MEMORY, opt('--from <lang>', 'the source language of units the file names none for (its header says srclang="*all*")')],
       examples: ['vx translate memory import <tmx> --memory <tm>'],
       run: async (ctx, opts, file) => (await memoryRun()).importTmx(ctx, opts, file),
     }),

@@ -77,6 +77,10 @@ export class Ctx {
   ) {
     const env = opts.env ?? process.env;
     this.env = env;
+    // `-p "$PROFILE"` / `-q "$Q"` with the variable unset: not the active profile, not the whole result
+    for (const [value, flag] of [[globals.profile, '-p/--profile'], [globals.query, '-q/--query']] as const) {
+      if (value === '') throw new UsageError(`${flag} was given as an empty value; leave it out to use the default (nothing was sent)`);
+    }
     this.config = new Config(settings, { profileFlag: globals.profile, env, warn: (m) => this.warn(m) });
     this.flagFormat = parseFormat(globals.output);
     // VX_OUTPUT matters (and is checked) only when -o is not given

@@ -113,3 +113,21 @@ describe('odd answers of an operation resource (stubbed)', () => {
     expect(r.http.requests.every((q) => q.url.startsWith('http://127.0.0.1:9/'))).toBe(true);
   });
 });
+
+describe('an accepted change whose answer names no request (stubbed)', () => {
+  it('202 with only an async-operation header: exit 1 says the change was accepted and how to find its request', async () => {
+    const base = 'http://127.0.0.1:9/mgmt/subscriptions/7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus';
+    const quota = { name: 'cores', properties: { limit: 100, currentValue: 40, unit: 'Count', name: { value: 'cores' } } };
+    const r = await runInProc([...SET, '--limit', '150'], {
+      env: offlineEnv(),
+      setup: (t) =>
+        t.http
+          .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, { status: 202, headers: { 'vendor-asyncoperation': `${base}/operationsStatuses/op9` }, body: '' }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'vx: the service accepted the quota change but gave no usable request id (null); find the request with: vx mgmt quota requests list --provider Vendor.Compute --location eastus --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n',
+    );
+  });
+});

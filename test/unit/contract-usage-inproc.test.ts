@@ -60,6 +60,20 @@ describe('global options', () => {
     expect(r.http.requests).toEqual([]);
   });
 
+  // `-p "$PROFILE"` with the variable unset ran against the active profile (production, say), and
+  // `-q "$Q"` printed the whole result: both are refused as an empty --subscription is
+  for (const [args, flag] of [
+    [['-p', '', 'erp', 'companies', 'list'], '-p/--profile'],
+    [['erp', 'companies', 'list', '--profile='], '-p/--profile'],
+    [['erp', 'companies', 'list', '-q', ''], '-q/--query'],
+  ] as const) {
+    it(`an empty ${flag} (${args.join(' ')})`, async () => {
+      const r = await runInProc(args, { env });
+      expect(r.stderr).toBe(`vx: ${flag} was given as an empty value; leave it out to use the default (nothing was sent)\n`);
+      expect([r.code, r.stdout, r.http.requests]).toEqual([2, '', []]);
+    });
+  }
+
   // an unknown VX_HTTP_CLIENT was silently ignored (the default transport ran), where every other
   // variable vx reads is checked
   it('an unknown VX_HTTP_CLIENT is a usage error naming the variable and its values', async () => {

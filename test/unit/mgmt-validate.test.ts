@@ -167,11 +167,12 @@ describe('quota helpers', () => {
   });
 
   it('request ids, final and failed states, percent used', () => {
-    expect(requestIdOf({ name: 'abc', id: '/x/serviceLimitsRequests/abc' })).toBe('abc');
-    expect(requestIdOf({ id: '/x/serviceLimitsRequests/def' })).toBe('def');
+    const sc = { subscription: '00000000-0000-0000-0000-000000000000', provider: 'Vendor.Compute', location: 'eastus' };
+    expect(requestIdOf({ name: 'abc', id: '/x/serviceLimitsRequests/abc' }, undefined, sc)).toBe('abc');
+    expect(requestIdOf({ id: '/x/serviceLimitsRequests/def' }, undefined, sc)).toBe('def');
     // the status body (getQuotaRequestStatusById.json): bare id, name `<subscription>/<id>`
-    expect(requestIdOf({ id: '2B5C8515-37D8-4B6A-879B-CD641A2CF605', name: '00000000-0000-0000-0000-000000000000/2B5C8515-37D8-4B6A-879B-CD641A2CF605' })).toBe('2B5C8515-37D8-4B6A-879B-CD641A2CF605');
-    expect(() => requestIdOf({})).toThrow(/no usable request id/);
+    expect(requestIdOf({ id: '2B5C8515-37D8-4B6A-879B-CD641A2CF605', name: '00000000-0000-0000-0000-000000000000/2B5C8515-37D8-4B6A-879B-CD641A2CF605' }, undefined, sc)).toBe('2B5C8515-37D8-4B6A-879B-CD641A2CF605');
+    expect(() => requestIdOf({}, undefined, sc)).toThrow(/no usable request id \(null\); find the request with: vx mgmt quota requests list --provider Vendor.Compute --location eastus --subscription 0{8}-/);
     expect(['Succeeded', 'Failed', 'Invalid'].every(isFinal)).toBe(true);
     expect(isFinal('InProgress') || isFinal('Accepted')).toBe(false);
     expect(isFailure('Failed') && isFailure('Invalid') && !isFailure('Succeeded')).toBe(true);

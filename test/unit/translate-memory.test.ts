@@ -346,7 +346,7 @@ describe('TMX 1.4', () => {
 </body></tmx>`,
     );
     const back: MemoryEntry[] = [];
-    await readTmx(file, (e) => void back.push(e), 42);
+    await readTmx(file, (e) => void back.push(e), { now: 42 });
     // inline markup's text is the segment's: the native code of ph/bpt/ept (what stood in the original), the text of hi;
     // languages are the service's (a run --from en --to de finds them): one entry per language, the first
     expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0], e.stored])).toEqual([
@@ -371,13 +371,31 @@ describe('TMX 1.4', () => {
     );
     const back: MemoryEntry[] = [];
     const skipped = { emptyTargets: 0 };
-    expect(await readTmx(file, (e) => void back.push(e), 42, skipped)).toBe(2);
+    expect(await readTmx(file, (e) => void back.push(e), { now: 42, skipped })).toBe(2);
     // the de-AT translation answers de (the empty de before it does not take its place); an empty text may stay empty
     expect(back.map((e) => [e.source, e.result.translations[0]])).toEqual([
       ['Open', { text: 'Öffnen', to: 'de' }],
       [' ', { text: ' ', to: 'de' }],
     ]);
     expect(skipped).toEqual({ emptyTargets: 2 });
+  });
+
+  it('a file whose header says srclang="*all*" names the source of units without one with --from, else is refused naming the line and the option', async () => {
+    const file = join(dir, 'all.tmx');
+    writeFileSync(
+      file,
+      '<?xml version="1.0"?>\n<tmx version="1.4"><header srclang="*all*"/><body>\n' +
+        '<tu><tuv xml:lang="en-US"><seg>Open</seg></tuv><tuv xml:lang="de-DE"><seg>Öffnen</seg></tuv></tu>\n' +
+        '<tu srclang="de-DE"><tuv xml:lang="en-US"><seg>Close</seg></tuv><tuv xml:lang="de-DE"><seg>Schließen</seg></tuv></tu>\n</body></tmx>\n',
+    );
+    await expect(readTmx(file, () => undefined)).rejects.toThrow(new TmxError(3, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*"); give it with --from <lang>'));
+    const back: MemoryEntry[] = [];
+    await readTmx(file, (e) => void back.push(e), { from: 'en-US' });
+    // --from is for the units the file names no source for: the second names its own
+    expect(back.map((e) => [e.options.from, e.options.to, e.source, e.result.translations[0].text])).toEqual([
+      ['en', 'de', 'Open', 'Öffnen'],
+      ['de', 'en', 'Schließen', 'Close'],
+    ]);
   });
 
   it('reads TMX 1.1 to 1.3 as well (the same structure; 1.1 names languages with lang); refuses 2.0', async () => {

@@ -213,7 +213,7 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
     }
     let id: string;
     try {
-      id = requestIdOf(submitted.body, submitted.location);
+      id = requestIdOf(submitted.body, submitted.location, item.scope);
     } catch (e) {
       set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
       return undefined;

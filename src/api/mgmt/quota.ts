@@ -162,9 +162,14 @@ function requestIdInUrl(url: string | undefined): string | undefined {
  * The request id of an accepted change (see requestIdFrom; for a 202 without a body, the id at the
  * end of its Location); none is a service failure.
  */
-export function requestIdOf(r: QuotaRequest, location?: string): string {
+export function requestIdOf(r: QuotaRequest, location: string | undefined, s: QuotaScope): string {
   const id = requestIdFrom(r) ?? requestIdInUrl(location);
-  if (!id) throw new ServiceError(`the service accepted the quota change but gave no usable request id (${JSON.stringify(r.name ?? r.id ?? null)})`);
+  if (!id) {
+    // the change runs on all the same: say where its request can be found
+    throw new ServiceError(
+      `the service accepted the quota change but gave no usable request id (${JSON.stringify(r.name ?? r.id ?? null)}); find the request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
+    );
+  }
   return id;
 }
 

@@ -134,7 +134,7 @@ export interface TmxSkipped {
   emptyTargets: number;
 }
 
-function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?: TmxSkipped): MemoryEntry[] {
+function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?: TmxSkipped, fallbackSrc?: string): MemoryEntry[] {
   const stored = u.created ?? now;
   if (u.props['x-vx-options'] !== undefined) {
     let opts: unknown;
@@ -164,8 +164,8 @@ function entriesOf(u: Unit, headerSrc: string | undefined, now: number, skipped?
     const options: KeyOptions = { from, suggestedFrom, to, textType, category, profanityAction, profanityMarker, alignment, sentenceLength, fromScript, toScript, allowFallback };
     return [{ options, stored, source: (source as string | undefined) ?? src.seg, result: result as TranslateResult }];
   }
-  const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : undefined;
-  if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*")');
+  const srclang = u.srclang && u.srclang !== '*all*' ? u.srclang : headerSrc && headerSrc !== '*all*' ? headerSrc : fallbackSrc;
+  if (!srclang) throw new TmxError(u.line, 'no source language: the <tu> has no srclang and the header names none (srclang="*all*"); give it with --from <lang>');
   checkLang(srclang, u.line, 'the source language (srclang)');
   // a tool's locale (en-US, de-DE, zh-CN) is keyed as the language the service is asked for (en, de,
   // zh-Hans), as vx translate file does: the service refuses de-DE, so no run could ever hit it
@@ -277,7 +277,17 @@ function entityValue(v: string): string | undefined {
  * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
  * the line) at the first problem: call it once with a no-op to check a file whole before importing.
  */
-export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, now = Math.floor(Date.now() / 1000), skipped?: TmxSkipped): Promise<number> {
+export interface ReadTmxOptions {
+  /** the date of entries the file does not date (unix seconds; default now) */
+  now?: number;
+  /** counts what is passed over */
+  skipped?: TmxSkipped;
+  /** the source language of units the file names none for (srclang="*all*") */
+  from?: string;
+}
+
+export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, opts: ReadTmxOptions = {}): Promise<number> {
+  const { now = Math.floor(Date.now() / 1000), skipped, from } = opts;
   const { SaxesParser } = (await import('saxes')) as typeof import('saxes');
   const parser = new SaxesParser({ xmlns: false, position: true });
   let headerSrc: string | undefined;
@@ -365,7 +375,7 @@ export async function readTmx(path: string, each: (e: MemoryEntry) => void | Pro
           prop = undefined;
           break;
         case 'tu':
-          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped));
+          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped, from));
           unit = undefined;
           break;
       }
