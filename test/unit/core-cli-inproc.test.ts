@@ -2,6 +2,7 @@
 // 2, the message, no stack, nothing sent (the httpmock registry has no stubs). Moved from
 // e2e/core-cli, which keeps one spawned case for the exit code of the real process.
 import { describe, expect, it } from 'vitest';
+import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
@@ -87,6 +88,14 @@ it('vx api --data @- reads standard input, as - does', async () => {
     setup: (t) => t.http.stub('POST', 'http://127.0.0.1:9/erp/x', { status: 204 }),
   });
   expect([r.code, r.stderr, r.http.requests[0]?.text]).toEqual([0, '', '{"a":1}']);
+});
+
+// --paginate on a single resource said "the service answered a list request without a value array",
+// exit 1, as if the service had failed
+it('vx api --paginate on an answer that is not a list: exit 2 saying to leave --paginate out', async () => {
+  const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '--paginate'], { env, setup: (t) => t.http.stub('GET', 'http://127.0.0.1:9/erp/x', json(200, { id: 'c1', name: 'one' })) });
+  expect(r.stderr).toBe('vx: --paginate reads lists (a "value" array and its next links); this answer is not one: leave out --paginate (the request itself was sent and succeeded)\n');
+  expect([r.code, r.stdout]).toEqual([2, '']);
 });
 
 describe('vx api with an answer that is not JSON', () => {
