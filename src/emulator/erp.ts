@@ -229,7 +229,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
       if (!EXPAND_OPTIONS.includes(k)) throw bad(`The query option ${k} is not supported in the $expand of '${name}'`);
       if (!nav.collection && k !== '$select') throw bad(`The query option ${k} cannot be applied to '${name}', which is a single record`);
       if ((k === '$top' || k === '$skip') && !/^\d+$/.test(v)) throw bad(`The query option ${k} must be a non-negative whole number, got '${v}'`);
-      if (k === '$filter') serviceFilter(v, () => true);
+      if (k === '$filter') serviceFilter(req, v, () => true);
       if (k === '$select') odata(() => parseSelect(v, () => true));
       if (k === '$orderby') odata(() => applyOrderBy([], v, () => true));
     }
@@ -238,7 +238,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
 }
 
 /** A navigation's value with the nested options of its $expand item applied (fields checked against its records). */
-function expandValue(value: NavValue, options: Map<string, string>): NavValue {
+function expandValue(req: EmuRequest, value: NavValue, options: Map<string, string>): NavValue {
   if (value === null || !options.size) return value;
   const rows = Array.isArray(value) ? value : [value];
   const fields = new Set(rows.flatMap((r) => Object.keys(r)));
@@ -250,7 +250,7 @@ function expandValue(value: NavValue, options: Map<string, string>): NavValue {
   let out = value;
   const filter = options.get('$filter');
   if (filter !== undefined) {
-    const tree = serviceFilter(filter, isField);
+    const tree = serviceFilter(req, filter, isField);
     out = odata(() => filterRows(out, tree));
   }
   const orderby = options.get('$orderby');
@@ -270,7 +270,7 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
     for (const n of names) out[n] = row[n];
     if (out['@odata.etag'] === undefined) delete out['@odata.etag'];
   } else out = { ...row };
-  for (const { name, options } of expandItems(req, set)) out[name] = expandValue(navigate(req, company!, set, row, name), options);
+  for (const { name, options } of expandItems(req, set)) out[name] = expandValue(req, navigate(req, company!, set, row, name), options);
   return out;
 }
 
@@ -302,9 +302,10 @@ function odata<T>(fn: () => T): T {
  * service runs (`or` across fields, `not`, trim/length/indexof/concat), 501
  * BadRequest_MethodNotImplemented, as the service answers (odata-known-limitations.md)
  */
-function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
+function serviceFilter(req: EmuRequest, filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
   const tree = odata(() => parseFilter(filter, isField));
-  const why = unsupportedByService(tree);
+  const schema = Number(req.query.get('$schemaversion'));
+  const why = unsupportedByService(tree, { inOperator: Number.isFinite(schema) && schema >= 2.1 });
   if (why) throw new EmuError(501, 'BadRequest_MethodNotImplemented', why);
   return tree;
 }
@@ -313,7 +314,7 @@ function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnT
 function filtered(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): Row[] {
   const filter = req.query.get('$filter');
   if (filter === null) return rows;
-  const tree = serviceFilter(filter, isField);
+  const tree = serviceFilter(req, filter, isField);
   return odata(() => filterRows(rows, tree));
 }
 
