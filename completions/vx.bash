@@ -505,7 +505,9 @@ _vx_node() {
     "vx version") cmds=""; opts="--debug --dry-run --help --no-color --no-pager --output --profile --query --retries --timeout --verbose --version --yes -V -o -p -q -y"; valued="--output --profile --query --retries --timeout -o -p -q"; args="" ;;
   esac
 }
+# only names vx could have made: compgen -W expands each word (a name such as $(cmd) in a
+# config.json from elsewhere would run at the TAB)
 _vx_profiles() {
-  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1
+  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1 | grep -E '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 }
 complete -o default -F _vx vx

@@ -370,7 +370,7 @@ function __vx_valued
   end
 end
 function __vx_profiles
-  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \t
+  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \t | string match -r '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
 end
 complete -c vx -f
 complete -c vx -n 'string match -q -- "* --" (__vx_path)' -F

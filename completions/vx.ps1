@@ -165,7 +165,7 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   }
   $node = $__vxTree[$path]
   $prev = if ($last -ge 1) { $words[$last - 1] } else { '' }
-  $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "`t")[0] } } finally { $env:VX_PROFILE = $saved } }
+  $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "`t")[0] } | Where-Object { $_ -match '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } } finally { $env:VX_PROFILE = $saved } }
   $candidates = if ($prev -eq '-p' -or $prev -eq '--profile') { & $profiles } elseif ($node.choices.ContainsKey($prev)) { $node.choices[$prev] } elseif ($wordToComplete.StartsWith('-')) { $node.opts } elseif (@('vx profile use', 'vx profile delete', 'vx profile show') -contains $path -and @('use', 'delete', 'show') -contains $prev) { & $profiles } else { $node.cmds + $node.args }
   $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_) }
 }

@@ -92,7 +92,18 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   if (opts.paginate) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET only');
     const items: unknown[] = [];
-    for await (const item of paginate(url, async (u) => (await ctx.http.send({ method, url: u, headers })).json())) items.push(item);
+    let first = true;
+    const page = async (u: string) => {
+      const body = (await ctx.http.send({ method, url: u, headers })).json();
+      // a single resource asked for with --paginate is the caller's mistake, not a failure of the service
+      // (a "value" that is there but not an array is a malformed list: the service's fault, told by paginate)
+      if (first && !(body && typeof body === 'object' && !Array.isArray(body) && 'value' in body)) {
+        throw new UsageError('--paginate reads lists (a "value" array and its next links); this answer is not one: leave out --paginate (the request itself was sent and succeeded)');
+      }
+      first = false;
+      return body;
+    };
+    for await (const item of paginate(url, page)) items.push(item);
     await ctx.print(items);
     return;
   }

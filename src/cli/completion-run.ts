@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
+import { PROFILE_NAME } from '../core/config.js';
 import { FORMATS } from '../core/output.js';
 import { SETTINGS } from '../api/settings.js';
 import { buildProgram } from './program.js';
@@ -117,8 +118,10 @@ _vx_node() {
 ${cases}
   esac
 }
+# only names vx could have made: compgen -W expands each word (a name such as \$(cmd) in a
+# config.json from elsewhere would run at the TAB)
 _vx_profiles() {
-  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1
+  VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1 | grep -E '${PROFILE_NAME.source}'
 }
 complete -o default -F _vx vx
 `;
@@ -168,7 +171,7 @@ ${choiceCases}
   esac
   # profile names come from vx itself (the profiles of this VX_CONFIG_DIR)
   if [[ "$prev" == "-p" || "$prev" == "--profile" ]] || [[ "$PREFIX" != -* && ( "$vxpath" == "vx profile use" || "$vxpath" == "vx profile delete" || "$vxpath" == "vx profile show" ) && ( "$prev" == use || "$prev" == delete || "$prev" == show ) ]]; then
-    compadd -- \${(f)"$(VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1)"}; return
+    compadd -- \${(f)"$(VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1 | grep -E '${PROFILE_NAME.source}')"}; return
   fi
   if (( \${valued[(Ie)$prev]} )); then _files; return; fi
   if [[ "$PREFIX" == -* ]]; then compadd -- $opts; else compadd -- $cmds $args; fi
@@ -208,7 +211,7 @@ export function fish(nodes: Node[]): string {
     '  end',
     'end',
     'function __vx_profiles',
-    '  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \\t',
+    `  env VX_PROFILE= vx profile list -o tsv 2>/dev/null | string split -f1 \\t | string match -r '${PROFILE_NAME.source}'`,
     'end',
     'complete -c vx -f',
     // after --: file names, as bash (-o default) and zsh (_files) offer
@@ -262,7 +265,7 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   }
   $node = $__vxTree[$path]
   $prev = if ($last -ge 1) { $words[$last - 1] } else { '' }
-  $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "\`t")[0] } } finally { $env:VX_PROFILE = $saved } }
+  $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "\`t")[0] } | Where-Object { $_ -match '${PROFILE_NAME.source}' } } finally { $env:VX_PROFILE = $saved } }
   $candidates = if ($prev -eq '-p' -or $prev -eq '--profile') { & $profiles } elseif ($node.choices.ContainsKey($prev)) { $node.choices[$prev] } elseif ($wordToComplete.StartsWith('-')) { $node.opts } elseif (@('vx profile use', 'vx profile delete', 'vx profile show') -contains $path -and @('use', 'delete', 'show') -contains $prev) { & $profiles } else { $node.cmds + $node.args }
   $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_) }
 }

@@ -229,6 +229,12 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
 
   // 2. what each language needs
   const items = new Map<string, WorkItem>();
+  /** the pieces each distinct text was sent for (the placeholder check of an answer) */
+  const piecesOf = new Map<string, Piece[]>();
+  const accept = (html: string, text: string) => {
+    const pieces = piecesOf.get(html);
+    return !pieces || placeholderProblem(pieces, fromHtml(text, pieces, protect)) === undefined;
+  };
   const tokenized = new Map<SourceUnit, Piece[][]>();
   const stale: { source: string; language: string; target: string; unit: string; line: number; status: string }[] = [];
   for (const p of plans) {
@@ -262,7 +268,10 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
             if (!translatable(pieces)) continue;
             const html = toHtml(pieces);
             let item = items.get(html);
-            if (!item) items.set(html, (item = { html, langs: new Map() }));
+            if (!item) {
+              items.set(html, (item = { html, langs: new Map() }));
+              piecesOf.set(html, pieces);
+            }
             // by the language the service is asked for: de-DE, de-AT and de-CH are one `to` (billed once)
             const to = serviceLanguage(l.lang);
             item.langs.set(to, (item.langs.get(to) ?? 0) + 1);
@@ -299,7 +308,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
-      memory: memory && filesMemory(memory, groupParams, protect),
+      memory: memory && filesMemory(memory, groupParams, protect, accept),
       // one budget for the whole run: each group's sender spends from the same account
       sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: settings.budget, account }),
       concurrency,

@@ -176,7 +176,7 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
     // empty array or a csv header would read as a successful empty result)
     if (run.out === undefined && (renderer ? delivered > 0 : kept.length)) await (renderer ? sink.write(renderer.end()) : writeKept()).catch(() => undefined);
     await sink.abort();
-    throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts);
+    throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts, Boolean(run.reuse.memory));
   } finally {
     if (ctx.globals.verbose) {
       // the run's summary comes last, after each request's line

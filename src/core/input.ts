@@ -20,11 +20,33 @@ function notADirectory(stdin: NodeJS.ReadableStream): void {
   if (dir) throw new UsageError('standard input is a directory (a redirection such as < dir/ ?); nothing was sent');
 }
 
-export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  notADirectory(stdin);
+/**
+ * The most vx reads whole (a `--data` body, an import file, standard input): about the longest
+ * text JavaScript can hold. A device or a pipe that never ends (`--data @/dev/zero`, `yes |`) was
+ * read on without bound, gigabytes of memory and no answer.
+ */
+export const MAX_WHOLE_BYTES = 500 * 1024 * 1024;
+
+function tooLarge(what: string, max: number): UsageError {
+  return new UsageError(`${what} is larger than ${max / (1024 * 1024)} MiB, more than vx reads whole; nothing was sent`);
+}
+
+/** A stream's bytes, refused (`what` is larger than ...) as soon as they pass `max`. */
+async function readCapped(stream: AsyncIterable<unknown>, what: string, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return decodeUtf8(Buffer.concat(chunks), 'standard input');
+  let size = 0;
+  for await (const c of stream) {
+    const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+    size += b.length;
+    if (size > max) throw tooLarge(what, max);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+export async function readAllStdin(stdin: NodeJS.ReadableStream = process.stdin, max = MAX_WHOLE_BYTES): Promise<string> {
+  notADirectory(stdin);
+  return decodeUtf8(await readCapped(stdin, 'standard input', max), 'standard input');
 }
 
 /**
@@ -49,14 +71,21 @@ export function decodeUtf8(buf: Buffer, what: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export async function readTextFile(path: string): Promise<string> {
+export async function readTextFile(path: string, max = MAX_WHOLE_BYTES): Promise<string> {
   let buf: Buffer;
+  let fh: FileHandle | undefined;
   try {
-    buf = await fsp.readFile(path);
+    fh = await fsp.open(path, 'r');
+    const st = await fh.stat();
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // a regular file by its size, unread; a device or a pipe as it is read
+    if (st.isFile() && st.size > max) throw tooLarge(path, max);
+    buf = st.isFile() ? await fh.readFile() : await readCapped(fh.createReadStream({ autoClose: false }), path, max);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
-    throw new UsageError(`cannot read ${path}: ${why}`);
+    if (e instanceof UsageError) throw e;
+    throw readError(path, e);
+  } finally {
+    await fh?.close().catch(() => undefined);
   }
   return decodeUtf8(buf, path);
 }
@@ -185,20 +214,23 @@ export async function openTextSource(path: string, stdinStream?: NodeJS.Readable
  * openTextSource. A path is read with one readFileSync: no file handle, stream and async
  * iteration for what is held whole anyway (~4 ms of every `erp import`).
  */
-export async function readAllBytes(path: string, stdin: () => NodeJS.ReadableStream = () => process.stdin): Promise<{ name: string; bytes: Buffer }> {
+export async function readAllBytes(path: string, stdin: () => NodeJS.ReadableStream = () => process.stdin, max = MAX_WHOLE_BYTES): Promise<{ name: string; bytes: Buffer }> {
   if (path !== '-') {
+    let regular = true;
     try {
-      return { name: path, bytes: readFileSync(path) };
+      const st = statSync(path);
+      if (st.isFile() && st.size > max) throw tooLarge(path, max);
+      regular = st.isFile() || st.isDirectory();
+      if (regular) return { name: path, bytes: readFileSync(path) };
     } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw readError(path, e);
     }
   }
   // (standard input is asked for only here: building process.stdin costs a few ms)
-  const src = await openTextSource(path, stdin());
+  const src = await openTextSource(path, path === '-' ? stdin() : undefined);
   try {
-    const chunks: Buffer[] = [];
-    for await (const c of src.open()) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-    return { name: src.name, bytes: Buffer.concat(chunks) };
+    return { name: src.name, bytes: await readCapped(src.open(), src.name, max) };
   } finally {
     await src.close();
   }

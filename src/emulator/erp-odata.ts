@@ -215,27 +215,30 @@ function propsOf(n: Node, out = new Set<string>()): Set<string> {
 /**
  * Why the business-data service refuses a well-formed $filter (501 BadRequest_MethodNotImplemented),
  * or undefined: `or` between conditions on different fields (odata-known-limitations.md, its
- * words), `not`, and the functions it has no table filter for. (The management family's filters
- * share the parser but not these limits.)
+ * words), `not`, the functions it has no table filter for, and `in` unless the request asks for
+ * `$schemaversion=2.1` or later (the same page: "This only works in $schemaversion=2.1").
+ * (The management family's filters share the parser but not these limits.)
  */
-export function unsupportedByService(n: Node): string | undefined {
+export function unsupportedByService(n: Node, opts: { inOperator?: boolean } = {}): string | undefined {
+  const inner = (x: Node) => unsupportedByService(x, opts);
   switch (n.k) {
     case 'not':
       return "Client requests that contain 'Not' filter options are not supported.";
     case 'call':
       if (!SERVICE_FUNCTIONS.has(n.fn)) return `The function '${n.fn}' is not supported on an OData filter; the service runs contains, startswith, endswith, substring, tolower and toupper.`;
       for (const a of n.args) {
-        const why = unsupportedByService(a);
+        const why = inner(a);
         if (why) return why;
       }
       return undefined;
     case 'bin': {
       if (n.op === 'or' && propsOf(n).size > 1) return "The 'OR' operator is not supported on distinct fields on an OData filter.";
-      return unsupportedByService(n.l) ?? unsupportedByService(n.r);
+      if (n.op === 'in' && !opts.inOperator) return "The 'in' operator is supported from $schemaversion=2.1 on; add $schemaversion=2.1 to the request, or join eq conditions on one field with or.";
+      return inner(n.l) ?? inner(n.r);
     }
     case 'list':
       for (const i of n.items) {
-        const why = unsupportedByService(i);
+        const why = inner(i);
         if (why) return why;
       }
       return undefined;

@@ -229,7 +229,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
       if (!EXPAND_OPTIONS.includes(k)) throw bad(`The query option ${k} is not supported in the $expand of '${name}'`);
       if (!nav.collection && k !== '$select') throw bad(`The query option ${k} cannot be applied to '${name}', which is a single record`);
       if ((k === '$top' || k === '$skip') && !/^\d+$/.test(v)) throw bad(`The query option ${k} must be a non-negative whole number, got '${v}'`);
-      if (k === '$filter') serviceFilter(v, () => true);
+      if (k === '$filter') serviceFilter(req, v, () => true);
       if (k === '$select') odata(() => parseSelect(v, () => true));
       if (k === '$orderby') odata(() => applyOrderBy([], v, () => true));
     }
@@ -238,7 +238,7 @@ function expandItems(req: EmuRequest, set: ErpSet): ExpandItem[] {
 }
 
 /** A navigation's value with the nested options of its $expand item applied (fields checked against its records). */
-function expandValue(value: NavValue, options: Map<string, string>): NavValue {
+function expandValue(req: EmuRequest, value: NavValue, options: Map<string, string>): NavValue {
   if (value === null || !options.size) return value;
   const rows = Array.isArray(value) ? value : [value];
   const fields = new Set(rows.flatMap((r) => Object.keys(r)));
@@ -250,7 +250,7 @@ function expandValue(value: NavValue, options: Map<string, string>): NavValue {
   let out = value;
   const filter = options.get('$filter');
   if (filter !== undefined) {
-    const tree = serviceFilter(filter, isField);
+    const tree = serviceFilter(req, filter, isField);
     out = odata(() => filterRows(out, tree));
   }
   const orderby = options.get('$orderby');
@@ -270,7 +270,7 @@ function shape(req: EmuRequest, company: string | undefined, set: ErpSet, row: R
     for (const n of names) out[n] = row[n];
     if (out['@odata.etag'] === undefined) delete out['@odata.etag'];
   } else out = { ...row };
-  for (const { name, options } of expandItems(req, set)) out[name] = expandValue(navigate(req, company!, set, row, name), options);
+  for (const { name, options } of expandItems(req, set)) out[name] = expandValue(req, navigate(req, company!, set, row, name), options);
   return out;
 }
 
@@ -302,9 +302,10 @@ function odata<T>(fn: () => T): T {
  * service runs (`or` across fields, `not`, trim/length/indexof/concat), 501
  * BadRequest_MethodNotImplemented, as the service answers (odata-known-limitations.md)
  */
-function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
+function serviceFilter(req: EmuRequest, filter: string, isField: (n: string) => boolean): ReturnType<typeof parseFilter> {
   const tree = odata(() => parseFilter(filter, isField));
-  const why = unsupportedByService(tree);
+  const schema = Number(req.query.get('$schemaversion'));
+  const why = unsupportedByService(tree, { inOperator: Number.isFinite(schema) && schema >= 2.1 });
   if (why) throw new EmuError(501, 'BadRequest_MethodNotImplemented', why);
   return tree;
 }
@@ -313,7 +314,7 @@ function serviceFilter(filter: string, isField: (n: string) => boolean): ReturnT
 function filtered(req: EmuRequest, rows: Row[], isField: (n: string) => boolean): Row[] {
   const filter = req.query.get('$filter');
   if (filter === null) return rows;
-  const tree = serviceFilter(filter, isField);
+  const tree = serviceFilter(req, filter, isField);
   return odata(() => filterRows(rows, tree));
 }
 
@@ -420,7 +421,7 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
   const s = st(req);
   const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
   if (set.name === 'salesOrders') {
-    const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+    const c = sellToCustomer(body, NO_CUSTOMER.salesOrders);
     Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
     extra.number = `S-ORD${s.nextOrderNumber++}`;
     if (body.orderDate === undefined) extra.orderDate = now.slice(0, 10);
@@ -432,6 +433,9 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
 
 /** An error the platform raises from the API page's own checks (AL `Error()`), 400 Application_DialogException. */
 const dialog = (message: string) => bad(message, 'Application_DialogException');
+
+/** the API pages' message for a sales document without a customer (v1.0 writes the names bare, v2.0 quoted) */
+const NO_CUSTOMER: Record<string, string> = { salesQuotes: 'A customerNumber or a customerId must be provided.', salesOrders: 'A "customerNumber" or a "customerId" must be provided.' };
 
 /**
  * The sell-to customer of a new sales document, as the API pages check it ("APIV1 - Sales Quotes",
@@ -456,7 +460,7 @@ function sellToCustomer(body: Row, missing: string): (typeof CUSTOMERS)[number] 
  * paymentTermsId must exist. Values in the body win over the customer's.
  */
 function quoteFromCustomer(body: Row, currencies: Row[]): Row {
-  const c = sellToCustomer(body, 'A customerNumber or a customerId must be provided.');
+  const c = sellToCustomer(body, NO_CUSTOMER.salesQuotes);
   const out: Row = { customerId: c.id, customerNumber: c.number, customerName: c.displayName, billingPostalAddress: { ...c.address }, phoneNumber: c.phoneNumber, email: c.email };
   if (typeof body.currencyCode === 'string' && body.currencyCode !== '') {
     const cur = currencies.find((x) => String(x.code).toUpperCase() === String(body.currencyCode).toUpperCase());
@@ -606,9 +610,10 @@ function erpRoutes(): FamilyDef['routes'] {
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
-        if (set.name === 'salesOrders' && (body.customerId !== undefined || body.customerNumber !== undefined)) {
+        if ((set.name === 'salesOrders' || set.name === 'salesQuotes') && (body.customerId !== undefined || body.customerNumber !== undefined)) {
           // another sell-to customer: validated as on create, its id, number and name come along
-          const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+          // (a quote's name is read-only, so it is always the customer's)
+          const c = sellToCustomer(body, NO_CUSTOMER[set.name]);
           Object.assign(body, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
         }
         touch(req, row, body);

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -326,6 +326,22 @@ describe('help and completion', () => {
         '',
         '',
       ]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  // compgen -W expands each word it is given: a profile name such as $(cmd) in a config.json that
+  // came from elsewhere (a team's, a dotfiles repository) ran that command at the TAB
+  it('bash completion never runs a profile name: only names vx could have made are offered', () => {
+    const { dir, bin, cfg } = completionSandbox({ profiles: { default: {}, [`$(touch${'${IFS}'}pwned)`]: {}, 'a`touch${IFS}pwned2`': {}, 'p;touch pwned3': {} } });
+    try {
+      const script = [...BASH_COMP, 'comp vx profile use ""', 'comp vx -p ""'].join('\n');
+      const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
+      const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8', env, cwd: dir });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n')).toEqual(['default', 'default', '']);
+      expect(readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([]);
     } finally {
       removeDir(dir);
     }

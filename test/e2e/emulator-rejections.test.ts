@@ -101,6 +101,16 @@ describe('business data (ERP): a sales order names an existing customer (the API
     const moved = await patch({ customerNumber: '20000' });
     expect(moved).toMatchObject({ status: 200, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: e2e.emu.state.erp.data[company()].salesOrders[1].customerId } });
   });
+
+  it('so does a v1.0 sales quote (its customerName is read-only: it always follows the customer)', async () => {
+    const quote = e2e.emu.state.erp.data[company()].salesQuotes[0];
+    const patch = (body: unknown) => call('erp', 'PATCH', `/api/v1.0/companies(${company()})/salesQuotes(${quote.id})`, { body: JSON.stringify(body), headers: { 'if-match': '*' } });
+    const before = { ...quote };
+    expect(await patch({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await patch({ customerNumber: '' })).toMatchObject(dialog('A customerNumber or a customerId must be provided.'));
+    expect(e2e.emu.state.erp.data[company()].salesQuotes[0]).toEqual(before);
+    expect(await patch({ customerNumber: '50000' })).toMatchObject({ status: 200, body: { customerNumber: '50000', customerName: 'Relecloud' } });
+  });
 });
 
 describe('business data (ERP): the $filter subset the service runs', () => {
@@ -116,7 +126,16 @@ describe('business data (ERP): the $filter subset the service runs', () => {
     expect(sameField.status).toBe(200);
     expect(new Set(sameField.body.value.map((o: { customerNumber: string }) => o.customerNumber))).toEqual(new Set(['10000', '20000']));
     expect((await orders("status eq 'Draft' and (customerNumber eq '10000' or tolower(customerNumber) eq '20000')")).status).toBe(200);
-    expect((await orders("customerNumber in ('10000', '30000')")).status).toBe(200);
+  });
+
+  it('`in` is run under $schemaversion=2.1 (or later) only; without it 501, as the service answers', async () => {
+    const inFilter = "customerNumber in ('10000', '30000')";
+    expect(await orders(inFilter)).toMatchObject(notImplemented("The 'in' operator is supported from $schemaversion=2.1 on; add $schemaversion=2.1 to the request, or join eq conditions on one field with or."));
+    expect(await orders(inFilter, '&$schemaversion=2.0')).toMatchObject({ status: 501 });
+    const ok = await orders(inFilter, '&$schemaversion=2.1');
+    expect(ok.status).toBe(200);
+    expect(new Set(ok.body.value.map((o: { customerNumber: string }) => o.customerNumber))).toEqual(new Set(['10000', '30000']));
+    expect((await orders(inFilter, '&$schemaversion=3.0')).status).toBe(200);
   });
 
   it('`not` and the functions the service has no table filter for (trim, length, indexof, concat) are 501; the listed ones are run', async () => {

@@ -175,7 +175,7 @@ describe('erp import', () => {
     const res = lines(r.stdout);
     expect(res.map((x) => x.status)).toEqual(['unknown', 'unknown']);
     expect(res[0].check).toBe(`vx erp salespeople list --filter "code eq 'L1'"`);
-    expect(r.stderr).toContain("check with: vx erp salespeople list --filter \"code in ('L1','L2')\"");
+    expect(r.stderr).toContain("check with: vx erp salespeople list --filter \"code eq 'L1' or code eq 'L2'\"");
     expect(await codes()).toEqual(expect.arrayContaining(['L1', 'L2'])); // the batch was done; its answer was lost
     const n = batches().length;
     const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
@@ -183,7 +183,7 @@ describe('erp import', () => {
     expect(lines(again.stdout).map((x) => x.status)).toEqual(['unknown', 'unknown']);
     // listed with the query that checks them, as the run that lost the answer did
     expect(lines(again.stdout)[1].check).toBe(`vx erp salespeople list --filter "code eq 'L2'"`);
-    expect(again.stderr).toContain("check with: vx erp salespeople list --filter \"code in ('L1','L2')\"");
+    expect(again.stderr).toContain("check with: vx erp salespeople list --filter \"code eq 'L1' or code eq 'L2'\"");
     expect(batches().length).toBe(n);
     const resend = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--resend-unknown', '-o', 'ndjson']);
     expect(resend.code).toBe(1); // they exist now: the service refuses duplicates

@@ -4,7 +4,7 @@
 // go, --check fails CI, bad input is exit 2 with no target touched, and a translation whose
 // placeholders changed is not written as translated.
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,9 +35,14 @@ function expectTarget(dir: string, name: string): void {
 /** Text upper-cased outside tags and protected spans (a stand-in for a translation). */
 const upper = (html: string) => html.replace(/<span class="notranslate">[^<]*<\/span>|<[^>]*>|[^<]+/g, (m) => (m.startsWith('<') ? m : m.toUpperCase()));
 
-/** A translator on loopback that answers each text with answer(text) for every `to`; `sent` holds the texts it got. */
-function stubTranslator(answer: (text: string) => string) {
+/**
+ * A translator on loopback that answers each text with answer(text, to) for every `to` (a string is
+ * the translation's text, an object the whole translation); `sent` holds the texts it got,
+ * `targets` the `to` of each request.
+ */
+function stubTranslator(answer: (text: string, to: string) => string | Record<string, unknown>) {
   const sent: string[] = [];
+  const targets: string[][] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -45,11 +50,17 @@ function stubTranslator(answer: (text: string) => string) {
       const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
       const items = JSON.parse(body) as { Text: string }[];
       sent.push(...items.map((i) => i.Text));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: to.map((t) => ({ to: t, text: answer(Text) })) }))));
+      targets.push(to);
+      const translation = (text: string, t: string) => {
+        const a = answer(text, t);
+        return typeof a === 'string' ? { to: t, text: a } : a;
+      };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: to.map((t) => translation(Text, t)) }))));
     });
   });
   return {
     sent,
+    targets,
     listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
@@ -536,24 +547,48 @@ describe('bad input', () => {
   });
 });
 
+describe('an answer whose placeholders the service broke, with a memory', () => {
+  it('is not kept in the memory (nor taken from it when an earlier run kept it): the next run sends that unit again', async () => {
+    const dir = tempDir('vx-files-brokenph-');
+    // a translator that drops the protected {{name}} while broken
+    let broken = true;
+    const stub = stubTranslator((text, to) => `${to}:${broken ? text.replace(/<span class="notranslate">[^<]*<\/span>/, '') : text}`);
+    const url = await stub.listen();
+    try {
+      writeFileSync(join(dir, 'en.json'), '{ "a": "Hello {{name}}", "b": "Bye" }\n');
+      const env = { VX_TRANSLATOR_ENDPOINT: url };
+      const args = ['translate', 'file', 'en.json', '--to', 'de', '--from', 'en', '--memory', 'vx.tm', '-o', 'none'];
+      const r = await e2e.run(args, { cwd: dir, env });
+      expect([r.code, r.stderr]).toEqual([1, 'warning: de.json: unit "a" (line 1 of en.json): placeholders changed (missing {{name}}); left untranslated\nvx: 1 unit was not translated (listed above); everything else was written\n']);
+      broken = false;
+      stub.sent.length = 0;
+      const again = await e2e.run(args, { cwd: dir, env });
+      expect([again.code, again.stderr, stub.sent]).toEqual([0, '', ['Hello <span class="notranslate">{{name}}</span>']]);
+      expect(JSON.parse(read(dir, 'de.json'))).toEqual({ a: 'de:Hello {{name}}', b: 'de:Bye' });
+      // a broken answer an earlier vx kept (here: vx translate with the same options) is not taken either
+      broken = true;
+      rmSync(join(dir, 'vx.tm'));
+      rmSync(join(dir, 'vx.tm-lock'), { force: true });
+      const kept = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--memory', 'vx.tm', 'Hello <span class="notranslate">{{name}}</span>'], { cwd: dir, env });
+      expect([kept.code, kept.stdout]).toEqual([0, 'de:Hello \n']);
+      broken = false;
+      stub.sent.length = 0;
+      const healed = await e2e.run(args, { cwd: dir, env });
+      expect([healed.code, stub.sent]).toEqual([0, ['Hello <span class="notranslate">{{name}}</span>', 'Bye']]);
+    } finally {
+      await stub.close();
+      removeDir(dir);
+    }
+  });
+});
+
 describe('an answer without a text for a target', () => {
   it('is not written and not stored in the memory: the next run sends it again (the memory answered nothing for it ever after)', async () => {
     const dir = tempDir('vx-files-notext-');
     // a translator whose answer for de lacks its text
-    const sent: string[] = [];
     let broken = true;
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        const to = new URL(req.url!, 'http://x').searchParams.getAll('to');
-        const items = JSON.parse(body) as { Text: string }[];
-        sent.push(...items.map((i) => `${to.join(',')}:${i.Text}`));
-        const answer = items.map(({ Text }) => ({ translations: to.map((t) => (broken && t === 'de' ? { to: t } : { text: `${t}:${Text}`, to: t })) }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
-      });
-    });
-    const url = await new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+    const stub = stubTranslator((text, to) => (broken && to === 'de' ? { to } : `${to}:${text}`));
+    const url = await stub.listen();
     try {
       writeFileSync(join(dir, 'en.json'), '{ "a": "Hello" }\n');
       const env = { VX_TRANSLATOR_ENDPOINT: url };
@@ -564,10 +599,10 @@ describe('an answer without a text for a target', () => {
       broken = false;
       const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--memory', 'vx.tm', '-o', 'none'], { cwd: dir, env });
       expect([again.code, again.stderr]).toEqual([0, '']);
-      expect(sent).toEqual(['de,fr:Hello', 'de:Hello']);
+      expect([stub.sent, stub.targets]).toEqual([['Hello', 'Hello'], [['de', 'fr'], ['de']]]);
       expect(read(dir, 'de.json')).toBe('{ "a": "de:Hello" }\n');
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      await stub.close();
       removeDir(dir);
     }
   });

@@ -4,6 +4,7 @@
 // and the memory commands (stats, TMX export/import, prune).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -407,6 +408,41 @@ describe('translation memory', () => {
     expect(rerun.stdout.split('\n')).toHaveLength(20_001);
     expect(sentTexts()).toHaveLength(20_000 - (units - 6000));
   }, 60_000);
+});
+
+describe('a run with --out stopped by the service', () => {
+  it('says that what was translated before the stop is in the memory (a rerun does not pay for it), not only that nothing was written', async () => {
+    // a translator whose free quota runs out after the first request (403001)
+    let n = 0;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const items = JSON.parse(body) as { Text: string }[];
+        if (n++ > 0) {
+          res.writeHead(403, { 'content-type': 'application/json', 'x-requestid': 'R2' }).end(JSON.stringify({ error: { code: 403001, message: 'The free quota is used up.' } }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items.map(({ Text }) => ({ translations: [{ text: `de:${Text}`, to: 'de' }] }))));
+      });
+    });
+    const url = await new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+    try {
+      const input = file('quota.txt', Array.from({ length: 1500 }, (_, i) => `Line ${i}`));
+      const mem = join(dir, 'quota.tm');
+      const out = join(dir, 'quota.out');
+      const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--out', out, '--memory', mem, '--concurrency', '1'], { env: { VX_TRANSLATOR_ENDPOINT: url } });
+      expect(r.code).toBe(3);
+      expect(r.stderr.split('\n').slice(1)).toEqual([`not translated: lines 1,001-1,500; nothing was written to ${out}; lines 1-1,000 are in the translation memory: a rerun does not send them again`, '']);
+      expect(existsSync(out)).toBe(false);
+      n = 0;
+      const again = await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--out', out, '--memory', mem, '--budget', '0'], { env: { VX_TRANSLATOR_ENDPOINT: url } });
+      expect(again.stderr).toMatch(/^vx: --budget 0 characters reached: 0 billed so far/);
+      expect(again.stderr).toContain(`not translated: lines 1,001-1,500; nothing was written to ${out}; lines 1-1,000 are in the translation memory`);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
 });
 
 describe('vx translate memory', () => {

@@ -2,6 +2,7 @@
 // 2, the message, no stack, nothing sent (the httpmock registry has no stubs). Moved from
 // e2e/core-cli, which keeps one spawned case for the exit code of the real process.
 import { describe, expect, it } from 'vitest';
+import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
@@ -20,6 +21,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],
     ['invalid --retries', ['--retries', '-1', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "-1" for --retries/],
     ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
+    // a misspelt function was found only on the result, after the request (a create) was made
+    ['--query with an unknown function', ['-q', '[?lenght(code) > `2`]', 'api', 'POST', '/x', '--service', 'erp', '--data', '{}'], /^vx: invalid --query expression "\[\?lenght\(code\) > `2`\]": unknown function lenght\(\)\n$/],
     ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
     ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
@@ -87,6 +90,14 @@ it('vx api --data @- reads standard input, as - does', async () => {
     setup: (t) => t.http.stub('POST', 'http://127.0.0.1:9/erp/x', { status: 204 }),
   });
   expect([r.code, r.stderr, r.http.requests[0]?.text]).toEqual([0, '', '{"a":1}']);
+});
+
+// --paginate on a single resource said "the service answered a list request without a value array",
+// exit 1, as if the service had failed
+it('vx api --paginate on an answer that is not a list: exit 2 saying to leave --paginate out', async () => {
+  const r = await runInProc(['api', 'GET', '/x', '--service', 'erp', '--paginate'], { env, setup: (t) => t.http.stub('GET', 'http://127.0.0.1:9/erp/x', json(200, { id: 'c1', name: 'one' })) });
+  expect(r.stderr).toBe('vx: --paginate reads lists (a "value" array and its next links); this answer is not one: leave out --paginate (the request itself was sent and succeeded)\n');
+  expect([r.code, r.stdout]).toEqual([2, '']);
 });
 
 describe('vx api with an answer that is not JSON', () => {

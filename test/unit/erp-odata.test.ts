@@ -79,13 +79,18 @@ describe('OData $filter evaluator', () => {
 });
 
 describe('what the business-data service refuses to run (a parsed filter)', () => {
-  const why = (f: string) => unsupportedByService(parseFilter(f, isField));
+  const why = (f: string) => unsupportedByService(parseFilter(f, isField), { inOperator: true });
   it('`or` across distinct fields, at any depth; `or` on one field (through functions too) is run', () => {
     expect(why("code eq 'EUR' or status eq 'Open'")).toMatch(/'OR' operator is not supported on distinct fields/);
     expect(why("amount gt 1 and (code eq 'EUR' or tolower(name) eq 'x')")).toMatch(/distinct fields/);
     expect(why("(code eq 'A' and amount gt 1) or (code eq 'B' and amount gt 2)")).toMatch(/distinct fields/);
     expect(why("code eq 'EUR' or tolower(code) eq 'usd' or code in ('GBP')")).toBeUndefined();
     expect(why("amount gt 1 and (code eq 'EUR' or code eq 'USD')")).toBeUndefined();
+  });
+  it('`in` only when the request asks for $schemaversion=2.1 or later', () => {
+    expect(unsupportedByService(parseFilter("code in ('EUR')", isField))).toMatch(/'in' operator is supported from \$schemaversion=2\.1 on/);
+    expect(unsupportedByService(parseFilter("amount gt 1 and code in ('EUR')", isField), { inOperator: false })).toMatch(/'in' operator/);
+    expect(why("code in ('EUR')")).toBeUndefined();
   });
   it('`not` and trim, length, indexof, concat (also nested); the six listed functions are run', () => {
     expect(why("not (code eq 'EUR')")).toMatch(/'Not' filter options are not supported/);

@@ -289,3 +289,33 @@ describe('redaction of code= and other form fields leaves OData literals and JSO
     expect(e.message).toBe(`HTTP 400 Bad Request BadRequest: The key "code='ZZP'" is not a GUID or a quoted string.`);
   });
 });
+
+// `vx api POST ... --data @/dev/zero` (or `yes | vx ... --data -`, an import --file naming a device
+// or a FIFO that never ends) read on without bound: 2.7 GB of memory after 8 s, then more, never
+// an answer. A whole input is read up to what JavaScript can hold as a text (500 MiB): beyond,
+// exit 2 at once, nothing sent; a regular file larger than that is refused by its size unread.
+describe('inputs read whole are bounded', () => {
+  it('a device, a pipe, standard input: refused past the bound, as they are read', async () => {
+    const { readTextFile, readAllStdin, readAllBytes } = await import('../../src/core/input.js');
+    const { Readable } = await import('node:stream');
+    const endless = () => Readable.from((function* () { for (;;) yield Buffer.alloc(64 * 1024); })());
+    await expect(readTextFile('/dev/zero', 1 << 20)).rejects.toThrow('/dev/zero is larger than 1 MiB, more than vx reads whole; nothing was sent');
+    await expect(readAllStdin(endless(), 1 << 20)).rejects.toThrow('standard input is larger than 1 MiB, more than vx reads whole; nothing was sent');
+    await expect(readAllBytes('/dev/zero', endless, 1 << 20)).rejects.toThrow('/dev/zero is larger than 1 MiB');
+    await expect(readAllBytes('-', endless, 1 << 20)).rejects.toThrow('standard input is larger than 1 MiB');
+    expect((await readAllStdin(Readable.from([Buffer.from('{"a":1}')]), 1 << 20))).toBe('{"a":1}');
+  });
+  it('a regular file over the bound is refused by its size, unread (a sparse 600 MiB file)', async () => {
+    const { mkdtempSync, openSync, ftruncateSync, closeSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const big = join(mkdtempSync(join(tmpdir(), 'vx-sec-big-')), 'big.json');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 600 * 1024 * 1024);
+    closeSync(fd);
+    const r = await runInProc(['api', 'POST', '/api/v2.0/companies', '--service', 'erp', '--data', `@${big}`], { env });
+    expect(r.stderr).toBe(`vx: ${big} is larger than 500 MiB, more than vx reads whole; nothing was sent\n`);
+    expect(r.code).toBe(2);
+    expect(r.http.requests).toEqual([]);
+  });
+});

@@ -103,10 +103,14 @@ function q(s: string): string {
   return s.replace(/["\\$`]/g, '\\$&');
 }
 
-/** One command that lists the records behind unknown outcomes (by a key), or undefined. */
+/**
+ * One command that lists the records behind unknown outcomes (by a key), or undefined: the key's
+ * `eq` conditions joined by `or` (one field: every version of the service runs it; `in` only with
+ * `$schemaversion=2.1`, a 501 BadRequest_MethodNotImplemented without, use-filter-expressions-in-odata-uris.md)
+ */
 export function checkCommand(set: ErpSet, field: string, values: readonly string[]): string | undefined {
   if (!values.length) return undefined;
-  const filter = values.length === 1 ? `${field} eq ${odataLiteral(values[0])}` : `${field} in (${values.map(odataLiteral).join(',')})`;
+  const filter = values.map((v) => `${field} eq ${odataLiteral(v)}`).join(' or ');
   return `vx erp ${set.noun} list --filter "${q(filter)}"`;
 }
 

@@ -95,7 +95,7 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
  * What a run that stopped tells: a failed batch becomes its error with a hint naming what was not
  * translated and what was written; an item found too long in a pipe is named by its line.
  */
-export function explainFailure(e: unknown, input: Items, delivered: number, out: string | undefined, sent: { requests: number; billed: number; unmetered: number }): unknown {
+export function explainFailure(e: unknown, input: Items, delivered: number, out: string | undefined, sent: { requests: number; billed: number; unmetered: number }, memory = false): unknown {
   if (e instanceof OutputError) {
     // the output could not be written (a full disk): the requests were made and billed all the same
     const billed = sent.unmetered === sent.requests ? 'billed characters not reported' : `${fmt(sent.billed)} billed characters`;
@@ -114,8 +114,11 @@ export function explainFailure(e: unknown, input: Items, delivered: number, out:
   const err = asVxError(e.cause);
   const first = (e.batch as Batch).first + 1;
   const parts = [`not translated: ${input.total !== undefined ? input.label.range(first, input.total) : input.label.range(first)}`];
-  if (out !== undefined) parts.push(`nothing was written to ${out}`);
-  else if (first > 1) parts.push(`the output holds ${input.label.range(1, first - 1)}`);
+  if (out !== undefined) {
+    parts.push(`nothing was written to ${out}`);
+    // paid for all the same: with a memory they are kept, and a rerun does not pay for them again
+    if (memory && first > 1) parts.push(`${input.label.range(1, first - 1)} ${first === 2 ? 'is' : 'are'} in the translation memory: a rerun does not send ${first === 2 ? 'it' : 'them'} again`);
+  } else if (first > 1) parts.push(`the output holds ${input.label.range(1, first - 1)}`);
   // hints are lines: what was (not) translated, then any the failure came with (how to sign in again)
   err.hint = [parts.join('; '), err.hint].filter(Boolean).join('\n');
   return err;

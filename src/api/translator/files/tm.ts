@@ -10,8 +10,13 @@ import type { FilesMemory } from './engine.js';
 import { placeholderProblem, plainOfHtml, tokenize, toHtml, type ProtectOptions } from './protect.js';
 import type { TranslateResult, Translation } from '../../../spec/translator.js';
 
-/** `params(langs)`: the parameters of the requests of a group of languages (textType html). */
-export function filesMemory(memory: TranslationMemory, params: (langs: string[]) => TranslateParams, protect: ProtectOptions): FilesMemory {
+/**
+ * `params(langs)`: the parameters of the requests of a group of languages (textType html).
+ * `accept(html, text)`: whether a translation of a unit passes the unit's placeholder check; one
+ * that does not is neither stored nor taken from the memory (the next run sends the unit again,
+ * instead of failing it from the memory on every run).
+ */
+export function filesMemory(memory: TranslationMemory, params: (langs: string[]) => TranslateParams, protect: ProtectOptions, accept: (html: string, text: string) => boolean): FilesMemory {
   /** the options id of each HTML target -> the id of the same target for plain text */
   const plainIds = new Map<string, string>();
   return {
@@ -24,7 +29,7 @@ export function filesMemory(memory: TranslationMemory, params: (langs: string[])
     },
     lookup(ids, html) {
       const hit = memory.lookup(ids, html);
-      if (hit) return hit;
+      if (hit) return hit.translations.every((t) => accept(html, t.text)) ? hit : undefined;
       const plain = ids.map((id) => plainIds.get(id));
       if (plain.some((id) => id === undefined)) return undefined;
       const text = plainOfHtml(html);
@@ -40,6 +45,7 @@ export function filesMemory(memory: TranslationMemory, params: (langs: string[])
       }
       return { ...answer, translations } satisfies TranslateResult;
     },
-    store: (ids, text, result) => memory.store(ids, text, result),
+    // a translation that fails the check leaves a hole: store() keeps the others
+    store: (ids, html, result) => memory.store(ids, html, { ...result, translations: result.translations.map((t) => (typeof t?.text === 'string' && accept(html, t.text) ? t : (undefined as unknown as Translation))) }),
   };
 }
