@@ -5,6 +5,8 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { passSignal } from '../core/child.js';
 import type { Ctx } from '../core/context.js';
 import { ServiceError, UsageError } from '../core/errors.js';
+import { confirmDestructive } from '../core/prompt.js';
+import { isLoopbackHost } from '../core/url.js';
 import type { EmulatorOptions } from './emulator.js';
 import { state } from './runner.js';
 
@@ -56,8 +58,41 @@ function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * `--save-profile <name>` over a profile that holds a service of its own (an endpoint elsewhere
+ * than this machine, a key or token other than the emulator's, a sign-in) replaced them without a
+ * word: asked at a terminal, else refused without --yes, before the emulator starts. A profile an
+ * emulator saved before is refreshed (the port changes from run to run).
+ */
+async function checkSaveProfile(ctx: Ctx, name: string): Promise<void> {
+  const { DEFAULT_KEY, DEFAULT_TOKEN } = await import('../emulator/index.js');
+  const { emulatorEnv } = await import('../spec/families.js');
+  const written = new Set(Object.keys(emulatorEnv('http://127.0.0.1:1', { key: DEFAULT_KEY, token: DEFAULT_TOKEN }, {})));
+  const own: string[] = [];
+  for (const [key, value] of Object.entries(ctx.config.profile(name))) {
+    const def = ctx.config.def(key);
+    if (!def || typeof value !== 'string') continue;
+    if (def.internal) own.push(key);
+    else if (!def.env || !written.has(def.env)) continue;
+    else if (def.url && !loopbackUrl(value)) own.push(key);
+    else if (def.secret && value !== DEFAULT_KEY && value !== DEFAULT_TOKEN) own.push(key);
+  }
+  if (own.length) {
+    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Replace the settings of profile "${name}" (${own.sort().join(', ')}: a service of its own) with the emulator's?`, 'nothing was changed');
+  }
+}
+
+function loopbackUrl(value: string): boolean {
+  try {
+    return isLoopbackHost(new URL(value).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   ctx.noQuery('emulator start (it prints `export` lines for a shell)');
+  if (opts.saveProfile) await checkSaveProfile(ctx, opts.saveProfile);
   const emu = await startServer(ctx, opts);
   const env = emu.env();
   ctx.info(`vx emulator listening on ${emu.url} (${emu.families.map((f) => f.name).join(', ')}); Ctrl-C stops it`);

@@ -13,7 +13,7 @@ function serverOptions<const P extends string>(defaultPort: P) {
   ] as const;
 }
 
-const START_OPTIONS = [...serverOptions('4010'), opt('--save-profile <name>', 'also store the emulator settings as a profile')] as const;
+const START_OPTIONS = [...serverOptions('4010'), opt('--save-profile <name>', "also store the emulator settings as a profile (one holding another service's endpoint, key or sign-in is replaced only when confirmed, or with --yes)")] as const;
 
 export type EmulatorOptions = OptionsOf<ReturnType<typeof serverOptions>> & Partial<OptionsOf<typeof START_OPTIONS>>;
 

@@ -4,7 +4,7 @@
 // module knows nothing about any API family.
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
 import { addSecret, redact } from './redact.js';
 import { normalizeBase } from './url.js';
@@ -67,7 +67,9 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.VX_CONFIG_DIR) return env.VX_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'vx');
+  // (the XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored)
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
+  return join(xdg ?? join(homedir(), '.config'), 'vx');
 }
 
 /** how old a config lock without a process id (written by an older vx) is when taken to be left over */

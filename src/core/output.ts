@@ -60,11 +60,37 @@ let jmes: typeof import('@jmespath-community/jmespath') | undefined;
 export async function checkQuery(expr: string | undefined): Promise<void> {
   if (!expr) return;
   jmes ??= await import('@jmespath-community/jmespath');
+  let ast: unknown;
   try {
-    jmes.compile(expr);
+    ast = jmes.compile(expr);
   } catch (e) {
     throw new UsageError(`invalid --query expression "${expr}": ${(e as Error).message}`);
   }
+  // a misspelt function is found by the library only on the result, after the request (a create, a
+  // change) was made: looked for here, before anything is sent
+  const unknown = unknownFunction(ast, (name) => jmes!.isRegistered(name));
+  if (unknown) throw new UsageError(`invalid --query expression "${expr}": unknown function ${unknown}()`);
+}
+
+/** The first function an expression's syntax tree calls that is not known, if any. */
+function unknownFunction(node: unknown, known: (name: string) => boolean): string | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = unknownFunction(n, known);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!node || typeof node !== 'object') return undefined;
+  const n = node as Record<string, unknown>;
+  if (n.type === 'Function' && typeof n.name === 'string' && !known(n.name)) return n.name;
+  for (const [k, v] of Object.entries(n)) {
+    // a literal's value is data, not expression
+    if (k === 'value' && n.type === 'Literal') continue;
+    const found = unknownFunction(v, known);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Applies a JMESPath expression; a bad expression is a usage error. */

@@ -421,7 +421,7 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
   const s = st(req);
   const extra: Row = { id: randomUUID(), lastModifiedDateTime: now };
   if (set.name === 'salesOrders') {
-    const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+    const c = sellToCustomer(body, NO_CUSTOMER.salesOrders);
     Object.assign(extra, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
     extra.number = `S-ORD${s.nextOrderNumber++}`;
     if (body.orderDate === undefined) extra.orderDate = now.slice(0, 10);
@@ -433,6 +433,9 @@ function newRecord(req: EmuRequest, set: ErpSet, body: Row, company?: Record<str
 
 /** An error the platform raises from the API page's own checks (AL `Error()`), 400 Application_DialogException. */
 const dialog = (message: string) => bad(message, 'Application_DialogException');
+
+/** the API pages' message for a sales document without a customer (v1.0 writes the names bare, v2.0 quoted) */
+const NO_CUSTOMER: Record<string, string> = { salesQuotes: 'A customerNumber or a customerId must be provided.', salesOrders: 'A "customerNumber" or a "customerId" must be provided.' };
 
 /**
  * The sell-to customer of a new sales document, as the API pages check it ("APIV1 - Sales Quotes",
@@ -457,7 +460,7 @@ function sellToCustomer(body: Row, missing: string): (typeof CUSTOMERS)[number] 
  * paymentTermsId must exist. Values in the body win over the customer's.
  */
 function quoteFromCustomer(body: Row, currencies: Row[]): Row {
-  const c = sellToCustomer(body, 'A customerNumber or a customerId must be provided.');
+  const c = sellToCustomer(body, NO_CUSTOMER.salesQuotes);
   const out: Row = { customerId: c.id, customerNumber: c.number, customerName: c.displayName, billingPostalAddress: { ...c.address }, phoneNumber: c.phoneNumber, email: c.email };
   if (typeof body.currencyCode === 'string' && body.currencyCode !== '') {
     const cur = currencies.find((x) => String(x.code).toUpperCase() === String(body.currencyCode).toUpperCase());
@@ -607,9 +610,10 @@ function erpRoutes(): FamilyDef['routes'] {
         checkIfMatch(req, row);
         const body = checkBody(req, set, false);
         uniqueCode(set, rows, body, row);
-        if (set.name === 'salesOrders' && (body.customerId !== undefined || body.customerNumber !== undefined)) {
+        if ((set.name === 'salesOrders' || set.name === 'salesQuotes') && (body.customerId !== undefined || body.customerNumber !== undefined)) {
           // another sell-to customer: validated as on create, its id, number and name come along
-          const c = sellToCustomer(body, 'A "customerNumber" or a "customerId" must be provided.');
+          // (a quote's name is read-only, so it is always the customer's)
+          const c = sellToCustomer(body, NO_CUSTOMER[set.name]);
           Object.assign(body, { customerId: c.id, customerNumber: c.number, customerName: body.customerName ?? c.displayName });
         }
         touch(req, row, body);

@@ -101,6 +101,16 @@ describe('business data (ERP): a sales order names an existing customer (the API
     const moved = await patch({ customerNumber: '20000' });
     expect(moved).toMatchObject({ status: 200, body: { customerNumber: '20000', customerName: 'Trey Research', customerId: e2e.emu.state.erp.data[company()].salesOrders[1].customerId } });
   });
+
+  it('so does a v1.0 sales quote (its customerName is read-only: it always follows the customer)', async () => {
+    const quote = e2e.emu.state.erp.data[company()].salesQuotes[0];
+    const patch = (body: unknown) => call('erp', 'PATCH', `/api/v1.0/companies(${company()})/salesQuotes(${quote.id})`, { body: JSON.stringify(body), headers: { 'if-match': '*' } });
+    const before = { ...quote };
+    expect(await patch({ customerNumber: '99999' })).toMatchObject(dialog('The sell-to customer cannot be found.'));
+    expect(await patch({ customerNumber: '' })).toMatchObject(dialog('A customerNumber or a customerId must be provided.'));
+    expect(e2e.emu.state.erp.data[company()].salesQuotes[0]).toEqual(before);
+    expect(await patch({ customerNumber: '50000' })).toMatchObject({ status: 200, body: { customerNumber: '50000', customerName: 'Relecloud' } });
+  });
 });
 
 describe('business data (ERP): the $filter subset the service runs', () => {

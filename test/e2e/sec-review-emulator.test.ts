@@ -123,3 +123,34 @@ describe('vx emulator exec behind a proxy', () => {
     }
   });
 });
+
+// `vx emulator start --save-profile prod` with prod already holding a real subscription key and
+// endpoint replaced them with the emulator's, without a word: the key was gone
+describe('emulator start --save-profile over a profile of a real service', () => {
+  it('refuses without --yes (nothing changed, no emulator left running); an emulator profile is refreshed; --yes replaces', async () => {
+    const { runVx, tempDir, removeDir } = await import('../helpers/vx.js');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = tempDir('vx-save-profile-');
+    const stopSoon = { onSpawn: (child: import('node:child_process').ChildProcess) => child.stderr!.on('data', (d: Buffer) => /listening/.test(String(d)) && setTimeout(() => child.kill('SIGINT'), 100)) };
+    try {
+      await runVx(['-p', 'prod', 'profile', 'set', 'translator.key'], { configDir: dir, input: 'REAL-KEY-0123456789' });
+      await runVx(['-p', 'prod', 'profile', 'set', 'translator.endpoint', 'https://api.example.com'], { configDir: dir });
+      const before = readFileSync(join(dir, 'config.json'), 'utf8');
+      const r = await runVx(['emulator', 'start', '--port', '0', '--save-profile', 'prod'], { configDir: dir, ...stopSoon });
+      expect(r.stderr).toBe('vx: Replace the settings of profile "prod" (translator.endpoint, translator.key: a service of its own) with the emulator\'s: confirmation needed; pass --yes to proceed without a terminal (nothing was changed)\n');
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+      // a profile an emulator saved before is refreshed without a question
+      expect((await runVx(['emulator', 'start', '--port', '0', '--save-profile', 'emu'], { configDir: dir, ...stopSoon })).code).toBe(130);
+      const again = await runVx(['emulator', 'start', '--port', '0', '--save-profile', 'emu'], { configDir: dir, ...stopSoon });
+      expect(again.stderr).toContain('saved profile "emu"');
+      expect(again.code).toBe(130);
+      const forced = await runVx(['emulator', 'start', '--port', '0', '--save-profile', 'prod', '--yes'], { configDir: dir, ...stopSoon });
+      expect(forced.stderr).toContain('saved profile "prod"');
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

@@ -205,3 +205,16 @@ describe('the file', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { p1: { 'svc.endpoint': 'http://x' } } });
   });
 });
+
+describe('the default config directory', () => {
+  // the XDG base directory spec: a relative path in XDG_CONFIG_HOME is invalid and ignored (it put
+  // the profiles, tokens included, below whatever directory vx was run from)
+  it.skipIf(process.platform === 'win32' || process.platform === 'darwin')('XDG_CONFIG_HOME when absolute, else ~/.config', async () => {
+    const { defaultConfigDir } = await import('../../src/core/config.js');
+    const { homedir } = await import('node:os');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '/x/cfg' })).toBe('/x/cfg/vx');
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' })).toBe(join(homedir(), '.config', 'vx'));
+    expect(defaultConfigDir({ XDG_CONFIG_HOME: '' })).toBe(join(homedir(), '.config', 'vx'));
+    expect(defaultConfigDir({ VX_CONFIG_DIR: 'rel', XDG_CONFIG_HOME: '/x' })).toBe('rel');
+  });
+});

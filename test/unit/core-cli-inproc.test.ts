@@ -21,6 +21,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['invalid --timeout', ['--timeout', 'soon', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "soon" for --timeout: expected a number from 0.001 to 86400/],
     ['invalid --retries', ['--retries', '-1', 'api', 'GET', '/x', '--service', 'erp'], /invalid value "-1" for --retries/],
     ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
+    // a misspelt function was found only on the result, after the request (a create) was made
+    ['--query with an unknown function', ['-q', '[?lenght(code) > `2`]', 'api', 'POST', '/x', '--service', 'erp', '--data', '{}'], /^vx: invalid --query expression "\[\?lenght\(code\) > `2`\]": unknown function lenght\(\)\n$/],
     ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
     ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],
