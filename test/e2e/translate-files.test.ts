@@ -374,6 +374,11 @@ describe('YAML locale files', () => {
       const m = calls();
       const check = await e2e.run(['translate', 'sync', 'en.yml', '--to', 'pl', '--check', '-o', 'json'], { cwd: dir });
       expect([check.code, JSON.parse(check.stdout), calls()]).toEqual([0, [], m]);
+      // plural forms written by hand for some of the language's forms are kept: only the missing ones are translated
+      writeFileSync(join(dir, 'pl.yml'), read(dir, 'pl.yml').replace(/  inbox:\n(    .*\n)+/, '  inbox:\n    one: "%{count} wiadomość"\n    other: "%{count} wiadomości"\n'));
+      const forms = await e2e.run(['translate', 'sync', 'en.yml', '--to', 'pl', '-o', 'none'], { cwd: dir });
+      expect(forms.code).toBe(0);
+      expect(read(dir, 'pl.yml')).toContain('  inbox:\n    one: "%{count} wiadomość"\n    few: "%{count} [pl] ɱéššåĝéš"\n    many: "%{count} [pl] ɱéššåĝéš"\n    other: "%{count} wiadomości"\n');
     } finally {
       removeDir(dir);
     }

@@ -146,6 +146,17 @@ function targetForms(forms: Map<string, Scalar>, lang: string): { cat: string; f
   return cats.map((cat) => ({ cat, from: src.includes(cat) ? src.indexOf(cat) : src.indexOf('other') }));
 }
 
+/**
+ * The forms of a plural unit an incomplete target already has (pl written by hand with only
+ * `one` and `other`): kept when the unit is translated, only the missing forms are filled in.
+ */
+function keptForms(u: YUnit, lang: string, old: YamlTarget | undefined): (Scalar | undefined)[] {
+  const map = old ? nodeAt(old.top, u.path) : undefined;
+  if (!Y!.isMap(map)) return [];
+  const nodes = targetForms(u.forms!, lang).map((f) => nodeAt(map, [f.cat])).map((n) => (isString(n) ? n : undefined));
+  return nodes.every((n) => n) ? [] : nodes;
+}
+
 /** A text as a YAML double-quoted scalar: JSON's escapes, and those YAML wants for characters JSON leaves bare. */
 export function yamlString(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -213,7 +224,11 @@ export const yaml: FileFormat = {
         edits.push([start, end, yamlString(piecesText(v.parts[0])) + nl]);
         continue;
       }
-      const forms = targetForms(u.forms, lang).map((f) => `${f.cat}: ${yamlString(piecesText(v.parts[f.from]))}`);
+      const kept = keptForms(u, lang, old);
+      const forms = targetForms(u.forms, lang).map((f, i) => {
+        const k = kept[i];
+        return `${f.cat}: ${k ? old!.text.slice(k.range![0], k.range![1]) : yamlString(piecesText(v.parts[f.from]))}`;
+      });
       if (u.map!.flow) edits.push([start, end, `{ ${forms.join(', ')} }`]);
       else {
         // a block mapping: one line per form at the indentation of its first key
@@ -224,10 +239,11 @@ export const yaml: FileFormat = {
     return applyEdits(text, edits);
   },
 
-  written(_source, unit, value, lang) {
+  written(_source, unit, value, lang, target) {
     const u = unit as YUnit;
     if (!u.forms) return piecesText(value.parts[0]);
-    return joinParts(targetForms(u.forms, lang).map((f) => piecesText(value.parts[f.from])));
+    const kept = keptForms(u, lang, target as YamlTarget | undefined);
+    return joinParts(targetForms(u.forms, lang).map((f, i) => (kept[i] ? (kept[i].value as string) : piecesText(value.parts[f.from]))));
   },
 
   targetName(name, lang, sourceLanguage) {
