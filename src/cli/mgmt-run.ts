@@ -267,6 +267,38 @@ async function followRequest(
   if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
 }
 
+/**
+ * A request for this quota still running (an earlier --no-wait, a wait that ran out of
+ * --wait-timeout, a rerun of a pipeline step): the same change is followed, not submitted again
+ * (true: done); another limit would race it: exit 5. False: none, submit the change.
+ */
+export async function followRunning(
+  ctx: Ctx,
+  c: MgmtClient,
+  scope: QuotaScope,
+  resourceName: string,
+  limit: number,
+  o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number; progress?: { accepted: boolean; ended: boolean } },
+): Promise<boolean> {
+  const running = await runningRequestOf(ctx, c, scope, resourceName);
+  if (!running) return false;
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
+  const what = `quota request ${running.requestId} for ${resourceName}${running.limit === undefined ? '' : ` (${running.limit})`} is still ${running.state}`;
+  if (running.limit !== undefined && running.limit !== limit) {
+    throw new ConflictError(`${what}; a second change now would race it: wait for its end (vx mgmt quota requests get ${running.requestId} ${where}), then run this again; nothing was changed`);
+  }
+  if (!o.wait) {
+    await ctx.print(running.body, { columns: REQUEST_COLUMNS });
+    ctx.info(`${what}; nothing was submitted again; follow it with: vx mgmt quota requests get ${running.requestId} ${where}`);
+    return true;
+  }
+  ctx.info(`${what}: following it instead of submitting the same change again`);
+  if (o.progress) o.progress.accepted = true;
+  // (its state is already known from the list: the first status read comes after the floor, not --poll-interval)
+  await followRequest(ctx, c, scope, resourceName, limit, running.requestId, running.state, { retryAfter: '0' }, o);
+  return true;
+}
+
 /** The running request of a quota, from the location's latest requests; a list that fails is a warning (the change is then submitted). */
 async function runningRequestOf(ctx: Ctx, c: MgmtClient, scope: QuotaScope, resourceName: string): Promise<RunningRequest | undefined> {
   try {
@@ -305,25 +337,7 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
     await ctx.print(current, { columns: QUOTA_COLUMNS });
     return;
   }
-  // a request for this quota still running (an earlier --no-wait, a wait that timed out, a rerun
-  // of a pipeline step): the same change is followed, not submitted again; another one would race it
-  const running = await runningRequestOf(ctx, c, scope, resourceName);
-  if (running) {
-    const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
-    const what = `quota request ${running.requestId} for ${resourceName}${running.limit === undefined ? '' : ` (${running.limit})`} is still ${running.state}`;
-    if (running.limit !== undefined && running.limit !== limit) {
-      throw new ConflictError(`${what}; a second change now would race it: wait for its end (vx mgmt quota requests get ${running.requestId} ${where}), then run this again; nothing was changed`);
-    }
-    if (opts.wait === false) {
-      await ctx.print(running.body, { columns: REQUEST_COLUMNS });
-      ctx.info(`${what}; nothing was submitted again; follow it with: vx mgmt quota requests get ${running.requestId} ${where}`);
-      return;
-    }
-    ctx.info(`${what}: following it instead of submitting the same change again`);
-    // (its state is already known from the list: the first status read comes after the floor, not --poll-interval)
-    await followRequest(ctx, c, scope, resourceName, limit, running.requestId, running.state, { retryAfter: '0' }, { intervalSeconds, timeoutSeconds });
-    return;
-  }
+  if (await followRunning(ctx, c, scope, resourceName, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds })) return;
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
   await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds });
