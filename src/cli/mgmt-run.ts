@@ -13,11 +13,15 @@ import {
   quotaUrl,
   requestIdFrom,
   requestIdOf,
+  requestUrl,
+  RECENT_REQUESTS,
+  runningRequests,
   stateOf,
   submitLimit,
   type Quota,
   type QuotaRequest,
   type QuotaScope,
+  type RunningRequest,
 } from '../api/mgmt/quota.js';
 import { checkCount, checkFilter, checkIfMatch, checkLimit, checkResourceAndSubscription, checkSegment, requestRef, sinceToQueryStartTime } from '../api/mgmt/validate.js';
 import {
@@ -38,7 +42,7 @@ import type { Ctx } from '../core/context.js';
 import { unescapeHtml } from '../api/translator/files/protect.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
-import { ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
+import { asVxError, ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
 import { isTable, shortTime, type Column } from '../core/output.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -219,16 +223,30 @@ export async function applyLimit(
     if (ctx.stderrIsTTY || !requestIdFrom(submitted.body)) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: vx mgmt quota requests get ${id} ${where}`);
     return;
   }
-  const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${stateOf(submitted.body) ?? 'Accepted'}`);
-  progressLine(ctx, `quota request ${id}: ${stateOf(submitted.body) ?? 'Accepted'}`);
+  await followRequest(ctx, c, scope, resourceName, limit, id, stateOf(submitted.body) ?? 'Accepted', { retryAfter: submitted.retryAfter, url: submitted.location, asyncUrl: submitted.asyncOperation }, o);
+}
+
+/** Follows an accepted (or already running) request to its end (spinner on a terminal); Failed or Invalid is printed, then exit 1. */
+async function followRequest(
+  ctx: Ctx,
+  c: MgmtClient,
+  scope: QuotaScope,
+  resourceName: string,
+  limit: number,
+  id: string,
+  initialState: string,
+  from: { retryAfter?: string; url?: string; asyncUrl?: string },
+  o: { intervalSeconds: number; timeoutSeconds?: number; progress?: { accepted: boolean; ended: boolean } },
+): Promise<void> {
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
+  const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${initialState}`);
+  progressLine(ctx, `quota request ${id}: ${initialState}`);
   let final: QuotaRequest;
   try {
     final = await pollRequest(c, scope, id, {
       intervalSeconds: o.intervalSeconds,
       timeoutSeconds: o.timeoutSeconds,
-      retryAfter: submitted.retryAfter,
-      url: submitted.location,
-      asyncUrl: submitted.asyncOperation,
+      ...from,
       signal: ctx.signal,
       onState: (state) => {
         spinner.update(`quota request ${id}: ${state ?? 'unknown'}`);
@@ -249,6 +267,50 @@ export async function applyLimit(
   if (ctx.stderrIsTTY) ctx.info(`the limit of ${resourceName} in ${scope.location} is now ${limit}`);
 }
 
+/**
+ * A request for this quota still running (an earlier --no-wait, a wait that ran out of
+ * --wait-timeout, a rerun of a pipeline step): the same change is followed, not submitted again
+ * (true: done); another limit would race it: exit 5. False: none, submit the change.
+ */
+export async function followRunning(
+  ctx: Ctx,
+  c: MgmtClient,
+  scope: QuotaScope,
+  resourceName: string,
+  limit: number,
+  o: { wait: boolean; intervalSeconds: number; timeoutSeconds?: number; progress?: { accepted: boolean; ended: boolean } },
+): Promise<boolean> {
+  const running = await runningRequestOf(ctx, c, scope, resourceName);
+  if (!running) return false;
+  const where = `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
+  const what = `quota request ${running.requestId} for ${resourceName}${running.limit === undefined ? '' : ` (${running.limit})`} is still ${running.state}`;
+  if (running.limit !== undefined && running.limit !== limit) {
+    throw new ConflictError(`${what}; a second change now would race it: wait for its end (vx mgmt quota requests get ${running.requestId} ${where}), then run this again; nothing was changed`);
+  }
+  if (!o.wait) {
+    await ctx.print(running.body, { columns: REQUEST_COLUMNS });
+    ctx.info(`${what}; nothing was submitted again; follow it with: vx mgmt quota requests get ${running.requestId} ${where}`);
+    return true;
+  }
+  ctx.info(`${what}: following it instead of submitting the same change again`);
+  if (o.progress) o.progress.accepted = true;
+  // (its state is already known from the list: the first status read comes after the floor, not --poll-interval)
+  await followRequest(ctx, c, scope, resourceName, limit, running.requestId, running.state, { retryAfter: '0' }, o);
+  return true;
+}
+
+/** The running request of a quota, from the location's latest requests; a list that fails is a warning (the change is then submitted). */
+async function runningRequestOf(ctx: Ctx, c: MgmtClient, scope: QuotaScope, resourceName: string): Promise<RunningRequest | undefined> {
+  try {
+    return (await runningRequests(c, scope)).get(resourceName.toLowerCase());
+  } catch (e) {
+    const err = asVxError(e);
+    if (err.exitCode === 130) throw e;
+    ctx.warn(`could not look for a running request of ${resourceName} (${err.message}); submitting the change`);
+    return undefined;
+  }
+}
+
 export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): Promise<void> {
   checkSegment('resourceName', resourceName, 'quota resource name');
   const limit = checkLimit(opts.limit);
@@ -264,6 +326,7 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
   if (!c.dryRun && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${resourceName} in ${scope.location} to ${limit}?`);
   if (c.dryRun) {
     c.plan({ method: 'GET', url: quotaUrl(c, scope, resourceName) });
+    c.plan({ method: 'GET', url: requestUrl(c, scope, undefined, { $top: RECENT_REQUESTS }) });
     c.plan({ method: 'PATCH', url: quotaUrl(c, scope, resourceName), body: patchBody({ properties: { unit: '<unit of the current quota>' } }, resourceName, limit) });
     return;
   }
@@ -274,6 +337,7 @@ export async function runQuotaSet(ctx: Ctx, opts: QuotaSetOpts, resourceName: st
     await ctx.print(current, { columns: QUOTA_COLUMNS });
     return;
   }
+  if (await followRunning(ctx, c, scope, resourceName, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds })) return;
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
   await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
   await applyLimit(ctx, c, scope, resourceName, current, limit, { wait: opts.wait !== false, intervalSeconds, timeoutSeconds });

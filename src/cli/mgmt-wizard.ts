@@ -8,7 +8,7 @@ import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
 import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
 import type { WizardOpts } from './mgmt.js';
-import { applyLimit, percentUsed, waitTimeout } from './mgmt-run.js';
+import { applyLimit, followRunning, percentUsed, waitTimeout } from './mgmt-run.js';
 import { pollInterval } from './poll.js';
 
 /** Common choices offered before "type another"; the profile's value comes first. */
@@ -261,7 +261,8 @@ export async function runQuotaWizard(ctx: Ctx, opts: WizardOpts): Promise<void> 
   const same = `the same change without the wizard: ${equivalentCommand(scope(), name!, limit!)}`;
   const progress = { accepted: false, ended: false };
   try {
-    await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds, progress });
+    // a request of this quota still running: followed for the same limit, exit 5 for another (as quota set)
+    if (!(await followRunning(ctx, c, scope(), name!, limit!, { wait: true, intervalSeconds, timeoutSeconds, progress }))) await applyLimit(ctx, c, scope(), name!, quota!, limit!, { wait: true, intervalSeconds, timeoutSeconds, progress });
   } catch (e) {
     // refused by the service (the PATCH, or a request that ended Failed or Invalid): the command,
     // for a retry with another limit; not while the request may still be running (an

@@ -10,6 +10,7 @@ import { TranslatorClient } from '../api/translator/client.js';
 import { parseParams } from '../api/translator/options.js';
 import { translateItems, type WorkItem } from '../api/translator/files/engine.js';
 import { json, loadJson } from '../api/translator/files/json.js';
+import { loadYaml, yaml } from '../api/translator/files/yaml.js';
 import { dict, emptyLock, parseLock, renderLock, unitStatus, type LockEntry, type LockFile, type LockLanguage, type UnitStatus } from '../api/translator/files/lock.js';
 import { loadMarkdown, markdown, misaligned } from '../api/translator/files/markdown.js';
 import { po } from '../api/translator/files/po.js';
@@ -31,8 +32,8 @@ import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
 import { closeRunMemory, runSettings } from './translate-memory-run.js';
 
-const FORMATS: Record<FormatName, FileFormat> = { xliff, json, po, md: markdown };
-const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
+const FORMATS: Record<FormatName, FileFormat> = { xliff, json, yaml, po, md: markdown };
+const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.yml': 'yaml', '.yaml': 'yaml', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
 
 export function formatOf(file: string, flag: string | undefined): FormatName {
   if (flag !== undefined && flag.toLowerCase() !== 'auto') {
@@ -48,6 +49,7 @@ export function formatOf(file: string, flag: string | undefined): FormatName {
 async function load(format: FormatName): Promise<void> {
   if (format === 'xliff') await loadXliff();
   else if (format === 'json') await loadJson();
+  else if (format === 'yaml') await loadYaml();
   else if (format === 'md') await loadMarkdown();
 }
 

@@ -5,10 +5,10 @@
 import { Help, type Command } from 'commander';
 import { arg, command, opt, type OptionsOf } from './define.js';
 
-const FORMATS = ['xliff', 'json', 'po', 'md', 'auto'] as const;
+const FORMATS = ['xliff', 'json', 'yaml', 'po', 'md', 'auto'] as const;
 const run = () => import('./translate-files-run.js');
 
-const SOURCES = arg('<source...>', 'source locale file(s): .xlf/.xliff, .json, .po/.pot, .md');
+const SOURCES = arg('<source...>', 'source locale file(s): .xlf/.xliff, .json, .yml/.yaml, .po/.pot, .md');
 const COMMON = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
   opt('--from <lang>', 'source language (default: the one the file names, else detected)'),
@@ -47,7 +47,7 @@ export type FilesOptions = OptionsOf<typeof SYNC>;
 export const TRANSLATE_FILES = [
   command({
     name: 'file',
-    summary: 'translate locale files (XLIFF, JSON, PO, Markdown) into one target file per language, placeholders kept',
+    summary: 'translate locale files (XLIFF, JSON, YAML, PO, Markdown) into one target file per language, placeholders kept',
     args: [SOURCES],
     options: COMMON,
     examples: [
@@ -75,7 +75,7 @@ the run exits 1 after writing everything else. See docs/translate-files.md.
     more: `
 Units are new, changed (their source differs from the one the lock file recorded) or kept. A
 target value changed by hand since vx wrote it is kept ("kept manual edit"); units the source no
-longer has are removed from XLIFF and JSON targets and marked obsolete (#~) in PO targets.
+longer has are removed from XLIFF, JSON and YAML targets and marked obsolete (#~) in PO targets.
 `,
     configure: programGlobalsOnly,
     run: async (ctx, opts, sources) => (await run()).runFiles(ctx, opts, sources, 'sync'),

@@ -126,7 +126,9 @@ export function terminalPrompter(signal?: AbortSignal, opts: { noColor?: boolean
     },
     async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[], opts: Steppable = {}) {
       const m = await load();
-      return ask(opts.back, (c) => m.search({ message: terminalText(message), source: async (term) => source(term), pageSize: 12 }, c) as Promise<T>);
+      // the entries escaped as select's are (a quota's name comes from the service)
+      const shown = async (term: string | undefined) => (await source(term)).map((ch) => ({ ...ch, name: terminalText(ch.name) }));
+      return ask(opts.back, (c) => m.search({ message: terminalText(message), source: shown, pageSize: 12 }, c) as Promise<T>);
     },
   };
 }

@@ -220,7 +220,9 @@ export class Emulator {
         const state: Record<string, unknown> = this.state;
         for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
       } catch (e) {
-        throw new Error(`cannot load emulator state from ${opts.statePath}: ${(e as Error).message}`);
+        // never the piece of the file V8 quotes in its message (a --state naming the wrong file: a .env)
+        const message = e instanceof SyntaxError ? e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '') : (e as Error).message;
+        throw new Error(`cannot load emulator state from ${opts.statePath}: ${message}`);
       }
     }
   }

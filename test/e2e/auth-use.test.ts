@@ -181,7 +181,7 @@ describe('expired sign-ins', () => {
     // --dry-run sends nothing, the renewal included, and stores nothing
     const dry = await t.run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '150', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout).map((p: any) => p.method)).toEqual(['GET', 'PATCH']);
+    expect(JSON.parse(dry.stdout).map((p: any) => p.method)).toEqual(['GET', 'GET', 'PATCH']);
     expect(t.emu.log).toEqual([]);
     expect(t.profile()).toEqual(before);
     // --debug shows the renewal like any other request (secrets masked)

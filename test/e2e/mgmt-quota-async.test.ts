@@ -15,7 +15,7 @@ process.env.VX_POLL_FLOOR_MS = '5';
 const e2e = useEmulator();
 const SET = ['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--yes'];
 const reads = () =>
-  e2e.emu.log.filter((l) => l.family === 'mgmt' && l.method === 'GET' && !/\/serviceLimits\/cores\?/.test(l.path)).map((l) => `${/operationsStatuses/.test(l.path) ? 'operation' : 'request'} ${l.status}`);
+  e2e.emu.log.filter((l) => l.family === 'mgmt' && l.method === 'GET' && !/\/serviceLimits\/cores\?|\/serviceLimitsRequests\?/.test(l.path)).map((l) => `${/operationsStatuses/.test(l.path) ? 'operation' : 'request'} ${l.status}`);
 
 describe('quota set with the async-operation header', () => {
   it('both headers: the operation is read until it ends, then the request once at Location; exit 0', async () => {
@@ -67,6 +67,7 @@ describe('odd answers of an operation resource (stubbed)', () => {
       setup: (t) =>
         t.http
           .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('GET', `${base}/serviceLimitsRequests?api-version=2020-10-25&$top=50`, json(200, { value: [] }))
           .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, accepted({ 'azure-asyncoperation': '/mgmt/ops/op1', location: `${base}/serviceLimitsRequests/${ID}` }))
           .stub('GET', 'http://127.0.0.1:9/mgmt/ops/op1?api-version=2020-10-25', json(200, { status: 'Accepted' }, { 'retry-after': '0' }))
           .stub('GET', 'http://127.0.0.1:9/mgmt/ops/op1?api-version=2020-10-25', json(200, { status: 'running' }, { 'retry-after': '0' }))
@@ -76,7 +77,7 @@ describe('odd answers of an operation resource (stubbed)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).properties.provisioningState).toBe('Succeeded');
-    expect(r.http.requests.map((q) => `${q.method} ${q.url.replace('http://127.0.0.1:9/mgmt', '').replace(/\?.*/, '')}`).slice(2)).toEqual([
+    expect(r.http.requests.map((q) => `${q.method} ${q.url.replace('http://127.0.0.1:9/mgmt', '').replace(/\?.*/, '')}`).slice(3)).toEqual([
       'GET /ops/op1',
       'GET /ops/op1',
       'GET /ops/op1',
@@ -90,6 +91,7 @@ describe('odd answers of an operation resource (stubbed)', () => {
       setup: (t) =>
         t.http
           .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('GET', `${base}/serviceLimitsRequests?api-version=2020-10-25&$top=50`, json(200, { value: [] }))
           .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, accepted({ 'vendor-asyncoperation': `${base}/operationsStatuses/op2` }))
           .stub('GET', `${base}/operationsStatuses/op2?api-version=2020-10-25`, json(200, { status: 'Canceled', error: { code: 'OperationCanceled', message: 'The operation was canceled.' } }))
           .stub('GET', `${base}/serviceLimitsRequests/${ID}?api-version=2020-10-25`, request('InProgress')),
@@ -105,6 +107,7 @@ describe('odd answers of an operation resource (stubbed)', () => {
       setup: (t) =>
         t.http
           .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('GET', `${base}/serviceLimitsRequests?api-version=2020-10-25&$top=50`, json(200, { value: [] }))
           .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, accepted({ 'vendor-asyncoperation': 'http://127.0.0.2:9/ops/op3' }))
           .stub('GET', `${base}/serviceLimitsRequests/${ID}?api-version=2020-10-25`, request('Succeeded')),
     });
@@ -123,6 +126,7 @@ describe('an accepted change whose answer names no request (stubbed)', () => {
       setup: (t) =>
         t.http
           .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('GET', `${base}/serviceLimitsRequests?api-version=2020-10-25&$top=50`, json(200, { value: [] }))
           .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, { status: 202, headers: { 'vendor-asyncoperation': `${base}/operationsStatuses/op9` }, body: '' }),
     });
     expect(r.code).toBe(1);

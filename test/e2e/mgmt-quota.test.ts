@@ -61,6 +61,9 @@ describe('vx mgmt quota set', () => {
     const log = await mgmtLog();
     expect(log.map((l) => `${l.method} ${l.path.replace(base(), '')} ${l.status}`)).toEqual([
       'GET /serviceLimits/cores?api-version=2020-10-25 200',
+      // a request of cores still running would be followed instead of a second PATCH
+      'GET /serviceLimitsRequests?api-version=2020-10-25&$top=50 200',
+      'GET /serviceLimitsRequests?api-version=2020-10-25&$top=50&$skiptoken=5 200',
       'PATCH /serviceLimits/cores?api-version=2020-10-25 201',
       `GET /serviceLimitsRequests/${done.id}?api-version=2020-10-25 200`,
       `GET /serviceLimitsRequests/${done.id}?api-version=2020-10-25 200`,
@@ -142,13 +145,46 @@ describe('vx mgmt quota set', () => {
     // patchComputeQuotaRequest.json's 201: type ServiceLimits, an empty message
     expect(accepted).toEqual({ id: `${base()}/serviceLimitsRequests/${accepted.name}`, name: accepted.name, type: 'Vendor.Capacity/ServiceLimits', properties: { provisioningState: 'InProgress', message: '' } });
     const log = await mgmtLog();
-    expect(log.map((l) => l.method)).toEqual(['GET', 'PATCH']);
+    expect(log.map((l) => l.method)).toEqual(['GET', 'GET', 'GET', 'PATCH']);
     // ...and the request can be followed
     const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.name, ...SCOPE]);
     // the status body (getQuotaRequestStatusById.json): the bare request id, name `<subscription>/<id>`
     expect(json(follow.stdout)).toMatchObject({ id: accepted.name, name: `${SUB()}/${accepted.name}`, type: 'Vendor.Capacity/serviceLimitsRequests', properties: { provisioningState: 'InProgress' } });
     const t = await e2e.run(['mgmt', 'quota', 'requests', 'get', accepted.name, ...SCOPE, '-o', 'table'], { env: { COLUMNS: '80' } });
     expect(t.stdout.split('\n')[1]).toBe(`Request id  ${accepted.name}`);
+  });
+
+  it('a request for the same change still running (an earlier --no-wait, a wait that timed out) is followed, not submitted a second time', async () => {
+    const first = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes', '--no-wait']);
+    expect(first.code).toBe(0);
+    const id = json(first.stdout).name;
+    const again = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '160', '--yes']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(`quota request ${id} for cores (160) is still InProgress: following it instead of submitting the same change again\n`);
+    expect(json(again.stdout)).toMatchObject({ id, properties: { provisioningState: 'Succeeded' } });
+    expect(writes().filter((w) => w.method === 'PATCH')).toHaveLength(1);
+    expect(limitOf('cores')).toBe(160);
+    // --no-wait again: the running request is printed, nothing sent
+    e2e.emu.reset();
+    e2e.emu.state.mgmt.retryAfter = 0;
+    const one = json((await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '170', '--yes', '--no-wait'])).stdout).name;
+    const noWait = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '170', '--yes', '--no-wait']);
+    expect(noWait.code).toBe(0);
+    expect(json(noWait.stdout)).toMatchObject({ id: one, properties: { provisioningState: 'InProgress' } });
+    expect(noWait.stderr).toContain(`quota request ${one} for cores (170) is still InProgress; nothing was submitted again; follow it with: vx mgmt quota requests get ${one}`);
+    expect(writes().filter((w) => w.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('a running request for another limit: exit 5, nothing submitted, how to follow it', async () => {
+    const first = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '235', '--yes', '--no-wait']);
+    const id = json(first.stdout).name;
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '240', '--yes']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `vx: quota request ${id} for cores (235) is still InProgress; a second change now would race it: wait for its end (vx mgmt quota requests get ${id} --provider Vendor.Compute --location eastus --subscription ${SUB()}), then run this again; nothing was changed\n`,
+    );
+    expect(writes().filter((w) => w.method === 'PATCH')).toHaveLength(1);
   });
 
   it('Ctrl-C while waiting exits 130 and says how to follow the submitted request', async () => {
@@ -203,7 +239,7 @@ describe('vx mgmt quota set', () => {
     // patchComputeQuotaRequest.json's 200: the request path as id, type serviceLimits, an empty message, the quota nested
     expect(done).toMatchObject({ name: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'Vendor.Capacity/serviceLimits', properties: { provisioningState: 'Succeeded', message: '', limit: 60, properties: { properties: { limit: 60, unit: 'Count', currentValue: 42, quotaPeriod: '' } } } });
     expect(done.id).toBe(`${base()}/serviceLimitsRequests/${done.name}`);
-    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 200', 'PATCH 200']);
+    expect((await mgmtLog()).map((l) => `${l.method} ${l.status}`)).toEqual(['GET 200', 'GET 200', 'GET 200', 'PATCH 200']);
     expect(limitOf('cores')).toBe(60);
   });
 
@@ -223,13 +259,14 @@ describe('vx mgmt quota set', () => {
     expect(await mgmtLog()).toEqual([]);
   });
 
-  it('--dry-run shows the read and the PATCH and sends nothing', async () => {
+  it('--dry-run shows the reads and the PATCH and sends nothing', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '150', '--dry-run']);
     expect(r.code).toBe(0);
     const planned = json(r.stdout);
-    expect(planned.map((p: any) => p.method)).toEqual(['GET', 'PATCH']);
-    expect(planned[1].body).toEqual({ properties: { limit: 150, unit: '<unit of the current quota>', name: { value: 'cores' } } });
-    expect(planned[1].headers.authorization).toBe('Bearer ***');
+    expect(planned.map((p: any) => p.method)).toEqual(['GET', 'GET', 'PATCH']);
+    expect(planned[1].url).toBe(`${e2e.env.VX_MGMT_ENDPOINT}${base()}/serviceLimitsRequests?api-version=2020-10-25&$top=50`);
+    expect(planned[2].body).toEqual({ properties: { limit: 150, unit: '<unit of the current quota>', name: { value: 'cores' } } });
+    expect(planned[2].headers.authorization).toBe('Bearer ***');
     expect(await mgmtLog()).toEqual([]);
   });
 });

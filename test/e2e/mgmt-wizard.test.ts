@@ -237,6 +237,27 @@ describe('vx mgmt quota wizard', () => {
     await s.ctx.http.close();
   });
 
+  it('a request of the quota still running (an earlier quota set --no-wait): the same limit is followed, not submitted again; another is exit 5', async () => {
+    const flags = { subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', provider: 'Vendor.Compute', location: 'eastus', name: 'standardDSv3Family' };
+    const first = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
+    emu.state.mgmt.pollsToFinish = 1_000_000;
+    await expect(runQuotaWizard(first.ctx, { ...flags, limit: '64', waitTimeout: '1' })).rejects.toThrow(/did not end within --wait-timeout/);
+    await first.ctx.http.close();
+    expect(writes()).toHaveLength(1);
+    const other = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
+    await expect(runQuotaWizard(other.ctx, { ...flags, limit: '70', waitTimeout: '1' })).rejects.toThrow(/ \(64\) is still InProgress; a second change now would race it/);
+    await other.ctx.http.close();
+    expect(writes()).toHaveLength(1);
+    // the running request ends at its next status read
+    for (const r of Object.values(emu.state.mgmt.requests as Record<string, { pollsLeft: number }>)) r.pollsLeft = 0;
+    const same = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
+    await runQuotaWizard(same.ctx, { ...flags, limit: '64' });
+    expect(same.stderr.text).toMatch(/quota request [0-9a-f-]{36} for standardDSv3Family \(64\) is still InProgress: following it instead of submitting the same change again/);
+    expect(writes()).toHaveLength(1);
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(64);
+    await same.ctx.http.close();
+  });
+
   it('a --limit the quota cannot take is exit 2 before anything is changed', async () => {
     const s = session([]);
     await expect(runQuotaWizard(s.ctx, { provider: 'Vendor.Compute', location: 'eastus', subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', name: 'standardDSv3Family', limit: '47' })).rejects.toThrow(

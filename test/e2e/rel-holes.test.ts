@@ -294,7 +294,7 @@ describe('12. following a quota request that never ends, with Retry-After: 0', (
     expect(r.stderr).toMatch(/\nvx: quota request [0-9a-f-]{36} did not end within --wait-timeout 3 s \(last state InProgress, [234] status reads\); the change was accepted and goes on\n$/);
     expect(r.code).toBe(1);
     // the status reads: at about 1 s, 2.5 s and 3 s (the deadline), never a tight loop (a loaded machine may fit one fewer)
-    const reads = e2e.emu.count({ family: 'mgmt', method: 'GET', path: 'serviceLimitsRequests' });
+    const reads = e2e.emu.count({ family: 'mgmt', method: 'GET', path: 'serviceLimitsRequests/' });
     expect(reads).toBeGreaterThanOrEqual(2);
     expect(reads).toBeLessThanOrEqual(4);
     expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);

@@ -154,3 +154,20 @@ describe('emulator start --save-profile over a profile of a real service', () =>
     }
   });
 });
+
+describe('emulator start --state naming a file that is not JSON', () => {
+  it('says where, never a piece of it', async () => {
+    const { runVx, tempDir, removeDir } = await import('../helpers/vx.js');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = tempDir('vx-emu-state-');
+    try {
+      writeFileSync(join(dir, '.env'), 'SK_live_9f8e7d6c5b4a\n');
+      const r = await runVx(['emulator', 'start', '--port', '0', '--state', join(dir, '.env')], { configDir: dir });
+      expect(r.stderr).toBe(`vx: cannot load emulator state from ${join(dir, '.env')}: Unexpected token 'S'\n`);
+      expect(r.code).toBe(2);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

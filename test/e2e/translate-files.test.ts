@@ -308,6 +308,99 @@ describe('segmented XLIFF 1.2 (<seg-source>, as CAT tools and Okapi write it)', 
   });
 });
 
+describe('YAML locale files', () => {
+  const SOURCE = [
+    '# Rails locale',
+    'en:',
+    '  hello: Hello world',
+    '  greeting: "Hello, %{name}!"',
+    "  quoted: 'It''s here'",
+    '  long: |',
+    '    First line',
+    '    Second line',
+    '  base: &base Anchored text',
+    '  alias: *base',
+    '  count: 42',
+    '  list: [Apples, "Pears"]',
+    '  inbox:',
+    '    one: "%{count} message"',
+    '    other: "%{count} messages"',
+    '  files: {one: "1 file", other: "%{count} files"}',
+    '  nested:',
+    '    deep: Deep value # a trailing comment',
+    '',
+  ].join('\n');
+
+  it('Rails: the root language key becomes the target language, values replaced in place, plural forms per language, the rest byte for byte', async () => {
+    const dir = tempDir('vx-files-yaml-');
+    try {
+      writeFileSync(join(dir, 'en.yml'), SOURCE);
+      const r = await e2e.run(['translate', 'file', 'en.yml', '--to', 'pl', '-o', 'json'], { cwd: dir });
+      expect([r.code, r.stderr, JSON.parse(r.stdout)[0].target]).toEqual([0, '', 'pl.yml']);
+      // from=en, taken from the root key
+      expect(new URLSearchParams(e2e.emu.state.translator.calls.at(-1)!.query).get('from')).toBe('en');
+      expect(read(dir, 'pl.yml')).toBe(
+        [
+          '# Rails locale',
+          'pl:',
+          '  hello: "[pl] Ĥéļļö ŵöŕļð"',
+          '  greeting: "[pl] Ĥéļļö, %{name}!"',
+          '  quoted: "[pl] Îţ\'š ĥéŕé"',
+          '  long: "[pl] Ƒîŕšţ ļîñé\\nŠéçöñð ļîñé\\n"',
+          '  base: &base "[pl] Åñçĥöŕéð ţéẋţ"',
+          '  alias: *base',
+          '  count: 42',
+          '  list: ["[pl] Åþþļéš", "[pl] Þéåŕš"]',
+          '  inbox:',
+          '    one: "%{count} [pl] ɱéššåĝé"',
+          '    few: "%{count} [pl] ɱéššåĝéš"',
+          '    many: "%{count} [pl] ɱéššåĝéš"',
+          '    other: "%{count} [pl] ɱéššåĝéš"',
+          '  files: { one: "[pl] 1 ƒîļé", few: "%{count} [pl] ƒîļéš", many: "%{count} [pl] ƒîļéš", other: "%{count} [pl] ƒîļéš" }',
+          '  nested:',
+          '    deep: "[pl] Ðééþ ṽåļûé" # a trailing comment',
+          '',
+        ].join('\n'),
+      );
+      // sync: a value changed by hand is kept, a new key and a changed source are translated, the rest is not sent again
+      writeFileSync(join(dir, 'pl.yml'), read(dir, 'pl.yml').replace('"[pl] Ĥéļļö ŵöŕļð"', 'Witaj świecie'));
+      writeFileSync(join(dir, 'en.yml'), SOURCE.replace('  count: 42', '  count: 42\n  added: New text').replace('Deep value', 'Deeper value'));
+      const n = calls();
+      const sync = await e2e.run(['translate', 'sync', 'en.yml', '--to', 'pl', '-o', 'json'], { cwd: dir });
+      expect([sync.code, JSON.parse(sync.stdout)[0]]).toMatchObject([0, { translated: 2, kept: 1 }]);
+      expect(e2e.emu.state.translator.calls.slice(n).flatMap((c) => c.texts).sort()).toEqual(['Deeper value', 'New text']);
+      expect(read(dir, 'pl.yml')).toContain('  hello: Witaj świecie\n');
+      expect(read(dir, 'pl.yml')).toContain('  count: 42\n  added: "[pl] Ñéŵ ţéẋţ"\n');
+      const m = calls();
+      const check = await e2e.run(['translate', 'sync', 'en.yml', '--to', 'pl', '--check', '-o', 'json'], { cwd: dir });
+      expect([check.code, JSON.parse(check.stdout), calls()]).toEqual([0, [], m]);
+      // plural forms written by hand for some of the language's forms are kept: only the missing ones are translated
+      writeFileSync(join(dir, 'pl.yml'), read(dir, 'pl.yml').replace(/  inbox:\n(    .*\n)+/, '  inbox:\n    one: "%{count} wiadomość"\n    other: "%{count} wiadomości"\n'));
+      const forms = await e2e.run(['translate', 'sync', 'en.yml', '--to', 'pl', '-o', 'none'], { cwd: dir });
+      expect(forms.code).toBe(0);
+      expect(read(dir, 'pl.yml')).toContain('  inbox:\n    one: "%{count} wiadomość"\n    few: "%{count} [pl] ɱéššåĝéš"\n    many: "%{count} [pl] ɱéššåĝéš"\n    other: "%{count} wiadomości"\n');
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a file without a root language key goes beside its source; CRLF is kept; malformed YAML is exit 2 naming the place, nothing written', async () => {
+    const dir = tempDir('vx-files-yaml2-');
+    try {
+      writeFileSync(join(dir, 'strings.yml'), 'title: Settings\r\nbody: |\r\n  Two\r\n  lines\r\nafter: Done\r\n');
+      const r = await e2e.run(['translate', 'file', 'strings.yml', '--to', 'de', '--from', 'en', '-o', 'none'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(read(dir, 'strings.de.yml')).toBe('title: "[de] Šéţţîñĝš"\r\nbody: "[de] Ţŵö\\nļîñéš\\n"\r\nafter: "[de] Ðöñé"\r\n');
+      writeFileSync(join(dir, 'bad.yml'), 'a: x\na: y\n');
+      const bad = await e2e.run(['translate', 'file', 'bad.yml', '--to', 'de', '-o', 'none'], { cwd: dir });
+      expect([bad.code, bad.stderr]).toEqual([2, 'vx: bad.yml:2:1: malformed YAML: Map keys must be unique\n']);
+      expect(existsSync(join(dir, 'bad.de.yml'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
 describe('vx translate file over translations made by hand', () => {
   it('replaces them (file translates every unit) but says so, naming how many and that sync keeps them', async () => {
     const dir = tempDir('vx-files-byhand-');
@@ -518,13 +611,13 @@ describe('bad input', () => {
     const dir = scratch();
     try {
       writeFileSync(join(dir, 'notes.txt'), 'hello');
-      const f = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--format', 'yaml'], { cwd: dir });
+      const f = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--format', 'toml'], { cwd: dir });
       expect(f.code).toBe(2);
-      expect(f.stderr).toMatch(/--format.*xliff, json, po, md, auto/);
+      expect(f.stderr).toMatch(/--format.*xliff, json, yaml, po, md, auto/);
       const a = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--alignment'], { cwd: dir });
       expect([a.code, a.stderr]).toEqual([2, 'vx: --alignment does not apply to vx translate sync (locale files are sent as HTML with their placeholders protected)\n']);
       const e = await e2e.run(['translate', 'file', 'notes.txt', '--to', 'de'], { cwd: dir });
-      expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|po|md (known extensions: .xlf .xliff .xlf2 .json .po .pot .md .markdown .mdx)\n']);
+      expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|yaml|po|md (known extensions: .xlf .xliff .xlf2 .json .yml .yaml .po .pot .md .markdown .mdx)\n']);
     } finally {
       removeDir(dir);
     }

@@ -319,3 +319,44 @@ describe('inputs read whole are bounded', () => {
     expect(r.http.requests).toEqual([]);
   });
 });
+
+// a --state naming the wrong file (`--state .env`, a slip of the TAB) that is not JSON was quoted
+// by V8's message: 'Unexpected token 'V', "VX_MGMT_TO"... is not valid JSON', the start of the
+// file (a secret) on stderr; the config file's errors already leave the quote out
+describe('a state file that is not JSON is named with where, never with a piece of it', () => {
+  it('health watch --state', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'vx-sec-state-')), '.env');
+    writeFileSync(file, 'SK_live_9f8e7d6c5b4a\n');
+    const r = await runInProc(['mgmt', 'health', 'watch', '--once', '--state', file], { env });
+    expect(r.stderr).toBe(`vx: the state file ${file} is corrupt (not JSON: Unexpected token 'S'); it was left as it is: repair it, or move it away to start over (every current event is then reported again); nothing was sent\n`);
+    expect(r.code).toBe(2);
+  });
+});
+
+// the same quote from a file given as data by mistake (`--data @.env`, an import --file)
+describe('JSON read from a file named by mistake is refused without a piece of it', () => {
+  it('vx api --data @.env, erp create --data @.env, erp import --file rows.json', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-data-'));
+    const dotenv = join(dir, '.env');
+    writeFileSync(dotenv, 'SK_live_9f8e7d6c5b4a=1\n');
+    const rows = join(dir, 'rows.json');
+    writeFileSync(rows, 'SK_live_9f8e7d6c5b4a=1\n');
+    const cases: [string[], string][] = [
+      [['api', 'POST', '/x', '--service', 'erp', '--data', `@${dotenv}`], `vx: --data: ${dotenv} is not valid JSON (Unexpected token 'S'); to send another type, name it with -H 'Content-Type: <type>'\n`],
+      [['erp', 'currencies', 'create', '--data', `@${dotenv}`], `vx: --data: ${dotenv} is not valid JSON (Unexpected token 'S')\n`],
+      [['erp', 'currencies', 'import', '--file', rows, '--yes'], `vx: ${rows}: not valid JSON: Unexpected token 'S'\n`],
+    ];
+    for (const [args, line] of cases) {
+      const r = await runInProc(args, { env });
+      expect(r.stderr, args[0]).toBe(line);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { asVxError, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
 import type { MgmtClient } from './client.js';
 import type { ManifestEntry } from './manifest.js';
-import { getQuota, isFinal, listRequests, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, stateOf, submitLimit, type Quota, type QuotaScope } from './quota.js';
+import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, runningRequests, stateOf, submitLimit, type Quota, type QuotaScope, type RunningRequest } from './quota.js';
 
 /**
  * increase / decrease: to be submitted; unchanged: already at the limit; kept: the limit is
@@ -71,9 +71,6 @@ export async function makePlan(c: MgmtClient, entries: ManifestEntry[], o: { con
   );
 }
 
-/** how many of a location's latest quota requests are looked through for running ones */
-const RECENT_REQUESTS = 50;
-
 /**
  * Marks the changes whose quota already has a request running (Accepted or InProgress), so that a
  * rerun after an interruption follows that request instead of sending a second PATCH. One list
@@ -90,18 +87,9 @@ export async function markPending(c: MgmtClient, plan: PlanItem[], o: { concurre
     [...byScope.values()],
     o.concurrency,
     async (items) => {
-      const running = new Map<string, { requestId: string; state: string; limit?: number }>();
+      let running: Map<string, RunningRequest>;
       try {
-        for await (const r of listRequests(c, items[0].scope, { top: RECENT_REQUESTS })) {
-          const state = stateOf(r);
-          const id = requestIdFrom(r);
-          if (!id || (state !== 'InProgress' && state !== 'Accepted')) continue;
-          for (const v of Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string }; limit?: unknown }[]) : []) {
-            const name = v?.name?.value?.toLowerCase();
-            // the latest first: an older running request of the same quota does not replace it
-            if (name && !running.has(name)) running.set(name, { requestId: id, state, limit: typeof v.limit === 'number' ? v.limit : undefined });
-          }
-        }
+        running = await runningRequests(c, items[0].scope);
       } catch (e) {
         const err = asVxError(e);
         if (err.exitCode === 130) throw e;

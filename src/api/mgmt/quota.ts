@@ -69,6 +69,37 @@ export function listRequests(c: MgmtClient, s: QuotaScope, q: { filter?: string;
   return c.list<QuotaRequest>(requestUrl(c, s, undefined, { $filter: q.filter, $top: q.top }), q.top);
 }
 
+/** A quota request that is still running (Accepted or InProgress), as the list of requests shows it. */
+export interface RunningRequest {
+  requestId: string;
+  state: string;
+  /** the limit it asks (when the list says) */
+  limit?: number;
+  body: QuotaRequest;
+}
+
+/** how many of a location's latest quota requests are looked through for running ones */
+export const RECENT_REQUESTS = 50;
+
+/**
+ * The running requests of a location's quotas, by quota name (lower case), from its latest
+ * RECENT_REQUESTS requests; for a quota with several, the latest.
+ */
+export async function runningRequests(c: MgmtClient, s: QuotaScope): Promise<Map<string, RunningRequest>> {
+  const running = new Map<string, RunningRequest>();
+  for await (const r of listRequests(c, s, { top: RECENT_REQUESTS })) {
+    const state = stateOf(r);
+    const id = requestIdFrom(r);
+    if (!id || (state !== 'InProgress' && state !== 'Accepted')) continue;
+    for (const v of Array.isArray(r.properties?.value) ? (r.properties!.value as { name?: { value?: string }; limit?: unknown }[]) : []) {
+      const name = v?.name?.value?.toLowerCase();
+      // the latest first: an older running request of the same quota does not replace it
+      if (name && !running.has(name)) running.set(name, { requestId: id, state, limit: typeof v.limit === 'number' ? v.limit : undefined, body: r });
+    }
+  }
+  return running;
+}
+
 /**
  * Reads a quota request. `running` is true for a 202 (the long-running operation pattern of the
  * resource manager: a status URL from Location answers 202, often with no body, until the

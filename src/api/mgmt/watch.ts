@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { jsonErrorWithoutText } from '../../core/json.js';
 import { atomicFileSink } from '../../core/output.js';
 import { EVENT_TYPES } from '../../spec/mgmt.js';
 import type { HealthEvent } from './health.js';
@@ -44,7 +45,8 @@ export async function loadState(path: string): Promise<WatchState> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw corrupt(`not JSON: ${(e as Error).message}`);
+    // where, never the piece of the file V8 quotes (a --state naming the wrong file: a .env)
+    throw corrupt(`not JSON: ${jsonErrorWithoutText(text, e as Error)}`);
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw corrupt('not an object');
   const s = v as Record<string, unknown>;

@@ -10,7 +10,7 @@
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
 import { piecesText, type Piece } from './protect.js';
-import { applyEdits, hash, isLanguage, joinParts, LANGUAGE_NAME, lineAt, namesLanguage, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
+import { applyEdits, fileLanguage, hash, joinParts, lineAt, localeTargetPath, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let jsonc: typeof import('jsonc-parser') | undefined;
 
@@ -201,13 +201,7 @@ export const json: FileFormat = {
   parseSource(text, file): JsonSource {
     const root = parse(text, file);
     const jUnits = unitsOf(text, root);
-    const name = file.split(/[\\/]/);
-    const base = name[name.length - 1].replace(/\.json$/i, '');
-    // en.json, app.en.json, locales/en/common.json; not app.json or ui/strings.json (words, not languages)
-    const named = /(?:^|\.)([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)$/.exec(base)?.[1];
-    const dir = name.length > 1 ? name[name.length - 2] : undefined;
-    const lang = named && isLanguage(named) ? named : dir !== undefined && LANGUAGE_NAME.test(dir) && isLanguage(dir) ? dir : undefined;
-    return { format: 'json', file, text, units: jUnits, jUnits, root, language: lang?.replace('_', '-') };
+    return { format: 'json', file, text, units: jUnits, jUnits, root, language: fileLanguage(file, /\.json$/i) };
   },
 
   parseTarget(text, file, source, lang): JsonTarget {
@@ -293,20 +287,7 @@ export const json: FileFormat = {
  * anything else: name.de.json beside it.
  */
 export function jsonTargetPath(path: string, lang: string, sourceLanguage?: string): string {
-  const parts = path.split('/');
-  const file = parts[parts.length - 1];
-  const m = /^(?:(.*)\.)?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)\.json$/i.exec(file);
-  const isLang = (s: string) => namesLanguage(s, sourceLanguage);
-  if (m && isLang(m[2])) {
-    parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${lang}.json`;
-    return parts.join('/');
-  }
-  if (parts.length > 1 && isLang(parts[parts.length - 2])) {
-    parts[parts.length - 2] = lang;
-    return parts.join('/');
-  }
-  parts[parts.length - 1] = file.replace(/(\.json)?$/i, `.${lang}.json`);
-  return parts.join('/');
+  return localeTargetPath(path, lang, sourceLanguage, /\.(json)$/i, 'json');
 }
 
 /**

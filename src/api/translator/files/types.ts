@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Piece } from './protect.js';
 import { findLanguage } from '../../../spec/translator.js';
 
-export const FORMAT_NAMES = ['xliff', 'json', 'po', 'md'] as const;
+export const FORMAT_NAMES = ['xliff', 'json', 'yaml', 'po', 'md'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export interface SourceUnit {
@@ -156,6 +156,42 @@ export function isLanguage(code: string): boolean {
 export function namesLanguage(name: string, sourceLanguage?: string): boolean {
   const norm = (l: string) => l.replaceAll('_', '-').toLowerCase();
   return sourceLanguage ? norm(name) === norm(sourceLanguage) : LANGUAGE_NAME.test(name) && isLanguage(name);
+}
+
+/**
+ * The language a locale file's name gives: en.json, app.en.json, locales/en/common.json (`ext`
+ * matches the extension); not app.json or ui/strings.json (words, not languages).
+ */
+export function fileLanguage(file: string, ext: RegExp): string | undefined {
+  const name = file.split(/[\\/]/);
+  const base = name[name.length - 1].replace(ext, '');
+  const named = /(?:^|\.)([a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)$/.exec(base)?.[1];
+  const dir = name.length > 1 ? name[name.length - 2] : undefined;
+  const lang = named && isLanguage(named) ? named : dir !== undefined && LANGUAGE_NAME.test(dir) && isLanguage(dir) ? dir : undefined;
+  return lang?.replace('_', '-');
+}
+
+/**
+ * A locale file's target for `lang`: en.json -> de.json; app.en.json -> app.de.json;
+ * locales/en/common.json -> locales/de/common.json; anything else: name.de.json beside it.
+ * `ext` matches the extension (its group 1 is kept), `defaultExt` is added to a name without one.
+ */
+export function localeTargetPath(path: string, lang: string, sourceLanguage: string | undefined, ext: RegExp, defaultExt: string): string {
+  const parts = path.split('/');
+  const file = parts[parts.length - 1];
+  const m = new RegExp(`^(?:(.*)\\.)?([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)${ext.source}`, 'i').exec(file);
+  const isLang = (s: string) => namesLanguage(s, sourceLanguage);
+  if (m && isLang(m[2])) {
+    parts[parts.length - 1] = `${m[1] !== undefined ? `${m[1]}.` : ''}${lang}.${m[3]}`;
+    return parts.join('/');
+  }
+  if (parts.length > 1 && isLang(parts[parts.length - 2])) {
+    parts[parts.length - 2] = lang;
+    return parts.join('/');
+  }
+  const e = ext.exec(file);
+  parts[parts.length - 1] = e ? `${file.slice(0, e.index)}.${lang}.${e[1]}` : `${file}.${lang}.${defaultExt}`;
+  return parts.join('/');
 }
 
 /** Parts joined into the one string a unit's value is hashed and compared as. */
