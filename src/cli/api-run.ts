@@ -4,6 +4,7 @@ import type { Ctx } from '../core/context.js';
 import type { ApiOptions } from './api.js';
 import { UsageError } from '../core/errors.js';
 import { readBodyArg } from '../core/input.js';
+import { jsonErrorWithoutText } from '../core/json.js';
 import { paginate } from '../core/paging.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -82,7 +83,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
         JSON.parse(body);
       } catch (e) {
         const where = opts.data === '-' || opts.data === '@-' ? 'standard input' : opts.data.startsWith('@') ? opts.data.slice(1) : undefined;
-        throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${(e as Error).message}); to send another type, name it with -H 'Content-Type: <type>'`);
+        throw new UsageError(`--data${where ? `: ${where}` : ''} is not valid JSON (${jsonErrorWithoutText(body, e as Error)}); to send another type, name it with -H 'Content-Type: <type>'`);
       }
       if (typed === undefined) headers['Content-Type'] = opts.service === 'translator' ? 'application/json; charset=UTF-8' : 'application/json';
     }

@@ -6,6 +6,7 @@ import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, ope
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { AuthError, UsageError } from './errors.js';
+import { jsonErrorWithoutText } from './json.js';
 import { addSecret, redact } from './redact.js';
 import { normalizeBase } from './url.js';
 
@@ -97,20 +98,6 @@ function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: 
 export function maskSecret(value: string | undefined): string {
   if (!value) return '';
   return '********';
-}
-
-/**
- * JSON.parse's complaint about the config file without the piece of the file V8 quotes in it
- * (`Unexpected token 'e', ..."p.token": emu.OyDMuQ"... is not valid JSON`): the file holds
- * tokens and keys, and a broken line is often one of them. A position becomes line and column.
- */
-export function jsonErrorWithoutText(text: string, e: Error): string {
-  const message = e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '');
-  const at = /^(.*?)\s+in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?$/.exec(message);
-  if (!at) return message.replace(/\s*\(line (\d+) column (\d+)\)$/, ' at line $1, column $2');
-  const before = text.slice(0, Number(at[2]));
-  const line = before.split('\n').length;
-  return `${at[1]} at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
 }
 
 /** "EACCES: permission denied" of "EACCES: permission denied, open '/x/config.json'" */

@@ -7,7 +7,7 @@ import { createReadStream, fstatSync, promises as fsp, readFileSync, statSync } 
 import type { FileHandle } from 'node:fs/promises';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
-import { parseExact } from './json.js';
+import { jsonErrorWithoutText, parseExact } from './json.js';
 
 /** Standard input redirected from a directory (`< notes/`) reads as empty: a usage error instead. */
 function notADirectory(stdin: NodeJS.ReadableStream): void {
@@ -110,7 +110,7 @@ export async function readJsonArg(arg: string, stdin: NodeJS.ReadableStream = pr
     return parseExact(text);
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(`${what} nests too deeply for vx to read (${e.message}); nothing was sent`);
-    throw new UsageError(`${what} is not valid JSON (${(e as Error).message})`);
+    throw new UsageError(`${what} is not valid JSON (${jsonErrorWithoutText(text, e as Error)})`);
   }
 }
 

@@ -121,3 +121,18 @@ export function stringifyExact(value: unknown, indent?: number): string {
   const m = JSON.stringify(mark()).slice(1, -1);
   return text.replace(new RegExp(`"${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([-+0-9.eE]+)"`, 'g'), '$1');
 }
+
+/**
+ * JSON.parse's complaint without the piece of the text V8 quotes in it (`Unexpected token 'e',
+ * ..."p.token": emu.OyDMuQ"... is not valid JSON`): the config file holds tokens and keys, and a
+ * file named by mistake (`--data @.env`, `--state .env`) may hold a secret at the very place
+ * quoted. A position becomes line and column.
+ */
+export function jsonErrorWithoutText(text: string, e: Error): string {
+  const message = e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '');
+  const at = /^(.*?)\s+in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?$/.exec(message);
+  if (!at) return message.replace(/\s*\(line (\d+) column (\d+)\)$/, ' at line $1, column $2');
+  const before = text.slice(0, Number(at[2]));
+  const line = before.split('\n').length;
+  return `${at[1]} at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+}

@@ -288,7 +288,7 @@ describe('errors name the HTTP status, the service code and message, the request
 describe('vx api --data <json|@file|->', () => {
   it('text that is not JSON is a usage error before sending unless -H names another Content-Type; JSON is sent byte for byte', async () => {
     const bad = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', '{bad']);
-    expect(bad.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' in JSON at position 1); to send another type, name it with -H 'Content-Type: <type>'\n");
+    expect(bad.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' at line 1, column 2); to send another type, name it with -H 'Content-Type: <type>'\n");
     expect(bad.code).toBe(2);
     const dir = tempDir();
     try {
@@ -315,7 +315,7 @@ describe('vx api --data <json|@file|->', () => {
     expect(e2e.emu.log[0].headers?.['content-type']).toBe('application/json');
     e2e.emu.reset();
     const lit = await e2e.run(['erp', 'currencies', 'create', '--data', '{bad']);
-    expect(lit.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' in JSON at position 1)\n");
+    expect(lit.stderr).toBe("vx: --data is not valid JSON (Expected property name or '}' at line 1, column 2)\n");
     expect(lit.code).toBe(2);
     expect(e2e.emu.log).toEqual([]);
   });

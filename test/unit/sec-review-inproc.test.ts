@@ -335,3 +335,28 @@ describe('a state file that is not JSON is named with where, never with a piece 
     expect(r.code).toBe(2);
   });
 });
+
+// the same quote from a file given as data by mistake (`--data @.env`, an import --file)
+describe('JSON read from a file named by mistake is refused without a piece of it', () => {
+  it('vx api --data @.env, erp create --data @.env, erp import --file rows.json', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-data-'));
+    const dotenv = join(dir, '.env');
+    writeFileSync(dotenv, 'SK_live_9f8e7d6c5b4a=1\n');
+    const rows = join(dir, 'rows.json');
+    writeFileSync(rows, 'SK_live_9f8e7d6c5b4a=1\n');
+    const cases: [string[], string][] = [
+      [['api', 'POST', '/x', '--service', 'erp', '--data', `@${dotenv}`], `vx: --data: ${dotenv} is not valid JSON (Unexpected token 'S'); to send another type, name it with -H 'Content-Type: <type>'\n`],
+      [['erp', 'currencies', 'create', '--data', `@${dotenv}`], `vx: --data: ${dotenv} is not valid JSON (Unexpected token 'S')\n`],
+      [['erp', 'currencies', 'import', '--file', rows, '--yes'], `vx: ${rows}: not valid JSON: Unexpected token 'S'\n`],
+    ];
+    for (const [args, line] of cases) {
+      const r = await runInProc(args, { env });
+      expect(r.stderr, args[0]).toBe(line);
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+    }
+  });
+});

@@ -4,7 +4,7 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
-import { isExactNumber, parseExact, stringifyExact } from '../../core/json.js';
+import { isExactNumber, jsonErrorWithoutText, parseExact, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
 import { exactNumber } from './body.js';
 
@@ -441,7 +441,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
     try {
       all = parseExact(body);
     } catch (e) {
-      throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, (e as Error).message)}`);
+      throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, jsonErrorWithoutText(body, e as Error))}`);
     }
     if (!Array.isArray(all)) throw new UsageError(`${name}: expected a JSON array of objects`);
     all.forEach((v, i) => take(i + 1, v));
@@ -455,7 +455,7 @@ export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' 
         v = parseExact(s);
       } catch (e) {
         total++;
-        problems.push({ row: i + 1, message: `not valid JSON: ${(e as Error).message}` });
+        problems.push({ row: i + 1, message: `not valid JSON: ${jsonErrorWithoutText(s, e as Error)}` });
         return;
       }
       take(i + 1, v);

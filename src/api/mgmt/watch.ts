@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { jsonErrorWithoutText } from '../../core/config.js';
+import { jsonErrorWithoutText } from '../../core/json.js';
 import { atomicFileSink } from '../../core/output.js';
 import { EVENT_TYPES } from '../../spec/mgmt.js';
 import type { HealthEvent } from './health.js';

@@ -49,7 +49,8 @@ interface YamlTarget extends TargetDoc {
 }
 
 function parse(text: string, file: string): Document {
-  const docs = Y!.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true });
+  // (duplicate keys are found by duplicateKey: the library's own check is quadratic in a mapping's size)
+  const docs = Y!.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
   if (!Array.isArray(docs)) throw new UsageError(`${file}:1:1: malformed YAML: empty document`);
   const doc = docs[0];
   if (!doc) throw new UsageError(`${file}:1:1: malformed YAML: empty document`);
@@ -60,7 +61,34 @@ function parse(text: string, file: string): Document {
   }
   if (docs.length > 1) throw new UsageError(`${file}:${lineAt(text, docs[1].range[0])}: a YAML locale file holds one document, this one has ${docs.length}`);
   if (!Y!.isMap(doc.contents)) throw new UsageError(`${file}:1:1: a YAML locale file must be a mapping of keys and texts`);
+  const dup = duplicateKey(doc.contents);
+  if (dup) {
+    const at = position(text, dup.range![0]);
+    throw new UsageError(`${file}:${at.line}:${at.column}: malformed YAML: Map keys must be unique`);
+  }
   return doc;
+}
+
+/** The first key that a mapping of the tree has twice (by its text, as the application reads it). */
+function duplicateKey(node: unknown): Scalar | undefined {
+  if (Y!.isMap(node)) {
+    const seen = new Set<string>();
+    for (const p of node.items as Pair[]) {
+      if (Y!.isScalar(p.key)) {
+        const k = String(p.key.value);
+        if (seen.has(k)) return p.key;
+        seen.add(k);
+      }
+      const d = duplicateKey(p.value);
+      if (d) return d;
+    }
+  } else if (Y!.isSeq(node)) {
+    for (const c of node.items) {
+      const d = duplicateKey(c);
+      if (d) return d;
+    }
+  }
+  return undefined;
 }
 
 const isString = (n: unknown): n is Scalar => Y!.isScalar(n) && typeof (n as Scalar).value === 'string';
@@ -127,15 +155,27 @@ function text1(s: string): Piece[] {
   return [{ kind: 'text', value: s }];
 }
 
-/** The node at a path below `top` (undefined when absent). */
+const indexes = new WeakMap<object, Map<string, YNode>>();
+
+/** The node at a path below `top` (undefined when absent); one walk per tree builds an index by keyOf(path). */
 function nodeAt(top: YNode | null, path: readonly (string | number)[]): YNode | undefined {
-  let n: YNode | null | undefined = top;
-  for (const c of path) {
-    if (Y!.isMap(n)) n = (n.items as Pair[]).find((p) => keyText(p) === String(c))?.value as YNode | undefined;
-    else if (Y!.isSeq(n) && typeof c === 'number') n = n.items[c] as YNode | undefined;
-    else return undefined;
+  if (!top) return undefined;
+  let index = indexes.get(top);
+  if (!index) {
+    const m = new Map<string, YNode>();
+    const walk = (n: YNode, at: (string | number)[]) => {
+      m.set(keyOf(at), n);
+      if (Y!.isMap(n)) {
+        for (const p of n.items as Pair[]) {
+          const k = keyText(p);
+          if (k !== undefined && p.value) walk(p.value as YNode, [...at, k]);
+        }
+      } else if (Y!.isSeq(n)) (n as YAMLSeq).items.forEach((c, i) => c && walk(c as YNode, [...at, i]));
+    };
+    walk(top, []);
+    indexes.set(top, (index = m));
   }
-  return n ?? undefined;
+  return index.get(keyOf(path));
 }
 
 /** The forms a target language gets for a plural unit, each with the index of the source form it is translated from. */
