@@ -297,10 +297,17 @@ export function script(shell: string, nodes = commandNodes()): string {
 export async function run(ctx: Ctx, opts: { write?: string }, shell?: string): Promise<void> {
   ctx.noQuery('completion (it writes a shell script)');
   const nodes = commandNodes();
-  if (opts.write) {
-    await mkdir(opts.write, { recursive: true });
-    for (const [sh, file] of Object.entries(FILES)) await writeFile(join(opts.write, file), script(sh, nodes));
-    ctx.info(`wrote ${Object.values(FILES).join(', ')} to ${opts.write}`);
+  if (opts.write !== undefined) {
+    if (shell) throw new UsageError('--write writes the scripts of all four shells: give a shell or --write <dir>, not both');
+    const dir = opts.write;
+    const cannot = (e: unknown): never => {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : (e as Error).message;
+      throw new UsageError(`cannot write completions to ${dir}: ${why}`);
+    };
+    await mkdir(dir, { recursive: true }).catch(cannot);
+    for (const [sh, file] of Object.entries(FILES)) await writeFile(join(dir, file), script(sh, nodes)).catch(cannot);
+    ctx.info(`wrote ${Object.values(FILES).join(', ')} to ${dir}`);
     return;
   }
   if (!shell) throw new UsageError('name a shell: bash, zsh, fish or powershell');

@@ -46,6 +46,10 @@ describe('usage errors exit 2 and send nothing', () => {
     ['--paginate with POST', ['api', 'POST', '/x', '--service', 'erp', '--paginate'], /--paginate works with GET only/],
     ['unknown setting', ['profile', 'set', 'no.such', 'x'], /unknown setting "no.such"/],
     ['unknown shell', ['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
+    // a shell with --write was accepted and ignored (all four scripts were written)
+    ['a shell with --write', ['completion', 'bash', '--write', '/tmp/vx-never-written'], /^vx: --write writes the scripts of all four shells: give a shell or --write <dir>, not both\n$/],
+    // was "vx: EEXIST: file already exists, mkdir ...", exit 1
+    ['--write naming a file', ['completion', '--write', '/dev/null'], /^vx: cannot write completions to \/dev\/null: it is not a directory\n$/],
   ];
   for (const [name, args, re] of cases) {
     it(name, async () => {
