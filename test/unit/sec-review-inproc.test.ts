@@ -1,11 +1,19 @@
 // A hostile review of where secrets can surface (session 6): typed secrets echoed by usage errors,
 // credential forms the redaction did not know, run in-process (test/helpers/inproc.ts).
+import { chmodSync, closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
 import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
+
+/** A fresh directory of this test file's. */
+function scratch(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `vx-sec-${prefix}-`));
+}
 const SECRET = 'Sekr3tValue-9f8e7d';
 
 describe('a secret typed where vx did not expect it is not echoed by the usage error', () => {
@@ -145,10 +153,7 @@ describe('credentials never go over plain http to another machine unless VX_ALLO
 // created that file (with the journal's lines) wherever the link pointed
 describe('erp import: a journal name held by a dangling symbolic link is not followed', () => {
   it('exit 2, nothing sent, nothing created where the link points', async () => {
-    const { mkdtempSync, writeFileSync, symlinkSync, existsSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-journal-'));
+    const dir = scratch('journal');
     const input = join(dir, 'people.csv');
     writeFileSync(input, 'code,displayName\nSP1,Ann\n');
     const victim = join(dir, 'authorized_keys');
@@ -194,11 +199,8 @@ describe('a proxy variable that is not an http(s) address', () => {
 // content a setuid program. The permission bits are kept, those three bits are not.
 describe('a file vx replaces keeps its permissions but never set-user-ID, set-group-ID or sticky', () => {
   it('--out (atomicFileSink) and translate file targets', async () => {
-    const { mkdtempSync, writeFileSync, chmodSync, statSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
     const { atomicFileSink } = await import('../../src/core/output.js');
-    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-mode-'));
+    const dir = scratch('mode');
     const out = join(dir, 'tool');
     writeFileSync(out, 'old');
     chmodSync(out, 0o6755);
@@ -306,10 +308,7 @@ describe('inputs read whole are bounded', () => {
     expect((await readAllStdin(Readable.from([Buffer.from('{"a":1}')]), 1 << 20))).toBe('{"a":1}');
   });
   it('a regular file over the bound is refused by its size, unread (a sparse 600 MiB file)', async () => {
-    const { mkdtempSync, openSync, ftruncateSync, closeSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const big = join(mkdtempSync(join(tmpdir(), 'vx-sec-big-')), 'big.json');
+    const big = join(scratch('big'), 'big.json');
     const fd = openSync(big, 'w');
     ftruncateSync(fd, 600 * 1024 * 1024);
     closeSync(fd);
@@ -325,10 +324,7 @@ describe('inputs read whole are bounded', () => {
 // file (a secret) on stderr; the config file's errors already leave the quote out
 describe('a state file that is not JSON is named with where, never with a piece of it', () => {
   it('health watch --state', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const file = join(mkdtempSync(join(tmpdir(), 'vx-sec-state-')), '.env');
+    const file = join(scratch('state'), '.env');
     writeFileSync(file, 'SK_live_9f8e7d6c5b4a\n');
     const r = await runInProc(['mgmt', 'health', 'watch', '--once', '--state', file], { env });
     expect(r.stderr).toBe(`vx: the state file ${file} is corrupt (not JSON: Unexpected token 'S'); it was left as it is: repair it, or move it away to start over (every current event is then reported again); nothing was sent\n`);
@@ -339,10 +335,7 @@ describe('a state file that is not JSON is named with where, never with a piece 
 // the same quote from a file given as data by mistake (`--data @.env`, an import --file)
 describe('JSON read from a file named by mistake is refused without a piece of it', () => {
   it('vx api --data @.env, erp create --data @.env, erp import --file rows.json', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const dir = mkdtempSync(join(tmpdir(), 'vx-sec-data-'));
+    const dir = scratch('data');
     const dotenv = join(dir, '.env');
     writeFileSync(dotenv, 'SK_live_9f8e7d6c5b4a=1\n');
     const rows = join(dir, 'rows.json');
