@@ -135,7 +135,7 @@ async function finishRun(ctx: Ctx, set: ErpSet, results: Results, verb: string, 
   if (unknown.length) {
     ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
     for (const c of checks) ctx.info(`  check with: ${c}`);
-    if (journal) ctx.info(`  a rerun leaves them alone; --resend-unknown sends them again`);
+    if (journal) ctx.info(`  a rerun leaves them alone; --check-unknown looks them up (and sends those the service shows it does not have), --resend-unknown sends them all again`);
   }
   const failures = results.all.filter((r) => !OK.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
   for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
@@ -169,7 +169,10 @@ async function readRows(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<{ pars
 }
 
 export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void> {
-  if (opts.resendUnknown && opts.journal === undefined && opts.file === '-') throw new UsageError('--resend-unknown needs the journal of the earlier run (--journal <file>)');
+  if (opts.resendUnknown && opts.checkUnknown) throw new UsageError('--check-unknown and --resend-unknown do not go together: --check-unknown sends only the rows the service proves it does not have');
+  for (const [given, flag] of [[opts.resendUnknown, '--resend-unknown'], [opts.checkUnknown, '--check-unknown']] as const) {
+    if (given && opts.journal === undefined && opts.file === '-') throw new UsageError(`${flag} needs the journal of the earlier run (--journal <file>)`);
+  }
   const bulk = bulkOptions(ctx, opts);
   const { parsed, name } = await readRows(ctx, set, opts);
   if (parsed.ignored.length) {
@@ -201,6 +204,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
   try {
     // what an earlier run did
     const send: Row[] = [];
+    const toCheck: { row: Row; id?: string }[] = [];
     const changed: number[] = [];
     for (const row of parsed.rows) {
       const prev = journal.previous.get(row.row);
@@ -214,9 +218,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       }
       if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
       else if (opts.resendUnknown) send.push(row);
+      else if (opts.checkUnknown) toCheck.push({ row, id: prev.id });
       else {
         const check = checksFor(set, mode, [row], () => prev.id)[0];
-        results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--resend-unknown sends it)', ...(check ? { check } : {}) });
+        results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)', ...(check ? { check } : {}) });
       }
     }
     if (changed.length) {
@@ -231,6 +236,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     // rows by row number (an array: a Map of 10,000 entries cost more to build and to keep)
     const byRow: Row[] = [];
     for (const r of send) byRow[r.row] = r;
+    for (const c of toCheck) byRow[c.row.row] = c.row;
     const sentLines = (rows: readonly Row[]) => {
       let text = '';
       for (const row of rows) text += sentLine(row.row, row.hash);
@@ -267,6 +273,19 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     };
     let interrupted: InterruptedError | undefined;
     try {
+      if (toCheck.length) {
+        // --check-unknown: ask the service about each row an earlier run left unknown; found ->
+        // done, provably absent -> sent with the others (create), anything else stays unknown
+        const absent = await checkUnknown(client, set, batch, mode, toCheck, bulk, record);
+        flush();
+        const checked = new Set(toCheck.map((t) => t.row.row));
+        const c = (status: ResultStatus) => results.all.filter((r) => r.status === status && checked.has(r.row)).length;
+        const parts = [`${c(mode === 'create' ? 'created' : 'updated')} found done`, ...(mode === 'create' ? [`${absent.length} not there (sent now)`] : []), `${c('unknown')} still unknown`];
+        ctx.info(`--check-unknown: ${toCheck.length} row${toCheck.length === 1 ? '' : 's'} looked up: ${parts.join(', ')}`);
+        for (const r of absent) byRow[r.row] = r;
+        send.push(...absent);
+        send.sort((a, b) => a.row - b.row);
+      }
       if (mode === 'create') {
         const url = client.collectionUrl(set);
         const items: BulkItem[] = send.map((r) => ({ row: r.row, op: { method: 'POST', url, body: r.body } }));
@@ -296,6 +315,77 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     journal.close();
     state.keepOnOutputGone = false;
   }
+}
+
+/** Whether the service keeps this key value as written: the key fields of the sets (code, externalDocumentNumber) are code fields, which it stores in capitals without surrounding spaces. */
+function storedAsGiven(value: string): boolean {
+  return value !== '' && value === value.trim() && value === value.toUpperCase();
+}
+
+/** Values equal as the service gives them back (a null sent clears the field: empty text, 0 or false). */
+function sameValue(have: unknown, want: unknown): boolean {
+  if (want === null) return have === null || have === '' || have === 0 || have === false;
+  if (typeof want === 'object' || typeof have === 'object') return JSON.stringify(have) === JSON.stringify(want);
+  return have === want;
+}
+
+/**
+ * --check-unknown: looks up each row an earlier run left unknown, in batched GETs. Create: by the
+ * set's natural key; found -> created (journaled done, never sent), not found when the key is one
+ * the service stores as written -> returned, to be sent now. Update: by the record's id (or the
+ * row's key); found with the row's values in place -> updated. Anything else stays unknown, with why.
+ */
+async function checkUnknown(
+  client: ErpClient,
+  set: ErpSet,
+  batch: BatchClient,
+  mode: 'create' | 'update',
+  rows: readonly { row: Row; id?: string }[],
+  bulk: BulkOptions,
+  record: (r: RowResult) => void,
+): Promise<Row[]> {
+  const unknown = (row: Row, message: string, id?: string) => record({ row: row.row, status: 'unknown', ...(id ? { id } : {}), message: `${message}; not sent again` });
+  const keys: { row: number; field: string; value: string }[] = [];
+  const key = set.naturalKey;
+  for (const { row, id } of rows) {
+    if (mode === 'update') {
+      const k = id ? { field: 'id', value: id } : row.key!;
+      keys.push({ row: row.row, field: k.field, value: k.value });
+      continue;
+    }
+    const v = key ? row.body[key] : undefined;
+    if (typeof v === 'string' && v !== '') keys.push({ row: row.row, field: key!, value: v });
+    else {
+      const why = set.fields.number?.readOnly ? `its number is set by the service${key ? ` and the row has no ${key}` : ''}` : key ? `the row has no ${key}` : `the ${set.singular} has no key field`;
+      unknown(row, `--check-unknown cannot look it up: nothing in the row identifies the ${set.singular} it would have created (${why}); check by hand`);
+    }
+  }
+  const fields = mode === 'update' ? [...new Set(['id', ...(set.fields.number ? ['number'] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',') : undefined;
+  const found = await lookup(client, set, batch, keys, bulk, fields);
+  const byRow = new Map(rows.map((r) => [r.row.row, r]));
+  const absent: Row[] = [];
+  for (const k of keys) {
+    const { row, id } = byRow.get(k.row)!;
+    const f = found.get(k.row)!;
+    const what = `${k.field} ${k.value}`;
+    if (f.failure) {
+      if (f.failure.code === 'NotFound' && mode === 'create' && storedAsGiven(k.value)) absent.push(row);
+      else if (f.failure.code === 'NotFound' && mode === 'create') unknown(row, `--check-unknown found no ${set.singular} with ${what}, but the service keeps ${k.field} in capitals without surrounding spaces, so it may hold it otherwise; check by hand`);
+      else if (f.failure.code === 'NotFound') unknown(row, `--check-unknown found no ${set.singular} with ${what}`, id);
+      else if (f.failure.code === 'Ambiguous') unknown(row, `--check-unknown found more than one ${set.singular} with ${what}`, id);
+      else unknown(row, `--check-unknown could not look it up: ${f.failure.message ?? ''}`, id);
+      continue;
+    }
+    const extra = { id: f.id, ...(f.number ? { number: f.number } : {}) };
+    if (mode === 'create') {
+      record({ row: row.row, status: 'created', ...extra, message: `found by --check-unknown (${what}): the earlier run created it` });
+      continue;
+    }
+    const off = Object.keys(row.body).find((name) => !sameValue(f.record?.[name], row.body[name]));
+    if (off === undefined) record({ row: row.row, status: 'updated', ...extra, message: `found by --check-unknown (${what}) with the row's values: the earlier run updated it` });
+    else unknown(row, `--check-unknown found the ${set.singular} (${what}) without the row's values (${off} is ${JSON.stringify(f.record?.[off] ?? null)}, the row has ${JSON.stringify(row.body[off])}): the update was not done, or the record changed since; --resend-unknown sends it`, f.id);
+  }
+  return absent;
 }
 
 /** Commands that find out what happened to rows with an unknown outcome: one list by the human key when there is one. */

@@ -53,6 +53,7 @@ const importOptions = (set: ErpSet) =>
     opt('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`),
     opt('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)'),
     opt('--journal <file>', "where each row's outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)"),
+    opt('--check-unknown', 'look up the rows whose outcome an earlier run could not learn: those found are journaled done, those the service shows it lacks are sent'),
     opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn'),
   ] as const;
 const EXPORT = [
@@ -113,7 +114,9 @@ Rows go out in $batch requests; one result per row (row, status, id/number or th
 summary goes to stderr. Exit 0 when every row succeeded, 1 when some did not.
 The journal records each row's outcome as it is learned: rerunning the same command skips rows
 already done; rows whose outcome is unknown are listed with a command that checks them and are
-not sent again unless --resend-unknown.
+not sent again unless --resend-unknown. --check-unknown asks the service about them by their key
+(with --update: by id, and whether the row's values are in place): found, they count as done;
+not there, they are sent (create); otherwise they stay unknown, with why.
 `;
 
 const EXPORT_HELP = `
@@ -260,7 +263,7 @@ export function setSpec(set: ErpSet): Spec {
             name: 'import',
             summary: `create (or with --update change) one ${set.singular} per row of a CSV, NDJSON or JSON file, over $batch`,
             options: [...BATCH, ...co, ...importOptions(set)],
-            examples: [`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`],
+            examples: [`${p} import --file <file>`, `${p} import --file <rows> --format ndjson -o ndjson > results.ndjson`, `${p} import --file <changes> --format csv --update --atomic`, `${p} import --file <file> --check-unknown`],
             more: IMPORT_HELP + fieldHelp(set, true),
             run: async (ctx, opts) => (await bulkRun()).runImport(ctx, set, opts),
           }),

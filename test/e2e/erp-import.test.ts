@@ -190,6 +190,128 @@ describe('erp import', () => {
     expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Internal_EntityWithSameKeyExists', 'Internal_EntityWithSameKeyExists']);
   });
 
+  it('--check-unknown: rows found by their key are journaled created and not sent; a row the service lacks is sent once; exit 0', async () => {
+    const p = file('check.csv', 'code,displayName\nK1,One\nK2,Two\nK3,Three\n');
+    e2e.emu.setFaults('erp/POST/reset-after:1x');
+    const lost = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--batch-size', '2', '--concurrency', '1']);
+    expect(lost.code).toBe(1);
+    expect(lines(lost.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'unknown'], [3, 'unknown'], [4, 'created']]);
+    expect(lost.stderr).toContain('--check-unknown looks them up');
+    // K1 and K2 were created (their answer was lost); then K2 is deleted: the check must find K1 and send K2 again
+    const all = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout) as { id: string; code: string }[];
+    const k1 = all.find((x) => x.code === 'K1')!;
+    const k2 = all.find((x) => x.code === 'K2')!;
+    expect((await e2e.run(['erp', 'salespeople', 'delete', k2.id, '--yes', '--force'])).code).toBe(0);
+    const before = readFileSync(`${p}.vx-journal`, 'utf8');
+    const n = batches().length;
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(r.stderr).toBe(
+      '--check-unknown: 2 rows looked up: 1 found done, 1 not there (sent now), 0 still unknown\n' + `imported 3 rows: 2 created, 1 skipped (done before, per the journal)\njournal: ${p}.vx-journal\n`,
+    );
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout).sort((a, b) => a.row - b.row);
+    expect(out[0]).toEqual({ row: 2, status: 'created', id: k1.id, message: "found by --check-unknown (code K1): the earlier run created it" });
+    expect(out[1]).toEqual({ row: 3, status: 'created', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(out[2]).toMatchObject({ row: 4, status: 'skipped' });
+    // one batch of lookups (GETs by code), then one POST of K2 alone
+    const sent = batches().slice(n).map((b) => JSON.parse(b.body!).requests as { method: string; url: string; body?: unknown }[]);
+    expect(sent.map((reqs) => reqs.map((q) => q.method))).toEqual([['GET', 'GET'], ['POST']]);
+    expect(sent[0].map((q) => decodeURIComponent(q.url))).toEqual([
+      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K1'&$select=id&$top=2`,
+      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K2'&$select=id&$top=2`,
+    ]);
+    expect(sent[1][0].body).toEqual({ code: 'K2', displayName: 'Two' });
+    expect((await codes()).filter((c) => /^K\d$/.test(c)).sort()).toEqual(['K1', 'K2', 'K3']);
+    const hash = (c: string, d: string) => hashFields([c, d]);
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
+      `{"row":2,"hash":"${hash('K1', 'One')}","state":"done","id":"${k1.id}"}\n` +
+        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"sent"}\n` +
+        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"done","id":"${out[1].id}"}\n`,
+    );
+    // the journal now has every row done: a rerun sends nothing and exits 0
+    const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(again.code).toBe(0);
+    expect(lines(again.stdout).map((x) => x.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(batches().length).toBe(n + 2);
+  });
+
+  it('--check-unknown leaves unknown, with why, the rows it cannot prove: a key the service may store otherwise, a lookup that failed, no key', async () => {
+    const head = (p: string, command = 'erp salespeople import') => ({ kind: 'vx-erp-import-journal', version: 1, command, company: e2e.env.VX_ERP_COMPANY, input: p });
+    const p = file('check-edge.csv', 'code\nlow1\nK9\n');
+    writeFileSync(`${p}.vx-journal`, [head(p), { row: 2, hash: hashFields(['low1']), state: 'unknown' }, { row: 3, hash: hashFields(['K9']), state: 'sent' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const n = batches().length;
+    // the lookup of the first batch is answered with a lost connection: K9 is not provably absent
+    e2e.emu.setFaults('erp/POST/reset:1x');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson', '--retries', '0']);
+    expect(r.code).toBe(1);
+    const out = lines(r.stdout);
+    expect(out.map((x) => [x.row, x.status])).toEqual([[2, 'unknown'], [3, 'unknown']]);
+    expect(out[0].message).toMatch(/^--check-unknown could not look it up: reading the salesperson\/purchaser failed: .+; not sent again$/);
+    expect(out[1].check).toBe(`vx erp salespeople list --filter "code eq 'K9'"`);
+    expect(batches().slice(n).every((b) => JSON.parse(b.body!).requests.every((q: { method: string }) => q.method === 'GET'))).toBe(true);
+    expect(r.stderr).toContain('--check-unknown: 2 rows looked up: 0 found done, 0 not there (sent now), 2 still unknown\n');
+    expect(r.stderr).toContain('2 of 2 rows did not succeed');
+    // answered: low1 is not there as written, but the service keeps codes in capitals: not sent; K9 is sent
+    const m = batches().length;
+    const s = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(s.code).toBe(1);
+    const res = lines(s.stdout).sort((a, b) => a.row - b.row);
+    expect(res[0]).toEqual({
+      row: 2,
+      status: 'unknown',
+      message: '--check-unknown found no salesperson/purchaser with code low1, but the service keeps code in capitals without surrounding spaces, so it may hold it otherwise; check by hand; not sent again',
+      check: `vx erp salespeople list --filter "code eq 'low1'"`,
+    });
+    expect(res[1]).toMatchObject({ row: 3, status: 'created' });
+    expect(batches().slice(m).flatMap((b) => JSON.parse(b.body!).requests.filter((q: { method: string }) => q.method === 'POST').map((q: { body: unknown }) => q.body))).toEqual([{ code: 'K9' }]);
+    // sales orders: a row without externalDocumentNumber names no record (its number is set by the service)
+    const o = file('check-orders.csv', 'customerNumber\n10000\n');
+    writeFileSync(`${o}.vx-journal`, [head(o, 'erp sales-orders import'), { row: 2, hash: hashFields(['10000']), state: 'unknown' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const k = batches().length;
+    const so = await e2e.run(['erp', 'sales-orders', 'import', '--file', o, '--check-unknown', '-o', 'ndjson']);
+    expect(so.code).toBe(1);
+    expect(lines(so.stdout)).toEqual([
+      {
+        row: 2,
+        status: 'unknown',
+        message: '--check-unknown cannot look it up: nothing in the row identifies the sales order it would have created (its number is set by the service and the row has no externalDocumentNumber); check by hand; not sent again',
+        check: 'vx erp sales-orders list --orderby "lastModifiedDateTime desc" --top 1',
+      },
+    ]);
+    expect(batches().length).toBe(k);
+    const both = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '--resend-unknown']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('vx: --check-unknown and --resend-unknown do not go together: --check-unknown sends only the rows the service proves it does not have\n');
+  });
+
+  it('--update --check-unknown: a record holding the row\'s values is journaled updated; one without them stays unknown; nothing is sent', async () => {
+    const [a, b] = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
+    expect((await e2e.run(['erp', 'salespeople', 'update', a.id, '--set', 'jobTitle=Checked', '--force'])).code).toBe(0);
+    const p = file('check-upd.csv', `code,jobTitle\n${a.code},Checked\n${b.code},Checked\n`);
+    const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp salespeople import --update', company: e2e.env.VX_ERP_COMPANY, input: p };
+    writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields([a.code, 'Checked']), state: 'unknown', id: a.id }, { row: 3, hash: hashFields([b.code, 'Checked']), state: 'sent' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const before = readFileSync(`${p}.vx-journal`, 'utf8');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '--check-unknown', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).sort((x, y) => x.row - y.row)).toEqual([
+      { row: 2, status: 'updated', id: a.id, message: `found by --check-unknown (id ${a.id}) with the row's values: the earlier run updated it` },
+      {
+        row: 3,
+        status: 'unknown',
+        id: b.id,
+        message: `--check-unknown found the salesperson/purchaser (code ${b.code}) without the row's values (jobTitle is ${JSON.stringify(b.jobTitle)}, the row has "Checked"): the update was not done, or the record changed since; --resend-unknown sends it; not sent again`,
+        check: `vx erp salespeople list --filter "id eq ${b.id}"`,
+      },
+    ]);
+    const reqs = batches().flatMap((x) => JSON.parse(x.body!).requests as { method: string; url: string }[]);
+    expect(reqs.map((q) => q.method)).toEqual(['GET', 'GET']);
+    expect(decodeURIComponent(reqs[0].url)).toBe(`companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers(${a.id})?$select=id,jobTitle`);
+    expect(r.stderr).toContain('--check-unknown: 2 rows looked up: 1 found done, 1 still unknown\n');
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
+      `{"row":2,"hash":"${hashFields([a.code, 'Checked'])}","state":"done","id":"${a.id}"}\n{"row":3,"hash":"${hashFields([b.code, 'Checked'])}","state":"unknown","id":"${b.id}"}\n`,
+    );
+  });
+
   it('--update: rows an earlier run left unknown are listed with a check, by id where the journal has it, else by their key', async () => {
     const [a, b] = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
     const p = file('lost-upd.csv', `code,jobTitle\n${a.code},Lost\n${b.code},Lost\n`);

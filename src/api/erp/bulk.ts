@@ -147,6 +147,8 @@ export interface Found {
   id?: string;
   etag?: string;
   number?: string;
+  /** the record as read (the fields of `select`) */
+  record?: Record<string, unknown>;
   failure?: RowResult;
 }
 
@@ -156,8 +158,7 @@ export function idFields(set: ErpSet): string {
 }
 
 /** The GET operations of `lookup` (also what --dry-run shows): by id, or `$filter=<key> eq '…'`. */
-export function lookupItems(client: ErpClient, set: ErpSet, keys: readonly { row: number; field: string; value: string }[]): BulkItem[] {
-  const select = idFields(set);
+export function lookupItems(client: ErpClient, set: ErpSet, keys: readonly { row: number; field: string; value: string }[], select = idFields(set)): BulkItem[] {
   return keys.map((k) => ({
     row: k.row,
     op: {
@@ -180,9 +181,10 @@ export async function lookup(
   batch: BatchClient,
   keys: readonly { row: number; field: string; value: string }[],
   opts: BulkOptions,
+  select?: string,
 ): Promise<Map<number, Found>> {
   const out = new Map<number, Found>();
-  const items = lookupItems(client, set, keys);
+  const items = lookupItems(client, set, keys, select);
   const byRow = new Map(keys.map((k) => [k.row, k]));
   await runBatches(batch, items, { ...opts, atomic: false }, () => undefined, (chunk, results, no) => {
     chunk.forEach((it, i) => {
@@ -201,7 +203,7 @@ export async function lookup(
         return;
       }
       const etag = typeof rec['@odata.etag'] === 'string' ? rec['@odata.etag'] : r.headers.etag;
-      out.set(it.row, { row: it.row, id: String(rec.id), etag, ...(typeof rec.number === 'string' ? { number: rec.number } : {}) });
+      out.set(it.row, { row: it.row, id: String(rec.id), etag, ...(typeof rec.number === 'string' ? { number: rec.number } : {}), ...(select ? { record: rec } : {}) });
     });
   });
   return out;
