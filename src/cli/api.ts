@@ -3,7 +3,7 @@ import { arg, command, opt, type OptionsOf } from './define.js';
 
 const OPTIONS = [
   opt('--service <name>', 'which service', { choices: FAMILY_NAMES, required: true }),
-  opt('-d, --data <json|@file|->', 'request body: JSON text, @file, or - for stdin'),
+  opt('-d, --data <json|@file|->', 'request body: JSON text, @file, or - (or @-) for stdin'),
   opt('-H, --header <key:value>', 'extra request header (repeatable)', { repeat: true }),
   opt('--paginate', 'follow nextLink / @odata.nextLink and print all items as one array'),
 ] as const;

@@ -28,7 +28,7 @@ const LIST = [
 ] as const;
 const GET = [opt('--select <fields>', 'OData $select: comma-separated fields'), opt('--expand <navigation>', 'OData $expand')] as const;
 const BODY = [
-  opt('-d, --data <json|@file|->', 'the fields as a JSON object: JSON text, @file, or - for stdin'),
+  opt('-d, --data <json|@file|->', 'the fields as a JSON object: JSON text, @file, or - (or @-) for stdin'),
   opt('--set <field=value>', 'set one field, typed by the model (repeatable; wins over --data)', { repeat: true }),
 ] as const;
 const ETAG = [

@@ -136,6 +136,8 @@ export function clip(s: string | undefined, n: number): string | undefined {
 }
 
 function detailLines(v: unknown): string[] {
+  // the health family's ErrorResponse has `details` as one string (3-mgmt.md, Errors)
+  if (typeof v === 'string') return v.trim() ? [clip(v.trim(), MAX_DETAIL)!] : [];
   if (!Array.isArray(v)) return [];
   const out: string[] = [];
   for (const d of v) {

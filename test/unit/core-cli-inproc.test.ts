@@ -23,6 +23,8 @@ describe('usage errors exit 2 and send nothing', () => {
     ['invalid --query', ['-q', '[?', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], /invalid --query expression "\[\?"/],
     // a misspelt function was found only on the result, after the request (a create) was made
     ['--query with an unknown function', ['-q', '[?lenght(code) > `2`]', 'api', 'POST', '/x', '--service', 'erp', '--data', '{}'], /^vx: invalid --query expression "\[\?lenght\(code\) > `2`\]": unknown function lenght\(\)\n$/],
+    ['--query calling a function with too many arguments', ['-q', 'length(@, @)', 'api', 'POST', '/x', '--service', 'erp', '--data', '{}'], /^vx: invalid --query expression "length\(@, @\)": length\(\) takes 1 argument, not 2\n$/],
+    ['--query calling a function with too few arguments', ['-q', 'join(`", "`)', 'api', 'POST', '/x', '--service', 'erp', '--data', '{}'], /^vx: invalid --query expression "join\(`", "`\)": join\(\) takes 2 arguments, not 1\n$/],
     ['invalid method', ['api', 'FETCH', '/x', '--service', 'erp'], /invalid method "FETCH"/],
     ['foreign absolute URL', ['api', 'GET', 'http://127.0.0.2:9/x', '--service', 'erp'], /is not on the configured endpoint .*; vx sends credentials only there/],
     ['bad header', ['api', 'GET', '/x', '--service', 'erp', '-H', 'nocolon'], /invalid --header "nocolon": expected key:value/],

@@ -44,6 +44,12 @@ describe('parseErrorBody', () => {
       message: 'The subscription is invalid.',
       details: [],
     });
+    // the spec's ErrorResponse of the health family has `details` as a string: it is kept, not dropped
+    expect(parseErrorBody('{"code":"ResourceNotFound","message":"The resource was not found.","details":"No resource vm1 in group web."}')).toEqual({
+      code: 'ResourceNotFound',
+      message: 'The resource was not found.',
+      details: ['No resource vm1 in group web.'],
+    });
   });
   it('OAuth {error:"...", error_description}', () => {
     expect(parseErrorBody('{"error":"invalid_grant"}')).toEqual({ code: undefined, message: 'invalid_grant', details: [] });
