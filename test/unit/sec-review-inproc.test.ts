@@ -284,6 +284,8 @@ describe('redaction of code= and other form fields leaves OData literals and JSO
     expect(redact(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`)).toBe(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`);
     expect(redact('{"message":"see ?access_token=abc123\\" there"}')).toBe('{"message":"see ?access_token=***\\" there"}');
     expect(redact('code=abc&x=1')).toBe('code=***&x=1');
+    // a quoted value of another field is still a secret
+    expect(redact("the password='hunter2' is too weak")).toBe('the password=*** is too weak');
   });
   it('the error line keeps the service code and message', async () => {
     const { errorFromResponse } = await import('../../src/core/errors.js');
