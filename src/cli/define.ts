@@ -128,6 +128,8 @@ export interface CommandSpec<O extends readonly Opt[] = readonly Opt[], A extend
    * may make it (profile set, auth login); `unused`: it never reads one (completion, emulator).
    */
   profile?: 'creates' | 'unused';
+  /** options of a parent command (translate's) given on the line are refused rather than ignored */
+  ownOptionsOnly?: boolean;
   run(ctx: Ctx, opts: OptionsOf<O>, ...args: ArgsOf<A>): Promise<void>;
   /** commander settings data cannot say (its help layout, say), applied before the options are added */
   configure?(c: Command): void;
@@ -231,7 +233,7 @@ export function mount(parent: Command, spec: Spec): Command {
     });
   }
   helpAfter(c, spec);
-  c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile }));
+  c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile, ownOptionsOnly: spec.ownOptionsOnly }));
   const children = spec.commands?.() ?? [];
   if (children.length && spec.args?.length) operandsAfterDashDash(c);
   for (const child of children) mount(c, child);

@@ -41,6 +41,22 @@ export const state: RunState = { signal: new AbortController().signal };
  */
 export interface ActOptions {
   profile?: 'creates' | 'unused';
+  /** options of a parent command (translate's) given on the line are refused, not ignored */
+  ownOptionsOnly?: boolean;
+}
+
+/**
+ * The first option a parent command (not the program) parsed from the line that `cmd` does not
+ * declare itself, as its flag: such a value reaches the run merged and would be ignored.
+ */
+function parentOptionGiven(cmd: Command): string | undefined {
+  const own = new Set(cmd.options.map((o) => o.attributeName()));
+  for (let p = cmd.parent; p?.parent; p = p.parent) {
+    for (const o of p.options) {
+      if (!own.has(o.attributeName()) && p.getOptionValueSource(o.attributeName()) === 'cli') return o.long ?? o.flags;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -59,6 +75,13 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
     const ctx = state.makeCtx?.(opts) ?? new Ctx(opts, SETTINGS, undefined, state.signal);
     state.ctx = ctx;
+    const foreign = options.ownOptionsOnly ? parentOptionGiven(cmd) : undefined;
+    if (foreign) {
+      let path = '';
+      for (let c: Command | null = cmd; c?.parent; c = c.parent) path = ` ${c.name()}${path}`;
+      const { UsageError } = await import('../core/errors.js');
+      throw new UsageError(`${foreign} does not apply to vx${path}; nothing was done`);
+    }
     ctx.onPager = (running) => void (state.pagerRunning = running);
     if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent

@@ -69,6 +69,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
   commands: () => [
     command({
       name: 'stats',
+      ownOptionsOnly: true,
       summary: 'entries, size, oldest and newest entry, entries per language pair',
       options: [MEMORY],
       examples: ['vx translate memory stats --memory <tm> -o json'],
@@ -76,6 +77,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     }),
     command({
       name: 'export',
+      ownOptionsOnly: true,
       summary: 'write every entry as TMX 1.4 (streamed) to standard output or --out',
       options: [MEMORY, opt('--out <file>', 'write to this file (it appears only when complete; - is standard output)')],
       examples: ['vx translate memory export --memory <tm> --out <tmx>'],
@@ -83,6 +85,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     }),
     command({
       name: 'import',
+      ownOptionsOnly: true,
       summary: 'add the entries of a TMX file, 1.1 to 1.4 (checked whole first: any problem imports nothing)',
       args: [arg('<file.tmx>', 'the TMX file')],
       options: [MEMORY, opt('--from <lang>', 'the source language of units the file names none for (its header says srclang="*all*")')],
@@ -91,6 +94,7 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
     }),
     command({
       name: 'prune',
+      ownOptionsOnly: true,
       summary: 'remove entries: older than an age, of a target or source language (asks, or --yes)',
       options: [
         MEMORY,

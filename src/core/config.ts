@@ -154,6 +154,7 @@ export class Config {
     if (this.data) return this.data;
     let text: string;
     try {
+      this.checkOwners();
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
@@ -355,6 +356,7 @@ export class Config {
   private accessAdvice(e: unknown): string {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EROFS') return '; it is on a read-only file system: point VX_CONFIG_DIR at a writable directory';
+    if (code === 'EOWNER') return "; vx takes settings and credentials only from a directory and file of your own (or root's): point VX_CONFIG_DIR at a directory of your own";
     if (code !== 'EACCES' && code !== 'EPERM') return '';
     return `; make it readable and writable for your user (after \`sudo vx\`: \`sudo chown -R "$USER" ${this.dir}\`) or point VX_CONFIG_DIR at a directory of your own`;
   }
@@ -382,12 +384,37 @@ export class Config {
     } catch {
       return; // reported by the read or write that follows
     }
+    try {
+      this.checkOwners();
+    } catch (e) {
+      throw new UsageError(`cannot use config ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
+    }
     if (mode & 0o022) {
       throw new UsageError(
         `config directory ${this.dir} is writable by other users (mode ${(mode & 0o7777).toString(8).padStart(4, '0')}); ` +
           'vx keeps credentials there and leaves the modes of a directory it did not create alone: point VX_CONFIG_DIR at a directory of your own ' +
           '(vx creates a missing one with mode 0700), or remove the write permission of group and others (chmod go-w)',
       );
+    }
+  }
+
+  /**
+   * A config directory or file owned by another user (not root) is not used, as ssh refuses its
+   * files: with HOME=/tmp (some CI runners), another user who made /tmp/.config/vx first (0755,
+   * so not writable by others) chose the endpoints every vx run there sent its tokens to. It counts
+   * as a file that cannot be read (flags and VX_* variables go on; a setting only it could give is
+   * exit 2). Root itself reads any (a mounted volume of another uid in a container).
+   */
+  private checkOwners(): void {
+    const me = process.getuid?.();
+    if (me === undefined || me === 0) return;
+    for (const [path, st] of [
+      [this.dir, statSync(this.dir, { throwIfNoEntry: false })],
+      [this.path, statSync(this.path, { throwIfNoEntry: false })],
+    ] as const) {
+      if (st && st.uid !== me && st.uid !== 0) {
+        throw Object.assign(new Error(`${path === this.dir ? 'its directory' : 'it'} belongs to another user (uid ${st.uid})`), { code: 'EOWNER' });
+      }
     }
   }
 

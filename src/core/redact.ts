@@ -43,12 +43,12 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
 
 /**
  * OAuth and signature parameters of a query or form, in any case (never `$skiptoken`: a letter
- * before the name). Not a value in quotes (`code='EUR'`, an OData key) nor a comparison
- * (`code==`), and never a backslash: in a JSON text it escapes the quote after the value, and
+ * before the name). Not a code in quotes (`code='EUR'`, an OData key: an OAuth code never
+ * starts with one) nor a comparison (`code==`), and never a backslash: in a JSON text it escapes the quote after the value, and
  * taking it would break the JSON (an error body is redacted before it is parsed).
  */
 const FORM_FIELD =
-  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?![='])[^&\s"#\\]+/gi;
+  /((?<![\w-])(?:access_token|refresh_token|id_token|client_secret|client_assertion|code|device_code|sig|signature|x-amz-signature|api-key|api_key|apikey|subscription-key|password|token)=)(?!=)(?!(?<=code=)')[^&\s"#\\]+/gi;
 
 /** names that are credentials only as a URL's query parameter (`?key=`, Google's API key): elsewhere (`--set key=x`) they are data */
 const QUERY_FIELD = /([?&](?:key|secret|access_key|private_token)=)[^&\s"#\\]+/gi;

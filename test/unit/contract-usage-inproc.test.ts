@@ -183,3 +183,20 @@ describe('profile use while VX_PROFILE names another profile', () => {
     expect([same.code, same.stderr]).toEqual([0, 'active profile is now "a"\n']);
   });
 });
+
+// translate's own options (parsed wherever they stand) reached the memory commands and were
+// ignored: `vx translate memory stats --to de` printed every language's stats, export --concurrency 8
+describe('translate memory commands refuse the options of translate they do not take', () => {
+  for (const [argv, flag, cmd] of [
+    [['translate', 'memory', 'stats', '--memory', 'x.tm', '--to', 'de'], '--to', 'translate memory stats'],
+    [['translate', '--concurrency', '8', 'memory', 'export', '--memory', 'x.tm'], '--concurrency', 'translate memory export'],
+    [['translate', 'memory', 'import', 'a.tmx', '--memory', 'x.tm', '--text-type', 'html'], '--text-type', 'translate memory import'],
+    [['translate', 'memory', 'prune', '--memory', 'x.tm', '--all', '--budget', '5'], '--budget', 'translate memory prune'],
+  ] as const) {
+    it(argv.join(' '), async () => {
+      const r = await runInProc(argv, { env });
+      expect(r.stderr).toBe(`vx: ${flag} does not apply to vx ${cmd}; nothing was done\n`);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+    });
+  }
+});

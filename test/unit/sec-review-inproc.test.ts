@@ -284,6 +284,8 @@ describe('redaction of code= and other form fields leaves OData literals and JSO
     expect(redact(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`)).toBe(`{"message":"The key \\"code='ZZP'\\" is not a GUID"}`);
     expect(redact('{"message":"see ?access_token=abc123\\" there"}')).toBe('{"message":"see ?access_token=***\\" there"}');
     expect(redact('code=abc&x=1')).toBe('code=***&x=1');
+    // a quoted value of another field is still a secret
+    expect(redact("the password='hunter2' is too weak")).toBe('the password=*** is too weak');
   });
   it('the error line keeps the service code and message', async () => {
     const { errorFromResponse } = await import('../../src/core/errors.js');
@@ -350,6 +352,46 @@ describe('JSON read from a file named by mistake is refused without a piece of i
       expect(r.stderr, args[0]).toBe(line);
       expect(r.code).toBe(2);
       expect(r.http.requests).toEqual([]);
+    }
+  });
+});
+
+// HOME=/tmp (some CI runners): another user who made /tmp/.config/vx first (mode 0755: not
+// writable by others, so it passed) with a config.json naming their own endpoint got the token of
+// every vx run there (VX_ERP_TOKEN from the environment went to that endpoint). As ssh does with
+// its files: a config directory or file owned by another user (not root) is refused.
+describe('a config directory or file of another user is not used', () => {
+  it('it counts as unreadable: a setting only it could give is exit 2, nothing sent; flags and VX_* variables go on with a warning', async () => {
+    const { vi } = await import('vitest');
+    const { chownSync, mkdirSync } = await import('node:fs');
+    const real = process.getuid!();
+    // as root, the files are given to nobody and vx runs as uid 1000; otherwise vx runs as uid+1
+    const other = real === 0 ? 65534 : real;
+    const me = real === 0 ? 1000 : real + 1;
+    const spy = vi.spyOn(process, 'getuid').mockReturnValue(me);
+    try {
+      const dir = join(scratch('owner'), 'vx');
+      mkdirSync(dir, { mode: 0o755 });
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { 'erp.prefix': 'https://attacker.example/erp' } } }), { mode: 0o644 });
+      if (real === 0) {
+        chownSync(dir, other, other);
+        chownSync(join(dir, 'config.json'), other, other);
+      }
+      const r = await runInProc(['erp', 'companies', 'list'], { env: { ...env, VX_ERP_PREFIX: undefined as unknown as string, VX_CONFIG_DIR: dir } });
+      expect(r.stderr).toContain(`config file ${join(dir, 'config.json')}`);
+      expect(r.stderr).toContain(`its directory belongs to another user (uid ${other})`);
+      expect(r.stderr).not.toContain('attacker');
+      expect(r.code).toBe(2);
+      expect(r.http.requests).toEqual([]);
+      const ok = await runInProc(['erp', 'companies', 'list', '-o', 'json'], {
+        env: { ...env, VX_CONFIG_DIR: dir },
+        setup: (t) => void t.http.stub('GET', /\/companies$/, json(200, { value: [] })),
+      });
+      expect(ok.stderr).not.toContain('attacker');
+      expect(ok.code).toBe(0);
+      expect(ok.http.requests.map((q) => new URL(q.url).host)).toEqual(['127.0.0.1:9']);
+    } finally {
+      spy.mockRestore();
     }
   });
 });
