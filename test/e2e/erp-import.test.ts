@@ -279,6 +279,9 @@ describe('erp import', () => {
       },
     ]);
     expect(batches().length).toBe(k);
+    const stdin = await e2e.run(['erp', 'salespeople', 'import', '--file', '-', '--format', 'csv', '--check-unknown'], { input: 'code\nK9\n' });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toBe('vx: --check-unknown needs the journal of the earlier run (--journal <file>)\n');
     const both = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '--resend-unknown']);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('vx: --check-unknown and --resend-unknown do not go together: --check-unknown sends only the rows the service proves it does not have\n');
