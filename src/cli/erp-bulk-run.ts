@@ -344,7 +344,7 @@ async function checkUnknown(
   bulk: BulkOptions,
   record: (r: RowResult) => void,
 ): Promise<Row[]> {
-  const unknown = (row: Row, message: string, id?: string) => record({ row: row.row, status: 'unknown', ...(id ? { id } : {}), message: `${message}; not sent again` });
+  const unknown = (row: Row, message: string, id?: string, hint = '') => record({ row: row.row, status: 'unknown', ...(id ? { id } : {}), message: `${message}; not sent again${hint}` });
   const keys: { row: number; field: string; value: string }[] = [];
   const key = set.naturalKey;
   for (const { row, id } of rows) {
@@ -360,7 +360,11 @@ async function checkUnknown(
       unknown(row, `--check-unknown cannot look it up: nothing in the row identifies the ${set.singular} it would have created (${why}); check by hand`);
     }
   }
-  const fields = mode === 'update' ? [...new Set(['id', ...(set.fields.number ? ['number'] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',') : undefined;
+  // the record found must hold the row's values where the key alone does not prove it is the
+  // row's: with --update, and on create by a key the service does not keep unique
+  // (externalDocumentNumber: another order may carry the same one)
+  const compare = mode === 'update' || key !== set.humanKey;
+  const fields = compare ? [...new Set(['id', ...(set.fields.number ? ['number'] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',') : undefined;
   const found = await lookup(client, set, batch, keys, bulk, fields);
   const byRow = new Map(rows.map((r) => [r.row.row, r]));
   const absent: Row[] = [];
@@ -377,13 +381,13 @@ async function checkUnknown(
       continue;
     }
     const extra = { id: f.id, ...(f.number ? { number: f.number } : {}) };
+    const off = compare ? Object.keys(row.body).find((name) => !sameValue(f.record?.[name], row.body[name])) : undefined;
+    const differs = off !== undefined && `--check-unknown found a ${set.singular} (${what}) without the row's values (${off} is ${JSON.stringify(f.record?.[off] ?? null)}, the row has ${JSON.stringify(row.body[off])})`;
     if (mode === 'create') {
-      record({ row: row.row, status: 'created', ...extra, message: `found by --check-unknown (${what}): the earlier run created it` });
-      continue;
-    }
-    const off = Object.keys(row.body).find((name) => !sameValue(f.record?.[name], row.body[name]));
-    if (off === undefined) record({ row: row.row, status: 'updated', ...extra, message: `found by --check-unknown (${what}) with the row's values: the earlier run updated it` });
-    else unknown(row, `--check-unknown found the ${set.singular} (${what}) without the row's values (${off} is ${JSON.stringify(f.record?.[off] ?? null)}, the row has ${JSON.stringify(row.body[off])}): the update was not done, or the record changed since; --resend-unknown sends it`, f.id);
+      if (differs) unknown(row, `${differs}: it may be another's, or changed since; check by hand`, undefined, ' (--resend-unknown sends it)');
+      else record({ row: row.row, status: 'created', ...extra, message: `found by --check-unknown (${what}${compare ? ", with the row's values" : ''}): the earlier run created it` });
+    } else if (differs) unknown(row, `${differs}: the update was not done, or the record changed since`, f.id, ' (--resend-unknown sends it)');
+    else record({ row: row.row, status: 'updated', ...extra, message: `found by --check-unknown (${what}) with the row's values: the earlier run updated it` });
   }
   return absent;
 }

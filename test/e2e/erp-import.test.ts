@@ -284,6 +284,31 @@ describe('erp import', () => {
     expect(both.stderr).toBe('vx: --check-unknown and --resend-unknown do not go together: --check-unknown sends only the rows the service proves it does not have\n');
   });
 
+  it('--check-unknown by a key the service does not keep unique (externalDocumentNumber): found counts only with the row\'s values', async () => {
+    const create = async (po: string, customer: string) => JSON.parse((await e2e.run(['erp', 'sales-orders', 'create', '--set', `customerNumber=${customer}`, '--set', `externalDocumentNumber=${po}`, '-o', 'json'])).stdout) as { id: string; number: string };
+    const mine = await create('PO-77', '10000');
+    const other = await create('PO-78', '20000');
+    const p = file('check-po.csv', 'externalDocumentNumber,customerNumber\nPO-77,10000\nPO-78,10000\n');
+    const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp sales-orders import', company: e2e.env.VX_ERP_COMPANY, input: p };
+    writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields(['PO-77', '10000']), state: 'unknown' }, { row: 3, hash: hashFields(['PO-78', '10000']), state: 'unknown' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const n = batches().length;
+    const r = await e2e.run(['erp', 'sales-orders', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
+      { row: 2, status: 'created', id: mine.id, number: mine.number, message: "found by --check-unknown (externalDocumentNumber PO-77, with the row's values): the earlier run created it" },
+      {
+        row: 3,
+        status: 'unknown',
+        message: `--check-unknown found a sales order (externalDocumentNumber PO-78) without the row's values (customerNumber is "20000", the row has "10000"): it may be another's, or changed since; check by hand; not sent again (--resend-unknown sends it)`,
+        check: `vx erp sales-orders list --filter "externalDocumentNumber eq 'PO-78'"`,
+      },
+    ]);
+    const reqs = batches().slice(n).flatMap((x) => JSON.parse(x.body!).requests as { method: string; url: string }[]);
+    expect(reqs.map((q) => q.method)).toEqual(['GET', 'GET']);
+    expect(decodeURIComponent(reqs[0].url)).toBe(`companies(${e2e.env.VX_ERP_COMPANY})/salesOrders?$filter=externalDocumentNumber eq 'PO-77'&$select=id,number,externalDocumentNumber,customerNumber&$top=2`);
+    expect(other.id).not.toBe(mine.id);
+  });
+
   it('--update --check-unknown: a record holding the row\'s values is journaled updated; one without them stays unknown; nothing is sent', async () => {
     const [a, b] = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
     expect((await e2e.run(['erp', 'salespeople', 'update', a.id, '--set', 'jobTitle=Checked', '--force'])).code).toBe(0);
@@ -299,7 +324,7 @@ describe('erp import', () => {
         row: 3,
         status: 'unknown',
         id: b.id,
-        message: `--check-unknown found the salesperson/purchaser (code ${b.code}) without the row's values (jobTitle is ${JSON.stringify(b.jobTitle)}, the row has "Checked"): the update was not done, or the record changed since; --resend-unknown sends it; not sent again`,
+        message: `--check-unknown found a salesperson/purchaser (code ${b.code}) without the row's values (jobTitle is ${JSON.stringify(b.jobTitle)}, the row has "Checked"): the update was not done, or the record changed since; not sent again (--resend-unknown sends it)`,
         check: `vx erp salespeople list --filter "id eq ${b.id}"`,
       },
     ]);
