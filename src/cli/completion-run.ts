@@ -118,7 +118,7 @@ _vx_node() {
 ${cases}
   esac
 }
-# only names vx could have made: compgen -W expands each word (a name such as \$(cmd) in a
+# only names vx could have made: compgen -W expands each word (a name such as $(cmd) in a
 # config.json from elsewhere would run at the TAB)
 _vx_profiles() {
   VX_PROFILE= command vx profile list -o tsv 2>/dev/null | cut -f1 | grep -E '${PROFILE_NAME.source}'
