@@ -1,7 +1,7 @@
 // The work behind `vx erp <set> import | export` and the bulk forms of `delete` and the bound
 // actions (`--filter`, `--ids`): rows in, one result per row out, $batch in between.
 import { resolve } from 'node:path';
-import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
+import { batchFor, checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type Found, type ResultStatus, type RowResult } from '../api/erp/bulk.js';
 import type { BatchClient, BatchOp } from '../api/erp/batch.js';
 import { fmt } from '../api/translator/batcher.js';
 import { ErpClient, odataQuery, type Entity, type ListQuery } from '../api/erp/client.js';
@@ -344,6 +344,7 @@ async function checkUnknown(
   bulk: BulkOptions,
   record: (r: RowResult) => void,
 ): Promise<Row[]> {
+  const byRow = new Map(rows.map((r) => [r.row.row, r]));
   const unknown = (row: Row, message: string, id?: string, hint = '') => record({ row: row.row, status: 'unknown', ...(id ? { id } : {}), message: `${message}; not sent again${hint}` });
   const keys: { row: number; field: string; value: string }[] = [];
   const key = set.naturalKey;
@@ -365,8 +366,14 @@ async function checkUnknown(
   // (externalDocumentNumber: another order may carry the same one)
   const compare = mode === 'update' || key !== set.humanKey;
   const fields = compare ? [...new Set(['id', ...(set.fields.number ? ['number'] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',') : undefined;
-  const found = await lookup(client, set, batch, keys, bulk, fields);
-  const byRow = new Map(rows.map((r) => [r.row.row, r]));
+  let found: Map<number, Found>;
+  try {
+    found = await lookup(client, set, batch, keys, bulk, fields);
+  } catch (e) {
+    // Ctrl-C: the rows stay unknown (said so, with their check), and nothing is sent
+    if (e instanceof InterruptedError) for (const k of keys) unknown(byRow.get(k.row)!.row, '--check-unknown was interrupted before it learned about it', byRow.get(k.row)!.id);
+    throw e;
+  }
   const absent: Row[] = [];
   for (const k of keys) {
     const { row, id } = byRow.get(k.row)!;

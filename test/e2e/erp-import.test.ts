@@ -312,6 +312,33 @@ describe('erp import', () => {
     expect(other.id).not.toBe(mine.id);
   });
 
+  it('--check-unknown interrupted by Ctrl-C while the lookups are out: the rows stay unknown, with their check, and nothing is sent', async () => {
+    const p = file('check-int.csv', 'code\nI1\nI2\n');
+    const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp salespeople import', company: e2e.env.VX_ERP_COMPANY, input: p };
+    writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields(['I1']), state: 'unknown' }, { row: 3, hash: hashFields(['I2']), state: 'sent' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const before = readFileSync(`${p}.vx-journal`, 'utf8');
+    e2e.emu.setFaults('erp/POST/hang:1x');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson'], {
+      onSpawn: (child) => {
+        const wait = setInterval(() => {
+          if (batches().length) {
+            clearInterval(wait);
+            child.kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
+      { row: 2, status: 'unknown', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I1'"` },
+      { row: 3, status: 'unknown', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I2'"` },
+    ]);
+    expect(r.stderr).toContain('imported 2 rows: 2 unknown\n');
+    expect(batches().flatMap((b) => JSON.parse(b.body!).requests.map((q: { method: string }) => q.method))).toEqual(['GET', 'GET']);
+    const after = readFileSync(`${p}.vx-journal`, 'utf8');
+    expect(after.slice(before.length)).toBe(`{"row":2,"hash":"${hashFields(['I1'])}","state":"unknown"}\n{"row":3,"hash":"${hashFields(['I2'])}","state":"unknown"}\n`);
+  }, 30_000);
+
   it('--update --check-unknown: a record holding the row\'s values is journaled updated; one without them stays unknown; nothing is sent', async () => {
     const [a, b] = JSON.parse((await e2e.run(['erp', 'salespeople', 'list', '-o', 'json'])).stdout);
     expect((await e2e.run(['erp', 'salespeople', 'update', a.id, '--set', 'jobTitle=Checked', '--force'])).code).toBe(0);
