@@ -54,7 +54,7 @@ const importOptions = (set: ErpSet) =>
     opt('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)'),
     opt('--journal <file>', "where each row's outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)"),
     opt('--check-unknown', 'look up the rows whose outcome an earlier run could not learn: those found are journaled done, those the service shows it lacks are sent'),
-    opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn'),
+    opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn (on create, those it did are created twice: --check-unknown is the safe way)'),
   ] as const;
 const EXPORT = [
   opt('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\""),
