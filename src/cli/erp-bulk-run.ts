@@ -374,11 +374,21 @@ async function checkUnknown(
     if (e instanceof InterruptedError) for (const k of keys) unknown(byRow.get(k.row)!.row, '--check-unknown was interrupted before it learned about it', byRow.get(k.row)!.id);
     throw e;
   }
+  // on create, rows of the file naming one key (as the service would store it) find one record:
+  // only one of them can have created it
+  const sharing = new Map<string, number[]>();
+  const shareKey = (k: { field: string; value: string }) => `${k.field}\u0000${k.value.trim().toUpperCase()}`;
+  if (mode === 'create') for (const k of keys) sharing.set(shareKey(k), [...(sharing.get(shareKey(k)) ?? []), k.row]);
   const absent: Row[] = [];
   for (const k of keys) {
     const { row, id } = byRow.get(k.row)!;
     const f = found.get(k.row)!;
     const what = `${k.field} ${k.value}`;
+    const others = mode === 'create' && !f.failure ? sharing.get(shareKey(k))! : [];
+    if (others.length > 1) {
+      unknown(row, `--check-unknown found a ${set.singular} (${what}), but rows ${others.slice(0, -1).join(', ')} and ${others.at(-1)} of the file all name it and only one of them can have created it; check by hand`);
+      continue;
+    }
     if (f.failure) {
       if (f.failure.code === 'NotFound' && mode === 'create' && storedAsGiven(k.value)) absent.push(row);
       else if (f.failure.code === 'NotFound' && mode === 'create') unknown(row, `--check-unknown found no ${set.singular} with ${what}, but the service keeps ${k.field} in capitals without surrounding spaces, so it may hold it otherwise; check by hand`);

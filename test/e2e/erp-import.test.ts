@@ -235,6 +235,23 @@ describe('erp import', () => {
     expect(batches().length).toBe(n + 2);
   });
 
+  it('--check-unknown: two rows of the file naming the record found stay unknown (only one can have created it); nothing is sent', async () => {
+    const p = file('check-dup.csv', 'code,displayName\nD1,One\nD1,Two\n');
+    e2e.emu.setFaults('erp/POST/reset-after:1x');
+    const lost = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(lost.stdout).map((x) => x.status)).toEqual(['unknown', 'unknown']);
+    const n = batches().length;
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    const out = lines(r.stdout).sort((a, b) => a.row - b.row);
+    expect(out.map((x) => [x.row, x.status, x.id])).toEqual([[2, 'unknown', undefined], [3, 'unknown', undefined]]);
+    expect(out[0].message).toBe('--check-unknown found a salesperson/purchaser (code D1), but rows 2 and 3 of the file all name it and only one of them can have created it; check by hand; not sent again');
+    // the lookups only: no POST
+    const sent = batches().slice(n).map((b) => (JSON.parse(b.body!).requests as { method: string }[]).map((q) => q.method));
+    expect(sent.flat().every((m) => m === 'GET')).toBe(true);
+    expect((await codes()).filter((c) => c === 'D1')).toHaveLength(1);
+  });
+
   it('--check-unknown leaves unknown, with why, the rows it cannot prove: a key the service may store otherwise, a lookup that failed, no key', async () => {
     const head = (p: string, command = 'erp salespeople import') => ({ kind: 'vx-erp-import-journal', version: 1, command, company: e2e.env.VX_ERP_COMPANY, input: p });
     const p = file('check-edge.csv', 'code\nlow1\nK9\n');
