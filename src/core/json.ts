@@ -31,13 +31,32 @@ export function isExactNumber(v: unknown): v is ExactNumber {
   return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[BRAND] === true;
 }
 
+/** a digit or a dot */
+function numeric(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46;
+}
+
 /**
- * 16 or more digits in a row (dots between them count): the only literals a double may change.
- * Same matches as /[0-9][0-9.]{15,}/, but tried only where a run of digits begins (any match
- * inside a run implies one at its first digit): the plain form restarts at every digit of every
- * id and date, which made this scan ~1/7 of `vx erp export`'s CPU; this one is ~35% cheaper.
+ * Whether the text holds 16 or more digits in a row (dots between them count; the run begins with
+ * a digit): the only literals a double may change. Same answer as /(?<![0-9])[0-9][0-9.]{15}/,
+ * which cost nearly as much as JSON.parse of the page it guards (~0.09 ms of ~0.11 ms for 100
+ * records): a run of 16 covers one of every 16 positions, so only those are looked at, and a
+ * digit or dot found there is measured out to its run's ends (~5x cheaper).
  */
-const CANDIDATE = /(?<![0-9])[0-9][0-9.]{15}/;
+export function hasLongDigitRun(text: string): boolean {
+  for (let i = 15; i < text.length; i += 16) {
+    if (!numeric(text.charCodeAt(i))) continue;
+    let a = i;
+    while (a > 0 && numeric(text.charCodeAt(a - 1))) a--;
+    let b = i;
+    while (b + 1 < text.length && numeric(text.charCodeAt(b + 1))) b++;
+    while (a <= b && text.charCodeAt(a) === 46) a++;
+    if (b - a + 1 >= 16) return true;
+    // next look 16 past this run's end: a later run (it begins 2 or more past it) of 16 covers one
+    i = b;
+  }
+  return false;
+}
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 
 /** whether Number() keeps the literal's value exactly (same digits when written back) */
@@ -67,7 +86,7 @@ function mark(): string {
  * ExactNumber. Throws what JSON.parse throws for malformed text.
  */
 export function parseExact(text: string): unknown {
-  if (!CANDIDATE.test(text)) return JSON.parse(text);
+  if (!hasLongDigitRun(text)) return JSON.parse(text);
   // rewrite unsafe number literals (outside strings) as marked strings, then turn them back
   let out = '';
   let last = 0;
