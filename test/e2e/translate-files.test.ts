@@ -593,6 +593,25 @@ describe('bad input', () => {
     }
   });
 
+  it('a JSON key given twice is refused naming the key and both lines (readers keep only the last); exit 2, nothing sent', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{\n  "menu": {\n    "open": "Open",\n    "save": "Save",\n    "open": "Open file"\n  }\n}\n');
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, 'vx: en.json:5:5: duplicate key "menu.open" (first on line 3): JSON readers keep only its last value; remove one of them\n']);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      // in an existing target too: which copy to keep is not vx's to guess
+      writeFileSync(join(dir, 'en.json'), '{"a": "Open", "b": "Save"}\n');
+      writeFileSync(join(dir, 'de.json'), '{"a": "Öffnen", "b": "Speichern", "a": "Aufmachen"}\n');
+      const t = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de'], { cwd: dir });
+      expect([t.code, t.stderr]).toEqual([2, 'vx: de.json:1:35: duplicate key "a" (first on line 1): JSON readers keep only its last value; remove one of them\n']);
+      expect(read(dir, 'de.json')).toBe('{"a": "Öffnen", "b": "Speichern", "a": "Aufmachen"}\n');
+      expect(calls()).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a PO file in Latin-1 is refused naming its charset and msgconv; an ASCII file declaring Latin-1 gets a target saying UTF-8', async () => {
     const dir = tempDir('vx-files-');
     try {
