@@ -138,7 +138,17 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   }
   if (ctx.explicitFormat() === 'none') return;
   if ((!ct || TEXTUAL.test(ct)) && isUtf8(res.body)) await ctx.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
-  else await ctx.write(res.body);
+  else {
+    // bytes that are not text (a PDF, application/octet-stream) would garble a terminal (as curl,
+    // refused there; a pipe or a redirection gets them byte for byte); text in another charset is
+    // written as it came
+    if (ctx.stdoutIsTTY && (!TEXTUAL.test(ct) || res.body.includes(0))) {
+      throw new UsageError(
+        `the answer is binary (${ct.split(';')[0].trim() || 'of no declared type'}, ${res.body.length} bytes), not shown on the terminal: redirect it to a file (vx api ... > answer.bin) or pipe it (the request itself was sent and succeeded)`,
+      );
+    }
+    await ctx.write(res.body);
+  }
 }
 
 /** media types whose bodies are text (printed as text, with a final line feed) */

@@ -13,7 +13,7 @@ import { json, loadJson } from '../api/translator/files/json.js';
 import { loadYaml, yaml } from '../api/translator/files/yaml.js';
 import { dict, emptyLock, parseLock, renderLock, unitStatus, type LockEntry, type LockFile, type LockLanguage, type UnitStatus } from '../api/translator/files/lock.js';
 import { loadMarkdown, markdown, misaligned } from '../api/translator/files/markdown.js';
-import { po } from '../api/translator/files/po.js';
+import { declaredCharset, po } from '../api/translator/files/po.js';
 import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece } from '../api/translator/files/protect.js';
 import { FORMAT_NAMES, hash, type FileFormat, type FormatName, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from '../api/translator/files/types.js';
 import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../api/translator/files/xliff.js';
@@ -30,6 +30,7 @@ import { filesMemory } from '../api/translator/files/tm.js';
 import { BudgetExceeded, MeteredSender } from '../api/translator/metered.js';
 import { Pacer } from '../core/pacer.js';
 import { existsSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { closeRunMemory, runSettings } from './translate-memory-run.js';
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, yaml, po, md: markdown };
@@ -58,7 +59,7 @@ interface Text {
   bom: boolean;
 }
 
-async function readText(path: string, what: string): Promise<Text | undefined> {
+async function readText(path: string, what: string, format?: FormatName): Promise<Text | undefined> {
   let buf: Buffer;
   try {
     buf = await readFile(path);
@@ -68,6 +69,13 @@ async function readText(path: string, what: string): Promise<Text | undefined> {
     throw new UsageError(`cannot read ${what}: ${err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message}`);
   }
   const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+  if (format === 'po' && !isUtf8(buf)) {
+    // a PO file in another charset (its header says so): named, with gettext's own way to UTF-8
+    const charset = declaredCharset(buf);
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      throw new UsageError(`${what} is in ${charset} (its header says charset=${charset}), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 ${what} -o ${what}`);
+    }
+  }
   return { text: decodeUtf8(buf, what), bom };
 }
 
@@ -199,7 +207,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     const name = formatOf(src, opts.format);
     const format = FORMATS[name];
     await load(name);
-    const read = await readText(src, src);
+    const read = await readText(src, src, name);
     if (!read) throw new UsageError(`cannot read ${src}: no such file`);
     const doc = format.parseSource(read.text, src);
     const sourceLanguage = params.from ?? doc.language;
@@ -214,7 +222,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
       const other = claimed.get(resolve(path));
       if (other) throw new UsageError(`${path} would be the target of both ${other} and ${src} (${lang}): give --out with {name} or {dir}`);
       claimed.set(resolve(path), `${src} (${lang})`);
-      const existing = await readText(path, path);
+      const existing = await readText(path, path, name);
       const lockLang = lock.languages[lang];
       const target = existing ? format.parseTarget(existing.text, path, doc, lang, lockLang?.order) : undefined;
       if (target && name === 'md' && misaligned(target) && mode === 'sync') {

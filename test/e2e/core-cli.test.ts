@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { hasPty, runOnPty } from '../helpers/pty.js';
 import { ROOT, runVx, tempDir, removeDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -63,6 +64,21 @@ describe('network failures exit 8', () => {
 });
 
 describe('vx api against every family', () => {
+  it.skipIf(!hasPty)('a binary answer (a PDF) is not written to a terminal: exit 2 with the way out; a pipe gets it byte for byte', async () => {
+    const pdf = `/api/v2.0/companies(${company()})/salesOrders(0000100e-0000-4000-8000-0000000e0001)/pdfDocument/pdfDocumentContent`;
+    const tty = await runOnPty(['api', 'GET', pdf, '--service', 'erp'], { env: e2e.env });
+    expect([tty.code, tty.output]).toEqual([
+      2,
+      expect.stringMatching(/^vx: the answer is binary \(application\/pdf, \d+ bytes\), not shown on the terminal: redirect it to a file \(vx api \.\.\. > answer\.bin\) or pipe it \(the request itself was sent and succeeded\)\r\n$/),
+    ]);
+    expect(e2e.emu.log.at(-1)).toMatchObject({ method: 'GET', status: 200 });
+    const piped = await e2e.run(['api', 'GET', pdf, '--service', 'erp']);
+    expect([piped.code, piped.stderr, piped.stdout.slice(0, 8)]).toEqual([0, '', '%PDF-1.4']);
+    // text is still shown on a terminal
+    const text = await runOnPty(['api', 'GET', `/api/v2.0/companies(${company()})/salesOrders/$count`, '--service', 'erp'], { env: e2e.env });
+    expect([text.code, text.output]).toEqual([0, expect.stringMatching(/^\d+\r\n$/)]);
+  });
+
   it('erp: GET prints the payload; --paginate follows @odata.nextLink with a --header', async () => {
     const one = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp']);
     expect(one.code).toBe(0);

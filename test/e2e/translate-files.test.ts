@@ -593,6 +593,55 @@ describe('bad input', () => {
     }
   });
 
+  it('a JSON key given twice is refused naming the key and both lines (readers keep only the last); exit 2, nothing sent', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      writeFileSync(join(dir, 'en.json'), '{\n  "menu": {\n    "open": "Open",\n    "save": "Save",\n    "open": "Open file"\n  }\n}\n');
+      const r = await e2e.run(['translate', 'file', 'en.json', '--to', 'de'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, 'vx: en.json:5:5: duplicate key "menu.open" (first on line 3): JSON readers keep only its last value; remove one of them\n']);
+      expect(existsSync(join(dir, 'de.json'))).toBe(false);
+      // in an existing target too: which copy to keep is not vx's to guess
+      writeFileSync(join(dir, 'en.json'), '{"a": "Open", "b": "Save"}\n');
+      writeFileSync(join(dir, 'de.json'), '{"a": "Öffnen", "b": "Speichern", "a": "Aufmachen"}\n');
+      const t = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de'], { cwd: dir });
+      expect([t.code, t.stderr]).toEqual([2, 'vx: de.json:1:35: duplicate key "a" (first on line 1): JSON readers keep only its last value; remove one of them\n']);
+      expect(read(dir, 'de.json')).toBe('{"a": "Öffnen", "b": "Speichern", "a": "Aufmachen"}\n');
+      expect(calls()).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('a PO file in Latin-1 is refused naming its charset and msgconv; an ASCII file declaring Latin-1 gets a target saying UTF-8', async () => {
+    const dir = tempDir('vx-files-');
+    try {
+      const pot = (charset: string, msgid: string) =>
+        `msgid ""\nmsgstr ""\n"Language: \\n"\n"MIME-Version: 1.0\\n"\n"Content-Type: text/plain; charset=${charset}\\n"\n"Content-Transfer-Encoding: 8bit\\n"\n\nmsgid "${msgid}"\nmsgstr ""\n`;
+      writeFileSync(join(dir, 'messages.pot'), Buffer.from(pot('ISO-8859-1', 'Caf\u00e9'), 'latin1'));
+      const r = await e2e.run(['translate', 'file', 'messages.pot', '--to', 'de'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, 'vx: messages.pot is in ISO-8859-1 (its header says charset=ISO-8859-1), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 messages.pot -o messages.pot\n']);
+      // an existing target in Latin-1: refused, left as it was
+      writeFileSync(join(dir, 'messages.pot'), pot('UTF-8', 'Coffee'));
+      const old = Buffer.from(pot('ISO-8859-1', 'Coffee').replace('msgstr ""\n', 'msgstr ""\n').replace(/msgstr ""\n$/, 'msgstr "Kaff\u00e9e"\n'), 'latin1');
+      writeFileSync(join(dir, 'de.po'), old);
+      const t = await e2e.run(['translate', 'sync', 'messages.pot', '--to', 'de'], { cwd: dir });
+      expect([t.code, t.stderr]).toEqual([2, 'vx: de.po is in ISO-8859-1 (its header says charset=ISO-8859-1), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 de.po -o de.po\n']);
+      expect(readFileSync(join(dir, 'de.po')).equals(old)).toBe(true);
+      expect(calls()).toBe(0);
+      // ASCII bytes under a Latin-1 header read as UTF-8; the target, written in UTF-8, says so
+      rmSync(join(dir, 'de.po'));
+      writeFileSync(join(dir, 'messages.pot'), pot('ISO-8859-1', 'Coffee'));
+      expect((await e2e.run(['translate', 'file', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      expect(read(dir, 'de.po')).toContain('"Content-Type: text/plain; charset=UTF-8\\n"\n');
+      writeFileSync(join(dir, 'de.po'), read(dir, 'de.po').replace('charset=UTF-8', 'charset=ISO-8859-1').replace(/msgstr "[^"]+"\n$/, 'msgstr ""\n'));
+      expect((await e2e.run(['translate', 'sync', 'messages.pot', '--to', 'de', '-o', 'none'], { cwd: dir })).code).toBe(0);
+      expect(read(dir, 'de.po')).toContain('"Content-Type: text/plain; charset=UTF-8\\n"\n');
+      expect(read(dir, 'de.po')).toMatch(/msgid "Coffee"\nmsgstr "\[de\] [^"]+"\n$/);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('a service failure after the retries: its exit code, and no target written', async () => {
     const dir = scratch();
     try {

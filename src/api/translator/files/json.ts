@@ -57,7 +57,31 @@ function parse(text: string, file: string): Node {
     throw new UsageError(`${file}:${at.line}:${at.column}: malformed JSON: ${what}`);
   }
   if (root.type !== 'object') throw new UsageError(`${file}:1:1: a JSON locale file must be an object of keys and texts, not ${root.type === 'array' ? 'an array' : `a ${root.type}`}`);
+  duplicateKey(text, file, root);
   return root;
+}
+
+/**
+ * A key an object has twice is refused: JSON readers (JSON.parse, i18next) keep the last value
+ * only, so the first copy is dead text, and vx translated the last value into every copy. Which
+ * one the file's author meant is theirs to say.
+ */
+function duplicateKey(text: string, file: string, node: Node, path: (string | number)[] = []): void {
+  if (node.type !== 'object' && node.type !== 'array') return;
+  const seen = node.type === 'object' ? new Map<string, Node>() : undefined;
+  (node.children ?? []).forEach((c, i) => {
+    if (seen && c.type === 'property') {
+      const keyNode = c.children![0];
+      const k = keyNode.value as string;
+      const first = seen.get(k);
+      if (first) {
+        const at = position(text, keyNode.offset);
+        throw new UsageError(`${file}:${at.line}:${at.column}: duplicate key ${JSON.stringify(keyOf([...path, k]))} (first on line ${lineAt(text, first.offset)}): JSON readers keep only its last value; remove one of them`);
+      }
+      seen.set(k, keyNode);
+      if (c.children![1]) duplicateKey(text, file, c.children![1], [...path, k]);
+    } else duplicateKey(text, file, c, [...path, i]);
+  });
 }
 
 export function keyOf(path: readonly (string | number)[]): string {

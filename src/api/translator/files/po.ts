@@ -200,6 +200,25 @@ function setHeaderField(h: string, name: string, value: string): string {
   return re.test(h) ? h.replace(re, `${name}: ${value}`) : `${h}${h.endsWith('\n') || h === '' ? '' : '\n'}${name}: ${value}\n`;
 }
 
+/**
+ * The charset a PO file's header declares (`Content-Type: text/plain; charset=ISO-8859-1`), read
+ * from its bytes before they are decoded: the header is ASCII in any charset gettext writes.
+ */
+export function declaredCharset(buf: Buffer): string | undefined {
+  const head = buf.subarray(0, 64 * 1024).toString('latin1');
+  return /^\s*(?:msgstr\s+)?"Content-Type:[^"\n]*?charset=([A-Za-z0-9_.:+-]+)/im.exec(head)?.[1];
+}
+
+/**
+ * Header text whose charset is UTF-8, what vx writes, whatever the template or the old target
+ * declared (`always`: a Content-Type is added where there is none).
+ */
+function utf8Charset(h: string, always: boolean): string {
+  const ct = headerField(h, 'Content-Type');
+  if (ct === undefined ? !always : /charset=utf-?8$/i.test(ct)) return h;
+  return setHeaderField(h, 'Content-Type', ct !== undefined && /charset=/i.test(ct) ? ct.trim().replace(/charset=\S*/i, 'charset=UTF-8') : 'text/plain; charset=UTF-8');
+}
+
 export const po: FileFormat = {
   name: 'po',
   parseSource(text, file): PoSource {
@@ -380,13 +399,14 @@ function renderHeader(doc: PoDoc, e: Entry, oldHeader: Entry | undefined, oldDoc
     const lines = oldDoc.lines.slice(oldHeader.start, oldHeader.end);
     // gettext names languages ll_CC: an existing pt_BR is pt-BR already
     if (!namesLanguage(headerField(h, 'Language') ?? '', lang)) h = setHeaderField(h, 'Language', poLanguage(lang));
+    h = utf8Charset(h, false);
     if (h === (oldHeader.msgstr[0] ?? '')) return lines.join(eol);
     return rewriteMsgstr(oldDoc, oldHeader, [h], eol);
   }
   let h = e.msgstr[0] ?? '';
   h = setHeaderField(h, 'Language', poLanguage(lang));
   h = setHeaderField(h, 'Plural-Forms', pluralForms(lang).header);
-  if (/charset=CHARSET/i.test(h) || !headerField(h, 'Content-Type')) h = setHeaderField(h, 'Content-Type', 'text/plain; charset=UTF-8');
+  h = utf8Charset(h, true);
   const withoutFuzzy = { ...e, flags: e.flags.filter((f) => f !== 'fuzzy') };
   return rewriteMsgstr(doc, withoutFuzzy, [h], eol);
 }
