@@ -18,56 +18,104 @@ end
 function __vx_cmds
   switch $argv[1]
     case 'vx'
+      printf '%s\n' translate erp mgmt auth profile api completion emulator version help
+    case 'vx help'
       printf '%s\n' translate erp mgmt auth profile api completion emulator version
     case 'vx translate'
       printf '%s\n' file sync memory
     case 'vx translate memory'
+      printf '%s\n' stats export import prune help
+    case 'vx translate memory help'
       printf '%s\n' stats export import prune
     case 'vx erp'
+      printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh help
+    case 'vx erp help'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh
     case 'vx erp companies'
+      printf '%s\n' list export help
+    case 'vx erp companies help'
       printf '%s\n' list export
     case 'vx erp salespeople'
+      printf '%s\n' list get create update delete import export help
+    case 'vx erp salespeople help'
       printf '%s\n' list get create update delete import export
     case 'vx erp salespeoplepurchasers'
+      printf '%s\n' list get create update delete import export help
+    case 'vx erp salespeoplepurchasers help'
       printf '%s\n' list get create update delete import export
     case 'vx erp salespeople-purchasers'
+      printf '%s\n' list get create update delete import export help
+    case 'vx erp salespeople-purchasers help'
       printf '%s\n' list get create update delete import export
     case 'vx erp currencies'
+      printf '%s\n' list get create update delete import export help
+    case 'vx erp currencies help'
       printf '%s\n' list get create update delete import export
     case 'vx erp job-queue-entries'
+      printf '%s\n' list get restart export help
+    case 'vx erp job-queue-entries help'
       printf '%s\n' list get restart export
     case 'vx erp jobqueueentries'
+      printf '%s\n' list get restart export help
+    case 'vx erp jobqueueentries help'
       printf '%s\n' list get restart export
     case 'vx erp sales-orders'
+      printf '%s\n' list get create update delete ship-and-invoice import export related help
+    case 'vx erp sales-orders help'
       printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp salesorders'
+      printf '%s\n' list get create update delete ship-and-invoice import export related help
+    case 'vx erp salesorders help'
       printf '%s\n' list get create update delete ship-and-invoice import export related
     case 'vx erp sales-quotes'
+      printf '%s\n' list get create update delete make-order make-invoice send import export help
+    case 'vx erp sales-quotes help'
       printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx erp salesquotes'
+      printf '%s\n' list get create update delete make-order make-invoice send import export help
+    case 'vx erp salesquotes help'
       printf '%s\n' list get create update delete make-order make-invoice send import export
     case 'vx erp refresh'
       printf '%s\n' status
     case 'vx mgmt'
+      printf '%s\n' health quota version-sets versionsets help
+    case 'vx mgmt help'
       printf '%s\n' health quota version-sets versionsets
     case 'vx mgmt health'
+      printf '%s\n' events watch check help
+    case 'vx mgmt health help'
       printf '%s\n' events watch check
     case 'vx mgmt health events'
+      printf '%s\n' list details help
+    case 'vx mgmt health events help'
       printf '%s\n' list details
     case 'vx mgmt quota'
+      printf '%s\n' get set requests wizard list report check apply help
+    case 'vx mgmt quota help'
       printf '%s\n' get set requests wizard list report check apply
     case 'vx mgmt quota requests'
+      printf '%s\n' get list help
+    case 'vx mgmt quota requests help'
       printf '%s\n' get list
     case 'vx mgmt version-sets'
+      printf '%s\n' list get create update delete help
+    case 'vx mgmt version-sets help'
       printf '%s\n' list get create update delete
     case 'vx mgmt versionsets'
+      printf '%s\n' list get create update delete help
+    case 'vx mgmt versionsets help'
       printf '%s\n' list get create update delete
     case 'vx auth'
+      printf '%s\n' login status logout token help
+    case 'vx auth help'
       printf '%s\n' login status logout token
     case 'vx profile'
+      printf '%s\n' list show set unset use delete help
+    case 'vx profile help'
       printf '%s\n' list show set unset use delete
     case 'vx emulator'
+      printf '%s\n' start exec help
+    case 'vx emulator help'
       printf '%s\n' start exec
   end
 end
@@ -378,7 +426,7 @@ complete -c vx -s p -l profile -x -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx profile use"' -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx profile delete"' -a '(__vx_profiles)'
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -a '(__vx_profiles)'
-complete -c vx -n 'test (__vx_path) = "vx"' -a 'translate erp mgmt auth profile api completion emulator version'
+complete -c vx -n 'test (__vx_path) = "vx"' -a 'translate erp mgmt auth profile api completion emulator version help'
 complete -c vx -n 'test (__vx_path) = "vx"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx"' -l help
@@ -391,6 +439,8 @@ complete -c vx -n 'test (__vx_path) = "vx"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx help"' -a 'translate erp mgmt auth profile api completion emulator version'
+complete -c vx -n 'test (__vx_path) = "vx help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync memory'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l budget -r
@@ -478,7 +528,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune'
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune help'
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l help
@@ -491,6 +541,8 @@ complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory help"' -a 'stats export import prune'
+complete -c vx -n 'test (__vx_path) = "vx translate memory help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l help
@@ -549,7 +601,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l to -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
+complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh help'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l help
@@ -562,7 +614,9 @@ complete -c vx -n 'test (__vx_path) = "vx erp"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list export'
+complete -c vx -n 'test (__vx_path) = "vx erp help"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh'
+complete -c vx -n 'test (__vx_path) = "vx erp help"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies"' -a 'list export help'
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l help
@@ -575,6 +629,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp companies"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp companies help"' -a 'list export'
+complete -c vx -n 'test (__vx_path) = "vx erp companies help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l expand -r
@@ -612,7 +668,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -a 'list get create update delete import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l help
@@ -625,6 +681,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople help"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l dry-run
@@ -754,7 +812,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -a 'list get create update delete import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l help
@@ -767,6 +825,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l timeout
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers help"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l dry-run
@@ -896,7 +956,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -a 'list get create update delete import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l help
@@ -909,6 +969,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l timeou
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers help"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l dry-run
@@ -1038,7 +1100,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -a 'list get create update delete import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l help
@@ -1051,6 +1113,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp currencies help"' -a 'list get create update delete import export'
+complete -c vx -n 'test (__vx_path) = "vx erp currencies help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l dry-run
@@ -1180,7 +1244,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart export'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -a 'list get restart export help'
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l help
@@ -1193,6 +1257,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries help"' -a 'list get restart export'
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l dry-run
@@ -1265,7 +1331,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l top 
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart export'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -a 'list get restart export help'
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l help
@@ -1278,6 +1344,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries help"' -a 'list get restart export'
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l dry-run
@@ -1350,7 +1418,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice import export related'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -a 'list get create update delete ship-and-invoice import export related help'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l help
@@ -1363,6 +1431,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders help"' -a 'list get create update delete ship-and-invoice import export related'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l dry-run
@@ -1531,7 +1601,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice import export related'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -a 'list get create update delete ship-and-invoice import export related help'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l help
@@ -1544,6 +1614,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders help"' -a 'list get create update delete ship-and-invoice import export related'
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l dry-run
@@ -1712,7 +1784,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send import export'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -a 'list get create update delete make-order make-invoice send import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l help
@@ -1725,6 +1797,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes help"' -a 'list get create update delete make-order make-invoice send import export'
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l dry-run
@@ -1908,7 +1982,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l top -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -a 'list get create update delete make-order make-invoice send import export help'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l help
@@ -1921,6 +1995,8 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes help"' -a 'list get create update delete make-order make-invoice send import export'
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l dry-run
@@ -2137,7 +2213,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx erp refresh status"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt"' -a 'health quota version-sets versionsets'
+complete -c vx -n 'test (__vx_path) = "vx mgmt"' -a 'health quota version-sets versionsets help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l help
@@ -2150,7 +2226,9 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events watch check'
+complete -c vx -n 'test (__vx_path) = "vx mgmt help"' -a 'health quota version-sets versionsets'
+complete -c vx -n 'test (__vx_path) = "vx mgmt help"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -a 'events watch check help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l help
@@ -2163,7 +2241,9 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt health"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -a 'list details'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health help"' -a 'events watch check'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health help"' -l help
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -a 'list details help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l help
@@ -2176,6 +2256,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events help"' -a 'list details'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health events help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l active
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health events list"' -l dry-run
@@ -2242,7 +2324,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -l warn -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health check"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard list report check apply'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -a 'get set requests wizard list report check apply help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l help
@@ -2255,6 +2337,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota help"' -a 'get set requests wizard list report check apply'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l help
@@ -2289,7 +2373,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l help
@@ -2302,6 +2386,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests help"' -a 'get list'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l help
@@ -2424,7 +2510,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -a 'list get create update delete help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l help
@@ -2437,6 +2523,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets help"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets list"' -l filter -r
@@ -2528,7 +2616,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l timeout 
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -a 'list get create update delete help'
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l help
@@ -2541,6 +2629,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets help"' -a 'list get create update delete'
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets list"' -l filter -r
@@ -2632,7 +2722,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l timeout -
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx auth"' -a 'login status logout token'
+complete -c vx -n 'test (__vx_path) = "vx auth"' -a 'login status logout token help'
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l help
@@ -2645,6 +2735,8 @@ complete -c vx -n 'test (__vx_path) = "vx auth"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx auth"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx auth"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx auth"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx auth help"' -a 'login status logout token'
+complete -c vx -n 'test (__vx_path) = "vx auth help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-credentials
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l client-id -r
 complete -c vx -n 'test (__vx_path) = "vx auth login"' -l debug
@@ -2709,7 +2801,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth token"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete'
+complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete help'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l help
@@ -2722,6 +2814,8 @@ complete -c vx -n 'test (__vx_path) = "vx profile"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx profile help"' -a 'list show set unset use delete'
+complete -c vx -n 'test (__vx_path) = "vx profile help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l help
@@ -2826,7 +2920,7 @@ complete -c vx -n 'test (__vx_path) = "vx completion"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx completion"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx completion"' -l write -r
 complete -c vx -n 'test (__vx_path) = "vx completion"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx emulator"' -a 'start exec'
+complete -c vx -n 'test (__vx_path) = "vx emulator"' -a 'start exec help'
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l help
@@ -2839,6 +2933,8 @@ complete -c vx -n 'test (__vx_path) = "vx emulator"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx emulator"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx emulator help"' -a 'start exec'
+complete -c vx -n 'test (__vx_path) = "vx emulator help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx emulator start"' -l faults -r

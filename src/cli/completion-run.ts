@@ -54,7 +54,13 @@ export function commandNodes(program: Command = buildProgram()): Node[] {
     const at = path.join(' ');
     // setting keys are checked by vx (with its own message), so commander does not know them as choices
     const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);
-    nodes.push({ path: at, subcommands: names, options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices, shorts });
+    // commander's own `help` command (`vx help erp`, `vx erp help sales-orders`), on a command that
+    // has subcommands and no action of its own (`vx translate help` translates "help"): offered
+    // with them, and the word after it completed with theirs
+    const helpCommand = (cmd as unknown as { _getHelpCommand(): Command | null })._getHelpCommand();
+    const help = helpCommand ? [helpCommand.name()] : [];
+    nodes.push({ path: at, subcommands: [...names, ...help], options: [...new Set(options)].sort(), choices, valued: [...new Set(valued)].sort(), argChoices, shorts });
+    if (help.length) nodes.push({ path: `${at} ${help[0]}`, subcommands: names, options: ['--help'], choices: {}, valued: [], argChoices: [], shorts: {} });
     for (const c of subs) for (const n of [c.name(), ...c.aliases()]) visit(c, [...path, n]);
   };
   visit(program, ['vx']);
@@ -265,9 +271,22 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
   }
   $node = $__vxTree[$path]
   $prev = if ($last -ge 1) { $words[$last - 1] } else { '' }
+  # --opt=value: the value after = is completed as after a space (as bash and zsh do), each
+  # candidate written back with its --opt=; a value of no list is a file name
+  $prefix = ''
+  if ($wordToComplete -match '^(--[^=]+)=(.*)$') {
+    $prev = $matches[1]; $prefix = "$prev="; $wordToComplete = $matches[2]
+    if ($node.valued -notcontains $prev) { return }
+    if ($prev -ne '--profile' -and -not $node.choices.ContainsKey($prev)) {
+      [System.Management.Automation.CompletionCompleters]::CompleteFilename($wordToComplete) | ForEach-Object { [System.Management.Automation.CompletionResult]::new("$prefix$($_.CompletionText)", $_.ListItemText, $_.ResultType, $_.ToolTip) }
+      return
+    }
+  }
+  # the value of an option of no list: nothing of vx's, so PowerShell offers file names
+  if ($node.valued -contains $prev -and $prev -ne '-p' -and $prev -ne '--profile' -and -not $node.choices.ContainsKey($prev)) { return }
   $profiles = { $saved = $env:VX_PROFILE; $env:VX_PROFILE = $null; try { & vx profile list -o tsv 2>$null | ForEach-Object { ($_ -split "\`t")[0] } | Where-Object { $_ -match '${PROFILE_NAME.source}' } } finally { $env:VX_PROFILE = $saved } }
   $candidates = if ($prev -eq '-p' -or $prev -eq '--profile') { & $profiles } elseif ($node.choices.ContainsKey($prev)) { $node.choices[$prev] } elseif ($wordToComplete.StartsWith('-')) { $node.opts } elseif (@('vx profile use', 'vx profile delete', 'vx profile show') -contains $path -and @('use', 'delete', 'show') -contains $prev) { & $profiles } else { $node.cmds + $node.args }
-  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_) }
+  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new("$prefix$_", $_, 'ParameterValue', $_) }
 }
 `;
 }

@@ -294,13 +294,18 @@ describe('help and completion', () => {
       // after --, words are operands (translate's text, exec's command): no subcommand, no option
       'comp vx translate --to de -- ""',
       'comp vx emulator exec -- vx ""',
+      // commander's help command is offered where it is (not after translate, which takes "help" as text), and completes the nouns
+      'comp vx h',
+      'comp vx help e',
+      'comp vx erp help sales-o',
+      'comp vx translate h',
     ].join('\n');
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n')).toEqual([
       'complete -o default -F _vx vx',
       'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
-      'get set requests wizard list report check apply',
+      'get set requests wizard list report check apply help',
       'json yaml table wide tsv csv ndjson text none',
       'table tsv text',
       '--filter',
@@ -312,6 +317,10 @@ describe('help and completion', () => {
       'Header',
       'Marked',
       '',
+      '',
+      'help',
+      'erp emulator',
+      'sales-orders',
       '',
       '',
     ]);
@@ -384,6 +393,8 @@ describe('help and completion', () => {
         'words=(vx erp sales-orders list --output=); CURRENT=5; PREFIX="--output="; _vx',
         'words=(vx translate --file=); CURRENT=3; PREFIX="--file="; _vx',
         'words=(vx translate --whole=); CURRENT=3; PREFIX="--whole="; _vx',
+        'words=(vx h); CURRENT=2; PREFIX=h; _vx',
+        'words=(vx help ""); CURRENT=3; PREFIX=""; _vx',
       ].join('\n');
       const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
       const r = spawnSync(zsh, ['-f', '-c', script], { encoding: 'utf8', env });
@@ -391,12 +402,14 @@ describe('help and completion', () => {
       expect(r.stdout.split('\n')).toEqual([
         'default staging',
         'default staging',
-        'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh',
+        'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh help',
         'json yaml table wide tsv csv ndjson text none',
         'FILES',
         'FILES',
         'json yaml table wide tsv csv ndjson text none',
         'FILES',
+        'translate erp mgmt auth profile api completion emulator version help',
+        'translate erp mgmt auth profile api completion emulator version',
         '',
       ]);
     } finally {
@@ -421,6 +434,7 @@ describe('help and completion', () => {
         'vx translate --to de -- ',
         'vx translate --to de -- --fr',
         'vx emulator exec -- vx ',
+        'vx h',
       ];
       const script = [
         `source ${JSON.stringify(join(ROOT, 'completions', 'vx.fish'))}`,
@@ -442,6 +456,7 @@ describe('help and completion', () => {
         // none of vx's options (--fr matches no file: no line)
         'bin/ cfg/ notes.txt',
         'bin/ cfg/ notes.txt',
+        'help',
         '',
       ]);
     } finally {
@@ -460,18 +475,55 @@ describe('help and completion', () => {
     expect(lines.slice(0, 4)).toEqual(['$w = $words[$i]', 'if ($skip) { $skip = $false; continue }', "if ($w -eq '--') { return }", '$node = $__vxTree[$path]']);
   });
 
+  // PowerShell completed nothing after `--opt=` (bash and zsh complete the value), offered nouns
+  // after an option that takes a file (`vx translate --file <Tab>`: file sync memory), and never
+  // offered commander's `help` command. (pwsh is not here: the script text is checked.)
+  it('powershell completion: --opt=value completes the value (written back with its --opt=), a file option gets file names, help is a noun', () => {
+    const ps1 = readFileSync(join(ROOT, 'completions', 'vx.ps1'), 'utf8');
+    const body = ps1.slice(ps1.indexOf("  $prev = if ($last -ge 1)"));
+    const lines = body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    expect(lines.slice(0, 11)).toEqual([
+      "$prev = if ($last -ge 1) { $words[$last - 1] } else { '' }",
+      "$prefix = ''",
+      "if ($wordToComplete -match '^(--[^=]+)=(.*)$') {",
+      '$prev = $matches[1]; $prefix = "$prev="; $wordToComplete = $matches[2]',
+      'if ($node.valued -notcontains $prev) { return }',
+      "if ($prev -ne '--profile' -and -not $node.choices.ContainsKey($prev)) {",
+      '[System.Management.Automation.CompletionCompleters]::CompleteFilename($wordToComplete) | ForEach-Object { [System.Management.Automation.CompletionResult]::new("$prefix$($_.CompletionText)", $_.ListItemText, $_.ResultType, $_.ToolTip) }',
+      'return',
+      '}',
+      '}',
+      "if ($node.valued -contains $prev -and $prev -ne '-p' -and $prev -ne '--profile' -and -not $node.choices.ContainsKey($prev)) { return }",
+    ]);
+    // every candidate (an option's value, a profile, a noun) is written back after the --opt= it completes
+    expect(lines.at(-2)).toBe(`$candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new("$prefix$_", $_, 'ParameterValue', $_) }`);
+    expect(ps1).toContain("\n  'vx' = @{ cmds = @('translate', 'erp', 'mgmt', 'auth', 'profile', 'api', 'completion', 'emulator', 'version', 'help'); ");
+    expect(ps1).toContain("\n  'vx help' = @{ cmds = @('translate', 'erp', 'mgmt', 'auth', 'profile', 'api', 'completion', 'emulator', 'version'); opts = @('--help'); ");
+    expect(ps1).toContain("\n  'vx translate' = @{ cmds = @('file', 'sync', 'memory'); ");
+  });
+
   const pwsh = spawnSync('sh', ['-c', 'command -v pwsh'], { encoding: 'utf8' }).stdout.trim();
   it.skipIf(!pwsh)('powershell completion (TabExpansion2): nouns, option values, nothing of vx after --', () => {
     const { dir, bin, cfg } = completionSandbox({ profiles: { default: {} } });
     try {
-      const lines = ['vx erp sa', 'vx -o t', 'vx translate --to de -- ', 'vx emulator exec -- vx e'];
+      const lines = ['vx erp sa', 'vx -o t', 'vx translate --to de -- ', 'vx emulator exec -- vx e', 'vx --output=t', 'vx erp sales-orders list --output=', 'vx h', 'vx translate --file '];
       const script = [
         `. ${JSON.stringify(join(ROOT, 'completions', 'vx.ps1'))}`,
         ...lines.map((l) => `((TabExpansion2 -inputScript '${l}' -cursorColumn ${l.length}).CompletionMatches | Where-Object { $_.ResultType -eq 'ParameterValue' } | ForEach-Object { $_.CompletionText }) -join ' '`),
       ].join('\n');
       const env = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, VX_CONFIG_DIR: cfg };
       const r = spawnSync(pwsh, ['-NoProfile', '-NonInteractive', '-Command', script], { encoding: 'utf8', env, cwd: dir });
-      expect(r.stdout.split('\n')).toEqual(['salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes', 'table tsv text', '', '', '']);
+      expect(r.stdout.split('\n')).toEqual([
+        'salespeople salespeoplepurchasers salespeople-purchasers sales-orders salesorders sales-quotes salesquotes',
+        'table tsv text',
+        '',
+        '',
+        '--output=table --output=tsv --output=text',
+        '--output=json --output=yaml --output=table --output=wide --output=tsv --output=csv --output=ndjson --output=text --output=none',
+        'help',
+        '',
+        '',
+      ]);
     } finally {
       removeDir(dir);
     }
