@@ -10,6 +10,7 @@ import {
   patchBody,
   DEFAULT_WAIT_TIMEOUT_S,
   pollRequest,
+  RequestNotShownError,
   quotaUrl,
   requestIdFrom,
   requestIdOf,
@@ -255,8 +256,9 @@ async function followRequest(
     });
   } catch (e) {
     spinner.stop();
-    // interrupted, or a status read failed: the change was accepted all the same
-    ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
+    // interrupted, or a status read failed: the change was accepted all the same (a request the
+    // service never showed: the error says so and how to find it)
+    if (!(e instanceof RequestNotShownError)) ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${where}`);
     throw e;
   }
   if (o.progress) o.progress.ended = true;

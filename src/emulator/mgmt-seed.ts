@@ -96,6 +96,8 @@ export interface QuotaRequestRecord {
   outcomeMessage: string;
   /** status reads left before it ends */
   pollsLeft: number;
+  /** status reads (of the request or its operation) still answered 404 while it "replicates" (MgmtState.requestLag) */
+  lagLeft?: number;
   body: QuotaRequestBody;
 }
 
@@ -129,6 +131,12 @@ export interface MgmtState {
   lroHeaders?: 'location' | 'async-operation' | 'both';
   /** status reads a new quota request stays InProgress */
   pollsToFinish: number;
+  /**
+   * status reads of a new quota request (at serviceLimitsRequests/{id} or its operation resource)
+   * answered 404 ResourceNotFound first, as the resource manager does while a just-created request
+   * or operation resource replicates (absent or 0: none); reads that 404 do not move it on
+   */
+  requestLag?: number;
   pageSize: { events: number; versionSets: number; requests: number };
   version: number;
   /** reads allowed (a token bucket; mgmt-fleet.ts throttleRead); absent: no throttling */
@@ -380,6 +388,7 @@ export const checkMgmtState: StateCheck = shape(
     versionSets: recordOf(recordOf(shape({ name: text, properties: anyObject, etag: number }))),
     retryAfter: number,
     pollsToFinish: number,
+    requestLag: number,
     pageSize: shape({ events: number, versionSets: number, requests: number }),
     version: number,
     readLimit: shape({ perSecond: number, burst: number }),
@@ -387,5 +396,5 @@ export const checkMgmtState: StateCheck = shape(
     seededAt: number,
     writes: arrayOf(anyObject),
   },
-  ['readLimit', 'quotaPageSize', 'seededAt'],
+  ['readLimit', 'quotaPageSize', 'seededAt', 'requestLag'],
 );

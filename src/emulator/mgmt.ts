@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../spec/mgmt.js';
 import { applyFilter, ODataError } from './erp-odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
-import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody } from './mgmt-seed.js';
+import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody, type QuotaRequestRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
 import { checkMgmtState } from './mgmt-seed.js';
 import { familyOf } from '../spec/families.js';
@@ -311,7 +311,7 @@ function patchQuota(req: EmuRequest): EmuReply {
     message = `The requested limit ${limit} exceeds the regional capacity of ${rec.cap} for ${q.name} in ${s.location}; contact support.`;
   }
   const accepted = requestBody(s, id, q, limit, 'InProgress', 'Request processing', now);
-  state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: rec.pollsToFinish ?? state.pollsToFinish, body: accepted };
+  state.requests[id] = { scope: s.key, resourceName: q.name, limit, outcome, outcomeMessage: message, pollsLeft: rec.pollsToFinish ?? state.pollsToFinish, body: accepted, ...(state.requestLag ? { lagLeft: state.requestLag } : {}) };
   const path = requestId(s.sub, s.provider, s.location, id);
   const lro = state.lroHeaders ?? 'location';
   const headers: Record<string, string> = { 'retry-after': String(state.retryAfter) };
@@ -351,12 +351,19 @@ function advance(req: EmuRequest, id: string): QuotaRequestBody {
   return r.body;
 }
 
+/** A new request not yet readable (mgmt.requestLag): true, and one such read fewer to come. */
+function lagging(r: QuotaRequestRecord): boolean {
+  if (!r.lagLeft) return false;
+  r.lagLeft -= 1;
+  return true;
+}
+
 function getRequest(req: EmuRequest): EmuReply {
   const s = quotaScope(req);
   // request ids are GUIDs, the same in any case (the emulator's are lower case)
   const id = param(req, 'id', RULES.requestId, 'id').toLowerCase();
   const r = st(req).requests[id];
-  if (!r || r.scope !== s.key) throw notFound('ResourceNotFound', `No quota request '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
+  if (!r || r.scope !== s.key || lagging(r)) throw notFound('ResourceNotFound', `No quota request '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
   const body = advance(req, id);
   const running = body.properties.provisioningState === 'InProgress';
   return { status: 200, headers: running ? { 'retry-after': String(st(req).retryAfter) } : {}, body };
@@ -377,7 +384,7 @@ function getOperation(req: EmuRequest): EmuReply {
   const s = quotaScope(req);
   const id = param(req, 'id', RULES.requestId, 'id').toLowerCase();
   const r = st(req).requests[id];
-  if (!r || r.scope !== s.key) throw notFound('ResourceNotFound', `No operation '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
+  if (!r || r.scope !== s.key || lagging(r)) throw notFound('ResourceNotFound', `No operation '${id}' for resource provider '${s.provider}' in location '${s.location}'.`);
   const body = advance(req, id);
   const state = body.properties.provisioningState;
   const running = state === 'InProgress';

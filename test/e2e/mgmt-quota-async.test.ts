@@ -115,6 +115,24 @@ describe('odd answers of an operation resource (stubbed)', () => {
     expect(r.code).toBe(0);
     expect(r.http.requests.every((q) => q.url.startsWith('http://127.0.0.1:9/'))).toBe(true);
   });
+  it('a request that answered once and then 404 is gone, not lagging: no read again, exit 4', async () => {
+    const gone = json(404, { error: { code: 'ResourceNotFound', message: 'No such request.' } });
+    const r = await runInProc([...SET, '--limit', '150', '--poll-interval', '0'], {
+      env,
+      setup: (t) =>
+        t.http
+          .stub('GET', `${base}/serviceLimits/cores?api-version=2020-10-25`, json(200, quota))
+          .stub('GET', `${base}/serviceLimitsRequests?api-version=2020-10-25&$top=50`, json(200, { value: [] }))
+          .stub('PATCH', `${base}/serviceLimits/cores?api-version=2020-10-25`, accepted({}))
+          .stub('GET', `${base}/serviceLimitsRequests/${ID}?api-version=2020-10-25`, json(404, { error: { code: 'ResourceNotFound', message: 'Not yet.' } }))
+          .stub('GET', `${base}/serviceLimitsRequests/${ID}?api-version=2020-10-25`, request('InProgress'))
+          .stub('GET', `${base}/serviceLimitsRequests/${ID}?api-version=2020-10-25`, gone),
+    });
+    expect(r.code).toBe(4);
+    expect(r.http.requests.filter((q) => q.url.includes(`/serviceLimitsRequests/${ID}`))).toHaveLength(3);
+    expect(r.stderr).toContain(`quota request ${ID} was submitted; follow it with: vx mgmt quota requests get ${ID}`);
+    expect(r.stderr).toMatch(/vx: .*404.*ResourceNotFound.*No such request\.\n$/);
+  });
 });
 
 describe('an accepted change whose answer names no request (stubbed)', () => {
@@ -133,5 +151,72 @@ describe('an accepted change whose answer names no request (stubbed)', () => {
     expect(r.stderr).toBe(
       'vx: the service accepted the quota change but gave no usable request id (null); find the request with: vx mgmt quota requests list --provider Vendor.Compute --location eastus --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n',
     );
+  });
+});
+
+// The resource manager replicates a just-created request (and operation) resource with a lag: the
+// first status reads right after the 201/202 may answer 404. vx reads again (5 times, the poll
+// floor doubled each time: ~30 s at most), then gives up saying the change was accepted and how to
+// find its request (exit 1, not 4). `mgmt.requestLag` makes the emulator answer 404 to the first
+// N status reads of a new request.
+describe('a new request not shown yet (replication lag)', () => {
+  const SUB = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
+  const notShown = (reads: string, id = '[0-9a-f-]{36}') =>
+    `the quota change was accepted \\(request ${id}\\), but the service did not show its status: ${reads} reads over \\d+ s answered 404 ResourceNotFound; the change goes on; find its request with: vx mgmt quota requests list --provider Vendor\\.Compute --location eastus --subscription ${SUB}`;
+
+  it('two 404s, then the request: it is followed to its end; exit 0, nothing on stderr', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.requestLag = 2;
+    const r = await e2e.run([...SET, '--limit', '150']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).properties.provisioningState).toBe('Succeeded');
+    expect(reads()).toEqual(['request 404', 'request 404', 'request 200', 'request 200', 'request 200']);
+    expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+  });
+
+  it('the operation resource of the async-operation header may lag too: five 404s are read again', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.lroHeaders = 'async-operation';
+    e2e.emu.state.mgmt.requestLag = 5;
+    const r = await e2e.run([...SET, '--limit', '150']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(reads()).toEqual([...Array(5).fill('operation 404'), 'operation 200', 'operation 200', 'operation 200', 'request 200']);
+  });
+
+  it('a request still not shown after six reads: exit 1 says the change was accepted and how to find it', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.requestLag = 6;
+    const r = await e2e.run([...SET, '--limit', '150']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^vx: ${notShown('6')}\\n$`));
+    expect(reads()).toEqual(Array(6).fill('request 404'));
+    expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
+  });
+
+  it('the re-reads stay within --wait-timeout', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.requestLag = 100;
+    // a floor of 400 ms: 0.4, 0.4, 0.8 s... the second of --wait-timeout runs out before the fifth re-read
+    const r = await e2e.run([...SET, '--limit', '150', '--wait-timeout', '1'], { env: { VX_POLL_FLOOR_MS: '400' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^vx: ${notShown('[1-4]')}\\n$`));
+    expect(reads().every((x) => x === 'request 404')).toBe(true);
+    expect(reads().length).toBeLessThanOrEqual(4);
+  });
+
+  it('quota apply: the row ends Unknown with the same message; exit 1', async () => {
+    e2e.emu.state.mgmt.retryAfter = 0;
+    e2e.emu.state.mgmt.requestLag = 6;
+    const input = JSON.stringify([{ subscription: SUB, provider: 'Vendor.Compute', location: 'eastus', name: 'cores', limit: 130 }]);
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json', '--poll-interval', '0'], { input });
+    expect(r.code).toBe(1);
+    const [row] = JSON.parse(r.stdout);
+    expect(row.state).toBe('Unknown');
+    expect(row.message).toMatch(new RegExp(`^${notShown('6', row.requestId)}$`));
+    expect(r.stderr).toMatch(new RegExp(`^cores in eastus: ${notShown('6', row.requestId)}\\nvx: 0 of 1 quota changes succeeded; cores in eastus Unknown; a rerun submits only what is still short\\n$`));
+    expect(reads()).toEqual(Array(6).fill('request 404'));
   });
 });

@@ -6,7 +6,7 @@ import { asVxError, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
 import type { MgmtClient } from './client.js';
 import type { ManifestEntry } from './manifest.js';
-import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, requestIdFrom, requestIdOf, runningRequests, stateOf, submitLimit, type Quota, type QuotaScope, type RunningRequest } from './quota.js';
+import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, RequestNotShownError, requestIdFrom, requestIdOf, runningRequests, stateOf, submitLimit, type Quota, type QuotaScope, type RunningRequest } from './quota.js';
 
 /**
  * increase / decrease: to be submitted; unchanged: already at the limit; kept: the limit is
@@ -177,7 +177,9 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
       }
       // (a wait that timed out says already that the change was accepted and goes on)
       const accepted = /\bwas accepted\b/.test(failure.message) ? '' : '; the change was accepted';
-      set(s, { state: 'Unknown', message: `${failure.message}${accepted}; ${o.followHint(s)}`, failure });
+      // (a request the service never showed: its message says how to find it)
+      const hint = e instanceof RequestNotShownError ? '' : `; ${o.followHint(s)}`;
+      set(s, { state: 'Unknown', message: `${failure.message}${accepted}${hint}`, failure });
     }
   };
   /** Sends the PATCH of a change; the follow-up of an accepted request is returned (it runs outside the pool). */

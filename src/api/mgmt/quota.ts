@@ -1,6 +1,6 @@
 // Quota (service limits, api-version 2020-10-25): read a quota, list the quotas of a provider and
 // location, request a new limit (PATCH), and follow the request until it ends.
-import { ServiceError } from '../../core/errors.js';
+import { EXIT, isVxError, ServiceError, type VxError } from '../../core/errors.js';
 import { pollDelay, pollFloorMs } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
@@ -241,10 +241,27 @@ export interface PollOptions {
 export const DEFAULT_WAIT_TIMEOUT_S = 1800;
 
 /**
+ * 404s tolerated on the first status reads of a just-created request or operation resource: the
+ * resource manager replicates a new one with a lag (its RPC: a poller tolerates a brief 404 there),
+ * so a read right after the 201/202 may not find it yet. Such a read is repeated after 1, 2, 4, 8
+ * and 16 s (the poll floor doubled: about 30 s in all, within --wait-timeout); once the resource
+ * has been read, a 404 is an error like any other.
+ */
+export const NOT_FOUND_RETRIES = 5;
+
+/**
+ * The service accepted the change but never showed its request (every read answered 404): exit 1,
+ * not 4 (the change goes on), and the message says how to find it.
+ */
+export class RequestNotShownError extends ServiceError {}
+
+/**
  * Polls `serviceLimitsRequests/{id}` (or the Location URL) until Succeeded, Failed or Invalid,
  * honouring Retry-After within pollDelay's floor and back-off, and giving up after
  * `timeoutSeconds` with a ServiceError (exit 1) that names the request and its last state (the
- * caller prints how to follow it). The policy every quota wait uses (set, wizard, apply).
+ * caller prints how to follow it). A brief 404 right after the change was accepted is read again
+ * (NOT_FOUND_RETRIES); one that lasts ends with RequestNotShownError. The policy every quota wait
+ * uses (set, wizard, apply).
  */
 export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: string, o: PollOptions): Promise<QuotaRequest> {
   let retryAfter = o.retryAfter;
@@ -256,35 +273,56 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
   // request itself is read at once for the result
   let operation = o.asyncUrl;
   let operationEnded: { status: string; error?: string } | undefined;
+  // 404s of a resource not read yet (replication lag), and which of the two has been read
+  let misses = 0;
+  let lastMiss: VxError | undefined;
+  const seen = { operation: false, request: false };
+  const notShown = () =>
+    new RequestNotShownError(
+      `the quota change was accepted (request ${requestId}), but the service did not show its status: ${misses} read${misses === 1 ? '' : 's'} over ${Math.round((Date.now() - started) / 1000)} s answered 404${lastMiss?.code ? ` ${lastMiss.code}` : ''}; the change goes on; find its request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
+    );
   for (let k = 0; ; k++) {
     const left = timeout - (Date.now() - started);
     if (left <= 0) {
+      if (lastMiss) throw notShown();
       throw new ServiceError(
         `quota request ${requestId} did not end within --wait-timeout ${Math.round(timeout / 1000)} s (last state ${state ?? 'unknown'}, ${k} status read${k === 1 ? '' : 's'}); the change was accepted and goes on`,
       );
     }
-    await sleep(Math.min(pollDelay(k, retryAfter, o.intervalSeconds, floor), left), o.signal);
-    if (operation) {
-      const op = await getOperation(c, operation);
-      retryAfter = op.retryAfter;
-      if (!op.ended) {
-        state = op.status ?? 'InProgress';
-        o.onState?.(state, {});
-        continue;
+    await sleep(Math.min(lastMiss ? floor * 2 ** (misses - 1) : pollDelay(k - misses, retryAfter, o.intervalSeconds, floor), left), o.signal);
+    try {
+      if (operation) {
+        const op = await getOperation(c, operation);
+        seen.operation = true;
+        lastMiss = undefined;
+        retryAfter = op.retryAfter;
+        if (!op.ended) {
+          state = op.status ?? 'InProgress';
+          o.onState?.(state, {});
+          continue;
+        }
+        operation = undefined;
+        operationEnded = { status: op.status!, error: op.error };
       }
-      operation = undefined;
-      operationEnded = { status: op.status!, error: op.error };
+      const { body, retryAfter: ra, running } = await getRequest(c, s, requestId, o.url);
+      seen.request = true;
+      lastMiss = undefined;
+      state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
+      o.onState?.(state, body);
+      if (!running && isFinal(state)) return body;
+      // the operation failed or was cancelled and the request does not say how it ended: the operation's error is the outcome
+      if (operationEnded && operationEnded.status !== 'Succeeded') {
+        throw new ServiceError(`quota request ${requestId}: its operation ended ${operationEnded.status}${operationEnded.error ? `: ${operationEnded.error}` : ''} (the request reads ${state ?? 'no state'})`);
+      }
+      operationEnded = undefined;
+      retryAfter = ra;
+    } catch (e) {
+      // a resource already read that answers 404 now is gone: that is no lag
+      if (!isVxError(e) || e.exitCode !== EXIT.notFound || seen[operation ? 'operation' : 'request']) throw e;
+      misses += 1;
+      lastMiss = e;
+      if (misses > NOT_FOUND_RETRIES) throw notShown();
     }
-    const { body, retryAfter: ra, running } = await getRequest(c, s, requestId, o.url);
-    state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
-    o.onState?.(state, body);
-    if (!running && isFinal(state)) return body;
-    // the operation failed or was cancelled and the request does not say how it ended: the operation's error is the outcome
-    if (operationEnded && operationEnded.status !== 'Succeeded') {
-      throw new ServiceError(`quota request ${requestId}: its operation ended ${operationEnded.status}${operationEnded.error ? `: ${operationEnded.error}` : ''} (the request reads ${state ?? 'no state'})`);
-    }
-    operationEnded = undefined;
-    retryAfter = ra;
   }
 }
 
