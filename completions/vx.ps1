@@ -188,6 +188,8 @@ Register-ArgumentCompleter -Native -CommandName vx -ScriptBlock {
     if ($node.cmds -contains $w) { $path = "$path $w" }
   }
   $node = $__vxTree[$path]
+  # a path the tree does not hold (below `help <noun>`): nothing of vx's
+  if (-not $node) { return }
   $prev = if ($last -ge 1) { $words[$last - 1] } else { '' }
   # --opt=value: the value after = is completed as after a space (as bash and zsh do), each
   # candidate written back with its --opt=; a value of no list is a file name

@@ -480,9 +480,12 @@ describe('help and completion', () => {
   // offered commander's `help` command. (pwsh is not here: the script text is checked.)
   it('powershell completion: --opt=value completes the value (written back with its --opt=), a file option gets file names, help is a noun', () => {
     const ps1 = readFileSync(join(ROOT, 'completions', 'vx.ps1'), 'utf8');
-    const body = ps1.slice(ps1.indexOf("  $prev = if ($last -ge 1)"));
+    const body = ps1.slice(ps1.indexOf('  $node = $__vxTree[$path]\n  #'));
     const lines = body.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-    expect(lines.slice(0, 11)).toEqual([
+    expect(lines.slice(0, 13)).toEqual([
+      '$node = $__vxTree[$path]',
+      // vx help erp <Tab>: no node (was a method called on $null)
+      'if (-not $node) { return }',
       "$prev = if ($last -ge 1) { $words[$last - 1] } else { '' }",
       "$prefix = ''",
       "if ($wordToComplete -match '^(--[^=]+)=(.*)$') {",
