@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { passSignal } from '../core/child.js';
+import { passSignal, shellQuote } from '../core/child.js';
 import type { Ctx } from '../core/context.js';
 import { ServiceError, UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -52,10 +52,6 @@ async function startServer(ctx: Ctx, opts: EmulatorOptions) {
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
     throw new UsageError(err.message);
   }
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { FilesOptions } from './translate-files.js';
 import { asVxError, InterruptedError, OutputError, UsageError, VxError } from '../core/errors.js';
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
+import { shellQuote } from '../core/child.js';
 import { serviceLanguage } from '../spec/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
 import { TranslationMemory } from '../api/translator/memory.js';
@@ -73,7 +74,7 @@ async function readText(path: string, what: string, format?: FormatName): Promis
     // a PO file in another charset (its header says so): named, with gettext's own way to UTF-8
     const charset = declaredCharset(buf);
     if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-      throw new UsageError(`${what} is in ${charset} (its header says charset=${charset}), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 ${what} -o ${what}`);
+      throw new UsageError(`${what} is in ${charset} (its header says charset=${charset}), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 ${shellQuote(what)} -o ${shellQuote(what)}`);
     }
   }
   return { text: decodeUtf8(buf, what), bom };

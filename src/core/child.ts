@@ -29,3 +29,8 @@ export function passSignal(child: ChildProcess, sig: NodeJS.Signals): void {
   if (sig === 'SIGINT' && inForegroundOfTerminal()) return;
   child.kill(sig);
 }
+
+/** A word as a POSIX shell reads it back (quoted only when it must be), for commands vx prints to run. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]*$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

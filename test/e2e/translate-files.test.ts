@@ -620,6 +620,11 @@ describe('bad input', () => {
       writeFileSync(join(dir, 'messages.pot'), Buffer.from(pot('ISO-8859-1', 'Caf\u00e9'), 'latin1'));
       const r = await e2e.run(['translate', 'file', 'messages.pot', '--to', 'de'], { cwd: dir });
       expect([r.code, r.stderr]).toEqual([2, 'vx: messages.pot is in ISO-8859-1 (its header says charset=ISO-8859-1), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 messages.pot -o messages.pot\n']);
+      // the command to run is quoted for the shell where the name needs it
+      writeFileSync(join(dir, "my app's.pot"), Buffer.from(pot('latin1', 'Caf\u00e9'), 'latin1'));
+      const q = await e2e.run(['translate', 'file', "my app's.pot", '--to', 'de'], { cwd: dir });
+      expect([q.code, q.stderr]).toEqual([2, `vx: my app's.pot is in latin1 (its header says charset=latin1), not UTF-8: vx reads and writes PO files in UTF-8 only; convert it first: msgconv --to-code=UTF-8 'my app'\\''s.pot' -o 'my app'\\''s.pot'\n`]);
+      rmSync(join(dir, "my app's.pot"));
       // an existing target in Latin-1: refused, left as it was
       writeFileSync(join(dir, 'messages.pot'), pot('UTF-8', 'Coffee'));
       const old = Buffer.from(pot('ISO-8859-1', 'Coffee').replace('msgstr ""\n', 'msgstr ""\n').replace(/msgstr ""\n$/, 'msgstr "Kaff\u00e9e"\n'), 'latin1');
