@@ -276,7 +276,10 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
       if (toCheck.length) {
         // --check-unknown: ask the service about each row an earlier run left unknown; found ->
         // done, provably absent -> sent with the others (create), anything else stays unknown
-        const absent = await checkUnknown(client, set, batch, mode, toCheck, bulk, record);
+        // the records the journal has other rows created (done, with an id): an unknown row that finds one cannot have created it
+        const createdBy = new Map<string, number>();
+        if (mode === 'create') for (const e of journal.previous.values()) if (e.state === 'done' && e.id) createdBy.set(e.id.toLowerCase(), e.row);
+        const absent = await checkUnknown(client, set, batch, mode, toCheck, bulk, record, createdBy);
         flush();
         const checked = new Set(toCheck.map((t) => t.row.row));
         const c = (status: ResultStatus) => results.all.filter((r) => r.status === status && checked.has(r.row)).length;
@@ -331,7 +334,8 @@ function sameValue(have: unknown, want: unknown): boolean {
 
 /**
  * --check-unknown: looks up each row an earlier run left unknown, in batched GETs. Create: by the
- * set's natural key; found -> created (journaled done, never sent), not found when the key is one
+ * set's natural key; found -> created (journaled done, never sent) unless the journal records
+ * another row as having created that very record (`createdBy`), not found when the key is one
  * the service stores as written -> returned, to be sent now. Update: by the record's id (or the
  * row's key); found with the row's values in place -> updated. Anything else stays unknown, with why.
  */
@@ -343,6 +347,8 @@ async function checkUnknown(
   rows: readonly { row: Row; id?: string }[],
   bulk: BulkOptions,
   record: (r: RowResult) => void,
+  /** create: lower-case id -> the row the journal records as having created that record */
+  createdBy: ReadonlyMap<string, number> = new Map(),
 ): Promise<Row[]> {
   const byRow = new Map(rows.map((r) => [r.row.row, r]));
   const unknown = (row: Row, message: string, id?: string, hint = '') => record({ row: row.row, status: 'unknown', ...(id ? { id } : {}), message: `${message}; not sent again${hint}` });
@@ -400,6 +406,12 @@ async function checkUnknown(
     const extra = { id: f.id, ...(f.number ? { number: f.number } : {}) };
     const off = compare ? Object.keys(row.body).find((name) => !sameValue(f.record?.[name], row.body[name])) : undefined;
     const differs = off !== undefined && `--check-unknown found a ${set.singular} (${what}) without the row's values (${off} is ${JSON.stringify(f.record?.[off] ?? null)}, the row has ${JSON.stringify(row.body[off])})`;
+    const by = mode === 'create' && f.id ? createdBy.get(f.id.toLowerCase()) : undefined;
+    if (by !== undefined && by !== row.row) {
+      // its POST was refused (a second record with that key), or never done: not proven either way
+      unknown(row, `--check-unknown found a ${set.singular} (${what}), but it is the one row ${by} created (the journal records its id ${f.id}): this row cannot have created it; check by hand`);
+      continue;
+    }
     if (mode === 'create') {
       if (differs) unknown(row, `${differs}: it may be another's, or changed since; check by hand`, undefined, ' (--resend-unknown sends it)');
       else record({ row: row.row, status: 'created', ...extra, message: `found by --check-unknown (${what}${compare ? ", with the row's values" : ''}): the earlier run created it` });

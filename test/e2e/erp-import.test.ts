@@ -252,6 +252,40 @@ describe('erp import', () => {
     expect((await codes()).filter((c) => c === 'D1')).toHaveLength(1);
   });
 
+  it('--check-unknown: a row whose key finds the record the journal records as created by another row stays unknown (it cannot have created it); nothing is sent', async () => {
+    // row 2 is imported; row 3 (the same code) is added at the end and its answer is lost
+    const p = file('check-other.csv', 'code,displayName\nE1,One\n');
+    const first = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(first.code).toBe(0);
+    const [created] = lines(first.stdout);
+    expect(created).toMatchObject({ row: 2, status: 'created' });
+    writeFileSync(p, 'code,displayName\nE1,One\nE1,Two\n');
+    e2e.emu.setFaults('erp/POST/reset-after:1x');
+    const lost = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
+    expect(lines(lost.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'skipped'], [3, 'unknown']]);
+    const before = readFileSync(`${p}.vx-journal`, 'utf8');
+    const n = batches().length;
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
+      { row: 2, status: 'skipped', id: created.id },
+      {
+        row: 3,
+        status: 'unknown',
+        message: `--check-unknown found a salesperson/purchaser (code E1), but it is the one row 2 created (the journal records its id ${created.id}): this row cannot have created it; check by hand; not sent again`,
+        check: `vx erp salespeople list --filter "code eq 'E1'"`,
+      },
+    ]);
+    expect(r.stderr).toContain('--check-unknown: 1 row looked up: 0 found done, 0 not there (sent now), 1 still unknown\n');
+    // the lookup only: no POST
+    const sent = batches().slice(n).map((b) => (JSON.parse(b.body!).requests as { method: string }[]).map((q) => q.method));
+    expect(sent).toEqual([['GET']]);
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
+      `{"row":3,"hash":"${hashFields(['E1', 'Two'])}","state":"unknown"}\n`,
+    );
+    expect((await codes()).filter((c) => c === 'E1')).toHaveLength(1);
+  });
+
   it('--check-unknown leaves unknown, with why, the rows it cannot prove: a key the service may store otherwise, a lookup that failed, no key', async () => {
     const head = (p: string, command = 'erp salespeople import') => ({ kind: 'vx-erp-import-journal', version: 1, command, company: e2e.env.VX_ERP_COMPANY, input: p });
     const p = file('check-edge.csv', 'code\nlow1\nK9\n');
