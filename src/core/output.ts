@@ -163,9 +163,13 @@ function isStructured(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !isExactNumber(v);
 }
 
-/** a value as the one-line text of a table cell */
+/**
+ * a value as the one-line text of a table cell: a line break or a tab is a space (a raw tab
+ * would jump to the terminal's next tab stop, which the column widths do not count, and shift
+ * every column after it)
+ */
 function cellText(v: unknown): string {
-  return terminalText(scalarText(v).replace(/\r?\n/g, ' '));
+  return terminalText(scalarText(v).replace(/\r?\n|\t/g, ' '));
 }
 
 /** a table's header line, bold when colour is on */

@@ -166,7 +166,15 @@ describe('table', () => {
   });
   it('infers scalar columns (no @odata, no objects), upper-case headers, aligned', () => {
     expect(inferColumns(rows).map((c) => c.header)).toEqual(['id', 'name', 'note']);
-    expect(renderTable(rows)).toBe('ID  NAME   NOTE\n1   alpha  tab\there\n22  beta   line break\n');
+    expect(renderTable(rows)).toBe('ID  NAME   NOTE\n1   alpha  tab here\n22  beta   line break\n');
+  });
+  it('a tab inside a cell is a space: a raw tab jumps to the next tab stop and shifts the columns after it', () => {
+    const t = renderTable([
+      { input: 'line\twith tab', to: 'de' },
+      { input: 'plain text', to: 'ja' },
+    ]);
+    expect(t).toBe('INPUT          TO\nline with tab  de\nplain text     ja\n');
+    expect(renderTable({ a: 'x\ty' })).toBe('FIELD  VALUE\na      x y\n');
   });
   it('one object is shown as FIELD/VALUE', () => {
     expect(renderTable({ id: 7, name: 'x', '@odata.etag': 'e' })).toBe('FIELD  VALUE\nid     7\nname   x\n');
