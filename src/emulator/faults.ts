@@ -99,6 +99,13 @@ export function parseFaults(spec: string): FaultSpec {
     const kind = kindRaw.toLowerCase();
     const value = Number(num);
     if (!Number.isFinite(value)) throw new Error(`invalid number in fault "${part}"`);
+    const setting = ['latency', 'slow-ms', 'retry-after', 'seed'].includes(kind);
+    // a count of 0.5x or 0x fired never, a setting with an x was taken as its number: both silently
+    if (x && (setting || !Number.isInteger(value) || value < 1)) {
+      throw new Error(`invalid fault "${part}": ${setting ? `${kind}:N takes a number, not a count` : 'a count is a whole number of requests, 1 or more, e.g. 2x'}`);
+    }
+    // Retry-After is whole seconds (RFC 9110): a client reading 0.5 sees no valid header
+    if (kind === 'retry-after' && !Number.isInteger(value)) throw new Error(`invalid fault "${part}": retry-after:N is whole seconds`);
     if (kind === 'latency') out.latencyMs = value;
     else if (kind === 'slow-ms') out.slowMs = value;
     else if (kind === 'retry-after') out.retryAfter = value;
@@ -129,7 +136,7 @@ export function parseFaults(spec: string): FaultSpec {
       }
       if (ruleFamily) rule.family = ruleFamily;
       if (method) rule.method = method.toUpperCase();
-      if (x) rule.remaining = Math.floor(value);
+      if (x) rule.remaining = value;
       else {
         if (value <= 0 || value > 1) throw new Error(`invalid probability in fault "${part}": use a number in (0, 1] or a count like 2x`);
         rule.probability = value;

@@ -23,6 +23,15 @@ describe('fault spec', () => {
     expect(() => parseFaults('200:0.1')).toThrow(/use 400-599/);
     expect(() => parseFaults('ftp/429:0.1')).toThrow(/invalid fault/);
   });
+  it('refuses a count that is not a whole number of requests, and a setting given as a count', () => {
+    for (const spec of ['503:0.5x', '503:0x', '503:1.5x', 'erp/reset:0.9x']) {
+      expect(() => parseFaults(spec), spec).toThrow(`invalid fault "${spec}": a count is a whole number of requests, 1 or more, e.g. 2x`);
+    }
+    expect(() => parseFaults('latency:50x')).toThrow('invalid fault "latency:50x": latency:N takes a number, not a count');
+    expect(() => parseFaults('seed:4x')).toThrow('invalid fault "seed:4x": seed:N takes a number, not a count');
+    expect(() => parseFaults('retry-after:0.5')).toThrow('invalid fault "retry-after:0.5": retry-after:N is whole seconds');
+    expect(parseFaults('503:3x').rules).toEqual([{ kind: 'status', status: 503, remaining: 3 }]);
+  });
   it('count rules fire first and only for their family; latency applies to the rest', () => {
     const f = parseFaults('erp/503:2x,latency:10');
     expect(pickFault(f, 'mgmt')).toEqual({ kind: 'latency', latencyMs: 10 });
