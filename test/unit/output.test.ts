@@ -51,6 +51,19 @@ describe('formats', () => {
     expect(await render({ t: ['yes', 'No', 'on', 'OFF', 'y', '012', 'text'], b: true, count: 12 }, 'yaml')).toBe('t:\n  - "yes"\n  - "No"\n  - "on"\n  - "OFF"\n  - "y"\n  - "012"\n  - text\nb: true\ncount: 12\n');
   });
 
+  // a tab was written bare in a plain scalar ('name: a<TAB>b'), which PyYAML refuses ("found
+  // character '\\t' that cannot start any token"); NEL, LS and PS were written raw, which a YAML 1.1
+  // reader takes for line breaks
+  it('yaml a YAML 1.1 reader can read: tabs, line separators, BOM and C1 controls are escaped in double quotes', async () => {
+    const value = { name: 'Research\tDev, "x"', 'k\tz': 1, ls: 'a\u2028b\u2029c', nel: 'x\u0085y', bom: '\ufeffz', c1: 'a\u009bb', both: 'a\tb\nc', plain: 'plain' };
+    const out = await render(value, 'yaml');
+    expect(out).toBe(
+      'name: "Research\\tDev, \\"x\\""\n"k\\tz": 1\nls: "a\\u2028b\\u2029c"\nnel: "x\\u0085y"\nbom: "\\ufeffz"\nc1: "a\\u009bb"\nboth: "a\\tb\\nc"\nplain: plain\n',
+    );
+    const YAML = (await import('yaml')).default;
+    expect(YAML.parse(out)).toEqual(value);
+  });
+
   // numbers a double cannot hold were written rounded (12345678901234567890.12 as
   // 12345678901234567000, an id 9007199254740993 as ...992), where -o json keeps them exact
   it('yaml writes the numbers a double cannot hold as the service sent them', async () => {
