@@ -21,6 +21,11 @@ export interface StartOptions extends Omit<EmulatorOptions, 'families'> {
 
 export async function startEmulator(opts: StartOptions = {}): Promise<Emulator> {
   const emu = new Emulator({ ...opts, families: allFamilies() });
-  await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+  try {
+    await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+  } catch (e) {
+    emu.releaseState();
+    throw e;
+  }
   return emu;
 }

@@ -3,6 +3,7 @@
 // product feature (a sandbox) and the test bed. It imports nothing from cli/ or api/.
 import { randomUUID } from 'node:crypto';
 import { renameSync, writeFileSync, readFileSync, existsSync, unlinkSync } from 'node:fs';
+import { lockStateFile } from './state-lock.js';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { AuthState } from './auth.js';
@@ -211,6 +212,9 @@ export class Emulator {
     this.faults = parseFaults(opts.faults ?? '');
     for (const f of this.families) this.routes.set(f.name, f.routes.map((r) => ({ ...r, re: compile(r.path) })));
     this.reset();
+    // two emulators on one --state each saved their own state over the other's: the changes made
+    // through the first were lost without a word when the second saved
+    if (opts.statePath) this.unlockState = lockStateFile(opts.statePath);
     if (opts.statePath && existsSync(opts.statePath)) {
       try {
         const saved: unknown = JSON.parse(readFileSync(opts.statePath, 'utf8'));
@@ -220,6 +224,7 @@ export class Emulator {
         const state: Record<string, unknown> = this.state;
         for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
       } catch (e) {
+        this.releaseState();
         // never the piece of the file V8 quotes in its message (a --state naming the wrong file: a .env)
         const message = e instanceof SyntaxError ? e.message.replace(/,\s*(?:\.\.\.)?"[\s\S]*$/, '') : (e as Error).message;
         throw new Error(`cannot load emulator state from ${opts.statePath}: ${message}`);
@@ -362,8 +367,18 @@ export class Emulator {
     return this.url;
   }
 
+  /** lets go of the --state file (another emulator may then take it); undefined once let go */
+  private unlockState: (() => void) | undefined;
+
+  /** Lets go of the --state file without saving it (an emulator that failed to start). */
+  releaseState(): void {
+    this.unlockState?.();
+    this.unlockState = undefined;
+  }
+
   async close(): Promise<void> {
     this.saveState();
+    this.releaseState();
     const s = this.server;
     this.server = undefined;
     if (!s) return;

@@ -1,6 +1,7 @@
 // `--state <file>` of the wrong shape is refused at start (exit 2, one line naming the file and
 // what is wrong), not served with 500s and then overwritten; a state the emulator saved loads.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -80,5 +81,43 @@ describe('emulator --state of the wrong shape', () => {
     const third = await startEmulator({ port: 0, statePath: some });
     expect(third.state.erp.companies).toHaveLength(2);
     await third.close();
+  });
+});
+
+describe('one emulator per --state file', () => {
+  it('a second emulator on the same file is refused (exit 2, naming the first); once the first stops it starts and sees its changes', async () => {
+    const p = join(dir, 'shared.json');
+    const first = await startEmulator({ port: 0, statePath: p });
+    expect((await runVx(['erp', 'currencies', 'create', '--set', 'code=ONE', '--set', 'displayName=One', '-o', 'none'], { env: first.env() })).code).toBe(0);
+    for (const args of [['emulator', 'start', '--port', '0', '--state', p], ['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']]) {
+      const r = await runVx(args);
+      expect([r.code, r.stdout, r.stderr], args[1]).toEqual([2, '', `vx: ${p} is in use by another emulator (process ${process.pid}): stop it, or give this one another --state (if no emulator runs, delete ${p}.lock)\n`]);
+    }
+    await first.close();
+    expect(existsSync(`${p}.lock`)).toBe(false);
+    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'vx', 'erp', 'currencies', 'get', 'ONE', '-q', 'displayName', '-o', 'json']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '"One"\n', '']);
+    expect(existsSync(`${p}.lock`)).toBe(false);
+  });
+
+  it('the lock of an emulator that is gone (kill -9) is taken over', async () => {
+    const p = join(dir, 'killed.json');
+    const first = await startEmulator({ port: 0, statePath: p });
+    await first.close();
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    writeFileSync(`${p}.lock`, gone.stdout);
+    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'ran\n', '']);
+    expect(existsSync(`${p}.lock`)).toBe(false);
+  });
+
+  it('an emulator that fails to start (port in use) lets go of the file', async () => {
+    const p = join(dir, 'busy.json');
+    const holder = await startEmulator({ port: 0 });
+    const port = new URL(holder.url).port;
+    const r = await runVx(['emulator', 'start', '--port', port, '--state', p]);
+    expect([r.code, r.stderr]).toEqual([2, `vx: port ${port} is in use; pick another with --port (0 picks a free one)\n`]);
+    expect(existsSync(`${p}.lock`)).toBe(false);
+    await holder.close();
   });
 });
