@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { passSignal, shellQuote } from '../core/child.js';
@@ -20,12 +21,19 @@ export function faultsWithRate(faults: string | undefined, rate: string | undefi
   return [faults?.trim(), `rate:${m[1]}`].filter(Boolean).join(',');
 }
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
+/** a loopback address as --host gives it (any case, ::1 with or without brackets), as listen() takes it; undefined for another */
+function loopbackHost(given: string): string | undefined {
+  const host = given.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host === '::1') return host;
+  return isIPv4(host) && host.startsWith('127.') ? host : undefined;
+}
 
 async function startServer(ctx: Ctx, opts: EmulatorOptions) {
-  const port = Number(opts.port);
+  // digits only: Number() took "" (an unset $PORT) as 0, a random port, and 0x1f90 or 1e3 as others
+  const port = /^\d{1,5}$/.test(opts.port) ? Number(opts.port) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port "${opts.port}": expected 0-65535`);
-  if (!LOOPBACK.test(opts.host)) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
+  const host = loopbackHost(opts.host);
+  if (host === undefined) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
   if (opts.state !== undefined) {
     // checked before listening: otherwise the first change fails to be saved while the emulator runs on
     const dir = dirname(resolve(opts.state));
@@ -46,7 +54,7 @@ async function startServer(ctx: Ctx, opts: EmulatorOptions) {
   }
   try {
     const onStateError = (message: string) => ctx.warn(`${message}; the changes are kept in memory until a save succeeds`);
-    return await startEmulator({ port, host: opts.host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit, onStateError });
+    return await startEmulator({ port, host, statePath: opts.state ? resolve(opts.state) : undefined, faults, rateLimit: opts.rateLimit, onStateError });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one)`);

@@ -89,6 +89,19 @@ describe('vx emulator start', () => {
     expect(await b.exited).toBe(0);
   });
 
+  it('refuses a --port that is not a plain number (an empty "$PORT" picked a random port), and an address that is no address', async () => {
+    for (const port of ['', ' ', '0x1f90', '1e3', '-0', '4010.0']) {
+      const r = await runVx(['emulator', 'exec', '--port', port, '--', 'node', '-e', 'console.log("ran")']);
+      expect([r.code, r.stdout, r.stderr], port).toEqual([2, '', `vx: invalid --port "${port}": expected 0-65535\n`]);
+    }
+    const r = await runVx(['emulator', 'exec', '--host', '127.999.0.1', '--', 'node', '-e', 'console.log("ran")']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'vx: --host 127.999.0.1 is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)\n']);
+    for (const host of ['LOCALHOST', '[::1]']) {
+      const ok = await runVx(['emulator', 'exec', '--host', host, '--', 'node', '-e', 'console.log(new URL(process.env.VX_ERP_PREFIX).hostname)']);
+      expect([ok.code, ok.stderr], host).toEqual([0, '']);
+    }
+  });
+
   it('refuses a non-loopback host and a bad port (exit 2)', async () => {
     const h = await runVx(['emulator', 'start', '--host', '0.0.0.0']);
     expect(h.code).toBe(2);
