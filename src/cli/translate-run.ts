@@ -134,7 +134,8 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   // formats that need everything at once (table, yaml, or any with --query) keep the results
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
-  const sink = run.out !== undefined ? await atomicFileSink(run.out) : streamSink(ctx.io.stdout);
+  const stdout = streamSink(ctx.io.stdout);
+  const sink = run.out !== undefined ? await atomicFileSink(run.out) : { ...stdout, write: (t: string | Uint8Array) => stdout.write(typeof t === 'string' ? ctx.forStdout(t, run.format) : t) };
   const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);

@@ -197,10 +197,21 @@ export class Ctx {
 
   /** Applies --query, renders in the chosen format and writes to stdout (through the pager when long, at a terminal). */
   async print(value: unknown, opts: RenderOptions & { notTTY?: Format } = {}): Promise<void> {
-    const text = await this.renderResult(value, this.format(opts.notTTY), opts);
+    const format = this.format(opts.notTTY);
+    const text = this.forStdout(await this.renderResult(value, format, opts), format);
     if (!text) return;
     if (await this.page(text)) return;
     await this.write(text);
+  }
+
+  /**
+   * Rendered text as it may reach stdout. CSV is data and keeps every character in a file or a
+   * pipe; at a terminal its control characters (an ESC sequence in a value: colours, a changed
+   * title, OSC 52 clipboard writes) are shown escaped, as every other format does, so a value from
+   * the service cannot drive the terminal.
+   */
+  forStdout(text: string, format: Format): string {
+    return format === 'csv' && this.stdoutIsTTY ? terminalText(text) : text;
   }
 
   /** while a pager runs, Ctrl-C belongs to it (set by the runner) */

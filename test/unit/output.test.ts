@@ -1,4 +1,7 @@
 // Every renderer, --query, CJK-safe tables, and the colour decision.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import {
@@ -427,5 +430,27 @@ describe('csv round trip', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+// -o csv at a terminal wrote a value's ESC sequence raw (every other format shows it escaped): a
+// record could recolour the terminal, retitle it or write the clipboard (OSC 52)
+describe('csv at a terminal', () => {
+  const printCsv = async (isTTY: boolean) => {
+    const { Ctx } = await import('../../src/core/context.js');
+    const { SETTINGS } = await import('../../src/api/settings.js');
+    const { PassThrough } = await import('node:stream');
+    const stdout = Object.assign(new PassThrough(), { isTTY, columns: 80, rows: 24 });
+    let text = '';
+    stdout.on('data', (d) => (text += d));
+    const dir = mkdtempSync(join(tmpdir(), 'vx-csvtty-'));
+    const ctx = new Ctx({ output: 'csv' }, SETTINGS, { stdout: stdout as any, stderr: new PassThrough() as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1', VX_CONFIG_DIR: dir } });
+    await ctx.print([{ code: 'W4', email: '\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred', note: 'a\tb\nc' }]);
+    await new Promise((r) => setImmediate(r));
+    return text;
+  };
+  it('shows control characters escaped at a terminal; a pipe or a file gets every character', async () => {
+    expect(await printCsv(true)).toBe('code,email,note\nW4,\\u001b]52;c;ZXZpbA==\\u0007x\\u001b[31mred,"a\tb\nc"\n');
+    expect(await printCsv(false)).toBe('code,email,note\nW4,\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred,"a\tb\nc"\n');
   });
 });
