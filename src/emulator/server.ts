@@ -185,6 +185,13 @@ export interface EmulatorState {
   [family: string]: unknown;
 }
 
+/**
+ * The entry of a --state file beside the families that holds the emulated clock (how far it runs
+ * ahead of the real one): without it a restart put the clock back, health events that had
+ * appeared were gone and the refresh window counted operations of the emulated future.
+ */
+const CLOCK_KEY = 'clock';
+
 export const DEFAULT_KEY = 'emulator-key';
 export const DEFAULT_TOKEN = 'emulator-token';
 
@@ -223,6 +230,8 @@ export class Emulator {
         const byFamily = saved as Record<string, unknown>;
         const state: Record<string, unknown> = this.state;
         for (const f of this.families) if (byFamily[f.name] !== undefined) state[f.name] = byFamily[f.name];
+        const clock = byFamily[CLOCK_KEY] as { offsetSeconds: number } | undefined;
+        if (clock) this.clockOffsetMs = clock.offsetSeconds * 1000;
       } catch (e) {
         this.releaseState();
         // never the piece of the file V8 quotes in its message (a --state naming the wrong file: a .env)
@@ -241,8 +250,13 @@ export class Emulator {
   private stateProblem(saved: unknown): string | undefined {
     const names = this.families.map((f) => f.name).join(', ');
     if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return `expected a JSON object with an entry per family (${names}), got ${kindOf(saved)}`;
-    const other = Object.keys(saved).find((k) => !this.families.some((f) => f.name === k));
+    const other = Object.keys(saved).find((k) => k !== CLOCK_KEY && !this.families.some((f) => f.name === k));
     if (other !== undefined) return `${JSON.stringify(other)} is not a family of the emulator (${names}): is it an emulator state file?`;
+    const clock = (saved as Record<string, unknown>)[CLOCK_KEY];
+    if (clock !== undefined) {
+      const offset = typeof clock === 'object' && clock !== null && !Array.isArray(clock) ? (clock as Record<string, unknown>).offsetSeconds : undefined;
+      if (typeof offset !== 'number' || !Number.isFinite(offset) || offset < 0) return `${CLOCK_KEY}: expected {"offsetSeconds": <seconds, 0 or more>}, got ${offset === undefined ? kindOf(clock) : kindOf(offset)}`;
+    }
     for (const f of this.families) {
       const v = (saved as Record<string, unknown>)[f.name];
       if (v === undefined) continue;
@@ -303,6 +317,7 @@ export class Emulator {
   advanceClock(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new Error(`the clock moves forward only: ${ms} ms`);
     this.clockOffsetMs += ms;
+    this.changed();
   }
 
   /** Back to the seed data; clears the request log. */
@@ -417,7 +432,8 @@ export class Emulator {
     // write through a symbolic link planted at a predictable temporary name
     const tmp = `${this.opts.statePath}.${randomUUID()}.tmp`;
     try {
-      writeFileSync(tmp, JSON.stringify(this.state, null, 1), { flag: 'wx' });
+      // the clock with the families: the health events, the refresh and rate windows run on it
+      writeFileSync(tmp, JSON.stringify({ ...this.state, [CLOCK_KEY]: { offsetSeconds: this.clockOffsetMs / 1000 } }, null, 1), { flag: 'wx' });
       renameSync(tmp, this.opts.statePath);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -121,3 +121,27 @@ describe('one emulator per --state file', () => {
     await holder.close();
   });
 });
+
+describe('the emulated clock in --state', () => {
+  it('is saved and loaded with the state: a restart keeps the clock, and the health events that had appeared', async () => {
+    const p = join(dir, 'clock.json');
+    const first = await startEmulator({ port: 0, statePath: p });
+    const advanced = await fetch(`${first.url}/_emulator/clock`, { method: 'POST', body: '{"advanceSeconds": 3600}' });
+    expect(advanced.status).toBe(200);
+    const events = async (env: Record<string, string>) => (await runVx(['mgmt', 'health', 'events', 'list', '-q', 'length(@)', '-o', 'json'], { env })).stdout;
+    const before = await events(first.env());
+    await first.close();
+    expect(JSON.parse(readFileSync(p, 'utf8')).clock).toEqual({ offsetSeconds: 3600 });
+    const again = await startEmulator({ port: 0, statePath: p });
+    expect(((await (await fetch(`${again.url}/_emulator/clock`)).json()) as { offsetSeconds: number }).offsetSeconds).toBe(3600);
+    expect(await events(again.env())).toBe(before);
+    await again.close();
+  });
+
+  it('a clock entry of the wrong shape is refused at start (exit 2)', async () => {
+    const p = join(dir, 'bad-clock.json');
+    writeFileSync(p, JSON.stringify({ clock: { offsetSeconds: -5 } }));
+    const r = await runVx(['emulator', 'start', '--port', '0', '--state', p]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: cannot load emulator state from ${p}: clock: expected {"offsetSeconds": <seconds, 0 or more>}, got a number\n`]);
+  });
+});
