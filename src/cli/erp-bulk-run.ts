@@ -10,7 +10,7 @@ import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../a
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
 import { readAllBytes } from '../core/input.js';
-import { atomicFileSink, outFile, streamSink, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
+import { atomicFileSink, outFile, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../spec/erp.js';
@@ -672,7 +672,7 @@ export async function runExport(ctx: Ctx, set: ErpSet, flags: ExportOpts): Promi
   if (q.select && names.includes('@odata.etag')) q.select = names.filter((n) => n !== '@odata.etag').join(',') || undefined;
   const columns: Column[] = names.map((n) => ({ header: n, get: (row: unknown) => (row as Record<string, unknown>)[n] }));
   const renderer = new StreamRenderer(format, { columns });
-  const sink: ResultSink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
+  const sink: ResultSink = opts.out !== undefined ? await atomicFileSink(opts.out) : ctx.stdoutSink(format);
   let count = 0;
   try {
     // the next page is asked for before this one is written: reading and writing overlap, and

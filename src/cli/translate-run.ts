@@ -19,7 +19,7 @@ import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
 import { UsageError } from '../core/errors.js';
 import { openTextSource, sameFile } from '../core/input.js';
-import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, streamSink, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../spec/translator.js';
 
@@ -134,8 +134,7 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   // formats that need everything at once (table, yaml, or any with --query) keep the results
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
-  const stdout = streamSink(ctx.io.stdout);
-  const sink = run.out !== undefined ? await atomicFileSink(run.out) : { ...stdout, write: (t: string | Uint8Array) => stdout.write(typeof t === 'string' ? ctx.forStdout(t, run.format) : t) };
+  const sink = run.out !== undefined ? await atomicFileSink(run.out) : ctx.stdoutSink(run.format);
   const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);

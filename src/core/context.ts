@@ -4,7 +4,7 @@ import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
 import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
 import { seconds, StatusLine } from './progress.js';
-import { applyQuery, parseFormat, render, type Format, type RenderOptions } from './output.js';
+import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';
@@ -212,6 +212,12 @@ export class Ctx {
    */
   forStdout(text: string, format: Format): string {
     return format === 'csv' && this.stdoutIsTTY ? terminalText(text) : text;
+  }
+
+  /** stdout as the sink of a streamed result, its text escaped as forStdout says */
+  stdoutSink(format: Format): ResultSink {
+    const out = streamSink(this.io.stdout);
+    return { ...out, write: (t) => out.write(typeof t === 'string' ? this.forStdout(t, format) : t) };
   }
 
   /** while a pager runs, Ctrl-C belongs to it (set by the runner) */

@@ -446,11 +446,14 @@ describe('csv at a terminal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vx-csvtty-'));
     const ctx = new Ctx({ output: 'csv' }, SETTINGS, { stdout: stdout as any, stderr: new PassThrough() as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1', VX_CONFIG_DIR: dir } });
     await ctx.print([{ code: 'W4', email: '\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred', note: 'a\tb\nc' }]);
+    // streamed (erp export, translate): the same through the stdout sink
+    await ctx.stdoutSink('csv').write('W5,\u001b[2J\n');
+    await ctx.stdoutSink('table').write('\u001b[1mA\u001b[22m\n');
     await new Promise((r) => setImmediate(r));
     return text;
   };
   it('shows control characters escaped at a terminal; a pipe or a file gets every character', async () => {
-    expect(await printCsv(true)).toBe('code,email,note\nW4,\\u001b]52;c;ZXZpbA==\\u0007x\\u001b[31mred,"a\tb\nc"\n');
-    expect(await printCsv(false)).toBe('code,email,note\nW4,\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred,"a\tb\nc"\n');
+    expect(await printCsv(true)).toBe('code,email,note\nW4,\\u001b]52;c;ZXZpbA==\\u0007x\\u001b[31mred,"a\tb\nc"\nW5,\\u001b[2J\n\u001b[1mA\u001b[22m\n');
+    expect(await printCsv(false)).toBe('code,email,note\nW4,\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred,"a\tb\nc"\nW5,\u001b[2J\n\u001b[1mA\u001b[22m\n');
   });
 });
