@@ -401,11 +401,16 @@ export class Emulator {
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
 
-  /** Marks state as changed: written to --state shortly after (atomically). */
+  /** Marks state as changed: written to --state (atomically) before the answer goes out, or shortly after for a change outside a request. */
   changed(): void {
     if (!this.opts.statePath || this.saveTimer) return;
     this.saveTimer = setTimeout(() => this.saveState(), 50);
     this.saveTimer.unref();
+  }
+
+  /** Saves --state now if a change waits to be saved. */
+  private saveNow(): void {
+    if (this.saveTimer) this.saveState();
   }
 
   /**
@@ -504,6 +509,7 @@ export class Emulator {
           return this.send(res, { status: 403, body: { error: { code: 'Forbidden', message: 'the control routes do not take requests from a web page of another machine (Origin)' } } }, {});
         }
         const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
+        this.saveNow();
         entry.status = reply.status;
         return this.send(res, reply, {});
       }
@@ -617,6 +623,9 @@ export class Emulator {
       }
       entry.status = reply.status;
       if (method !== 'GET' && method !== 'HEAD' && reply.status < 400) this.changed();
+      // saved before the client is told: a change answered and then lost with the process (kill -9,
+      // a crash, a CI runner tearing the job down) was lost without a word
+      this.saveNow();
       if (fault?.kind === 'reset-after') {
         // the work is done, but the answer is lost: an ambiguous failure for the client
         entry.status = -1;

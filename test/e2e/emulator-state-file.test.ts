@@ -145,3 +145,20 @@ describe('the emulated clock in --state', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: cannot load emulator state from ${p}: clock: expected {"offsetSeconds": <seconds, 0 or more>}, got a number\n`]);
   });
 });
+
+describe('a change answered is in the --state file', () => {
+  it('before the answer reaches the client (a kill -9 right after it loses nothing)', async () => {
+    const p = join(dir, 'acked.json');
+    const emu = await startEmulator({ port: 0, statePath: p });
+    const env = emu.env();
+    const res = await fetch(`${env.VX_ERP_PREFIX}/api/v1.0/companies(${env.VX_ERP_COMPANY})/currencies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.VX_ERP_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'ACK', displayName: 'Acked' }),
+    });
+    expect(res.status).toBe(201);
+    const saved = JSON.parse(readFileSync(p, 'utf8'));
+    expect(saved.erp.data[env.VX_ERP_COMPANY].currencies.map((c: { code: string }) => c.code)).toContain('ACK');
+    await emu.close();
+  });
+});
