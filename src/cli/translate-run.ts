@@ -135,7 +135,7 @@ async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParam
   const kept: TranslateResult[] = [];
   const keptRows: Row[] = [];
   const sink = run.out !== undefined ? await atomicFileSink(run.out) : ctx.stdoutSink(run.format);
-  const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }));
+  const writeKept = async () => sink.write(await ctx.renderResult(table ? keptRows : kept, run.format, { columns: table ? columnsFor(params) : undefined, empty: 'nothing to translate' }, run.out !== undefined));
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;

@@ -234,16 +234,20 @@ export class Ctx {
     return showInPager(text, command, this.env, this.onPager);
   }
 
-  /** Applies --query and renders in `format` (for output that goes elsewhere than stdout). */
-  async renderResult(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
+  /**
+   * Applies --query and renders in `format` (for output that goes elsewhere than stdout). `toFile`:
+   * the text goes to a file (--out), which gets neither the terminal's colours nor its width (a
+   * table cut to the screen would lose what it cut).
+   */
+  async renderResult(value: unknown, format: Format, opts: RenderOptions = {}, toFile = false): Promise<string> {
     const queried = await applyQuery(value, this.globals.query);
     const renderOpts: RenderOptions = {
       ...opts,
       columns: this.globals.query ? undefined : opts.columns,
       text: this.globals.query ? undefined : opts.text,
       csvColumns: this.globals.query ? undefined : opts.csvColumns,
-      width: terminalWidth(this.io.stdout),
-      color: this.chalk.level > 0,
+      width: toFile ? undefined : terminalWidth(this.io.stdout),
+      color: !toFile && this.chalk.level > 0,
     };
     try {
       return await render(queried, format, renderOpts);

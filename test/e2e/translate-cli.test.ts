@@ -296,6 +296,20 @@ describe('translate: output formats', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).translations[0].text).toBe('[de] öñé');
   });
 
+  // -o table --out wrote the terminal's bold escape codes into the file and cut its columns to the
+  // terminal's width (an input cut with … is lost from the file)
+  it('-o table --out: the file has no colour codes and no column cut to the terminal width', async () => {
+    const out = join(dir, 'table.txt');
+    const input = 'a rather long input line that a narrow terminal would cut short';
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', input, '-o', 'table', '--out', out], { env: { FORCE_COLOR: '1', COLUMNS: '40' } });
+    expect(r.code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('…');
+    expect(text.split('\n')[0]).toMatch(/^INPUT {2,}TO  TRANSLATION$/);
+    expect(text.split('\n')[1].startsWith(`${input}  de  [de] `)).toBe(true);
+  });
+
   it('--verbose prints the billed characters; --debug shows X-RequestId, X-MT-System and X-Metered-Usage, key redacted', async () => {
     const v = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', 'Hello', 'world!', '--verbose']);
     expect(v.code).toBe(0);
