@@ -224,7 +224,9 @@ export class Emulator {
     if (opts.statePath) this.unlockState = lockStateFile(opts.statePath);
     if (opts.statePath && existsSync(opts.statePath)) {
       try {
-        const saved: unknown = JSON.parse(readFileSync(opts.statePath, 'utf8'));
+        const text = readFileSync(opts.statePath, 'utf8');
+        // an empty file (mktemp's) holds nothing to lose: it starts seeded, as a missing one does
+        const saved: unknown = text.trim() ? JSON.parse(text) : {};
         const problem = this.stateProblem(saved);
         if (problem) throw new Error(problem);
         const byFamily = saved as Record<string, unknown>;

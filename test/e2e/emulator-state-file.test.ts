@@ -162,3 +162,14 @@ describe('a change answered is in the --state file', () => {
     await emu.close();
   });
 });
+
+describe('an empty --state file', () => {
+  it('(mktemp makes one) starts seeded and is saved to, as a missing file does', async () => {
+    const p = join(dir, 'empty.json');
+    writeFileSync(p, '');
+    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'vx', 'erp', 'currencies', 'create', '--set', 'code=EMP', '--set', 'displayName=Empty', '-o', 'none']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    const saved = JSON.parse(readFileSync(p, 'utf8'));
+    expect(saved.erp.data[saved.erp.defaultCompany].currencies.map((c: { code: string }) => c.code)).toContain('EMP');
+  });
+});
