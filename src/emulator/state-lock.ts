@@ -1,6 +1,7 @@
 // One emulator per --state file: `<file>.lock` holds the process id of the emulator using it.
 // A lock left by an emulator that is gone (kill -9, a crash) is taken over.
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** Whether a process of this id runs (EPERM: it does, as another user). */
 function running(pid: number): boolean {
@@ -48,6 +49,7 @@ export function lockStateFile(statePath: string): () => void {
       }
     }
   }
+  removeLeftSaves(statePath);
   return () => {
     try {
       if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
@@ -55,4 +57,27 @@ export function lockStateFile(statePath: string): () => void {
       /* its directory is gone */
     }
   };
+}
+
+/**
+ * Removes `<file>.<uuid>.tmp` files a save left when its emulator was killed in the middle of it
+ * (they piled up beside the state file). Only the emulator holding the lock writes them.
+ */
+function removeLeftSaves(statePath: string): void {
+  const dir = dirname(statePath);
+  const prefix = `${basename(statePath)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
 }

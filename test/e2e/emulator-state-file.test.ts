@@ -111,6 +111,16 @@ describe('one emulator per --state file', () => {
     expect(existsSync(`${p}.lock`)).toBe(false);
   });
 
+  it('the half-written saves of an emulator killed while saving are removed at the next start; other files are left', async () => {
+    const p = join(dir, 'half.json');
+    const left = `${p}.0b6c2f8e-3d1a-4c5b-9e7f-123456789abc.tmp`;
+    writeFileSync(left, '{"erp": {');
+    writeFileSync(`${p}.notes.tmp`, 'mine');
+    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'node', '-e', '']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect([existsSync(left), existsSync(`${p}.notes.tmp`)]).toEqual([false, true]);
+  });
+
   it('an emulator that fails to start (port in use) lets go of the file', async () => {
     const p = join(dir, 'busy.json');
     const holder = await startEmulator({ port: 0 });
