@@ -51,6 +51,8 @@ function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): C
   return {
     header: c.header,
     get,
+    // tsv rows carry the time as the service wrote it, not cut to the minute for the table
+    raw: c.format === 'time' ? read : undefined,
     align: c.align ?? (c.format === 'amount' || type === 'decimal' || type === 'integer' ? 'right' : undefined),
     keep: c.keep,
     // the columns named by --select are all shown (-o wide or not); none is dropped first

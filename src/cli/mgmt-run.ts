@@ -60,8 +60,8 @@ export const EVENT_COLUMNS: Column[] = [
   { header: 'Status', get: 'properties.status' },
   { header: 'Services', get: (e: HealthEvent) => impactedServices(e), optional: true },
   { header: 'Regions', get: (e: HealthEvent) => impactedRegions(e), optional: true },
-  { header: 'Start', get: (e: HealthEvent) => shortTime(e.properties?.impactStartTime), optional: true },
-  { header: 'Last update', get: (e: HealthEvent) => shortTime(e.properties?.lastUpdateTime), keep: true },
+  { header: 'Start', get: (e: HealthEvent) => shortTime(e.properties?.impactStartTime), raw: 'properties.impactStartTime', optional: true },
+  { header: 'Last update', get: (e: HealthEvent) => shortTime(e.properties?.lastUpdateTime), raw: 'properties.lastUpdateTime', keep: true },
 ];
 
 /** true when the output is one of the human formats whose rows we may order for reading */
@@ -157,7 +157,7 @@ export const QUOTA_COLUMNS: Column[] = [
 export const REQUEST_COLUMNS: Column[] = [
   { header: 'Request id', get: (r: QuotaRequest) => requestIdFrom(r), keep: true },
   { header: 'State', get: 'properties.provisioningState' },
-  { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime), keep: true },
+  { header: 'Submitted', get: (r: QuotaRequest) => shortTime(r.properties?.requestSubmitTime), raw: 'properties.requestSubmitTime', keep: true },
   {
     header: 'Limits',
     get: (r: QuotaRequest) =>

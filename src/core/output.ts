@@ -27,6 +27,8 @@ export interface Column {
   primary?: boolean;
   /** shown only by `-o wide` (and in tsv/text rows): a GUID next to a human key */
   wide?: boolean;
+  /** the value tsv/text rows carry when the table shows it shortened for reading (a time as written, not `2025-07-24 10:05Z`) */
+  raw?: string | RowGetter;
 }
 
 export interface RenderOptions {
@@ -280,7 +282,7 @@ export function renderTsv(value: unknown, columns?: Column[]): string {
   if (isPlainObject(value)) return keyValueLines(value);
   const rows = rowsOf(value);
   const cols = positional(rows) ? arrayColumns(rows) : (columns ?? inferColumns(rows));
-  return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c))).join('\t')}\n`).join('');
+  return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c.raw === undefined ? c : { ...c, get: c.raw }))).join('\t')}\n`).join('');
 }
 
 /** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */

@@ -67,6 +67,14 @@ describe('vx mgmt health events list', () => {
     e2e.emu.reset();
     const r = await e2e.run(['mgmt', 'health', 'events', 'list', '--top', '2', '-o', 'tsv']);
     expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(highest);
+    // tsv carries the times as the service wrote them (the table's 2026-01-01 10:05Z lost the seconds)
+    const byName = new Map(all.map((e: any) => [e.name, e.properties]));
+    for (const l of r.stdout.trimEnd().split('\n')) {
+      const f = l.split('\t');
+      const p: any = byName.get(f[0]);
+      expect(f.slice(-2)).toEqual([p.impactStartTime, p.lastUpdateTime]);
+      expect(f.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+    }
     expect(await mgmtLog()).toHaveLength(3);
     const j = json((await e2e.run(['mgmt', 'health', 'events', 'list', '--top', '2'])).stdout);
     expect(j.map((e: any) => e.name)).toEqual(all.slice(0, 2).map((e: any) => e.name));

@@ -18,6 +18,7 @@ import {
   renderTable,
   renderText,
   renderTsv,
+  shortTime,
   truncateToWidth,
 } from '../../src/core/output.js';
 import { colorEnabled, makeChalk, terminalWidth } from '../../src/core/term.js';
@@ -81,6 +82,12 @@ describe('formats', () => {
     expect(renderTsv(null)).toBe('');
   });
 
+  it('tsv: a column shown shortened in the table (a time) carries its raw value', () => {
+    const cols = [{ header: 'id', get: 'id' }, { header: 'at', get: (r: { at: string }) => shortTime(r.at), raw: 'at' }];
+    const rows2 = [{ id: 'E1', at: '2026-01-15T08:00:42.5Z' }];
+    expect(renderTsv(rows2, cols)).toBe('E1\t2026-01-15T08:00:42.5Z\n');
+    expect(renderTable(rows2, { columns: cols })).toBe('ID  AT\nE1  2026-01-15 08:00Z\n');
+  });
   it('tsv: rows that are arrays are their values separated by tabs (az), nested values as JSON', () => {
     expect(renderTsv([['S-1', 'Adatum'], ['S-2', 'Trey\tResearch', { a: 1 }]])).toBe('S-1\tAdatum\t\nS-2\tTrey\\tResearch\t{"a":1}\n');
     expect(renderTsv([['a', null], 'x'])).toBe('a\t\nx\t\n');
