@@ -36,6 +36,8 @@ async function startServer(ctx: Ctx, opts: EmulatorOptions) {
   const host = loopbackHost(opts.host);
   if (host === undefined) throw new UsageError(`--host ${opts.host} is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)`);
   if (opts.state !== undefined) {
+    // an empty "$STATE" ran without a state file, so nothing was saved, without a word
+    if (!opts.state.trim()) throw new UsageError('invalid --state "": name the JSON file to load the state from and save it to');
     // checked before listening: otherwise the first change fails to be saved while the emulator runs on
     const dir = dirname(resolve(opts.state));
     try {

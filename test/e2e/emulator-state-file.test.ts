@@ -52,6 +52,13 @@ describe('emulator --state of the wrong shape', () => {
     }
   });
 
+  it('an empty --state (an unset "$STATE") is refused rather than run with nothing saved', async () => {
+    for (const cmd of [['start', '--port', '0'], ['exec']]) {
+      const r = await runVx(['emulator', ...cmd, '--state', '', ...(cmd[0] === 'exec' ? ['--', 'node', '-e', 'console.log("ran")'] : [])], { timeoutMs: 8000 });
+      expect([r.code, r.stdout, r.stderr], cmd[0]).toEqual([2, '', 'vx: invalid --state "": name the JSON file to load the state from and save it to\n']);
+    }
+  });
+
   it('emulator exec refuses it the same way, before running the command', async () => {
     const p = join(dir, 'exec.json');
     writeFileSync(p, '[]');
