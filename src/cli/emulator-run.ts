@@ -4,6 +4,7 @@ import { isIPv4 } from 'node:net';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { passSignal, shellQuote } from '../core/child.js';
+import { PROFILE_NAME } from '../core/config.js';
 import type { Ctx } from '../core/context.js';
 import { ServiceError, UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -96,6 +97,10 @@ function loopbackUrl(value: string): boolean {
 
 export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   ctx.noQuery('emulator start (it prints `export` lines for a shell)');
+  // a name every other command refuses ("a b", "-x") was saved, and "" saved nothing, without a word
+  if (opts.saveProfile !== undefined && !PROFILE_NAME.test(opts.saveProfile)) {
+    throw new UsageError(`invalid --save-profile "${opts.saveProfile}": a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes`);
+  }
   if (opts.saveProfile) await checkSaveProfile(ctx, opts.saveProfile);
   const emu = await startServer(ctx, opts);
   const env = emu.env();

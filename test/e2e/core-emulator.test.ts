@@ -102,6 +102,15 @@ describe('vx emulator start', () => {
     }
   });
 
+  it('refuses a --save-profile name that no other command takes (or an empty one), before starting and saving anything', async () => {
+    const cfg = join(tempDir(), 'cfg');
+    for (const name of ['a b', '', '-x', '../x']) {
+      const r = await runVx(['emulator', 'start', '--port', '0', '--save-profile', name], { configDir: cfg, timeoutMs: 8000 });
+      expect([r.code, r.stdout, r.stderr], name).toEqual([2, '', `vx: invalid --save-profile "${name}": a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes\n`]);
+    }
+    expect(existsSync(join(cfg, 'config.json'))).toBe(false);
+  });
+
   it('refuses a non-loopback host and a bad port (exit 2)', async () => {
     const h = await runVx(['emulator', 'start', '--host', '0.0.0.0']);
     expect(h.code).toBe(2);
