@@ -58,13 +58,20 @@ export function parseFormat(value: string | undefined, origin?: string): Format 
 
 let jmes: typeof import('@jmespath-community/jmespath') | undefined;
 
+/**
+ * As az's JMESPath (jmespath.py) reads them: a backtick literal that is not JSON is a string
+ * (`[?code==\`W9\`]`, deprecated in the specification, common in az queries and docs); a JSON
+ * literal (\`2\`, \`"W9"\`, \`true\`) is read as before.
+ */
+const JMES_OPTIONS = { enable_legacy_literals: true };
+
 /** Checks a JMESPath expression before anything is sent; a bad one is a usage error. */
 export async function checkQuery(expr: string | undefined): Promise<void> {
   if (!expr) return;
   jmes ??= await import('@jmespath-community/jmespath');
   let ast: unknown;
   try {
-    ast = jmes.compile(expr);
+    ast = jmes.compile(expr, JMES_OPTIONS);
   } catch (e) {
     throw new UsageError(`invalid --query expression "${expr}": ${(e as Error).message}`);
   }
@@ -126,7 +133,7 @@ export async function applyQuery(value: unknown, expr: string | undefined): Prom
   if (!expr) return value;
   await checkQuery(expr);
   try {
-    return jmes!.search(value as Parameters<NonNullable<typeof jmes>['search']>[0], expr);
+    return jmes!.search(value as Parameters<NonNullable<typeof jmes>['search']>[0], expr, JMES_OPTIONS);
   } catch (e) {
     // the expression is valid but does not fit the data; whatever was asked of the service was done
     throw new UsageError(`--query "${expr}" failed on the result: ${(e as Error).message} (the request itself was sent and succeeded)`);

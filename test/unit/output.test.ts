@@ -367,6 +367,13 @@ describe('--query', () => {
     expect(await render(await applyQuery(data, '[].{x: name}'), 'tsv')).toBe('a\nb\n');
     expect(await applyQuery(data, undefined)).toBe(data);
   });
+  // az users write [?code==`W9`] (a backtick literal that is not JSON: a string in jmespath.py); it was a syntax error
+  it('reads a backtick literal that is not JSON as a string, as az does; JSON literals as before', async () => {
+    const data = [{ code: 'W9', n: 1 }, { code: 'X', n: 2 }];
+    expect(await applyQuery(data, '[?code==`W9`].n')).toEqual([1]);
+    expect(await applyQuery(data, '[?n==`2`].code')).toEqual(['X']);
+    expect(await applyQuery(data, '[?code==`"X"`].n')).toEqual([2]);
+  });
   it('a bad expression is a usage error naming it', async () => {
     await expect(applyQuery([], '[?')).rejects.toThrow(UsageError);
     await expect(applyQuery([], '[?')).rejects.toThrow(/invalid --query expression "\[\?"/);
