@@ -510,7 +510,12 @@ export class Emulator {
           entry.status = 403;
           return this.send(res, { status: 403, body: { error: { code: 'Forbidden', message: 'the control routes do not take requests from a web page of another machine (Origin)' } } }, {});
         }
-        const reply = this.control(method, url.pathname, body === 'too-large' ? Buffer.alloc(0) : body);
+        // (a body over 1 MiB was taken as empty: PUT /_emulator/faults cleared every fault, 204)
+        if (body === 'too-large') {
+          entry.status = 413;
+          return this.send(res, { status: 413, body: { error: { code: 'TooLarge', message: 'the control routes take bodies of 1 MiB at most' } } }, {});
+        }
+        const reply = this.control(method, url.pathname, body);
         this.saveNow();
         entry.status = reply.status;
         return this.send(res, reply, {});

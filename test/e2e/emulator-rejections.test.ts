@@ -208,3 +208,14 @@ describe('resource management', () => {
     expect(request).toMatchObject({ status: 200, body: { id: '1d3f1c2a-0007-4a5b-9c8d-00000000a007' } });
   });
 });
+
+describe('control routes', () => {
+  it('refuse a body over 1 MiB (413) instead of taking it as empty: the faults stay as they were', async () => {
+    const url = `${e2e.emu.url}/_emulator/faults`;
+    expect((await fetch(url, { method: 'PUT', body: 'erp/503:1x' })).status).toBe(204);
+    const res = await fetch(url, { method: 'PUT', body: `erp/500:0.5,${' '.repeat(2 << 20)}` });
+    expect([res.status, await res.json()]).toEqual([413, { error: { code: 'TooLarge', message: 'the control routes take bodies of 1 MiB at most' } }]);
+    expect((await call('erp', 'GET', '/api/v2.0/companies')).status).toBe(503);
+    expect((await call('erp', 'GET', '/api/v2.0/companies')).status).toBe(200);
+  });
+});
