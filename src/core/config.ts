@@ -79,7 +79,7 @@ const STALE_LOCK_MS = 10_000;
 const LIVE_LOCK_MS = 5 * 60_000;
 
 /** Whether the process named in a lock file lives: undefined when it names none (an older vx wrote it, or it is being written). */
-function lockHolderAlive(text: string): boolean | undefined {
+export function lockHolderAlive(text: string): boolean | undefined {
   const pid = Number(text.trim());
   if (!text.trim() || !Number.isInteger(pid) || pid <= 0) return undefined;
   try {

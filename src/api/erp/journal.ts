@@ -4,6 +4,7 @@
 // the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { lockHolderAlive } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 
 export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
@@ -64,13 +65,14 @@ function lock(path: string): string {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || tries) throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}; name a writable file with --journal`);
     }
-    let pid = NaN;
+    let holder = '';
     try {
-      pid = Number(readFileSync(file, 'utf8').trim());
+      holder = readFileSync(file, 'utf8');
     } catch {
       // (removed meanwhile: try again)
     }
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+    const pid = Number(holder.trim());
+    if (pid !== process.pid && lockHolderAlive(holder)) {
       throw new UsageError(`the journal ${path} is in use by another vx run (process ${pid}); wait for it to end, or remove ${file} if no such run is going`);
     }
     try {
@@ -87,15 +89,6 @@ function danglingLink(path: string): boolean {
     return lstatSync(path).isSymbolicLink() && !existsSync(path);
   } catch {
     return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
