@@ -9,7 +9,7 @@ import { SETTINGS } from '../src/api/settings.js';
 import { Config } from '../src/core/config.js';
 import { Http } from '../src/core/http.js';
 import { renderJson } from '../src/core/output.js';
-import { findSet } from '../src/spec/erp.js';
+import { findSet } from '../src/model/erp.js';
 
 export async function vxList(base: string, company: string): Promise<number> {
   const h = new Http({ retries: 4 });

@@ -4,7 +4,7 @@ import type { Config } from '../core/config.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer, type Http } from '../core/http.js';
 import { normalizeBase } from '../core/url.js';
-import { FAMILY_NAMES, familyOf, type FamilyName } from '../spec/families.js';
+import { FAMILY_NAMES, familyOf, type FamilyName } from '../model/families.js';
 
 export const SERVICES = FAMILY_NAMES;
 export type ServiceName = FamilyName;

@@ -1,4 +1,4 @@
-import { FAMILY_NAMES } from '../spec/families.js';
+import { FAMILY_NAMES } from '../model/families.js';
 import { arg, command, opt, type OptionsOf } from './define.js';
 
 const OPTIONS = [

@@ -19,7 +19,7 @@ import {
 import { verifyCredential, type Verdict } from '../api/auth/verify.js';
 import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
-import { FAMILIES } from '../spec/families.js';
+import { FAMILIES } from '../model/families.js';
 import type { LoginOptions } from './auth.js';
 import { AuthError, InterruptedError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';

@@ -1,6 +1,6 @@
 // The `vx auth` tree: sign in, show, sign out, print the token. Declarations only; every action
 // loads auth-run.js (and with it openid-client) when it runs.
-import { FAMILY_NAMES } from '../spec/families.js';
+import { FAMILY_NAMES } from '../model/families.js';
 import { command, group, opt, type OptionsOf } from './define.js';
 
 const run = () => import('./auth-run.js');

@@ -73,7 +73,7 @@ async function startServer(ctx: Ctx, opts: EmulatorOptions) {
  */
 async function checkSaveProfile(ctx: Ctx, name: string): Promise<void> {
   const { DEFAULT_KEY, DEFAULT_TOKEN } = await import('../emulator/index.js');
-  const { emulatorEnv } = await import('../spec/families.js');
+  const { emulatorEnv } = await import('../model/families.js');
   const written = new Set(Object.keys(emulatorEnv('http://127.0.0.1:1', { key: DEFAULT_KEY, token: DEFAULT_TOKEN }, {})));
   const own: string[] = [];
   for (const [key, value] of Object.entries(ctx.config.profile(name))) {

@@ -10,7 +10,7 @@ import { readJsonArg } from '../core/input.js';
 import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
-import { findSet, isGuid, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../spec/erp.js';
+import { findSet, isGuid, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../model/erp.js';
 import { pollDelay, pollFloorMs } from '../core/poll.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { BodyOpts, CompanyOpts, EtagOpts, GetOpts, ListOpts, RefreshOpts, RefreshStatusOpts, RelatedOpts } from './erp.js';

@@ -1,8 +1,8 @@
-// The `vx erp` tree, generated from the entity-set models in spec/erp.ts: one noun per set with
+// The `vx erp` tree, generated from the entity-set models in model/erp.ts: one noun per set with
 // the verbs its model allows, its bound actions and its navigation properties; plus `refresh`.
 // Declarations only; every action loads erp-run.js when it runs.
 import type { Command } from 'commander';
-import { ERP_SETS, typeText, type ErpSet } from '../spec/erp.js';
+import { ERP_SETS, typeText, type ErpSet } from '../model/erp.js';
 import { arg, command, group, mount, opt, type OptionsOf, type Spec } from './define.js';
 
 /** The help of a record argument: its id, or its human key where it has one. */

@@ -35,7 +35,7 @@ import { state as runState } from './runner.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
-import { checkInt32 } from '../spec/mgmt.js';
+import { checkInt32 } from '../model/mgmt.js';
 import type { ApplyOpts, CheckNeedOpts, HealthCheckOpts, QuotaListOpts, ReportOpts, WatchOpts } from './mgmt-fleet.js';
 import { QUOTA_COLUMNS, quotaScope, shortTime, waitTimeout } from './mgmt-run.js';
 import { pollInterval } from './poll.js';

@@ -6,7 +6,7 @@ import { getQuota, listQuotas, type Quota, type QuotaScope } from '../api/mgmt/q
 import type { Ctx } from '../core/context.js';
 import { NotFoundError, ServiceError, UsageError } from '../core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../core/prompt.js';
-import { checkInt32, checkRule, RULES, type RuleName } from '../spec/mgmt.js';
+import { checkInt32, checkRule, RULES, type RuleName } from '../model/mgmt.js';
 import type { WizardOpts } from './mgmt.js';
 import { applyLimit, followRunning, percentUsed, waitTimeout } from './mgmt-run.js';
 import { pollInterval } from './poll.js';

@@ -24,7 +24,7 @@ import { asVxError, InterruptedError, OutputError, UsageError, VxError } from '.
 import { BatchFailure } from '../api/translator/stream.js';
 import { decodeUtf8 } from '../core/input.js';
 import { shellQuote } from '../core/child.js';
-import { serviceLanguage } from '../spec/translator.js';
+import { serviceLanguage } from '../model/translator.js';
 import { parseConcurrency } from '../api/translator/options.js';
 import { TranslationMemory } from '../api/translator/memory.js';
 import { filesMemory } from '../api/translator/files/tm.js';

@@ -10,8 +10,8 @@ import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER, type TmxSkipped } fr
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { VERSION } from '../core/http.js';
-import { characterCount } from '../spec/families.js';
-import { serviceLanguage } from '../spec/translator.js';
+import { characterCount } from '../model/families.js';
+import { serviceLanguage } from '../model/translator.js';
 import { readError, sameFile } from '../core/input.js';
 import { atomicFileSink, outFile, streamSink } from '../core/output.js';
 import { confirmDestructive } from '../core/prompt.js';

@@ -21,7 +21,7 @@ import { UsageError } from '../core/errors.js';
 import { openTextSource, sameFile } from '../core/input.js';
 import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, type Format } from '../core/output.js';
 import { Progress } from '../core/progress.js';
-import type { TranslateResult } from '../spec/translator.js';
+import type { TranslateResult } from '../model/translator.js';
 
 // parseParams reads these flags: each must be an option of the command (a renamed one fails here)
 export type FlagsCovered = Assert<Covers<TranslateOptions, TranslateFlags>>;

@@ -1,5 +1,5 @@
 // The `vx translate` command: its declaration; the work is in translate-run.js, loaded when it runs.
-import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../spec/translator.js';
+import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../model/translator.js';
 import { arg, command, group, opt, type OptionsOf } from './define.js';
 import { TRANSLATE_FILES } from './translate-files.js';
 

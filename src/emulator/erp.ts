@@ -1,14 +1,14 @@
 // Business-data (ERP) and database-refresh (LCS) families of the emulator. The entity sets come
-// from the models in spec/erp.ts (one generic store: list with OData options and paging, get,
+// from the models in model/erp.ts (one generic store: list with OData options and paging, get,
 // create, update, delete with If-Match); the behaviour is written from the spec and the notes.
 import { randomUUID } from 'node:crypto';
-import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../spec/erp.js';
+import { checkValue, ERP_SETS, LCS_VERSION, REFRESH_LIMIT_PER_DAY, type ErpSet } from '../model/erp.js';
 import { withBatch } from './erp-batch.js';
 import { applyOrderBy, filterRows, ODataError, parseExpand, parseFilter, parseSelect, unsupportedByService, type ExpandItem } from './erp-odata.js';
 import { checkErpState, CUSTOMERS, etagOf, fullRecord, PAYMENT_TERMS, seedErp, SHIPMENT_METHODS, type ErpState } from './erp-seed.js';
 import { arrayOf, number, shape as stateShape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
-import { familyOf } from '../spec/families.js';
+import { familyOf } from '../model/families.js';
 
 const erpCodes = {
   unauthorized: 'Authentication_InvalidCredentials',

@@ -2,7 +2,7 @@
 // with details only through fetchEventDetails; some older than the default 3-day window), events of
 // two resources (one nested), quotas of a few providers and locations with usage and a hidden
 // regional cap, past quota requests, and API version sets of one API management service.
-import { eventPriority } from '../spec/mgmt.js';
+import { eventPriority } from '../model/mgmt.js';
 import { anyObject, arrayOf, number, recordOf, shape, text, type StateCheck } from './state-check.js';
 
 export const EMU_SUBSCRIPTION = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';

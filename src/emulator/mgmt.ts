@@ -3,13 +3,13 @@
 // sets an ErrorResponse with target/details/additionalInfo. Every operation requires its
 // family's api-version and checks its path parameters and bodies like the real service.
 import { randomUUID } from 'node:crypto';
-import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../spec/mgmt.js';
+import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../model/mgmt.js';
 import { applyFilter, ODataError } from './erp-odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody, type QuotaRequestRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';
 import { checkMgmtState } from './mgmt-seed.js';
-import { familyOf } from '../spec/families.js';
+import { familyOf } from '../model/families.js';
 
 export function mgmtErrorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra: Record<string, unknown> = {}): unknown {
   const path = req.path ?? '';

@@ -13,7 +13,7 @@ import type { MgmtState } from './mgmt-seed.js';
 import type { TranslatorState } from './translator.js';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
 import { kindOf, type StateCheck } from './state-check.js';
-import { emulatorEnv, type FamilyName as ServiceFamily } from '../spec/families.js';
+import { emulatorEnv, type FamilyName as ServiceFamily } from '../model/families.js';
 
 /** the service families of the registry, and the emulator's own sign-in family */
 export type FamilyName = ServiceFamily | 'auth';

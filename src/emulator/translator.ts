@@ -25,12 +25,12 @@ import {
   type ProfanityMarker,
   type TranslateResult,
   type Translation,
-} from '../spec/translator.js';
+} from '../model/translator.js';
 import { spendChars } from './faults.js';
 import { arrayOf, recordOf, shape, text } from './state-check.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
 import { dominantScript, languageText, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
-import { familyOf } from '../spec/families.js';
+import { familyOf } from '../model/families.js';
 import { guessByWords } from './translator-words.js';
 
 /** A custom translation system deployed under a category id. */

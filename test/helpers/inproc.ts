@@ -8,7 +8,7 @@ import { CommanderError } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
 import { report } from '../../src/cli/report.js';
 import { state } from '../../src/cli/runner.js';
-import { emulatorEnv } from '../../src/spec/families.js';
+import { emulatorEnv } from '../../src/model/families.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Ctx } from '../../src/core/context.js';
 import { noPrompts, testCtx, type TestCtx, type TestCtxOptions } from './ctx.js';

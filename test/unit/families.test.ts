@@ -1,11 +1,11 @@
-// The registry of service families (src/spec/families.ts) is the one list: a fifth family, here
+// The registry of service families (src/model/families.ts) is the one list: a fifth family, here
 // "geo" (OAuth, served by the emulator under /geo), added to the registry alone shows up in
 // --service choices, `auth login`'s list, the settings (`profile set --help`, env variables),
 // the request headers, `emulator start`'s printed environment and the emulator's routing. Its
 // own files would be its client (api/geo/: serviceBase + authHeaders, as below) and its emulator
 // routes (emulator/geo.ts: the FamilyDef below); nothing else changes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FamilyDef as ServiceFamily } from '../../src/spec/families.js';
+import type { FamilyDef as ServiceFamily } from '../../src/model/families.js';
 
 const GEO: ServiceFamily<string> = {
   name: 'geo',
@@ -24,8 +24,8 @@ const GEO: ServiceFamily<string> = {
 /** the real modules, loaded with the registry holding a fifth family */
 async function withGeo() {
   vi.resetModules();
-  vi.doMock('../../src/spec/families.js', async (importOriginal) => {
-    const real = await importOriginal<typeof import('../../src/spec/families.js')>();
+  vi.doMock('../../src/model/families.js', async (importOriginal) => {
+    const real = await importOriginal<typeof import('../../src/model/families.js')>();
     const FAMILIES = [...real.FAMILIES, GEO] as typeof real.FAMILIES;
     return {
       ...real,
@@ -43,12 +43,12 @@ async function withGeo() {
     credentials: await import('../../src/api/auth/credentials.js'),
     config: await import('../../src/core/config.js'),
     emulator: await import('../../src/emulator/index.js'),
-    families: await import('../../src/spec/families.js'),
+    families: await import('../../src/model/families.js'),
   };
 }
 
 afterEach(() => {
-  vi.doUnmock('../../src/spec/families.js');
+  vi.doUnmock('../../src/model/families.js');
   vi.resetModules();
 });
 

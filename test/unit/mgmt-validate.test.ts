@@ -8,7 +8,7 @@ import { mergeProperties, schemeProblem } from '../../src/api/mgmt/versionsets.j
 import { checkNewLimit } from '../../src/cli/mgmt-wizard.js';
 import { percentUsed } from '../../src/cli/mgmt-run.js';
 import { UsageError } from '../../src/core/errors.js';
-import { checkInt32, checkRule, eventPriority, parseResourceId, RULES } from '../../src/spec/mgmt.js';
+import { checkInt32, checkRule, eventPriority, parseResourceId, RULES } from '../../src/model/mgmt.js';
 
 const SUB = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
 

@@ -15,8 +15,8 @@ import { parseRetryAfter, retryDelay } from '../../src/core/http.js';
 import { FORMATS, render, parseFormat } from '../../src/core/output.js';
 import { resolveNextLink } from '../../src/core/paging.js';
 import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
-import { ERP_SETS, checkValue, parseFieldText } from '../../src/spec/erp.js';
-import { RULES, type RuleName } from '../../src/spec/mgmt.js';
+import { ERP_SETS, checkValue, parseFieldText } from '../../src/model/erp.js';
+import { RULES, type RuleName } from '../../src/model/mgmt.js';
 
 const SEED = Number(process.env.VX_REL_PROPS_SEED ?? 424242);
 const opts = (numRuns: number) => ({ numRuns, seed: SEED });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { batchAll, Batcher, itemProblem, targetGroups } from '../../src/api/translator/batcher.js';
 import { requestBody } from '../../src/api/translator/client.js';
-import { countChars, LIMITS } from '../../src/spec/translator.js';
+import { countChars, LIMITS } from '../../src/model/translator.js';
 
 const len = (t: string) => countChars(t);
 const sizes = (bs: { texts: string[] }[]) => bs.map((b) => b.texts.length);

@@ -12,7 +12,7 @@ import { hash } from '../../src/api/translator/files/types.js';
 import { loadXliff, xliff, xmlPieces } from '../../src/api/translator/files/xliff.js';
 import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
 import { UsageError } from '../../src/core/errors.js';
-import { serviceLanguage } from '../../src/spec/translator.js';
+import { serviceLanguage } from '../../src/model/translator.js';
 import { translateHtml } from '../../src/emulator/translator-text.js';
 
 const tokens = (s: string, custom: RegExp[] = []) => tokenize(s, { custom }).filter((p) => p.kind !== 'text').map((p) => p.value);

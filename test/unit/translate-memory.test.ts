@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
-import type { TranslateResult, Translation } from '../../src/spec/translator.js';
+import type { TranslateResult, Translation } from '../../src/model/translator.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
 import { UsageError } from '../../src/core/errors.js';
 import { removeDir, tempDir } from '../helpers/vx.js';

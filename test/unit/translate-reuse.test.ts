@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keyOptions, TranslationMemory } from '../../src/api/translator/memory.js';
 import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
 import { UsageError } from '../../src/core/errors.js';
-import type { TranslateResult } from '../../src/spec/translator.js';
+import type { TranslateResult } from '../../src/model/translator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const dir = tempDir('vx-reuse-');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchFailure, ItemTooLong, planTranslation, translateStream, type BatchSender, type StreamEvent } from '../../src/api/translator/stream.js';
 import { UsageError } from '../../src/core/errors.js';
-import type { TranslateResult } from '../../src/spec/translator.js';
+import type { TranslateResult } from '../../src/model/translator.js';
 
 const result = (t: string): TranslateResult => ({ translations: [{ text: `[de] ${t}`, to: 'de' }] });
 

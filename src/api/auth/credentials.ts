@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { addSecret } from '../../core/redact.js';
-import { FAMILIES, oauthFamilies, type FamilyName } from '../../spec/families.js';
+import { FAMILIES, oauthFamilies, type FamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
 /** the families signed in to with OAuth (the registry says which) */

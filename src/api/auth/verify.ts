@@ -6,10 +6,10 @@ import type { Config } from '../../core/config.js';
 import { isVxError, type VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http.js';
 import { buildQuery } from '../../core/url.js';
-import { LCS_VERSION, LCS_VERSION_HEADER } from '../../spec/erp.js';
-import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../spec/mgmt.js';
+import { LCS_VERSION, LCS_VERSION_HEADER } from '../../model/erp.js';
+import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../model/mgmt.js';
 import { resolveNamespace } from '../mgmt/client.js';
-import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from '../../spec/translator.js';
+import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from '../../model/translator.js';
 import { serviceBase, type ServiceName } from '../service.js';
 
 const ZERO_GUID = '00000000-0000-0000-0000-000000000000';

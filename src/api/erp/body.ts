@@ -3,7 +3,7 @@
 // values are usage errors naming the field and its type; nothing is sent.
 import { UsageError } from '../../core/errors.js';
 import { ExactNumber, isExactNumber, isSafeLiteral } from '../../core/json.js';
-import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../spec/erp.js';
+import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp.js';
 
 const LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 

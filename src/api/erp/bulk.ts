@@ -5,7 +5,7 @@
 import { InterruptedError, isVxError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
-import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../spec/erp.js';
+import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../model/erp.js';
 import { BatchClient, type BatchOp, type OpResult } from './batch.js';
 import type { ErpClient } from './client.js';
 

@@ -2,7 +2,7 @@
 import type { Config } from '../../core/config.js';
 import { ServiceError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
-import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../spec/erp.js';
+import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/erp.js';
 import { pathSegment as seg } from '../../core/url.js';
 import { authHeaders, serviceBase } from '../service.js';
 

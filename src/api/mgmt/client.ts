@@ -7,7 +7,7 @@ import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
-import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, type RuleName } from '../../spec/mgmt.js';
+import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, type RuleName } from '../../model/mgmt.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { checkSegment } from './validate.js';
 

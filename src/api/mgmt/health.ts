@@ -1,6 +1,6 @@
 // Service health events (api-version 2025-05-01): the list by subscription or by resource, and
 // the details of a sensitive event.
-import { eventPriority, resourceIdPath, type ResourceId } from '../../spec/mgmt.js';
+import { eventPriority, resourceIdPath, type ResourceId } from '../../model/mgmt.js';
 import { seg, type MgmtClient } from './client.js';
 
 export interface HealthEvent {

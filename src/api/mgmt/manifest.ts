@@ -1,7 +1,7 @@
 // The manifest of `quota apply`: desired limits as YAML or JSON, checked whole before anything is
 // sent. A broken entry is a UsageError (exit 2) that names the entry and the rule.
 import { UsageError } from '../../core/errors.js';
-import { checkRule, INT32_MAX, RULES, type Rule } from '../../spec/mgmt.js';
+import { checkRule, INT32_MAX, RULES, type Rule } from '../../model/mgmt.js';
 
 export interface ManifestEntry {
   /** 1-based position in the manifest, for messages */

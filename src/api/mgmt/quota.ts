@@ -4,7 +4,7 @@ import { EXIT, isVxError, ServiceError, type VxError } from '../../core/errors.j
 import { pollDelay, pollFloorMs } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
-import { ASYNC_OPERATION_HEADERS, checkRule, MGMT_API_VERSION, OPERATION_FINAL_STATUSES, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../spec/mgmt.js';
+import { ASYNC_OPERATION_HEADERS, checkRule, MGMT_API_VERSION, OPERATION_FINAL_STATUSES, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../model/mgmt.js';
 import { seg, withApiVersion, type MgmtClient } from './client.js';
 
 export interface Quota {

@@ -1,9 +1,9 @@
 // Input checks of the management commands, made before anything is sent: every path segment and
-// field against the spec's rules (spec/mgmt.ts), list options, limits and dates. A broken rule is
+// field against the spec's rules (model/mgmt.ts), list options, limits and dates. A broken rule is
 // a UsageError (exit 2) that names the value, where it came from and the rule.
 import { UsageError } from '../../core/errors.js';
 import { segmentProblem } from '../../core/url.js';
-import { checkInt32, checkRule, parseResourceId, RULES, type ResourceId, type RuleName } from '../../spec/mgmt.js';
+import { checkInt32, checkRule, parseResourceId, RULES, type ResourceId, type RuleName } from '../../model/mgmt.js';
 
 function shown(value: string): string {
   const v = value.length > 60 ? `${value.slice(0, 60)}…` : value;

@@ -2,7 +2,7 @@
 // update as read + merge + PUT with If-Match, and delete with If-Match.
 import { ConflictError, UsageError } from '../../core/errors.js';
 import type { QueryValue } from '../../core/url.js';
-import type { VersioningScheme } from '../../spec/mgmt.js';
+import type { VersioningScheme } from '../../model/mgmt.js';
 import { seg, type MgmtClient } from './client.js';
 
 export interface VersionSetProps {

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { jsonErrorWithoutText } from '../../core/json.js';
 import { atomicFileSink } from '../../core/output.js';
-import { EVENT_TYPES } from '../../spec/mgmt.js';
+import { EVENT_TYPES } from '../../model/mgmt.js';
 import type { HealthEvent } from './health.js';
 
 export interface SeenEvent {

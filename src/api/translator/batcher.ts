@@ -1,7 +1,7 @@
 // Groups items into requests that respect every limit of the service: at most 1,000 items and at
 // most 50,000 characters counted across all targets (characters x number of `to`). The driver asks
 // `fits` before `push` and sends whatever `take` gives; a batch is handed out as soon as it is full.
-import { LIMITS } from '../../spec/translator.js';
+import { LIMITS } from '../../model/translator.js';
 
 export interface Limits {
   maxItems: number;

@@ -6,7 +6,7 @@
 // ItemTooLong, which explainFailure words).
 import { asVxError, OutputError, UsageError } from '../../core/errors.js';
 import { readBoundedText, readLines, scanLines, type TextSource } from '../../core/input.js';
-import { countChars, LIMITS } from '../../spec/translator.js';
+import { countChars, LIMITS } from '../../model/translator.js';
 import { fmt, itemProblem } from './batcher.js';
 import { BatchFailure, ItemTooLong, type Batch, type ItemInput } from './stream.js';
 

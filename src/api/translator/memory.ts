@@ -29,7 +29,7 @@ import { constants as fsConstants, existsSync, accessSync, openSync, readSync, r
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import type { TranslateResult, Translation } from '../../spec/translator.js';
+import type { TranslateResult, Translation } from '../../model/translator.js';
 import type { TranslateParams } from './options.js';
 
 export const FORMAT = 'vx-translation-memory 2';

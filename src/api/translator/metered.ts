@@ -3,7 +3,7 @@
 // and a budget stops the run before a request that would cross it is sent.
 import { ThrottledError } from '../../core/errors.js';
 import type { Paced } from '../../core/pacer.js';
-import { countChars } from '../../spec/translator.js';
+import { countChars } from '../../model/translator.js';
 import { fmt } from './batcher.js';
 import type { BatchOutcome, TranslatorClient } from './client.js';
 

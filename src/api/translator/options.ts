@@ -15,7 +15,7 @@ import {
   type ProfanityAction,
   type ProfanityMarker,
   type TextType,
-} from '../../spec/translator.js';
+} from '../../model/translator.js';
 
 /** What the command line gives (strings as typed). */
 export interface TranslateFlags {

@@ -18,7 +18,7 @@
 // run that went before): such a text goes, with `partial`, to an inner stream for the missing
 // targets alone (one per set of missing targets, made when first needed), and its result is put
 // together from the stored parts and that answer, so no target is paid for twice.
-import { countChars, type TranslateResult } from '../../spec/translator.js';
+import { countChars, type TranslateResult } from '../../model/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
 import { completeResult, type TranslationMemory } from './memory.js';

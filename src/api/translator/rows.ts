@@ -2,7 +2,7 @@
 // `text` lines. Pure functions of the results; the CLI picks the format and writes them.
 import { terminalText } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
-import { findLanguage, type TranslateResult } from '../../spec/translator.js';
+import { findLanguage, type TranslateResult } from '../../model/translator.js';
 import type { TranslateParams } from './options.js';
 
 /** One table/tsv/csv row per item and target. */

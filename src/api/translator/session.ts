@@ -12,7 +12,7 @@ import type { TranslatorClient } from './client.js';
 import { BatchFailure, planTranslation, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
 import { Pacer } from '../../core/pacer.js';
-import { LIMITS } from '../../spec/translator.js';
+import { LIMITS } from '../../model/translator.js';
 
 /** the pause after which a partial batch of distinct texts is sent when the reader waits (a regular file) */
 const REUSE_FLUSH_MS = 100;

@@ -14,7 +14,7 @@
 // answers some texts from a memory and sends only the rest through the client).
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
-import { countChars, LIMITS } from '../../spec/translator.js';
+import { countChars, LIMITS } from '../../model/translator.js';
 import { Batcher, fmt, itemProblem, type Batch } from './batcher.js';
 import type { BatchOutcome } from './client.js';
 import { flushDelay, IdleFlush } from './idle-flush.js';

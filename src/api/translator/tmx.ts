@@ -18,7 +18,7 @@
 // languages as the service names them (de-DE -> de, zh-CN -> zh-Hans; see serviceLanguage).
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { LANGUAGE_CODE, serviceLanguage, type TranslateResult } from '../../spec/translator.js';
+import { LANGUAGE_CODE, serviceLanguage, type TranslateResult } from '../../model/translator.js';
 import type { KeyOptions, MemoryEntry } from './memory.js';
 import { unescapeHtml } from './files/protect.js';
 

@@ -5,8 +5,8 @@
 // the targets, several requests in flight, results in order).
 import type { TranslatorClient } from '../client.js';
 import { planTranslation, translateStream, type BatchSender } from '../stream.js';
-import type { TranslateResult } from '../../../spec/translator.js';
-import { countChars, LIMITS } from '../../../spec/translator.js';
+import type { TranslateResult } from '../../../model/translator.js';
+import { countChars, LIMITS } from '../../../model/translator.js';
 
 /** One distinct text to translate and the languages that need it (with how many units each). */
 export interface WorkItem {

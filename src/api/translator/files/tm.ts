@@ -8,7 +8,7 @@ import { keyOptions, type TranslationMemory } from '../memory.js';
 import type { TranslateParams } from '../options.js';
 import type { FilesMemory } from './engine.js';
 import { placeholderProblem, plainOfHtml, tokenize, toHtml, type ProtectOptions } from './protect.js';
-import type { TranslateResult, Translation } from '../../../spec/translator.js';
+import type { TranslateResult, Translation } from '../../../model/translator.js';
 
 /**
  * `params(langs)`: the parameters of the requests of a group of languages (textType html).

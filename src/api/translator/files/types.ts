@@ -4,7 +4,7 @@
 // source text (what vx does not translate is copied byte for byte).
 import { createHash } from 'node:crypto';
 import type { Piece } from './protect.js';
-import { findLanguage } from '../../../spec/translator.js';
+import { findLanguage } from '../../../model/translator.js';
 
 export const FORMAT_NAMES = ['xliff', 'json', 'yaml', 'po', 'md'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];

@@ -70,7 +70,7 @@ function characters(min: number): (value: string) => string | undefined {
 
 /**
  * The checks of settings every command that reads them would refuse (profile set refuses them too,
- * as it does a company that is not a GUID): the rules of spec/mgmt.ts for the quota defaults, the
+ * as it does a company that is not a GUID): the rules of model/mgmt.ts for the quota defaults, the
  * names vx puts before a provider or a bound action.
  */
 const mgmtRule = (rule: Rule, expected: string) => (v: string) => (checkRule(rule, v) ? expected : undefined);
