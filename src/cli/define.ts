@@ -199,20 +199,20 @@ export function toOption(o: Opt): Option {
 }
 
 /**
- * Adds a declaration under `parent`. A command or noun the command line cannot choose gets only
- * its line in the parent's help (start-up time); `vx --help`, `vx erp --help` and the whole tree
- * (completion, tests: selection off) read the same either way.
+ * Adds a declaration under `parent`. A command or noun the command line `argv` cannot choose gets
+ * only its line in the parent's help (start-up time); `vx --help`, `vx erp --help` and the whole
+ * tree (argv undefined: completion, tests) read the same either way.
  */
-export function mount(parent: Command, spec: Spec): Command {
+export function mount(parent: Command, spec: Spec, argv?: readonly string[]): Command {
   const c = parent.command(spec.name).description(spec.summary);
   if (spec.aliases?.length) c.aliases([...spec.aliases]);
-  if (!selected(spec.name, spec.aliases)) {
+  if (!selected(argv, spec.name, spec.aliases)) {
     Object.assign(c, { [TERM]: termOf(spec) });
     return c;
   }
   if (!('run' in spec)) {
     helpAfter(c, spec);
-    for (const child of spec.commands()) mount(c, child);
+    for (const child of spec.commands()) mount(c, child, argv);
     return c;
   }
   spec.configure?.(c);
@@ -236,7 +236,7 @@ export function mount(parent: Command, spec: Spec): Command {
   c.action(act(spec.run as (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise<void>, { profile: spec.profile, ownOptionsOnly: spec.ownOptionsOnly }));
   const children = spec.commands?.() ?? [];
   if (children.length && spec.args?.length) operandsAfterDashDash(c);
-  for (const child of children) mount(c, child);
+  for (const child of children) mount(c, child, argv);
   return c;
 }
 

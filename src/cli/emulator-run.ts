@@ -10,7 +10,6 @@ import { ServiceError, UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { isLoopbackHost } from '../core/url.js';
 import type { EmulatorOptions } from './emulator.js';
-import { state } from './runner.js';
 
 
 /** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
@@ -123,7 +122,7 @@ export async function start(ctx: Ctx, opts: EmulatorOptions): Promise<void> {
   await ctx.write(Object.entries(lines).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''));
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
-    state.onSigterm = stop;
+    ctx.host.onSigterm = stop;
     ctx.signal.addEventListener('abort', stop, { once: true });
   });
   await emu.close();
@@ -183,7 +182,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
       // command ends (or cleans up) as it chooses, the emulator serves it meanwhile, and vx exits
       // with its code. A Ctrl-C at a terminal already reaches the command (the whole foreground
       // process group gets it): it is not sent a second time.
-      state.forwardSignal = (sig) => passSignal(child, sig);
+      ctx.host.forwardSignal = (sig) => passSignal(child, sig);
       child.on('error', (e) => reject(new UsageError(`cannot run ${command[0]}: ${(e as Error).message}`)));
       // a command killed by a signal: 128 + its number, as a shell says it
       child.on('exit', (c, sig) => resolveCode({ code: c ?? (sig ? 128 + (osConstants.signals[sig] ?? 0) : 1), signal: c === null ? sig : null }));
@@ -197,7 +196,7 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
       throw new ChildExit(`${command.join(' ')} ${signal ? `was killed by ${signal} (exit ${code})` : `exited with ${code}`}`);
     }
   } finally {
-    state.forwardSignal = undefined;
+    ctx.host.forwardSignal = undefined;
     rmSync(shimDir, { recursive: true, force: true });
     await emu.close();
   }

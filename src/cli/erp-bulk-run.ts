@@ -17,7 +17,6 @@ import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../mo
 import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../model/families.js';
 import type { BatchOpts, BulkActionOpts, CompanyOpts, ExportOpts, ImportOpts } from './erp.js';
 import { listQuery } from './erp-run.js';
-import { state } from './runner.js';
 
 function intSetting(ctx: Ctx, key: string, flag: string, given: string | undefined, min: number, max: number): number {
   const v = ctx.config.get(key, given);
@@ -200,7 +199,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
   const results = new Results(ctx, parsed.total);
   // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
   // does not cut the run short with batches out (their rows would be left unknown) and exit 0
-  state.keepOnOutputGone = true;
+  ctx.host.keepOnOutputGone = true;
   try {
     // what an earlier run did
     const send: Row[] = [];
@@ -316,7 +315,7 @@ export async function runImport(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promis
     await finishRun(ctx, set, results, mode === 'create' ? 'imported' : 'updated from', interrupted, checks, journal);
   } finally {
     journal.close();
-    state.keepOnOutputGone = false;
+    ctx.host.keepOnOutputGone = false;
   }
 }
 

@@ -31,7 +31,6 @@ import { Http } from '../core/http.js';
 import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
 import { applyQuery, loadTextWidth, renderTable, type Column, type Format } from '../core/output.js';
-import { state as runState } from './runner.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
@@ -433,7 +432,7 @@ function runExec(ctx: Ctx, command: string, ch: EventChange): Promise<number | n
     });
     // a stop of vx (Ctrl-C, a CI runner's SIGTERM) is passed on: the command ends (or cleans up)
     // as it chooses and the watch saves its state, instead of leaving it running on its own
-    const stop = () => passSignal(child, runState.interruptedBy ?? 'SIGTERM');
+    const stop = () => passSignal(child, ctx.host.interruptedBy ?? 'SIGTERM');
     ctx.signal.addEventListener('abort', stop, { once: true });
     child.on('close', (code) => {
       ctx.signal.removeEventListener('abort', stop);

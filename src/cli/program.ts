@@ -1,5 +1,4 @@
 // The whole command tree, declared eagerly; every action loads its module on demand.
-import { fstatSync, statSync, writeSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
 import { API } from './api.js';
 import { AUTH } from './auth.js';
@@ -13,7 +12,7 @@ import { PROFILE } from './profile.js';
 import { TRANSLATE } from './translate.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
-import { selectFor, state } from './runner.js';
+import type { Factory } from './factory.js';
 import { oneLine } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 
@@ -25,40 +24,6 @@ import { redact } from '../core/redact.js';
  */
 export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, COMPLETION, EMULATOR, VERSION_COMMAND];
 
-
-let devNull: number | undefined;
-/**
- * Whether a descriptor may be a terminal, without loading node:tty (and with it net and the
- * streams): only a character device other than /dev/null can be one; for those the real
- * process.stdout/stderr answer.
- */
-function isTerminal(fd: 1 | 2): boolean {
-  try {
-    const st = fstatSync(fd);
-    if (!st.isCharacterDevice()) return false;
-    devNull ??= statSync('/dev/null').rdev;
-    if (st.rdev === devNull) return false;
-  } catch {
-    return false;
-  }
-  return Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY);
-}
-
-export function writeFd(fd: number, s: string): void {
-  const buf = Buffer.from(s);
-  for (let off = 0; off < buf.length; ) {
-    try {
-      off += writeSync(fd, buf, off);
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
-      // EPIPE: the reader is gone, a quiet end; another failure of stdout (a full disk) lost the
-      // output: main says so and exits 1
-      if (fd === 1 && err.code !== 'EPIPE') state.outputLost ??= err.message;
-      return;
-    }
-  }
-}
 
 /** `vx erp sales-orders get`: the words that name a command. */
 function commandPath(c: Command): string {
@@ -110,10 +75,10 @@ function helpPath(c: Command): void {
 
 /**
  * The command tree. With `argv`, only the nouns that appear in it are declared in full (a
- * superset of what commander will select); without, the whole tree (completion, tests).
+ * superset of what commander will select); without, the whole tree (completion, tests). With
+ * `io`, help and usage errors are written through it (run() passes its factory).
  */
-export function buildProgram(argv?: readonly string[]): Command {
-  selectFor(argv);
+export function buildProgram(argv?: readonly string[], io?: Pick<Factory, 'writeOut' | 'writeErr' | 'helpWidth' | 'helpColors'>): Command {
   const program = new Command('vx');
   program
     .description('One CLI for the text translation service, the business-data (ERP) API and the resource-management APIs.')
@@ -151,17 +116,17 @@ Examples:
 Exit codes: 0 ok, 1 service failure, 2 usage, 3 authentication, 4 not found, 5 conflict,
 6 throttled, 7 service unavailable, 8 network, 130 interrupted.`,
     );
-  for (const noun of NOUNS) mount(program, noun);
-  // every command exits 2 on a usage error instead of commander's default 1
-  // help and usage errors go straight to the file descriptors: `vx --help` then never builds
-  // process.stdout/stderr (the stream machinery costs a few ms of every start)
-  const output = {
-    writeOut: (s: string) => writeFd(1, s),
-    writeErr: (s: string) => writeFd(2, s),
-    getOutHelpWidth: () => (isTerminal(1) ? process.stdout.columns : (undefined as unknown as number)),
-    getErrHelpWidth: () => (isTerminal(2) ? process.stderr.columns : (undefined as unknown as number)),
-    getOutHasColors: () => isTerminal(1) && process.stdout.hasColors?.(),
-    getErrHasColors: () => isTerminal(2) && process.stderr.hasColors?.(),
+  for (const noun of NOUNS) mount(program, noun, argv);
+  // every command exits 2 on a usage error instead of commander's default 1; help and usage
+  // errors go straight to the factory's writers (the process's: the file descriptors, so that
+  // `vx --help` never builds process.stdout/stderr, whose stream machinery costs a few ms)
+  const output = io && {
+    writeOut: (s: string) => io.writeOut(s),
+    writeErr: (s: string) => io.writeErr(s),
+    getOutHelpWidth: () => io.helpWidth(1) as number,
+    getErrHelpWidth: () => io.helpWidth(2) as number,
+    getOutHasColors: () => io.helpColors(1),
+    getErrHasColors: () => io.helpColors(2),
   };
   const walk = (c: Command) => {
     helpPath(c);

@@ -4,14 +4,15 @@ import { asVxError, EXIT, ExitStatus, oneLine, terminalText } from '../core/erro
 import { DryRunHalt } from '../core/http.js';
 import { redact } from '../core/redact.js';
 
-export async function report(err: unknown, ctx: Ctx | undefined, debug: boolean): Promise<number> {
+/** Writes the error to the run's stderr (`fallback` when no Ctx was built) and returns its exit code. */
+export async function report(err: unknown, ctx: Ctx | undefined, fallback: NodeJS.WritableStream, debug: boolean): Promise<number> {
   if (err instanceof DryRunHalt && ctx) {
     await ctx.writePlan();
     return EXIT.ok;
   }
   const e = asVxError(err);
   if (e instanceof ExitStatus && !e.message) return e.exitCode;
-  const stderr = ctx?.io.stderr ?? process.stderr;
+  const stderr = ctx?.io.stderr ?? fallback;
   const red = ctx ? ctx.errChalk.red : (s: string) => s;
   stderr.write(`${red('vx:')} ${oneLine(redact(e.message))}\n`);
   if (e.hint) stderr.write(`${redact(e.hint).split('\n').map(oneLine).join('\n')}\n`);

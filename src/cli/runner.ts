@@ -2,37 +2,24 @@
 // lazily, so `vx --help` pays for nothing) and hands the action's arguments on.
 import type { Command } from 'commander';
 import type { Ctx, GlobalOptions } from '../core/context.js';
+import type { Factory } from './factory.js';
 
-export interface RunState {
-  signal: AbortSignal;
+/** One run of a command line: the factory it was given and the Ctx its action built. */
+export interface Session {
+  readonly factory: Factory;
   ctx?: Ctx;
-  /** called once when an action starts (main sets up what only actions need) */
-  onAction?: () => void;
-  /** whether process.stdout/stderr may hold output to flush before exiting */
-  streamsUsed?: boolean;
-  /** the signal that interrupted the run (SIGINT, SIGTERM, SIGHUP) */
-  interruptedBy?: NodeJS.Signals;
-  /** set by a command that serves until stopped (emulator start): SIGTERM is its normal stop */
-  onSigterm?: () => void;
-  /**
-   * set while a command runs a child that stands for the run (emulator exec): a stopping signal
-   * is passed on to the child, and the run ends when the child does, with its code
-   */
-  forwardSignal?: (sig: NodeJS.Signals) => void;
-  /**
-   * set by a run whose requests change records in bulk (import): a reader of its output that goes
-   * away (`| head`) does not cut it short, with batches out and rows not journaled; it goes on
-   */
-  keepOnOutputGone?: boolean;
-  /** why writing help or a usage message to stdout failed (not EPIPE): the output is lost, exit 1 */
-  outputLost?: string;
-  /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
-  pagerRunning?: boolean;
-  /** builds the Ctx of an action instead of the process one (in-process tests: test/helpers/inproc.ts) */
-  makeCtx?: (opts: GlobalOptions) => Ctx;
 }
 
-export const state: RunState = { signal: new AbortController().signal };
+/** Where run() leaves the session on the root command, for the actions below it to find. */
+export const SESSION = Symbol('vx.session');
+
+function sessionOf(cmd: Command): Session {
+  let root: Command = cmd;
+  while (root.parent) root = root.parent;
+  const session = (root as Command & { [SESSION]?: Session })[SESSION];
+  if (!session) throw new Error('vx: a command ran outside run(argv, factory)');
+  return session;
+}
 
 /**
  * How the command treats the profile named by --profile/VX_PROFILE: by default it must exist
@@ -69,12 +56,11 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     const cmd = args[args.length - 1] as Command;
     const positionals = args.slice(0, -2);
     const opts = cmd.optsWithGlobals<GlobalOptions>();
-    state.streamsUsed = true;
-    state.onAction?.();
-    state.onAction = undefined;
+    const session = sessionOf(cmd);
+    session.factory.onAction?.();
     const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
-    const ctx = state.makeCtx?.(opts) ?? new Ctx(opts, SETTINGS, undefined, state.signal);
-    state.ctx = ctx;
+    const ctx = new Ctx(opts, SETTINGS, session.factory);
+    session.ctx = ctx;
     const foreign = options.ownOptionsOnly ? parentOptionGiven(cmd) : undefined;
     if (foreign) {
       let path = '';
@@ -82,7 +68,6 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
       const { UsageError } = await import('../core/errors.js');
       throw new UsageError(`${foreign} does not apply to vx${path}; nothing was done`);
     }
-    ctx.onPager = (running) => void (state.pagerRunning = running);
     if (!options.profile) ctx.config.checkProfile();
     await checkQuery(opts.query); // a bad --query is a usage error before anything is sent
     await fn(ctx, opts, ...positionals);
@@ -97,18 +82,11 @@ export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-let selection: readonly string[] | undefined;
-
-/** Records the command line the tree is built for (undefined: the whole tree). */
-export function selectFor(argv: readonly string[] | undefined): void {
-  selection = argv;
-}
-
 /**
- * Whether a command may be chosen by the command line being run, so that its subtree must be
- * declared in full; a command that cannot be chosen only needs its line in its parent's help.
- * Always true when the whole tree is built (completion, tests).
+ * Whether a command may be chosen by the command line being run (`argv`), so that its subtree
+ * must be declared in full; a command that cannot be chosen only needs its line in its parent's
+ * help. Always true when the whole tree is built (argv undefined: completion, tests).
  */
-export function selected(name: string, aliases: readonly string[] = []): boolean {
-  return !selection || selection.includes(name) || aliases.some((a) => selection!.includes(a));
+export function selected(argv: readonly string[] | undefined, name: string, aliases: readonly string[] = []): boolean {
+  return !argv || argv.includes(name) || aliases.some((a) => argv.includes(a));
 }

@@ -10,6 +10,7 @@ import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';
 import type { ChalkInstance } from 'chalk';
 import { stringifyExact } from './json.js';
+import { systemClock, type Clock } from './pacer.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -32,6 +33,39 @@ export interface Streams {
   stdin: NodeJS.ReadStream;
 }
 
+/** The environment a run sees (the process's, or a test's). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What a command may ask of the process that hosts its run, set while it runs and read by that
+ * process's signal and output handlers (main.ts); a test's host is an object nobody reads.
+ */
+export interface Host {
+  /** a command that serves until it is told to stop (emulator start) takes SIGTERM as its stop */
+  onSigterm?: () => void;
+  /** a child that stands for the run (emulator exec): a stopping signal is passed on to it */
+  forwardSignal?: (sig: NodeJS.Signals) => void;
+  /** a run that changes records in bulk (import) goes on when the reader of its output goes away */
+  keepOnOutputGone?: boolean;
+  /** a pager shows the output: Ctrl-C is for it (less stops a search), not an interruption of vx */
+  pagerRunning?: boolean;
+  /** set by the process: the signal that stopped the run (SIGINT, SIGTERM, SIGHUP), once one has */
+  interruptedBy?: NodeJS.Signals;
+}
+
+/** What a Ctx is built from besides the global options: the run's seam to the world (cli/factory.ts). */
+export interface CtxDeps {
+  env: Env;
+  io: Streams;
+  signal?: AbortSignal;
+  clock?: Clock;
+  prompter?: Prompter;
+  transport?: Transport;
+  host?: Host;
+  /** long output may be shown through a pager (only the process's own terminal) */
+  pager?: boolean;
+}
+
 function parseNumberOption(name: string, value: string | undefined, opts: { min: number; max: number; integer?: boolean }): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -39,21 +73,6 @@ function parseNumberOption(name: string, value: string | undefined, opts: { min:
     throw new UsageError(`invalid value "${value}" for ${name}: expected ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min} to ${opts.max}`);
   }
   return n;
-}
-
-/** The process's streams, each built only when first used (process.stdin costs 2-5 ms to build). */
-function processStreams(): Streams {
-  return {
-    get stdout() {
-      return process.stdout;
-    },
-    get stderr() {
-      return process.stderr;
-    },
-    get stdin() {
-      return process.stdin;
-    },
-  };
 }
 
 export class Ctx {
@@ -64,19 +83,29 @@ export class Ctx {
   readonly errChalk: ChalkInstance;
   readonly timeoutMs: number;
   readonly retries: number;
+  readonly io: Streams;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly host: Host;
+  readonly env: Env;
+  private readonly pagerAllowed: boolean;
   private readonly envFormat: Format | undefined;
-  private readonly env: NodeJS.ProcessEnv;
   private readonly flagFormat: Format | undefined;
 
   constructor(
     readonly globals: GlobalOptions,
     settings: readonly SettingDef[],
-    readonly io: Streams = processStreams(),
-    readonly signal: AbortSignal = new AbortController().signal,
-    opts: { prompter?: Prompter; env?: NodeJS.ProcessEnv; transport?: Transport } = {},
+    deps: CtxDeps,
   ) {
-    const env = opts.env ?? process.env;
+    const env = deps.env;
     this.env = env;
+    this.io = deps.io;
+    this.signal = deps.signal ?? new AbortController().signal;
+    this.clock = deps.clock ?? systemClock;
+    this.host = deps.host ?? {};
+    this.pagerAllowed = deps.pager ?? false;
+    const signal = this.signal;
+    const io = this.io;
     // `-p "$PROFILE"` / `-q "$Q"` with the variable unset: not the active profile, not the whole result
     for (const [value, flag] of [[globals.profile, '-p/--profile'], [globals.query, '-q/--query']] as const) {
       if (value === '') throw new UsageError(`${flag} was given as an empty value; leave it out to use the default (nothing was sent)`);
@@ -103,9 +132,9 @@ export class Ctx {
       allowHttp: allowHttpFrom(env),
       observer: this.retryObserver(),
       waitingAfterMs: envInteger('VX_WAITING_AFTER_MS', 86_400_000),
-      transport: opts.transport,
+      transport: deps.transport,
     });
-    this.prompter = opts.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });
+    this.prompter = deps.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
     this.errChalk = makeChalk(colorEnabled(io.stderr, globals.color === false, env));
   }
@@ -220,18 +249,15 @@ export class Ctx {
     return { ...out, write: (t) => out.write(typeof t === 'string' ? this.forStdout(t, format) : t) };
   }
 
-  /** while a pager runs, Ctrl-C belongs to it (set by the runner) */
-  onPager?: (running: boolean) => void;
-
   /** Shows text longer than the screen through the pager; false when it was not (the caller writes it). */
   private async page(text: string): Promise<boolean> {
     // the pager writes to this process's own stdout: only when that is where the output goes
-    if (!this.stdoutIsTTY || this.io.stdout !== process.stdout) return false;
+    if (!this.stdoutIsTTY || !this.pagerAllowed) return false;
     const { pagerCommand, screenLines, showInPager } = await import('./pager.js');
     const command = pagerCommand(this.env, this.globals.pager);
     const rows = this.io.stdout.rows > 0 ? this.io.stdout.rows : 24;
     if (!command || screenLines(text, this.io.stdout.columns || 80) < rows) return false;
-    return showInPager(text, command, this.env, this.onPager);
+    return showInPager(text, command, this.env, (running) => void (this.host.pagerRunning = running));
   }
 
   /**
@@ -246,7 +272,7 @@ export class Ctx {
       columns: this.globals.query ? undefined : opts.columns,
       text: this.globals.query ? undefined : opts.text,
       csvColumns: this.globals.query ? undefined : opts.csvColumns,
-      width: toFile ? undefined : terminalWidth(this.io.stdout),
+      width: toFile ? undefined : terminalWidth(this.io.stdout, this.env),
       color: !toFile && this.chalk.level > 0,
     };
     try {

@@ -52,7 +52,7 @@ function session(answers: { password?: string; select?: string; confirm?: boolea
   const { VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN, ...endpoints } = emu.env();
   void [VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN];
   const env = { ...endpoints, VX_CONFIG_DIR: configDir, NO_COLOR: '1', VX_BROWSER: 'none', ...extraEnv };
-  const ctx = new Ctx(globals, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, new AbortController().signal, { prompter, env });
+  const ctx = new Ctx(globals, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, signal: new AbortController().signal, prompter, env });
   return { ctx, asked, stdout, stderr };
 }
 

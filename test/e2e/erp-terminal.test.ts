@@ -31,7 +31,7 @@ function session(answer: boolean, globals: GlobalOptions = {}) {
   const stdout = tty();
   const stderr = tty();
   const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1' };
-  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter, env });
+  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, signal: new AbortController().signal, prompter, env });
   return { ctx, asked, stdout, stderr };
 }
 

@@ -269,7 +269,7 @@ describe('vx mgmt version-sets delete at a terminal', () => {
     const stdout = tty();
     const stderr = tty();
     const env = { ...e2e.env, VX_CONFIG_DIR: e2e.configDir, NO_COLOR: '1' };
-    const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter, env });
+    const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, signal: new AbortController().signal, prompter, env });
     return { ctx, asked, stdout, stderr };
   }
   const methods = async () => (await mgmtLog()).map((l) => `${l.method} ${l.status}`);

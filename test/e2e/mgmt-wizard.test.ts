@@ -92,7 +92,7 @@ function session(steps: Step[], env: Record<string, string | undefined> = {}, gl
   const stdout = tty();
   const stderr = tty();
   const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv;
-  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, new AbortController().signal, { prompter: script.prompter, env: fullEnv });
+  const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, signal: new AbortController().signal, prompter: script.prompter, env: fullEnv });
   return { ctx, stdout, stderr, ...script };
 }
 

@@ -28,7 +28,7 @@ function session(opts: { stdoutTTY: boolean; stderrTTY: boolean; stdinTTY?: bool
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = opts.stdinTTY ?? false;
   const env = { ...e2e.env, VX_CONFIG_DIR: e2e.configDir, NO_COLOR: '1' };
-  const ctx = new Ctx(globals, SETTINGS, { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, new AbortController().signal, { env });
+  const ctx = new Ctx(globals, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: stdin as any }, signal: new AbortController().signal, env });
   return { ctx, stdout, stderr, stdin };
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { Ctx, type GlobalOptions } from '../../src/core/context.js';
+import { Ctx, type GlobalOptions, type Streams } from '../../src/core/context.js';
 import type { Prompter } from '../../src/core/prompt.js';
 import { HttpMock } from './httpmock.js';
 import { tty, type FakeTty } from './tty.js';
@@ -79,7 +79,7 @@ export function testCtx(o: TestCtxOptions = {}): TestCtx {
   const env = { VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...o.env };
   const http = new HttpMock();
   made.push(http);
-  const io = { stdout, stderr, stdin } as unknown as ConstructorParameters<typeof Ctx>[2];
-  const ctx = new Ctx(o.globals ?? {}, SETTINGS, io, new AbortController().signal, { env, prompter: o.prompter ?? noPrompts, transport: http.transport });
+  const io = { stdout, stderr, stdin } as unknown as Streams;
+  const ctx = new Ctx(o.globals ?? {}, SETTINGS, { io, signal: new AbortController().signal, env, prompter: o.prompter ?? noPrompts, transport: http.transport });
   return { ctx, http, stdout, stderr, configDir };
 }

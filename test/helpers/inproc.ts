@@ -1,16 +1,11 @@
-// A whole command line run in-process: the command tree of buildProgram parses `argv`, each action
-// gets a test Ctx (test/helpers/ctx.ts: fake streams, isolated config, the httpmock transport),
-// and errors become a message on the fake stderr and the exit code as in src/main.ts. For tests of
-// parsing, validation and rendering; exit codes of the real process, signals, pipes, terminals
-// and the emulator stay in spawned e2e tests (test/helpers/vx.ts).
-import type { Command } from 'commander';
-import { CommanderError } from 'commander';
-import { buildProgram } from '../../src/cli/program.js';
-import { report } from '../../src/cli/report.js';
-import { state } from '../../src/cli/runner.js';
+// A whole command line run in-process through run(argv, factory), the same function main.ts runs,
+// with a test factory (test/helpers/ctx.ts: fake streams, isolated config, the httpmock transport,
+// or the real network to a server on loopback). Only what is about the process itself (signals,
+// terminals, pipes closing, install) is spawned (test/helpers/vx.ts).
+import type { Factory } from '../../src/cli/factory.js';
+import { run } from '../../src/cli/run.js';
 import { emulatorEnv } from '../../src/model/families.js';
-import { SETTINGS } from '../../src/api/settings.js';
-import { Ctx } from '../../src/core/context.js';
+import { systemClock, type Clock } from '../../src/core/pacer.js';
 import { noPrompts, testCtx, type TestCtx, type TestCtxOptions } from './ctx.js';
 import type { HttpMock } from './httpmock.js';
 
@@ -24,42 +19,40 @@ export interface InProcResult {
   http: HttpMock;
 }
 
-/** Runs `vx <argv>` in this process; `setup` may add stubs to the run's HttpMock before it starts. */
-export async function runInProc(argv: readonly string[], o: TestCtxOptions & { setup?: (t: TestCtx) => void } = {}): Promise<InProcResult> {
-  // streams, config dir and HttpMock only: the environment is read by the action's Ctx below
+export interface InProcOptions extends TestCtxOptions {
+  /** may add stubs to the run's HttpMock before it starts */
+  setup?: (t: TestCtx) => void;
+  /** the real network instead of the HttpMock (a server on loopback, e.g. the emulator in-process) */
+  network?: boolean;
+  /** aborts the run as a signal would */
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+/** The factory of an in-process run: fake streams and prompter, an isolated config, the HttpMock's transport. */
+export function testFactory(made: TestCtx, o: InProcOptions): Factory {
+  const io = made.ctx.io;
+  return {
+    env: { VX_CONFIG_DIR: made.configDir, NO_COLOR: '1', ...o.env },
+    io,
+    signal: o.signal ?? new AbortController().signal,
+    clock: o.clock ?? systemClock,
+    prompter: o.prompter ?? noPrompts,
+    transport: o.network ? undefined : made.http.transport,
+    host: {},
+    writeOut: (s) => void io.stdout.write(s),
+    writeErr: (s) => void io.stderr.write(s),
+    helpWidth: () => 80,
+    helpColors: () => false,
+  };
+}
+
+/** Runs `vx <argv>` in this process, through the same run(argv, factory) as the real process. */
+export async function runInProc(argv: readonly string[], o: InProcOptions = {}): Promise<InProcResult> {
+  // streams, config dir and HttpMock only: the environment is read by the action's Ctx
   const made = testCtx({ ...o, env: undefined });
   o.setup?.(made);
-  const program = buildProgram(argv);
-  const walk = (c: Command) => {
-    c.configureOutput({
-      writeOut: (s: string) => void made.stdout.write(s),
-      writeErr: (s: string) => void made.stderr.write(s),
-      getOutHelpWidth: () => 80,
-      getErrHelpWidth: () => 80,
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-    });
-    c.commands.forEach(walk);
-  };
-  walk(program);
-  // the action's Ctx: the same streams, config dir and HttpMock, with the parsed global options
-  state.makeCtx = (globals) =>
-    new Ctx(globals, SETTINGS, made.ctx.io, new AbortController().signal, { env: { VX_CONFIG_DIR: made.configDir, NO_COLOR: '1', ...o.env }, prompter: o.prompter ?? noPrompts, transport: made.http.transport });
-  state.ctx = undefined;
-  let code = 0;
-  try {
-    await program.parseAsync(['node', 'vx', ...argv]);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      code = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : err.code === 'commander.help' ? (err.exitCode === 0 ? 0 : 2) : 2;
-    } else {
-      // main.ts writes to process.stderr when the Ctx could not be built; here that is the fake stderr
-      code = await report(err, (state.ctx as Ctx | undefined) ?? made.ctx, argv.includes('--debug'));
-    }
-  } finally {
-    state.makeCtx = undefined;
-    await (state.ctx as Ctx | undefined)?.http.close();
-  }
+  const code = await run(argv, testFactory(made, o));
   return { code, stdout: made.stdout.text, stdoutBytes: made.stdout.bytes, stderr: made.stderr.text, http: made.http };
 }
 

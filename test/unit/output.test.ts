@@ -458,7 +458,7 @@ describe('csv at a terminal', () => {
     let text = '';
     stdout.on('data', (d) => (text += d));
     const dir = mkdtempSync(join(tmpdir(), 'vx-csvtty-'));
-    const ctx = new Ctx({ output: 'csv' }, SETTINGS, { stdout: stdout as any, stderr: new PassThrough() as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1', VX_CONFIG_DIR: dir } });
+    const ctx = new Ctx({ output: 'csv' }, SETTINGS, { io: { stdout: stdout as any, stderr: new PassThrough() as any, stdin: new PassThrough() as any }, env: { NO_COLOR: '1', VX_CONFIG_DIR: dir } });
     await ctx.print([{ code: 'W4', email: '\u001b]52;c;ZXZpbA==\u0007x\u001b[31mred', note: 'a\tb\nc' }]);
     // streamed (erp export, translate): the same through the stdout sink
     await ctx.stdoutSink('csv').write('W5,\u001b[2J\n');

@@ -98,7 +98,7 @@ describe('9. messages for the terminal (the device-code prompt, notes, warnings,
     const stderr = Object.assign(new PassThrough(), { isTTY: false });
     let text = '';
     stderr.on('data', (d) => (text += d));
-    const ctx = new Ctx({ verbose: true }, SETTINGS, { stdout: new PassThrough() as any, stderr: stderr as any, stdin: new PassThrough() as any }, undefined, { env: { NO_COLOR: '1' } });
+    const ctx = new Ctx({ verbose: true }, SETTINGS, { io: { stdout: new PassThrough() as any, stderr: stderr as any, stdin: new PassThrough() as any }, env: { NO_COLOR: '1' } });
     const code = 'AB\u001b]0;owned\u0007CD\r\u001b[2J';
     ctx.info(`To sign in to mgmt, open http://127.0.0.1/device and enter the code ${code}`);
     ctx.warn('state \u009b31mred');

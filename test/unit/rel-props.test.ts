@@ -144,7 +144,7 @@ describe('an error is printed as one line that cannot drive the terminal', () =>
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 40 }), fc.option(fc.string({ unit: 'binary', maxLength: 20 })), async (msg, hint) => {
         const stderr = tty();
         const ctx = { io: { stderr }, errChalk: { red: (x: string) => x } } as never;
-        const code = await report(new UsageError(`invalid value "${msg}"`, { hint: hint ?? undefined }), ctx, false);
+        const code = await report(new UsageError(`invalid value "${msg}"`, { hint: hint ?? undefined }), ctx, stderr, false);
         expect(code).toBe(2);
         const lines = stderr.text.split('\n');
         expect(lines.pop()).toBe('');
