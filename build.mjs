@@ -1,4 +1,4 @@
-// The build, shaped for start-up time (see the README's performance section).
+// The build, shaped for start-up time (see bench/README.md).
 //
 // dist/main.cjs: one CommonJS file with all of vx's own code (main, the command tree, the run
 //   functions, core, api, spec) and the small libraries it always needs (commander, chalk). A

@@ -1,5 +1,5 @@
-// What the README and --help say about vx, held against the program (in-process, nothing sent):
-// a setting the README's table leaves out, or a help text promising what the command refuses,
+// What the documentation and --help say about vx, held against the program (in-process, nothing sent):
+// a setting the contract's table leaves out, or a help text promising what the command refuses,
 // is a claim a user cannot rely on.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,16 +8,16 @@ import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const contract = readFileSync(join(ROOT, 'docs', 'cli-contract.md'), 'utf8');
 const env = offlineEnv();
 
-describe('README configuration table', () => {
+describe('the configuration table of docs/cli-contract.md', () => {
   it('lists every setting that has an environment variable, with its profile key', async () => {
     const { SETTINGS } = await import('../../src/api/settings.js');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Global options'));
+    const table = contract.slice(contract.indexOf('## Configuration'), contract.indexOf('## Output'));
     for (const d of SETTINGS.filter((x) => !x.internal && x.env)) {
       const row = table.split('\n').find((l) => l.startsWith(`| \`${d.env}\` |`));
-      expect(row, `${d.env} (${d.key}) is not in the README's configuration table`).toBeDefined();
+      expect(row, `${d.env} (${d.key}) is not in the configuration table of docs/cli-contract.md`).toBeDefined();
       expect(row).toContain(`\`${d.key}\``);
     }
   });
