@@ -1,6 +1,6 @@
-// The line-by-line audit of the CLI contract (design/cli.md): every deviation the audit found and
-// fixed, checked against the built CLI and the emulator with exact stderr lines, exit codes and the
-// emulator's request log ("nothing sent"). docs/contract-audit.md maps each contract item to its test.
+// The CLI contract (docs/cli-contract.md) item by item, against the built CLI and the emulator with
+// exact stderr lines, exit codes and the emulator's request log ("nothing sent").
+// docs/reliability.md, "The contract, item by item", maps each item to its tests.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
-// The holes of issue 13 (a hostile review), one test each, against the built bin/vx.js and the
-// emulator (or a small loopback server where the emulator cannot misbehave the right way).
-// docs/reliability.md, "Issue 13", lists each case with its test.
+// Attacks on vx's guarantees, one test each, against the built bin/vx.js and the emulator (or a
+// small loopback server where the emulator cannot misbehave the right way). docs/reliability.md
+// names the guarantee each holds.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 
