@@ -8,7 +8,7 @@ import { ErpClient } from '../src/api/erp/client.js';
 import { SETTINGS } from '../src/api/settings.js';
 import { Config } from '../src/core/config.js';
 import { Http } from '../src/core/http.js';
-import { renderJson } from '../src/core/output.js';
+import { renderJson } from '../src/core/output/index.js';
 import { findSet } from '../src/model/erp.js';
 
 export async function vxList(base: string, company: string): Promise<number> {

@@ -24,7 +24,7 @@ import type { LoginOptions } from './auth.js';
 import { AuthError, InterruptedError, isVxError, UsageError } from '../core/errors.js';
 import { addSecret } from '../core/redact.js';
 import { readAllStdin } from '../core/input.js';
-import { isTable } from '../core/output.js';
+import { isTable } from '../core/output/index.js';
 
 
 const DEFAULT_WAIT_S = 300;

@@ -5,7 +5,7 @@ import type { Command, Option } from 'commander';
 import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { PROFILE_NAME } from '../core/config.js';
-import { FORMATS } from '../core/output.js';
+import { FORMATS } from '../core/output/index.js';
 import { SETTINGS } from '../api/settings.js';
 import { buildProgram } from './program.js';
 

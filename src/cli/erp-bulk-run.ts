@@ -10,7 +10,7 @@ import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row } from '../a
 import type { Ctx } from '../core/context.js';
 import { InterruptedError, ServiceError, UsageError, oneLine } from '../core/errors.js';
 import { readAllBytes } from '../core/input.js';
-import { atomicFileSink, outFile, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output.js';
+import { atomicFileSink, outFile, StreamRenderer, type Column, type Format, type ResultSink } from '../core/output/index.js';
 import { Pacer } from '../core/pacer.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { BATCH_MAX_OPERATIONS, isGuid, type ActionDef, type ErpSet } from '../model/erp.js';

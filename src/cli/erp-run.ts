@@ -7,7 +7,7 @@ import type { Ctx } from '../core/context.js';
 import { sleep } from '../core/sleep.js';
 import { InterruptedError, isVxError, ServiceError, UsageError } from '../core/errors.js';
 import { readJsonArg } from '../core/input.js';
-import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output.js';
+import { amountText, atomicFileSink, outFile, shortTime, type Column } from '../core/output/index.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { elapsed, startSpinner } from '../core/progress.js';
 import { findSet, isGuid, REFRESH_WAIT_TIMEOUT_S, type ActionDef, type ErpSet, type TableColumn } from '../model/erp.js';

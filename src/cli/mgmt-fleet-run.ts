@@ -30,7 +30,7 @@ import { passSignal } from '../core/child.js';
 import { Http } from '../core/http.js';
 import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
-import { applyQuery, loadTextWidth, renderTable, type Column, type Format } from '../core/output.js';
+import { applyQuery, loadTextWidth, renderTable, type Column, type Format } from '../core/output/index.js';
 import { Pacer } from '../core/pacer.js';
 import { LiveBlock } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';

@@ -44,7 +44,7 @@ import { unescapeHtml } from '../api/translator/files/protect.js';
 import { pollInterval, waitTimeoutSeconds } from './poll.js';
 import type { EventsListOpts, QuotaOpts, QuotaSetOpts, RequestsListOpts, ServiceOpts, SubOpts, VsCreateOpts, VsDeleteOpts, VsListOpts, VsUpdateOpts } from './mgmt.js';
 import { asVxError, ConflictError, NotFoundError, ServiceError, UsageError, VxError } from '../core/errors.js';
-import { isTable, shortTime, type Column } from '../core/output.js';
+import { isTable, shortTime, type Column } from '../core/output/index.js';
 import { startSpinner } from '../core/progress.js';
 import { confirmDestructive } from '../core/prompt.js';
 

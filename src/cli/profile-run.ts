@@ -3,7 +3,7 @@ import type { Ctx } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { confirmDestructive } from '../core/prompt.js';
 import { readAllStdin } from '../core/input.js';
-import { isTable } from '../core/output.js';
+import { isTable } from '../core/output/index.js';
 import { redact } from '../core/redact.js';
 
 export async function list(ctx: Ctx): Promise<void> {

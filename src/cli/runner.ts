@@ -58,7 +58,7 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     const opts = cmd.optsWithGlobals<GlobalOptions>();
     const session = sessionOf(cmd);
     session.factory.onAction?.();
-    const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output.js')]);
+    const [{ Ctx }, { SETTINGS }, { checkQuery }] = await Promise.all([import('../core/context.js'), import('../api/settings.js'), import('../core/output/index.js')]);
     const ctx = new Ctx(opts, SETTINGS, session.factory);
     session.ctx = ctx;
     const foreign = options.ownOptionsOnly ? parentOptionGiven(cmd) : undefined;

@@ -13,7 +13,7 @@ import { VERSION } from '../core/http.js';
 import { characterCount } from '../model/families.js';
 import { serviceLanguage } from '../model/translator.js';
 import { readError, sameFile } from '../core/input.js';
-import { atomicFileSink, outFile, streamSink } from '../core/output.js';
+import { atomicFileSink, outFile, streamSink } from '../core/output/index.js';
 import { confirmDestructive } from '../core/prompt.js';
 
 export interface MemoryFlags {

@@ -19,7 +19,7 @@ import type { Assert, Covers } from './define.js';
 import type { TranslateOptions } from './translate.js';
 import { UsageError } from '../core/errors.js';
 import { openTextSource, sameFile } from '../core/input.js';
-import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, type Format } from '../core/output.js';
+import { atomicFileSink, isTable, outFile, STREAMABLE, StreamRenderer, type Format } from '../core/output/index.js';
 import { Progress } from '../core/progress.js';
 import type { TranslateResult } from '../model/translator.js';
 

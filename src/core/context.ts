@@ -4,7 +4,7 @@ import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
 import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
 import { seconds, StatusLine } from './progress.js';
-import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output.js';
+import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output/index.js';
 import { terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';

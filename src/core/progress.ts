@@ -3,7 +3,7 @@
 // at most every 100 ms, cleared before results are written to the same terminal and at the end.
 // Knows nothing of any API.
 import { terminalText } from './errors.js';
-import { truncateToWidth } from './output.js';
+import { truncateToWidth } from './output/width.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 

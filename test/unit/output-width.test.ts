@@ -1,7 +1,7 @@
 // displayWidth measures per code point until string-width is loaded (for start-up time); both
 // must agree on everything but multi-code-point emoji sequences.
 import { describe, expect, it } from 'vitest';
-import { displayWidth, loadTextWidth, render } from '../../src/core/output.js';
+import { displayWidth, loadTextWidth, render } from '../../src/core/output/index.js';
 
 const SAMPLES: [string, number][] = [
   ['plain ascii', 11],

@@ -20,7 +20,7 @@ import {
   renderTsv,
   shortTime,
   truncateToWidth,
-} from '../../src/core/output.js';
+} from '../../src/core/output/index.js';
 import { colorEnabled, makeChalk, terminalWidth } from '../../src/core/term.js';
 import { parseExact } from '../../src/core/json.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { atomicFileSink } from '../../src/core/output.js';
+import { atomicFileSink } from '../../src/core/output/index.js';
 import { redact } from '../../src/core/redact.js';
 import { dotSegmentIn, pathSegment, segmentProblem } from '../../src/core/url.js';
 

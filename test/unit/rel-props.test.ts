@@ -12,7 +12,7 @@ import { errorFromResponse, isVxError, oneLine, UsageError, VxError } from '../.
 import { report } from '../../src/cli/report.js';
 import { tty } from '../helpers/tty.js';
 import { parseRetryAfter, retryDelay } from '../../src/core/http.js';
-import { FORMATS, render, parseFormat } from '../../src/core/output.js';
+import { FORMATS, render, parseFormat } from '../../src/core/output/index.js';
 import { resolveNextLink } from '../../src/core/paging.js';
 import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
 import { ERP_SETS, checkValue, parseFieldText } from '../../src/model/erp.js';

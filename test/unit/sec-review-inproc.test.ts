@@ -199,7 +199,7 @@ describe('a proxy variable that is not an http(s) address', () => {
 // content a setuid program. The permission bits are kept, those three bits are not.
 describe('a file vx replaces keeps its permissions but never set-user-ID, set-group-ID or sticky', () => {
   it('--out (atomicFileSink) and translate file targets', async () => {
-    const { atomicFileSink } = await import('../../src/core/output.js');
+    const { atomicFileSink } = await import('../../src/core/output/index.js');
     const dir = scratch('mode');
     const out = join(dir, 'tool');
     writeFileSync(out, 'old');

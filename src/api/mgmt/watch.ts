@@ -6,7 +6,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { jsonErrorWithoutText } from '../../core/json.js';
-import { atomicFileSink } from '../../core/output.js';
+import { atomicFileSink } from '../../core/output/index.js';
 import { EVENT_TYPES } from '../../model/mgmt.js';
 import type { HealthEvent } from './health.js';
 

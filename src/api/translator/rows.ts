@@ -1,7 +1,7 @@
 // The shapes a translation result is shown in: table/tsv rows (one per item and target) and the
 // `text` lines. Pure functions of the results; the CLI picks the format and writes them.
 import { terminalText } from '../../core/errors.js';
-import type { Column } from '../../core/output.js';
+import type { Column } from '../../core/output/index.js';
 import { findLanguage, type TranslateResult } from '../../model/translator.js';
 import type { TranslateParams } from './options.js';
 
