@@ -9,7 +9,7 @@ import { EMULATOR } from './emulator.js';
 import { ERP } from './erp.js';
 import { MGMT } from './mgmt.js';
 import { PROFILE } from './profile.js';
-import { TRANSLATE } from './translate.js';
+import { TRANSLATE } from './translate/index.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
 import type { Factory } from './factory.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { runTranslate } from '../../src/cli/translate-run.js';
+import { run as runTranslate } from '../../src/cli/translate/translate.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';

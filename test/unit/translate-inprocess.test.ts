@@ -2,8 +2,8 @@
 // rendering, with an httpmock transport instead of a server. Moved from e2e/translate-cli, which
 // keeps what needs a process (exit codes, pipes, the emulator, commander's own parsing).
 import { describe, expect, it } from 'vitest';
-import { runTranslate } from '../../src/cli/translate-run.js';
-import type { TranslateOptions } from '../../src/cli/translate.js';
+import { run as runTranslate } from '../../src/cli/translate/translate.js';
+import type { TranslateOptions } from '../../src/cli/translate/options.js';
 import { UsageError } from '../../src/core/errors.js';
 import { testCtx } from '../helpers/ctx.js';
 import { json } from '../helpers/httpmock.js';

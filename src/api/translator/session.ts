@@ -5,9 +5,9 @@
 // is one event per answered run of input items, in input order, and the run's counts. No terminal.
 import { fmt } from './batcher.js';
 import type { Items } from './input.js';
-import { billedChars, MeteredSender, overBudget, type BudgetExceeded } from './metered.js';
+import { billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
 import { mismatch } from './rows.js';
-import { ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
+import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
 import type { TranslatorClient } from './client.js';
 import { BatchFailure, planTranslation, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
@@ -159,6 +159,32 @@ export async function planSession(
   if (!stop) return;
   const unplanned = [all, ...partial.values()].map((g) => g.items[g.at]).filter((i) => i !== undefined);
   throw failureAt(Math.min(...unplanned), stop);
+}
+
+/** The budget's stop of a planned run (other failures thrown). */
+async function budgetStop(planned: Promise<void>): Promise<BatchFailure<Batch> | undefined> {
+  try {
+    await planned;
+    return undefined;
+  } catch (e) {
+    if (e instanceof BatchFailure && e.cause instanceof BudgetExceeded) return e as BatchFailure<Batch>;
+    throw e;
+  }
+}
+
+/**
+ * --dry-run: the request of every batch the run would send, planned on `client` (up to the
+ * budget's stop), nothing sent; the stop is returned, to be thrown once the plan is printed.
+ */
+export function planRun(client: Pick<TranslatorClient, 'plan' | 'forTargets'>, input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<BatchFailure<Batch> | undefined> {
+  return budgetStop(planSession(input, o, newEstimate(), (texts, missing) => void (missing ? client.forTargets(missing) : client).plan(texts)));
+}
+
+/** --estimate: what the run would send and bill (estimateRecord), nothing sent; and the budget's stop, as the run would meet it. */
+export async function estimateRun(input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<{ record: ReturnType<typeof estimateRecord>; stopped?: BatchFailure<Batch> }> {
+  const est = newEstimate();
+  const stopped = await budgetStop(planSession(input, o, est, () => undefined));
+  return { record: estimateRecord(est, o.targets), stopped };
 }
 
 /** --estimate's record: the items, what dedupe and the memory save, and the characters that would be billed. */

@@ -1,0 +1,100 @@
+// The pay-once settings of a translation run (vx translate, vx translate file|sync): the memory
+// file (--memory, else the translate.memory setting), the known rate and the budget; and the
+// memory's path for vx translate memory.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
+import type { Config } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import { sameFile } from '../../core/input.js';
+import { characterCount } from '../../model/families.js';
+import { TranslationMemory } from './memory.js';
+
+/** Where the settings are read: the profile's configuration and the environment. */
+export interface SettingsSource {
+  readonly config: Pick<Config, 'get' | 'resolve' | 'originOf'>;
+  envVar(name: string): string | undefined;
+}
+
+/**
+ * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
+ * set, or when VX_TRANSLATE_MEMORY is set empty or blank (a run without the profile's memory)
+ */
+export function memoryPath(src: SettingsSource, flag: string | undefined): string | undefined {
+  if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
+  if (flag !== undefined) return home(flag);
+  if (src.envVar('VX_TRANSLATE_MEMORY')?.trim() === '') return undefined;
+  const setting = src.config.get('translate.memory');
+  return setting ? home(setting) : undefined;
+}
+
+/** The memory's path (memoryPath), which must be given one way or another. */
+export function requireMemoryPath(src: SettingsSource, flag: string | undefined): string {
+  const path = memoryPath(src, flag);
+  if (!path) throw new UsageError('no translation memory: give --memory <path> or set one with `vx profile set translate.memory <path>`');
+  return path;
+}
+
+/** `~` and `~/…` name the home directory: no shell expands a profile setting, nor `--memory=~/…` */
+function home(path: string): string {
+  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(homedir(), path.slice(1)) : path;
+}
+
+/** a whole number of characters from `min` (commas and underscores allowed: 2,000,000) */
+function characters(flag: string, v: string | undefined, min = 1): number | undefined {
+  if (v === undefined) return undefined;
+  const n = characterCount(v);
+  if (n === 'too large') throw new UsageError(`invalid value "${v}" for ${flag}: at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} characters`);
+  if (n === undefined || n < min) throw new UsageError(`invalid value "${v}" for ${flag}: expected a whole number of characters from ${min}, e.g. 2000000`);
+  return n;
+}
+
+export interface RunSettings {
+  memory?: string;
+  perMinute?: number;
+  budget?: number;
+}
+
+/** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
+export function runSettings(src: SettingsSource, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string; out?: string }): RunSettings {
+  const memory = memoryPath(src, opts.memory);
+  if (memory !== undefined) notOverMemory(opts.out, memory);
+  const fromProfile = opts.maxCharsPerMinute === undefined ? src.config.resolve('translate.maxRate') : undefined;
+  // a bad value names where it came from: the variable, or the profile
+  const where = !fromProfile ? '--max-chars-per-minute' : src.config.originOf('translate.maxRate');
+  const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
+  // (--budget 0: nothing billed, only what the memory holds)
+  const budget = characters('--budget', opts.budget, 0);
+  return { memory, perMinute, budget };
+}
+
+/**
+ * Refuses an --out that names the memory (also through a link): the output, renamed over it when
+ * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
+ */
+export function notOverMemory(out: string | undefined, memory: string): void {
+  if (out === undefined || !sameFile(out, memory)) return;
+  throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
+}
+
+/**
+ * Opens a run's memory, if it has one. A run that only looks (--estimate, --dry-run) only reads it,
+ * and a memory that does not exist yet holds nothing: it is not created.
+ */
+export async function openRunMemory(path: string | undefined, onlyLooking: boolean): Promise<TranslationMemory | undefined> {
+  if (path === undefined || (onlyLooking && !existsSync(path))) return undefined;
+  return TranslationMemory.open(path, { readOnly: onlyLooking });
+}
+
+/**
+ * Closes a run's memory (what was answered stays in it). When the run itself failed, its error is
+ * the one to tell (it says what was translated): a memory that failed mid-run (a full disk) fails
+ * again as it closes, and that second error is dropped.
+ */
+export async function closeRunMemory(memory: TranslationMemory | undefined, runFailed: boolean): Promise<void> {
+  try {
+    await memory?.close();
+  } catch (e) {
+    if (!runFailed) throw e;
+  }
+}

@@ -1,0 +1,81 @@
+// The options of `vx translate` and its subcommands, and the option objects their run functions
+// receive. A leaf: the declarations (index.ts) and the verbs import it; it imports only define.ts
+// and model/.
+import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../../model/translator.js';
+import { opt, type OptionsOf } from '../define.js';
+
+export const TRANSLATE_OPTIONS = [
+  opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
+  opt('--from <lang>', 'source language (default: detected per item)'),
+  // listed values (shown in help and completions) checked case-insensitively by the run function
+  opt('--text-type <type>', 'kind of text: plain (default) or html (markup kept, class=notranslate left as is)', { choices: TEXT_TYPES, lenient: true }),
+  opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
+  opt('--profanity-action <action>', 'what happens to profane words (default NoAction)', { choices: PROFANITY_ACTIONS, lenient: true }),
+  opt('--profanity-marker <marker>', 'how --profanity-action Marked marks them (default Asterisk)', { choices: PROFANITY_MARKERS, lenient: true }),
+  opt('--alignment', 'include the word alignment of source and translation'),
+  opt('--sentence-length', 'include the sentence lengths of source and translation'),
+  opt('--suggested-from <lang>', 'source language to assume when detection fails (without --from)'),
+  opt('--from-script <script>', 'script of the input text (ISO 15924, e.g. Latn)'),
+  opt('--to-script <script>', 'transliterate each translation into this script; one per --to (repeatable or comma-separated)', { repeat: true }),
+  opt('--no-fallback', 'use only the custom system of --category, never a general one (allowFallback=false)'),
+  opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
+  opt('-f, --file <path|->', 'read the items from a file (- for standard input), one per line'),
+  opt('--whole', 'the whole input is one item (instead of one item per line)'),
+  opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
+  opt('--out <file>', 'write the results to this file (it appears only when complete; default format text; - is standard output)'),
+  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
+  opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
+  opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)'),
+] as const;
+
+export type TranslateOptions = OptionsOf<typeof TRANSLATE_OPTIONS>;
+
+// `file` and `sync`: options that `translate` itself has (--to, --from, --category, --concurrency,
+// --out) are parsed by it wherever they stand on the line and reach these commands merged; they
+// are declared here too for help and completion.
+const FILE_FORMATS = ['xliff', 'json', 'yaml', 'po', 'md', 'auto'] as const;
+
+export const FILE_OPTIONS = [
+  opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
+  opt('--from <lang>', 'source language (default: the one the file names, else detected)'),
+  opt('--out-dir <dir>', "write the targets into this directory (default: beside the source, named by the format's convention)"),
+  opt('--out <pattern>', 'target path pattern with {lang} (and {dir}, {name}, {ext}), e.g. locales/{lang}/{name}.json'),
+  opt('--format <format>', 'file format (default auto: from the extension)', { choices: FILE_FORMATS, lenient: true }),
+  opt('--protect <regex>', 'also keep text matching this regular expression unchanged (repeatable)', { repeat: true }),
+  opt('--state <state>', 'XLIFF: state of machine-translated units (default 1.2 needs-review-translation, 2.0 translated)'),
+  opt('--fuzzy', 'PO: mark machine translations fuzzy (for review)'),
+  opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
+  opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
+  opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
+  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
+  opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6, nothing written)'),
+] as const;
+
+export const SYNC_OPTIONS = [opt('--check', 'send nothing: list the missing or stale units per language and exit 1 if there are any'), ...FILE_OPTIONS] as const;
+
+/** what the files run reads: `sync`'s options (`file` has all but --check) */
+export type FilesOptions = OptionsOf<typeof SYNC_OPTIONS>;
+
+// `memory stats|export|import|prune`
+const MEMORY = opt('--memory <path>', 'the translation memory file (default: the translate.memory setting)');
+
+export const MEMORY_STATS_OPTIONS = [MEMORY] as const;
+export type MemoryStatsOptions = OptionsOf<typeof MEMORY_STATS_OPTIONS>;
+
+export const MEMORY_EXPORT_OPTIONS = [MEMORY, opt('--out <file>', 'write to this file (it appears only when complete; - is standard output)')] as const;
+export type MemoryExportOptions = OptionsOf<typeof MEMORY_EXPORT_OPTIONS>;
+
+export const MEMORY_IMPORT_OPTIONS = [MEMORY, opt('--from <lang>', 'the source language of units the file names none for (its header says srclang="*all*")')] as const;
+export type MemoryImportOptions = OptionsOf<typeof MEMORY_IMPORT_OPTIONS>;
+
+export const MEMORY_PRUNE_OPTIONS = [
+  MEMORY,
+  opt('--older-than <age>', 'entries stored longer ago than this: 90m, 12h, 30d, 8w'),
+  opt('--to <lang>', 'entries translated into this language'),
+  opt('--from <lang>', 'entries translated from this language (auto: detected sources)'),
+  opt('--all', 'every entry'),
+] as const;
+/** (--to arrives as a list when `translate`'s own repeatable --to took it) */
+export type MemoryPruneOptions = Omit<OptionsOf<typeof MEMORY_PRUNE_OPTIONS>, 'to'> & { to?: string | string[] };
