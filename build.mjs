@@ -10,11 +10,11 @@
 //   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
 //   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
 import { build } from 'esbuild';
-import { rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // `prepare` runs on `npm ci`/`npm install` in a clone and when npm installs vx from a git URL
 // (then with the dev dependencies, which hold every bundled library); `npm pack`/`npm publish`
@@ -26,6 +26,43 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const define = { __VX_VERSION__: JSON.stringify(pkg.version) };
+
+// `node build.mjs --reference` (npm run docs): writes the command reference and the manual pages
+// (src/cli/reference.ts) from the command tree, removes the pages of commands that are gone, and
+// lists the manual pages in package.json's "man" (npm links those, and only those, on install).
+// dist/ is left alone: the generator is bundled on its own, next to node_modules so that the
+// libraries it imports resolve.
+if (process.argv.includes('--reference')) {
+  const cache = join(root, 'node_modules', '.cache', 'vx-reference.mjs');
+  await build({
+    stdin: {
+      contents: "import { buildProgram } from './src/cli/program.ts';\nimport { referenceFiles } from './src/cli/reference.ts';\nexport const files = referenceFiles(buildProgram());\n",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: cache,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    packages: 'external',
+    define,
+    logLevel: 'warning',
+  });
+  const { files } = await import(pathToFileURL(cache).href);
+  const wanted = new Set(files.map((f) => f.path));
+  for (const dir of ['docs/commands', 'docs/man']) {
+    mkdirSync(join(root, dir), { recursive: true });
+    for (const f of readdirSync(join(root, dir))) if (!wanted.has(`${dir}/${f}`)) rmSync(join(root, dir, f));
+  }
+  for (const f of files) writeFileSync(join(root, f.path), f.text);
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  manifest.man = files.filter((f) => f.path.startsWith('docs/man/')).map((f) => `./${f.path}`);
+  writeFileSync(join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  rmSync(cache);
+  console.log(`wrote ${files.length} files of the command reference (docs/commands, docs/man)`);
+  process.exit(0);
+}
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 rmSync(dist, { recursive: true, force: true });
 

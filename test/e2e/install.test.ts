@@ -2,8 +2,8 @@
 // then `npm install -g` of the tarball into a temporary prefix, offline: every library is bundled
 // into dist/, so the package has no runtime dependency to download.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, removeDir, tempDir } from '../helpers/vx.js';
 
@@ -51,7 +51,22 @@ describe('npm pack + npm install -g', () => {
     expect(files).toContain('bin/vx.js');
     expect(files.some((f) => f.startsWith('dist/vendor/'))).toBe(true);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(files.filter((f) => /^(src|test|bench)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench)\//.test(f) && f !== 'bench/README.md')).toEqual([]);
+  });
+
+  it('packs the documentation: README, LICENSE, CHANGELOG, every page they link to, the manual pages', () => {
+    for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md', 'docs/man/vx.1', 'docs/man/vx-translate.1', 'docs/commands/vx.md']) expect(files).toContain(f);
+    // every relative link of a packed markdown page leads to a packed file: none is dead once installed
+    const dead: string[] = [];
+    for (const page of files.filter((f) => f.endsWith('.md'))) {
+      const prose = readFileSync(join(ROOT, page), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      for (const [, target] of prose.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const file = normalize(join(dirname(page), target!)).replace(/\/$/, '');
+        if (!files.includes(file)) dead.push(`${page} -> ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
   });
 
   it('installs none of the bundled libraries: only the optional native store (lmdb) comes along', () => {
@@ -72,5 +87,11 @@ describe('npm pack + npm install -g', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)[0].translations[0].to).toBe('de');
+  });
+
+  it('installs the manual pages where man finds them (man vx-translate)', () => {
+    const man1 = join(prefix, 'share', 'man', 'man1');
+    expect(readdirSync(man1)).toEqual(expect.arrayContaining(['vx.1', 'vx-translate.1', 'vx-erp-sales-orders.1', 'vx-mgmt-quota.1']));
+    expect(readFileSync(join(man1, 'vx-translate.1'), 'utf8')).toMatch(/^\.TH "VX-TRANSLATE" "1"/m);
   });
 });
