@@ -7,7 +7,10 @@ import type { Piece } from './protect.js';
 import { findLanguage } from '../../../model/translator.js';
 
 export const FORMAT_NAMES = ['xliff', 'json', 'yaml', 'po', 'md'] as const;
+/** the formats of app platforms (Android, Apple, Flutter, .NET, Java) */
+export const APP_FORMAT_NAMES = ['android', 'resx', 'properties', 'strings', 'stringsdict', 'xcstrings', 'arb'] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
+export type AppFormatName = (typeof APP_FORMAT_NAMES)[number];
 
 export interface SourceUnit {
   /** stable within the file: an XLIFF id, a JSON key path, a PO msgctxt+msgid, a Markdown block's text hash */
@@ -28,7 +31,7 @@ export type UnitValue =
   | { kind: 'new'; parts: Piece[][]; review?: boolean };
 
 export interface SourceDoc {
-  format: FormatName;
+  format: FormatName | AppFormatName;
   file: string;
   text: string;
   /** the source language the file names (XLIFF source-language/srcLang, PO Language, a JSON file named en.json) */
@@ -61,7 +64,7 @@ export interface RenderOptions {
 }
 
 export interface FileFormat {
-  name: FormatName;
+  name: FormatName | AppFormatName;
   parseSource(text: string, file: string): SourceDoc;
   /** `order`: the unit keys of the target as vx last wrote it (Markdown aligns blocks by it) */
   parseTarget(text: string, file: string, source: SourceDoc, lang: string, order?: readonly string[]): TargetDoc;
@@ -75,6 +78,11 @@ export interface FileFormat {
    * without parsing the rendered target again (optional: without it the caller parses it).
    */
   written?(source: SourceDoc, unit: SourceUnit, value: Extract<UnitValue, { kind: 'new' }>, lang: string, target: TargetDoc | undefined): string;
+  /**
+   * What makes a checked translation unfit for this format (characters it cannot hold, a line
+   * break where one breaks its structure), or undefined: such a unit is left untranslated.
+   */
+  check?(source: readonly Piece[], translation: readonly Piece[]): string | undefined;
   /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
   targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
 }
