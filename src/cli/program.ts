@@ -6,7 +6,7 @@ import { VERSION_COMMAND } from './about.js';
 import { COMPLETION } from './completion.js';
 import { mount, TERM, type Spec } from './define.js';
 import { EMULATOR } from './emulator.js';
-import { ERP } from './erp.js';
+import { ERP } from './erp/index.js';
 import { MGMT } from './mgmt.js';
 import { PROFILE } from './profile.js';
 import { TRANSLATE } from './translate/index.js';

@@ -2,7 +2,11 @@
 // what vx asks and says when a person is at the terminal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { runAction, runDelete, runRefresh, runCreate, runRelated } from '../../src/cli/erp-run.js';
+import { run as runAction } from '../../src/cli/erp/action.js';
+import { run as runCreate } from '../../src/cli/erp/create.js';
+import { run as runDelete } from '../../src/cli/erp/delete.js';
+import { run as runRefresh } from '../../src/cli/erp/refresh.js';
+import { run as runRelated } from '../../src/cli/erp/related.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { confirmingPrompter } from '../helpers/ctx.js';

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildBody, parseSets } from '../../src/api/erp/body.js';
 import { UsageError } from '../../src/core/errors.js';
-import { fieldHelp, registerErpSets } from '../../src/cli/erp.js';
+import { fieldHelp, registerErpSets } from '../../src/cli/erp/index.js';
 import { checkValue, collectionPath, ERP_SETS, findSet, keySegment, parseFieldText, type ErpSet } from '../../src/model/erp.js';
 
 const orders = findSet('salesOrders')!;

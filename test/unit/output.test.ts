@@ -349,7 +349,7 @@ describe('amounts in tables', () => {
     expect([735.125, 0.00125, 1234.56789, 0.1 + 0.2].map(amountText)).toEqual(['735.125', '0.00125', '1234.56789', '0.30000000000000004']);
     expect(amountText('n/a')).toBe('n/a');
     expect(amountText(null)).toBe(null);
-    const { columnsOf } = await import('../../src/cli/erp-run.js');
+    const { columnsOf } = await import('../../src/cli/erp/columns.js');
     const { findSet } = await import('../../src/model/erp.js');
     const table = renderTable([{ number: 'S-1', customerName: 'Adatum', totalAmountIncludingTax: 735.125 }], { columns: columnsOf(findSet('salesOrders')), width: 200 });
     expect(table).toContain('735.125');

@@ -2,6 +2,7 @@
 // merged with `--set field=value` (which wins). Unknown and read-only fields and malformed
 // values are usage errors naming the field and its type; nothing is sent.
 import { UsageError } from '../../core/errors.js';
+import { readJsonArg } from '../../core/input.js';
 import { ExactNumber, isExactNumber, isSafeLiteral } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp.js';
 
@@ -80,4 +81,10 @@ export function buildBody(set: ErpSet, mode: BodyMode, data: unknown, sets: read
     throw new UsageError('nothing to update: give fields with --set field=value or --data');
   }
   return body;
+}
+
+/** The body of a create or update from its flags: --data (JSON text, @file, or - for `stdin`) and --set. */
+export async function bodyFromFlags(set: ErpSet, mode: BodyMode, flags: { data?: string; set?: readonly string[] }, stdin: NodeJS.ReadableStream): Promise<Record<string, unknown>> {
+  const data = flags.data === undefined ? undefined : await readJsonArg(flags.data, stdin);
+  return buildBody(set, mode, data, flags.set);
 }

@@ -2,10 +2,12 @@
 // read), delete and bound actions, in batches of up to 100 operations with a bounded number in
 // flight. Every record gets one result; nothing is sent twice: an operation whose outcome is
 // unknown is reported so, with a command that checks it, and never repeated here.
-import { InterruptedError, isVxError } from '../../core/errors.js';
+import type { Config } from '../../core/config.js';
+import { InterruptedError, isVxError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
-import type { Paced } from '../../core/pacer.js';
+import { Pacer, type Paced } from '../../core/pacer.js';
 import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../model/erp.js';
+import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../../model/families.js';
 import { BatchClient, type BatchOp, type OpResult } from './batch.js';
 import type { ErpClient } from './client.js';
 
@@ -26,6 +28,17 @@ export interface RowResult {
   check?: string;
 }
 
+/** The statuses of a row that succeeded (done now, or before: skipped). */
+export const SUCCEEDED: ReadonlySet<ResultStatus> = new Set(['created', 'updated', 'deleted', 'done', 'skipped']);
+
+/** Where a bulk run puts each row's result as it is learned (the command's output). */
+export interface ResultLog {
+  add(r: RowResult): void;
+  /** the results added since the last flush may be written out (once per batch) */
+  flush(): void;
+  readonly all: readonly RowResult[];
+}
+
 export interface BulkOptions {
   batchSize?: number;
   concurrency?: number;
@@ -38,6 +51,31 @@ export interface BulkOptions {
 export interface BulkItem {
   row: number;
   op: BatchOp;
+}
+
+function intSetting(config: Config, key: string, flag: string, given: string | undefined, min: number, max: number): number {
+  const v = config.get(key, given);
+  const expected = v === undefined ? `a whole number from ${min} to ${max}` : wholeNumber(min, max)(v);
+  if (expected !== undefined) throw new UsageError(`invalid value "${v}" for ${given !== undefined ? flag : config.originOf(key)}: expected ${expected}`);
+  return Number(v);
+}
+
+/** Batch size, concurrency, atomicity and pacing from the flags and settings. */
+export function bulkOptions(config: Config, flags: { batchSize?: string; concurrency?: string; atomic?: boolean }, signal: AbortSignal): BulkOptions {
+  const limit = config.get('erp.rateLimit') ?? '';
+  const rate = parseRateLimit(limit);
+  if (!rate) throw new UsageError(`invalid value "${limit}" for ${config.originOf('erp.rateLimit')}: expected ${RATE_LIMIT_FORM}`);
+  // the service counts a user's requests over a sliding window of W seconds (N at most): a tenth
+  // of N may go at once and the rest flows at 0.9 N/W, so no window ever holds more than N
+  const [n, w] = [rate.requests, rate.seconds];
+  const pacer = new Pacer({ perMinute: ((0.9 * n) / w) * 60, burst: n / 10 });
+  return {
+    pacer,
+    batchSize: intSetting(config, 'erp.batchSize', '--batch-size', flags.batchSize, 1, BATCH_MAX_OPERATIONS),
+    concurrency: intSetting(config, 'erp.concurrency', '--concurrency', flags.concurrency, 1, 64),
+    atomic: Boolean(flags.atomic),
+    signal,
+  };
 }
 
 /** Splits into batches and sends them, `concurrency` at a time; `onSent` before, `onDone` after each. */
@@ -91,6 +129,12 @@ export async function runBatches(
   await Promise.all(Array.from({ length: n }, worker));
   if (fatal) throw fatal;
   if (interrupted) throw interrupted;
+}
+
+/** "row 5", "rows 2, 3" or "rows 2, 3, … 5 more" */
+export function rowList(rows: readonly number[]): string {
+  const s = rows.slice(0, 10).join(', ');
+  return `${rows.length === 1 ? 'row' : 'rows'} ${rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s}`;
 }
 
 /** The OData string literal of a value. */

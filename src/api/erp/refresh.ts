@@ -1,8 +1,8 @@
 // The database refresh (lcs) operation and the status of its operation activity.
 import type { Config } from '../../core/config.js';
-import { ServiceError } from '../../core/errors.js';
+import { ServiceError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http.js';
-import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/erp.js';
+import { isGuid, LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/erp.js';
 import { pathSegment as seg } from '../../core/url.js';
 import { authHeaders, serviceBase } from '../service.js';
 
@@ -27,6 +27,20 @@ export interface RefreshTarget {
   target: string;
 }
 
+/** The ids of a refresh as given: none empty, and the target not the source. Nothing is sent. */
+export function checkRefreshTarget(t: RefreshTarget): void {
+  for (const k of ['project', 'source', 'target'] as const) if (!t[k]?.trim()) throw new UsageError(`--${k} may not be empty`);
+  // (environment ids are GUIDs: the same one in another case is the same environment)
+  if (t.source === t.target || (isGuid(t.source) && t.source.toLowerCase() === t.target.toLowerCase())) {
+    throw new UsageError('--source and --target are the same environment');
+  }
+}
+
+/** The command that reads an operation's status (printed when a refresh starts and when a wait is interrupted). */
+export function statusCommand(project: string, environment: string, activity: string): string {
+  const q = (v: string) => (/^[\w.:@/-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return `vx erp refresh status ${q(activity)} --project ${q(project)} --environment ${q(environment)}`;
+}
 
 export class LcsClient {
   private constructor(

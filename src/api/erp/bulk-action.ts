@@ -1,0 +1,92 @@
+// A delete or bound action on many records (--filter or --ids) over $batch: the ETag of each
+// record read first where a delete needs one, then one operation per record, one result each.
+import { InterruptedError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import type { ActionDef, ErpSet } from '../../model/erp.js';
+import type { BatchClient, BatchOp } from './batch.js';
+import { checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultLog } from './bulk.js';
+import { odataQuery, type ErpClient, type ListQuery } from './client.js';
+import type { Target } from './select.js';
+
+/** What a bulk run does to each record. */
+export type BulkVerb = ActionDef | 'delete';
+
+/** One bulk run: the set, its clients, what is done to each record and how the batches go. */
+export interface BulkRun {
+  client: ErpClient;
+  set: ErpSet;
+  batch: BatchClient;
+  action: BulkVerb;
+  /** the bound actions' namespace (erp.actionNamespace, `Vendor.NAV` when unset) */
+  namespace: string;
+  bulk: BulkOptions;
+  /** --force: If-Match: * instead of each record's ETag */
+  force?: boolean;
+}
+
+function opFor(r: BulkRun, t: Target, etag: string): BatchOp {
+  return r.action === 'delete'
+    ? { method: 'DELETE', url: r.client.itemUrl(r.set, t.id), headers: { 'If-Match': etag } }
+    : { method: 'POST', url: r.client.itemUrl(r.set, t.id, `/${r.namespace}.${r.action.action}`) };
+}
+
+/** --dry-run with --filter: the read of the records, and what each batch would hold. */
+export function planFilterRun(http: Http, r: BulkRun, q: ListQuery): void {
+  const { client, set, batch, bulk, action } = r;
+  http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select: idFields(set) })), headers: client.headers });
+  const each = action === 'delete' ? 'DELETE' : `POST …/${r.namespace}.${action.action}`;
+  http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${each} per record the filter matches, ${bulk.batchSize} per batch>` } });
+}
+
+/** --dry-run with the records known: the reads that give each record's ETag (delete --ids), then the batches. */
+export function planTargets(http: Http, r: BulkRun, list: readonly Target[]): void {
+  const { client, set, batch, bulk } = r;
+  const plan = (ops: BatchOp[], atomic?: boolean) => {
+    for (let i = 0; i < ops.length; i += bulk.batchSize!) http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+  };
+  if (r.action === 'delete' && !r.force) plan(lookupItems(client, set, list.filter((t) => !t.etag).map((t) => ({ row: t.row, field: 'id', value: t.id }))).map((it) => it.op));
+  plan(list.map((t) => opFor(r, t, r.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>'))), bulk.atomic);
+}
+
+/** A delete without --force needs each record's ETag: those the listing did not give are read; a failed read is the record's result. */
+async function readEtags(r: BulkRun, list: Target[], results: ResultLog): Promise<void> {
+  if (r.action !== 'delete' || r.force) return;
+  const need = list.filter((t) => !t.etag);
+  const found = await lookup(r.client, r.set, r.batch, need.map((t) => ({ row: t.row, field: 'id', value: t.id })), r.bulk);
+  for (const t of need) {
+    const f = found.get(t.row)!;
+    if (f.failure) results.add({ ...f.failure, id: t.id });
+    else Object.assign(t, { etag: f.etag, number: f.number });
+  }
+}
+
+/**
+ * Runs the operation on every record, `results` getting one result per record as batches come
+ * back. Ctrl-C ends the run with what was learned (`interrupted`); `checks` are the commands that
+ * tell whether the operations with an unknown outcome took effect.
+ */
+export async function runBulkAction(r: BulkRun, list: Target[], results: ResultLog): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
+  const byRow = new Map(list.map((t) => [t.row, t]));
+  let interrupted: InterruptedError | undefined;
+  try {
+    await readEtags(r, list, results);
+    const reported = new Set(results.all.map((x) => x.row));
+    const items: BulkItem[] = [];
+    for (const t of list) if ((r.action !== 'delete' || r.force || t.etag) && !reported.has(t.row)) items.push({ row: t.row, op: opFor(r, t, r.force ? '*' : t.etag!) });
+    await runBatches(r.batch, items, r.bulk, () => undefined, (chunk, res, no) => {
+      chunk.forEach((c, i) => {
+        const t = byRow.get(c.row)!;
+        const x = resultOf(c.row, res[i], r.action === 'delete' ? 'deleted' : 'done', no, { id: t.id, ...(t.number ? { number: t.number } : {}) });
+        if (x.status === 'unknown') x.check = getCommand(r.set, t.id);
+        results.add(x);
+      });
+      results.flush();
+    });
+  } catch (e) {
+    if (!(e instanceof InterruptedError)) throw e;
+    interrupted = e;
+  }
+  const unknown = results.all.filter((x) => x.status === 'unknown').map((x) => x.id!);
+  const checks = unknown.length ? [checkCommand(r.set, 'id', unknown)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
+  return { interrupted, checks };
+}

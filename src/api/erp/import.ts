@@ -1,0 +1,223 @@
+// An import's rows sent over $batch with a journal: rows an earlier run did are skipped, rows
+// whose outcome it could not learn are left alone, looked up (--check-unknown) or sent again
+// (--resend-unknown); every outcome is journaled as it is learned, so a rerun goes on from there.
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import type { Http } from '../../core/http.js';
+import { readAllBytes } from '../../core/input.js';
+import { BATCH_MAX_OPERATIONS, type ErpSet } from '../../model/erp.js';
+import type { BatchClient } from './batch.js';
+import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
+import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
+import type { ErpClient } from './client.js';
+import { outcomeLine, sentLine, type Journal } from './journal.js';
+import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row, type RowMode } from './rows.js';
+
+/** One import: the set, its clients, create or update, and how the batches go. */
+export interface ImportRun {
+  client: ErpClient;
+  set: ErpSet;
+  batch: BatchClient;
+  mode: RowMode;
+  bulk: BulkOptions;
+}
+
+/** What becomes of the rows an earlier run sent without learning their outcome. */
+export type UnknownPolicy = 'leave' | 'check' | 'resend';
+
+/** Reads and checks the rows of the input file (`-`: standard input), CSV, NDJSON or JSON by `format` or the file's name. */
+export async function readImportFile(set: ErpSet, mode: RowMode, file: string | undefined, format: string | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ parsed: ParsedRows; name: string }> {
+  if (!file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
+  const kind = formatOf(file, format);
+  const { name, bytes } = await readAllBytes(file, stdin);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name} is not valid UTF-8 text`);
+  }
+  if (kind === 'csv') return { parsed: await readCsv(set, mode, text, name), name };
+  return { parsed: await readJsonRows(set, mode, kind, text, name), name };
+}
+
+/** --dry-run: the batches that would be sent (updates: the writes, with placeholders for what reads would find). Returns how many operations. */
+export function planImport(http: Http, r: ImportRun, rows: readonly Row[]): number {
+  const { client, set, batch, bulk } = r;
+  const size = bulk.batchSize ?? BATCH_MAX_OPERATIONS;
+  const ops = rows.map((row) =>
+    r.mode === 'create'
+      ? { method: 'POST' as const, url: client.collectionUrl(set), body: row.body }
+      : { method: 'PATCH' as const, url: client.itemUrl(set, row.key!.field === 'id' ? row.key!.value : `${row.key!.field}=${row.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': row.etag ?? '<@odata.etag of a fresh read>' }, body: row.body },
+  );
+  for (let i = 0; i < ops.length; i += size) {
+    http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + size)) });
+  }
+  return ops.length;
+}
+
+/**
+ * What an earlier run did, from the journal: rows done are skipped, failed ones sent again,
+ * unknown ones handled by `policy`. A row sent before with other content means the journal is
+ * another input's: a usage error, nothing sent.
+ */
+function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], policy: UnknownPolicy, results: ResultLog): { send: Row[]; toCheck: UnknownRow[] } {
+  const send: Row[] = [];
+  const toCheck: UnknownRow[] = [];
+  const changed: number[] = [];
+  for (const row of rows) {
+    const prev = journal.previous.get(row.row);
+    if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') send.push(row);
+    else if (prev.hash !== row.hash) changed.push(row.row);
+    else if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
+    else if (policy === 'resend') send.push(row);
+    else if (policy === 'check') toCheck.push({ row, id: prev.id });
+    else {
+      const check = checksFor(r.set, r.mode, [row], () => prev.id)[0];
+      results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)', ...(check ? { check } : {}) });
+    }
+  }
+  if (changed.length) {
+    // ("start over" read as safe: it sends the rows done before again, a second record each on create)
+    const again = r.mode === 'create' ? 'the rows it records as created would be created twice' : 'the rows it records as updated would be updated again';
+    throw new UsageError(
+      `the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
+    );
+  }
+  return { send, toCheck };
+}
+
+/**
+ * The journal of a run as it goes. Outcomes are journaled a batch at a time, in the same turn of
+ * the event loop as they are learned: with the `sent` lines of the batch the same worker sends
+ * next (one write, before that batch leaves), or else at the end of that turn (a microtask).
+ * Either way before any other answer is read or request made, so a crash loses nothing that a
+ * per-batch write kept.
+ */
+class Outcomes {
+  /** rows by row number (an array: a Map of 10,000 entries cost more to build and to keep) */
+  readonly byRow: Row[] = [];
+  private learned = '';
+  private pending = false;
+
+  constructor(
+    private readonly r: ImportRun,
+    private readonly journal: Journal,
+    private readonly results: ResultLog,
+  ) {}
+
+  record(x: RowResult): void {
+    const row = this.byRow[x.row] as Row | undefined;
+    if (x.status === 'unknown' && row) x.check = checksFor(this.r.set, this.r.mode, [row], () => x.id)[0];
+    this.results.add(x);
+    if (!row) return;
+    const state = SUCCEEDED.has(x.status) ? 'done' : x.status === 'unknown' ? 'unknown' : x.status === 'rolled-back' ? 'rolled-back' : 'failed';
+    this.learned += outcomeLine(x.row, row.hash, state, x);
+  }
+
+  flush(): void {
+    this.pending = false;
+    this.journal.appendLines(this.learned);
+    this.learned = '';
+    this.results.flush();
+  }
+
+  flushSoon(): void {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** The `sent` lines of a batch about to leave, with the outcomes learned before it. */
+  sent(rows: readonly Row[]): void {
+    let text = this.learned;
+    for (const row of rows) text += sentLine(row.row, row.hash);
+    this.journal.appendLines(text);
+    this.learned = '';
+  }
+}
+
+/** --check-unknown: asks the service about each row an earlier run left unknown; returns those it shows it lacks (to be sent, on create). */
+async function lookUpUnknown(r: ImportRun, journal: Journal, toCheck: readonly UnknownRow[], out: Outcomes, results: ResultLog, info: (line: string) => void): Promise<Row[]> {
+  // the records the journal has other rows created (done, with an id): an unknown row that finds one cannot have created it
+  const createdBy = new Map<string, number>();
+  if (r.mode === 'create') for (const e of journal.previous.values()) if (e.state === 'done' && e.id) createdBy.set(e.id.toLowerCase(), e.row);
+  const absent = await checkUnknown(r.client, r.set, r.batch, r.mode, toCheck, r.bulk, (x) => out.record(x), createdBy);
+  out.flush();
+  const checked = new Set(toCheck.map((t) => t.row.row));
+  const c = (status: RowResult['status']) => results.all.filter((x) => x.status === status && checked.has(x.row)).length;
+  const parts = [`${c(r.mode === 'create' ? 'created' : 'updated')} found done`, ...(r.mode === 'create' ? [`${absent.length} not there (sent now)`] : []), `${c('unknown')} still unknown`];
+  info(`--check-unknown: ${toCheck.length} row${toCheck.length === 1 ? '' : 's'} looked up: ${parts.join(', ')}`);
+  return absent;
+}
+
+/** --update: find each record (unless the row names its id and ETag), then PATCH it with If-Match. */
+async function sendUpdates(r: ImportRun, rows: readonly Row[], out: Outcomes): Promise<void> {
+  const { client, set, batch, bulk } = r;
+  const need = rows.filter((x) => !(x.key?.field === 'id' && x.etag));
+  const found = await lookup(client, set, batch, need.map((x) => ({ row: x.row, field: x.key!.field, value: x.key!.value })), bulk);
+  const items: BulkItem[] = [];
+  const byRow = new Map(rows.map((x) => [x.row, x]));
+  const note = (x: RowResult) => {
+    out.record(x);
+    out.flushSoon();
+  };
+  for (const x of rows) {
+    const f = found.get(x.row);
+    const id = f?.id ?? x.key!.value;
+    const etag = x.etag ?? f?.etag;
+    if (f?.failure) note(f.failure);
+    else if (!etag) note({ row: x.row, status: 'failed', id, message: `the ${set.singular} came without an @odata.etag` });
+    else items.push({ row: x.row, op: { method: 'PATCH', url: client.itemUrl(set, id), headers: { 'If-Match': etag }, body: x.body } });
+  }
+  await runBatches(batch, items, bulk, (chunk) => out.sent(chunk.map((c) => byRow.get(c.row)!)), (chunk, res, no) => {
+    chunk.forEach((c, i) => {
+      const result = resultOf(c.row, res[i], 'updated', no);
+      if (result.status === 'failed' && (result.httpStatus === 412 || result.httpStatus === 409)) {
+        result.message = `the ${set.singular} was changed by someone else since its ETag was read; it was left as it was (${result.message})`;
+      }
+      if (!result.id) result.id = found.get(c.row)?.id ?? byRow.get(c.row)!.key!.value;
+      note(result);
+    });
+  });
+}
+
+async function sendCreates(r: ImportRun, rows: readonly Row[], out: Outcomes): Promise<void> {
+  const url = r.client.collectionUrl(r.set);
+  const items: BulkItem[] = rows.map((x) => ({ row: x.row, op: { method: 'POST', url, body: x.body } }));
+  await runBatches(r.batch, items, r.bulk, (chunk) => out.sent(chunk.map((c) => out.byRow[c.row])), (chunk, res, no) => {
+    chunk.forEach((c, i) => out.record(resultOf(c.row, res[i], 'created', no)));
+    out.flushSoon();
+  });
+}
+
+/**
+ * Sends the parsed rows as the journal allows, `results` getting one result per row. Ctrl-C ends
+ * the run with what was learned (`interrupted`; the rows never reached are sent by a rerun);
+ * `checks` are the commands that tell whether the rows with an unknown outcome were done.
+ */
+export async function importRows(r: ImportRun, journal: Journal, parsed: ParsedRows, policy: UnknownPolicy, results: ResultLog, info: (line: string) => void): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
+  const { send, toCheck } = fromJournal(r, journal, parsed.rows, policy, results);
+  for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
+  const out = new Outcomes(r, journal, results);
+  for (const x of send) out.byRow[x.row] = x;
+  for (const c of toCheck) out.byRow[c.row.row] = c.row;
+  let interrupted: InterruptedError | undefined;
+  try {
+    if (toCheck.length) {
+      const absent = await lookUpUnknown(r, journal, toCheck, out, results, info);
+      for (const x of absent) out.byRow[x.row] = x;
+      send.push(...absent);
+      send.sort((a, b) => a.row - b.row);
+    }
+    if (r.mode === 'create') await sendCreates(r, send, out);
+    else await sendUpdates(r, send, out);
+  } catch (e) {
+    if (!(e instanceof InterruptedError)) throw e;
+    interrupted = e;
+  } finally {
+    out.flush();
+  }
+  // (those of an earlier run too: they are checked the same way)
+  const unknownIds = new Map(results.all.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+  const unknownRows = parsed.rows.filter((x) => unknownIds.has(x.row));
+  return { interrupted, checks: checksFor(r.set, r.mode, unknownRows, (x) => unknownIds.get(x.row)) };
+}

@@ -1,0 +1,113 @@
+// The output of a bulk run (import, bulk delete and actions): one result per row, ndjson as they
+// come or a table at the end, then a summary, the rows to check and the exit status on stderr.
+import { rowList, SUCCEEDED, type ResultLog, type ResultStatus, type RowResult } from '../../api/erp/bulk.js';
+import { fmt } from '../../api/translator/batcher.js';
+import type { Ctx } from '../../core/context.js';
+import { InterruptedError, oneLine, ServiceError } from '../../core/errors.js';
+import type { Column } from '../../core/output/index.js';
+
+const RESULT_COLUMNS: Column[] = [
+  { header: 'ROW', get: 'row', align: 'right', keep: true },
+  { header: 'STATUS', get: 'status', keep: true },
+  { header: 'ID', get: 'id' },
+  { header: 'NUMBER', get: 'number', optional: true },
+  { header: 'CODE', get: 'code', optional: true },
+  { header: 'MESSAGE', get: 'message' },
+];
+
+/** Where results go: ndjson line by line as they come; other formats at the end, in row order. */
+export class Results implements ResultLog {
+  readonly all: RowResult[] = [];
+  readonly counts = new Map<ResultStatus, number>();
+  private readonly streaming: boolean;
+  private pending: Promise<void> = Promise.resolve();
+  private lines = '';
+  /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
+  outputGone = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    readonly total: number,
+  ) {
+    this.streaming = ctx.explicitFormat() === 'ndjson';
+    ctx.io.stdout.once('error', () => (this.outputGone = true));
+  }
+
+  add(r: RowResult): void {
+    this.all.push(r);
+    this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
+    if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
+  }
+
+  /** Writes the ndjson lines gathered since the last flush (one write per batch). */
+  flush(): void {
+    if (!this.lines) return;
+    if (this.outputGone) {
+      this.lines = '';
+      return;
+    }
+    const text = this.lines;
+    this.lines = '';
+    this.pending = this.pending.then(() => this.ctx.write(text));
+  }
+
+  get failed(): number {
+    return this.all.filter((r) => !SUCCEEDED.has(r.status)).length;
+  }
+
+  async finish(): Promise<void> {
+    this.flush();
+    await this.pending;
+    if (this.streaming || this.outputGone) return;
+    this.all.sort((a, b) => a.row - b.row);
+    // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
+    const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !SUCCEEDED.has(r.status));
+    if (!rows.length && !this.ctx.explicitFormat() && this.ctx.stdoutIsTTY) return;
+    await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
+  }
+
+  summary(verb: string, interrupted?: boolean): string {
+    const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
+    const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
+    // the rows Ctrl-C kept from being sent have no result: say how many
+    if (interrupted && this.all.length < this.total) parts.push(`${fmt(this.total - this.all.length)} not sent (interrupted)`);
+    return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
+  }
+}
+
+/** The batches rolled back (--atomic), each named with its rows (batch numbers alone mean nothing to a rerun, which numbers its own). */
+function rolledBack(results: Results): string[] {
+  const rolled = new Map<number, { first: number; last: number }>();
+  for (const r of results.all) {
+    if (r.batch === undefined) continue;
+    const b = rolled.get(r.batch);
+    if (!b) rolled.set(r.batch, { first: r.row, last: r.row });
+    else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
+  }
+  return [...rolled].sort((a, b) => a[0] - b[0]).map(([no, b]) => `batch ${no} (${b.first === b.last ? `row ${b.first}` : `rows ${b.first}-${b.last}`})`);
+}
+
+function tellUnknown(ctx: Ctx, results: Results, checks: readonly string[], journaled: boolean): void {
+  const unknown = results.all.filter((r) => r.status === 'unknown');
+  if (!unknown.length) return;
+  ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
+  for (const c of checks) ctx.info(`  check with: ${c}`);
+  if (journaled) ctx.info(`  a rerun leaves them alone; --check-unknown looks them up (and sends those the service shows it does not have), --resend-unknown sends them all again`);
+}
+
+/** Ends a bulk run: results, the summary on stderr, the unknown outcomes with a check, the exit status. */
+export async function finishRun(ctx: Ctx, results: Results, verb: string, interrupted: InterruptedError | undefined, checks: readonly string[], journal?: { path: string; close(): void }): Promise<void> {
+  await results.finish();
+  ctx.info(results.summary(verb, interrupted !== undefined));
+  const batches = rolledBack(results);
+  if (batches.length) ctx.info(`rolled back (--atomic): ${batches.join(', ')}; their rows were not changed`);
+  tellUnknown(ctx, results, checks, journal !== undefined);
+  const failures = results.all.filter((r) => !SUCCEEDED.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
+  for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
+  if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  if (results.outputGone) ctx.info("standard output was closed by its reader: the results after that were not written there (the journal has each row's outcome)");
+  if (journal) ctx.info(`journal: ${journal.path}`);
+  journal?.close();
+  if (interrupted) throw new InterruptedError(`interrupted; ${journal ? 'the journal records what was done: run the same command again to go on' : 'the rows above say what was done'}`);
+  if (results.failed) throw new ServiceError(`${fmt(results.failed)} of ${fmt(results.total)} rows did not succeed`);
+}
