@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ErpClient } from '../src/api/erp/client.js';
 import { SETTINGS } from '../src/api/settings.js';
 import { Config } from '../src/core/config.js';
-import { Http } from '../src/core/http.js';
+import { Http } from '../src/core/http/index.js';
 import { renderJson } from '../src/core/output/index.js';
 import { findSet } from '../src/model/erp.js';
 

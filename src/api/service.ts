@@ -2,7 +2,7 @@
 // settings into base URLs and credential headers; every family client goes through it.
 import type { Config } from '../core/config.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer, type Http } from '../core/http.js';
+import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer, type Http } from '../core/http/index.js';
 import { normalizeBase } from '../core/url.js';
 import { FAMILY_NAMES, familyOf, type FamilyName } from '../model/families.js';
 

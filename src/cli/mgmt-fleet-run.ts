@@ -27,7 +27,7 @@ import {
 import type { Ctx } from '../core/context.js';
 import { asVxError, ExitStatus, InterruptedError, NetworkError, oneLine, terminalText, ThrottledError, UnavailableError, UsageError, type VxError } from '../core/errors.js';
 import { passSignal } from '../core/child.js';
-import { Http } from '../core/http.js';
+import { Http } from '../core/http/index.js';
 import { sleep } from '../core/sleep.js';
 import { readAllStdin, readTextFile } from '../core/input.js';
 import { applyQuery, loadTextWidth, renderTable, type Column, type Format } from '../core/output/index.js';

@@ -1,7 +1,7 @@
 // Turns any error into one line on stderr and the contract's exit code.
 import type { Ctx } from '../core/context.js';
 import { asVxError, EXIT, ExitStatus, oneLine, terminalText } from '../core/errors.js';
-import { DryRunHalt } from '../core/http.js';
+import { DryRunHalt } from '../core/http/index.js';
 import { redact } from '../core/redact.js';
 
 /** Writes the error to the run's stderr (`fallback` when no Ctx was built) and returns its exit code. */

@@ -2,7 +2,7 @@
 // all built from the global options. Nothing here knows an API family.
 import { Config, type SettingDef } from './config.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
-import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http.js';
+import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http/index.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output/index.js';
 import { terminalPrompter, type Prompter } from './prompt.js';

@@ -1,6 +1,6 @@
 // The pace of every wait on a long-running operation (mgmt quota requests, the erp database
 // refresh): how long to pause before the next status read.
-import { parseRetryAfter } from './http.js';
+import { parseRetryAfter } from './http/policy.js';
 
 /** no two status reads closer than this, whatever Retry-After or --poll-interval say */
 const POLL_FLOOR_MS = 1000;

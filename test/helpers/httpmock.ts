@@ -1,7 +1,7 @@
 // An httpmock-like stub registry (after gh's pkg/httpmock) plugged into core/http's transport seam:
 // each stub answers the requests it matches; `verify()` fails the test when a stub was never used,
 // and a request no stub matches fails at once (nothing reaches a network).
-import type { Transport, TransportRequest, TransportResponse } from '../../src/core/http.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../src/core/http/index.js';
 
 type Reply = TransportResponse | ((req: TransportRequest & { text: string }) => TransportResponse | Promise<TransportResponse>);
 

@@ -9,7 +9,7 @@ import { authHeaders } from '../../src/api/service.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError } from '../../src/core/errors.js';
-import { Http } from '../../src/core/http.js';
+import { Http } from '../../src/core/http/index.js';
 import { HttpMock, json } from '../helpers/httpmock.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 

@@ -6,7 +6,7 @@ import { BatchClient, type BatchOp } from '../../src/api/erp/batch.js';
 import { outcomeLine, sentLine, type RowState } from '../../src/api/erp/journal.js';
 import Papa from 'papaparse';
 import { base36, csvRecords, hashFields, hashText } from '../../src/api/erp/rows.js';
-import { Http, type HttpRequest } from '../../src/core/http.js';
+import { Http, type HttpRequest } from '../../src/core/http/index.js';
 import { ExactNumber, stringifyExact } from '../../src/core/json.js';
 
 describe('import hot path', () => {

@@ -4,7 +4,7 @@ import { outcomeOf } from '../../src/api/erp/refresh.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError, ConflictError, UsageError } from '../../src/core/errors.js';
-import { Http, type HttpRequest } from '../../src/core/http.js';
+import { Http, type HttpRequest } from '../../src/core/http/index.js';
 import { findSet } from '../../src/model/erp.js';
 
 const COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthError, NetworkError, NotFoundError, ServiceError, ThrottledError, UnavailableError } from '../../src/core/errors.js';
-import { Http, isIdempotent, parseRetryAfter, retryDelay, USER_AGENT, type HttpOptions } from '../../src/core/http.js';
+import { Http, isIdempotent, parseRetryAfter, retryDelay, USER_AGENT, type HttpOptions } from '../../src/core/http/index.js';
 import { addSecret, clearSecrets } from '../../src/core/redact.js';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;

@@ -11,7 +11,7 @@ import { parseParams } from '../../src/api/translator/options.js';
 import { errorFromResponse, isVxError, oneLine, UsageError, VxError } from '../../src/core/errors.js';
 import { report } from '../../src/cli/report.js';
 import { tty } from '../helpers/tty.js';
-import { parseRetryAfter, retryDelay } from '../../src/core/http.js';
+import { parseRetryAfter, retryDelay } from '../../src/core/http/index.js';
 import { FORMATS, render, parseFormat } from '../../src/core/output/index.js';
 import { resolveNextLink } from '../../src/core/paging.js';
 import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';

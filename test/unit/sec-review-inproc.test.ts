@@ -170,7 +170,7 @@ describe('erp import: a journal name held by a dangling symbolic link is not fol
 // error: Invalid URL protocol ..." or exit 1 "Invalid URL", naming neither the variable nor the fix
 describe('a proxy variable that is not an http(s) address', () => {
   it('is exit 2 naming the variable (never its value), nothing sent', async () => {
-    const { Http } = await import('../../src/core/http.js');
+    const { Http } = await import('../../src/core/http/index.js');
     const { UsageError } = await import('../../src/core/errors.js');
     const saved = { ...process.env };
     try {
@@ -255,7 +255,7 @@ describe('the error of a $batch operation is redacted like the error of a reques
     addSecret('tok-Secret-4711');
     const root = 'http://127.0.0.1:1/api/v2.0/';
     const responses = [{ id: '1', status: 401, body: { error: { code: 'Authentication_InvalidCredentials', message: 'token tok-Secret-4711 rejected; retry with ?api-key=k-99887766' } } }];
-    const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http.js').Http;
+    const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http/index.js').Http;
     const [r] = await new BatchClient(http, root, { Authorization: 'Bearer tok-Secret-4711' }).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
     expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
   });

@@ -5,7 +5,7 @@
 // bare dynamic import, so the build keeps it out of the start-up file).
 import type * as OpenId from 'openid-client';
 import { AuthError, errorFromResponse, InterruptedError, VxError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import { addSecret, redact } from '../../core/redact.js';
 import { oauthAdvice, type Authority } from './authority.js';
 import type { Obtained } from './credentials.js';

@@ -2,7 +2,7 @@
 // secret at hand, and stores the new tokens.
 import type { Config } from '../../core/config.js';
 import { AuthError, VxError } from '../../core/errors.js';
-import { Http } from '../../core/http.js';
+import { Http } from '../../core/http/index.js';
 import { authority } from './authority.js';
 import { credentialKey } from '../service.js';
 import { isExpired, renewalMeans, saveCredential, storedSignIn, type OAuthFamily, type SignInRecord } from './credentials.js';

@@ -4,7 +4,7 @@
 // A failure that is not an answer (no connection, a timeout, a 5xx) means it could not be checked.
 import type { Config } from '../../core/config.js';
 import { isVxError, type VxError } from '../../core/errors.js';
-import type { Http, HttpRequest } from '../../core/http.js';
+import type { Http, HttpRequest } from '../../core/http/index.js';
 import { buildQuery } from '../../core/url.js';
 import { LCS_VERSION, LCS_VERSION_HEADER } from '../../model/erp.js';
 import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../model/mgmt.js';

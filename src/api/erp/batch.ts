@@ -6,7 +6,7 @@
 //   other than 503 on the batch) has an unknown outcome: it may or may not have been done;
 // - 429/503 on the batch prove nothing was done (the HTTP layer waits and repeats those).
 import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, ThrottledError, UnavailableError, UsageError, type VxError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
 import { stringifyExact } from '../../core/json.js';

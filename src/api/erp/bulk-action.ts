@@ -1,7 +1,7 @@
 // A delete or bound action on many records (--filter or --ids) over $batch: the ETag of each
 // record read first where a delete needs one, then one operation per record, one result each.
 import { InterruptedError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import type { ActionDef, ErpSet } from '../../model/erp.js';
 import type { BatchClient, BatchOp } from './batch.js';
 import { checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultLog } from './bulk.js';

@@ -4,7 +4,7 @@
 // unknown is reported so, with a command that checks it, and never repeated here.
 import type { Config } from '../../core/config.js';
 import { InterruptedError, isVxError, UsageError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import { Pacer, type Paced } from '../../core/pacer.js';
 import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../model/erp.js';
 import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../../model/families.js';

@@ -3,7 +3,7 @@
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
 import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
-import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import type { Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';

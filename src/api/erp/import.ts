@@ -2,7 +2,7 @@
 // whose outcome it could not learn are left alone, looked up (--check-unknown) or sent again
 // (--resend-unknown); every outcome is journaled as it is learned, so a rerun goes on from there.
 import { InterruptedError, UsageError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import { readAllBytes } from '../../core/input.js';
 import { BATCH_MAX_OPERATIONS, type ErpSet } from '../../model/erp.js';
 import type { BatchClient } from './batch.js';

@@ -1,7 +1,7 @@
 // The database refresh (lcs) operation and the status of its operation activity.
 import type { Config } from '../../core/config.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
-import type { Http } from '../../core/http.js';
+import type { Http } from '../../core/http/index.js';
 import { isGuid, LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/erp.js';
 import { pathSegment as seg } from '../../core/url.js';
 import { authHeaders, serviceBase } from '../service.js';

@@ -3,7 +3,7 @@
 // and lists that follow `nextLink` to the end. No terminal, no commander.
 import type { Config } from '../../core/config.js';
 import { ServiceError } from '../../core/errors.js';
-import type { Http, HttpRequest, HttpResponse } from '../../core/http.js';
+import type { Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { ServiceError, VxError } from '../../core/errors.js';
-import type { Http, HttpRequest } from '../../core/http.js';
+import type { Http, HttpRequest } from '../../core/http/index.js';
 import { countChars, HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../model/translator.js';
 import { targetGroups } from './batcher.js';
 import { authHeaders, serviceBase } from '../service.js';

@@ -5,7 +5,7 @@ import { notOverMemory, requireMemoryPath } from '../../../api/translator/run-se
 import { tmxHeader, tmxUnit, TMX_FOOTER } from '../../../api/translator/tmx.js';
 import type { Ctx } from '../../../core/context.js';
 import { InterruptedError } from '../../../core/errors.js';
-import { VERSION } from '../../../core/http.js';
+import { VERSION } from '../../../core/http/index.js';
 import { atomicFileSink, outFile, streamSink } from '../../../core/output/index.js';
 import type { MemoryExportOptions } from '../options.js';
 
