@@ -37,7 +37,12 @@ export interface SourceDoc {
   /** the source language the file names (XLIFF source-language/srcLang, PO Language, a JSON file named en.json) */
   language?: string;
   units: SourceUnit[];
+  /** the charset its bytes are in, where the format has more than one (FileFormat.decode says; else UTF-8) */
+  encoding?: FileEncoding;
 }
+
+/** The charsets of the formats that are not always UTF-8 (Apple .strings: UTF-16; Java .properties: ISO-8859-1). */
+export type FileEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'latin1';
 
 export interface TargetDoc {
   text: string;
@@ -78,6 +83,10 @@ export interface FileFormat {
    * without parsing the rendered target again (optional: without it the caller parses it).
    */
   written?(source: SourceDoc, unit: SourceUnit, value: Extract<UnitValue, { kind: 'new' }>, lang: string, target: TargetDoc | undefined): string;
+  /** A file's text from its bytes, for a format whose charset is not always UTF-8 (without it: UTF-8). */
+  decode?(data: Uint8Array, file: string): { text: string; encoding: FileEncoding };
+  /** A rendered target's bytes in the source's charset (with decode). */
+  encode?(text: string, encoding: FileEncoding): Uint8Array;
   /**
    * What makes a checked translation unfit for this format (characters it cannot hold, a line
    * break where one breaks its structure), or undefined: such a unit is left untranslated.
