@@ -4,7 +4,7 @@
 // family's api-version and checks its path parameters and bodies like the real service.
 import { randomUUID } from 'node:crypto';
 import { checkInt32, checkRule, MGMT_API_VERSION, RULES, VERSIONING_SCHEMES, type Rule } from '../model/mgmt.js';
-import { applyFilter, ODataError } from './erp-odata.js';
+import { applyFilter, ODataError } from './erp/odata.js';
 import { eventsAt, seedFleet, throttleRead } from './mgmt-fleet.js';
 import { requestId, scopeKey, seedMgmt, type EventImpact, type EventRegion, type HealthEvent, type Json, type JsonValue, type MgmtState, type Quota, type QuotaRecord, type QuotaRequestBody, type QuotaRequestRecord } from './mgmt-seed.js';
 import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from './server.js';

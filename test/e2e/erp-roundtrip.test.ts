@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OTHER_COMPANY } from '../../src/emulator/erp-seed.js';
+import { OTHER_COMPANY } from '../../src/emulator/erp/seed.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 

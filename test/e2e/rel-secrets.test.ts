@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedGuid } from '../../src/emulator/erp-seed.js';
+import { seedGuid } from '../../src/emulator/erp/seed.js';
 import { filesUnder, openLane, type Lane } from '../helpers/rel.js';
 import { removeDir, tempDir, type RunResult } from '../helpers/vx.js';
 

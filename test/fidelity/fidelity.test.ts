@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_TERMS } from '../../src/emulator/erp-seed.js';
+import { PAYMENT_TERMS } from '../../src/emulator/erp/seed.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { shapeErrors, valueErrors, type ShapeOptions } from './shape.js';
 

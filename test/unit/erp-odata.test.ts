@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFilter, applyOrderBy, evaluate, ODataError, parseFilter, parseSelect, unsupportedByService } from '../../src/emulator/erp-odata.js';
+import { applyFilter, applyOrderBy, evaluate, ODataError, parseFilter, parseSelect, unsupportedByService } from '../../src/emulator/erp/odata.js';
 
 const rows = [
   { id: 'A1B2C3D4-0000-4000-8000-000000000001', code: 'EUR', name: "O'Brien Ltd", amount: 10, blocked: false, date: '2026-01-05', at: '2026-01-05T10:00:00Z', status: 'Open' },

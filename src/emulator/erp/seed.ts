@@ -1,8 +1,8 @@
 // Seed data of the emulated business-data service: two companies, records in every entity set
 // (45 sales orders, enough to page), and the customers, payment terms and shipment methods that
 // sales orders link to. Deterministic: the same ids on every start.
-import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../model/erp.js';
-import { anyObject, arrayOf, bool, both, nullable, number, recordOf, shape, text, type StateCheck } from './state-check.js';
+import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../../model/erp.js';
+import { anyObject, arrayOf, bool, both, nullable, number, recordOf, shape, text, type StateCheck } from '../state-check.js';
 
 export const DEFAULT_COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
 export const OTHER_COMPANY = '7a9c2d4e-6f80-4b1c-8d2e-3f4a5b6c7d8e';
