@@ -1,14 +1,15 @@
-// Every example printed by `--help` or in README.md that can run unattended runs, as written, against the emulator
+// Every example printed by `--help` that can run unattended runs, as written, against the emulator
 // (a `vx` on PATH, the emulator's VX_* variables, a scratch directory): an example that fails is a
-// user's first command failing.
+// user's first command failing. The examples of README.md and docs/ are run by
+// test/unit/docs-examples.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { baseEnv, BIN, removeDir, ROOT, tempDir } from '../helpers/vx.js';
+import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator({ resetEach: false });
 
@@ -22,12 +23,6 @@ function examples(): string[] {
     c.commands.forEach(walk);
   };
   walk(buildProgram());
-  // and the README's shell blocks
-  let block = false;
-  for (const l of readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')) {
-    if (l.startsWith('```')) block = l === '```sh';
-    else if (block && /(^|[|&] )vx /.test(l)) out.push(l.replace(/\s+#.*$/, '').trim());
-  }
   return [...new Set(out)];
 }
 
@@ -46,7 +41,7 @@ function skipReason(line: string, hasJq: boolean): string | undefined {
 }
 
 describe('help examples', () => {
-  it('run as written against the emulator, --help and README (those needing no placeholder, terminal or browser)', async () => {
+  it('run as written against the emulator (those needing no placeholder, terminal or browser)', async () => {
     const dir = tempDir();
     const cfg = join(dir, 'config');
     try {

@@ -1,0 +1,221 @@
+// Every shell example of README.md and docs/ runs, as written, against the emulator: an example
+// that fails is a reader's first command failing. The fenced `sh` blocks are read from the
+// markdown; a block that cannot run here (it installs, signs in to a real service, drives a
+// terminal, runs until stopped) is marked just above it with `<!-- examples: skip (why) -->`.
+// A line that is one `vx` command (or `echo … | vx …`) runs in-process through run(argv, factory)
+// against an emulator started in this process; anything else runs in `sh` with a `vx` on PATH.
+// docs/commands/ is generated from --help, whose examples test/e2e/help-examples.test.ts runs.
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runInProc } from '../helpers/inproc.js';
+import { BIN, removeDir, tempDir } from '../helpers/vx.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+interface Example {
+  page: string;
+  line: number;
+  text: string;
+}
+
+interface Block {
+  page: string;
+  line: number;
+  lang: string;
+  skip?: string;
+  lines: Example[];
+}
+
+/** The fenced blocks of a page, with the skip mark written just above each. */
+function blocks(page: string): Block[] {
+  const out: Block[] = [];
+  const lines = readFileSync(join(ROOT, page), 'utf8').split('\n');
+  let open: Block | undefined;
+  lines.forEach((l, i) => {
+    if (open) {
+      if (/^```\s*$/.test(l)) return void (out.push(open), (open = undefined));
+      const last = open.lines.at(-1);
+      if (last?.text.endsWith('\\')) last.text = `${last.text.slice(0, -1)} ${l.trim()}`;
+      else if (l.trim() && !l.trim().startsWith('#')) open.lines.push({ page, line: i + 1, text: l.trim() });
+      return;
+    }
+    const fence = /^```(\S*)/.exec(l);
+    if (!fence) return;
+    const mark = /^<!-- examples: skip \((.+)\) -->$/.exec(lines[i - 1] ?? '');
+    open = { page, line: i + 1, lang: fence[1]!, lines: [], ...(mark ? { skip: mark[1] } : {}) };
+  });
+  return out;
+}
+
+const ALL = PAGES.flatMap(blocks);
+const SHELL = ALL.filter((b) => b.lang === 'sh');
+
+// ---- reading a line as the shell would, for the simple forms run in-process ----
+
+/** Words of a simple command line, or undefined when it needs a shell (pipes, redirections, globs, substitutions). */
+function words(line: string, env: Record<string, string>): string[] | undefined {
+  const out: string[] = [];
+  let cur: string | undefined;
+  const expand = (s: string) => s.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_, n: string) => env[n] ?? '');
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      cur = (cur ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      let s = '';
+      for (; line[j] !== '"'; j++) s += line[j] === '\\' && /["\\$`]/.test(line[j + 1]!) ? line[++j] : line[j];
+      if (/\$\(|`/.test(s)) return undefined;
+      cur = (cur ?? '') + expand(s);
+      i = j;
+    } else if (c === ' ') {
+      if (cur !== undefined) out.push(cur);
+      cur = undefined;
+    } else if (c === '#' && cur === undefined) break;
+    else if (c === '*' && cur !== undefined && !cur.includes('*') && !line.slice(i + 1).split(' ')[0]!.includes('/')) cur += c;
+    else if ('|&;<>(){}*?[`~'.includes(c) || (c === '$' && line[i + 1] === '(')) return undefined;
+    else if (c === '$') {
+      const m = /^\$\{?([A-Z_][A-Z0-9_]*)\}?/.exec(line.slice(i))!;
+      cur = (cur ?? '') + (env[m[1]!] ?? '');
+      i += m[0].length - 1;
+    } else cur = (cur ?? '') + (c === '\\' ? line[++i] : c);
+  }
+  if (cur !== undefined) out.push(cur);
+  return out.flatMap(glob);
+}
+
+/** `locales/en/*.json`: one `*` in a file name, matched in the working directory, as sh does (sorted; kept as is when nothing matches). */
+function glob(word: string): string[] {
+  if (!word.includes('*')) return [word];
+  const slash = word.lastIndexOf('/');
+  const dir = slash < 0 ? '' : word.slice(0, slash + 1);
+  const [head, tail] = word.slice(slash + 1).split('*') as [string, string];
+  const found = readdirSync(dir || '.').filter((f) => f.startsWith(head) && f.endsWith(tail) && f.length >= head.length + tail.length && !f.startsWith('.')).sort();
+  return found.length ? found.map((f) => dir + f) : [word];
+}
+
+/** `vx …` or `echo text | vx …` / `printf %s text | vx …`: the argv and standard input, else undefined. */
+function inProcess(line: string, env: Record<string, string>): { argv: string[]; stdin?: string } | undefined {
+  const pipe = /^(echo|printf %s) ((?:"[^"]*"|'[^']*'|[^|"'])*?) \| (vx .*)$/.exec(line);
+  const cmd = words(pipe ? pipe[3]! : line, env);
+  // emulator exec runs a process of this build (its PATH shim names the running script): spawned
+  if (!cmd || cmd[0] !== 'vx' || (cmd[1] === 'emulator' && cmd[2] === 'exec')) return undefined;
+  if (!pipe) return { argv: cmd.slice(1) };
+  const text = words(pipe[2]!, env);
+  if (!text) return undefined;
+  return { argv: cmd.slice(1), stdin: text.join(' ') + (pipe[1] === 'echo' ? '\n' : '') };
+}
+
+// ---- the scratch directory: the files the examples name ----
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'files');
+const TMX = `<?xml version="1.0" encoding="UTF-8"?>
+<tmx version="1.4"><header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="t" creationtoolversion="1" o-tmf="t"/>
+<body><tu><tuv xml:lang="en"><seg>Good morning</seg></tuv><tuv xml:lang="de"><seg>Guten Morgen</seg></tuv></tu></body></tmx>
+`;
+
+function scratch(dir: string): void {
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const copy = (from: string, to: string) => {
+    mkdirSync(dirname(join(dir, to)), { recursive: true });
+    copyFileSync(join(FIXTURES, from), join(dir, to));
+  };
+  put('notes.txt', 'Good morning\nSee you tomorrow\n');
+  put('page.html', '<p>Hello <b>world</b></p>\n');
+  put('vendor.tmx', TMX);
+  put('config/locales/en.yml', 'en:\n  hello: "Hello"\n  bye: "Goodbye"\n');
+  copy('SalesTools.g.xlf', 'Translations/SalesTools.g.xlf');
+  copy('en.json', 'locales/en.json');
+  copy('en.json', 'locales/en/app.json');
+  copy('messages.pot', 'po/messages.pot');
+  copy('README.md', 'README.md');
+  put('vx', `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, 'vx'), 0o755);
+}
+
+function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', line], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('the examples of README.md and docs/', () => {
+  let emu: Emulator;
+  let dir: string;
+  let env: Record<string, string>;
+  const home = process.cwd();
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0 });
+    dir = tempDir('vx-docs-');
+    scratch(dir);
+    // PATH: `emulator exec` runs the `vx` of PATH, the shim to the built bin/vx.js
+    env = { ...emu.env(), VX_CONFIG_DIR: join(dir, '.config'), NO_COLOR: '1', TOKEN: 'emulator-token', COMPANY: emu.env().VX_ERP_COMPANY!, HOME: dir, PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    process.chdir(dir);
+    // no floor of 1 s between those reads either (core/poll.ts: a knob for tests)
+    process.env.VX_POLL_FLOOR_MS = '5';
+  });
+
+  afterAll(async () => {
+    process.chdir(home);
+    delete process.env.VX_POLL_FLOOR_MS;
+    await emu?.close();
+    if (dir) removeDir(dir);
+  });
+
+  it('are in fenced blocks that say their language; a skipped block says why', () => {
+    const bare = ALL.filter((b) => !b.lang).map((b) => `${b.page}:${b.line}`);
+    expect(bare, 'a fenced block without a language (sh, text, ts, ...)').toEqual([]);
+    expect(SHELL.filter((b) => !b.skip).length).toBeGreaterThan(8);
+    for (const b of ALL.filter((x) => x.skip)) expect(b.lang, `${b.page}:${b.line}: only sh blocks are run`).toBe('sh');
+  });
+
+  it('run against the emulator, in-process where they are one vx command', async () => {
+    const failed: string[] = [];
+    let spawned = 0;
+    for (const page of PAGES) {
+      emu.reset();
+      // status reads of a quota change at once (the emulator's default Retry-After is 1 second)
+      emu.state.mgmt.retryAfter = 0;
+      for (const e of SHELL.filter((b) => b.page === page && !b.skip).flatMap((b) => b.lines)) {
+        const simple = inProcess(e.text, env);
+        let code: number | null;
+        let stderr: string;
+        if (simple) ({ code, stderr } = await runInProc(simple.argv, { env, network: true, ...(simple.stdin !== undefined ? { stdin: simple.stdin } : {}) }));
+        else {
+          spawned++;
+          ({ code, stderr } = await sh(e.text, dir, { ...process.env, ...env }));
+        }
+        // a destructive example without --yes asks at a terminal; here, without one, it must say so
+        const asks = code === 2 && /confirmation needed; pass --yes/.test(stderr);
+        if (code !== 0 && !asks) failed.push(`${e.page}:${e.line}: ${e.text}\n    exit ${code}: ${stderr.trim()}`);
+      }
+    }
+    expect(failed).toEqual([]);
+    // spawning costs ~0.2 s a line: keep the examples simple enough to run in-process
+    expect(spawned).toBeLessThan(4);
+  }, 60_000);
+
+  it("README's first command prints the pseudo-translation the README shows", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('npm ci && npm run build && node bin/vx.js emulator exec -- vx translate --to de --to fr "Good morning"\n');
+    const shown = /```text\n(de\t[^\n]*\nfr\t[^\n]*\n)```/.exec(readme)?.[1];
+    // a configuration of its own: the examples set and switch profiles
+    const r = await runInProc(['translate', '--to', 'de', '--to', 'fr', 'Good morning'], { env: { ...env, VX_CONFIG_DIR: join(dir, '.config-first') }, network: true });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(shown);
+    expect(readme).toContain('pseudo-translations: `Good morning` to `de` is `[de] Ĝööð ɱöŕñîñĝ`');
+  });
+});
