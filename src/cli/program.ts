@@ -7,7 +7,7 @@ import { COMPLETION } from './completion.js';
 import { mount, TERM, type Spec } from './define.js';
 import { EMULATOR } from './emulator.js';
 import { ERP } from './erp/index.js';
-import { MGMT } from './mgmt.js';
+import { MGMT } from './mgmt/index.js';
 import { PROFILE } from './profile.js';
 import { TRANSLATE } from './translate/index.js';
 import { VERSION } from './version.js';

@@ -1,7 +1,7 @@
 // vx mgmt version-sets list|get|create|update|delete against the emulator.
 import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { runVsDelete } from '../../src/cli/mgmt-run.js';
+import { run as runVsDelete } from '../../src/cli/mgmt/version-sets/delete.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { NotFoundError, UsageError } from '../../src/core/errors.js';
 import { confirmingPrompter } from '../helpers/ctx.js';

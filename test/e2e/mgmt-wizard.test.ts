@@ -3,8 +3,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { runQuotaSet, runVsDelete } from '../../src/cli/mgmt-run.js';
-import { runQuotaWizard } from '../../src/cli/mgmt-wizard.js';
+import { run as runQuotaSet } from '../../src/cli/mgmt/quota/set.js';
+import { run as runVsDelete } from '../../src/cli/mgmt/version-sets/delete.js';
+import { run as runQuotaWizard } from '../../src/cli/mgmt/quota/wizard.js';
 import { Ctx } from '../../src/core/context.js';
 import { InterruptedError, ServiceError, UsageError, type VxError } from '../../src/core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../../src/core/prompt.js';

@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planItem } from '../../src/api/mgmt/apply.js';
-import { belowHeadroom, checkItems, percentOf, sortByHeadroom, type QuotaRow, type RowResult } from '../../src/api/mgmt/fleet.js';
+import { belowHeadroom, checkItems, listValues, parseHeadroom, parseNeed, percentOf, sortByHeadroom, type QuotaRow, type RowResult } from '../../src/api/mgmt/fleet.js';
 import { checkManifest, parseManifestText } from '../../src/api/mgmt/manifest.js';
 import { diffEvents, emptyState, gradeEvents, loadState, parseTypes, saveState, summaryLine } from '../../src/api/mgmt/watch.js';
 import { UsageError } from '../../src/core/errors.js';
-import { listValues, parseHeadroom, parseNeed } from '../../src/cli/mgmt-fleet-run.js';
 import { eventAt, throttleRead, TIMELINE } from '../../src/emulator/mgmt-fleet.js';
 import { seedMgmt } from '../../src/emulator/mgmt-seed.js';
 

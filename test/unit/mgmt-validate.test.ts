@@ -5,8 +5,8 @@ import { checkCount, checkLimit, checkResourceId, checkSegment, sinceToQueryStar
 import { priorityOf, sortByPriority, impactedRegions, impactedServices, type HealthEvent } from '../../src/api/mgmt/health.js';
 import { isFailure, isFinal, patchBody, requestIdOf } from '../../src/api/mgmt/quota.js';
 import { mergeProperties, schemeProblem } from '../../src/api/mgmt/versionsets.js';
-import { checkNewLimit } from '../../src/cli/mgmt-wizard.js';
-import { percentUsed } from '../../src/cli/mgmt-run.js';
+import { checkNewLimit } from '../../src/api/mgmt/wizard.js';
+import { percentUsed } from '../../src/cli/mgmt/quota/view.js';
 import { UsageError } from '../../src/core/errors.js';
 import { checkInt32, checkRule, eventPriority, parseResourceId, RULES } from '../../src/model/mgmt.js';
 

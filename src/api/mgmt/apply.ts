@@ -2,9 +2,10 @@
 // unless the entry allows it), submit the changes concurrently and follow each request to its
 // end. Each PATCH is sent at most once per run (a 429/503 answer, which proves nothing was done,
 // is the only thing core/http repeats). No terminal: the caller draws the status.
-import { asVxError, type VxError } from '../../core/errors.js';
+import { asVxError, ExitStatus, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
 import type { MgmtClient } from './client.js';
+import { exitOf } from './fleet.js';
 import type { ManifestEntry } from './manifest.js';
 import { getQuota, isFinal, patchBody, pollRequest, quotaUrl, RequestNotShownError, requestIdFrom, requestIdOf, runningRequests, stateOf, submitLimit, type Quota, type QuotaScope, type RunningRequest } from './quota.js';
 
@@ -148,16 +149,55 @@ export interface FollowOptions {
  * request to its end; the follow-ups run side by side (they spend their time waiting).
  */
 export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOptions): Promise<ChangeStatus[]> {
-  const statuses: ChangeStatus[] = items.map((item) => ({ item, state: 'Pending' }));
-  const set = (s: ChangeStatus, patch: Partial<ChangeStatus>) => {
+  return new ChangeRun(c, items, o).run();
+}
+
+type From = { retryAfter?: string; url?: string; asyncUrl?: string };
+
+/** One applyChanges: the statuses of the changes, each updated (and reported) as it goes. */
+class ChangeRun {
+  readonly statuses: ChangeStatus[];
+  private readonly follows: Promise<void>[] = [];
+
+  constructor(
+    private readonly c: MgmtClient,
+    items: PlanItem[],
+    private readonly o: FollowOptions,
+  ) {
+    this.statuses = items.map((item) => ({ item, state: 'Pending' }));
+  }
+
+  async run(): Promise<ChangeStatus[]> {
+    await mapPool(this.statuses, this.o.concurrency, (s) => this.start(s), this.o.signal);
+    const settled = await Promise.allSettled(this.follows);
+    const interrupted = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (interrupted) throw interrupted.reason;
+    return this.statuses;
+  }
+
+  private set(s: ChangeStatus, patch: Partial<ChangeStatus>): void {
     if (Object.entries(patch).every(([k, v]) => s[k as keyof ChangeStatus] === v)) return;
     Object.assign(s, patch);
-    o.onUpdate(s, statuses);
-  };
-  const follows: Promise<void>[] = [];
-  const follow = async (s: ChangeStatus, id: string, from: { retryAfter?: string; url?: string; asyncUrl?: string }): Promise<void> => {
+    this.o.onUpdate(s, this.statuses);
+  }
+
+  private async start(s: ChangeStatus): Promise<void> {
+    const { item } = s;
+    if (item.pending) {
+      // an earlier run's request: follow it from its first status read, send nothing
+      this.set(s, { state: item.pending.state, requestId: item.pending.requestId });
+      const then = otherLimit(item) ? () => (isFinal(s.state) ? this.afterOther(s) : undefined) : () => undefined;
+      this.follows.push(this.follow(s, item.pending.requestId, { retryAfter: '0' }).then(then));
+      return;
+    }
+    const f = await this.submit(s);
+    if (f) this.follows.push(f);
+  }
+
+  private async follow(s: ChangeStatus, id: string, from: From): Promise<void> {
+    const { o } = this;
     try {
-      const final = await pollRequest(c, s.item.scope, id, {
+      const final = await pollRequest(this.c, s.item.scope, id, {
         intervalSeconds: o.intervalSeconds,
         timeoutSeconds: o.timeoutSeconds,
         retryAfter: from.retryAfter,
@@ -165,92 +205,100 @@ export async function applyChanges(c: MgmtClient, items: PlanItem[], o: FollowOp
         asyncUrl: from.asyncUrl,
         signal: o.signal,
         onState: (st, r) => {
-          if (st !== s.state) set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
+          if (st !== s.state) this.set(s, { state: st ?? 'Unknown', message: r.properties?.message || undefined });
         },
       });
-      set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
+      this.set(s, { state: stateOf(final) ?? 'Unknown', message: final.properties?.message || undefined });
     } catch (e) {
       const failure = asVxError(e);
       if (failure.exitCode === 130) {
-        set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
+        this.set(s, { state: 'Unknown', message: `interrupted while following; ${o.followHint(s)}` });
         throw e;
       }
       // (a wait that timed out says already that the change was accepted and goes on)
       const accepted = /\bwas accepted\b/.test(failure.message) ? '' : '; the change was accepted';
       // (a request the service never showed: its message says how to find it)
       const hint = e instanceof RequestNotShownError ? '' : `; ${o.followHint(s)}`;
-      set(s, { state: 'Unknown', message: `${failure.message}${accepted}${hint}`, failure });
+      this.set(s, { state: 'Unknown', message: `${failure.message}${accepted}${hint}`, failure });
     }
-  };
+  }
+
   /** Sends the PATCH of a change; the follow-up of an accepted request is returned (it runs outside the pool). */
-  const submit = async (s: ChangeStatus): Promise<Promise<void> | undefined> => {
+  private async submit(s: ChangeStatus): Promise<Promise<void> | undefined> {
     const { item } = s;
-    set(s, { state: 'Submitting' });
+    this.set(s, { state: 'Submitting' });
     let submitted;
     try {
-      submitted = await submitLimit(c, item.scope, item.entry.name, patchBody(item.current ?? {}, item.entry.name, item.entry.limit));
+      submitted = await submitLimit(this.c, item.scope, item.entry.name, patchBody(item.current ?? {}, item.entry.name, item.entry.limit));
     } catch (e) {
       const failure = asVxError(e);
       if (failure.exitCode === 130) throw e;
-      set(s, { state: 'Error', message: failure.message, failure });
+      this.set(s, { state: 'Error', message: failure.message, failure });
       return undefined;
     }
     const state = stateOf(submitted.body);
     if (!submitted.accepted) {
       // 200: done at once, no request to follow
-      set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
+      this.set(s, { state: state ?? 'Succeeded', requestId: requestIdFrom(submitted.body), message: submitted.body.properties?.message || undefined });
       return undefined;
     }
     let id: string;
     try {
       id = requestIdOf(submitted.body, submitted.location, item.scope);
     } catch (e) {
-      set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
+      this.set(s, { state: 'Unknown', message: asVxError(e).message, failure: asVxError(e) });
       return undefined;
     }
-    set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
+    this.set(s, { state: state ?? 'Accepted', requestId: id, message: submitted.body.properties?.message || undefined });
     if (isFinal(state)) return undefined;
-    return follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location, asyncUrl: submitted.asyncOperation });
-  };
+    return this.follow(s, id, { retryAfter: submitted.retryAfter, url: submitted.location, asyncUrl: submitted.asyncOperation });
+  }
+
   /** After a running request for another limit ended: read the quota again, plan it again, submit what is still needed. */
-  const afterOther = async (s: ChangeStatus): Promise<void> => {
+  private async afterOther(s: ChangeStatus): Promise<void> {
     let again: PlanItem;
     try {
-      again = planItem(s.item.entry, await getQuota(c, s.item.scope, s.item.entry.name));
+      again = planItem(s.item.entry, await getQuota(this.c, s.item.scope, s.item.entry.name));
     } catch (e) {
       const failure = asVxError(e);
       if (failure.exitCode === 130) throw e;
-      set(s, { state: 'Error', message: `${failure.message} (reading the quota again after request ${s.requestId} ended)`, failure });
+      this.set(s, { state: 'Error', message: `${failure.message} (reading the quota again after request ${s.requestId} ended)`, failure });
       return;
     }
     s.item = again;
     if (isChange(again)) {
-      await (await submit(s));
+      await (await this.submit(s));
       return;
     }
     // already in place (or kept higher): nothing to send; a decrease below usage stays refused
-    set(s, { state: again.action === 'refused' ? 'Error' : 'Succeeded', message: again.note });
-  };
-  await mapPool(
-    statuses,
-    o.concurrency,
-    async (s) => {
-      const { item } = s;
-      if (item.pending) {
-        // an earlier run's request: follow it from its first status read, send nothing
-        set(s, { state: item.pending.state, requestId: item.pending.requestId });
-        const then = otherLimit(item) ? () => (isFinal(s.state) ? afterOther(s) : undefined) : () => undefined;
-        follows.push(follow(s, item.pending.requestId, { retryAfter: '0' }).then(then));
-        return;
-      }
-      const f = await submit(s);
-      if (f) follows.push(f);
-    },
-    o.signal,
-  );
-  const settled = await Promise.allSettled(follows);
-  const interrupted = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (interrupted) throw interrupted.reason;
-  return statuses;
+    this.set(s, { state: again.action === 'refused' ? 'Error' : 'Succeeded', message: again.note });
+  }
 }
 
+// ---------------------------------------------------------------- outcome
+
+/** The entries that cannot be applied: the quota could not be read, or a decrease below its usage. */
+export function notApplicable(plan: readonly PlanItem[]): PlanItem[] {
+  return plan.filter((p) => p.action === 'failed' || p.action === 'refused');
+}
+
+const failureOf = (x: { failure?: VxError }): Pick<VxError, 'exitCode'> => x.failure ?? { exitCode: 1 };
+const entries = (n: number) => `entr${n > 1 ? 'ies' : 'y'}`;
+
+/** The exit of a plan with entries that cannot be applied (and nothing else to report). */
+export function planExit(plan: readonly PlanItem[]): ExitStatus {
+  const bad = notApplicable(plan);
+  return new ExitStatus(exitOf(bad.map(failureOf)), `${bad.length} ${entries(bad.length)} of the manifest cannot be applied: ${bad.map((p) => `entry ${p.entry.index} (${p.entry.name} in ${p.entry.location}): ${p.note}`).join('; ')}`);
+}
+
+/** The exit of a run whose changes did not all succeed or whose plan had entries it could not apply; undefined when all is well. */
+export function applyExit(statuses: readonly ChangeStatus[], plan: readonly PlanItem[]): ExitStatus | undefined {
+  const bad = statuses.filter((s) => s.state !== 'Succeeded');
+  const planFailures = notApplicable(plan);
+  if (!bad.length && !planFailures.length) return undefined;
+  const failures = [...bad.map(failureOf), ...planFailures.map(failureOf)];
+  const nOk = statuses.length - bad.length;
+  const changes = bad.length ? `; ${bad.map((s) => `${s.item.entry.name} in ${s.item.scope.location} ${s.state}`).join(', ')}` : '';
+  const skipped = planFailures.length ? `; ${planFailures.length} ${entries(planFailures.length)} not submitted (${planFailures.map((p) => `entry ${p.entry.index} ${p.action}`).join(', ')})` : '';
+  return new ExitStatus(exitOf(failures), `${nOk} of ${statuses.length} quota changes succeeded${changes}${skipped}; a rerun submits only what is still short`);
+}

@@ -1,10 +1,33 @@
 // Quotas across a fleet: many subscriptions x locations read concurrently, one row per quota with
 // limit, usage, headroom and percent used (a scope or quota that fails is a row with its error),
 // the least headroom first; and the check of needs against what is free. No terminal.
-import { asVxError, NotFoundError, type VxError } from '../../core/errors.js';
+import { asVxError, NotFoundError, UsageError, type VxError } from '../../core/errors.js';
 import { mapPool } from '../../core/pool.js';
+import { checkInt32 } from '../../model/mgmt.js';
 import type { MgmtClient } from './client.js';
 import { getQuota, listQuotas, type Quota, type QuotaScope } from './quota.js';
+import { checkSegment } from './validate.js';
+
+/** Repeated and comma-separated values, trimmed, without empties and duplicates (case-insensitive). */
+export function listValues(values: string[] | string | undefined): string[] {
+  const out: string[] = [];
+  for (const v of (Array.isArray(values) ? values : values === undefined ? [] : [values]).flatMap((x) => x.split(','))) {
+    const t = v.trim();
+    if (t && !out.some((o) => o.toLowerCase() === t.toLowerCase())) out.push(t);
+  }
+  return out;
+}
+
+/** Every subscription x location of a provider. */
+export function scopesOf(subscriptions: string[], provider: string, locations: string[]): QuotaScope[] {
+  return subscriptions.flatMap((subscription) => locations.map((location) => ({ subscription, provider, location })));
+}
+
+/** The exit code of a set of failures: theirs when they agree, else 1. */
+export function exitOf(failures: Pick<VxError, 'exitCode'>[]): number {
+  const codes = new Set(failures.map((f) => f.exitCode));
+  return codes.size === 1 ? [...codes][0] : 1;
+}
 
 export interface QuotaRow {
   subscription: string;
@@ -89,6 +112,16 @@ export function belowHeadroom(r: QuotaRow, t: HeadroomThreshold): boolean {
   if (r.error || r.headroom === undefined || r.limit === undefined) return true;
   if (t.percent) return (r.limit > 0 ? (r.headroom / r.limit) * 100 : 0) < t.value;
   return r.headroom < t.value;
+}
+
+/** `--min-headroom 20` (units) or `10%` (of the limit). */
+export function parseHeadroom(value: string | undefined): HeadroomThreshold | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(value);
+  if (!m || (m[2] && Number(m[1]) > 100) || (!m[2] && !Number.isInteger(Number(m[1])))) {
+    throw new UsageError(`invalid --min-headroom "${value}": expected a whole number of units (20) or a percentage of the limit from 0 to 100 (10%); nothing was sent`);
+  }
+  return { value: Number(m[1]), percent: Boolean(m[2]) };
 }
 
 export interface ReportOptions {
@@ -183,6 +216,17 @@ export interface CheckItem {
   scope: QuotaScope;
   name: string;
   need: number;
+}
+
+/** `cores=64` or `cores=64@westus2` */
+export function parseNeed(text: string): Need {
+  const m = /^([^=@]+)=([^@]*)(?:@(.*))?$/.exec(text.trim());
+  if (!m) throw new UsageError(`invalid --need "${text}": expected <quota>=<n> or <quota>=<n>@<location>, e.g. cores=64@westus2; nothing was sent`);
+  const name = checkSegment('resourceName', m[1].trim(), `quota name in --need "${text}"`);
+  const r = checkInt32(m[2], 0);
+  if (r.error) throw new UsageError(`invalid --need "${text}": the amount ${r.error}; nothing was sent`);
+  const location = m[3] === undefined ? undefined : checkSegment('location', m[3].trim(), `location in --need "${text}"`);
+  return { name, amount: r.value!, location };
 }
 
 /** Needs per subscription x location x quota; the same quota needed twice in a place is summed. */

@@ -1,0 +1,106 @@
+// The polling loop of `health watch`: read the events, report what is news, remember it, wait,
+// again; back off while the service is throttling or unavailable. What a report looks like (a
+// line, a JSON record, an --exec command) is the caller's.
+import { asVxError, InterruptedError, NetworkError, ThrottledError, UnavailableError } from '../../core/errors.js';
+import { sleep } from '../../core/sleep.js';
+import type { ResourceId } from '../../model/mgmt.js';
+import type { MgmtClient } from './client.js';
+import { listEvents, type HealthEvent } from './health.js';
+import { diffEvents, saveState, trackingId, type EventChange, type WatchState } from './watch.js';
+
+export interface WatchTarget {
+  subscription?: string;
+  resource?: ResourceId;
+}
+
+/** The events of the subscription (or the resource), all pages, of the watched types. */
+export async function currentEvents(c: MgmtClient, target: WatchTarget, types: string[] | undefined): Promise<HealthEvent[]> {
+  const events: HealthEvent[] = [];
+  for await (const e of listEvents(c, target.subscription, { resource: target.resource })) {
+    if (types && !types.includes(e.properties?.eventType ?? '')) continue;
+    events.push(e);
+  }
+  return events;
+}
+
+export interface WatchOptions {
+  target: WatchTarget;
+  types: string[] | undefined;
+  intervalSeconds: number;
+  /** one poll: a failure ends the run instead of a back-off */
+  once: boolean;
+  /** what was reported before (the state file's content) */
+  state: WatchState;
+  /** where the state is saved after each poll and on a stop */
+  statePath?: string;
+  /** Ctrl-C, SIGTERM, SIGHUP: the loop stops, the state is saved */
+  signal: AbortSignal;
+  /** reports one news; false when the report was cut short by the stop (it is news again next time) */
+  report(ch: EventChange): Promise<boolean>;
+  /** a failed poll that is tried again after a wait */
+  onRetry(message: string): void;
+}
+
+const RETRYABLE = [ThrottledError, UnavailableError, NetworkError];
+
+/** Polls until `once` is done or the signal fires; returns whether it was stopped by the signal. */
+export async function watchEvents(c: MgmtClient, o: WatchOptions): Promise<{ stopped: boolean }> {
+  let state = o.state;
+  let backoff = 0;
+  try {
+    for (;;) {
+      let events: HealthEvent[];
+      try {
+        events = await currentEvents(c, o.target, o.types);
+        backoff = 0;
+      } catch (e) {
+        if (!(await backOff(e, (backoff += 1), o))) break;
+        continue;
+      }
+      state = await reportNews(state, events, o);
+      if (o.statePath) await saveState(o.statePath, state);
+      if (o.once || o.signal.aborted) break;
+      if (!(await pause(o.intervalSeconds, o.signal))) break;
+    }
+  } finally {
+    if (o.signal.aborted && o.statePath) await saveState(o.statePath, state);
+  }
+  return { stopped: o.signal.aborted };
+}
+
+/** After a failed poll: rethrows what is not retryable, else waits; false when stopped. */
+async function backOff(e: unknown, attempt: number, o: WatchOptions): Promise<boolean> {
+  const err = asVxError(e);
+  if (o.signal.aborted || err instanceof InterruptedError) return false;
+  if (o.once || !RETRYABLE.some((k) => err instanceof k)) throw e;
+  // the back-off, or the service's Retry-After when it asks for longer
+  const asked = (err.retryAfterMs ?? 0) / 1000;
+  const wait = Math.max(Math.min(o.intervalSeconds * 2 ** attempt, 900), asked);
+  o.onRetry(`${err.message}; trying again in ${Math.round(wait)} s${asked > o.intervalSeconds * 2 ** attempt ? " (the service's Retry-After)" : ''}`);
+  return pause(wait, o.signal);
+}
+
+/** Reports the news of one poll; returns the state to remember. */
+async function reportNews(state: WatchState, events: HealthEvent[], o: WatchOptions): Promise<WatchState> {
+  const { changes, next } = diffEvents(state, events);
+  // stopped midway: the news fully reported are remembered, the rest (and one whose report was
+  // cut short) are news again next time
+  const reported: string[] = [];
+  for (const ch of changes) {
+    if (o.signal.aborted) break;
+    if (!(await o.report(ch))) break;
+    reported.push(trackingId(ch.event));
+  }
+  if (!o.signal.aborted) return next;
+  return { ...state, events: { ...state.events, ...Object.fromEntries(reported.map((id) => [id, next.events[id]])) } };
+}
+
+/** false when the signal fired during the wait */
+async function pause(seconds: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(seconds * 1000, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
