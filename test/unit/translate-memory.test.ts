@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory.js';
+import { decodeValue, encodeValue, entryKey, keyOptions, optionsId, TranslationMemory, type MemoryEntry } from '../../src/api/translator/memory/index.js';
 import type { TranslateParams } from '../../src/api/translator/options.js';
 import type { TranslateResult, Translation } from '../../src/model/translator.js';
 import { readTmx, TmxError, tmxHeader, tmxUnit, TMX_FOOTER } from '../../src/api/translator/tmx.js';
@@ -65,10 +65,10 @@ describe('memory store', () => {
     const [de] = m.idsFor(keyOptions({ to: ['de'], includeAlignment: true }));
     expect(m.lookup([de], 'x')).toEqual({ ...result, translations: [result.translations[0]] });
     expect(m.lookup(m.idsFor(keyOptions({ to: ['de'] })), 'x')).toBeUndefined();
-    const stats = m.stats();
+    const stats = await m.stats();
     expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
     expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
-    expect(m.stats().entries).toBe(1);
+    expect((await m.stats()).entries).toBe(1);
     await m.close();
   });
 
@@ -120,7 +120,9 @@ describe('memory store', () => {
     await m.flush();
     texts.forEach((t, i) => expect(m.lookup(k, t)).toEqual({ translations: [{ text: `#${i}`, to: 'de' }] }));
     expect(m.lookup(k, 'x'.repeat(602))).toBeUndefined();
-    expect([...m.entries()].map((e) => e.source).sort()).toEqual([...texts].sort());
+    const sources: string[] = [];
+    for await (const e of m.entries()) sources.push(e.source);
+    expect(sources.sort()).toEqual([...texts].sort());
     await m.close();
   });
 
@@ -131,7 +133,7 @@ describe('memory store', () => {
     await m.commit();
     m.store(k, 'queued', { translations: [{ text: 'wartet', to: 'de' }] });
     // a commit asked for while the store is reopened waits for it
-    const before = (m as unknown as { db: object }).db;
+    const before = (m as unknown as { backend: { db: object } }).backend.db;
     const relieved = m.relieve(-Infinity);
     expect(m.remapping).toBeDefined(); // the queued writes are committed by the reopen itself
     const committing = (async () => {
@@ -140,13 +142,13 @@ describe('memory store', () => {
       await m.commit();
     })();
     await relieved;
-    expect((m as unknown as { db: object }).db).not.toBe(before);
+    expect((m as unknown as { backend: { db: object } }).backend.db).not.toBe(before);
     await committing;
     await m.flush();
     expect(m.lookup(k, 'line 1999')).toEqual({ translations: [{ text: 'Zeile 1999', to: 'de' }] });
     expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
     expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
-    expect(m.stats().entries).toBe(2002);
+    expect((await m.stats()).entries).toBe(2002);
     await m.close();
   });
 
@@ -157,7 +159,7 @@ describe('memory store', () => {
     await m.commit();
     m.store(k, 'queued', { translations: [{ text: 'wartet', to: 'de' }] });
     // the run answers a batch (and commits it) just as the reopen's sync to disk is done
-    const db = (m as unknown as { db: { flushed: PromiseLike<unknown> } }).db;
+    const db = (m as unknown as { backend: { db: { flushed: PromiseLike<unknown> } } }).backend.db;
     const flushed = db.flushed;
     let committed: Promise<void> | undefined;
     const answered = () => {

@@ -2,7 +2,7 @@
 // result per input item in input order, bounded waiting, failures naming the first unanswered item.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyOptions, TranslationMemory } from '../../src/api/translator/memory.js';
+import { keyOptions, TranslationMemory } from '../../src/api/translator/memory/index.js';
 import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { TranslateResult } from '../../src/model/translator.js';

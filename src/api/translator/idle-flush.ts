@@ -18,7 +18,7 @@ const MAX_FLUSH_MS = 2 ** 31 - 1;
  * The idle delay: VX_TRANSLATE_FLUSH_MS (a test hook, whole milliseconds from 1) or the default;
  * any other value is ignored.
  */
-export function flushDelay(env: NodeJS.ProcessEnv = process.env): number {
+export function flushDelay(env: Readonly<Record<string, string | undefined>>): number {
   const v = env.VX_TRANSLATE_FLUSH_MS;
   if (v === undefined || !/^\d+$/.test(v)) return DEFAULT_FLUSH_MS;
   const n = Number(v);

@@ -21,7 +21,7 @@
 import { countChars, type TranslateResult } from '../../model/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
-import { completeResult, type TranslationMemory } from './memory.js';
+import { completeResult, type TranslationMemory } from './memory/index.js';
 import { itemProblem } from './batcher.js';
 import { ItemTooLong } from './stream.js';
 

@@ -8,7 +8,7 @@ import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { sameFile } from '../../core/input.js';
 import { characterCount } from '../../model/families.js';
-import { TranslationMemory } from './memory.js';
+import { TranslationMemory, type OpenMemoryOptions } from './memory/index.js';
 
 /** Where the settings are read: the profile's configuration and the environment. */
 export interface SettingsSource {
@@ -81,9 +81,9 @@ export function notOverMemory(out: string | undefined, memory: string): void {
  * Opens a run's memory, if it has one. A run that only looks (--estimate, --dry-run) only reads it,
  * and a memory that does not exist yet holds nothing: it is not created.
  */
-export async function openRunMemory(path: string | undefined, onlyLooking: boolean): Promise<TranslationMemory | undefined> {
+export async function openRunMemory(path: string | undefined, onlyLooking: boolean, env: OpenMemoryOptions['env']): Promise<TranslationMemory | undefined> {
   if (path === undefined || (onlyLooking && !existsSync(path))) return undefined;
-  return TranslationMemory.open(path, { readOnly: onlyLooking });
+  return TranslationMemory.open(path, { readOnly: onlyLooking, env });
 }
 
 /**

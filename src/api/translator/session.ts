@@ -27,6 +27,8 @@ export interface SessionOptions {
   /** billed characters the run may spend (exit 6 before a batch that would cross it) */
   budget?: number;
   signal: AbortSignal;
+  /** the pause that sends a partial batch of a live input (see idle-flush.ts) */
+  flushMs?: number;
   /** called with each answered request (the --debug line): `to` the targets it was sent to */
   onBatch?(batch: Batch, outcome: BatchOutcome, items: string, to: readonly string[]): void;
 }
@@ -58,7 +60,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
     const name = (i: number) => input.label.one(itemOf(i) ?? 0);
     // a partial batch goes when no new distinct text comes for a while: the input's pause when it
     // is live, else shortly (the reader may be waiting for the output to catch up)
-    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? undefined : REUSE_FLUSH_MS, signal: o.signal })) {
+    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: out } = ev;
       const wrong = mismatch(out.results, to);

@@ -17,7 +17,7 @@ import { Wakeup } from '../../core/wakeup.js';
 import { countChars, LIMITS } from '../../model/translator.js';
 import { Batcher, fmt, itemProblem, type Batch } from './batcher.js';
 import type { BatchOutcome } from './client.js';
-import { flushDelay, IdleFlush } from './idle-flush.js';
+import { DEFAULT_FLUSH_MS, IdleFlush } from './idle-flush.js';
 import { OrderedPipeline } from './pipeline.js';
 
 export { BatchFailure } from './pipeline.js';
@@ -76,7 +76,7 @@ export interface StreamOptions {
   concurrency: number;
   /** the input arrives over time (a pipe, a terminal): a partial batch is sent when it pauses */
   live?: boolean;
-  /** the pause that sends a partial batch of a live input (default: flushDelay()) */
+  /** the pause that sends a partial batch of a live input (default: DEFAULT_FLUSH_MS; flushDelay reads the environment's) */
   flushMs?: number;
   /** keep each batch's texts in its event (otherwise they are let go once the request is built) */
   keepTexts?: boolean;
@@ -186,7 +186,7 @@ async function drive(
   // a live input: a partial batch is sent once no item came for a while (never for a regular file)
   const idle = opts.live
     ? new IdleFlush({
-        delayMs: opts.flushMs ?? flushDelay(),
+        delayMs: opts.flushMs ?? DEFAULT_FLUSH_MS,
         open: () => batcher.size > 0,
         flush: async () => {
           const b = batcher.take();

@@ -19,7 +19,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { LANGUAGE_CODE, serviceLanguage, type TranslateResult } from '../../model/translator.js';
-import type { KeyOptions, MemoryEntry } from './memory.js';
+import type { KeyOptions, MemoryEntry } from './memory/index.js';
 import { unescapeHtml } from './files/protect.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -26,13 +26,12 @@ import { decodeUtf8 } from '../../core/input.js';
 import { shellQuote } from '../../core/child.js';
 import { serviceLanguage } from '../../model/translator.js';
 import { parseConcurrency } from '../../api/translator/options.js';
-import { TranslationMemory } from '../../api/translator/memory.js';
+import type { TranslationMemory } from '../../api/translator/memory/index.js';
 import { filesMemory } from '../../api/translator/files/tm.js';
 import { BudgetExceeded, MeteredSender } from '../../api/translator/metered.js';
 import { Pacer } from '../../core/pacer.js';
-import { existsSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { closeRunMemory, runSettings } from '../../api/translator/run-settings.js';
+import { closeRunMemory, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
 
 const FORMATS: Record<FormatName, FileFormat> = { xliff, json, yaml, po, md: markdown };
 const EXTENSIONS: Record<string, FormatName> = { '.xlf': 'xliff', '.xliff': 'xliff', '.xlf2': 'xliff', '.json': 'json', '.yml': 'yaml', '.yaml': 'yaml', '.po': 'po', '.pot': 'po', '.md': 'md', '.markdown': 'md', '.mdx': 'md' };
@@ -316,7 +315,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const account = { spent: 0 };
   try {
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
-    if (settings.memory !== undefined && items.size && (!ctx.http.dryRun || existsSync(settings.memory))) memory = await TranslationMemory.open(settings.memory, { readOnly: ctx.http.dryRun });
+    if (items.size) memory = await openRunMemory(settings.memory, ctx.http.dryRun, ctx.env);
     if (!ctx.http.dryRun) ctx.http.opts.connections = concurrency;
     result = await translateItems([...items.values()], {
       memory: memory && filesMemory(memory, groupParams, protect, accept),

@@ -2,6 +2,7 @@
 // to stdout or to a file renamed into place at the end, with a progress bar at a terminal.
 import { fmt } from '../../api/translator/batcher.js';
 import type { TranslatorClient } from '../../api/translator/client.js';
+import { flushDelay } from '../../api/translator/idle-flush.js';
 import { explainFailure, type Items } from '../../api/translator/input.js';
 import type { TranslateParams } from '../../api/translator/options.js';
 import type { ReuseEvent } from '../../api/translator/reuse.js';
@@ -83,7 +84,7 @@ export async function render(ctx: Ctx, client: TranslatorClient, params: Transla
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
-  const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
+  const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
   const started = performance.now();
   try {
     for await (const ev of events) {

@@ -3,7 +3,7 @@
 // rendered as it arrives (render.ts); or, with --estimate or --dry-run, what the run would send.
 import { TranslatorClient } from '../../api/translator/client.js';
 import { explainFailure, sourceItems, textItems, type Items } from '../../api/translator/input.js';
-import { keyOptions } from '../../api/translator/memory.js';
+import { keyOptions } from '../../api/translator/memory/index.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags } from '../../api/translator/options.js';
 import { closeRunMemory, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
 import { estimateRun, planRun } from '../../api/translator/session.js';
@@ -77,7 +77,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   let failed = false;
   try {
     // --estimate and --dry-run only read the memory
-    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun);
+    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, ctx.env);
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
     // (a line no request can carry is named as the run names it: nothing was sent)

@@ -35,7 +35,7 @@ export interface EngineOptions {
   memory?: FilesMemory;
 }
 
-/** What the engine needs of a translation memory (api/translator/memory.ts). */
+/** What the engine needs of a translation memory (api/translator/memory/). */
 export interface FilesMemory {
   /** the memory's ids of a group's targets (in the group's language order) */
   ids(langs: string[]): string[];

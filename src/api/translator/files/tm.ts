@@ -4,7 +4,7 @@
 // imported as the plain `Hello {{name}}`). A unit the memory lacks as HTML is looked up as that
 // plain text too, and a plain answer whose placeholders are the unit's is taken, protected as the
 // unit was: what a vendor translated is not paid for again.
-import { keyOptions, type TranslationMemory } from '../memory.js';
+import { keyOptions, type TranslationMemory } from '../memory/index.js';
 import type { TranslateParams } from '../options.js';
 import type { FilesMemory } from './engine.js';
 import { placeholderProblem, plainOfHtml, tokenize, toHtml, type ProtectOptions } from './protect.js';

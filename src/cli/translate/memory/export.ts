@@ -1,6 +1,6 @@
 // `vx translate memory export`: every entry as TMX 1.4, streamed to standard output or --out.
 import { fmt } from '../../../api/translator/batcher.js';
-import { TranslationMemory } from '../../../api/translator/memory.js';
+import { TranslationMemory } from '../../../api/translator/memory/index.js';
 import { notOverMemory, requireMemoryPath } from '../../../api/translator/run-settings.js';
 import { tmxHeader, tmxUnit, TMX_FOOTER } from '../../../api/translator/tmx.js';
 import type { Ctx } from '../../../core/context.js';
@@ -14,14 +14,14 @@ export async function run(ctx: Ctx, given: MemoryExportOptions): Promise<void> {
   const opts = { ...given, out: outFile(given.out) };
   const path = requireMemoryPath(ctx, opts.memory);
   notOverMemory(opts.out, path);
-  const mem = await TranslationMemory.open(path, { readOnly: true });
+  const mem = await TranslationMemory.open(path, { readOnly: true, env: ctx.env });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n = 0;
   try {
     await sink.write(tmxHeader(VERSION));
     // written in pieces of about 64 KiB, each with back-pressure
     let buf = '';
-    for (const e of mem.entries()) {
+    for await (const e of mem.entries()) {
       if (ctx.signal.aborted) throw new InterruptedError();
       buf += tmxUnit(e);
       n++;

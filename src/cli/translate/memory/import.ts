@@ -2,7 +2,7 @@
 // file checked first (a problem anywhere imports nothing), then read again and stored.
 import { statSync } from 'node:fs';
 import { fmt } from '../../../api/translator/batcher.js';
-import { TranslationMemory, type MemoryEntry } from '../../../api/translator/memory.js';
+import { TranslationMemory, type MemoryEntry } from '../../../api/translator/memory/index.js';
 import { language } from '../../../api/translator/options.js';
 import { requireMemoryPath } from '../../../api/translator/run-settings.js';
 import { readTmx, TmxError, type TmxSkipped } from '../../../api/translator/tmx.js';
@@ -57,7 +57,7 @@ export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Pr
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
     return;
   }
-  const mem = await TranslationMemory.open(path);
+  const mem = await TranslationMemory.open(path, { env: ctx.env });
   let n = 0;
   try {
     await readTmx(file, async (e: MemoryEntry) => {

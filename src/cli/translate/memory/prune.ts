@@ -1,6 +1,6 @@
 // `vx translate memory prune`: entries removed by age, target or source language (asks, or --yes).
 import { fmt } from '../../../api/translator/batcher.js';
-import { TranslationMemory, type MemoryEntry } from '../../../api/translator/memory.js';
+import { TranslationMemory, type MemoryEntry } from '../../../api/translator/memory/index.js';
 import { language } from '../../../api/translator/options.js';
 import { requireMemoryPath } from '../../../api/translator/run-settings.js';
 import type { Ctx } from '../../../core/context.js';
@@ -46,10 +46,10 @@ function selection(opts: MemoryPruneOptions): (e: MemoryEntry) => boolean {
 export async function run(ctx: Ctx, opts: MemoryPruneOptions): Promise<void> {
   const path = requireMemoryPath(ctx, opts.memory);
   const drop = selection(opts);
-  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false });
+  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false, env: ctx.env });
   try {
     let matching = 0;
-    for (const e of mem.entries()) if (drop(e)) matching++;
+    for await (const e of mem.entries()) if (drop(e)) matching++;
     const entries = `${fmt(matching)} entr${matching === 1 ? 'y' : 'ies'}`;
     if (ctx.globals.dryRun) {
       ctx.dryRunNote(`would remove ${entries} from ${mem.path}`);
@@ -66,7 +66,7 @@ export async function run(ctx: Ctx, opts: MemoryPruneOptions): Promise<void> {
         return true;
       });
     }
-    await ctx.print({ removed, remaining: mem.stats().entries, memory: mem.path }, { notTTY: 'json' });
+    await ctx.print({ removed, remaining: (await mem.stats()).entries, memory: mem.path }, { notTTY: 'json' });
   } finally {
     await mem.close();
   }
