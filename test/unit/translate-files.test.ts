@@ -3,6 +3,11 @@
 // forms, and the format readers' surgical edits.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadIcu } from '../../src/api/translator/files/icu.js';
+
+beforeAll(async () => {
+  await loadIcu();
+});
 import { json, jsonTargetPath, loadJson, pluralCategories } from '../../src/api/translator/files/json.js';
 import { unitStatus } from '../../src/api/translator/files/lock.js';
 import { loadMarkdown, markdown } from '../../src/api/translator/files/markdown.js';

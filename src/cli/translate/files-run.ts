@@ -16,6 +16,7 @@ import { loadMarkdown, markdown, misaligned } from '../../api/translator/files/m
 import { declaredCharset, po } from '../../api/translator/files/po.js';
 import { customPatterns, fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece } from '../../api/translator/files/protect.js';
 import { FORMAT_NAMES, hash, type FileFormat, type FormatName, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from '../../api/translator/files/types.js';
+import { loadIcu } from '../../api/translator/files/icu.js';
 import { loadXliff, xliff, xliffVersion, XLIFF_STATES } from '../../api/translator/files/xliff.js';
 import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
@@ -48,6 +49,7 @@ export function formatOf(file: string, flag: string | undefined): FormatName {
 }
 
 async function load(format: FormatName): Promise<void> {
+  await loadIcu();
   if (format === 'xliff') await loadXliff();
   else if (format === 'json') await loadJson();
   else if (format === 'yaml') await loadYaml();

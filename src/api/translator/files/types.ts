@@ -25,8 +25,13 @@ export interface SourceUnit {
 
 /** A unit's value in a rendered target. */
 export type UnitValue =
-  /** the existing target's value, carried over as it is */
-  | { kind: 'keep' }
+  /**
+   * the existing target's value, carried over as it is. `review`: its source changed since a person
+   * wrote it (XLIFF: a needs-review state). `from`: the key under which the target holds it, the
+   * unit of a source that changed into this one (PO: msgmerge's fuzzy match, written fuzzy with the
+   * old msgid as `#|`); only formats with `previous()` get it
+   */
+  | { kind: 'keep'; review?: boolean; from?: string }
   /** a new translation, one piece list per part; `review`: written, but marked for review (PO fuzzy) */
   | { kind: 'new'; parts: Piece[][]; review?: boolean };
 
@@ -92,6 +97,11 @@ export interface FileFormat {
    * break where one breaks its structure), or undefined: such a unit is left untranslated.
    */
   check?(source: readonly Piece[], translation: readonly Piece[]): string | undefined;
+  /**
+   * For a unit the target lacks: the key under which the target holds the translation of the
+   * source it changed from (PO: the entry msgmerge would match fuzzily), when the format finds one.
+   */
+  previous?(source: SourceDoc, target: TargetDoc, units: readonly SourceUnit[]): Map<string, string>;
   /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
   targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
 }
