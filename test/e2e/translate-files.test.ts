@@ -18,7 +18,7 @@ const EXPECTED = join(FIXTURES, 'expected');
 
 function scratch(): string {
   const dir = tempDir('vx-files-');
-  for (const f of readdirSync(FIXTURES)) if (f !== 'expected' && f !== 'real') cpSync(join(FIXTURES, f), join(dir, f));
+  for (const f of readdirSync(FIXTURES)) if (statSync(join(FIXTURES, f)).isFile()) cpSync(join(FIXTURES, f), join(dir, f));
   return dir;
 }
 
