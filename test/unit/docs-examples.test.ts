@@ -208,6 +208,30 @@ describe('the examples of README.md and docs/', () => {
     expect(spawned).toBeLessThan(4);
   }, 60_000);
 
+  it('docs/reliability.md names tests that exist, and the cases it quotes are in them', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'reliability.md'), 'utf8');
+    const missing: string[] = [];
+    let named = 0;
+    for (const line of page.split('\n').filter((l) => l.startsWith('- '))) {
+      // `test/e2e/x.test.ts` ("a describe or it name", "another")
+      for (const m of line.matchAll(/`(test\/[^`]+\.test\.ts)`(?: \(((?:"[^"]*"(?:, )?)+)\))?/g)) {
+        named++;
+        let source: string;
+        try {
+          source = readFileSync(join(ROOT, m[1]!), 'utf8').replace(/\\'/g, "'");
+        } catch {
+          missing.push(`${m[1]} does not exist`);
+          continue;
+        }
+        for (const [, name] of (m[2] ?? '').matchAll(/"([^"]*)"/g)) {
+          if (!source.includes(name!.replace(/\.\.\.|…/g, '').trim())) missing.push(`${m[1]} has no case "${name}"`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(named).toBeGreaterThan(30);
+  });
+
   it("README's first command prints the pseudo-translation the README shows", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('npm ci && npm run build && node bin/vx.js emulator exec -- vx translate --to de --to fr "Good morning"\n');
