@@ -153,6 +153,11 @@ function mdCode(s: string): string {
   return s.includes('`') ? `\`\` ${s} \`\`` : `\`${s}\``;
 }
 
+/** A code span in a table cell: GitHub's tables split a row at a `|` even inside code, unless escaped. */
+function mdCellCode(s: string): string {
+  return mdCode(s).replace(/\|/g, '\\|');
+}
+
 function optionNote(o: OptionEntry): string {
   const notes = [o.required ? 'required' : '', o.choices ? `one of: ${o.choices.join(', ')}` : '', o.default !== undefined ? `default: ${o.default}` : ''].filter(Boolean);
   return notes.length ? ` (${notes.join('; ')})` : '';
@@ -160,18 +165,18 @@ function optionNote(o: OptionEntry): string {
 
 function mdOptions(title: string, options: readonly OptionEntry[]): string[] {
   if (!options.length) return [];
-  return [`${title}:`, '', '| option | meaning |', '|---|---|', ...options.map((o) => `| ${mdCode(o.flags)} | ${mdText(o.help + optionNote(o))} |`), ''];
+  return [`${title}:`, '', '| option | meaning |', '|---|---|', ...options.map((o) => `| ${mdCellCode(o.flags)} | ${mdText(o.help + optionNote(o))} |`), ''];
 }
 
 function mdEntry(e: Entry, level: string, page: string): string[] {
   const out = [`${level} ${e.words}`, '', mdText(e.summary), ''];
   if (e.aliases.length) out.push(`Aliases: ${e.aliases.map(mdCode).join(', ')}`, '');
   if (e.usage) out.push('```text', `Usage: ${e.usage}`, '```', '');
-  if (e.args.length) out.push('Arguments:', '', '| argument | meaning |', '|---|---|', ...e.args.map((a) => `| ${mdCode(a.term)} | ${mdText(a.help + (a.choices ? ` (one of: ${a.choices.join(', ')})` : ''))} |`), '');
+  if (e.args.length) out.push('Arguments:', '', '| argument | meaning |', '|---|---|', ...e.args.map((a) => `| ${mdCellCode(a.term)} | ${mdText(a.help + (a.choices ? ` (one of: ${a.choices.join(', ')})` : ''))} |`), '');
   out.push(...mdOptions('Options', e.options));
   if (e.children.length) {
     out.push('Commands:', '', '| command | summary |', '|---|---|');
-    for (const c of e.children) out.push(`| ${c.page === page ? `[${mdCode(c.words)}](#${anchor(c.words)})` : `[${mdCode(c.words)}](${c.page}.md)`} | ${mdText(c.summary)} |`);
+    for (const c of e.children) out.push(`| ${c.page === page ? `[${mdCellCode(c.words)}](#${anchor(c.words)})` : `[${mdCellCode(c.words)}](${c.page}.md)`} | ${mdText(c.summary)} |`);
     out.push('');
   }
   if (e.examples.length) out.push('Examples:', '', '```sh', ...e.examples, '```', '');

@@ -28,7 +28,8 @@ function pageText(c: Command, dir: 'commands' | 'man'): string {
   const name = (x: Command) => path(x).replace(/ /g, '-');
   for (let x: Command | null = c; x; x = x.parent) {
     const f = files.find((f) => f.path === `docs/${dir}/${name(x)}.${dir === 'man' ? '1' : 'md'}`);
-    if (f) return f.text;
+    // a | in a table cell is escaped, code spans included
+    if (f) return f.text.replace(/\\\|/g, '|');
   }
   throw new Error(`no page documents ${path(c)}`);
 }
@@ -75,6 +76,13 @@ describe('the command reference and manual pages', () => {
     for (const f of files.filter((f) => f.path.endsWith('.md'))) {
       const outsideCode = f.text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
       expect(outsideCode, f.path).not.toMatch(/<(?!!--)[a-z]/i);
+      // every row of a table has the columns of its header (a | left unescaped would add one)
+      let columns = 0;
+      for (const row of f.text.split('\n')) {
+        if (!row.startsWith('|')) columns = 0;
+        else if (!columns) columns = row.split(/(?<!\\)\|/).length;
+        else expect(row.split(/(?<!\\)\|/).length, `${f.path}: ${row}`).toBe(columns);
+      }
     }
     for (const f of files.filter((f) => f.path.endsWith('.1'))) {
       for (const line of f.text.split('\n')) expect(line.startsWith("'") || (line.startsWith('.') && !/^\.(\\"|(TH|SH|SS|TP|PP|RS|RE|nf|fi)\b)/.test(line)), `${f.path}: ${line}`).toBe(false);
