@@ -82,12 +82,21 @@ const results = [];
 export function report(target, value, baseline, goal, { unit = 'ms', higherIsBetter = false, note = '', informational = false } = {}) {
   const ratio = value / baseline;
   const ok = higherIsBetter ? ratio >= goal : ratio <= goal;
-  const line = `${informational ? 'INFO' : ok ? 'PASS' : 'MISS'}  ${target}: ${ratio.toFixed(2)}x (${value.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit}; goal ${higherIsBetter ? '>=' : '<='} ${goal}x)${note ? `  ${note}` : ''}`;
-  console.log(line);
-  if (!informational) results.push({ target, ratio, value, baseline, goal, ok });
+  const measured = `${ratio.toFixed(2)}x (${value.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit})${note ? ` ${note}` : ''}`;
+  const goalText = `${higherIsBetter ? '>=' : '<='} ${goal}x`;
+  console.log(`${informational ? 'INFO' : ok ? 'PASS' : 'MISS'}  ${target}: ${measured.replace(')', `; goal ${goalText})`)}`);
+  results.push({ target, ratio, value, baseline, goal, ok, informational, measured, goalText });
   return ok;
 }
 
+/** The targets (the informational lines left out). */
 export function allResults() {
-  return results;
+  return results.filter((r) => !r.informational);
+}
+
+/** The markdown table of every line reported in this run (for bench/README.md). */
+export function resultsTable() {
+  const cell = (s) => s.replace(/\|/g, '\\|');
+  const rows = results.map((r) => `| ${cell(r.target.trim())} | ${r.informational ? '(information)' : r.goalText} | ${cell(r.measured)}${r.informational || r.ok ? '' : ' **missed**'} |`);
+  return ['| target | goal | measured |', '|---|---|---|', ...rows].join('\n');
 }

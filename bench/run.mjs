@@ -1,6 +1,9 @@
 // `npm run bench`: every performance target of the project, each as a ratio against a baseline
 // measured in the same run (the machines are shared and noisy). `node bench/run.mjs startup get`
-// runs a subset.
+// runs a subset; `npm run bench -- --write` runs them all and rewrites the table of bench/README.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { startup } from './startup.mjs';
 import { get } from './get.mjs';
 import { paging } from './paging.mjs';
@@ -9,14 +12,29 @@ import { files } from './files.mjs';
 import { fleet } from './fleet.mjs';
 import { bulk } from './bulk.mjs';
 import { translateMemoryVolume, translateReuse } from './translate-reuse.mjs';
-import { allResults } from './lib.mjs';
+import { allResults, resultsTable, ROOT } from './lib.mjs';
 
 const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, bulk, fleet, files };
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(all);
-console.log(`vx benchmarks on node ${process.version}, ${(await import('node:os')).cpus().length} CPUs; ratios of medians, interleaved runs`);
+const write = process.argv.includes('--write');
+const named = process.argv.slice(2).filter((a) => a !== '--write');
+// the table is of the whole run: a subset would leave the other rows out
+if (write && named.length) throw new Error('--write runs every benchmark: name none');
+const chosen = named.length ? named : Object.keys(all);
+const machine = `node ${process.version}, ${cpus().length} CPUs`;
+console.log(`vx benchmarks on ${machine}; ratios of medians, interleaved runs`);
 for (const name of chosen) {
   if (!all[name]) throw new Error(`unknown benchmark ${name}; one of ${Object.keys(all).join(', ')}`);
   await all[name]();
 }
 const res = allResults();
 console.log(`${res.filter((r) => r.ok).length} of ${res.length} targets met`);
+if (write) {
+  const file = join(ROOT, 'bench', 'README.md');
+  const page = readFileSync(file, 'utf8');
+  const begin = page.indexOf('<!-- bench:table');
+  const end = page.indexOf('<!-- bench:end -->');
+  if (begin < 0 || end < begin) throw new Error(`${file}: no <!-- bench:table ... --> ... <!-- bench:end --> block to rewrite`);
+  const head = page.slice(begin, page.indexOf('\n', begin) + 1);
+  writeFileSync(file, `${page.slice(0, begin)}${head}On ${machine} (${cpus()[0]?.model.trim() ?? 'unknown CPU'}).\n\n${resultsTable()}\n${page.slice(end)}`);
+  console.log(`wrote the table of ${file}`);
+}
