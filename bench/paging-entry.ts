@@ -9,7 +9,7 @@ import { SETTINGS } from '../src/api/settings.js';
 import { Config } from '../src/core/config.js';
 import { Http } from '../src/core/http/index.js';
 import { renderJson } from '../src/core/output/index.js';
-import { findSet } from '../src/model/erp.js';
+import { findSet } from '../src/model/erp/index.js';
 
 export async function vxList(base: string, company: string): Promise<number> {
   const h = new Http({ retries: 4 });

@@ -11,7 +11,7 @@ import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { confirmingPrompter } from '../helpers/ctx.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { findSet } from '../../src/model/erp.js';
+import { findSet } from '../../src/model/erp/index.js';
 import { tty } from '../helpers/tty.js';
 import { tempDir, removeDir } from '../helpers/vx.js';
 

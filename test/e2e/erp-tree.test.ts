@@ -3,7 +3,7 @@
 // spec's api version, If-Match, exact body) and as vx printed it; every field in --help; and
 // table/tsv columns that follow --select.
 import { describe, expect, it } from 'vitest';
-import { ERP_SETS, typeText, type ErpSet } from '../../src/model/erp.js';
+import { ERP_SETS, typeText, type ErpSet } from '../../src/model/erp/index.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const e2e = useEmulator();

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/api/erp/bulk.js';
-import { findSet } from '../../src/model/erp.js';
+import { findSet } from '../../src/model/erp/index.js';
 
 const people = findSet('salespeople')!;
 

@@ -5,7 +5,7 @@ import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError, ConflictError, UsageError } from '../../src/core/errors.js';
 import { Http, type HttpRequest } from '../../src/core/http/index.js';
-import { findSet } from '../../src/model/erp.js';
+import { findSet } from '../../src/model/erp/index.js';
 
 const COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
 const env = { VX_ERP_PREFIX: 'http://127.0.0.1:9/erp/', VX_ERP_TOKEN: 't0ken', VX_ERP_COMPANY: COMPANY, VX_CONFIG_DIR: '/nonexistent-vx-test' };

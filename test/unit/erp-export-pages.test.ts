@@ -6,7 +6,7 @@ import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { Http } from '../../src/core/http/index.js';
 import { isExactNumber, stringifyExact } from '../../src/core/json.js';
-import { findSet } from '../../src/model/erp.js';
+import { findSet } from '../../src/model/erp/index.js';
 import { HttpMock } from '../helpers/httpmock.js';
 
 const COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';

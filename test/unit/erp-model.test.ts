@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBody, parseSets } from '../../src/api/erp/body.js';
 import { UsageError } from '../../src/core/errors.js';
 import { fieldHelp, registerErpSets } from '../../src/cli/erp/index.js';
-import { checkValue, collectionPath, ERP_SETS, findSet, keySegment, parseFieldText, type ErpSet } from '../../src/model/erp.js';
+import { checkValue, collectionPath, ERP_SETS, findSet, keySegment, parseFieldText, type ErpSet } from '../../src/model/erp/index.js';
 
 const orders = findSet('salesOrders')!;
 const currencies = findSet('currencies')!;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readJsonRows, readOnlyColumns, updateKeys } from '../../src/api/erp/rows.js';
 import { stringifyExact } from '../../src/core/json.js';
-import { findSet } from '../../src/model/erp.js';
+import { findSet } from '../../src/model/erp/index.js';
 
 const people = findSet('salespeople')!;
 const orders = findSet('sales-orders')!;

@@ -350,7 +350,7 @@ describe('amounts in tables', () => {
     expect(amountText('n/a')).toBe('n/a');
     expect(amountText(null)).toBe(null);
     const { columnsOf } = await import('../../src/cli/erp/columns.js');
-    const { findSet } = await import('../../src/model/erp.js');
+    const { findSet } = await import('../../src/model/erp/index.js');
     const table = renderTable([{ number: 'S-1', customerName: 'Adatum', totalAmountIncludingTax: 735.125 }], { columns: columnsOf(findSet('salesOrders')), width: 200 });
     expect(table).toContain('735.125');
   });

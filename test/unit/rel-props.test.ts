@@ -15,7 +15,7 @@ import { parseRetryAfter, retryDelay } from '../../src/core/http/index.js';
 import { FORMATS, render, parseFormat } from '../../src/core/output/index.js';
 import { resolveNextLink } from '../../src/core/paging.js';
 import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
-import { ERP_SETS, checkValue, parseFieldText } from '../../src/model/erp.js';
+import { ERP_SETS, checkValue, parseFieldText } from '../../src/model/erp/index.js';
 import { RULES, type RuleName } from '../../src/model/mgmt.js';
 
 const SEED = Number(process.env.VX_REL_PROPS_SEED ?? 424242);

@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.js';
 import { isVxError, type VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http/index.js';
 import { buildQuery } from '../../core/url.js';
-import { LCS_VERSION, LCS_VERSION_HEADER } from '../../model/erp.js';
+import { LCS_VERSION, LCS_VERSION_HEADER } from '../../model/lcs.js';
 import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../model/mgmt.js';
 import { resolveNamespace } from '../mgmt/client.js';
 import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from '../../model/translator.js';

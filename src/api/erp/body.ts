@@ -4,7 +4,7 @@
 import { UsageError } from '../../core/errors.js';
 import { readJsonArg } from '../../core/input.js';
 import { ExactNumber, isExactNumber, isSafeLiteral } from '../../core/json.js';
-import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp.js';
+import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 
 const LITERAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 

@@ -2,7 +2,7 @@
 // record read first where a delete needs one, then one operation per record, one result each.
 import { InterruptedError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
-import type { ActionDef, ErpSet } from '../../model/erp.js';
+import type { ActionDef, ErpSet } from '../../model/erp/index.js';
 import type { BatchClient, BatchOp } from './batch.js';
 import { checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultLog } from './bulk.js';
 import { odataQuery, type ErpClient, type ListQuery } from './client.js';

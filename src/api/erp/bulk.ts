@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.js';
 import { InterruptedError, isVxError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { Pacer, type Paced } from '../../core/pacer.js';
-import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../model/erp.js';
+import { BATCH_MAX_OPERATIONS, keySegment, type ErpSet } from '../../model/erp/index.js';
 import { parseRateLimit, RATE_LIMIT_FORM, wholeNumber } from '../../model/families.js';
 import { BatchClient, type BatchOp, type OpResult } from './batch.js';
 import type { ErpClient } from './client.js';

@@ -2,7 +2,7 @@
 // each up and decides from what the service holds whether the earlier run did it, and the
 // commands a person runs to check them by hand.
 import { InterruptedError } from '../../core/errors.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { BatchClient } from './batch.js';
 import { checkCommand, lookup, type BulkOptions, type Found, type RowResult } from './bulk.js';
 import type { ErpClient } from './client.js';

@@ -1,5 +1,5 @@
 // One generic client for every entity set of the business-data API, driven by the models in
-// model/erp.ts: URLs, OData list options and paging, get/create/update/delete with If-Match,
+// model/erp/: URLs, OData list options and paging, get/create/update/delete with If-Match,
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
 import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
@@ -7,7 +7,7 @@ import type { Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
-import { collectionPath, isGuid, keySegment, type ErpSet } from '../../model/erp.js';
+import { collectionPath, isGuid, keySegment, type ErpSet } from '../../model/erp/index.js';
 import { authHeaders, serviceBase } from '../service.js';
 import { erpPrefixProblem } from '../../model/families.js';
 

@@ -2,7 +2,7 @@
 // whatever the number of records, and reading the next page overlaps writing this one.
 import { StreamRenderer, type Column, type Format, type ResultSink } from '../../core/output/index.js';
 import { UsageError } from '../../core/errors.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { Entity, ErpClient, ListQuery } from './client.js';
 import { listQuery, type ListFlags } from './query.js';
 

@@ -4,7 +4,7 @@
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { readAllBytes } from '../../core/input.js';
-import { BATCH_MAX_OPERATIONS, type ErpSet } from '../../model/erp.js';
+import { BATCH_MAX_OPERATIONS, type ErpSet } from '../../model/erp/index.js';
 import type { BatchClient } from './batch.js';
 import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
 import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';

@@ -2,7 +2,8 @@
 import type { Config } from '../../core/config.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
-import { isGuid, LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/erp.js';
+import { isGuid } from '../../model/erp/index.js';
+import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/lcs.js';
 import { pathSegment as seg } from '../../core/url.js';
 import { authHeaders, serviceBase } from '../service.js';
 

@@ -5,7 +5,7 @@
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
 import { isExactNumber, jsonErrorWithoutText, parseExact, stringifyExact } from '../../core/json.js';
-import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp.js';
+import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';

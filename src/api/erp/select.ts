@@ -2,7 +2,7 @@
 // matches, or the ids listed in a file (checked, each acted on once).
 import { UsageError, oneLine } from '../../core/errors.js';
 import { readAllBytes } from '../../core/input.js';
-import { isGuid, type ErpSet } from '../../model/erp.js';
+import { isGuid, type ErpSet } from '../../model/erp/index.js';
 import { idFields } from './bulk.js';
 import type { Entity, ErpClient, ListQuery } from './client.js';
 

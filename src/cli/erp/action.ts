@@ -2,7 +2,7 @@
 import { ErpClient, recordLabel } from '../../api/erp/client.js';
 import { checkSelection } from '../../api/erp/select.js';
 import type { Ctx } from '../../core/context.js';
-import type { ActionDef, ErpSet } from '../../model/erp.js';
+import type { ActionDef, ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts, CompanyOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts & Partial<BulkActionOpts>, key: string | undefined): Promise<void> {

@@ -9,7 +9,7 @@ import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/prompt.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts } from './options.js';
 import { finishRun, Results } from './results.js';
 

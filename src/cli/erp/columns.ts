@@ -1,7 +1,7 @@
 // The table and tsv columns of an entity set's records, from its model: headers in words,
 // amounts and times formatted, numbers right-aligned; or the fields --select names.
 import { amountText, shortTime, type Column } from '../../core/output/index.js';
-import type { ErpSet, TableColumn } from '../../model/erp.js';
+import type { ErpSet, TableColumn } from '../../model/erp/index.js';
 
 /** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
 export function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): Column {

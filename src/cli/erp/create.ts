@@ -3,7 +3,7 @@ import { bodyFromFlags } from '../../api/erp/body.js';
 import { checkCommand } from '../../api/erp/bulk.js';
 import { ErpClient } from '../../api/erp/client.js';
 import type { Ctx } from '../../core/context.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { BodyOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<void> {

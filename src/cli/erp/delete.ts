@@ -4,7 +4,7 @@ import { checkEtagOptions } from '../../api/erp/query.js';
 import { checkSelection } from '../../api/erp/select.js';
 import type { Ctx } from '../../core/context.js';
 import { confirmDestructive } from '../../core/prompt.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts, EtagOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: EtagOpts & Partial<BulkActionOpts>, key: string | undefined): Promise<void> {

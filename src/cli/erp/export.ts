@@ -5,7 +5,7 @@ import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { atomicFileSink, outFile, type ResultSink } from '../../core/output/index.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { ExportOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: ExportOpts): Promise<void> {

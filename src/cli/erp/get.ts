@@ -2,7 +2,7 @@
 import { ErpClient } from '../../api/erp/client.js';
 import { checkNotEmpty } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { GetOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Promise<void> {

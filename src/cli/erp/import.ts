@@ -8,7 +8,7 @@ import { Journal } from '../../api/erp/journal.js';
 import type { ParsedRows } from '../../api/erp/rows.js';
 import type { Ctx } from '../../core/context.js';
 import { oneLine, UsageError } from '../../core/errors.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { ImportOpts } from './options.js';
 import { finishRun, Results } from './results.js';
 

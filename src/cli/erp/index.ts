@@ -1,8 +1,8 @@
-// The `vx erp` tree, generated from the entity-set models in model/erp.ts: one noun per set with
+// The `vx erp` tree, generated from the entity-set models in model/erp/sets.ts: one noun per set with
 // the verbs its model allows, its bound actions and its navigation properties; plus `refresh`.
 // Declarations only; every action loads its verb's module when it runs.
 import type { Command } from 'commander';
-import { ERP_SETS, typeText, type ErpSet } from '../../model/erp.js';
+import { ERP_SETS, typeText, type ErpSet } from '../../model/erp/index.js';
 import { arg, command, group, mount, type Spec } from '../define.js';
 import { BATCH, BODY, BULK_TARGET, company, ETAG, EXPORT, GET, importOptions, LIST, REFRESH_OPTIONS, REFRESH_STATUS_OPTIONS, RELATED_OUT } from './options.js';
 

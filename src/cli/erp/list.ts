@@ -2,7 +2,7 @@
 import { ErpClient, type Entity } from '../../api/erp/client.js';
 import { listQuery } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import { columnsOf } from './columns.js';
 import type { ListOpts } from './options.js';
 

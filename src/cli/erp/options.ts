@@ -1,6 +1,6 @@
 // The options of `vx erp` and the types of the option objects its verbs receive. A leaf: it
 // imports define.ts and model/ only, so declarations (index.ts) and verbs both import it.
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import { opt, type OptionsOf } from '../define.js';
 
 export const COMPANY = opt('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');

@@ -5,7 +5,7 @@ import type { Ctx } from '../../core/context.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
 import { elapsed, startSpinner } from '../../core/progress.js';
 import { confirmDestructive } from '../../core/prompt.js';
-import { REFRESH_WAIT_TIMEOUT_S } from '../../model/erp.js';
+import { REFRESH_WAIT_TIMEOUT_S } from '../../model/lcs.js';
 import { pollInterval, waitTimeoutSeconds } from '../poll.js';
 import type { RefreshOpts } from './options.js';
 

@@ -4,7 +4,7 @@ import { listQuery } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { atomicFileSink, outFile } from '../../core/output/index.js';
-import { findSet, type ErpSet } from '../../model/erp.js';
+import { findSet, type ErpSet } from '../../model/erp/index.js';
 import { columnsOf, tableColumn } from './columns.js';
 import type { RelatedOpts } from './options.js';
 

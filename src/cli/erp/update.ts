@@ -3,7 +3,7 @@ import { bodyFromFlags } from '../../api/erp/body.js';
 import { ErpClient, recordLabel } from '../../api/erp/client.js';
 import { checkEtagOptions } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { BodyOpts, EtagOpts } from './options.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {

@@ -1,5 +1,5 @@
 // The bound actions of the entity sets and their effect on the records.
-import { ERP_SETS, type ErpSet } from '../../model/erp.js';
+import { ERP_SETS, type ErpSet } from '../../model/erp/index.js';
 import type { EmuRequest } from '../server.js';
 import { bad, notFound } from './errors.js';
 import { newRecord } from './records.js';

@@ -11,7 +11,7 @@
 // - Each user (credential) may send `requests` per `windowSeconds` (6,000 per 5 minutes on the
 //   real service); beyond that 429 with Retry-After. Off unless the emulator is started with a
 //   rate limit. A $batch counts as one request.
-import { BATCH_MAX_OPERATIONS } from '../../model/erp.js';
+import { BATCH_MAX_OPERATIONS } from '../../model/erp/index.js';
 import { EmuError, type EmuReply, type EmuRequest, type Route } from '../server.js';
 
 interface BatchOp {

@@ -1,5 +1,5 @@
 // The business-data (ERP) family of the emulator. The entity sets come from the models in
-// model/erp.ts (one generic store: list with OData options and paging, get, create, update,
+// model/erp/ (one generic store: list with OData options and paging, get, create, update,
 // delete with If-Match, $batch); the behaviour is written from the spec and the notes.
 import { familyOf } from '../../model/families.js';
 import type { FamilyDef } from '../server.js';

@@ -1,6 +1,6 @@
 // The navigation properties of the records (what the emulator can resolve: a sales order's
 // customer, currency, lines, PDF document, ...).
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { EmuRequest } from '../server.js';
 import { bad, parseKey } from './errors.js';
 import { CUSTOMERS, PAYMENT_TERMS, SHIPMENT_METHODS } from './seed.js';

@@ -1,7 +1,7 @@
 // What the service fills in when a record is created: ids, times, ETags, the numbers of sales
 // documents and what a sales document takes from its customer, checked as the API pages check it.
 import { randomUUID } from 'node:crypto';
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { EmuRequest } from '../server.js';
 import { dialog } from './errors.js';
 import { CUSTOMERS, fullRecord, PAYMENT_TERMS, SHIPMENT_METHODS } from './seed.js';

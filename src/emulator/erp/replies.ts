@@ -1,7 +1,7 @@
 // The answers of reads as the service gives them: the OData query options ($filter, $orderby,
 // $top, $skip, $select, $expand, $count) applied to the rows, pages with an absolute nextLink,
 // single records with their ETag.
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import { EmuError, type EmuReply, type EmuRequest } from '../server.js';
 import { bad } from './errors.js';
 import { navigate, type NavValue } from './navigation.js';

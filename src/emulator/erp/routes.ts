@@ -1,7 +1,7 @@
 // The routes of the business-data service: companies, and for each entity set of a company its
 // collection (list, count, create), its records (get, update, delete), their navigation
 // properties and document content, and their bound actions.
-import type { ErpSet } from '../../model/erp.js';
+import type { ErpSet } from '../../model/erp/index.js';
 import type { EmuReply, EmuRequest, Route } from '../server.js';
 import { notFound, parseKey } from './errors.js';
 import { runAction } from './actions.js';

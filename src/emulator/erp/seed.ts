@@ -1,7 +1,7 @@
 // Seed data of the emulated business-data service: two companies, records in every entity set
 // (45 sales orders, enough to page), and the customers, payment terms and shipment methods that
 // sales orders link to. Deterministic: the same ids on every start.
-import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../../model/erp.js';
+import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../../model/erp/index.js';
 import { anyObject, arrayOf, bool, both, nullable, number, recordOf, shape, text, type StateCheck } from '../state-check.js';
 
 export const DEFAULT_COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';

@@ -3,7 +3,7 @@
 // refresh.md, reference-get-status.md, dbmovement-api-throttling.md); it answers errors with the
 // business-data service's error body.
 import { randomUUID } from 'node:crypto';
-import { LCS_VERSION, REFRESH_LIMIT_PER_DAY } from '../../model/erp.js';
+import { LCS_VERSION, REFRESH_LIMIT_PER_DAY } from '../../model/lcs.js';
 import { familyOf } from '../../model/families.js';
 import { decode, erpCodes, erpError } from '../erp/errors.js';
 import type { EmuReply, EmuRequest, FamilyDef, Route } from '../server.js';

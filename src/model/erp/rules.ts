@@ -1,0 +1,14 @@
+// The rules of the business-data API that are not a set's own: where a set's collection is, and
+// the platform's limits.
+import type { ErpSet } from './sets.js';
+
+/** The path below `{prefix}` of a set's collection: `/api/<v>/companies(<c>)/<name>`. */
+export function collectionPath(set: ErpSet, company?: string): string {
+  if (set.scope === 'root') return `/api/${set.apiVersion}/${set.name}`;
+  return `/api/${set.apiVersion}/companies(${encodeURIComponent(company ?? '')})/${set.name}`;
+}
+
+// Limits of the business-data API (the platform's "API limits" / operational limits pages)
+/** operations one `$batch` request may hold */
+export const BATCH_MAX_OPERATIONS = 100;
+
