@@ -12,7 +12,7 @@
 import type { Document, Node as YNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { UsageError } from '../../../core/errors.js';
 import { keyOf, pluralCategories } from './json.js';
-import { piecesText, type Piece } from './protect.js';
+import { piecesText, tokenize, type Piece } from './protect.js';
 import { applyEdits, fileLanguage, hash, isLanguage, joinParts, LANGUAGE_NAME, lineAt, localeTargetPath, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let Y: typeof import('yaml') | undefined;
@@ -131,12 +131,14 @@ function unitsOf(text: string, top: YNode): YUnit[] {
       for (const p of node.items as Pair[]) {
         const k = keyText(p);
         if (k === undefined) continue;
-        if (isString(p.value)) out.push(scalarUnit(text, p.value, [...path, k]));
+        if (isText(p.value)) out.push(scalarUnit(text, p.value, [...path, k]));
+        else if (isString(p.value)) continue;
         else walk(p.value as YNode, [...path, k]);
       }
     } else if (Y!.isSeq(node)) {
       (node as YAMLSeq).items.forEach((c, i) => {
-        if (isString(c)) out.push(scalarUnit(text, c, [...path, i]));
+        if (isText(c)) out.push(scalarUnit(text, c, [...path, i]));
+        else if (isString(c)) return;
         else walk(c as YNode, [...path, i]);
       });
     }
@@ -150,10 +152,21 @@ function scalarUnit(text: string, node: Scalar, path: (string | number)[]): YUni
   return { key: keyOf(path), parts: [text1(v)], hash: hash(v), line: lineAt(text, node.range![0]), node, path };
 }
 
-/** A value as one text piece (placeholders such as %{count} are found later by protect.ts). */
+/**
+ * A value's pieces: Rails' %{count}, and Ruby's strftime and number-format directives (%Y-%m-%d,
+ * %b, %-d, %u%n), which a translation may reorder (%d.%m.%Y) but never change.
+ */
 function text1(s: string): Piece[] {
-  return [{ kind: 'text', value: s }];
+  return tokenize(s, { syntax: { printf: 'strftime' } });
 }
+
+/** A Ruby symbol (`:year` in `order: [:year, :month, :day]`, `!ruby/symbol year`): code, never sent, copied as it is. */
+function isSymbol(n: Scalar): boolean {
+  return n.tag === '!ruby/symbol' || n.tag === '!ruby/sym' || (n.type === 'PLAIN' && /^:[A-Za-z_]\w*[?!=]?$/.test(n.value as string));
+}
+
+/** A string value that is text to translate (not a Ruby symbol). */
+const isText = (n: unknown): n is Scalar => isString(n) && !isSymbol(n);
 
 const indexes = new WeakMap<object, Map<string, YNode>>();
 
