@@ -78,8 +78,7 @@ function blocks(text: string, mdx: boolean): Block[] {
       let at = start;
       for (const [s, e] of texts) {
         if (s > at) pieces.push({ kind: 'token', value: gap(at, s), tag: 'md' });
-        // a soft line break (and the container prefix of the next line) is a space
-        pieces.push({ kind: 'text', value: text.slice(s, e).replace(/[ \t]*\r?\n[ \t>]*/g, ' ') });
+        pieces.push(...textPieces(text.slice(s, e)));
         at = e;
       }
       if (end > at) pieces.push({ kind: 'token', value: gap(at, end), tag: 'md' });
@@ -89,6 +88,77 @@ function blocks(text: string, mdx: boolean): Block[] {
     if ('children' in n) for (const k of n.children as Nodes[]) visit(k, n.type === 'root');
   };
   visit(tree);
+  return out;
+}
+
+/** A soft line break (and the container prefix of the next line) as a space; linear in the text. */
+function softBreaks(s: string): string {
+  if (!s.includes('\n')) return s;
+  return s
+    .split('\n')
+    .map((line, i, all) => {
+      let a = 0;
+      let b = line.length;
+      if (i > 0) while (a < b && (line[a] === ' ' || line[a] === '\t' || line[a] === '>')) a++;
+      if (i < all.length - 1) while (b > a && (line[b - 1] === ' ' || line[b - 1] === '\t' || line[b - 1] === '\r')) b--;
+      return line.slice(a, b);
+    })
+    .join(' ');
+}
+
+/**
+ * Hugo and Jekyll shortcodes and Liquid tags: `{{< note >}}`, `{{% /note %}}`, `{% include x.html %}`,
+ * `{{ page.title }}`; a block of code (`{% highlight %}...{% endhighlight %}`, `{% raw %}`,
+ * `{% comment %}`, `{{< highlight >}}...{{< /highlight >}}`) is one with its content.
+ */
+const SHORTCODE = /\{\{<[^{}]*>\}\}|\{\{%[^{}]*%\}\}|\{%[^{}]*%\}|\{\{[^{}]*\}\}/g;
+const CODE_BLOCKS: Record<string, RegExp> = {
+  highlight: /\{%-?\s*endhighlight\s*-?%\}|\{\{<\s*\/highlight\s*>\}\}/g,
+  raw: /\{%-?\s*endraw\s*-?%\}/g,
+  comment: /\{%-?\s*endcomment\s*-?%\}/g,
+  code: /\{\{<\s*\/code\s*>\}\}/g,
+};
+
+/** Where a shortcode that opens a block of code ends (after its closing tag), or its own end. */
+function shortcodeEnd(s: string, m: RegExpExecArray): number {
+  const name = /^\{[{%]?[<%]?-?\s*([\w-]+)/.exec(m[0])?.[1];
+  const close = name ? CODE_BLOCKS[name] : undefined;
+  const end = m.index + m[0].length;
+  if (!close) return end;
+  close.lastIndex = end;
+  const c = close.exec(s);
+  return c ? c.index + c[0].length : end;
+}
+
+/**
+ * A text node's pieces: text with its soft line breaks as spaces, shortcodes as placeholders. A
+ * shortcode that starts or ends a line keeps its line break (the lines of `{{< caution >}}` stay
+ * their own: the target's diff shows only the translated text).
+ */
+function textPieces(s: string): Piece[] {
+  const out: Piece[] = [];
+  let at = 0;
+  SHORTCODE.lastIndex = 0;
+  for (let m = SHORTCODE.exec(s); m; m = SHORTCODE.exec(s)) {
+    let a = m.index;
+    let b = shortcodeEnd(s, m);
+    SHORTCODE.lastIndex = b;
+    // the line break before (with the prefix of the shortcode's line) and after it
+    let k = a;
+    while (k > at && (s[k - 1] === ' ' || s[k - 1] === '\t' || s[k - 1] === '>')) k--;
+    if (k > at && s[k - 1] === '\n') a = k - 1 - (s[k - 2] === '\r' && k - 2 >= at ? 1 : 0);
+    let j = b;
+    while (j < s.length && (s[j] === ' ' || s[j] === '\t' || s[j] === '\r')) j++;
+    if (s[j] === '\n') {
+      j++;
+      while (j < s.length && (s[j] === ' ' || s[j] === '\t' || s[j] === '>')) j++;
+      b = j;
+    }
+    if (a > at) out.push({ kind: 'text', value: softBreaks(s.slice(at, a)) });
+    out.push({ kind: 'token', value: s.slice(a, b), tag: 'md' });
+    at = b;
+  }
+  if (at < s.length) out.push({ kind: 'text', value: softBreaks(s.slice(at)) });
   return out;
 }
 
