@@ -158,7 +158,7 @@ describe('business data (ERP): the $filter subset the service runs', () => {
     const r = await e2e.run(['erp', 'sales-orders', 'list', '--filter', "status eq 'Open' or customerNumber eq '10000'"]);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^vx: HTTP 501 Not Implemented BadRequest_MethodNotImplemented: The 'OR' operator is not supported on distinct fields on an OData filter\. CorrelationId: [0-9a-f-]{36}\. \(request id [0-9a-f-]{36}\)\n$/);
-    expect(r.code).toBe(7); // cli.md: 5xx
+    expect(r.code).toBe(7); // docs/cli-contract.md: 5xx
     expect(e2e.emu.count({ family: 'erp', method: 'GET' })).toBe(1);
   });
 });

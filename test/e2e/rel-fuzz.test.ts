@@ -3,7 +3,7 @@
 // files) drawn both valid and hostile (invalid enum values, negative and huge numbers, bad GUIDs,
 // unknown flags, missing required options and arguments, extra arguments, any order, globals
 // before or after the command). Each case is a spawned bin/vx.js against an emulator of its own:
-//  - the exit code is one of the contract's (cli.md);
+//  - the exit code is one of the contract's (docs/cli-contract.md);
 //  - stderr never shows a stack trace or a JavaScript error class;
 //  - exit 2 means the emulator received nothing;
 //  - a destructive command without --yes and without a terminal sends no write and exits 2.
@@ -273,7 +273,7 @@ async function check(lane: Lane, c: Case, setup?: () => void): Promise<{ code: n
   const own = ownExitCodes(c.argv);
   const allowed = own === 'plugin' ? [0, 1, 2, 3, 130].includes(r.code ?? -1) : CONTRACT_CODES.has(r.code ?? -1) || (own === 'short' && r.code === 9);
   expect(allowed, `exit code outside the contract: ${where}`).toBe(true);
-  // cli.md: "no stack trace unless --debug"
+  // docs/cli-contract.md: no stack trace without --debug
   if (!c.argv.includes('--debug')) {
     expect(crashSigns(r.stderr), where).toEqual([]);
     // what was typed is echoed escaped: no terminal control characters reach stderr

@@ -76,7 +76,7 @@ describe('random command lines', () => {
         const own = ownExitCodes(argv);
         const allowed = own === 'plugin' ? [0, 1, 2, 3, 130].includes(r.code ?? -1) : CONTRACT.has(r.code ?? -1) || (own === 'short' && r.code === 9);
         expect(allowed, `exit ${r.code}: ${where}`).toBe(true);
-        // --debug prints the stack of the error on purpose (cli.md: "no stack trace unless --debug")
+        // --debug prints the stack of the error on purpose (docs/cli-contract.md: no stack trace without --debug)
         if (!argv.includes('--debug')) expect(r.stderr, where).not.toMatch(/\n\s+at .+:\d+:\d+/);
         expect(r.stderr, where).not.toMatch(/\b(TypeError|ReferenceError|RangeError|undefined is not|Cannot read properties)\b/);
         // the one exit 2 that comes after a request: a valid --query that does not fit the result (it says so)

@@ -8,7 +8,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { removeDir, runVx, tempDir, type RunOptions, type RunResult } from './vx.js';
 
-/** cli.md, "Exit codes" */
+/** docs/cli-contract.md, "Exit codes" */
 export const CONTRACT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 130]);
 
 /**

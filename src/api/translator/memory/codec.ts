@@ -77,8 +77,8 @@ export function decodeValue(v: string): Decoded | undefined {
 
 function isResult(j: unknown): j is TranslateResult {
   const ts = typeof j === 'object' && j !== null ? (j as TranslateResult).translations : undefined;
-  // an entry holds one target's translation, with its text (one stored without, by a vx before
-  // 2026-11-24, is a miss: sent again, not answered with nothing)
+  // an entry holds one target's translation, with its text (an entry without one is a miss: the
+  // text is sent again rather than answered with nothing)
   return Array.isArray(ts) && ts.length > 0 && ts.every(hasText);
 }
 

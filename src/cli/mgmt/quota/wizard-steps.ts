@@ -85,7 +85,7 @@ const confirm: Step = async (w) => {
     ].join('\n'),
   );
   if (ctx.globals.yes) {
-    // -y/--yes skips the confirmation of a change (cli.md), here as in quota set
+    // -y/--yes skips the confirmation of a change (docs/cli-contract.md), here as in quota set
     ctx.info('(--yes: submitted without asking)');
     return false;
   }
