@@ -1,0 +1,100 @@
+// The translation of a vx translate file|sync run: the distinct texts the plan found (plan.ts)
+// sent with vx translate's pay-once settings (a translation memory, the pace, one budget for the
+// whole run), one client per set of target languages. Nothing is written here: a failure leaves
+// every target as it was (merge.ts and commit.ts write them afterwards).
+import type { Config } from '../../../core/config.js';
+import { asVxError, InterruptedError, VxError } from '../../../core/errors.js';
+import type { Http } from '../../../core/http/index.js';
+import { Pacer } from '../../../core/pacer.js';
+import { serviceLanguage } from '../../../model/translator.js';
+import { TranslatorClient } from '../client.js';
+import type { OpenMemoryOptions, TranslationMemory } from '../memory/index.js';
+import { MeteredSender } from '../metered.js';
+import type { TranslateParams } from '../options.js';
+import { closeRunMemory, openRunMemory, type RunSettings } from '../run-settings.js';
+import { BatchFailure } from '../stream.js';
+import { translateItems, type EngineResult } from './engine.js';
+import { keepsPlaceholders, type Needs } from './plan.js';
+import type { ProtectOptions } from './protect.js';
+import { filesMemory } from './tm.js';
+
+export interface FilesRunOptions {
+  http: Http;
+  config: Config;
+  env: OpenMemoryOptions['env'];
+  /** the parameters of every request (to, category, trace id) */
+  params: TranslateParams;
+  /** the source language (--from, else the one the sources name) */
+  from?: string;
+  concurrency: number;
+  settings: RunSettings;
+  protect: ProtectOptions;
+  signal: AbortSignal;
+  /** units done so far per service language */
+  progress?(done: ReadonlyMap<string, number>): void;
+}
+
+export interface FilesTranslated {
+  result: EngineResult;
+  /** whether a memory took part */
+  memory: boolean;
+  /** the memory failed as it closed (the translations are in: the targets are written all the same) */
+  memoryFailure?: unknown;
+}
+
+/** Units per service language: the bars' totals. */
+export function unitTotals(needs: Needs): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const item of needs.items.values()) for (const [l, n] of item.langs) totals.set(l, (totals.get(l) ?? 0) + n);
+  return totals;
+}
+
+/** Sends what the plan needs (--dry-run: plans the requests). A failure says that no target was written. */
+export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<FilesTranslated> {
+  const clients = new Map<string, TranslatorClient>();
+  const pacer = new Pacer({ perMinute: o.settings.perMinute });
+  const groupParams = (langs: string[]) => ({ ...o.params, from: o.from && serviceLanguage(o.from), to: langs.map(serviceLanguage), textType: 'html' as const });
+  const account = { spent: 0 };
+  const dryRun = o.http.dryRun;
+  let memory: TranslationMemory | undefined;
+  let failed = false;
+  let memoryFailure: unknown;
+  let result: EngineResult;
+  try {
+    // --dry-run only reads the memory (one that does not exist yet holds nothing)
+    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, o.env);
+    if (!dryRun) o.http.opts.connections = o.concurrency;
+    result = await translateItems([...needs.items.values()], {
+      memory: memory && filesMemory(memory, groupParams, o.protect, keepsPlaceholders(needs, o.protect)),
+      // one budget for the whole run: each group's sender spends from the same account
+      sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: o.settings.budget, account }),
+      concurrency: o.concurrency,
+      signal: o.signal,
+      dryRun,
+      progress: o.progress,
+      client: async (langs) => {
+        const key = langs.join(',');
+        let c = clients.get(key);
+        if (!c) {
+          c = await TranslatorClient.open(o.http, o.config, groupParams(langs));
+          clients.set(key, c);
+        }
+        return c;
+      },
+    });
+  } catch (e) {
+    failed = true;
+    // nothing is written when the translation fails: every target stays as it was
+    const err = e instanceof BatchFailure ? asVxError(e.cause) : e;
+    if (err instanceof VxError && !(err instanceof InterruptedError) && !err.hint) err.hint = 'no target was written (each stays as it was)';
+    throw err;
+  } finally {
+    // what was answered is kept in the memory even when the run fails (a rerun does not pay for it again)
+    try {
+      await closeRunMemory(memory, failed);
+    } catch (e) {
+      memoryFailure = e;
+    }
+  }
+  return { result, memory: memory !== undefined, memoryFailure };
+}
