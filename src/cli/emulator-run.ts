@@ -170,7 +170,8 @@ export async function exec(ctx: Ctx, opts: EmulatorOptions, command: string[]): 
   // a `vx` on PATH that runs this very build
   const shimDir = mkdtempSync(join(tmpdir(), 'vx-emu-'));
   const shim = join(shimDir, 'vx');
-  writeFileSync(shim, `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(resolve(process.argv[1]))} "$@"\n`);
+  const [node, script] = ctx.self;
+  writeFileSync(shim, `#!/bin/sh\nexec ${shellQuote(node)} ${shellQuote(resolve(script))} "$@"\n`);
   chmodSync(shim, 0o755);
   try {
     const { code, signal } = await new Promise<{ code: number; signal: NodeJS.Signals | null }>((resolveCode, reject) => {

@@ -89,6 +89,7 @@ export function processFactory(signal: AbortSignal, interrupted: () => { code: n
     clock: systemClock,
     host,
     pager: true,
+    self: [process.execPath, process.argv[1]],
     writeOut: (s) => writeFd(1, s, (m) => void (lost ??= m)),
     writeErr: (s) => writeFd(2, s, () => undefined),
     helpWidth: (fd) => (isTerminal(fd) ? (fd === 1 ? process.stdout.columns : process.stderr.columns) : undefined),

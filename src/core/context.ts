@@ -64,6 +64,8 @@ export interface CtxDeps {
   host?: Host;
   /** long output may be shown through a pager (only the process's own terminal) */
   pager?: boolean;
+  /** the command line that starts this vx again: node and its script (emulator exec's `vx`, helper processes) */
+  self?: readonly string[];
 }
 
 function parseNumberOption(name: string, value: string | undefined, opts: { min: number; max: number; integer?: boolean }): number | undefined {
@@ -88,6 +90,8 @@ export class Ctx {
   readonly clock: Clock;
   readonly host: Host;
   readonly env: Env;
+  /** the command line that starts this vx again (node and its script) */
+  readonly self: readonly string[];
   private readonly pagerAllowed: boolean;
   private readonly envFormat: Format | undefined;
   private readonly flagFormat: Format | undefined;
@@ -104,6 +108,7 @@ export class Ctx {
     this.clock = deps.clock ?? systemClock;
     this.host = deps.host ?? {};
     this.pagerAllowed = deps.pager ?? false;
+    this.self = deps.self ?? [];
     const signal = this.signal;
     const io = this.io;
     // `-p "$PROFILE"` / `-q "$Q"` with the variable unset: not the active profile, not the whole result

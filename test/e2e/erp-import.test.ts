@@ -151,7 +151,7 @@ describe('erp import', () => {
   it('a journal another run is using is refused (exit 2, nothing sent); the lock of a run that is gone is taken over', async () => {
     const p = file('locked.csv', 'code\nLK1\n');
     writeFileSync(`${p}.vx-journal.lock`, `${process.pid}\n`); // a live process holds it
-    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p]);
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p], { spawn: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`vx: the journal ${p}.vx-journal is in use by another vx run (process ${process.pid}); wait for it to end, or remove ${p}.vx-journal.lock if no such run is going\n`);
     expect(batches()).toHaveLength(0);

@@ -249,7 +249,7 @@ describe('erp refresh --wait against a status that sends Retry-After', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const port = (server.address() as import('node:net').AddressInfo).port;
-      const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0'], { env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
+      const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0'], { spawn: true, env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const status = '/databasemovement/v1/fetchstatus/project/1234/environment/uat-1/operationactivity/op-1';

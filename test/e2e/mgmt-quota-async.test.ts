@@ -200,7 +200,7 @@ describe('a new request not shown yet (replication lag)', () => {
     e2e.emu.state.mgmt.retryAfter = 0;
     e2e.emu.state.mgmt.requestLag = 100;
     // a floor of 400 ms: 0.4, 0.4, 0.8 s... the second of --wait-timeout runs out before the fifth re-read
-    const r = await e2e.run([...SET, '--limit', '150', '--wait-timeout', '1'], { env: { VX_POLL_FLOOR_MS: '400' } });
+    const r = await e2e.run([...SET, '--limit', '150', '--wait-timeout', '1'], { spawn: true, env: { VX_POLL_FLOOR_MS: '400' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^vx: ${notShown('[1-4]')}\\n$`));
     expect(reads().every((x) => x === 'request 404')).toBe(true);

@@ -94,7 +94,7 @@ describe('translation memory', () => {
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
     e2e.emu.reset();
     await e2e.run(['profile', 'set', 'translate.memory', mem]);
-    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { env: { VX_TRANSLATE_MEMORY: '' } });
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { spawn: true, env: { VX_TRANSLATE_MEMORY: '' } });
     await e2e.run(['profile', 'unset', 'translate.memory']);
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
   });
@@ -104,11 +104,11 @@ describe('translation memory', () => {
     mkdirSync(join(home, 'tm'), { recursive: true });
     const env = { HOME: home };
     await e2e.run(['profile', 'set', 'translate.memory', '~/tm/notes.tm']);
-    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env });
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env, spawn: true });
     await e2e.run(['profile', 'unset', 'translate.memory']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(existsSync(join(home, 'tm', 'notes.tm'))).toBe(true);
-    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env });
+    const stats = await e2e.run(['translate', 'memory', 'stats', '--memory=~/tm/notes.tm', '-o', 'json'], { env, spawn: true });
     expect(JSON.parse(stats.stdout)).toMatchObject({ path: join(home, 'tm', 'notes.tm'), entries: 1 });
     // VX_TRANSLATE_MEMORY set to blanks is set empty (no memory), not a file named " "
     const r2 = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { env: { ...env, VX_TRANSLATE_MEMORY: ' ' }, cwd: home });
@@ -373,7 +373,7 @@ describe('translation memory', () => {
       db.transactionSync(() => { db.putSync('held', 'x'); console.log('locked'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); });
     `], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-    const r = await e2e.run(['translate', '--to', 'de', '--memory', mem, 'Hello'], { env: { VX_TRANSLATE_MEMORY_LOCK_MS: '500' } });
+    const r = await e2e.run(['translate', '--to', 'de', '--memory', mem, 'Hello'], { spawn: true, env: { VX_TRANSLATE_MEMORY_LOCK_MS: '500' } });
     holder.kill();
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`vx: translation memory ${mem}: locked by another process for more than 1 s\n`);

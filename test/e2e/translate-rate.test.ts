@@ -32,14 +32,14 @@ describe('emulated translator character rate', () => {
   });
 
   it('vx emulator start --rate translator=N sets the rate; a bad value is a usage error', async () => {
-    const bad = await e2e.run(['emulator', 'start', '--port', '0', '--rate', 'erp=5']);
+    const bad = await e2e.run(['emulator', 'start', '--port', '0', '--rate', 'erp=5'], { spawn: true });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('vx: invalid value "erp=5" for --rate: expected translator=<billed characters a second>, e.g. translator=555 (the free tier: 2 million an hour)\n');
-    const both = await e2e.run(['emulator', 'exec', '--rate', 'translator=10', '--faults', 'rate:5', '--', 'true']);
+    const both = await e2e.run(['emulator', 'exec', '--rate', 'translator=10', '--faults', 'rate:5', '--', 'true'], { spawn: true });
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/^vx: --rate and a rate:N rule in --faults both set the translator's rate: give one\n/);
     // 5 characters a second, a bucket of 50,000: "hello" fits, then 50,000 more wait about a second (and are not given up)
-    const ok = await e2e.run(['emulator', 'exec', '--rate', 'translator=5', '--', 'sh', '-c', 'vx translate --to de --from en hello && vx translate --to de --from en --retries 1 --verbose "$(printf "x%.0s" $(seq 1 50000))" | wc -c'], { timeoutMs: 30_000 });
+    const ok = await e2e.run(['emulator', 'exec', '--rate', 'translator=5', '--', 'sh', '-c', 'vx translate --to de --from en hello && vx translate --to de --from en --retries 1 --verbose "$(printf "x%.0s" $(seq 1 50000))" | wc -c'], { timeoutMs: 30_000, spawn: true });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe(`[de] ĥéļļö\n${Buffer.byteLength(`[de] ${'ẋ'.repeat(50_000)}\n`)}\n`);
     expect(ok.stderr).toMatch(/throttled \(429\): 1; limit learned: /);

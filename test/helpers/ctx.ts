@@ -23,7 +23,7 @@ export interface TestCtxOptions {
   env?: Record<string, string>;
   prompter?: Prompter;
   /** what standard input holds (then it ends) */
-  stdin?: string;
+  stdin?: string | Buffer;
 }
 
 export interface TestCtx {

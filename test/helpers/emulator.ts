@@ -1,6 +1,7 @@
 // Starts the emulator in-process on port 0 and gives a runner that points vx at it.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runVxInProc } from './inproc.js';
 import { removeDir, runVx, tempDir, type RunOptions, type RunResult } from './vx.js';
 
 export interface E2E {
@@ -21,7 +22,8 @@ export function useEmulator(opts: { faults?: string; resetEach?: boolean } = {})
     e2e.emu = await startEmulator({ port: 0, faults: opts.faults });
     e2e.env = e2e.emu.env();
     e2e.configDir = tempDir();
-    e2e.run = (args, o = {}) => runVx(args, { configDir: e2e.configDir, ...o, env: { ...e2e.env, ...(o.env ?? {}) } });
+    // in-process by default (the same run() as the process); spawned where the process is the subject
+    e2e.run = (args, o = {}) => (o.spawn || o.onSpawn ? runVx : runVxInProc)(args, { configDir: e2e.configDir, ...o, env: { ...e2e.env, ...(o.env ?? {}) } });
   });
   if (opts.resetEach !== false) {
     beforeEach(() => {

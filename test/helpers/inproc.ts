@@ -8,6 +8,7 @@ import { emulatorEnv } from '../../src/model/families.js';
 import { systemClock, type Clock } from '../../src/core/pacer.js';
 import { noPrompts, testCtx, type TestCtx, type TestCtxOptions } from './ctx.js';
 import type { HttpMock } from './httpmock.js';
+import { baseEnv, BIN, removeDir, ROOT, tempDir, type RunOptions, type RunResult } from './vx.js';
 
 export interface InProcResult {
   code: number;
@@ -40,6 +41,7 @@ export function testFactory(made: TestCtx, o: InProcOptions): Factory {
     prompter: o.prompter ?? noPrompts,
     transport: o.network ? undefined : made.http.transport,
     host: {},
+    self: [process.execPath, BIN],
     writeOut: (s) => void io.stdout.write(s),
     writeErr: (s) => void io.stderr.write(s),
     helpWidth: () => 80,
@@ -65,4 +67,48 @@ export function offlineEnv(seeded: { company?: string; subscription?: string } =
     erp: { defaultCompany: seeded.company ?? '00000000-0000-4000-8000-0000000c0001' },
     mgmt: { defaultSubscription: seeded.subscription ?? '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f' },
   });
+}
+
+/** The working directory in-process runs share: runs in one directory go together, another waits its turn. */
+const cwdLock = { dir: '', active: 0, waiting: [] as (() => void)[] };
+
+async function enterDir(dir: string): Promise<void> {
+  while (cwdLock.active > 0 && cwdLock.dir !== dir) await new Promise<void>((r) => cwdLock.waiting.push(r));
+  if (cwdLock.active++ === 0) {
+    cwdLock.dir = dir;
+    process.chdir(dir);
+  }
+}
+
+function leaveDir(): void {
+  if (--cwdLock.active > 0) return;
+  for (const wake of cwdLock.waiting.splice(0)) wake();
+}
+
+/**
+ * `runVx`'s twin in-process: the same options and result, the same clean environment (baseEnv),
+ * standard input ended (or holding `input`), and `cwd` the working directory for the run (it is
+ * the process's: runs in other directories take turns).
+ */
+export async function runVxInProc(args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (opts.onSpawn) throw new Error('runVxInProc: onSpawn needs a process (spawn it with runVx)');
+  const configDir = opts.configDir ?? tempDir();
+  const env: Record<string, string> = { ...baseEnv(configDir) };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const made = testCtx({ stdin: opts.input ?? '' });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 25_000);
+  await enterDir(opts.cwd ?? ROOT);
+  try {
+    const code = await run(args, { ...testFactory(made, { network: true, signal: controller.signal }), env });
+    return { code, signal: null, stdout: made.stdout.text, stderr: made.stderr.text };
+  } finally {
+    leaveDir();
+    clearTimeout(timer);
+    if (!opts.configDir) removeDir(configDir);
+    removeDir(made.configDir);
+  }
 }

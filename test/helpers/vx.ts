@@ -20,6 +20,8 @@ export interface RunOptions {
   configDir?: string;
   timeoutMs?: number;
   cwd?: string;
+  /** run it as a process (bin/vx.js) even where the e2e runner would run it in-process */
+  spawn?: boolean;
   /** called with the child right after spawn (to send signals) */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }

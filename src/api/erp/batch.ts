@@ -6,7 +6,7 @@
 //   other than 503 on the batch) has an unknown outcome: it may or may not have been done;
 // - 429/503 on the batch prove nothing was done (the HTTP layer waits and repeats those).
 import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, ThrottledError, UnavailableError, UsageError, type VxError } from '../../core/errors.js';
-import type { Authenticator, Http } from '../../core/http/index.js';
+import type { Http } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
 import { stringifyExact } from '../../core/json.js';
@@ -67,8 +67,7 @@ export class BatchClient {
     private readonly http: Http,
     /** `{prefix}/api/<v>/` of the set */
     readonly root: string,
-    /** how its requests are authenticated (the client's) */
-    readonly auth: Authenticator,
+    private readonly headers: Record<string, string>,
     /** the run's pacing: each $batch request costs one of the user's requests */
     private readonly pacer?: Paced,
   ) {}
@@ -117,6 +116,7 @@ export class BatchClient {
 
   requestHeaders(atomic?: boolean): Record<string, string> {
     return {
+      ...this.headers,
       Accept: 'application/json',
       Prefer: 'odata.continue-on-error',
       ...(atomic ? { Isolation: 'snapshot' } : {}),
@@ -135,7 +135,6 @@ export class BatchClient {
       res = await this.http.send({
         method: 'POST',
         url: this.url,
-        auth: this.auth,
         headers: { ...this.requestHeaders(opts.atomic), 'Content-Type': 'application/json' },
         body: this.bodyText(ops),
         signal: opts.signal,
