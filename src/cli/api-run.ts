@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { authHeaders, serviceBase } from '../api/service.js';
+import { authenticator } from '../api/auth/authenticator.js';
+import { serviceBase } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
 import type { ApiOptions } from './api.js';
 import { UsageError } from '../core/errors.js';
@@ -71,7 +72,8 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
   const base = serviceBase(ctx.config, opts.service);
   const url = resolveApiUrl(base, path);
   let body: string | undefined;
-  const headers: Record<string, string> = { ...(await authHeaders(ctx.config, opts.service, ctx.http)) };
+  const auth = await authenticator(ctx.config, opts.service, ctx.http);
+  const headers: Record<string, string> = {};
   if (opts.data !== undefined) {
     body = await readBodyArg(opts.data, ctx.io.stdin);
     // the contract's --data is JSON (every service takes JSON): a typo is caught before sending and
@@ -95,7 +97,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
     const items: unknown[] = [];
     let first = true;
     const page = async (u: string) => {
-      const body = (await ctx.http.send({ method, url: u, headers })).json();
+      const body = (await ctx.http.send({ method, url: u, auth, headers })).json();
       // a single resource asked for with --paginate is the caller's mistake, not a failure of the service
       // (a "value" that is there but not an array is a malformed list: the service's fault, told by paginate)
       if (first && !(body && typeof body === 'object' && !Array.isArray(body) && 'value' in body)) {
@@ -109,7 +111,7 @@ export async function run(ctx: Ctx, opts: ApiOptions, methodArg: string, path: s
     return;
   }
   if (method === 'HEAD') ctx.noQuery('HEAD: its answer has no body');
-  const res = await ctx.http.send({ method, url, headers, body });
+  const res = await ctx.http.send({ method, url, auth, headers, body });
   if (!res.body.length) return;
   const ct = res.headers['content-type'] ?? '';
   // JSON when it says so (malformed, it is an error); an answer of no declared text type that

@@ -17,7 +17,8 @@ import {
   type SignInMethod,
 } from '../api/auth/credentials.js';
 import { verifyCredential, type Verdict } from '../api/auth/verify.js';
-import { credential, credentialKey, endpointKey, SERVICES, type ServiceName } from '../api/service.js';
+import { credential } from '../api/auth/authenticator.js';
+import { credentialKey, endpointKey, SERVICES, type ServiceName } from '../api/service.js';
 import type { Ctx } from '../core/context.js';
 import { FAMILIES } from '../model/families.js';
 import type { LoginOptions } from './auth.js';

@@ -94,12 +94,13 @@ export function isCredentialHeader(name: string): boolean {
   return SECRET_HEADERS.has(n) || SECRET_HEADER_NAME.test(n);
 }
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+/** Headers as they may be shown: a credential header's value masked (`secret`: more names to mask, an authenticator's). */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>, secret: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : String(v);
-    if (isCredentialHeader(k)) {
+    if (isCredentialHeader(k) || secret.some((s) => s.toLowerCase() === k.toLowerCase())) {
       out[k] = /^bearer\s/i.test(value) ? `Bearer ${MASK}` : MASK;
     } else {
       out[k] = redact(value);

@@ -2,12 +2,12 @@
 import { authFamily } from './auth.js';
 import { erpFamily } from './erp/index.js';
 import { lcsFamily } from './lcs/index.js';
-import { mgmtFamily } from './mgmt.js';
+import { mgmtFamily } from './mgmt/index.js';
 import { Emulator, type EmulatorOptions } from './server.js';
 import { translatorFamily } from './translator.js';
 
 export { Emulator, EmuError, DEFAULT_KEY, DEFAULT_TOKEN } from './server.js';
-export { growFleet, EMU_FLEET_SUBSCRIPTIONS } from './mgmt-fleet.js';
+export { growFleet, EMU_FLEET_SUBSCRIPTIONS } from './mgmt/fleet.js';
 export { parseRateLimit } from './erp/batch.js';
 export type { EmuRequest, EmuReply, FamilyDef, Route, LogEntry } from './server.js';
 

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { AuthState } from './auth.js';
 import type { ErpState } from './erp/seed.js';
 import type { LcsState } from './lcs/index.js';
-import type { MgmtState } from './mgmt-seed.js';
+import type { MgmtState } from './mgmt/state.js';
 import type { TranslatorState } from './translator.js';
 import { parseFaults, pickFault, type FaultSpec } from './faults.js';
 import { kindOf, type StateCheck } from './state-check.js';

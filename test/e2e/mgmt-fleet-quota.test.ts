@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { EMU_FLEET_SUBSCRIPTIONS } from '../../src/emulator/mgmt-fleet.js';
+import { EMU_FLEET_SUBSCRIPTIONS } from '../../src/emulator/mgmt/fleet.js';
 import { spawn } from 'node:child_process';
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv, BIN } from '../helpers/vx.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../src/api/auth/credentials.js';
-import { authHeaders } from '../../src/api/service.js';
+import { authenticator } from '../../src/api/auth/authenticator.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError } from '../../src/core/errors.js';
@@ -68,11 +68,11 @@ describe('a stored sign-in during a long run', () => {
     const config = await signedIn();
     const { mock, sent } = service(new Set(['tok-1']));
     const http = new Http({ transport: mock.transport });
-    const headers = await authHeaders(config, 'erp', http);
-    await http.send({ method: 'GET', url: API, headers });
+    const auth = await authenticator(config, 'erp', http);
+    await http.send({ method: 'GET', url: API, auth });
     vi.setSystemTime(START + 3600_000 - 10_000); // within the 30 s before the stated expiry
-    await http.send({ method: 'GET', url: API, headers });
-    await http.send({ method: 'GET', url: API, headers });
+    await http.send({ method: 'GET', url: API, auth });
+    await http.send({ method: 'GET', url: API, auth });
     expect(sent()).toEqual(['Bearer tok-1', 'renew', 'Bearer tok-2', 'Bearer tok-2']);
     expect(mock.requests[1].text).toContain('refresh_token=rt-1');
     expect([stored('erp.token'), stored('erp.refreshToken')]).toEqual(['tok-2', 'rt-2']);
@@ -82,9 +82,9 @@ describe('a stored sign-in during a long run', () => {
     const config = await signedIn();
     const { mock, sent } = service(new Set(['tok-1']));
     const http = new Http({ transport: mock.transport });
-    const headers = await authHeaders(config, 'erp', http);
+    const auth = await authenticator(config, 'erp', http);
     vi.setSystemTime(START + 7200_000);
-    await Promise.all(Array.from({ length: 5 }, () => http.send({ method: 'GET', url: API, headers })));
+    await Promise.all(Array.from({ length: 5 }, () => http.send({ method: 'GET', url: API, auth })));
     expect(sent().filter((s) => s === 'renew')).toHaveLength(1);
     expect(sent().filter((s) => s === 'Bearer tok-2')).toHaveLength(5);
   });
@@ -94,11 +94,11 @@ describe('a stored sign-in during a long run', () => {
     const valid = new Set(['tok-1']);
     const { mock, sent } = service(valid);
     const http = new Http({ transport: mock.transport });
-    const headers = await authHeaders(config, 'erp', http);
-    await http.send({ method: 'GET', url: API, headers });
+    const auth = await authenticator(config, 'erp', http);
+    await http.send({ method: 'GET', url: API, auth });
     valid.delete('tok-1'); // revoked, or the clocks disagree
-    await http.send({ method: 'GET', url: API, headers });
-    await http.send({ method: 'GET', url: API, headers });
+    await http.send({ method: 'GET', url: API, auth });
+    await http.send({ method: 'GET', url: API, auth });
     expect(sent()).toEqual(['Bearer tok-1', 'Bearer tok-1', 'renew', 'Bearer tok-2', 'Bearer tok-2']);
     expect(mock.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'POST', 'GET', 'GET']);
     expect(stored('erp.token')).toBe('tok-2');
@@ -108,11 +108,12 @@ describe('a stored sign-in during a long run', () => {
     const config = await signedIn();
     const { mock, sent } = service(new Set(['tok-1']));
     const http = new Http({ transport: mock.transport });
-    const headers = { ...(await authHeaders(config, 'erp', http)), authorization: 'Bearer mine' };
-    const refused = await http.send({ method: 'GET', url: API, headers }).catch((e: unknown) => e);
+    const auth = await authenticator(config, 'erp', http);
+    const headers = { authorization: 'Bearer mine' };
+    const refused = await http.send({ method: 'GET', url: API, auth, headers }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AuthError);
     vi.setSystemTime(START + 7200_000);
-    await http.send({ method: 'GET', url: API, headers }).catch(() => undefined);
+    await http.send({ method: 'GET', url: API, auth, headers }).catch(() => undefined);
     expect(sent()).toEqual(['Bearer mine', 'Bearer mine']);
     expect(stored('erp.token')).toBe('tok-1');
   });
@@ -122,13 +123,13 @@ describe('a stored sign-in during a long run', () => {
     const valid = new Set(['tok-1']);
     const { mock, sent } = service(valid);
     const http = new Http({ transport: mock.transport });
-    const headers = await authHeaders(config, 'erp', http);
+    const auth = await authenticator(config, 'erp', http);
     valid.delete('tok-1');
-    const refused = await http.send({ method: 'GET', url: API, headers }).catch((e: unknown) => e);
+    const refused = await http.send({ method: 'GET', url: API, auth }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AuthError);
     expect((refused as AuthError).hint).toBe('sign in again with `vx auth login --service erp`');
     vi.setSystemTime(START + 7200_000);
-    const expired = await http.send({ method: 'GET', url: API, headers }).catch((e: unknown) => e);
+    const expired = await http.send({ method: 'GET', url: API, auth }).catch((e: unknown) => e);
     expect(expired).toBeInstanceOf(AuthError);
     expect((expired as Error).message).toMatch(/^the erp sign-in stored in profile "default" expired at 2026-06-01T11:00:00\.000Z; sign in again with `vx auth login --service erp`$/);
     expect(sent()).toEqual(['Bearer tok-1']);
@@ -150,7 +151,7 @@ describe('token requests obey the command, not a timeout of openid-client', () =
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(START + 7200_000); // expired: the renewal is the first request
     const started = performance.now();
-    const pending = authHeaders(config, 'erp', http).catch((e: unknown) => e);
+    const pending = authenticator(config, 'erp', http).catch((e: unknown) => e);
     for (let i = 0; i < 100 && !seen; i++) await new Promise((r) => setTimeout(r, 10));
     expect(seen).toBeDefined();
     controller.abort();

@@ -5,6 +5,7 @@ import { SETTINGS } from '../../src/api/settings.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError, ConflictError, UsageError } from '../../src/core/errors.js';
 import { Http, type HttpRequest } from '../../src/core/http/index.js';
+import { sentHeaders } from '../helpers/authenticator.js';
 import { findSet } from '../../src/model/erp/index.js';
 
 const COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
@@ -54,7 +55,7 @@ describe('ErpClient', () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.message).toMatch(/^the sales order 0000100e-0000-4000-8000-0000000e0001 was changed by someone else since its ETag was read; it was left as it was\..*HTTP 409/);
     expect(err.code).toBe('Request_EntityChanged');
-    expect(sent[0].headers).toMatchObject({ 'If-Match': 'W/"x"', Authorization: 'Bearer t0ken' });
+    expect(sentHeaders(sent[0])).toMatchObject({ 'If-Match': 'W/"x"', Authorization: 'Bearer t0ken' });
     expect(sent[0].body).toEqual({ status: 'Open' });
   });
 });

@@ -2,7 +2,7 @@
 // "geo" (OAuth, served by the emulator under /geo), added to the registry alone shows up in
 // --service choices, `auth login`'s list, the settings (`profile set --help`, env variables),
 // the request headers, `emulator start`'s printed environment and the emulator's routing. Its
-// own files would be its client (api/geo/: serviceBase + authHeaders, as below) and its emulator
+// own files would be its client (api/geo/: serviceBase + authenticator, as below) and its emulator
 // routes (emulator/geo.ts: the FamilyDef below); nothing else changes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FamilyDef as ServiceFamily } from '../../src/model/families.js';
@@ -40,6 +40,7 @@ async function withGeo() {
     program: await import('../../src/cli/program.js'),
     settings: await import('../../src/api/settings.js'),
     service: await import('../../src/api/service.js'),
+    auth: await import('../../src/api/auth/authenticator.js'),
     credentials: await import('../../src/api/auth/credentials.js'),
     config: await import('../../src/core/config.js'),
     emulator: await import('../../src/emulator/index.js'),
@@ -83,10 +84,10 @@ describe('a fifth service family added to the registry only', () => {
   });
 
   it('is reached at its endpoint with a bearer token from its setting', async () => {
-    const { service, config, settings } = await withGeo();
+    const { service, auth, config, settings } = await withGeo();
     const cfg = new config.Config(settings.SETTINGS, { dir: '/nonexistent-vx-test', env: { VX_GEO_ENDPOINT: 'http://127.0.0.1:9/geo/', VX_GEO_TOKEN: 'geo-token' } });
     expect(service.serviceBase(cfg, 'geo' as never)).toBe('http://127.0.0.1:9/geo');
-    expect(Object.fromEntries(Object.entries(await service.authHeaders(cfg, 'geo' as never)))).toEqual({ Authorization: 'Bearer geo-token' });
+    expect(Object.fromEntries(Object.entries((await auth.authenticator(cfg, 'geo' as never)).headers()))).toEqual({ Authorization: 'Bearer geo-token' });
   });
 
   it("is served by the emulator under its prefix and printed by emulator start's environment", async () => {

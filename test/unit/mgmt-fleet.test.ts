@@ -11,8 +11,8 @@ import { belowHeadroom, checkItems, listValues, parseHeadroom, parseNeed, percen
 import { checkManifest, parseManifestText } from '../../src/api/mgmt/manifest.js';
 import { diffEvents, emptyState, gradeEvents, loadState, parseTypes, saveState, summaryLine } from '../../src/api/mgmt/watch.js';
 import { UsageError } from '../../src/core/errors.js';
-import { eventAt, throttleRead, TIMELINE } from '../../src/emulator/mgmt-fleet.js';
-import { seedMgmt } from '../../src/emulator/mgmt-seed.js';
+import { eventAt, throttleRead, TIMELINE } from '../../src/emulator/mgmt/fleet.js';
+import { seedMgmt } from '../../src/emulator/mgmt/seed.js';
 
 const SUB = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
 

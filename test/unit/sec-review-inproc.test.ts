@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
 import { json } from '../helpers/httpmock.js';
+import { fixedAuth } from '../helpers/authenticator.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const env = offlineEnv();
@@ -256,7 +257,7 @@ describe('the error of a $batch operation is redacted like the error of a reques
     const root = 'http://127.0.0.1:1/api/v2.0/';
     const responses = [{ id: '1', status: 401, body: { error: { code: 'Authentication_InvalidCredentials', message: 'token tok-Secret-4711 rejected; retry with ?api-key=k-99887766' } } }];
     const http = { send: async () => ({ headers: {}, json: () => ({ responses }) }) } as unknown as import('../../src/core/http/index.js').Http;
-    const [r] = await new BatchClient(http, root, { Authorization: 'Bearer tok-Secret-4711' }).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
+    const [r] = await new BatchClient(http, root, fixedAuth({ Authorization: 'Bearer tok-Secret-4711' })).send([{ method: 'POST', url: `${root}companies(1)/salespeoplePurchasers`, body: { code: 'C1' } }]);
     expect(r).toMatchObject({ kind: 'failed', status: 401, message: 'token *** rejected; retry with ?api-key=***' });
   });
 });

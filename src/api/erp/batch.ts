@@ -6,7 +6,7 @@
 //   other than 503 on the batch) has an unknown outcome: it may or may not have been done;
 // - 429/503 on the batch prove nothing was done (the HTTP layer waits and repeats those).
 import { AuthError, InterruptedError, isVxError, NetworkError, ServiceError, ThrottledError, UnavailableError, UsageError, type VxError } from '../../core/errors.js';
-import type { Http } from '../../core/http/index.js';
+import type { Authenticator, Http } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';
 import { parseErrorBody } from '../../core/errors.js';
 import { stringifyExact } from '../../core/json.js';
@@ -67,7 +67,8 @@ export class BatchClient {
     private readonly http: Http,
     /** `{prefix}/api/<v>/` of the set */
     readonly root: string,
-    private readonly headers: Record<string, string>,
+    /** how its requests are authenticated (the client's) */
+    readonly auth: Authenticator,
     /** the run's pacing: each $batch request costs one of the user's requests */
     private readonly pacer?: Paced,
   ) {}
@@ -116,7 +117,6 @@ export class BatchClient {
 
   requestHeaders(atomic?: boolean): Record<string, string> {
     return {
-      ...this.headers,
       Accept: 'application/json',
       Prefer: 'odata.continue-on-error',
       ...(atomic ? { Isolation: 'snapshot' } : {}),
@@ -135,6 +135,7 @@ export class BatchClient {
       res = await this.http.send({
         method: 'POST',
         url: this.url,
+        auth: this.auth,
         headers: { ...this.requestHeaders(opts.atomic), 'Content-Type': 'application/json' },
         body: this.bodyText(ops),
         signal: opts.signal,

@@ -33,16 +33,16 @@ function opFor(r: BulkRun, t: Target, etag: string): BatchOp {
 /** --dry-run with --filter: the read of the records, and what each batch would hold. */
 export function planFilterRun(http: Http, r: BulkRun, q: ListQuery): void {
   const { client, set, batch, bulk, action } = r;
-  http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select: idFields(set) })), headers: client.headers });
+  http.plan({ method: 'GET', url: client.collectionUrl(set, odataQuery({ ...q, select: idFields(set) })), auth: client.auth });
   const each = action === 'delete' ? 'DELETE' : `POST …/${r.namespace}.${action.action}`;
-  http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${each} per record the filter matches, ${bulk.batchSize} per batch>` } });
+  http.plan({ method: 'POST', url: batch.url, auth: batch.auth, headers: batch.requestHeaders(bulk.atomic), body: { requests: `<one ${each} per record the filter matches, ${bulk.batchSize} per batch>` } });
 }
 
 /** --dry-run with the records known: the reads that give each record's ETag (delete --ids), then the batches. */
 export function planTargets(http: Http, r: BulkRun, list: readonly Target[]): void {
   const { client, set, batch, bulk } = r;
   const plan = (ops: BatchOp[], atomic?: boolean) => {
-    for (let i = 0; i < ops.length; i += bulk.batchSize!) http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
+    for (let i = 0; i < ops.length; i += bulk.batchSize!) http.plan({ method: 'POST', url: batch.url, auth: batch.auth, headers: batch.requestHeaders(atomic), body: batch.body(ops.slice(i, i + bulk.batchSize!)) });
   };
   if (r.action === 'delete' && !r.force) plan(lookupItems(client, set, list.filter((t) => !t.etag).map((t) => ({ row: t.row, field: 'id', value: t.id }))).map((it) => it.op));
   plan(list.map((t) => opFor(r, t, r.force ? '*' : (t.etag ?? '<@odata.etag of a fresh read>'))), bulk.atomic);

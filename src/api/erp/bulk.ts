@@ -183,7 +183,7 @@ export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: 
 
 /** The batch client of a set (its API version's $batch). */
 export function batchFor(client: ErpClient, set: ErpSet, http: Http, pacer?: Paced): BatchClient {
-  return new BatchClient(http, `${client.base}/api/${set.apiVersion}/`, client.headers, pacer);
+  return new BatchClient(http, `${client.base}/api/${set.apiVersion}/`, client.auth, pacer);
 }
 
 export interface Found {

@@ -3,12 +3,13 @@
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
 import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
-import type { Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
+import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
 import { collectionPath, isGuid, keySegment, type ErpSet } from '../../model/erp/index.js';
-import { authHeaders, serviceBase } from '../service.js';
+import { authenticator } from '../auth/authenticator.js';
+import { serviceBase } from '../service.js';
 import { erpPrefixProblem } from '../../model/families.js';
 
 export interface ListQuery {
@@ -52,7 +53,7 @@ export class ErpClient {
   private constructor(
     private readonly http: Http,
     readonly base: string,
-    readonly headers: Record<string, string>,
+    readonly auth: Authenticator,
     readonly company: string | undefined,
   ) {}
 
@@ -70,8 +71,7 @@ export class ErpClient {
       company = config.require('erp.company', companyFlag, 'the company (--company)');
       if (!isGuid(company)) throw new UsageError(`invalid company id "${company}": expected a GUID (list them with \`vx erp companies list\`)`);
     }
-    const headers = await authHeaders(config, 'erp', http);
-    return new ErpClient(http, base, headers, company);
+    return new ErpClient(http, base, await authenticator(config, 'erp', http), company);
   }
 
   collectionUrl(set: ErpSet, query?: Record<string, QueryValue>): string {
@@ -89,7 +89,7 @@ export class ErpClient {
   }
 
   private send(req: HttpRequest): Promise<HttpResponse> {
-    return this.http.send({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+    return this.http.send({ ...req, auth: this.auth });
   }
 
   /** All items of a collection, following @odata.nextLink; `top` caps the total. */
@@ -167,7 +167,7 @@ export class ErpClient {
     }
     const url = this.collectionUrl(set, odataQuery({ filter: `${set.humanKey} eq ${literal(key)}`, top: 10, ...q }));
     if (this.http.dryRun) {
-      this.http.plan({ method: 'GET', url, headers: this.headers });
+      this.http.plan({ method: 'GET', url, auth: this.auth });
       // that read's record would give the @odata.etag too: update/delete plan no second read
       return { id: `<id of ${set.singular} ${key}>`, record: { '@odata.etag': ETAG_PLACEHOLDER }, planned: true };
     }
@@ -192,7 +192,7 @@ export class ErpClient {
     if (force) return '*';
     if (typeof known?.['@odata.etag'] === 'string' && known['@odata.etag']) return known['@odata.etag']; // read just now
     if (this.http.dryRun) {
-      this.http.plan({ method: 'GET', url: this.itemUrl(set, id), headers: this.headers });
+      this.http.plan({ method: 'GET', url: this.itemUrl(set, id), auth: this.auth });
       return ETAG_PLACEHOLDER;
     }
     const etag = (await this.get(set, id))['@odata.etag'];

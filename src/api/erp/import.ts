@@ -49,7 +49,7 @@ export function planImport(http: Http, r: ImportRun, rows: readonly Row[]): numb
       : { method: 'PATCH' as const, url: client.itemUrl(set, row.key!.field === 'id' ? row.key!.value : `${row.key!.field}=${row.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': row.etag ?? '<@odata.etag of a fresh read>' }, body: row.body },
   );
   for (let i = 0; i < ops.length; i += size) {
-    http.plan({ method: 'POST', url: batch.url, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + size)) });
+    http.plan({ method: 'POST', url: batch.url, auth: batch.auth, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + size)) });
   }
   return ops.length;
 }

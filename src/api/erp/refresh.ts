@@ -1,11 +1,12 @@
 // The database refresh (lcs) operation and the status of its operation activity.
 import type { Config } from '../../core/config.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
-import type { Http } from '../../core/http/index.js';
+import type { Authenticator, Http } from '../../core/http/index.js';
 import { isGuid } from '../../model/erp/index.js';
 import { LCS_VERSION, LCS_VERSION_HEADER, OPERATION_DONE, OPERATION_FAILED } from '../../model/lcs.js';
 import { pathSegment as seg } from '../../core/url.js';
-import { authHeaders, serviceBase } from '../service.js';
+import { authenticator } from '../auth/authenticator.js';
+import { serviceBase } from '../service.js';
 
 export interface RefreshResult {
   IsSuccess: boolean;
@@ -47,12 +48,12 @@ export class LcsClient {
   private constructor(
     private readonly http: Http,
     readonly base: string,
-    readonly headers: Record<string, string>,
+    readonly auth: Authenticator,
   ) {}
 
   static async open(http: Http, config: Config): Promise<LcsClient> {
     const base = serviceBase(config, 'lcs');
-    return new LcsClient(http, base, { ...(await authHeaders(config, 'lcs', http)), [LCS_VERSION_HEADER]: LCS_VERSION });
+    return new LcsClient(http, base, await authenticator(config, 'lcs', http));
   }
 
   refreshUrl(t: RefreshTarget): string {
@@ -71,7 +72,8 @@ export class LcsClient {
     const res = await this.http.send({
       method: 'POST',
       url: this.refreshUrl(t),
-      headers: { ...this.headers, 'Content-Type': 'application/json' },
+      auth: this.auth,
+      headers: { [LCS_VERSION_HEADER]: LCS_VERSION, 'Content-Type': 'application/json' },
       describe: `database refresh of ${t.target} from ${t.source}`,
       checkHint: 'the environment history of the project in the lifecycle services portal',
     });
@@ -82,11 +84,11 @@ export class LcsClient {
 
   /**
    * One read of an operation's status. A refresh runs for hours, longer than an access token
-   * lives: the headers carry the stored sign-in's renewer (api/service.ts), so an expired token is
+   * lives: the request carries the stored sign-in's authenticator (api/auth/authenticator.ts), so an expired token is
    * renewed before a read instead of failing the wait with a 401.
    */
   async status(project: string, environment: string, activity: string): Promise<{ body: OperationStatus; retryAfter?: string }> {
-    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), headers: this.headers });
+    const res = await this.http.send({ method: 'GET', url: this.statusUrl(project, environment, activity), auth: this.auth, headers: { [LCS_VERSION_HEADER]: LCS_VERSION } });
     return { body: res.json<OperationStatus>(), retryAfter: res.headers['retry-after'] };
   }
 }

@@ -3,12 +3,13 @@
 // and lists that follow `nextLink` to the end. No terminal, no commander.
 import type { Config } from '../../core/config.js';
 import { ServiceError } from '../../core/errors.js';
-import type { Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
+import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';
 import { paginate } from '../../core/paging.js';
 import { buildQuery, pathSegment, type QueryValue } from '../../core/url.js';
 import { DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, type RuleName } from '../../model/mgmt.js';
-import { authHeaders, serviceBase } from '../service.js';
+import { authenticator } from '../auth/authenticator.js';
+import { serviceBase } from '../service.js';
 import { checkSegment } from './validate.js';
 
 export type MgmtFamily = keyof typeof MGMT_API_VERSION;
@@ -62,7 +63,7 @@ export class MgmtClient {
   private constructor(
     private readonly http: Http,
     readonly base: string,
-    readonly headers: Record<string, string>,
+    readonly auth: Authenticator,
     readonly namespace: string,
   ) {}
 
@@ -70,7 +71,7 @@ export class MgmtClient {
   static async open(http: Http, config: Config): Promise<MgmtClient> {
     const base = serviceBase(config, 'mgmt');
     const ns = resolveNamespace(config);
-    return new MgmtClient(http, base, await authHeaders(config, 'mgmt', http), ns);
+    return new MgmtClient(http, base, await authenticator(config, 'mgmt', http), ns);
   }
 
   get dryRun(): boolean {
@@ -95,12 +96,12 @@ export class MgmtClient {
 
   send(req: HttpRequest): Promise<HttpResponse> {
     const pace = req.pace ?? (this.pacer ? { pacer: this.pacer, cost: 1 } : undefined);
-    return this.http.send({ ...req, pace, headers: { ...this.headers, ...(req.headers ?? {}) } });
+    return this.http.send({ ...req, pace, auth: this.auth });
   }
 
   /** Records a request for --dry-run without sending it. */
   plan(req: HttpRequest): void {
-    this.http.plan({ ...req, headers: { ...this.headers, ...(req.headers ?? {}) } });
+    this.http.plan({ ...req, auth: this.auth });
   }
 
   /**

@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { ServiceError, VxError } from '../../core/errors.js';
-import type { Http, HttpRequest } from '../../core/http/index.js';
+import type { Authenticator, Http, HttpRequest } from '../../core/http/index.js';
 import { countChars, HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../model/translator.js';
 import { targetGroups } from './batcher.js';
-import { authHeaders, serviceBase } from '../service.js';
+import { authenticator } from '../auth/authenticator.js';
+import { serviceBase } from '../service.js';
 import { translateQuery, type TranslateParams } from './options.js';
 
 /** What one request gave back. */
@@ -34,7 +35,7 @@ export class TranslatorClient {
   private constructor(
     private readonly http: Http,
     private readonly base: string,
-    private readonly headers: Record<string, string>,
+    private readonly auth: Authenticator,
     readonly params: TranslateParams,
   ) {
     this.url = `${base}${TRANSLATE_PATH}${translateQuery(params)}`;
@@ -43,14 +44,13 @@ export class TranslatorClient {
   /** The same request for some of the targets (indexes in --to order; --to-script follows them). */
   forTargets(targets: readonly number[]): TranslatorClient {
     const p = this.params;
-    return new TranslatorClient(this.http, this.base, this.headers, { ...p, to: targets.map((k) => p.to[k]), ...(p.toScript ? { toScript: targets.map((k) => p.toScript![k]) } : {}) });
+    return new TranslatorClient(this.http, this.base, this.auth, { ...p, to: targets.map((k) => p.to[k]), ...(p.toScript ? { toScript: targets.map((k) => p.toScript![k]) } : {}) });
   }
 
   /** Resolves the endpoint and the key (exit 3 when no key is configured). */
   static async open(http: Http, config: Config, params: TranslateParams): Promise<TranslatorClient> {
     const base = serviceBase(config, 'translator');
-    const headers = await authHeaders(config, 'translator');
-    return new TranslatorClient(http, base, headers, params);
+    return new TranslatorClient(http, base, await authenticator(config, 'translator'), params);
   }
 
   /** The request for one batch (a fresh X-ClientTraceId unless --trace-id gave one). */
@@ -58,8 +58,8 @@ export class TranslatorClient {
     return {
       method: 'POST',
       url: this.url,
+      auth: this.auth,
       headers: {
-        ...this.headers,
         'Content-Type': 'application/json; charset=UTF-8',
         [HEADERS.clientTraceId]: this.params.traceId ?? randomUUID(),
       },

@@ -13,7 +13,7 @@ import {
 import type { Ticket } from '../pacer.js';
 import { redact, redactHeaders } from '../redact.js';
 import { sleep as defaultSleep } from '../sleep.js';
-import { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer } from './auth.js';
+import type { Authenticator } from './auth.js';
 import {
   cappedRetryAfter,
   failureWords,
@@ -36,12 +36,24 @@ function truncate(s: string, n = 2000): string {
 
 type Failure = NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
 
+/**
+ * Whether the request's own headers replace every credential header of its authenticator
+ * (`vx api -H 'Authorization: ...'`): that credential is the caller's, and is neither renewed nor
+ * sent again with another.
+ */
+function ownCredential(req: HttpRequest): boolean {
+  if (!req.auth || !req.headers) return false;
+  const given = new Set(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [k.toLowerCase()])));
+  return req.auth.secretHeaders.every((name) => given.has(name.toLowerCase()));
+}
+
 export class Attempts {
   readonly method: string;
   readonly signal: AbortSignal | undefined;
   private readonly idempotent: boolean;
   private readonly maxRetries: number;
-  private readonly renewer: CredentialRenewer | undefined;
+  /** the authenticator that puts its credential in (not when the request carries its own) */
+  private readonly auth: Authenticator | undefined;
   /** the retry about to be made (0: the first attempt) */
   attempt = 0;
   /** an earlier attempt may have reached the service and done its work */
@@ -63,19 +75,24 @@ export class Attempts {
     this.idempotent = isIdempotent(req);
     this.maxRetries = Math.max(0, opts.retries ?? 4);
     this.signal = req.signal ?? opts.signal;
-    this.renewer = (req.headers as Record<symbol, unknown> | undefined)?.[CREDENTIAL_RENEWER] as CredentialRenewer | undefined;
+    this.auth = req.auth && !ownCredential(req) ? req.auth : undefined;
   }
 
-  /** Puts the stored sign-in's current token in the headers (renewed first when it has expired). */
-  async applyCredential(): Promise<void> {
-    if (this.renewer) this.headers = { ...this.headers, ...lowerHeaders((await this.renewer.current(this.headers)) ?? {}) };
+  /**
+   * Puts the credential in use in the headers (a stored sign-in renewed first when it has expired).
+   * Called once the request has passed its checks: a request refused by them sends no renewal.
+   */
+  async applyCredential(shown: Record<string, string> | undefined): Promise<void> {
+    if (!this.auth) return;
+    const current = await this.auth.apply();
+    if (current !== shown) this.headers = { ...this.headers, ...lowerHeaders(current) };
   }
 
   /** --debug: the attempt about to go out, secrets masked. */
   traceRequest(body: string | Uint8Array | undefined): void {
     if (!this.opts.debug) return;
     this.trace(`> ${this.method} ${this.req.url}${this.attempt ? ` (retry ${this.attempt})` : ''}`);
-    for (const [k, v] of Object.entries(redactHeaders(this.headers))) this.trace(`> ${k}: ${v}`);
+    for (const [k, v] of Object.entries(redactHeaders(this.headers, this.req.auth?.secretHeaders))) this.trace(`> ${k}: ${v}`);
     // redacted before it is cut: a secret cut in two would no longer be recognised
     if (body !== undefined) this.trace(`> ${truncate(typeof body === 'string' ? redact(body) : `<${body.byteLength} bytes>`)}`);
   }
@@ -182,9 +199,9 @@ export class Attempts {
       await this.backoff({ status: res.status }, res.headers['retry-after']);
       return undefined;
     }
-    if (res.status === 401 && this.renewer && !this.renewedAfter401) {
+    if (res.status === 401 && this.auth && !this.renewedAfter401) {
       this.renewedAfter401 = true;
-      const fresh = await this.renewer.refused(this.headers);
+      const fresh = await this.auth.renew(this.headers);
       if (fresh) {
         this.headers = { ...this.headers, ...lowerHeaders(fresh) };
         this.trace('the credential was refused; sending once more with the renewed sign-in');
@@ -229,8 +246,8 @@ export class Attempts {
     const { method } = this;
     const error = errorFromResponse(res.status, res.text, res.headers);
     error.retryAfterMs = cappedRetryAfter(res);
-    const advice = (this.req.headers as Record<symbol, unknown> | undefined)?.[SIGN_IN_SERVICE];
-    if (res.status === 401 && typeof advice === 'string' && !error.hint) error.hint = advice;
+    const advice = this.req.auth?.advice;
+    if (res.status === 401 && advice && !error.hint) error.hint = advice;
     // the answer to a repeat is not the whole story: the attempt whose answer was lost may have
     // done the work (a 404 to a repeated DELETE, a 412 to a repeated PUT); not for a POST its
     // caller declared harmless to repeat (a translation, a read such as fetchEventDetails)

@@ -1,26 +1,24 @@
-// How a request carries its credential's extras: the advice a 401 ends with, and what keeps a stored
-// sign-in current through a long run.
-
-/**
- * Set (by api/service.ts) on the credential headers of a service, and kept by spreading them into
- * a request's headers: its value is the advice a 401 answer ends with (how to sign in again).
- */
-export const SIGN_IN_SERVICE = Symbol('vx.signInService');
-
-/**
- * Set (by api/service.ts) beside SIGN_IN_SERVICE when the credential is a stored sign-in that can
- * expire: it keeps the token current during a long run (a watch, a poll, a bulk import), so a run
- * that outlives its access token goes on with a renewed one instead of ending with a 401.
- */
-export const CREDENTIAL_RENEWER = Symbol('vx.credentialRenewer');
-
-export interface CredentialRenewer {
+// Authentication as a field of the request (`auth`): core says what an authenticator does; api/
+// implements one per kind of credential (a subscription key, a bearer token that a stored sign-in
+// keeps current through a long run).
+export interface Authenticator {
+  /** The credential's headers as they stand, renewing nothing: what --dry-run shows (masked). */
+  headers(): Record<string, string>;
   /**
-   * Before a request with `sent`: the headers of the credential in use, renewed first when it has
-   * expired (or AuthError when it cannot be); undefined when `sent` carries a credential of its own
-   * (`vx api -H 'Authorization: ...'`), which is left alone
+   * The credential's headers for a request about to go out: a stored sign-in that has expired is
+   * renewed first (or AuthError, "sign in again", when it cannot be).
    */
-  current(sent: Record<string, string>): Promise<Record<string, string> | undefined>;
-  /** after a 401 to a request sent with `sent`: headers with a renewed credential to send it once more, or undefined */
-  refused(sent: Record<string, string>): Promise<Record<string, string> | undefined>;
+  apply(): Promise<Record<string, string>>;
+  /**
+   * After a 401 to a request that carried `sent` (its headers, names in lower case): headers with a
+   * renewed credential to send it once more, or undefined: the 401 stands.
+   */
+  renew(sent: Record<string, string>): Promise<Record<string, string> | undefined>;
+  /** What a 401 answer advises: how to sign in again, or where the refused credential came from. */
+  readonly advice: string;
+  /**
+   * How it is redacted: the headers whose values are the secret, masked wherever a request is shown
+   * (--debug, --dry-run). The secret values themselves are registered with core/redact.ts too.
+   */
+  readonly secretHeaders: readonly string[];
 }

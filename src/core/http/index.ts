@@ -18,7 +18,7 @@ import { readBody, toResponse } from './response.js';
 import type { HttpOptions, HttpRequest, HttpResponse, RequestDescription, Transport, TransportRequest } from './types.js';
 import { UndiciTransport } from './undici-transport.js';
 
-export { CREDENTIAL_RENEWER, SIGN_IN_SERVICE, type CredentialRenewer } from './auth.js';
+export type { Authenticator } from './auth.js';
 export { USER_AGENT, VERSION } from './outgoing.js';
 export { DryRunHalt } from './plan.js';
 export { isIdempotent, parseRetryAfter, retryDelay } from './policy.js';
@@ -90,9 +90,10 @@ export class Http {
   }
 
   private async sendWithRetries(req: HttpRequest): Promise<HttpResponse> {
-    const { headers, body } = encode(req, this.opts.allowHttp);
+    const shown = req.auth?.headers();
+    const { headers, body } = encode(req, this.opts.allowHttp, shown);
     const run = new Attempts(req, headers, this.opts, (line) => this.trace(line));
-    await run.applyCredential();
+    await run.applyCredential(shown);
     for (;;) {
       if (run.signal?.aborted) throw new InterruptedError();
       const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, run.signal) : undefined;

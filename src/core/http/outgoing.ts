@@ -4,7 +4,6 @@ import { UsageError } from '../errors.js';
 import { stringifyExact } from '../json.js';
 import { isCredentialHeader, redact } from '../redact.js';
 import { dotSegmentIn, isLoopbackHost, sentUrl } from '../url.js';
-import { CREDENTIAL_RENEWER } from './auth.js';
 import type { HttpRequest } from './types.js';
 
 declare const __VX_VERSION__: string;
@@ -14,8 +13,15 @@ export const USER_AGENT = `vx/${VERSION}`;
 /** what HTTP does not allow in a header value (node:http's own test): control characters but tab */
 const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
-/** The headers (names in lower case, the user agent first) and the body as a transport sends them. */
-export function encode(req: HttpRequest, allowHttp: boolean | undefined): { headers: Record<string, string>; body?: string | Uint8Array } {
+/**
+ * The headers (names in lower case: the user agent, the credential's, then the request's own) and
+ * the body as a transport sends them. `credential`: the authenticator's headers (default: as they stand).
+ */
+export function encode(
+  req: HttpRequest,
+  allowHttp: boolean | undefined,
+  credential = req.auth?.headers(),
+): { headers: Record<string, string>; body?: string | Uint8Array } {
   const headers: Record<string, string> = { 'user-agent': USER_AGENT };
   let body: string | Uint8Array | undefined;
   if (req.body !== undefined) {
@@ -26,7 +32,7 @@ export function encode(req: HttpRequest, allowHttp: boolean | undefined): { head
       headers['content-type'] = 'application/json';
     }
   }
-  for (const [k, v] of Object.entries(req.headers ?? {})) {
+  for (const [k, v] of [...Object.entries(credential ?? {}), ...Object.entries(req.headers ?? {})]) {
     if (v === undefined) continue;
     // a CR/LF (or another character HTTP forbids) from a setting or --header: bad input, refused here
     // for every transport alike (node:http threw exit 1, undici "network error" exit 8); the
@@ -53,8 +59,7 @@ function checkCleartext(req: HttpRequest, headers: Record<string, string>, allow
     return; // said by the transport
   }
   if (isLoopbackHost(u.hostname)) return;
-  const renewer = (req.headers as Record<symbol, unknown> | undefined)?.[CREDENTIAL_RENEWER];
-  if (!renewer && !Object.keys(headers).some(isCredentialHeader)) return;
+  if (!req.auth && !Object.keys(headers).some(isCredentialHeader)) return;
   throw new UsageError(`${req.method.toUpperCase()} ${redact(req.url)}: the endpoint is plain http to another machine, and vx sends credentials (keys, tokens) only over https (plain http only to this machine: 127.0.0.1, ::1, localhost); nothing was sent`, {
     hint: 'use the https address of the service; to send credentials in clear anyway (a server without TLS on a network you trust), set VX_ALLOW_HTTP=1',
   });

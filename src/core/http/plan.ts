@@ -19,7 +19,7 @@ export function describeRequest(req: HttpRequest, allowHttp: boolean | undefined
   checkPath(req.url);
   const { headers, body } = encode(req, allowHttp);
   // the URL exactly as it would go out (percent-encoding as the transports apply it)
-  const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(sentUrl(req.url)), headers: redactHeaders(headers) };
+  const d: RequestDescription = { method: req.method.toUpperCase(), url: redact(sentUrl(req.url)), headers: redactHeaders(headers, req.auth?.secretHeaders) };
   if (body !== undefined) {
     const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
     try {

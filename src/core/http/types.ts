@@ -1,11 +1,14 @@
 // The shapes of the HTTP door: a request, its answer, the options of a client, the transport seam
 // and what an observer of retries and waits is told.
 import type { Paced } from '../pacer.js';
+import type { Authenticator } from './auth.js';
 
 export interface HttpRequest {
   method: string;
   url: string;
   headers?: Record<string, string | undefined>;
+  /** how the request proves who sends it: its headers go out with the request's own (which win) */
+  auth?: Authenticator;
   /** a string or bytes; objects are sent as JSON */
   body?: string | Uint8Array | object;
   /** the caller declares that repeating this POST/PATCH is harmless (translate does) */

@@ -119,6 +119,7 @@ export function encodeApple(text: string, encoding: FileEncoding): Uint8Array {
 
 export const appleStrings: FileFormat = {
   name: 'strings',
+  keepsSource: true,
   decode: decodeApple,
   encode: encodeApple,
 
@@ -147,7 +148,8 @@ export const appleStrings: FileFormat = {
     const edits: [number, number, string][] = [];
     for (const u of src.sUnits) {
       const v = values.get(u.key);
-      if (!v) continue;
+      // untranslated (or kept in the source language for review): the source's entry as it is
+      if (!v || (v.kind === 'new' && v.review)) continue;
       const was = v.kind === 'keep' ? old!.entries.get(u.key)! : undefined;
       const value = was ? (was.valueStart === was.valueEnd ? quoteStrings(was.key) : old!.text.slice(was.valueStart, was.valueEnd)) : encode((v as Extract<typeof v, { kind: 'new' }>).parts[0]);
       // a key-only entry gets its value after the key

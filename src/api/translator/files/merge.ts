@@ -8,7 +8,7 @@ import type { EngineResult } from './engine.js';
 import { dict, renderLock, type LockEntry, type LockFile, type LockLanguage } from './lock.js';
 import { lockEntry, type LangPlan, type SourcePlan } from './plan.js';
 import { fromHtml, placeholderProblem, toHtml, translatable, type Piece, type ProtectOptions } from './protect.js';
-import { hash, type RenderOptions, type SourceUnit, type UnitValue } from './types.js';
+import { hash, type RenderOptions, type SourceUnit, type FileFormat, type UnitValue } from './types.js';
 
 /** What became of one target. */
 export interface Summary {
@@ -25,7 +25,8 @@ export interface Summary {
 /** A file to write (all are written at once, see commit.ts). */
 export interface FileWrite {
   path: string;
-  text: string;
+  /** text (UTF-8), or the bytes of a format with its own charset */
+  text: string | Uint8Array;
 }
 
 export interface Merged {
@@ -50,12 +51,17 @@ export function mergeTargets(plans: readonly SourcePlan[], result: MergeContext[
   const mc: MergeContext = { result, protect, render, info, problems: merged.problems };
   for (const p of plans) {
     const lock: LockFile = { vx: 1, source: basename(p.path), format: p.format.name, languages: Object.assign(dict<LockLanguage>(), p.lock.languages) };
+    // a file that holds every language (FileFormat.inPlace) gets them one after the other, written once
+    let inPlace: string | undefined;
     for (const l of p.langs) {
-      const { write, summary, language } = mergeLanguage(mc, p, l);
+      const { write, summary, language, body } = mergeLanguage(mc, p, l, inPlace);
       lock.languages[l.lang] = language;
-      if (write) merged.writes.push(write);
+      if (p.format.inPlace) inPlace = body;
+      else if (write) merged.writes.push(write);
       merged.summaries.push(summary);
     }
+    const first = p.langs[0];
+    if (inPlace !== undefined && first.existing?.text !== inPlace) merged.writes.push({ path: first.path, text: encodeTarget(p, inPlace) });
     const lockText = renderLock(lock);
     if (lockText !== p.lockText) merged.writes.push({ path: p.lockPath, text: lockText });
   }
@@ -67,7 +73,12 @@ export function unitName(p: SourcePlan, u: SourceUnit): string {
 }
 
 /** One target: its values, its text (written when it changed), its summary and its lock language. */
-function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan): { write?: FileWrite; summary: Summary; language: LockLanguage } {
+/** A target's bytes: the format's own charset, else UTF-8 (with the source's byte order mark). */
+function encodeTarget(p: SourcePlan, body: string): string | Uint8Array {
+  return p.format.encode ? p.format.encode(body, p.doc.encoding ?? 'utf8') : (p.bom ? '\ufeff' : '') + body;
+}
+
+function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: string): { write?: FileWrite; summary: Summary; language: LockLanguage; body: string } {
   const values = new Map<string, UnitValue>();
   const origins = new Map<string, LockEntry[2]>();
   const sum: Summary = { source: p.path, language: l.lang, target: l.path, translated: 0, unchanged: 0, kept: 0, untranslated: 0, removed: 0 };
@@ -83,12 +94,14 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan): { write?: 
       continue;
     }
     const parts = l.needed.get(u.key)!;
-    const { out, problem } = translateUnit(mc, parts, l.lang);
+    const { out, problem } = translateUnit(mc, parts, l.lang, p.format);
     if (problem) {
       sum.untranslated++;
       const review = p.format.name === 'po' && out.length === parts.length;
-      mc.problems.push(`${l.path}: ${unitName(p, u)}: ${problem}; ${review ? 'written as fuzzy (for review)' : 'left untranslated'}`);
+      mc.problems.push(`${l.path}: ${unitName(p, u)}: ${problem}; ${review ? 'written as fuzzy (for review)' : p.format.keepsSource ? 'left in the source language' : 'left untranslated'}`);
       if (review) values.set(u.key, { kind: 'new', parts: out, review: true });
+      // (the target keeps the source's text; the lock records it as not translated)
+      else if (p.format.keepsSource) values.set(u.key, { kind: 'new', parts, review: true });
       origins.set(u.key, 'p');
     } else {
       sum.translated++;
@@ -96,21 +109,21 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan): { write?: 
       origins.set(u.key, 'v');
     }
   }
-  const body = p.format.render(p.doc, l.lang, values, l.target, mc.render);
-  const text = (p.bom ? '\ufeff' : '') + body;
+  const target = base !== undefined ? p.format.parseTarget(base, l.path, p.doc, l.lang) : l.target;
+  const body = p.format.render(p.doc, l.lang, values, target, mc.render);
   const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
-  const units = lockUnits(p, l, values, origins, body, order);
+  const units = lockUnits(p, { ...l, target }, values, origins, body, order);
   const before = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
   // (entries under the keys of an earlier vx are the units' own, not removed units)
   const keys = new Set(p.doc.units.flatMap((u) => [u.key, l.target?.aliases?.get(u.key) ?? u.key]));
   sum.removed = Object.keys(before).filter((k) => !keys.has(k)).length;
   const language: LockLanguage = { target: relative(dirname(p.lockPath), l.path).split(sep).join('/'), units, ...(order ? { order } : {}) };
   const changed = !l.existing || l.existing.text !== body || l.existing.bom !== p.bom;
-  return { write: changed ? { path: l.path, text } : undefined, summary: sum, language };
+  return { write: changed ? { path: l.path, text: encodeTarget(p, body) } : undefined, summary: sum, language, body };
 }
 
 /** A unit's parts translated into `lang` and taken back from HTML, or why it cannot be. */
-function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string): { out: Piece[][]; problem?: string } {
+function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string, format: FileFormat): { out: Piece[][]; problem?: string } {
   const out: Piece[][] = [];
   let problem: string | undefined;
   for (const pieces of parts) {
@@ -125,7 +138,9 @@ function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string
     if (translated === undefined) return { out, problem: 'the service gave no translation' };
     const back = fromHtml(translated, pieces, mc.protect);
     const pp = placeholderProblem(pieces, back);
+    const unfit = pp === undefined ? format.check?.(pieces, back) : undefined;
     if (pp) problem = `placeholders changed (${pp})`;
+    else if (unfit) problem ??= unfit;
     out.push(back);
   }
   return { out, problem };
@@ -134,12 +149,13 @@ function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string
 /** The lock entries of a target: what it now holds, read back as the next run will read it. */
 function lockUnits(p: SourcePlan, l: LangPlan, values: Map<string, UnitValue>, origins: Map<string, LockEntry[2]>, body: string, order: string[] | undefined): Record<string, LockEntry> {
   // (read back only when something new was written and the format cannot say what it wrote)
-  const written = origins.size && !p.format.written ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
+  const readBack = !p.format.written || (p.format.keepsSource && [...origins.values()].includes('p'));
+  const written = origins.size && readBack ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
   const units = dict<LockEntry>();
   for (const u of p.doc.units) {
     const origin = origins.get(u.key);
     const value = values.get(u.key);
-    const v = value?.kind === 'new' && p.format.written ? p.format.written(p.doc, u, value, l.lang, l.target) : written?.values.get(u.key);
+    const v = value?.kind === 'new' && !(value.review && p.format.keepsSource) && p.format.written ? p.format.written(p.doc, u, value, l.lang, l.target) : written?.values.get(u.key);
     if (origin !== undefined) {
       if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
     } else {

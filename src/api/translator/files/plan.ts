@@ -94,9 +94,10 @@ async function planSource(src: string, o: PlanOptions): Promise<SourcePlan> {
   const name = formatOf(src, o.format);
   const format = FORMATS[name];
   await loadFormat(name);
-  const read = await readText(src, src, name);
+  const read = await readText(src, src, name, format.decode);
   if (!read) throw new UsageError(`cannot read ${src}: no such file`);
   const doc = format.parseSource(read.text, src);
+  if (read.encoding) doc.encoding = read.encoding;
   const sourceLanguage = o.from ?? doc.language;
   if (o.state !== undefined && format.name === 'xliff') checkState(o.state, doc);
   const lp = lockPath(src, format, o, sourceLanguage);
@@ -109,11 +110,12 @@ async function planSource(src: string, o: PlanOptions): Promise<SourcePlan> {
 async function planLanguage(plan: SourcePlan, lang: string, o: PlanOptions, mode: FilesMode, claimed: Map<string, string>, warn: (message: string) => void): Promise<LangPlan> {
   const { path: src, format, doc, lock } = plan;
   const path = targetPath(src, lang, format, o, o.from ?? doc.language);
-  if (resolve(path) === resolve(src)) throw new UsageError(`the ${lang} target of ${src} would be the source itself: give --out or --out-dir, or leave ${lang} out of --to`);
+  // a format whose file holds every language (a String Catalog) is its own target
+  if (resolve(path) === resolve(src) && !format.inPlace) throw new UsageError(`the ${lang} target of ${src} would be the source itself: give --out or --out-dir, or leave ${lang} out of --to`);
   const other = claimed.get(resolve(path));
-  if (other) throw new UsageError(`${path} would be the target of both ${other} and ${src} (${lang}): give --out with {name} or {dir}`);
+  if (other && !(format.inPlace && other.startsWith(`${src} (`))) throw new UsageError(`${path} would be the target of both ${other} and ${src} (${lang}): give --out with {name} or {dir}`);
   claimed.set(resolve(path), `${src} (${lang})`);
-  const existing = await readText(path, path, format.name);
+  const existing = await readText(path, path, format.name, format.decode);
   const lockLang = lock.languages[lang];
   const target = existing ? format.parseTarget(existing.text, path, doc, lang, lockLang?.order) : undefined;
   if (target && format.name === 'md' && misaligned(target) && mode === 'sync') {

@@ -132,6 +132,7 @@ function renderUnit(text: string, u: DUnit, lang: string, v: Extract<UnitValue, 
 
 export const stringsdict: FileFormat = {
   name: 'stringsdict',
+  keepsSource: true,
   parseSource(text, file): DSource {
     const dUnits: DUnit[] = readDicts(text, file).map((d) => {
       const parts: Piece[][] = [];
@@ -170,7 +171,7 @@ export const stringsdict: FileFormat = {
       if (v?.kind === 'keep') {
         const was = old!.dicts.get(u.key)!.dict;
         edits.push([u.dict.openEnd, u.dict.closeStart, inner(old!.text, was)]);
-      } else if (v) renderUnit(src.text, u, lang, v, edits);
+      } else if (v && !v.review) renderUnit(src.text, u, lang, v, edits);
     }
     return applyEdits(src.text, edits);
   },

@@ -75,6 +75,13 @@ export interface RenderOptions {
 
 export interface FileFormat {
   name: FormatName | AppFormatName;
+  /** its file holds every language (an Apple String Catalog): the targets are written into the source */
+  inPlace?: boolean;
+  /**
+   * a unit left untranslated stays in the source language in the target (rendered from a `new`
+   * value with `review` and the source's parts), not left out: the app would show a key, not text
+   */
+  keepsSource?: boolean;
   parseSource(text: string, file: string): SourceDoc;
   /** `order`: the unit keys of the target as vx last wrote it (Markdown aligns blocks by it) */
   parseTarget(text: string, file: string, source: SourceDoc, lang: string, order?: readonly string[]): TargetDoc;

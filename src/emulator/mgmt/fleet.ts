@@ -3,7 +3,8 @@
 // InProgress for longer, and health events that appear, change and resolve as the emulated clock
 // moves (Emulator.now(); `POST /_emulator/clock {"advanceSeconds": n}` or emu.advanceClock(ms)).
 // growFleet() makes a synthetic fleet of any size for the benchmarks.
-import { makeEvent, quotaId, scopeKey, type EventSeed, type HealthEvent, type MgmtState, type Quota } from './mgmt-seed.js';
+import { makeEvent, type EventSeed } from './seed.js';
+import { quotaId, scopeKey, type HealthEvent, type MgmtState, type Quota } from './state.js';
 
 /** Two more subscriptions with quotas (the default one gets two more locations). */
 export const EMU_FLEET_SUBSCRIPTIONS = ['b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11', 'c3d5f7a9-2b4d-4f6a-8b9c-3d5e7f9a1b22'] as const;
@@ -21,7 +22,7 @@ const DISPLAY: Record<string, string> = {
 
 /**
  * Vendor.Compute quotas of the fleet. The default subscription keeps its eastus and westeurope
- * quotas (mgmt-seed.ts) and gets westus2 and northeurope; GPU quotas (standardNCFamily) take 6
+ * quotas (seed.ts) and gets westus2 and northeurope; GPU quotas (standardNCFamily) take 6
  * status reads to end; a limit already at its cap cannot grow (the request ends Failed).
  */
 const FLEET_QUOTAS: FleetQuota[] = [

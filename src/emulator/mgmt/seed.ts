@@ -2,8 +2,9 @@
 // with details only through fetchEventDetails; some older than the default 3-day window), events of
 // two resources (one nested), quotas of a few providers and locations with usage and a hidden
 // regional cap, past quota requests, and API version sets of one API management service.
-import { eventPriority } from '../model/mgmt.js';
-import { anyObject, arrayOf, number, recordOf, shape, text, type StateCheck } from './state-check.js';
+import { eventPriority } from '../../model/mgmt.js';
+import { anyObject, arrayOf, number, recordOf, shape, text, type StateCheck } from '../state-check.js';
+import { quotaId, scopeKey, type EventProperties, type HealthEvent, type Json, type MgmtState, type QuotaProperties, type VersionSetRecord } from './state.js';
 
 export const EMU_SUBSCRIPTION = '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
 /** a second subscription with nothing in it */
@@ -11,147 +12,6 @@ export const EMU_EMPTY_SUBSCRIPTION = '0f0e0d0c-0b0a-4909-8807-060504030201';
 export const EMU_RESOURCE_GROUP = 'web';
 export const EMU_SERVICE = 'contoso-api';
 
-/** a JSON value as the emulator reads and writes it on the wire */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
-/** a JSON object */
-export type Json = { [k: string]: JsonValue };
-
-/** one impacted region of a health event */
-export interface EventRegion {
-  impactedRegion: string;
-  updates?: Json[];
-  [k: string]: unknown;
-}
-export interface EventImpact {
-  impactedService: string;
-  impactedRegions: EventRegion[];
-  [k: string]: unknown;
-}
-/** a health event's properties (the fields the emulator reads; the rest as seeded) */
-export interface EventProperties {
-  eventType: string;
-  eventLevel: string;
-  status: string;
-  isEventSensitive: boolean;
-  impactStartTime: string;
-  impactMitigationTime: string;
-  lastUpdateTime: string;
-  duration?: number;
-  impact: EventImpact[];
-  [k: string]: unknown;
-}
-export interface HealthEvent {
-  id: string;
-  name: string;
-  type: string;
-  properties: EventProperties;
-}
-
-export interface QuotaProperties {
-  limit: number;
-  unit: string;
-  currentValue: number;
-  name: { value: string; localizedValue: string };
-  resourceType?: string;
-  quotaPeriod?: string;
-  properties?: Json;
-  [k: string]: unknown;
-}
-export interface Quota {
-  id: string;
-  name: string;
-  type: string;
-  properties: QuotaProperties;
-}
-
-/** the body of a quota request as read back (its state moves on with status reads) */
-export interface QuotaRequestBody {
-  id: string;
-  name: string;
-  type: string;
-  properties: {
-    provisioningState: string;
-    message: string;
-    requestSubmitTime: string;
-    value: { provisioningState: string; message: string; [k: string]: unknown }[];
-  };
-}
-
-export interface QuotaRecord {
-  quota: Quota;
-  /** limits above this are refused (the request ends Failed) */
-  cap: number;
-  etag: number;
-  /** status reads a change of this quota stays InProgress (default: the state's pollsToFinish) */
-  pollsToFinish?: number;
-}
-
-export interface QuotaRequestRecord {
-  /** `${subscription}|${provider}|${location}` in lower case */
-  scope: string;
-  resourceName: string;
-  limit: number;
-  /** the state it will end in */
-  outcome: 'Succeeded' | 'Failed' | 'Invalid';
-  outcomeMessage: string;
-  /** status reads left before it ends */
-  pollsLeft: number;
-  /** status reads (of the request or its operation) still answered 404 while it "replicates" (MgmtState.requestLag) */
-  lagLeft?: number;
-  body: QuotaRequestBody;
-}
-
-export interface VersionSetRecord {
-  name: string;
-  properties: Json;
-  etag: number;
-}
-
-export interface MgmtState {
-  defaultSubscription: string;
-  subscriptions: string[];
-  /** health events of the default subscription */
-  events: HealthEvent[];
-  /** events of single resources: lower-case resource id -> events */
-  resourceEvents: Record<string, HealthEvent[]>;
-  /** `${sub}|${provider}|${location}` (lower case) -> quota name (lower case) -> record */
-  quotas: Record<string, Record<string, QuotaRecord>>;
-  /** providers whose quotas can be listed (lower case) */
-  listableProviders: string[];
-  requests: Record<string, QuotaRequestRecord>;
-  /** `${sub}|${rg}|${service}` (lower case) -> id (lower case) -> record */
-  versionSets: Record<string, Record<string, VersionSetRecord>>;
-  /** seconds sent as Retry-After with accepted and running quota requests */
-  retryAfter: number;
-  /**
-   * the long-running headers of an accepted quota change (201): `location` (default: Location and
-   * Retry-After), `async-operation` (Vendor-AsyncOperation, naming an operation resource
-   * `…/operationsStatuses/{id}` that answers 200 with `status`, and Retry-After) or `both`
-   */
-  lroHeaders?: 'location' | 'async-operation' | 'both';
-  /** status reads a new quota request stays InProgress */
-  pollsToFinish: number;
-  /**
-   * status reads of a new quota request (at serviceLimitsRequests/{id} or its operation resource)
-   * answered 404 ResourceNotFound first, as the resource manager does while a just-created request
-   * or operation resource replicates (absent or 0: none); reads that 404 do not move it on
-   */
-  requestLag?: number;
-  pageSize: { events: number; versionSets: number; requests: number };
-  version: number;
-  /** reads allowed (a token bucket; mgmt-fleet.ts throttleRead); absent: no throttling */
-  readLimit?: { perSecond: number; burst: number; tokens?: number; at?: number };
-  /** quotas listed per page (absent: one page) */
-  quotaPageSize?: number;
-  /** when the state was seeded (ms, whole seconds): the origin of the health events' timeline (mgmt-fleet.ts) */
-  seededAt?: number;
-  /** every write received (method, path, If-Match, body), for sandbox users and tests */
-  writes: { method: string; path: string; ifMatch?: string; body?: unknown }[];
-}
-
-export function scopeKey(...parts: string[]): string {
-  return parts.map((p) => p.toLowerCase()).join('|');
-}
 
 const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -273,13 +133,6 @@ const QUOTA_SEEDS: QuotaSeed[] = [
   { provider: 'Vendor.CognitiveServices', location: 'eastus', name: 'TokensPerMinute', display: 'Tokens per minute', limit: 1000, used: 120, cap: 10000, period: 'PT1M', resourceType: 'serviceSpecific' },
 ];
 
-export function quotaId(sub: string, provider: string, location: string, name: string): string {
-  return `/subscriptions/${sub}/providers/Vendor.Capacity/resourceProviders/${provider}/locations/${location}/serviceLimits/${name}`;
-}
-
-export function requestId(sub: string, provider: string, location: string, id: string): string {
-  return `/subscriptions/${sub}/providers/Vendor.Capacity/resourceProviders/${provider}/locations/${location}/serviceLimitsRequests/${id}`;
-}
 
 const VERSION_SET_SEEDS: [string, Json][] = [
   ['orders', { displayName: 'Orders', versioningScheme: 'Segment', description: 'Order API' }],
@@ -296,10 +149,9 @@ const VERSION_SET_SEEDS: [string, Json][] = [
   ['reports', { displayName: 'Reports', versioningScheme: 'Segment', description: 'Reporting' }],
 ];
 
-export function seedMgmt(now = Date.now()): MgmtState {
-  const sub = EMU_SUBSCRIPTION;
+/** The quotas of the default subscription; `version` counts the ETags given out. */
+function seedQuotas(sub: string, counter: { version: number }): MgmtState['quotas'] {
   const quotas: MgmtState['quotas'] = {};
-  let version = 1;
   for (const q of QUOTA_SEEDS) {
     const key = scopeKey(sub, q.provider, q.location);
     const props: QuotaProperties = { limit: q.limit, unit: q.unit ?? 'Count', currentValue: q.used, name: { value: q.name, localizedValue: q.display } };
@@ -309,23 +161,31 @@ export function seedMgmt(now = Date.now()): MgmtState {
     (quotas[key] ??= {})[q.name.toLowerCase()] = {
       quota: { id: quotaId(sub, q.provider, q.location, q.name), name: q.name, type: 'Vendor.Capacity/ServiceLimits', properties: props },
       cap: q.cap,
-      etag: version++,
+      etag: counter.version++,
     };
   }
+  return quotas;
+}
+
+/** [id, quota, limit, end state, message, hours ago] of the requests made before the emulator started */
+const PAST_REQUESTS: [string, string, number, 'Succeeded' | 'Failed' | 'Invalid', string, number][] = [
+  ['1d3f1c2a-0001-4a5b-9c8d-00000000a001', 'cores', 80, 'Succeeded', 'Request completed', 400],
+  ['1d3f1c2a-0002-4a5b-9c8d-00000000a002', 'standardDSv3Family', 300, 'Failed', 'The requested limit exceeds the regional capacity of 200', 300],
+  ['1d3f1c2a-0003-4a5b-9c8d-00000000a003', 'cores', 100, 'Succeeded', 'Request completed', 200],
+  ['1d3f1c2a-0004-4a5b-9c8d-00000000a004', 'standardFSv2Family', 20, 'Succeeded', 'Request completed', 150],
+  ['1d3f1c2a-0005-4a5b-9c8d-00000000a005', 'lowPriorityCores', 2, 'Invalid', 'The requested limit is below the current usage of 4', 100],
+  ['1d3f1c2a-0006-4a5b-9c8d-00000000a006', 'availabilitySets', 2500, 'Succeeded', 'Request completed', 72],
+  ['1d3f1c2a-0007-4a5b-9c8d-00000000a007', 'standardDSv3Family', 50, 'Succeeded', 'Request completed', 30],
+];
+
+/** The past quota requests of the default subscription's Vendor.Compute quotas in eastus. */
+function seedRequests(sub: string, quotas: MgmtState['quotas'], now: number): MgmtState['requests'] {
   const requests: MgmtState['requests'] = {};
-  const past: [string, string, number, 'Succeeded' | 'Failed' | 'Invalid', string, number][] = [
-    ['1d3f1c2a-0001-4a5b-9c8d-00000000a001', 'cores', 80, 'Succeeded', 'Request completed', 400],
-    ['1d3f1c2a-0002-4a5b-9c8d-00000000a002', 'standardDSv3Family', 300, 'Failed', 'The requested limit exceeds the regional capacity of 200', 300],
-    ['1d3f1c2a-0003-4a5b-9c8d-00000000a003', 'cores', 100, 'Succeeded', 'Request completed', 200],
-    ['1d3f1c2a-0004-4a5b-9c8d-00000000a004', 'standardFSv2Family', 20, 'Succeeded', 'Request completed', 150],
-    ['1d3f1c2a-0005-4a5b-9c8d-00000000a005', 'lowPriorityCores', 2, 'Invalid', 'The requested limit is below the current usage of 4', 100],
-    ['1d3f1c2a-0006-4a5b-9c8d-00000000a006', 'availabilitySets', 2500, 'Succeeded', 'Request completed', 72],
-    ['1d3f1c2a-0007-4a5b-9c8d-00000000a007', 'standardDSv3Family', 50, 'Succeeded', 'Request completed', 30],
-  ];
-  for (const [id, name, limit, outcome, message, h] of past) {
-    const q = quotas[scopeKey(sub, 'Vendor.Compute', 'eastus')][name.toLowerCase()].quota;
+  const scope = scopeKey(sub, 'Vendor.Compute', 'eastus');
+  for (const [id, name, limit, outcome, message, h] of PAST_REQUESTS) {
+    const q = quotas[scope][name.toLowerCase()].quota;
     requests[id] = {
-      scope: scopeKey(sub, 'Vendor.Compute', 'eastus'),
+      scope,
       resourceName: name,
       limit,
       outcome,
@@ -345,30 +205,42 @@ export function seedMgmt(now = Date.now()): MgmtState {
       },
     };
   }
+  return requests;
+}
+
+/** The events of two resources: a virtual machine and a nested database. */
+function seedResourceEvents(sub: string, now: number): MgmtState['resourceEvents'] {
+  return {
+    [VM.toLowerCase()]: [
+      makeEvent({ id: 'RH01-VM1', title: 'Virtual machine vm-web-01 rebooted unexpectedly', eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Resolved', services: [['Virtual Machines', ['East US']]], startH: 5, updateH: 4, mitigatedH: 4.5, summary: 'The host of the virtual machine was restarted.', source: 'ResourceHealth' }, sub, now),
+      makeEvent({ id: 'RH02-VM1', title: 'Virtual machine vm-web-01 degraded', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US']]], startH: 1, updateH: 0.3, summary: 'Disk latency is elevated for this virtual machine.', source: 'ResourceHealth' }, sub, now),
+    ],
+    [DB.toLowerCase()]: [
+      makeEvent({ id: 'RH03-DB1', title: 'Database orders unavailable', eventType: 'ServiceIssue', eventLevel: 'Critical', status: 'Active', services: [['SQL Database', ['Central US']]], startH: 0.5, updateH: 0.1, summary: 'The database does not accept connections.', source: 'ResourceHealth' }, sub, now),
+    ],
+  };
+}
+
+export function seedMgmt(now = Date.now()): MgmtState {
+  const sub = EMU_SUBSCRIPTION;
+  const counter = { version: 1 };
+  const quotas = seedQuotas(sub, counter);
   const versionSets: MgmtState['versionSets'] = {};
   const vs = (versionSets[scopeKey(sub, EMU_RESOURCE_GROUP, EMU_SERVICE)] = {} as Record<string, VersionSetRecord>);
-  for (const [name, properties] of VERSION_SET_SEEDS) vs[name] = { name, properties: { ...properties }, etag: version++ };
+  for (const [name, properties] of VERSION_SET_SEEDS) vs[name] = { name, properties: { ...properties }, etag: counter.version++ };
   return {
     defaultSubscription: sub,
     subscriptions: [sub, EMU_EMPTY_SUBSCRIPTION],
     events: EVENT_SEEDS.map((s) => makeEvent(s, sub, now)),
-    resourceEvents: {
-      [VM.toLowerCase()]: [
-        makeEvent({ id: 'RH01-VM1', title: 'Virtual machine vm-web-01 rebooted unexpectedly', eventType: 'ServiceIssue', eventLevel: 'Warning', status: 'Resolved', services: [['Virtual Machines', ['East US']]], startH: 5, updateH: 4, mitigatedH: 4.5, summary: 'The host of the virtual machine was restarted.', source: 'ResourceHealth' }, sub, now),
-        makeEvent({ id: 'RH02-VM1', title: 'Virtual machine vm-web-01 degraded', eventType: 'ServiceIssue', eventLevel: 'Error', status: 'Active', services: [['Virtual Machines', ['East US']]], startH: 1, updateH: 0.3, summary: 'Disk latency is elevated for this virtual machine.', source: 'ResourceHealth' }, sub, now),
-      ],
-      [DB.toLowerCase()]: [
-        makeEvent({ id: 'RH03-DB1', title: 'Database orders unavailable', eventType: 'ServiceIssue', eventLevel: 'Critical', status: 'Active', services: [['SQL Database', ['Central US']]], startH: 0.5, updateH: 0.1, summary: 'The database does not accept connections.', source: 'ResourceHealth' }, sub, now),
-      ],
-    },
+    resourceEvents: seedResourceEvents(sub, now),
     quotas,
     listableProviders: ['vendor.compute', 'vendor.cognitiveservices'],
-    requests,
+    requests: seedRequests(sub, quotas, now),
     versionSets,
     retryAfter: 1,
     pollsToFinish: 2,
     pageSize: { events: 4, versionSets: 5, requests: 5 },
-    version,
+    version: counter.version,
     writes: [],
   };
 }
