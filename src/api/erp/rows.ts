@@ -133,6 +133,32 @@ type Column =
 type Built = Row | string[];
 type RowBuilder = (row: number, values: readonly unknown[], hash: string) => Built;
 
+/** What one column of the input does to a row (see Column), worked out from its name. */
+function compileColumn(set: ErpSet, name: string, keys: readonly string[], fromText: boolean): Column {
+  if (name === '@odata.etag') return { kind: 'etag' };
+  if (name.startsWith('@odata.')) return { kind: 'skip' };
+  const field = set.fields[name];
+  if (!field) return { kind: 'problem', message: `unknown field ${quoted(set, name)}; the writable fields of a ${set.singular} are ${writableList(set)}` };
+  // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
+  const numeric = field.type === 'decimal' || field.type === 'integer';
+  const type = fromText
+    ? (raw: unknown) => {
+        try {
+          return (numeric && (raw as string).length > 15 && exactNumber(field, raw)) || parseFieldText(field, raw as string);
+        } catch (e) {
+          throw new Error(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
+        }
+      }
+    : (raw: unknown) => {
+        const p = isExactNumber(raw) ? (exactNumber(field, raw) ? undefined : `expected ${typeText(field)}`) : checkValue(field, raw);
+        if (p) throw new Error(`field "${name}": ${p} (got ${stringifyExact(raw)})`);
+        return raw;
+      };
+  if (keys.includes(name)) return { kind: 'key', name, field, type };
+  if (field.readOnly) return { kind: 'skip' }; // (see readOnlyColumns)
+  return { kind: 'field', name, field, type };
+}
+
 /**
  * Compiles the typing of rows with these column names: each column's field, kind and typer
  * (parseFieldText for CSV text, like --set; checkValue for JSON values, like --data) are looked
@@ -141,30 +167,7 @@ type RowBuilder = (row: number, values: readonly unknown[], hash: string) => Bui
 function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromText: boolean): RowBuilder {
   const keys = mode === 'update' ? updateKeys(set) : [];
   const required = mode === 'create' ? Object.entries(set.fields).filter(([, f]) => f.required) : [];
-  const columns: Column[] = names.map((name): Column => {
-    if (name === '@odata.etag') return { kind: 'etag' };
-    if (name.startsWith('@odata.')) return { kind: 'skip' };
-    const field = set.fields[name];
-    if (!field) return { kind: 'problem', message: `unknown field ${quoted(set, name)}; the writable fields of a ${set.singular} are ${writableList(set)}` };
-    // a number a double cannot hold (16 digits or more) is kept exact, as --set and --data do
-    const numeric = field.type === 'decimal' || field.type === 'integer';
-    const type = fromText
-      ? (raw: unknown) => {
-          try {
-            return (numeric && (raw as string).length > 15 && exactNumber(field, raw)) || parseFieldText(field, raw as string);
-          } catch (e) {
-            throw new Error(`field "${name}": invalid value "${String(raw)}": ${(e as Error).message}`);
-          }
-        }
-      : (raw: unknown) => {
-          const p = isExactNumber(raw) ? (exactNumber(field, raw) ? undefined : `expected ${typeText(field)}`) : checkValue(field, raw);
-          if (p) throw new Error(`field "${name}": ${p} (got ${stringifyExact(raw)})`);
-          return raw;
-        };
-    if (keys.includes(name)) return { kind: 'key', name, field, type };
-    if (field.readOnly) return { kind: 'skip' }; // (see readOnlyColumns)
-    return { kind: 'field', name, field, type };
-  });
+  const columns = names.map((name) => compileColumn(set, name, keys, fromText));
   const n = columns.length;
   // the columns that can find a record, in the order of preference (id first), whatever their order in the input
   const keyColumns = keys.filter((k) => names.includes(k)).map((k) => names.indexOf(k));

@@ -84,103 +84,142 @@ const FUNCTIONS: Record<string, [number, number]> = {
   concat: [2, 2],
 };
 
-/** Parses a $filter expression; `isField` says which property names exist. */
-export function parseFilter(src: string, isField: (name: string) => boolean): Node {
-  const toks = tokenize(src);
-  let p = 0;
-  const peek = () => toks[p];
-  const isWord = (w: string) => peek()?.t === 'word' && String(peek()!.v).toLowerCase() === w;
-  const expectPunct = (c: string) => {
-    const t = toks[p];
+/** A recursive-descent parser of one $filter: or, and, not, comparisons and `in`, primaries. */
+class FilterParser {
+  private p = 0;
+
+  constructor(
+    private readonly toks: Tok[],
+    private readonly isField: (name: string) => boolean,
+  ) {}
+
+  private peek(): Tok | undefined {
+    return this.toks[this.p];
+  }
+
+  private isWord(w: string): boolean {
+    const t = this.peek();
+    return t?.t === 'word' && String(t.v).toLowerCase() === w;
+  }
+
+  private isPunct(c: string): boolean {
+    const t = this.peek();
+    return t?.t === 'punct' && t.v === c;
+  }
+
+  private expectPunct(c: string): void {
+    const t = this.toks[this.p];
     if (!t || t.t !== 'punct' || t.v !== c) throw new ODataError(`syntax error: expected "${c}" ${t ? `at position ${t.pos}` : 'at the end'}`);
-    p++;
-  };
-  const orExpr = (): Node => {
-    let l = andExpr();
-    while (isWord('or')) {
-      p++;
-      l = { k: 'bin', op: 'or', l, r: andExpr() };
+    this.p++;
+  }
+
+  /** The whole expression: nothing may follow it. */
+  parse(): Node {
+    const tree = this.orExpr();
+    const t = this.toks[this.p];
+    if (t) throw new ODataError(`syntax error at position ${t.pos}: unexpected "${String(t.v)}"`);
+    return tree;
+  }
+
+  private orExpr(): Node {
+    let l = this.andExpr();
+    while (this.isWord('or')) {
+      this.p++;
+      l = { k: 'bin', op: 'or', l, r: this.andExpr() };
     }
     return l;
-  };
-  const andExpr = (): Node => {
-    let l = notExpr();
-    while (isWord('and')) {
-      p++;
-      l = { k: 'bin', op: 'and', l, r: notExpr() };
+  }
+
+  private andExpr(): Node {
+    let l = this.notExpr();
+    while (this.isWord('and')) {
+      this.p++;
+      l = { k: 'bin', op: 'and', l, r: this.notExpr() };
     }
     return l;
-  };
-  const notExpr = (): Node => {
-    if (isWord('not')) {
-      p++;
-      return { k: 'not', e: notExpr() };
+  }
+
+  private notExpr(): Node {
+    if (this.isWord('not')) {
+      this.p++;
+      return { k: 'not', e: this.notExpr() };
     }
-    return cmpExpr();
-  };
-  const cmpExpr = (): Node => {
-    const l = primary();
-    const t = peek();
+    return this.cmpExpr();
+  }
+
+  private cmpExpr(): Node {
+    const l = this.primary();
+    const t = this.peek();
     if (t?.t === 'word' && COMPARE.has(String(t.v).toLowerCase())) {
-      p++;
-      return { k: 'bin', op: String(t.v).toLowerCase(), l, r: primary() };
+      this.p++;
+      return { k: 'bin', op: String(t.v).toLowerCase(), l, r: this.primary() };
     }
-    if (isWord('in')) {
-      p++;
-      expectPunct('(');
-      const items: Node[] = [primary()];
-      while (peek()?.t === 'punct' && peek()!.v === ',') {
-        p++;
-        items.push(primary());
+    if (this.isWord('in')) {
+      this.p++;
+      this.expectPunct('(');
+      const items: Node[] = [this.primary()];
+      while (this.isPunct(',')) {
+        this.p++;
+        items.push(this.primary());
       }
-      expectPunct(')');
+      this.expectPunct(')');
       return { k: 'bin', op: 'in', l, r: { k: 'list', items } };
     }
     return l;
-  };
-  const primary = (): Node => {
-    const t = toks[p];
+  }
+
+  private primary(): Node {
+    const t = this.toks[this.p];
     if (!t) throw new ODataError('syntax error: the expression ends too early');
     if (t.t === 'punct' && t.v === '(') {
-      p++;
-      const e = orExpr();
-      expectPunct(')');
+      this.p++;
+      const e = this.orExpr();
+      this.expectPunct(')');
       return e;
     }
     if (t.t === 'str' || t.t === 'lit') {
-      p++;
+      this.p++;
       return { k: 'lit', v: t.v };
     }
     if (t.t === 'word') {
-      p++;
-      const w = String(t.v);
-      const lw = w.toLowerCase();
-      if (lw === 'true' || lw === 'false') return { k: 'lit', v: lw === 'true' };
-      if (lw === 'null') return { k: 'lit', v: null };
-      if (peek()?.t === 'punct' && peek()!.v === '(') {
-        const arity = FUNCTIONS[lw];
-        if (!arity) throw new ODataError(`unknown function "${w}"`);
-        p++;
-        const args: Node[] = [];
-        if (!(peek()?.t === 'punct' && peek()!.v === ')')) {
-          args.push(orExpr());
-          while (peek()?.t === 'punct' && peek()!.v === ',') {
-            p++;
-            args.push(orExpr());
-          }
-        }
-        expectPunct(')');
-        if (args.length < arity[0] || args.length > arity[1]) throw new ODataError(`function ${lw} takes ${arity[0]}${arity[1] !== arity[0] ? ` to ${arity[1]}` : ''} arguments`);
-        return { k: 'call', fn: lw, args };
-      }
-      if (!isField(w)) throw new ODataError(`Could not find a property named '${w}'`);
-      return { k: 'prop', name: w };
+      this.p++;
+      return this.word(String(t.v));
     }
     throw new ODataError(`syntax error at position ${t.pos}: unexpected "${String(t.v)}"`);
-  };
-  const tree = orExpr();
-  if (p < toks.length) throw new ODataError(`syntax error at position ${toks[p].pos}: unexpected "${String(toks[p].v)}"`);
-  return tree;
+  }
+
+  /** A word: a boolean or null literal, a function call, or a property. */
+  private word(w: string): Node {
+    const lw = w.toLowerCase();
+    if (lw === 'true' || lw === 'false') return { k: 'lit', v: lw === 'true' };
+    if (lw === 'null') return { k: 'lit', v: null };
+    if (this.isPunct('(')) return this.call(w);
+    if (!this.isField(w)) throw new ODataError(`Could not find a property named '${w}'`);
+    return { k: 'prop', name: w };
+  }
+
+  private call(w: string): Node {
+    const lw = w.toLowerCase();
+    const arity = FUNCTIONS[lw];
+    if (!arity) throw new ODataError(`unknown function "${w}"`);
+    this.p++;
+    const args: Node[] = [];
+    if (!this.isPunct(')')) {
+      args.push(this.orExpr());
+      while (this.isPunct(',')) {
+        this.p++;
+        args.push(this.orExpr());
+      }
+    }
+    this.expectPunct(')');
+    if (args.length < arity[0] || args.length > arity[1]) throw new ODataError(`function ${lw} takes ${arity[0]}${arity[1] !== arity[0] ? ` to ${arity[1]}` : ''} arguments`);
+    return { k: 'call', fn: lw, args };
+  }
+}
+
+/** Parses a $filter expression; `isField` says which property names exist. */
+export function parseFilter(src: string, isField: (name: string) => boolean): Node {
+  return new FilterParser(tokenize(src), isField).parse();
 }
 
 /**

@@ -152,153 +152,193 @@ export function etagOf(version: number): string {
   return `W/"JzE5OzE${Buffer.from(`${version};${version * 7919}`).toString('base64').replace(/=/g, '')}Oyc="`;
 }
 
-export function seedErp(): ErpState {
-  let version = 0;
-  const stamp = (r: Record<string, unknown>) => ({ '@odata.etag': etagOf(++version), ...r });
-  const companyData = (withRecords: boolean): { data: CompanyData; lines: Record<string, Record<string, unknown>[]> } => {
-    const data: CompanyData = Object.fromEntries(ERP_SETS.filter((s) => s.scope !== 'root').map((s) => [s.name, []]));
-    const lines: Record<string, Record<string, unknown>[]> = {};
-    if (!withRecords) return { data, lines };
-    data.salespeoplePurchasers = SALESPEOPLE.map(([code, displayName, jobTitle, pct], i) =>
-      stamp(fullRecord('salespeoplePurchasers', { id: seedGuid(10, i + 1), code, displayName, jobTitle, commisionPercent: pct, email: `${String(code).toLowerCase()}@cronus.example`, lastModifiedDateTime: SEED_TIME })),
-    );
-    data.currencies = CURRENCIES.map(([code, displayName, symbol, places, precision], i) =>
-      stamp(fullRecord('currencies', { id: seedGuid(11, i + 1), code, displayName, symbol, amountDecimalPlaces: places, amountRoundingPrecision: precision, lastModifiedDateTime: SEED_TIME })),
-    );
-    data.jobQueueEntries = [
-      ['Codeunit', 1509, 'Post inventory cost to G/L', 'Ready'],
-      ['Report', 795, 'Adjust cost - item entries', 'On Hold'],
-      ['Codeunit', 5150, 'Sync with email', 'Error'],
-      ['Codeunit', 1231, 'Bank statement import', 'Ready'],
-    ].map(([type, objId, description, status], i) =>
-      stamp(
-        fullRecord('jobQueueEntries', {
-          id: seedGuid(12, i + 1),
-          jobQueueEntryId: `JQ${1000 + i}`,
-          userId: seedGuid(9, 1),
-          objectTypeToRun: type,
-          objectIdToRun: objId,
-          objectCaptionToRun: description,
-          description,
-          status,
-          lastReadyState: '2026-01-15T07:00:00Z',
-          earliestStartDateTime: `2026-01-${String(16 + i).padStart(2, '0')}T06:00:00Z`,
-          expirationDateTime: '0001-01-01T00:00:00Z',
-          referenceStartingTime: '0001-01-01T00:00:00Z',
-          maxNumberAttemptsToRun: 3,
-          numberOfAttemptsToRun: status === 'Error' ? 3 : 0,
-          recurringJob: i % 2 === 0,
-          numberOfMinutesBetweenRuns: i % 2 === 0 ? 60 : 0,
-          runOnMonday: true,
-          runOnTuesday: true,
-          runOnWednesday: true,
-          runOnThursday: true,
-          runOnFridays: true,
-          startingTime: '06:00:00',
-          endingTime: '22:00:00',
-          errorMessage: status === 'Error' ? 'The mailbox could not be reached.' : '',
-          systemTaskId: seedGuid(13, i + 1),
-          userLanguageId: 1033,
-          jobTimeOut: 43200000,
-          lastModifiedDateTime: SEED_TIME,
-        }),
-      ),
-    );
-    const statuses = ['Draft', 'Open', 'Open', 'In Review', 'Open'];
-    data.salesOrders = Array.from({ length: 45 }, (_, i) => {
-      const c = CUSTOMERS[i % CUSTOMERS.length];
-      const cur = ['', 'EUR', 'USD', '', 'GBP'][i % 5];
-      const currency = data.currencies.find((x) => x.code === cur);
-      const id = seedGuid(14, i + 1);
-      const orderLines = [1, 2].map((n) => {
-        const quantity = ((i + n) % 4) + 1;
-        const unitPrice = 100 + ((i * 37 + n * 11) % 900);
-        return {
-          '@odata.etag': etagOf(++version),
-          id: `${id.slice(0, 24)}${String(n * 10000).padStart(12, '0')}`,
-          documentId: id,
-          sequence: n * 10000,
-          itemId: seedGuid(15, ((i + n) % 7) + 1),
-          lineType: 'Item',
-          lineObjectNumber: `19${String(((i + n) % 7) + 10).padStart(2, '0')}-S`,
-          description: ['ATHENS Desk', 'PARIS Guest Chair', 'ROME Guest Chair', 'TOKYO Guest Chair', 'MEXICO Swivel Chair', 'MUNICH Swivel Chair', 'AMSTERDAM Lamp'][(i + n) % 7],
-          quantity,
-          unitPrice,
-          ...lineAmounts(quantity, unitPrice),
-        };
-      });
-      lines[id] = orderLines;
-      const net = orderLines.reduce((a, l) => a + (l.quantity * l.unitPrice), 0);
-      const tax = Math.round(net * 25) / 100;
-      const day = String((i % 28) + 1).padStart(2, '0');
-      return stamp(
-        fullRecord('salesOrders', {
-          id,
-          number: `S-ORD${101001 + i}`,
-          externalDocumentNumber: i % 3 === 0 ? `PO-${7000 + i}` : '',
-          orderDate: `2026-0${(i % 3) + 1}-${day}`,
-          postingDate: `2026-0${(i % 3) + 1}-${day}`,
-          customerId: c.id,
-          customerNumber: c.number,
-          customerName: c.displayName,
-          billToName: c.displayName,
-          billToCustomerId: c.id,
-          billToCustomerNumber: c.number,
-          shipToName: c.displayName,
-          sellToCity: ['Atlanta', 'Chicago', 'Miami', 'Denver', 'Seattle'][i % 5],
-          sellToCountry: 'US',
-          currencyId: currency?.id ?? '00000000-0000-0000-0000-000000000000',
-          currencyCode: cur,
-          paymentTermsId: PAYMENT_TERMS[i % 2].id,
-          shipmentMethodId: SHIPMENT_METHODS[i % 2].id,
-          salesperson: SALESPEOPLE[i % SALESPEOPLE.length][0],
-          requestedDeliveryDate: '0001-01-01',
-          totalAmountExcludingTax: net,
-          totalTaxAmount: tax,
-          totalAmountIncludingTax: Math.round((net + tax) * 100) / 100,
-          status: statuses[i % statuses.length],
-          fullyShipped: false,
-          shortcutDimension1Code: i % 4 === 0 ? 'SALES' : '',
-          email: c.email,
-          lastModifiedDateTime: SEED_TIME,
-        }),
-      );
-    });
-    data.salesQuotes = Array.from({ length: 6 }, (_, i) => {
-      const c = CUSTOMERS[i % CUSTOMERS.length];
-      return stamp(
-        fullRecord('salesQuotes', {
-          id: seedGuid(16, i + 1),
-          number: `S-QUO${1001 + i}`,
-          documentDate: `2026-02-${String(i + 1).padStart(2, '0')}`,
-          dueDate: `2026-03-${String(i + 1).padStart(2, '0')}`,
-          validUntilDate: `2026-03-${String(i + 15).padStart(2, '0')}`,
-          customerId: c.id,
-          customerNumber: c.number,
-          customerName: c.displayName,
-          billingPostalAddress: { ...c.address },
-          currencyId: i % 2 ? (data.currencies.find((x) => x.code === 'EUR')?.id ?? undefined) : undefined,
-          currencyCode: i % 2 ? 'EUR' : '',
-          paymentTermsId: PAYMENT_TERMS[0].id,
-          shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)!.id,
-          shipmentMethod: c.shipmentMethodCode,
-          phoneNumber: c.phoneNumber,
-          email: c.email,
-          sentDate: i === 5 ? '2026-02-10T09:30:00Z' : undefined,
-          salesperson: 'AH',
-          totalAmountExcludingTax: 1000 + i * 250,
-          totalTaxAmount: (1000 + i * 250) / 4,
-          totalAmountIncludingTax: (1000 + i * 250) * 1.25,
-          status: i === 5 ? 'Sent' : 'Draft',
-          lastModifiedDateTime: SEED_TIME,
-        }),
-      );
-    });
-    return { data, lines };
-  };
-  const a = companyData(true);
-  const b = companyData(false);
-  const company = (id: string, name: string) => ({
+type Rec = Record<string, unknown>;
+
+/** Numbers the seed's records one after another: each gets the ETag of the next version. */
+class Stamps {
+  version = 0;
+
+  etag(): string {
+    return etagOf(++this.version);
+  }
+
+  stamp(r: Rec): Rec {
+    return { '@odata.etag': this.etag(), ...r };
+  }
+}
+
+function seedSalespeople(st: Stamps): Rec[] {
+  return SALESPEOPLE.map(([code, displayName, jobTitle, pct], i) =>
+    st.stamp(fullRecord('salespeoplePurchasers', { id: seedGuid(10, i + 1), code, displayName, jobTitle, commisionPercent: pct, email: `${String(code).toLowerCase()}@cronus.example`, lastModifiedDateTime: SEED_TIME })),
+  );
+}
+
+function seedCurrencies(st: Stamps): Rec[] {
+  return CURRENCIES.map(([code, displayName, symbol, places, precision], i) =>
+    st.stamp(fullRecord('currencies', { id: seedGuid(11, i + 1), code, displayName, symbol, amountDecimalPlaces: places, amountRoundingPrecision: precision, lastModifiedDateTime: SEED_TIME })),
+  );
+}
+
+const JOBS = [
+  ['Codeunit', 1509, 'Post inventory cost to G/L', 'Ready'],
+  ['Report', 795, 'Adjust cost - item entries', 'On Hold'],
+  ['Codeunit', 5150, 'Sync with email', 'Error'],
+  ['Codeunit', 1231, 'Bank statement import', 'Ready'],
+] as const;
+
+function seedJobQueue(st: Stamps): Rec[] {
+  return JOBS.map(([type, objId, description, status], i) =>
+    st.stamp(
+      fullRecord('jobQueueEntries', {
+        id: seedGuid(12, i + 1),
+        jobQueueEntryId: `JQ${1000 + i}`,
+        userId: seedGuid(9, 1),
+        objectTypeToRun: type,
+        objectIdToRun: objId,
+        objectCaptionToRun: description,
+        description,
+        status,
+        lastReadyState: '2026-01-15T07:00:00Z',
+        earliestStartDateTime: `2026-01-${String(16 + i).padStart(2, '0')}T06:00:00Z`,
+        expirationDateTime: '0001-01-01T00:00:00Z',
+        referenceStartingTime: '0001-01-01T00:00:00Z',
+        maxNumberAttemptsToRun: 3,
+        numberOfAttemptsToRun: status === 'Error' ? 3 : 0,
+        recurringJob: i % 2 === 0,
+        numberOfMinutesBetweenRuns: i % 2 === 0 ? 60 : 0,
+        runOnMonday: true,
+        runOnTuesday: true,
+        runOnWednesday: true,
+        runOnThursday: true,
+        runOnFridays: true,
+        startingTime: '06:00:00',
+        endingTime: '22:00:00',
+        errorMessage: status === 'Error' ? 'The mailbox could not be reached.' : '',
+        systemTaskId: seedGuid(13, i + 1),
+        userLanguageId: 1033,
+        jobTimeOut: 43200000,
+        lastModifiedDateTime: SEED_TIME,
+      }),
+    ),
+  );
+}
+
+const ITEMS = ['ATHENS Desk', 'PARIS Guest Chair', 'ROME Guest Chair', 'TOKYO Guest Chair', 'MEXICO Swivel Chair', 'MUNICH Swivel Chair', 'AMSTERDAM Lamp'];
+
+/** The two lines of the i-th sales order. */
+function orderLines(st: Stamps, i: number, id: string) {
+  return [1, 2].map((n) => {
+    const quantity = ((i + n) % 4) + 1;
+    const unitPrice = 100 + ((i * 37 + n * 11) % 900);
+    return {
+      '@odata.etag': st.etag(),
+      id: `${id.slice(0, 24)}${String(n * 10000).padStart(12, '0')}`,
+      documentId: id,
+      sequence: n * 10000,
+      itemId: seedGuid(15, ((i + n) % 7) + 1),
+      lineType: 'Item',
+      lineObjectNumber: `19${String(((i + n) % 7) + 10).padStart(2, '0')}-S`,
+      description: ITEMS[(i + n) % 7],
+      quantity,
+      unitPrice,
+      ...lineAmounts(quantity, unitPrice),
+    };
+  });
+}
+
+const ORDER_STATUSES = ['Draft', 'Open', 'Open', 'In Review', 'Open'];
+
+/** The i-th sales order (its lines go to `lines`), totals from its lines. */
+function seedOrder(st: Stamps, i: number, currencies: Rec[], lines: Record<string, Rec[]>): Rec {
+  const c = CUSTOMERS[i % CUSTOMERS.length];
+  const cur = ['', 'EUR', 'USD', '', 'GBP'][i % 5];
+  const currency = currencies.find((x) => x.code === cur);
+  const id = seedGuid(14, i + 1);
+  const ls = orderLines(st, i, id);
+  lines[id] = ls;
+  const net = ls.reduce((a, l) => a + l.quantity * l.unitPrice, 0);
+  const tax = Math.round(net * 25) / 100;
+  const day = String((i % 28) + 1).padStart(2, '0');
+  return st.stamp(
+    fullRecord('salesOrders', {
+      id,
+      number: `S-ORD${101001 + i}`,
+      externalDocumentNumber: i % 3 === 0 ? `PO-${7000 + i}` : '',
+      orderDate: `2026-0${(i % 3) + 1}-${day}`,
+      postingDate: `2026-0${(i % 3) + 1}-${day}`,
+      customerId: c.id,
+      customerNumber: c.number,
+      customerName: c.displayName,
+      billToName: c.displayName,
+      billToCustomerId: c.id,
+      billToCustomerNumber: c.number,
+      shipToName: c.displayName,
+      sellToCity: ['Atlanta', 'Chicago', 'Miami', 'Denver', 'Seattle'][i % 5],
+      sellToCountry: 'US',
+      currencyId: currency?.id ?? '00000000-0000-0000-0000-000000000000',
+      currencyCode: cur,
+      paymentTermsId: PAYMENT_TERMS[i % 2].id,
+      shipmentMethodId: SHIPMENT_METHODS[i % 2].id,
+      salesperson: SALESPEOPLE[i % SALESPEOPLE.length][0],
+      requestedDeliveryDate: '0001-01-01',
+      totalAmountExcludingTax: net,
+      totalTaxAmount: tax,
+      totalAmountIncludingTax: Math.round((net + tax) * 100) / 100,
+      status: ORDER_STATUSES[i % ORDER_STATUSES.length],
+      fullyShipped: false,
+      shortcutDimension1Code: i % 4 === 0 ? 'SALES' : '',
+      email: c.email,
+      lastModifiedDateTime: SEED_TIME,
+    }),
+  );
+}
+
+function seedQuote(st: Stamps, i: number, currencies: Rec[]): Rec {
+  const c = CUSTOMERS[i % CUSTOMERS.length];
+  return st.stamp(
+    fullRecord('salesQuotes', {
+      id: seedGuid(16, i + 1),
+      number: `S-QUO${1001 + i}`,
+      documentDate: `2026-02-${String(i + 1).padStart(2, '0')}`,
+      dueDate: `2026-03-${String(i + 1).padStart(2, '0')}`,
+      validUntilDate: `2026-03-${String(i + 15).padStart(2, '0')}`,
+      customerId: c.id,
+      customerNumber: c.number,
+      customerName: c.displayName,
+      billingPostalAddress: { ...c.address },
+      currencyId: i % 2 ? (currencies.find((x) => x.code === 'EUR')?.id ?? undefined) : undefined,
+      currencyCode: i % 2 ? 'EUR' : '',
+      paymentTermsId: PAYMENT_TERMS[0].id,
+      shipmentMethodId: SHIPMENT_METHODS.find((m) => m.code === c.shipmentMethodCode)!.id,
+      shipmentMethod: c.shipmentMethodCode,
+      phoneNumber: c.phoneNumber,
+      email: c.email,
+      sentDate: i === 5 ? '2026-02-10T09:30:00Z' : undefined,
+      salesperson: 'AH',
+      totalAmountExcludingTax: 1000 + i * 250,
+      totalTaxAmount: (1000 + i * 250) / 4,
+      totalAmountIncludingTax: (1000 + i * 250) * 1.25,
+      status: i === 5 ? 'Sent' : 'Draft',
+      lastModifiedDateTime: SEED_TIME,
+    }),
+  );
+}
+
+/** A company's sets, empty, or (`withRecords`) with the seed's records and the orders' lines. */
+function companyData(st: Stamps, withRecords: boolean): { data: CompanyData; lines: Record<string, Rec[]> } {
+  const data: CompanyData = Object.fromEntries(ERP_SETS.filter((s) => s.scope !== 'root').map((s) => [s.name, []]));
+  const lines: Record<string, Rec[]> = {};
+  if (!withRecords) return { data, lines };
+  data.salespeoplePurchasers = seedSalespeople(st);
+  data.currencies = seedCurrencies(st);
+  data.jobQueueEntries = seedJobQueue(st);
+  data.salesOrders = Array.from({ length: 45 }, (_, i) => seedOrder(st, i, data.currencies, lines));
+  data.salesQuotes = Array.from({ length: 6 }, (_, i) => seedQuote(st, i, data.currencies));
+  return { data, lines };
+}
+
+function company(id: string, name: string, version: number): Rec {
+  return {
     id,
     systemVersion: '26.0.12345.0',
     timestamp: 1000 + version,
@@ -309,13 +349,19 @@ export function seedErp(): ErpState {
     systemCreatedBy: '00000000-0000-0000-0000-000000000001',
     systemModifiedAt: SEED_TIME,
     systemModifiedBy: '00000000-0000-0000-0000-000000000001',
-  });
+  };
+}
+
+export function seedErp(): ErpState {
+  const st = new Stamps();
+  const a = companyData(st, true);
+  const b = companyData(st, false);
   return {
     defaultCompany: DEFAULT_COMPANY,
-    companies: [company(DEFAULT_COMPANY, 'CRONUS USA, Inc.'), company(OTHER_COMPANY, 'My Company')],
+    companies: [company(DEFAULT_COMPANY, 'CRONUS USA, Inc.', st.version), company(OTHER_COMPANY, 'My Company', st.version)],
     data: { [DEFAULT_COMPANY]: a.data, [OTHER_COMPANY]: b.data },
     lines: { ...a.lines },
-    version,
+    version: st.version,
     nextOrderNumber: 101001 + 45,
   };
 }
