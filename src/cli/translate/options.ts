@@ -77,5 +77,4 @@ export const MEMORY_PRUNE_OPTIONS = [
   opt('--from <lang>', 'entries translated from this language (auto: detected sources)'),
   opt('--all', 'every entry'),
 ] as const;
-/** (--to arrives as a list when `translate`'s own repeatable --to took it) */
-export type MemoryPruneOptions = Omit<OptionsOf<typeof MEMORY_PRUNE_OPTIONS>, 'to'> & { to?: string | string[] };
+export type MemoryPruneOptions = OptionsOf<typeof MEMORY_PRUNE_OPTIONS>;

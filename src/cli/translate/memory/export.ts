@@ -1,10 +1,9 @@
 // `vx translate memory export`: every entry as TMX 1.4, streamed to standard output or --out.
 import { fmt } from '../../../api/translator/batcher.js';
+import { writeTmx } from '../../../api/translator/memory/exchange.js';
 import { TranslationMemory } from '../../../api/translator/memory/index.js';
 import { notOverMemory, requireMemoryPath } from '../../../api/translator/run-settings.js';
-import { tmxHeader, tmxUnit, TMX_FOOTER } from '../../../api/translator/tmx.js';
 import type { Ctx } from '../../../core/context.js';
-import { InterruptedError } from '../../../core/errors.js';
 import { VERSION } from '../../../core/http/index.js';
 import { atomicFileSink, outFile, streamSink } from '../../../core/output/index.js';
 import type { MemoryExportOptions } from '../options.js';
@@ -16,24 +15,9 @@ export async function run(ctx: Ctx, given: MemoryExportOptions): Promise<void> {
   notOverMemory(opts.out, path);
   const mem = await TranslationMemory.open(path, { readOnly: true, env: ctx.env });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
-  let n = 0;
+  let n: number;
   try {
-    await sink.write(tmxHeader(VERSION));
-    // written in pieces of about 64 KiB, each with back-pressure
-    let buf = '';
-    for await (const e of mem.entries()) {
-      if (ctx.signal.aborted) throw new InterruptedError();
-      buf += tmxUnit(e);
-      n++;
-      if (buf.length >= 65_536) {
-        await sink.write(buf);
-        buf = '';
-        // stdout redirected to a file is written synchronously: without a turn of the event loop
-        // Ctrl-C would not be seen before the end (and lmdb would not renew its read transaction)
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-    await sink.write(buf + TMX_FOOTER);
+    n = await writeTmx(mem, (chunk) => sink.write(chunk), VERSION, ctx.signal);
     await sink.commit();
   } catch (e) {
     await sink.abort();
