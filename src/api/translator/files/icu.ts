@@ -11,7 +11,7 @@
 // bounded: each candidate span is scanned once, spans are parsed at most a few times the text's
 // length in all, so a hostile text of nested or unclosed braces costs linear time.
 import type { MessageFormatElement, PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
-import type { Piece } from './tokens.js';
+import type { Piece } from './piece.js';
 
 type Parse = typeof import('@formatjs/icu-messageformat-parser').parse;
 let parser: Parse | undefined;

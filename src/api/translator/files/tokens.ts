@@ -9,18 +9,9 @@
 // so the ICU parser sees the whole message, and the raw pieces are put back in place afterwards.
 import { icuArgumentAt, icuBudget, type IcuBudget } from './icu.js';
 import { directiveAt, type Flavour } from './printf.js';
+import type { Piece } from './piece.js';
 
-export type PieceKind = 'text' | 'token' | 'raw';
-
-export interface Piece {
-  kind: PieceKind;
-  /** logical text (text, token) or the format's raw markup (raw) */
-  value: string;
-  /** for tokens: what kind of placeholder (ICU syntax is checked as a message; HTML tags are sent as markup) */
-  tag?: 'html' | 'icu' | 'md' | 'printf' | 'other';
-  /** for printf tokens: the grammar they follow (their order and types are checked by its rules) */
-  fmt?: Flavour;
-}
+export type { Piece, PieceKind } from './piece.js';
 
 /** What the placeholders of a unit follow beyond the common ones (a PO entry's format flag, YAML's strftime). */
 export interface Syntax {
