@@ -11,7 +11,7 @@ import { icuArgumentAt, icuBudget, type IcuBudget } from './icu.js';
 import { directiveAt, type Flavour } from './printf.js';
 import type { Piece } from './piece.js';
 
-export type { Piece, PieceKind } from './piece.js';
+export type { Piece } from './piece.js';
 
 /** What the placeholders of a unit follow beyond the common ones (a PO entry's format flag, YAML's strftime). */
 export interface Syntax {
