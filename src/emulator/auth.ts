@@ -8,7 +8,7 @@
 // Issued access tokens are accepted by the translator, erp, lcs and mgmt families until they
 // expire. `state.auth.tokenTtl` (seconds, default 3600) sets the lifetime of new tokens.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
+import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server/index.js';
 import { anyObject, number, recordOf, shape } from './state-check.js';
 
 /** the client secret the emulator's token endpoint accepts for the client credentials grant */

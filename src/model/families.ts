@@ -4,7 +4,7 @@
 // small), and by api/ and emulator/.
 //
 // A fifth family is an entry here, its client in src/api/<family>/ and its routes in
-// src/emulator/<family>.ts (test/unit/families.test.ts adds one).
+// src/emulator/<family>/ (test/unit/families.test.ts adds one).
 
 import { checkRule, RULES, type Rule } from './mgmt.js';
 

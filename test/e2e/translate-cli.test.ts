@@ -5,7 +5,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TranslateCall } from '../../src/emulator/translator.js';
+import type { TranslateCall } from '../../src/emulator/translator/index.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv, BIN } from '../helpers/vx.js';
 

@@ -6,8 +6,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, openSync, closeSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TranslateCall } from '../../src/emulator/translator.js';
-import { translatePlain } from '../../src/emulator/translator-text.js';
+import type { TranslateCall } from '../../src/emulator/translator/index.js';
+import { translatePlain } from '../../src/emulator/translator/text.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
 

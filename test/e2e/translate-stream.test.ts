@@ -4,8 +4,8 @@
 import { Agent } from 'undici';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { TranslateCall } from '../../src/emulator/translator.js';
-import { translatePlain } from '../../src/emulator/translator-text.js';
+import type { TranslateCall } from '../../src/emulator/translator/index.js';
+import { translatePlain } from '../../src/emulator/translator/text.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 

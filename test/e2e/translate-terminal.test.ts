@@ -10,7 +10,7 @@ import { run as runTranslate } from '../../src/cli/translate/translate.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { Progress } from '../../src/core/progress.js';
-import type { TranslateCall } from '../../src/emulator/translator.js';
+import type { TranslateCall } from '../../src/emulator/translator/index.js';
 import { tty } from '../helpers/tty.js';
 import { useEmulator } from '../helpers/emulator.js';
 

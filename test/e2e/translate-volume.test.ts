@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TranslateCall } from '../../src/emulator/translator.js';
-import { translatePlain } from '../../src/emulator/translator-text.js';
+import type { TranslateCall } from '../../src/emulator/translator/index.js';
+import { translatePlain } from '../../src/emulator/translator/text.js';
 import { useEmulator } from '../helpers/emulator.js';
 
 const e2e = useEmulator();

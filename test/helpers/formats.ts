@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece } from '../../src/api/translator/files/protect.js';
 import type { FileFormat, SourceDoc, TargetDoc, UnitValue } from '../../src/api/translator/files/types.js';
-import { translateHtml } from '../../src/emulator/translator-text.js';
+import { translateHtml } from '../../src/emulator/translator/text.js';
 
 export type Answer = (html: string, lang: string) => string;
 

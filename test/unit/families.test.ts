@@ -101,7 +101,7 @@ describe('a fifth service family added to the registry only', () => {
       codes: { unauthorized: 'Unauthorized', notFound: 'NotFound', badRequest: 'BadRequest', badJson: 'BadRequest', tooLarge: 'TooLarge', throttled: 'Throttled', unavailable: 'Unavailable', internal: 'Internal' },
       errorBody: (_status: number, code: string, message: string) => ({ error: { code, message } }),
       routes: [{ method: 'GET', path: '/tiles/{z}', handler: (req: { params: Record<string, string> }) => ({ status: 200, body: { z: req.params.z } }) }],
-    } as unknown as import('../../src/emulator/server.js').FamilyDef;
+    } as unknown as import('../../src/emulator/server/index.js').FamilyDef;
     const emu = new emulator.Emulator({ families: [...emulator.allFamilies(), geoEmulator] });
     await emu.listen(0, '127.0.0.1');
     try {

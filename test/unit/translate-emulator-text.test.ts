@@ -2,7 +2,7 @@
 // transliteration and sentence lengths.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pseudo, sentenceLengths, toLatin, translateHtml, translatePlain, transliterate } from '../../src/emulator/translator-text.js';
+import { pseudo, sentenceLengths, toLatin, translateHtml, translatePlain, transliterate } from '../../src/emulator/translator/text.js';
 
 const parse = (proj: string) =>
   proj

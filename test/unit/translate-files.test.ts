@@ -18,7 +18,7 @@ import { loadXliff, xliff, xmlPieces } from '../../src/api/translator/files/xlif
 import { groupItems, type WorkItem } from '../../src/api/translator/files/engine.js';
 import { UsageError } from '../../src/core/errors.js';
 import { serviceLanguage } from '../../src/model/translator.js';
-import { translateHtml } from '../../src/emulator/translator-text.js';
+import { translateHtml } from '../../src/emulator/translator/text.js';
 
 const tokens = (s: string, custom: RegExp[] = []) => tokenize(s, { custom }).filter((p) => p.kind !== 'text').map((p) => p.value);
 

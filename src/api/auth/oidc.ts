@@ -1,6 +1,6 @@
 // The standard OAuth 2.0 grants through openid-client (device code, client credentials, refresh
 // token), configured without discovery from the authority URLs. Every request goes through the
-// one HTTP door (core/http.ts) via openid-client's customFetch, so --debug traces them redacted,
+// one HTTP door (core/http/) via openid-client's customFetch, so --debug traces them redacted,
 // --timeout/--retries apply and --dry-run sends nothing. openid-client is loaded on first use (a
 // bare dynamic import, so the build keeps it out of the start-up file).
 import type * as OpenId from 'openid-client';

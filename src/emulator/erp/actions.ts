@@ -1,6 +1,6 @@
 // The bound actions of the entity sets and their effect on the records.
 import { ERP_SETS, type ErpSet } from '../../model/erp/index.js';
-import type { EmuRequest } from '../server.js';
+import type { EmuRequest } from '../server/index.js';
 import { bad, notFound } from './errors.js';
 import { newRecord } from './records.js';
 import { rowsOf, touch, type Row } from './store.js';

@@ -12,7 +12,7 @@
 //   real service); beyond that 429 with Retry-After. Off unless the emulator is started with a
 //   rate limit. A $batch counts as one request.
 import { BATCH_MAX_OPERATIONS } from '../../model/erp/index.js';
-import { EmuError, type EmuReply, type EmuRequest, type Route } from '../server.js';
+import { EmuError, type EmuReply, type EmuRequest, type Route } from '../server/index.js';
 
 interface BatchOp {
   id?: unknown;

@@ -1,7 +1,7 @@
 // The business-data service's errors as the platform writes them: the codes by status, the error
 // body with its CorrelationId, and the 400s and 404s the routes raise. The database refresh
 // family (lcs/) answers with the same body.
-import { EmuError } from '../server.js';
+import { EmuError } from '../server/index.js';
 
 export const erpCodes = {
   unauthorized: 'Authentication_InvalidCredentials',

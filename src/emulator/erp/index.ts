@@ -2,7 +2,7 @@
 // model/erp/ (one generic store: list with OData options and paging, get, create, update,
 // delete with If-Match, $batch); the behaviour is written from the spec and the notes.
 import { familyOf } from '../../model/families.js';
-import type { FamilyDef } from '../server.js';
+import type { FamilyDef } from '../server/index.js';
 import { withBatch } from './batch.js';
 import { erpCodes, erpError } from './errors.js';
 import { erpRoutes } from './routes.js';

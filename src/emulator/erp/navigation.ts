@@ -1,7 +1,7 @@
 // The navigation properties of the records (what the emulator can resolve: a sales order's
 // customer, currency, lines, PDF document, ...).
 import type { ErpSet } from '../../model/erp/index.js';
-import type { EmuRequest } from '../server.js';
+import type { EmuRequest } from '../server/index.js';
 import { bad, parseKey } from './errors.js';
 import { CUSTOMERS, PAYMENT_TERMS, SHIPMENT_METHODS } from './seed.js';
 import { base, companyData, st, type Row } from './store.js';

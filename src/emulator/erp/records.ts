@@ -2,7 +2,7 @@
 // documents and what a sales document takes from its customer, checked as the API pages check it.
 import { randomUUID } from 'node:crypto';
 import type { ErpSet } from '../../model/erp/index.js';
-import type { EmuRequest } from '../server.js';
+import type { EmuRequest } from '../server/index.js';
 import { dialog } from './errors.js';
 import { CUSTOMERS, fullRecord, PAYMENT_TERMS, SHIPMENT_METHODS } from './seed.js';
 import { nextEtag, st, type Row } from './store.js';

@@ -2,7 +2,7 @@
 // $top, $skip, $select, $expand, $count) applied to the rows, pages with an absolute nextLink,
 // single records with their ETag.
 import type { ErpSet } from '../../model/erp/index.js';
-import { EmuError, type EmuReply, type EmuRequest } from '../server.js';
+import { EmuError, type EmuReply, type EmuRequest } from '../server/index.js';
 import { bad } from './errors.js';
 import { navigate, type NavValue } from './navigation.js';
 import { applyOrderBy, filterRows, ODataError, parseExpand, parseFilter, parseSelect, unsupportedByService, type ExpandItem } from './odata.js';

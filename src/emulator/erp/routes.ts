@@ -2,7 +2,7 @@
 // collection (list, count, create), its records (get, update, delete), their navigation
 // properties and document content, and their bound actions.
 import type { ErpSet } from '../../model/erp/index.js';
-import type { EmuReply, EmuRequest, Route } from '../server.js';
+import type { EmuReply, EmuRequest, Route } from '../server/index.js';
 import { notFound, parseKey } from './errors.js';
 import { runAction } from './actions.js';
 import { navigate, pdfOf } from './navigation.js';

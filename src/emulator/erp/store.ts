@@ -1,7 +1,7 @@
 // The emulated business-data store: the state of the family, the entity set a path names, the
 // rows of a company's set, and the checks every write passes (body, If-Match, unique codes).
 import { checkValue, ERP_SETS, type ErpSet } from '../../model/erp/index.js';
-import { EmuError, type EmuRequest } from '../server.js';
+import { EmuError, type EmuRequest } from '../server/index.js';
 import { bad, notFound, parseKey } from './errors.js';
 import { etagOf, type ErpState } from './seed.js';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { LCS_VERSION, REFRESH_LIMIT_PER_DAY } from '../../model/lcs.js';
 import { familyOf } from '../../model/families.js';
 import { decode, erpCodes, erpError } from '../erp/errors.js';
-import type { EmuReply, EmuRequest, FamilyDef, Route } from '../server.js';
+import type { EmuReply, EmuRequest, FamilyDef, Route } from '../server/index.js';
 import { arrayOf, number, shape, text } from '../state-check.js';
 
 interface Operation {

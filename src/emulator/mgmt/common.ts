@@ -3,7 +3,7 @@
 // paging links, $filter and whole-number query parameters, the If-Match header.
 import { checkInt32, checkRule, MGMT_API_VERSION, type Rule } from '../../model/mgmt.js';
 import { applyFilter, ODataError } from '../erp/odata.js';
-import { EmuError, type EmuRequest } from '../server.js';
+import { EmuError, type EmuRequest } from '../server/index.js';
 import type { MgmtState } from './state.js';
 
 export function mgmtErrorBody(status: number, code: string, message: string, req: { requestId: string; path?: string }, extra: Record<string, unknown> = {}): unknown {

@@ -2,7 +2,7 @@
 // 3-day window, queryStartTime and the timeline of fleet.ts), the list of one resource, and the
 // details of one event (the only place a sensitive event's summary and description show).
 import { checkRule, RULES } from '../../model/mgmt.js';
-import type { EmuReply, EmuRequest } from '../server.js';
+import type { EmuReply, EmuRequest } from '../server/index.js';
 import { apiVersion, bad, decode, filterRows, knownSubscription, notFound, param, selfUrl, st } from './common.js';
 import { eventsAt } from './fleet.js';
 import type { EventImpact, EventRegion, HealthEvent } from './state.js';

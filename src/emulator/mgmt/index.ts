@@ -3,7 +3,7 @@
 // (version-sets.ts). Each API has its own error shape (common.ts); every operation requires its
 // API's api-version and checks its path parameters and bodies like the real service.
 import { familyOf } from '../../model/families.js';
-import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from '../server.js';
+import { EmuError, type EmuReply, type EmuRequest, type FamilyDef, type Route } from '../server/index.js';
 import { ifMatchOf, mgmtErrorBody, st } from './common.js';
 import { seedFleet } from './fleet.js';
 import { eventsByResource, eventsBySubscription, fetchEventDetails, healthRe } from './health.js';

@@ -3,7 +3,7 @@
 // as a request (201) that ends Succeeded, Failed (above the regional cap) or Invalid (below usage).
 import { randomUUID } from 'node:crypto';
 import { MGMT_API_VERSION, RULES } from '../../model/mgmt.js';
-import type { EmuReply, EmuRequest } from '../server.js';
+import type { EmuReply, EmuRequest } from '../server/index.js';
 import { bad, origin, param, st } from './common.js';
 import { findQuota, operationPath, quotaScope, type QuotaScope } from './quota.js';
 import { requestId, type Json, type JsonValue, type Quota, type QuotaRecord, type QuotaRequestBody } from './state.js';

@@ -2,7 +2,7 @@
 // location), the list and one quota, and the requests that change them: their list, one request
 // and its operation resource; a status read moves a running request on.
 import { RULES } from '../../model/mgmt.js';
-import { EmuError, type EmuReply, type EmuRequest } from '../server.js';
+import { EmuError, type EmuReply, type EmuRequest } from '../server/index.js';
 import { apiVersion, bad, filterRows, int, knownSubscription, notFound, param, selfUrl, st } from './common.js';
 import { throttleRead } from './fleet.js';
 import { scopeKey, type Quota, type QuotaRecord, type QuotaRequestBody, type QuotaRequestRecord } from './state.js';

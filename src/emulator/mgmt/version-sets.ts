@@ -2,7 +2,7 @@
 // replace (PUT, If-Match optional), update (PATCH, If-Match required) and delete (If-Match
 // required), each ETag a counter of the state.
 import { checkRule, RULES, VERSIONING_SCHEMES, type Rule } from '../../model/mgmt.js';
-import { EmuError, type EmuReply, type EmuRequest } from '../server.js';
+import { EmuError, type EmuReply, type EmuRequest } from '../server/index.js';
 import { apiVersion, bad, filterRows, ifMatchOf, int, knownSubscription, notFound, param, selfUrl, st } from './common.js';
 import { scopeKey, type Json, type JsonValue, type VersionSetRecord } from './state.js';
 

@@ -4,7 +4,7 @@
 // profanity actions and markers over a small word list, HTML with markup and class=notranslate
 // kept, transliteration between Latin, Cyrillic, Greek and Arabic letters, and sentence lengths
 // from Intl.Segmenter.
-import type { ProfanityAction, ProfanityMarker } from '../model/translator.js';
+import type { ProfanityAction, ProfanityMarker } from '../../model/translator.js';
 
 const PLAIN = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCENTED = 'ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýž';

@@ -2,7 +2,7 @@
 // POST /translate?api-version=3.0 with every query parameter checked as the service does (same
 // 6-digit codes), the limits (1,000 items, 50,000 characters per item and per request counted
 // across all targets), detection of the source language (common words first, then tinyld) when
-// `from` is absent, the pseudo-translation of translator-text.ts with its alignment, sentence
+// `from` is absent, the pseudo-translation of text.ts with its alignment, sentence
 // lengths, transliteration, profanity handling and HTML mode, custom categories with
 // allowFallback, and the X-RequestId, X-MT-System and X-Metered-Usage headers (X-MT-System `Microsoft`
 // for the general model and `Custom` for a custom system, as the recorded sessions show them).
@@ -25,13 +25,13 @@ import {
   type ProfanityMarker,
   type TranslateResult,
   type Translation,
-} from '../model/translator.js';
-import { spendChars } from './faults.js';
-import { arrayOf, recordOf, shape, text } from './state-check.js';
-import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from './server.js';
-import { dominantScript, languageText, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './translator-text.js';
-import { familyOf } from '../model/families.js';
-import { guessByWords } from './translator-words.js';
+} from '../../model/translator.js';
+import { spendChars } from '../faults.js';
+import { arrayOf, recordOf, shape, text } from '../state-check.js';
+import { EmuError, type EmuReply, type EmuRequest, type FamilyDef } from '../server/index.js';
+import { dominantScript, languageText, sentenceLengths, translateHtml, translatePlain, transliterate, TRANSLITERATION_SCRIPTS } from './text.js';
+import { familyOf } from '../../model/families.js';
+import { guessByWords } from './words.js';
 
 /** A custom translation system deployed under a category id. */
 export interface CustomSystem {
