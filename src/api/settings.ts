@@ -1,7 +1,6 @@
 // The settings of the command-line contract: profile key, environment variable, secrecy. The
 // family settings come from the registry (model/families.ts); `output` is vx's own.
-import type { SettingDef } from '../core/config.js';
-import { allSettings } from '../model/families.js';
+import { allSettings, type SettingDef } from '../model/families.js';
 
 export const SETTINGS: readonly SettingDef[] = [
   ...allSettings(),

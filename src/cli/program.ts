@@ -1,14 +1,14 @@
 // The whole command tree, declared eagerly; every action loads its module on demand.
 import { Command, Help, Option } from 'commander';
-import { API } from './api.js';
-import { AUTH } from './auth.js';
-import { VERSION_COMMAND } from './about.js';
-import { COMPLETION } from './completion.js';
+import { API } from './api/index.js';
+import { AUTH } from './auth/index.js';
+import { VERSION_COMMAND } from './about/index.js';
+import { completionCommand } from './completion/index.js';
 import { mount, TERM, type Spec } from './define.js';
-import { EMULATOR } from './emulator.js';
+import { EMULATOR } from './emulator/index.js';
 import { ERP } from './erp/index.js';
 import { MGMT } from './mgmt/index.js';
-import { PROFILE } from './profile.js';
+import { PROFILE } from './profile/index.js';
 import { TRANSLATE } from './translate/index.js';
 import { VERSION } from './version.js';
 import { formatHelp } from './help.js';
@@ -22,7 +22,7 @@ import { redact } from '../core/redact.js';
  * (the term and summary come from the same declaration), so `vx --help` does not pay for
  * declaring every option of every command.
  */
-export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, COMPLETION, EMULATOR, VERSION_COMMAND];
+export const NOUNS: readonly Spec[] = [TRANSLATE, ERP, MGMT, AUTH, PROFILE, API, completionCommand(() => buildProgram()), EMULATOR, VERSION_COMMAND];
 
 
 /** `vx erp sales-orders get`: the words that name a command. */

@@ -9,30 +9,10 @@ import { AuthError, UsageError } from './errors.js';
 import { jsonErrorWithoutText } from './json.js';
 import { addSecret, redact } from './redact.js';
 import { normalizeBase } from './url.js';
+// the declaration of a setting is pure data of the registry; this module knows no family
+import type { SettingDef } from '../model/families.js';
 
-export interface SettingDef {
-  key: string;
-  env?: string;
-  secret?: boolean;
-  default?: string;
-  description: string;
-  /** allowed values, checked by `profile set` */
-  choices?: readonly string[];
-  /** an endpoint: `profile set` refuses what every request would refuse (not an absolute http(s) URL) */
-  url?: boolean;
-  /** what `profile set` refuses, as every use of the setting would: the form expected, or undefined when the value is fine */
-  check?: (value: string) => string | undefined;
-  /** a credential: its absence is an authentication error (exit 3) rather than a usage error */
-  credential?: boolean;
-  /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
-  fallback?: string;
-  /**
-   * a record vx writes itself (`vx auth login`: refresh token, sign-in record), not a setting a
-   * person sets: left out of `profile set|unset`, their help and completion, and `profile show`'s
-   * table (which sums the records up as one line per family)
-   */
-  internal?: boolean;
-}
+export type { SettingDef };
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 

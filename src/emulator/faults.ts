@@ -11,6 +11,13 @@
 // second's worth, at least one full request: 50,000), refilled continuously; a request that does
 // not fit is answered 429 with code 429001 and a Retry-After of the whole seconds until it fits.
 
+import { FAMILIES, FAMILY_NAMES } from '../model/families.js';
+
+/** the family whose error codes are 6 digits (403001), and the one whose billed characters rate:N throttles */
+const CODED = FAMILIES.find((f) => f.emulator.sixDigitCodes)?.name;
+const RATED = FAMILIES.find((f) => f.emulator.charRate)?.name;
+const RULE = new RegExp(`^(?:(${FAMILY_NAMES.join('|')})\\/)?(?:(GET|HEAD|POST|PUT|PATCH|DELETE)\\/)?([a-z0-9-]+):([0-9.]+)(x?)$`, 'i');
+
 export type FaultKind = 'status' | 'reset' | 'reset-after' | 'hang' | 'slow';
 
 export interface FaultRule {
@@ -93,7 +100,7 @@ export function parseFaults(spec: string): FaultSpec {
   let rate: number | undefined;
   let burst: number | undefined;
   for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = /^(?:(translator|erp|lcs|mgmt)\/)?(?:(GET|HEAD|POST|PUT|PATCH|DELETE)\/)?([a-z0-9-]+):([0-9.]+)(x?)$/i.exec(part);
+    const m = RULE.exec(part);
     if (!m) throw new Error(`invalid fault "${part}": expected [family/][METHOD/]kind:probability, kind:Nx or latency:ms`);
     const [, family, method, kindRaw, num, x] = m;
     const kind = kindRaw.toLowerCase();
@@ -111,7 +118,7 @@ export function parseFaults(spec: string): FaultSpec {
     else if (kind === 'retry-after') out.retryAfter = value;
     else if (kind === 'seed') out.random = seeded(value);
     else if (kind === 'rate' || kind === 'rate-burst') {
-      if ((family && family.toLowerCase() !== 'translator') || method || x) throw new Error(`invalid fault "${part}": ${kind}:N is the translator's characters (a second, or in the bucket), e.g. rate:150000`);
+      if ((family && family.toLowerCase() !== RATED) || method || x) throw new Error(`invalid fault "${part}": ${kind}:N is the ${RATED}'s characters (a second, or in the bucket), e.g. rate:150000`);
       if (kind === 'rate') rate = value;
       else burst = value;
     }
@@ -122,13 +129,13 @@ export function parseFaults(spec: string): FaultSpec {
         const status = Number(kind);
         if (status < 400 || status > 599) throw new Error(`invalid fault status ${status}: use 400-599`);
         rule = { kind: 'status', status };
-      } else if (/^\d{6}$/.test(kind)) {
+      } else if (CODED && /^\d{6}$/.test(kind)) {
         // the translator's 6-digit codes (the status followed by 3 digits): 403001 (free quota used), 429002 ...
         const status = Math.floor(Number(kind) / 1000);
-        if (status < 400 || status > 599) throw new Error(`invalid fault code ${kind}: a translator error code is a status of 400-599 followed by 3 digits`);
-        if (ruleFamily && ruleFamily !== 'translator') throw new Error(`invalid fault "${part}": ${kind} is a translator error code; use ${kind}:... or translator/${kind}:...`);
+        if (status < 400 || status > 599) throw new Error(`invalid fault code ${kind}: a ${CODED} error code is a status of 400-599 followed by 3 digits`);
+        if (ruleFamily && ruleFamily !== CODED) throw new Error(`invalid fault "${part}": ${kind} is a ${CODED} error code; use ${kind}:... or ${CODED}/${kind}:...`);
         rule = { kind: 'status', status, code: kind };
-        ruleFamily = 'translator';
+        ruleFamily = CODED;
       } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
         rule = { kind };
       } else {

@@ -6,25 +6,40 @@
 // A fifth family is an entry here, its client in src/api/<family>/ and its routes in
 // src/emulator/<family>/ (test/unit/families.test.ts adds one).
 
-import { checkRule, RULES, type Rule } from './mgmt.js';
+import { LCS_VERSION, LCS_VERSION_HEADER } from './lcs.js';
+import { checkRule, DEFAULT_NAMESPACE, MGMT_API_VERSION, MGMT_PROVIDER, RULES, type Rule } from './mgmt.js';
+import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from './translator.js';
 
-/** A family's name, as --service takes it and as its settings are prefixed. */
-export type FamilyName = 'translator' | 'erp' | 'lcs' | 'mgmt';
-
-/** A setting of the contract: profile key, environment variable, secrecy (core/config's SettingDef). */
-export interface FamilySetting {
+/** A setting of the contract: profile key, environment variable, secrecy (core/config.ts reads them). */
+export interface SettingDef {
   key: string;
   env?: string;
   secret?: boolean;
   default?: string;
   description: string;
+  /** allowed values, checked by `profile set` */
   choices?: readonly string[];
+  /** an endpoint: `profile set` refuses what every request would refuse (not an absolute http(s) URL) */
   url?: boolean;
-  /** the form a value must have (see core/config's SettingDef) */
+  /** what `profile set` refuses, as every use of the setting would: the form expected, or undefined when the value is fine */
   check?: (value: string) => string | undefined;
+  /** a credential: its absence is an authentication error (exit 3) rather than a usage error */
   credential?: boolean;
+  /** another setting consulted when this one has no value (e.g. lcs.token falls back to erp.token) */
   fallback?: string;
+  /**
+   * a record vx writes itself (`vx auth login`: refresh token, sign-in record), not a setting a
+   * person sets: left out of `profile set|unset`, their help and completion, and `profile show`'s
+   * table (which sums the records up as one line per family)
+   */
   internal?: boolean;
+}
+
+/** The settings of the profile as the registry's functions read them (core/config.ts's Config is one). */
+export interface SettingReader {
+  get(key: string): string | undefined;
+  /** the value, refused (a usage error) when it breaks the setting's form */
+  checked(key: string): string | undefined;
 }
 
 /** The check of a setting that is an id the services take only as a GUID (a company, a subscription). */
@@ -87,6 +102,19 @@ export function parseRateLimit(text: string): { requests: number; seconds: numbe
   return { requests: Number(m[1]), seconds: Number(m[2]) };
 }
 
+/** The cheapest request that tries a credential (`auth login`, `auth status --check`): it reads only, or bills nothing. */
+export interface ProbeDef {
+  /** what the request does, for messages: "listing one company" */
+  what: string;
+  method: 'GET' | 'POST';
+  /** the path after the endpoint, with its query */
+  path(settings: SettingReader): string;
+  /** a body, sent as JSON (the request changes nothing, so it is declared idempotent) */
+  body?: object;
+}
+
+const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+
 export interface FamilyDef<N extends string = FamilyName> {
   name: N;
   /** how `vx auth login` offers it */
@@ -101,19 +129,36 @@ export interface FamilyDef<N extends string = FamilyName> {
   /** the setting holding the key or token */
   credential: string;
   /** the family's settings, in the order of `profile set --help` */
-  settings: readonly FamilySetting[];
+  settings: readonly SettingDef[];
   /** the error body the service answers with (core/errors.ts parseErrorBody reads every one) */
   errorShape: 'error-object' | 'error-object-or-flat';
+  /** what every request to it carries unless the caller says otherwise (a raw `vx api` request too) */
+  requests?: {
+    /** the Content-Type of a JSON body (default application/json) */
+    jsonType?: string;
+    /** headers of its own (the API version the database refresh requires) */
+    headers?: Readonly<Record<string, string>>;
+  };
+  probe: ProbeDef;
   emulator: {
     /** where the emulator serves it: {url}{prefix} is the endpoint it prints */
     prefix: string;
     /** more variables `emulator start` prints: variable -> the field of the family's seed state holding the value */
     seeded?: Readonly<Record<string, string>>;
+    /** its error codes are 6 digits, the status and 3 more (403001): `--faults 403001:1x` answers one */
+    sixDigitCodes?: boolean;
+    /** `--faults rate:N` (`emulator start --rate`) throttles the characters it bills a second */
+    charRate?: boolean;
   };
 }
 
-export const FAMILIES: readonly FamilyDef[] = [
-  {
+/** An entry of the registry, its name and kind of sign-in kept as literal types (FamilyName derives from them). */
+function family<const N extends string, const K extends 'key' | 'oauth'>(def: FamilyDef<N> & { auth: { kind: K } }): FamilyDef<N> & { auth: { kind: K } } {
+  return def;
+}
+
+const REGISTRY = [
+  family({
     name: 'translator',
     title: 'translator (subscription key)',
     auth: { kind: 'key', header: 'Vendor-Subscription-Key', region: { setting: 'translator.region', header: 'Vendor-Subscription-Region' } },
@@ -127,9 +172,11 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'translate.maxRate', env: 'VX_TRANSLATE_MAX_RATE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)', check: characters(1) },
     ],
     errorShape: 'error-object',
-    emulator: { prefix: '/translator' },
-  },
-  {
+    requests: { jsonType: 'application/json; charset=UTF-8' },
+    probe: { what: 'translating an empty text (bills nothing)', method: 'POST', path: () => `${TRANSLATE_PATH}?api-version=${TRANSLATOR_API_VERSION}&to=en`, body: [{ Text: '' }] },
+    emulator: { prefix: '/translator', sixDigitCodes: true, charRate: true },
+  }),
+  family({
     name: 'erp',
     title: 'erp (business data)',
     auth: { kind: 'oauth' },
@@ -145,9 +192,10 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'erp.rateLimit', env: 'VX_ERP_RATE_LIMIT', default: '6000/300', description: 'requests/seconds one user may send (the service: 6000 per 5 minutes); bulk commands stay under it', check: (v) => (parseRateLimit(v) ? undefined : RATE_LIMIT_FORM) },
     ],
     errorShape: 'error-object',
+    probe: { what: 'listing one company', method: 'GET', path: () => '/api/v2.0/companies?$top=1' },
     emulator: { prefix: '/erp', seeded: { VX_ERP_COMPANY: 'defaultCompany' } },
-  },
-  {
+  }),
+  family({
     name: 'lcs',
     title: 'lcs (database refresh)',
     auth: { kind: 'oauth' },
@@ -158,9 +206,11 @@ export const FAMILIES: readonly FamilyDef[] = [
       { key: 'lcs.token', env: 'VX_LCS_TOKEN', secret: true, credential: true, fallback: 'erp.token', description: 'database refresh bearer token' },
     ],
     errorShape: 'error-object',
+    requests: { headers: { [LCS_VERSION_HEADER]: LCS_VERSION } },
+    probe: { what: 'reading the status of a placeholder operation', method: 'GET', path: () => `/databasemovement/v1/fetchstatus/project/0/environment/0/operationactivity/${ZERO_GUID}` },
     emulator: { prefix: '/lcs' },
-  },
-  {
+  }),
+  family({
     name: 'mgmt',
     title: 'mgmt (resource management)',
     auth: { kind: 'oauth' },
@@ -176,15 +226,42 @@ export const FAMILIES: readonly FamilyDef[] = [
     ],
     // quota and version sets answer {error:{...}}; health events a flat {code,message}
     errorShape: 'error-object-or-flat',
+    probe: {
+      what: 'listing the health events of a subscription',
+      method: 'GET',
+      // any subscription will do: the resource manager refuses a bad token (401) before it looks
+      path: (s) =>
+        `/subscriptions/${encodeURIComponent(s.get('mgmt.subscription') || ZERO_GUID)}/providers/${s.checked('mgmt.namespace') || DEFAULT_NAMESPACE}.${MGMT_PROVIDER.health}/events?api-version=${MGMT_API_VERSION.health}`,
+    },
     emulator: { prefix: '/mgmt', seeded: { VX_SUBSCRIPTION: 'defaultSubscription' } },
-  },
+  }),
 ];
+
+type Registered = (typeof REGISTRY)[number];
+/** A family's name, as --service takes it and as its settings are prefixed. */
+export type FamilyName = Registered['name'];
+/** The families signed in to with OAuth (a bearer token), as a type. */
+export type OAuthFamilyName = Extract<Registered, { auth: { kind: 'oauth' } }>['name'];
+
+export const FAMILIES: readonly FamilyDef[] = REGISTRY;
 
 /** --service choices, in order */
 export const FAMILY_NAMES: readonly FamilyName[] = FAMILIES.map((f) => f.name);
 
 export function familyOf(name: FamilyName, families: readonly FamilyDef[] = FAMILIES): FamilyDef {
   return families.find((f) => f.name === name)!;
+}
+
+/** What the family's credential is called in messages: a subscription `key` or a bearer `token`. */
+export function credentialNoun(f: FamilyDef<string>): 'key' | 'token' {
+  return f.auth.kind === 'key' ? 'key' : 'token';
+}
+
+/** The headers that carry a credential of the family: its key (and region, when set) or a bearer token. */
+export function credentialHeaders(f: FamilyDef<string>, credential: string, settings: Pick<SettingReader, 'get'>): Record<string, string> {
+  if (f.auth.kind === 'oauth') return { Authorization: `Bearer ${credential}` };
+  const region = f.auth.region && settings.get(f.auth.region.setting);
+  return region ? { [f.auth.header]: credential, [f.auth.region!.header]: region } : { [f.auth.header]: credential };
 }
 
 /** The families signed in to with OAuth (`vx auth login` without --with-key). */
@@ -196,7 +273,7 @@ export function oauthFamilies<N extends string>(families: readonly FamilyDef<N>[
  * Every setting of the contract, in the order of `profile set --help`: each family's own, the
  * sign-in settings, the per-family sign-in settings and records, the output format.
  */
-export function allSettings(families: readonly FamilyDef<string>[] = FAMILIES): FamilySetting[] {
+export function allSettings(families: readonly FamilyDef<string>[] = FAMILIES): SettingDef[] {
   return [
     ...families.flatMap((f) => f.settings),
     { key: 'auth.url', env: 'VX_AUTH_URL', description: 'sign-in address ({auth_url})', url: true },
@@ -204,7 +281,7 @@ export function allSettings(families: readonly FamilyDef<string>[] = FAMILIES): 
     { key: 'auth.clientId', env: 'VX_CLIENT_ID', default: 'vx-cli', description: 'application (client) id for sign-in; per family: <family>.clientId' },
     { key: 'auth.browser', env: 'VX_BROWSER', description: 'command that opens the sign-in address (the address is appended); `none` never opens one' },
     { key: 'auth.clientSecret', env: 'VX_CLIENT_SECRET', secret: true, description: 'client secret for `vx auth login --client-credentials` (prefer the environment)' },
-    ...oauthFamilies(families).flatMap((f): FamilySetting[] => [
+    ...oauthFamilies(families).flatMap((f): SettingDef[] => [
       { key: `${f}.tenant`, description: `tenant for ${f} sign-in (default auth.tenant)`, check: tenant },
       { key: `${f}.clientId`, description: `client id for ${f} sign-in (default auth.clientId)` },
       { key: `${f}.scope`, default: 'user_impersonation', description: `scope requested at ${f} sign-in` },
@@ -213,7 +290,7 @@ export function allSettings(families: readonly FamilyDef<string>[] = FAMILIES): 
     ]),
     ...families
       .filter((f) => f.auth.kind === 'key')
-      .map((f): FamilySetting => ({ key: `${f.name}.signIn`, internal: true, description: `how the stored ${f.name} key was stored (written by \`vx auth login\`)` })),
+      .map((f): SettingDef => ({ key: `${f.name}.signIn`, internal: true, description: `how the stored ${f.name} key was stored (written by \`vx auth login\`)` })),
   ];
 }
 

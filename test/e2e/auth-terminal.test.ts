@@ -3,7 +3,9 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
-import { login, status, token } from '../../src/cli/auth-run.js';
+import { run as login } from '../../src/cli/auth/login.js';
+import { run as status } from '../../src/cli/auth/status.js';
+import { run as token } from '../../src/cli/auth/token.js';
 import { Ctx, type GlobalOptions } from '../../src/core/context.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import type { Prompter } from '../../src/core/prompt.js';

@@ -4,7 +4,7 @@ import { authority } from '../../src/api/auth/authority.js';
 import { authorizeUrl, parseFragment } from '../../src/api/auth/browser.js';
 import { EXPIRY_SKEW_MS, fingerprint, isExpired, jwtExpiry, parseSignIn } from '../../src/api/auth/credentials.js';
 import { SETTINGS } from '../../src/api/settings.js';
-import { platformBrowser } from '../../src/cli/auth-run.js';
+import { platformBrowser } from '../../src/api/auth/sign-in.js';
 import { Config } from '../../src/core/config.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { redact } from '../../src/core/redact.js';

@@ -18,6 +18,7 @@ const GEO: ServiceFamily<string> = {
     { key: 'geo.token', env: 'VX_GEO_TOKEN', secret: true, credential: true, description: 'maps bearer token' },
   ],
   errorShape: 'error-object',
+  probe: { what: 'reading one tile', method: 'GET', path: () => '/tiles/0' },
   emulator: { prefix: '/geo' },
 };
 

@@ -109,7 +109,7 @@ describe('translator character rate (rate:N, --rate translator=N)', () => {
     expect(spendChars(r, 45_000, 2100)).toBe(5);
   });
   it('--rate translator=N is the rule rate:N joined to --faults', async () => {
-    const { faultsWithRate } = await import('../../src/cli/emulator-run.js');
+    const { faultsWithRate } = await import('../../src/cli/emulator/server.js');
     expect(faultsWithRate(undefined, undefined)).toBeUndefined();
     expect(faultsWithRate('503:0.1', undefined)).toBe('503:0.1');
     expect(faultsWithRate(undefined, 'translator=33300')).toBe('rate:33300');

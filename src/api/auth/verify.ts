@@ -3,16 +3,10 @@
 // refused it: any other answer, a 403 or 404 included, came from a service that knew who asked.
 // A failure that is not an answer (no connection, a timeout, a 5xx) means it could not be checked.
 import type { Config } from '../../core/config.js';
-import { isVxError, type VxError } from '../../core/errors.js';
+import { AuthError, InterruptedError, isVxError, type VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http/index.js';
-import { buildQuery } from '../../core/url.js';
-import { LCS_VERSION, LCS_VERSION_HEADER } from '../../model/lcs.js';
-import { MGMT_API_VERSION, MGMT_PROVIDER } from '../../model/mgmt.js';
-import { resolveNamespace } from '../mgmt/client.js';
-import { TRANSLATE_PATH, TRANSLATOR_API_VERSION } from '../../model/translator.js';
-import { serviceBase, type ServiceName } from '../service.js';
-
-const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
+import { credentialHeaders, credentialNoun, familyOf } from '../../model/families.js';
+import { endpointKey, serviceBase, type ServiceName } from '../service.js';
 
 export interface Probe {
   /** what the request does, for messages: "listing one company" */
@@ -20,49 +14,13 @@ export interface Probe {
   request: HttpRequest;
 }
 
-/** The request that tries a credential of `service`: reads only, and a translation of nothing (billed 0 characters). */
+/** The request that tries a credential of `service`: its family's probe (model/families.ts), with the credential in hand. */
 export function probeFor(config: Config, service: ServiceName, credential: string): Probe {
   const base = serviceBase(config, service);
-  const bearer = { Authorization: `Bearer ${credential}` };
-  switch (service) {
-    case 'translator': {
-      const region = config.get('translator.region');
-      return {
-        what: 'translating an empty text (bills nothing)',
-        request: {
-          method: 'POST',
-          url: `${base}${TRANSLATE_PATH}${buildQuery({ 'api-version': TRANSLATOR_API_VERSION, to: 'en' })}`,
-          headers: { 'Vendor-Subscription-Key': credential, ...(region ? { 'Vendor-Subscription-Region': region } : {}) },
-          body: [{ Text: '' }],
-          idempotent: true,
-        },
-      };
-    }
-    case 'erp':
-      return { what: 'listing one company', request: { method: 'GET', url: `${base}/api/v2.0/companies${buildQuery({ $top: 1 })}`, headers: bearer } };
-    case 'lcs':
-      return {
-        what: 'reading the status of a placeholder operation',
-        request: {
-          method: 'GET',
-          url: `${base}/databasemovement/v1/fetchstatus/project/0/environment/0/operationactivity/${ZERO_GUID}`,
-          headers: { ...bearer, [LCS_VERSION_HEADER]: LCS_VERSION },
-        },
-      };
-    case 'mgmt': {
-      // any subscription will do: the resource manager refuses a bad token (401) before it looks
-      const sub = config.get('mgmt.subscription') || ZERO_GUID;
-      const ns = resolveNamespace(config);
-      return {
-        what: 'listing the health events of a subscription',
-        request: {
-          method: 'GET',
-          url: `${base}/subscriptions/${encodeURIComponent(sub)}/providers/${ns}.${MGMT_PROVIDER.health}/events${buildQuery({ 'api-version': MGMT_API_VERSION.health })}`,
-          headers: bearer,
-        },
-      };
-    }
-  }
+  const f = familyOf(service);
+  const { what, method, path, body } = f.probe;
+  const headers = { ...credentialHeaders(f, credential, config), ...f.requests?.headers };
+  return { what, request: { method, url: `${base}${path(config)}`, headers, ...(body === undefined ? {} : { body, idempotent: true }) } };
 }
 
 export interface Verdict {
@@ -89,4 +47,37 @@ export async function verifyCredential(http: Http, config: Config, service: Serv
     if (!isVxError(e) || e.status === undefined || e.status >= 500) throw e;
     return { service, accepted: e.status !== 401, status: e.status, what: probe.what, error: e };
   }
+}
+
+/** What a probe's answer says, for messages: `HTTP 200`, `HTTP 404 SubscriptionNotFound`. */
+export function answered(v: Verdict): string {
+  return `HTTP ${v.status}${v.error?.code ? ` ${v.error.code}` : ''}`;
+}
+
+/**
+ * Tries a credential before it is stored: a 401 stores nothing (exit 3); no endpoint configured
+ * means it cannot be tried, which is said, not fatal. Returns what became of the check, for the
+ * message of the sign-in.
+ */
+export async function checkBeforeStoring(http: Http, config: Config, service: ServiceName, value: string): Promise<string> {
+  const kind = credentialNoun(familyOf(service));
+  if (!config.get(endpointKey(service))) return `not checked: ${endpointKey(service)} is not set`;
+  let v: Verdict;
+  try {
+    v = await verifyCredential(http, config, service, value);
+  } catch (e) {
+    // the service could not be asked (no connection, a timeout, a 5xx): say what became of the sign-in
+    if (isVxError(e) && !(e instanceof InterruptedError) && !e.hint) {
+      e.hint = `the ${service} ${kind} could not be tried, so it was not stored: run the same \`vx auth login\` again once the service answers, or add --no-verify to store it untried`;
+    }
+    throw e;
+  }
+  if (!v.accepted) {
+    throw new AuthError(`the ${service} service refused this ${kind} (${answered(v)}) when ${v.what}; nothing was stored. Check the ${kind}, or store it unchecked with --no-verify`, {
+      status: v.status,
+      code: v.error?.code,
+      requestId: v.error?.requestId,
+    });
+  }
+  return `checked by ${v.what} (${answered(v)})`;
 }

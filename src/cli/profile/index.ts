@@ -1,20 +1,6 @@
-import { SETTINGS } from '../api/settings.js';
-import { arg, command, group } from './define.js';
-
-const run = () => import('./profile-run.js');
-
-/** The keys `profile set|unset` take, with the variable that overrides each (and its default). */
-function settingsHelp(): string {
-  const keys = SETTINGS.filter((d) => !d.internal);
-  const w = Math.max(...keys.map((d) => d.key.length));
-  const lines = keys.map((d) => {
-    const notes = [d.env ? `env ${d.env}` : '', d.default ? `default ${d.default}` : '', d.choices ? `one of ${d.choices.join(', ')}` : '', d.secret ? 'secret' : '']
-      .filter(Boolean)
-      .join(', ');
-    return `  ${d.key.padEnd(w)}  ${notes}`.trimEnd();
-  });
-  return `\nSettings:\n${lines.join('\n')}\n`;
-}
+// The `vx profile` tree: named profiles of settings. Declarations only; each action loads its verb's module when it runs.
+import { arg, command, group } from '../define.js';
+import { settingsHelp } from './settings-help.js';
 
 export const PROFILE = group({
   name: 'profile',
@@ -25,14 +11,14 @@ export const PROFILE = group({
       name: 'list',
       summary: 'list profiles and mark the active one',
       examples: ['vx profile list -o json'],
-      run: async (ctx) => (await run()).list(ctx),
+      run: async (ctx) => (await import('./list.js')).run(ctx),
     }),
     command({
       name: 'show',
       summary: 'show the settings of a profile (secrets masked) and where each effective value comes from',
       args: [arg('[name]', '')],
       examples: ['vx profile show', 'vx profile show staging -o json'],
-      run: async (ctx, _o, name) => (await run()).show(ctx, name),
+      run: async (ctx, _o, name) => (await import('./show.js')).run(ctx, name),
     }),
     command({
       name: 'set',
@@ -42,7 +28,7 @@ export const PROFILE = group({
       // the settings table is built only when this help is shown
       more: settingsHelp,
       profile: 'creates',
-      run: async (ctx, _o, key, value) => (await run()).set(ctx, key, value),
+      run: async (ctx, _o, key, value) => (await import('./set.js')).run(ctx, key, value),
     }),
     command({
       name: 'unset',
@@ -50,21 +36,21 @@ export const PROFILE = group({
       args: [arg('<key>', '')],
       examples: ['vx profile unset erp.token'],
       more: settingsHelp,
-      run: async (ctx, _o, key) => (await run()).unset(ctx, key),
+      run: async (ctx, _o, key) => (await import('./unset.js')).run(ctx, key),
     }),
     command({
       name: 'use',
       summary: 'make an existing profile the active one (create one with `vx -p <name> profile set <key> <value>`)',
       args: [arg('<name>', '')],
       examples: ['vx profile use staging'],
-      run: async (ctx, _o, name) => (await run()).use(ctx, name),
+      run: async (ctx, _o, name) => (await import('./use.js')).run(ctx, name),
     }),
     command({
       name: 'delete',
       summary: 'delete a profile and the credentials stored in it (asks; --yes without a terminal)',
       args: [arg('<name>', '')],
       examples: ['vx profile delete old --yes'],
-      run: async (ctx, _o, name) => (await run()).remove(ctx, name),
+      run: async (ctx, _o, name) => (await import('./delete.js')).run(ctx, name),
     }),
   ],
 });
