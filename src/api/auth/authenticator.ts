@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http } from '../../core/http/index.js';
 import { addSecret } from '../../core/redact.js';
-import { familyOf } from '../../model/families.js';
+import { familyOf, type OAuthFamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
 /**
@@ -115,7 +115,7 @@ export async function credential(config: Config, service: ServiceName, http?: Ht
   const means = renewalMeans(config, owner, record);
   if (means && !http?.dryRun) {
     const { renew } = await import('./renew.js');
-    return renew(config, owner as 'erp' | 'lcs' | 'mgmt', means, record, http);
+    return renew(config, owner as OAuthFamilyName, means, record, http);
   }
   if (means) return r.value; // --dry-run: nothing is sent, the renewal included
   throw new AuthError(

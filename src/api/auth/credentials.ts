@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { addSecret } from '../../core/redact.js';
-import { FAMILIES, oauthFamilies, type FamilyName } from '../../model/families.js';
+import { FAMILIES, oauthFamilies, type OAuthFamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
 /** the families signed in to with OAuth (the registry says which) */
-export type OAuthFamily = Exclude<FamilyName, 'translator'>;
+export type OAuthFamily = OAuthFamilyName;
 export const OAUTH_FAMILIES = oauthFamilies(FAMILIES) as readonly OAuthFamily[];
 
 export type SignInMethod = 'key' | 'browser' | 'device-code' | 'client-credentials' | 'token';
