@@ -28,10 +28,10 @@ _vx() {
     "vx translate|--profanity-marker") _vx_choose "Asterisk Tag"; return ;;
     "vx translate|--output") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
     "vx translate|-o") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
-    "vx translate file|--format") _vx_choose "xliff json yaml po md android resx properties strings stringsdict arb auto"; return ;;
+    "vx translate file|--format") _vx_choose "xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto"; return ;;
     "vx translate file|--output") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
     "vx translate file|-o") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
-    "vx translate sync|--format") _vx_choose "xliff json yaml po md android resx properties strings stringsdict arb auto"; return ;;
+    "vx translate sync|--format") _vx_choose "xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto"; return ;;
     "vx translate sync|--output") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
     "vx translate sync|-o") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;
     "vx translate memory|--output") _vx_choose "json yaml table wide tsv csv ndjson text none"; return ;;

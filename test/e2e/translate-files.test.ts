@@ -667,11 +667,11 @@ describe('bad input', () => {
       writeFileSync(join(dir, 'notes.txt'), 'hello');
       const f = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--format', 'toml'], { cwd: dir });
       expect(f.code).toBe(2);
-      expect(f.stderr).toMatch(/--format.*xliff, json, yaml, po, md, android, resx, properties, strings, stringsdict, arb, auto/);
+      expect(f.stderr).toMatch(/--format.*xliff, json, yaml, po, md, android, resx, properties, strings, stringsdict, arb, xcstrings, auto/);
       const a = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--alignment'], { cwd: dir });
       expect([a.code, a.stderr]).toEqual([2, 'vx: --alignment does not apply to vx translate sync (locale files are sent as HTML with their placeholders protected)\n']);
       const e = await e2e.run(['translate', 'file', 'notes.txt', '--to', 'de'], { cwd: dir });
-      expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|yaml|po|md|android|resx|properties|strings|stringsdict|arb (known extensions: .xlf .xliff .xlf2 .json .yml .yaml .po .pot .md .markdown .mdx .resx .properties .strings .stringsdict .arb; an Android res/values*/*.xml by its place)\n']);
+      expect([e.code, e.stderr]).toEqual([2, 'vx: cannot tell the format of notes.txt from its extension: give --format xliff|json|yaml|po|md|android|resx|properties|strings|stringsdict|arb|xcstrings (known extensions: .xlf .xliff .xlf2 .json .yml .yaml .po .pot .md .markdown .mdx .resx .properties .strings .stringsdict .arb .xcstrings; an Android res/values*/*.xml by its place)\n']);
     } finally {
       removeDir(dir);
     }

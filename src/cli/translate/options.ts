@@ -34,7 +34,7 @@ export type TranslateOptions = OptionsOf<typeof TRANSLATE_OPTIONS>;
 // `file` and `sync`: options that `translate` itself has (--to, --from, --category, --concurrency,
 // --out) are parsed by it wherever they stand on the line and reach these commands merged; they
 // are declared here too for help and completion.
-const FILE_FORMATS = ['xliff', 'json', 'yaml', 'po', 'md', 'android', 'resx', 'properties', 'strings', 'stringsdict', 'arb', 'auto'] as const;
+const FILE_FORMATS = ['xliff', 'json', 'yaml', 'po', 'md', 'android', 'resx', 'properties', 'strings', 'stringsdict', 'arb', 'xcstrings', 'auto'] as const;
 
 export const FILE_OPTIONS = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),

@@ -5,6 +5,7 @@ import { UsageError } from '../../../core/errors.js';
 import { android, isAndroidResource, loadAndroid } from './android.js';
 import { appleStrings } from './apple-strings.js';
 import { arb, loadArb } from './arb.js';
+import { loadXcstrings, xcstrings } from './xcstrings.js';
 import { loadIcu } from './icu.js';
 import { json, loadJson } from './json.js';
 import { loadMarkdown, markdown } from './markdown.js';
@@ -16,7 +17,7 @@ import type { FileFormat } from './types.js';
 import { loadXliff, xliff } from './xliff.js';
 import { loadYaml, yaml } from './yaml.js';
 
-export const FORMATS = { xliff, json, yaml, po, md: markdown, android, resx, properties, strings: appleStrings, stringsdict, arb } satisfies Record<string, FileFormat>;
+export const FORMATS = { xliff, json, yaml, po, md: markdown, android, resx, properties, strings: appleStrings, stringsdict, arb, xcstrings } satisfies Record<string, FileFormat>;
 export type KnownFormat = keyof typeof FORMATS;
 export const KNOWN_FORMATS = Object.keys(FORMATS) as KnownFormat[];
 
@@ -37,6 +38,7 @@ const EXTENSIONS: Record<string, KnownFormat> = {
   '.strings': 'strings',
   '.stringsdict': 'stringsdict',
   '.arb': 'arb',
+  '.xcstrings': 'xcstrings',
 };
 
 /** The format of a file: --format when given (not `auto`), else its extension or its place. */
@@ -63,4 +65,5 @@ export async function loadFormat(format: KnownFormat): Promise<void> {
   else if (format === 'resx') await loadResx();
   else if (format === 'stringsdict') await loadStringsdict();
   else if (format === 'arb') await loadArb();
+  else if (format === 'xcstrings') await loadXcstrings();
 }

@@ -38,11 +38,11 @@ interface DTarget extends TargetDoc {
   dicts: Map<string, { dict: XmlNode; format?: XmlNode; rules: Map<string, Map<string, XmlNode>> }>;
 }
 
-const VARIABLE = /%(?:\d+\$?)?#@[A-Za-z_]\w*@/g;
+/** `%#@files@`, `%1$#@count@` (a variable of the format key), `%arg` (a String Catalog substitution's argument) */
+const VARIABLE = /%(?:\d+\$?)?#@[A-Za-z_]\w*@|%arg\b/g;
 
-/** A <string>'s text as pieces, `%#@var@` references as placeholders. */
-function pieces(text: string, node: XmlNode): Piece[] {
-  const s = xmlDecode(inner(text, node));
+/** Apple's format text as pieces, its variable references as placeholders. */
+export function splitVariables(s: string): Piece[] {
   const out: Piece[] = [];
   let last = 0;
   for (const m of s.matchAll(VARIABLE)) {
@@ -53,6 +53,9 @@ function pieces(text: string, node: XmlNode): Piece[] {
   if (last < s.length) out.push({ kind: 'text', value: s.slice(last) });
   return out;
 }
+
+/** A <string>'s text as pieces. */
+const pieces = (text: string, node: XmlNode) => splitVariables(xmlDecode(inner(text, node)));
 
 const encode = (p: readonly Piece[]) => xmlEscape(p.map((x) => x.value).join(''));
 
