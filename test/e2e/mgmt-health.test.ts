@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 
-const e2e = useEmulator();
+// the emulated clock held still: every reset (one per test, and within tests) seeds the same
+// times, however long the machine takes between two of them
+const T0 = Date.now();
+const e2e = useEmulator({ clock: () => T0 });
 const json = (s: string) => JSON.parse(s);
 const SUB = () => e2e.emu.state.mgmt.defaultSubscription as string;
 const mgmtLog = async (): Promise<{ method: string; path: string; status: number }[]> =>

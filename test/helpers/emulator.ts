@@ -14,12 +14,13 @@ export interface E2E {
 
 /**
  * Registers beforeAll/afterAll hooks; the returned object is filled in before the first test.
- * State and the request log are reset before each test unless `resetEach` is false.
+ * State and the request log are reset before each test unless `resetEach` is false. `clock` holds
+ * the emulated time still (e.g. `() => T0`): every reset then seeds the same times, to the second.
  */
-export function useEmulator(opts: { faults?: string; resetEach?: boolean } = {}): E2E {
+export function useEmulator(opts: { faults?: string; resetEach?: boolean; clock?: () => number } = {}): E2E {
   const e2e = {} as E2E;
   beforeAll(async () => {
-    e2e.emu = await startEmulator({ port: 0, faults: opts.faults });
+    e2e.emu = await startEmulator({ port: 0, faults: opts.faults, clock: opts.clock });
     e2e.env = e2e.emu.env();
     e2e.configDir = tempDir();
     // in-process by default (the same run() as the process); spawned where the process is the subject

@@ -84,7 +84,7 @@ export function mgmtFamily(): FamilyDef {
     // the resource manager refuses bodies above 4 MB with 413 (resource provider contract, common API details)
     maxBodyBytes: 4 * 1024 * 1024,
     routes: ROUTES,
-    seed: () => seedFleet(seedMgmt()),
+    seed: (now) => seedFleet(seedMgmt(now), now),
     checkState: checkMgmtState,
   };
 }

@@ -98,7 +98,7 @@ export class Emulator<S extends FamilyStates = FamilyStates> implements Emulator
 
   /** The emulated time (ms since epoch): the real clock plus every advance since the last reset. */
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return (this.opts.clock ?? Date.now)() + this.clockOffsetMs;
   }
 
   /** Moves the emulated clock forward (never back): health events appear, change and resolve with it. */
@@ -114,7 +114,9 @@ export class Emulator<S extends FamilyStates = FamilyStates> implements Emulator
     this.generation += 1;
     const state: FamilyStates = {};
     this.clockOffsetMs = 0;
-    for (const f of this.families) state[f.name] = f.seed ? f.seed() : {};
+    // one reading of the clock for every family: seeded times agree to the second
+    const now = this.now();
+    for (const f of this.families) state[f.name] = f.seed ? f.seed(now) : {};
     this.state = state as S;
     this.requests.clear();
     this.tokens.clear();

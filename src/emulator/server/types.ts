@@ -102,8 +102,8 @@ export interface FamilyDef {
   /** the largest request body the family's real service accepts (413 above it); EmulatorOptions.maxBodyBytes wins */
   maxBodyBytes?: number;
   routes: Route[];
-  /** fresh state for this family */
-  seed?(): unknown;
+  /** fresh state for this family, its times counted from `now` (the emulated time, ms since epoch) */
+  seed?(now: number): unknown;
   /** what is wrong with this family's entry of a --state file, or undefined (state-check.ts) */
   checkState?: StateCheck;
 }
@@ -139,6 +139,8 @@ export interface EmulatorOptions {
   rateLimit?: string;
   /** told once when saving --state starts failing (stateError says why) */
   onStateError?: (message: string) => void;
+  /** the time the emulated clock starts from, ms since epoch (default Date.now; tests hold it still) */
+  clock?: () => number;
 }
 
 /** The state of every family, by family name (each family reads its own entry, as its seed made it). */
