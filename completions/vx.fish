@@ -520,6 +520,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out-dir -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s q -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retranslate-changed
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r

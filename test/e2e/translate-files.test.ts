@@ -186,7 +186,7 @@ describe('vx translate sync', () => {
     }
   });
 
-  it('only changed and new units are sent; a manual edit is kept; removed keys leave the target; --check lists what is stale and exits 1', async () => {
+  it('only changed and new units are sent; a manual edit is kept; removed keys leave the target; --check lists what is stale and exits 9', async () => {
     const dir = scratch();
     try {
       expect((await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '-o', 'none'], { cwd: dir })).code).toBe(0);
@@ -200,7 +200,7 @@ describe('vx translate sync', () => {
           .replace('  "friend_male": "A boyfriend",\n', ''),
       );
       const check = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de,fr', '--check', '-o', 'json'], { cwd: dir });
-      expect(check.code).toBe(1);
+      expect(check.code).toBe(9);
       expect(check.stderr).toBe('vx: 4 units are missing or stale (de: 2, fr: 2); run vx translate sync to translate them\n');
       expect(JSON.parse(check.stdout).map((s: { language: string; unit: string; status: string }) => `${s.language} ${s.unit} ${s.status}`)).toEqual([
         'de common.undo stale',
@@ -782,7 +782,7 @@ describe('placeholders the service broke', () => {
       expect(read(dir, 'de.po')).toContain('#, fuzzy, c-format\nmsgid "Order %s was shipped on %s."\nmsgstr "ORDER  WAS SHIPPED ON %s."\n');
       // and the next sync tries them again
       const again = await e2e.run(['translate', 'sync', 'en.json', '--to', 'de', '--check', '-o', 'json'], { cwd: dir, env });
-      expect(again.code).toBe(1);
+      expect(again.code).toBe(9);
       expect(JSON.parse(again.stdout).map((s: { unit: string }) => s.unit)).toContain('app.welcome');
     } finally {
       removeDir(dir);
@@ -977,7 +977,7 @@ describe('review: keys and lock files', () => {
       // the web text changes: it is stale (it was adopted as a translation by hand when the locks were one file)
       writeFileSync(join(dir, 'web', 'en.json'), '{ "a": "Web two" }\n');
       const check = await e2e.run([...args, '--check', '-o', 'json'], { cwd: dir });
-      expect(check.code).toBe(1);
+      expect(check.code).toBe(9);
       expect(JSON.parse(check.stdout).map((s: { unit: string; status: string; target: string }) => `${s.target} ${s.unit} ${s.status}`)).toEqual([`${join('i18n', 'de', 'web', 'en.json')} a stale`]);
     } finally {
       removeDir(dir);

@@ -158,10 +158,10 @@ describe('translate sync --check refuses the options it would ignore', () => {
     });
   }
 
-  it('without them --check still lists what is missing (exit 1)', async () => {
+  it('without them --check still lists what is missing (exit 9)', async () => {
     const r = await runInProc(['translate', 'sync', src, '--to', 'de', '--check', '--from', 'en', '-o', 'json'], { env });
     expect(JSON.parse(r.stdout)).toEqual([{ source: src, language: 'de', target: join(dir, 'de.json'), unit: 'hello', line: 1, status: 'missing' }]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(9);
   });
 });
 

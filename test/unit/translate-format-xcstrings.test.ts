@@ -127,7 +127,7 @@ describe('String Catalog, vx translate file|sync in-process', () => {
     (src.strings['%@ of %@'].localizations as Record<string, { stringUnit: { value: string } }>).en.stringUnit.value = '%1$@ out of %2$@';
     writeFileSync(file, `${xcodeJson(src, '')}\n`);
     const check = await vx(['translate', 'sync', file, '--to', 'de,pl', '--check', '-o', 'json']);
-    expect(check.code).toBe(1);
+    expect(check.code).toBe(9);
     expect((JSON.parse(check.stdout) as { language: string; unit: string }[]).map((x) => `${x.language} ${x.unit}`)).toEqual(['de %@ of %@', 'pl %@ of %@']);
   });
 });

@@ -5,6 +5,7 @@
 // rendered) and the commit (all written at once: Ctrl-C or a failure leaves every target as it
 // was); then the problems, the summary and, with --verbose, what was sent.
 import { fmt } from '../../api/translator/batcher.js';
+import { EXIT_CHECK } from '../../api/translator/files/check.js';
 import { commitFiles } from '../../api/translator/files/commit.js';
 import { mergeTargets, type Merged } from '../../api/translator/files/merge.js';
 import { planSources, sourcesLanguage, unitNeeds, type FilesMode, type Needs, type SourcePlan, type StaleUnit } from '../../api/translator/files/plan.js';
@@ -14,7 +15,7 @@ import { BudgetExceeded } from '../../api/translator/metered.js';
 import { parseConcurrency, parseParams, type TranslateParams } from '../../api/translator/options.js';
 import { runSettings } from '../../api/translator/run-settings.js';
 import type { Ctx } from '../../core/context.js';
-import { InterruptedError, OutputError, VxError } from '../../core/errors.js';
+import { ExitStatus, InterruptedError, OutputError, VxError } from '../../core/errors.js';
 import { serviceLanguage } from '../../model/translator.js';
 import { checkNaming, protectOf, refuseOptions } from './files-checks.js';
 import { LanguageBars } from './language-bars.js';
@@ -27,7 +28,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   checkNaming(opts, sources, mode);
   const protect = protectOf(opts);
   const plans = await planSources(sources, { to: params.to, from: params.from, format: opts.format, out: opts.out, outDir: opts.outDir, state: opts.state, fuzzy: opts.fuzzy }, mode, (m) => ctx.warn(m));
-  const needs = unitNeeds(plans, mode, Boolean(opts.check), protect);
+  const needs = unitNeeds(plans, mode, { check: opts.check, protect, retranslateChanged: opts.retranslateChanged });
   if (opts.check) return check(ctx, needs.stale);
   const translated = await translate(ctx, opts, { plans, needs, params, concurrency, protect });
   if (ctx.http.dryRun) return;
@@ -118,7 +119,7 @@ async function report(ctx: Ctx, plans: readonly SourcePlan[], merged: Merged, ne
   }
 }
 
-/** sync --check: the units missing or stale, listed; exit 1 when there are any. */
+/** sync --check: the units missing or stale, listed; exit 9 when there are any. */
 async function check(ctx: Ctx, stale: readonly StaleUnit[]): Promise<void> {
   await ctx.print(stale, {
     columns: [
@@ -134,5 +135,5 @@ async function check(ctx: Ctx, stale: readonly StaleUnit[]): Promise<void> {
   const per = new Map<string, number>();
   for (const s of stale) per.set(s.language, (per.get(s.language) ?? 0) + 1);
   const langs = [...per].map(([l, n]) => `${l}: ${n}`).join(', ');
-  throw new VxError(`${stale.length} unit${stale.length === 1 ? ' is' : 's are'} missing or stale (${langs}); run vx translate sync to translate them`);
+  throw new ExitStatus(EXIT_CHECK, `${stale.length} unit${stale.length === 1 ? ' is' : 's are'} missing or stale (${langs}); run vx translate sync to translate them`);
 }

@@ -36,11 +36,14 @@ export const TRANSLATE_SYNC = command({
   summary: 'bring the targets of locale files up to date: only new and changed units are sent, edits by hand kept',
   args: [SOURCES],
   options: SYNC_OPTIONS,
-  examples: ['vx translate sync <xlf> --to de-DE,fr-FR        # only new and changed units are sent', 'vx translate sync <json> --to de,fr --check     # in CI: exit 1 listing what is missing or stale'],
+  examples: ['vx translate sync <xlf> --to de-DE,fr-FR        # only new and changed units are sent', 'vx translate sync <json> --to de,fr --check     # in CI: exit 9 listing what is missing or stale'],
   more: `
 Units are new, changed (their source differs from the one the lock file recorded) or kept. A
-target value changed by hand since vx wrote it is kept ("kept manual edit"); units the source no
-longer has are removed from XLIFF, JSON and YAML targets and marked obsolete (#~) in PO targets.
+target value changed by hand since vx wrote it is kept ("kept manual edit"); one whose source
+changed since is kept and marked for review (PO fuzzy with the previous msgid as #|, XLIFF
+needs-review) unless --retranslate-changed. Units the source no longer has are removed from
+XLIFF, JSON and YAML targets and marked obsolete (#~) in PO targets. --check exits 9 when units
+are missing or stale (1 is a failed request).
 `,
   configure: programGlobalsOnly,
   run: async (ctx, opts, sources) => (await import('./sync.js')).run(ctx, opts, sources),

@@ -53,7 +53,11 @@ export const FILE_OPTIONS = [
   opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6, nothing written)'),
 ] as const;
 
-export const SYNC_OPTIONS = [opt('--check', 'send nothing: list the missing or stale units per language and exit 1 if there are any'), ...FILE_OPTIONS] as const;
+export const SYNC_OPTIONS = [
+  opt('--check', 'send nothing: list the missing or stale units per language and exit 9 if there are any'),
+  opt('--retranslate-changed', 'translate anew a translation by hand whose source changed (default: kept, marked for review: PO fuzzy, XLIFF needs-review)'),
+  ...FILE_OPTIONS,
+] as const;
 
 /** what the files run reads: `sync`'s options (`file` has all but --check) */
 export type FilesOptions = OptionsOf<typeof SYNC_OPTIONS>;

@@ -72,12 +72,20 @@ export function unitName(p: SourcePlan, u: SourceUnit): string {
   return p.format.name === 'md' ? `the block at line ${u.line} of ${p.path}` : `unit ${JSON.stringify(u.key.length > 80 ? `${u.key.slice(0, 77)}...` : u.key)} (line ${u.line} of ${p.path})`;
 }
 
-/** One target: its values, its text (written when it changed), its summary and its lock language. */
+/** What became of a translation by hand whose source changed (kept, and how it is marked for review). */
+function keptForReview(p: SourcePlan, u: SourceUnit, from: string | undefined): string {
+  const mark = p.format.name === 'po' ? 'marked fuzzy' : p.format.name === 'xliff' ? 'marked for review (its state)' : 'review it';
+  if (from === undefined) return `kept manual edit of ${unitName(p, u)}; its source changed since: ${mark}`;
+  const was = from.replace(/^[^\u0004]*\u0004/, '');
+  return `kept the translation of ${JSON.stringify(was.length > 60 ? `${was.slice(0, 57)}...` : was)} for ${unitName(p, u)}, whose source it was before it changed: ${mark}, the previous source kept as #|`;
+}
+
 /** A target's bytes: the format's own charset, else UTF-8 (with the source's byte order mark). */
 function encodeTarget(p: SourcePlan, body: string): string | Uint8Array {
   return p.format.encode ? p.format.encode(body, p.doc.encoding ?? 'utf8') : (p.bom ? '\ufeff' : '') + body;
 }
 
+/** One target: its values, its text (written when it changed), its summary and its lock language. */
 function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: string): { write?: FileWrite; summary: Summary; language: LockLanguage; body: string } {
   const values = new Map<string, UnitValue>();
   const origins = new Map<string, LockEntry[2]>();
@@ -85,11 +93,13 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: stri
   for (const u of p.doc.units) {
     const status = l.statuses.get(u.key)!;
     if (status !== 'missing' && status !== 'stale') {
-      values.set(u.key, { kind: 'keep' });
+      // a translation by hand of an older source: kept, marked for review where the format can say so
+      const from = l.carried.get(u.key);
+      values.set(u.key, status === 'manual-stale' ? { kind: 'keep', review: true, ...(from !== undefined ? { from } : {}) } : { kind: 'keep' });
       if (status === 'manual' || status === 'manual-stale') {
         sum.kept++;
         if (status === 'manual' && lockEntry(p.lock.languages[l.lang]?.units, l.target, u.key)?.[2] === 'v') mc.info(`${l.path}: kept manual edit of ${unitName(p, u)}`);
-        if (status === 'manual-stale') mc.info(`${l.path}: kept manual edit of ${unitName(p, u)}; its source changed since: review it`);
+        if (status === 'manual-stale') mc.info(`${l.path}: ${keptForReview(p, u, from)}`);
       } else sum.unchanged++;
       continue;
     }

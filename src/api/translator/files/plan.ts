@@ -12,7 +12,7 @@ import { misaligned } from './markdown.js';
 import { lockPath, targetPath, type TargetNaming } from './paths.js';
 import { fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece, type ProtectOptions } from './protect.js';
 import { readText, type Text } from './read.js';
-import type { FileFormat, SourceDoc, SourceUnit, TargetDoc } from './types.js';
+import { hash, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc } from './types.js';
 import { xliffVersion, XLIFF_STATES } from './xliff.js';
 
 export type FilesMode = 'file' | 'sync';
@@ -26,8 +26,18 @@ export interface PlanOptions extends TargetNaming {
   format?: string;
   state?: string;
   fuzzy?: boolean;
+}
+
+/** How the statuses are turned into what is sent. */
+export interface NeedsOptions {
   /** sync --check: the units that need sending are listed, not planned */
   check?: boolean;
+  protect: ProtectOptions;
+  /**
+   * --retranslate-changed: a translation by hand whose source changed is translated anew (else it
+   * is kept, marked for review where the format can say so)
+   */
+  retranslateChanged?: boolean;
 }
 
 export interface LangPlan {
@@ -41,6 +51,11 @@ export interface LangPlan {
   byHand: number;
   /** unit key -> the pieces of each part (needed units only) */
   needed: Map<string, Piece[][]>;
+  /**
+   * units the target lacks whose changed source it holds a translation by hand of, under another
+   * key (PO: the entry msgmerge matches fuzzily): unit key -> that key
+   */
+  carried: Map<string, string>;
 }
 
 export interface SourcePlan {
@@ -121,7 +136,7 @@ async function planLanguage(plan: SourcePlan, lang: string, o: PlanOptions, mode
   if (target && format.name === 'md' && misaligned(target) && mode === 'sync') {
     warn(`${path}: its paragraphs no longer line up with what vx wrote (changed by hand?): every block is translated again`);
   }
-  return { lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), byHand: 0, needed: new Map() };
+  return { lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), byHand: 0, needed: new Map(), carried: new Map() };
 }
 
 function checkState(state: string, doc: SourceDoc): void {
@@ -144,7 +159,7 @@ export function lockEntry(entries: Record<string, LockEntry> | undefined, target
 }
 
 /** The status of a unit in a target: `file` replaces every unit (counting those vx did not write); `sync` goes by the lock file. */
-function statusOf(l: LangPlan, entries: Record<string, LockEntry>, u: SourceUnit, mode: FilesMode): UnitStatus {
+function statusOf(l: LangPlan, entries: Record<string, LockEntry>, u: SourceUnit, mode: FilesMode, retranslateChanged?: boolean): UnitStatus {
   if (mode === 'file') {
     // what sync would keep as a translation by hand is replaced: counted, to be said
     const value = l.target?.values.get(u.key);
@@ -154,6 +169,8 @@ function statusOf(l: LangPlan, entries: Record<string, LockEntry>, u: SourceUnit
   const entry = lockEntry(entries, l.target, u.key);
   // a value the target marks as not translated yet counts as one only when vx wrote it (with such a --state)
   const s = unitStatus(u, entry || !l.target?.pending?.has(u.key) ? l.target?.values.get(u.key) : undefined, entry);
+  // --retranslate-changed: a translation by hand of an older source is not kept
+  if (s.status === 'manual-stale' && retranslateChanged) return 'stale';
   if (s.keep) l.keepEntries.set(u.key, s.keep);
   return s.status;
 }
@@ -162,33 +179,57 @@ function statusOf(l: LangPlan, entries: Record<string, LockEntry>, u: SourceUnit
  * What each language needs: every unit's status recorded in its LangPlan, and the distinct texts
  * to send (or, with `check`, the units that would need sending).
  */
-export function unitNeeds(plans: readonly SourcePlan[], mode: FilesMode, check: boolean, protect: ProtectOptions): Needs {
+export function unitNeeds(plans: readonly SourcePlan[], mode: FilesMode, o: NeedsOptions): Needs {
   const needs: Needs = { items: new Map(), piecesOf: new Map(), stale: [] };
   const tokenized = new Map<SourceUnit, Piece[][]>();
   for (const p of plans) {
     for (const l of p.langs) {
       const entries = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
+      for (const u of p.doc.units) l.statuses.set(u.key, statusOf(l, entries, u, mode, o.retranslateChanged));
+      if (mode === 'sync' && !o.retranslateChanged) carryPrevious(p, l, entries);
       for (const u of p.doc.units) {
-        const status = statusOf(l, entries, u, mode);
-        l.statuses.set(u.key, status);
+        const status = l.statuses.get(u.key)!;
         const stale = { source: p.path, language: l.lang, target: l.path, unit: u.key, line: u.line };
         if (status === 'missing' || status === 'stale') {
-          if (check) {
+          if (o.check) {
             needs.stale.push({ ...stale, status });
             continue;
           }
           // tokenized once per unit, shared by its languages
           let parts = tokenized.get(u);
-          if (!parts) tokenized.set(u, (parts = u.parts.map((part) => tokenize(part, protect))));
+          if (!parts) tokenized.set(u, (parts = u.parts.map((part) => tokenize(part, o.protect))));
           l.needed.set(u.key, parts);
           addItems(needs, parts, l.lang);
-        } else if (status === 'manual-stale' && check) {
+        } else if (status === 'manual-stale' && o.check) {
           needs.stale.push({ ...stale, status: 'stale (translated by hand)' });
         }
       }
     }
   }
   return needs;
+}
+
+/**
+ * Units the target lacks whose changed source the target holds a translation of under another
+ * key (PO: the entry `msgmerge` matches fuzzily), made by a person (not by vx for that source):
+ * kept for review (PO: fuzzy with the previous msgid as `#|`), not sent.
+ */
+function carryPrevious(p: SourcePlan, l: LangPlan, entries: Record<string, LockEntry>): void {
+  if (!p.format.previous || !l.target) return;
+  const missing = p.doc.units.filter((u) => l.statuses.get(u.key) === 'missing' && !l.target!.values.has(u.key));
+  if (!missing.length) return;
+  const byKey = new Map(missing.map((u) => [u.key, u]));
+  for (const [key, from] of p.format.previous(p.doc, l.target, missing)) {
+    const value = l.target.values.get(from);
+    if (value === undefined) continue;
+    // vx's own translation of the old source: translated again, as any stale unit
+    const entry = entries[from];
+    if (entry && entry[2] !== 'm' && entry[1] === hash(value)) continue;
+    const u = byKey.get(key)!;
+    l.statuses.set(key, 'manual-stale');
+    l.carried.set(key, from);
+    l.keepEntries.set(key, [u.hash, hash(value), 'm']);
+  }
 }
 
 /** The translatable parts of a unit, as texts to send to `lang`. */

@@ -168,7 +168,13 @@ function fieldsOf(r: Render, e: Entry, v: UnitValue | undefined): Fields {
   const wrap = (msgstr: string[]) => msgstr.flatMap((s, k) => wrapField(e.msgidPlural === undefined ? 'msgstr' : `msgstr[${k}]`, s, '', flavour));
   const o = r.old?.byKey.get(e.key);
   const commentsOf = (x: Entry | undefined) => (x ? x.comments.map((i) => r.old!.doc.lines[i]).filter(isTranslatorComment) : []);
-  if (v?.kind === 'keep' && v.from === undefined && o) return { lines: ownLines(r.old!.doc, o) ?? wrap(o.msgstr), fuzzy: o.flags.includes('fuzzy'), comments: commentsOf(o), previous: [] };
+  // (review: its msgid_plural changed since a person translated it)
+  if (v?.kind === 'keep' && v.from === undefined && o) {
+    // a fuzzy entry keeps its #| lines (the msgid it was translated from) until someone reviews it
+    const fuzzy = o.flags.includes('fuzzy') || Boolean(v.review);
+    const previous = fuzzy ? o.comments.map((i) => r.old!.doc.lines[i]).filter((l) => l.startsWith('#|')) : [];
+    return { lines: ownLines(r.old!.doc, o) ?? wrap(o.msgstr), fuzzy, comments: commentsOf(o), previous };
+  }
   if (v?.kind === 'new') return { lines: wrap(newMsgstr(v.parts, e.msgidPlural !== undefined, r.n)), fuzzy: Boolean(v.review) || r.fuzzy, comments: commentsOf(o), previous: [] };
   const p = v?.kind === 'keep' && v.from !== undefined ? r.old?.byKey.get(v.from) : undefined;
   if (p) {

@@ -1,220 +1,20 @@
-// XLIFF 1.2 and 2.0. Read with saxes (a conforming, well-kept XML parser that reports the
-// position of every event and the line and column of every well-formedness error); written by
+// XLIFF 1.2 and 2.0. Read with saxes (xliff-scan.ts: the position of every element); written by
 // surgical edits at those positions: a <target> inserted after or replacing the unit's target,
 // target-language/trgLang set, nothing else of the file touched (ids, notes, attributes,
 // whitespace, comments and translate="no" units stay byte for byte). A unit translated before
 // keeps what only its target has: attributes of its start tag (approved="yes"), notes, 1.2 alt-trans.
-import type { SaxesTag } from 'saxes';
-import { UsageError } from '../../../core/errors.js';
 import type { Piece } from './protect.js';
 import { applyEdits, hash, joinParts, lineAt, namesLanguage, type FileFormat, type RenderOptions, type SourceDoc, type TargetDoc, type UnitValue } from './types.js';
 
-let saxes: typeof import('saxes') | undefined;
+import { closing, scan, unescapeXml, type XDoc, type XUnit, type XUnitInfo } from './xliff-scan.js';
 
-export async function loadXliff(): Promise<void> {
-  saxes ??= await import('saxes');
-}
+export { loadXliff } from './xliff-scan.js';
 
 /** The states vx may write on a machine-translated unit, per version (defaults first). */
 export const XLIFF_STATES = {
   '1.2': ['needs-review-translation', 'translated', 'needs-translation', 'needs-adaptation', 'needs-l10n', 'needs-review-adaptation', 'needs-review-l10n', 'signed-off', 'final', 'new'],
   '2.0': ['translated', 'initial', 'reviewed', 'final'],
 } as const;
-
-interface Range {
-  start: number;
-  end: number;
-}
-
-interface XUnit {
-  /** 1.2: file id/unit id; 2.x: file id/unit id#segment id, or file id/unit id/position for a segment without an id */
-  key: string;
-  /** 2.x, a segment with an id: the position key earlier versions of vx gave it (lock files they wrote use it) */
-  legacyKey?: string;
-  /** 2.x: the segment's id */
-  segId?: string;
-  /** the source element's content */
-  source: Range;
-  /** the whole <source ...>...</source> */
-  sourceEl: Range;
-  /** 1.2: the <seg-source> (a segmented unit: its target mirrors it) and its content */
-  segSourceEl?: Range;
-  segSource?: Range;
-  /** 1.2: the contents of the <mrk mtype="seg"> segments of <seg-source>, each translated on its own */
-  segs?: Range[];
-  /** the whole <target> element when there is one, and its content */
-  target?: Range;
-  targetInner?: Range;
-  /** 2.0: the <segment> start tag (its state attribute is set) */
-  segmentTag?: Range;
-  translate: boolean;
-  /** the unit it is a segment of */
-  unit: XUnitInfo;
-}
-
-/** A unit (1.2 <trans-unit>, 2.0 <unit>) beside its segments: what a target keeps of its own. */
-interface XUnitInfo {
-  /** file id / unit id */
-  key: string;
-  /** its start tag and that tag's attributes */
-  tag: Range;
-  attrs: Record<string, string>;
-  /** 1.2: its <note> and <alt-trans> children; 2.0: the <note>s of its <notes> */
-  notes: Range[];
-  /** 2.0: its <notes> element */
-  notesEl?: Range;
-  /** where its first child element starts */
-  firstChild?: number;
-}
-
-interface XDoc {
-  version: '1.2' | '2.0';
-  units: XUnit[];
-  /** by key */
-  unitInfos: Map<string, XUnitInfo>;
-  /** start tags whose language attribute is set: 1.2 every <file>, 2.0 the <xliff> root */
-  langTags: Range[];
-  sourceLanguage?: string;
-}
-
-interface Frame {
-  name: string;
-  start: number;
-  openEnd: number;
-  attrs: Record<string, string>;
-  translate: boolean;
-}
-
-function local(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
-}
-
-/** Reads the structure of an XLIFF document; a malformed one is a usage error naming file:line:column. */
-function scan(text: string, file: string): XDoc {
-  const parser = new saxes!.SaxesParser({ position: true, fileName: file });
-  const stack: Frame[] = [];
-  const units: XUnit[] = [];
-  const unitInfos = new Map<string, XUnitInfo>();
-  const langTags: Range[] = [];
-  let version: XDoc['version'] | undefined;
-  let sourceLanguage: string | undefined;
-  let fileIndex = -1;
-  let fileId = '';
-  let current: { id: string; translate: boolean; segments: XUnit[]; info: XUnitInfo } | undefined;
-  let segIndex = 0;
-  let segment: Partial<XUnit> | undefined;
-  const ids = new Set<string>();
-  parser.on('opentag', (tag: SaxesTag) => {
-    const end = parser.position;
-    const start = text.lastIndexOf('<', end - 1);
-    const name = local(tag.name);
-    const attrs = tag.attributes as Record<string, string>;
-    const parent = stack[stack.length - 1];
-    const translate = attrs.translate !== undefined ? attrs.translate !== 'no' : (parent?.translate ?? true);
-    const frame: Frame = { name, start, openEnd: end, attrs, translate };
-    if (current && current.info.firstChild === undefined && parent?.start === current.info.tag.start) current.info.firstChild = start;
-    if (!tag.isSelfClosing) stack.push(frame);
-    if (name === 'xliff' && stack.length <= 1) {
-      const v = attrs.version;
-      if (v === '1.2') version = '1.2';
-      else if (v === '2.0' || v === '2.1' || v === '2.2') version = '2.0';
-      else throw new UsageError(`${file}:${lineAt(text, start)}: unsupported XLIFF version "${v ?? ''}" (vx reads 1.2 and 2.x)`);
-      if (version === '2.0') {
-        langTags.push({ start, end });
-        sourceLanguage = attrs.srcLang;
-      }
-      return;
-    }
-    if (!version) throw new UsageError(`${file}:${lineAt(text, start)}: not an XLIFF document (the root element is <${tag.name}>, not <xliff>)`);
-    if (name === 'file') {
-      fileIndex++;
-      fileId = attrs.id ?? attrs.original ?? String(fileIndex);
-      if (version === '1.2') {
-        langTags.push({ start, end });
-        sourceLanguage ??= attrs['source-language'];
-      }
-      return;
-    }
-    if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
-      const info: XUnitInfo = { key: `${fileId}/${attrs.id ?? ''}`, tag: { start, end }, attrs, notes: [] };
-      unitInfos.set(info.key, info);
-      current = { id: attrs.id ?? '', translate, segments: [], info };
-      if (version === '1.2') segment = {};
-      else segIndex = 0;
-      return;
-    }
-    if (version === '2.0' && name === 'segment' && current) {
-      segment = { segmentTag: { start, end }, segId: attrs.id };
-      return;
-    }
-  });
-  parser.on('closetag', (tag: SaxesTag) => {
-    const end = parser.position;
-    const name = local(tag.name);
-    // an empty <target/> (or <source/>) is an element like any other: a second <target> must not be added beside it
-    const empty = tag.isSelfClosing && (name === 'source' || name === 'target' || name === 'notes');
-    const frame = empty ? { name, start: text.lastIndexOf('<', end - 1), openEnd: end } : tag.isSelfClosing ? undefined : stack.pop();
-    if (!frame) return;
-    const closeStart = empty ? end : text.lastIndexOf('</', end - 1);
-    const inner = { start: frame.openEnd, end: closeStart };
-    const whole = { start: frame.start, end };
-    const parent = stack[stack.length - 1];
-    const inUnit = current && segment && parent && (version === '1.2' ? local(parent.name) === 'trans-unit' : local(parent.name) === 'segment');
-    const unitLevel = current && parent?.start === current.info.tag.start;
-    if (unitLevel && version === '1.2' && (name === 'note' || name === 'alt-trans')) current!.info.notes.push(whole);
-    else if (unitLevel && version === '2.0' && name === 'notes') current!.info.notesEl = whole;
-    else if (current && version === '2.0' && name === 'note' && parent && local(parent.name) === 'notes' && stack[stack.length - 2]?.start === current.info.tag.start) current.info.notes.push(whole);
-    else if (name === 'source' && inUnit) {
-      segment!.source = inner;
-      segment!.sourceEl = whole;
-    } else if (name === 'seg-source' && inUnit && version === '1.2') {
-      segment!.segSource = inner;
-      segment!.segSourceEl = whole;
-      segment!.segs = segRanges(text, inner);
-    } else if (name === 'target' && inUnit) {
-      segment!.target = whole;
-      segment!.targetInner = inner;
-    } else if (version === '2.0' && name === 'segment' && current && segment) {
-      if (segment.source) {
-        // by its id (unique within the unit): inserting or removing a segment leaves the others' keys alone
-        const { segId } = segment;
-        const at = `${fileId}/${current.id}/${segIndex}`;
-        const key = segId === undefined ? at : `${fileId}/${current.id}#${segId}`;
-        if (segId !== undefined && current.segments.some((s) => s.key === key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the segment id "${segId}" appears twice in unit "${current.id}"`);
-        current.segments.push({ ...(segment as XUnit), key, ...(segId !== undefined ? { legacyKey: at } : {}), translate: current.translate, unit: current.info });
-      }
-      segIndex++;
-      segment = undefined;
-    } else if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
-      if (current) {
-        if (version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}`, translate: current.translate, unit: current.info });
-        for (const s of current.segments) {
-          if (ids.has(s.key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the unit id "${current.id}" appears twice${fileIndex > 0 ? ` in file "${fileId}"` : ''}`);
-          ids.add(s.key);
-          units.push(s);
-        }
-      }
-      current = undefined;
-      segment = undefined;
-    }
-  });
-  try {
-    parser.write(text).close();
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}`);
-  }
-  if (!version) throw new UsageError(`${file}: not an XLIFF document (no <xliff> element)`);
-  return { version, units, unitInfos, langTags, sourceLanguage };
-}
-
-const XML_ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9A-Fa-f]+));/g;
-const XML_NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function unescapeXml(s: string): string {
-  return s.replace(XML_ENTITY, (_m, n: string | undefined, d: string | undefined, h: string | undefined) => (n ? XML_NAMED[n] : String.fromCodePoint(d !== undefined ? Number(d) : parseInt(h!, 16))));
-}
 
 export function escapeXml(s: string): string {
   return s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
@@ -247,20 +47,6 @@ export function xmlPieces(inner: string): Piece[] {
 }
 
 const PROTECTED = /^<[^/!?][^>]*\s(?:translate\s*=\s*["']no["']|mtype\s*=\s*["']protected["'])[^>]*(?<!\/)>$/;
-
-/** Where the element opened by `tag` (ending at `from`) ends: after its matching close tag (undefined without one). */
-function closing(inner: string, tag: string, from: number): number | undefined {
-  const name = /^<([^\s/>]+)/.exec(tag)![1];
-  const re = new RegExp(`<(/?)${name.replace(/[.:-]/g, '\\$&')}(?=[\\s/>])[^>]*?(/?)>`, 'g');
-  re.lastIndex = from;
-  let depth = 1;
-  for (let m = re.exec(inner); m; m = re.exec(inner)) {
-    if (m[1]) depth--;
-    else if (!m[2]) depth++;
-    if (depth === 0) return m.index + m[0].length;
-  }
-  return undefined;
-}
 
 /** Pieces back to XML: text and tokens escaped, raw inline elements verbatim. */
 export function xmlOf(pieces: readonly Piece[]): string {
@@ -353,10 +139,9 @@ export const xliff: FileFormat = {
       if (!u.translate) continue;
       let element: string | undefined;
       let segState: string | undefined;
+      let segSub: string | undefined;
       if (v?.kind === 'keep') {
-        const o = oldUnits.get(u.key)!;
-        element = old!.text.slice(o.target!.start, o.target!.end);
-        if (o.segmentTag) segState = getAttr(old!.text.slice(o.segmentTag.start, o.segmentTag.end), 'state');
+        ({ element, segState, segSub } = keptTarget(old!, oldUnits.get(u.key)!, Boolean(v.review)));
       } else if (v?.kind === 'new') {
         const body = targetBody(text, u, v.parts);
         if (doc.version === '1.2') element = `<target state="${state}">${body}</target>`;
@@ -378,7 +163,8 @@ export const xliff: FileFormat = {
       else edits.push([(u.segSourceEl ?? u.sourceEl).end, (u.segSourceEl ?? u.sourceEl).end, `${lineAs(u.sourceEl.start)}${element}`]);
       if (u.segmentTag && segState !== undefined) {
         const tag = text.slice(u.segmentTag.start, u.segmentTag.end);
-        edits.push([u.segmentTag.start, u.segmentTag.end, setAttr(tag, 'state', segState)]);
+        const withState = setAttr(tag, 'state', segState);
+        edits.push([u.segmentTag.start, u.segmentTag.end, segSub !== undefined ? setAttr(withState, 'subState', segSub) : withState]);
       }
     }
     for (const [info, anew] of translated) {
@@ -421,6 +207,26 @@ export const xliff: FileFormat = {
   },
 };
 
+/** 2.x has no state saying "review the translation": the user-defined sub-state vx writes beside `translated` */
+export const NEEDS_REVIEW_2 = 'vx:needs-review';
+
+/**
+ * A target kept from the existing file, with its 2.x segment's state and sub-state. `review`: its
+ * source changed since a person translated it; 1.2 says so with state="needs-review-translation",
+ * 2.x (whose states are initial, translated, reviewed, final) with state="translated" (no longer
+ * reviewed or final) and subState="vx:needs-review".
+ */
+function keptTarget(old: TargetDoc & { doc: XDoc }, o: XUnit, review: boolean): { element: string; segState?: string; segSub?: string } {
+  let element = old.text.slice(o.target!.start, o.target!.end);
+  const tag = o.segmentTag && old.text.slice(o.segmentTag.start, o.segmentTag.end);
+  if (review && old.doc.version === '1.2') {
+    const open = o.targetInner!.start - o.target!.start;
+    element = setAttr(element.slice(0, open), 'state', 'needs-review-translation') + element.slice(open);
+  }
+  if (review && tag !== undefined) return { element, segState: 'translated', segSub: NEEDS_REVIEW_2 };
+  return { element, segState: tag && getAttr(tag, 'state'), segSub: tag && getAttr(tag, 'subState') };
+}
+
 const byKey = new WeakMap<XDoc, Map<string, XUnit>>();
 
 function unitsByKey(doc: XDoc): Map<string, XUnit> {
@@ -439,23 +245,6 @@ function targetBody(text: string, u: XUnit, parts: readonly Piece[][]): string {
     last = r.end;
   });
   return out + text.slice(last, u.segSource!.end);
-}
-
-/** The content ranges of the <mrk mtype="seg"> elements of a <seg-source> (at its top level). */
-function segRanges(text: string, inner: Range): Range[] {
-  const content = text.slice(inner.start, inner.end);
-  const out: Range[] = [];
-  const re = /<mrk\b[^>]*>/g;
-  for (let m = re.exec(content); m; m = re.exec(content)) {
-    const end = closing(content, m[0], m.index + m[0].length);
-    if (end === undefined) break;
-    if (/\smtype\s*=\s*["']seg["']/.test(m[0])) {
-      const close = content.lastIndexOf('</', end - 1);
-      out.push({ start: inner.start + m.index + m[0].length, end: inner.start + close });
-    }
-    re.lastIndex = end;
-  }
-  return out;
 }
 
 /** The notes (1.2 also alt-trans) of a target's unit that the source's unit does not have, as written in the target. */
