@@ -60,6 +60,11 @@ function parse(text: string, file: string): Node {
 
 const child = (n: Node | undefined, key: string) => n?.children?.find((p) => p.children?.[0].value === key)?.children?.[1];
 
+/** The entries of the catalog's `strings` object by key (one pass: catalogs hold thousands). */
+function entriesOf(root: Node): Map<string, Node> {
+  return new Map((child(root, 'strings')?.children ?? []).map((p) => [p.children![0].value as string, p.children![1]]));
+}
+
 function treeOf(loc: Obj): Tree {
   const t: Tree = {};
   const su = loc.stringUnit;
@@ -183,12 +188,11 @@ export const xcstrings: FileFormat = {
   },
 
   parseTarget(text, file, source, lang): TargetDoc {
-    const root = parse(text, file);
-    const strings = child(root, 'strings');
+    const entries = entriesOf(parse(text, file));
     const values = new Map<string, string>();
     const pending = new Set<string>();
     for (const u of (source as XSource).xUnits) {
-      const loc = child(child(child(strings, u.key), 'localizations'), lang);
+      const loc = child(child(entries.get(u.key), 'localizations'), lang);
       if (!loc) continue;
       const obj = jsonc!.getNodeValue(loc) as Obj;
       const have = treeOf(obj);
@@ -203,13 +207,12 @@ export const xcstrings: FileFormat = {
   render(source, lang, values, target, opts): string {
     const src = source as XSource;
     const base = target?.text ?? src.text;
-    const root = parse(base, src.file);
-    const strings = child(root, 'strings');
+    const entries = entriesOf(parse(base, src.file));
     const edits: [number, number, string][] = [];
     for (const u of src.xUnits) {
       const v: UnitValue | undefined = values.get(u.key);
       if (!v || v.kind === 'keep' || v.review) continue;
-      const entry = child(strings, u.key);
+      const entry = entries.get(u.key);
       if (!entry || entry.type !== 'object') continue;
       const loc = localization(fill(forLanguage(u.tree, lang), targetValues(u, lang, v.parts)), opts.state ?? 'needs_review');
       const locs = child(entry, 'localizations');
