@@ -138,6 +138,9 @@ function scratch(dir: string): void {
   copy('en.json', 'locales/en/app.json');
   copy('messages.pot', 'po/messages.pot');
   copy('README.md', 'README.md');
+  copy('android/thunderbird/values/arrays_general_settings_strings.xml', 'app/src/main/res/values/strings.xml');
+  copy('xcstrings/netnewswire/DefaultAccountNames.xcstrings', 'App/Localizable.xcstrings');
+  copy('arb/l10n/intl_en.arb', 'lib/l10n/app_en.arb');
   put('vx', `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(dir, 'vx'), 0o755);
 }
