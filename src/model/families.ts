@@ -264,6 +264,16 @@ export function credentialHeaders(f: FamilyDef<string>, credential: string, sett
   return region ? { [f.auth.header]: credential, [f.auth.region!.header]: region } : { [f.auth.header]: credential };
 }
 
+/**
+ * The family whose credential this family's falls back to when it has none of its own (lcs uses
+ * the erp sign-in: its credential setting's `fallback`), if any.
+ */
+export function credentialFallback(name: FamilyName, families: readonly FamilyDef<string>[] = FAMILIES): FamilyName | undefined {
+  const f = families.find((x) => x.name === name);
+  const fallback = f?.settings.find((s) => s.key === f.credential)?.fallback;
+  return fallback ? (families.find((o) => o.credential === fallback)?.name as FamilyName | undefined) : undefined;
+}
+
 /** The families signed in to with OAuth (`vx auth login` without --with-key). */
 export function oauthFamilies<N extends string>(families: readonly FamilyDef<N>[]): N[] {
   return families.filter((f) => f.auth.kind === 'oauth').map((f) => f.name);

@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http } from '../../core/http/index.js';
 import { addSecret } from '../../core/redact.js';
-import { familyOf, type OAuthFamilyName } from '../../model/families.js';
+import { credentialHeaders, familyOf, type OAuthFamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
 /**
@@ -16,15 +16,12 @@ import { credentialKey, type ServiceName } from '../service.js';
  */
 export async function authenticator(config: Config, service: ServiceName, http?: Http): Promise<Authenticator> {
   const advice = signInAdvice(config, service);
-  const { auth } = familyOf(service);
+  const family = familyOf(service);
+  const { auth } = family;
   const value = checkedCredential(config, service, await credential(config, service, http));
   addSecret(value);
-  if (auth.kind === 'key') {
-    const region = auth.region && config.get(auth.region.setting);
-    const headers = region ? { [auth.header]: value, [auth.region!.header]: region } : { [auth.header]: value };
-    return fixed(headers, advice, [auth.header]);
-  }
-  return (await storedSignIn(config, service, value, advice, http)) ?? fixed({ Authorization: `Bearer ${value}` }, advice, ['Authorization']);
+  if (auth.kind === 'key') return fixed(credentialHeaders(family, value, config), advice, [auth.header]);
+  return (await storedSignIn(config, service, value, advice, http)) ?? fixed(credentialHeaders(family, value, config), advice, ['Authorization']);
 }
 
 /** A credential that does not change during a run (a key, a token from the environment or set by hand). */

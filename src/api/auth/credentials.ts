@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { addSecret } from '../../core/redact.js';
-import { FAMILIES, oauthFamilies, type OAuthFamilyName } from '../../model/families.js';
+import { credentialFallback, FAMILIES, oauthFamilies, type OAuthFamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 
 /** the families signed in to with OAuth (the registry says which) */
@@ -70,12 +70,12 @@ export function isExpired(record: SignInRecord | undefined, now = Date.now()): b
   return Number.isFinite(t) && t - EXPIRY_SKEW_MS <= now;
 }
 
-/** Where a profile-stored credential of `service` lives: its own key, or (lcs) the erp token it falls back to. */
+/** Where a profile-stored credential of `service` lives: its own key, or the one it falls back to (the registry's: lcs -> erp). */
 export function storedOwner(config: Config, service: ServiceName): ServiceName | undefined {
   const p = config.profile();
   if (p[credentialKey(service)]) return service;
-  if (service === 'lcs' && p[credentialKey('erp')]) return 'erp';
-  return undefined;
+  const fallback = credentialFallback(service);
+  return fallback && p[credentialKey(fallback)] ? fallback : undefined;
 }
 
 /** The sign-in record of the stored credential of `owner`, when it describes the stored value. */

@@ -7,7 +7,7 @@ import type { Http } from '../../core/http/index.js';
 import { credentialNoun, familyOf } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';
 import { credential } from './authenticator.js';
-import { isExpired, jwtExpiry, renewalMeans, storedOwner, storedSignIn } from './credentials.js';
+import { isExpired, jwtExpiry, parseSignIn, renewalMeans, storedOwner, storedSignIn } from './credentials.js';
 import { answered, verifyCredential } from './verify.js';
 
 export interface StatusRow {
@@ -86,4 +86,21 @@ export function storageModes(path: string, dir: string): { file: number; dir: nu
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The credential records `vx auth login` keeps in a profile (a sign-in record, a refresh token),
+ * one line per family: how it signed in, until when, and whether it can renew; never the values.
+ */
+export function signInRows(stored: Record<string, string>): { key: string; value: string; source: string }[] {
+  const rows: { key: string; value: string; source: string }[] = [];
+  for (const family of new Set(Object.keys(stored).filter((k) => /\.(signIn|refreshToken)$/.test(k)).map((k) => k.split('.')[0]!))) {
+    const record = parseSignIn(stored[`${family}.signIn`]);
+    const parts = [record?.method ?? 'signed in'];
+    const at = record?.expiresAt ? Date.parse(record.expiresAt) : NaN;
+    if (Number.isFinite(at)) parts.push(`${at <= Date.now() ? 'expired' : 'until'} ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')}Z`);
+    if (stored[`${family}.refreshToken`] !== undefined) parts.push('renewable');
+    rows.push({ key: `${family} sign-in`, value: parts.join(', '), source: 'auth login' });
+  }
+  return rows;
 }

@@ -3,6 +3,7 @@
 import { removeCredentials } from '../../api/auth/credentials.js';
 import { credentialKey, SERVICES } from '../../api/service.js';
 import type { Ctx } from '../../core/context.js';
+import { credentialFallback } from '../../model/families.js';
 import type { LogoutOptions } from './options.js';
 
 export async function run(ctx: Ctx, o: LogoutOptions): Promise<void> {
@@ -17,7 +18,7 @@ export async function run(ctx: Ctx, o: LogoutOptions): Promise<void> {
     const r = ctx.config.resolve(credentialKey(s));
     if (r?.source === 'env') ctx.warn(`${r.origin} is still set in the environment and is used for ${s}`);
     // its own credential is gone, yet one remains: the one of the family it falls back to (lcs -> erp)
-    const fallback = ctx.config.def(credentialKey(s))?.fallback?.split('.')[0];
+    const fallback = credentialFallback(s);
     if (r?.source === 'profile' && fallback && !ctx.http.dryRun) {
       ctx.warn(`${s} still uses the ${fallback} sign-in of profile "${profile}", which it falls back to; \`vx auth logout --service ${fallback}\` removes that`);
     }

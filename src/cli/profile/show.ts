@@ -1,5 +1,5 @@
 // `vx profile show [name]`: a profile's settings (secrets masked) and where each effective value comes from.
-import { parseSignIn } from '../../api/auth/credentials.js';
+import { signInRows } from '../../api/auth/status.js';
 import type { Ctx } from '../../core/context.js';
 import { isTable } from '../../core/output/index.js';
 import { redact } from '../../core/redact.js';
@@ -27,21 +27,4 @@ export async function run(ctx: Ctx, name?: string): Promise<void> {
     return;
   }
   await ctx.print({ profile, active: isCurrent, settings: stored });
-}
-
-/**
- * The credential records `vx auth login` keeps in a profile (a sign-in record, a refresh token),
- * one line per family: how it signed in, until when, and whether it can renew; never the values.
- */
-function signInRows(stored: Record<string, string>): { key: string; value: string; source: string }[] {
-  const rows: { key: string; value: string; source: string }[] = [];
-  for (const family of new Set(Object.keys(stored).filter((k) => /\.(signIn|refreshToken)$/.test(k)).map((k) => k.split('.')[0]!))) {
-    const record = parseSignIn(stored[`${family}.signIn`]);
-    const parts = [record?.method ?? 'signed in'];
-    const at = record?.expiresAt ? Date.parse(record.expiresAt) : NaN;
-    if (Number.isFinite(at)) parts.push(`${at <= Date.now() ? 'expired' : 'until'} ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')}Z`);
-    if (stored[`${family}.refreshToken`] !== undefined) parts.push('renewable');
-    rows.push({ key: `${family} sign-in`, value: parts.join(', '), source: 'auth login' });
-  }
-  return rows;
 }
