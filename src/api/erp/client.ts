@@ -2,7 +2,7 @@
 // model/erp/: URLs, OData list options and paging, get/create/update/delete with If-Match,
 // bound actions, navigation properties, document content. No terminal, no commander.
 import type { Config } from '../../core/config.js';
-import { ConflictError, errorFromResponse, NotFoundError, UsageError } from '../../core/errors.js';
+import { ConflictError, errorFromResponse, NetworkError, NotFoundError, ServiceError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
@@ -181,9 +181,24 @@ export class ErpClient {
     throw new NotFoundError(`${found.length}${found.length === 10 ? ' or more' : ''} ${set.singular} records have ${set.humanKey} '${key}': ${listed}; name one by its id`);
   }
 
+  /**
+   * Creates a record. A 2xx whose body cannot be read (cut short, an HTML page from a proxy) says
+   * the POST reached the service and was done, or may have been: exit 8 with the check, as for a
+   * lost answer, never a plain failure a retry would answer with a second record.
+   */
   async create(set: ErpSet, body: Entity, checkHint?: string): Promise<Entity> {
     const res = await this.send({ method: 'POST', url: this.collectionUrl(set), body, describe: `create ${set.singular}`, checkHint });
-    return res.json<Entity>();
+    try {
+      const created = res.json<Entity>();
+      if (created && typeof created === 'object' && !Array.isArray(created)) return created;
+      throw new ServiceError(`HTTP ${res.status}, the answer is not a ${set.singular} record`);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      throw new NetworkError(
+        `create ${set.singular}: created (or may have been), the answer could not be read (${e.message.replace(/^HTTP \d+ from \S+ \S+: /, `HTTP ${res.status}, `)}); it was not repeated${checkHint ? `; check with: ${checkHint}` : ''}`,
+        { status: res.status, requestId: res.requestId },
+      );
+    }
   }
 
   /** The ETag to send: the given one, `*` when forced, else the @odata.etag of a record just read or of a fresh GET (a placeholder in --dry-run). */
