@@ -10,7 +10,7 @@ import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
 import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
 import type { ErpClient } from './client.js';
 import { outcomeLine, sentLine, type Journal } from './journal.js';
-import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row, type RowMode } from './rows.js';
+import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row, type RowMode, type RowProblem } from './rows.js';
 
 /** One import: the set, its clients, create or update, and how the batches go. */
 export interface ImportRun {
@@ -189,6 +189,17 @@ async function sendCreates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
   });
 }
 
+/** One problem per row (a row with several problems gets them all, joined): one result per row. */
+function invalidRows(problems: readonly RowProblem[]): RowProblem[] {
+  const byRow = new Map<number, string[]>();
+  for (const p of problems) {
+    const list = byRow.get(p.row);
+    if (list) list.push(p.message);
+    else byRow.set(p.row, [p.message]);
+  }
+  return [...byRow].sort((a, b) => a[0] - b[0]).map(([row, messages]) => ({ row, message: messages.join('; ') }));
+}
+
 /**
  * Sends the parsed rows as the journal allows, `results` getting one result per row. Ctrl-C ends
  * the run with what was learned (`interrupted`; the rows never reached are sent by a rerun);
@@ -196,7 +207,7 @@ async function sendCreates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
  */
 export async function importRows(r: ImportRun, journal: Journal, parsed: ParsedRows, policy: UnknownPolicy, results: ResultLog, info: (line: string) => void): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
   const { send, toCheck } = fromJournal(r, journal, parsed.rows, policy, results);
-  for (const p of parsed.problems) results.add({ row: p.row, status: 'invalid', message: p.message });
+  for (const p of invalidRows(parsed.problems)) results.add({ row: p.row, status: 'invalid', message: p.message });
   const out = new Outcomes(r, journal, results);
   for (const x of send) out.byRow[x.row] = x;
   for (const c of toCheck) out.byRow[c.row.row] = c.row;
