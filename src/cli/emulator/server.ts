@@ -5,14 +5,18 @@ import { isIPv4 } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
+import { FAMILIES } from '../../model/families.js';
 import type { ServerOptions } from './options.js';
+
+/** the family whose billed characters a second the emulator can throttle (the registry's) */
+const RATED = FAMILIES.find((f) => f.emulator.charRate)?.name ?? '';
 
 /** `--rate translator=150000` as the fault rule it stands for (`rate:150000`), joined to --faults. */
 export function faultsWithRate(faults: string | undefined, rate: string | undefined): string | undefined {
   if (rate === undefined) return faults;
-  const m = /^\s*translator\s*=\s*(\d+(?:\.\d+)?)\s*$/i.exec(rate);
-  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected translator=<billed characters a second>, e.g. translator=555 (the free tier: 2 million an hour)`);
-  if (faults !== undefined && /(^|,)\s*(translator\/)?rate:/i.test(faults)) throw new UsageError('--rate and a rate:N rule in --faults both set the translator\'s rate: give one');
+  const m = new RegExp(`^\\s*${RATED}\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s*$`, 'i').exec(rate);
+  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`invalid value "${rate}" for --rate: expected ${RATED}=<billed characters a second>, e.g. ${RATED}=555 (the free tier: 2 million an hour)`);
+  if (faults !== undefined && new RegExp(`(^|,)\\s*(${RATED}\\/)?rate:`, 'i').test(faults)) throw new UsageError(`--rate and a rate:N rule in --faults both set the ${RATED}'s rate: give one`);
   return [faults?.trim(), `rate:${m[1]}`].filter(Boolean).join(',');
 }
 
