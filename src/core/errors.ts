@@ -292,20 +292,25 @@ export function asVxError(err: unknown): VxError {
  * cannot drive the terminal.
  */
 export function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, escapeControl);
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, escapeControl);
 }
 
 function escapeControl(c: string): string {
   return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// C0 and C1 controls but tab and line feed, and the bidirectional embeddings, overrides and
+// isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text after them on the screen
+// ("Trojan Source"); the marks (U+200E, U+200F, U+061C) reorder nothing beyond themselves and
+// are part of ordinary right-to-left text: kept
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text from a service made safe for a terminal: control characters other than tab and line feed
  * (ESC of a colour, clear-screen or OSC 8 link sequence, BEL, a carriage return that overwrites the
- * line, C1 controls such as CSI U+009B) are written escaped (`\u001b`, `\r`). Tab and newline are
+ * line, C1 controls such as CSI U+009B) and bidirectional overrides (U+202E) are written escaped
+ * (`\u001b`, `\r`, `\u202e`). Tab and newline are
  * the caller's business (a table cell has neither, text keeps them).
  */
 export function terminalText(s: string): string {

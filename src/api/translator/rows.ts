@@ -43,31 +43,30 @@ export function rowsOf(input: string, r: TranslateResult, repeatInput: boolean):
 
 /**
  * `text`: the translation, one line per item; with several targets `<lang>\t<text>` lines in --to
- * order; the transliteration as one more column when asked. With `oneLine` (every mode but
- * --whole) a line break inside a translation is written `\n` (`\r`), so line N of the output is
- * always item N.
+ * order; the transliteration as one more column when it was asked (`transliterated`: --to-script;
+ * a service that sends one unasked adds no column). With `oneLine` (every mode but --whole) a
+ * translation is written as tsv writes a cell: `\` as `\\`, a line break `\n` (`\r`), other
+ * control characters `\uXXXX`, and a tab `\t` when a column follows it (the transliteration): line
+ * N is always item N, and every line reads back to exactly one text.
  */
-export function textOf(r: TranslateResult, several: boolean, oneLine = true): string {
+export function textOf(r: TranslateResult, several: boolean, oneLine = true, transliterated = false): string {
   let s = '';
-  const line = oneLine ? escapeBreaks : terminalText;
+  const cell = !oneLine ? terminalText : transliterated ? (x: string) => escapeOneLine(x).replace(/\t/g, '\\t') : escapeOneLine;
   for (const t of r.translations ?? []) {
-    // the transliteration is one more column: a tab inside either text would shift it (written \t, as tsv does)
-    const cell = t.transliteration ? (x: string) => line(x).replace(/\t/g, '\\t') : line;
     s += several ? `${t.to}\t${cell(t.text)}` : cell(t.text);
-    if (t.transliteration) s += `\t${cell(t.transliteration.text)}`;
+    if (transliterated) s += `\t${cell(t.transliteration?.text ?? '')}`;
     s += '\n';
   }
   return s;
 }
 
-
-const BREAK = /\r\n|\r|\n/;
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/** a text on one line: its line breaks written as `\n` / `\r`, other control characters escaped (terminalText) */
-function escapeBreaks(text: string): string {
-  // nearly every text has no control character at all: one test, then nothing to do
-  if (!ANY_CONTROL.test(text)) return text;
-  return terminalText(BREAK.test(text) ? text.replace(/\n/g, '\\n') : text);
+/** what a one-line text escapes: the backslash, control characters, bidirectional overrides */
+const TO_ESCAPE = /[\\\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** a text on one line, reversibly: `\\`, `\n`, `\r`, the rest as terminalText writes it (`\u001b`); a tab kept */
+function escapeOneLine(text: string): string {
+  // nearly every text has nothing to escape: one test, then nothing to do
+  if (!TO_ESCAPE.test(text)) return text;
+  return terminalText(text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n'));
 }
 
 /** two spellings of one supported language (`zh-cn` and `zh-Hans`) */

@@ -43,7 +43,7 @@ class Output {
       STREAMABLE.has(run.format) && !ctx.globals.query
         ? new StreamRenderer(run.format, {
             // --whole keeps a translation's line breaks, unless lines hold columns (<lang>, transliteration)
-            text: (r) => textOf(r as TranslateResult, several, !run.whole || several || params.toScript !== undefined),
+            text: (r) => textOf(r as TranslateResult, several, !run.whole || several || params.toScript !== undefined, params.toScript !== undefined),
             rows: (pair) => rowsOf(...(pair as [string, TranslateResult]), true),
             columns: columnsFor(params),
           })
