@@ -130,6 +130,12 @@ describe('Android strings.xml', () => {
     }
     const r = translateDoc(android, doc, 'de', { answer: (h) => h.replace(/<span class="notranslate">([^<]*)<\/span>/, '<span class="notranslate">%2$s</span>') });
     expect([...r.problems.values()][0]).toMatch(/missing <xliff:g id="n">%1\$s<\/xliff:g>; unexpected %2\$s/);
+    // unnumbered directives may not trade places (Java's Formatter would format a number as a string); numbered ones may
+    const moved = android.parseSource('<resources>\n    <string name="m">%s has %d files</string>\n    <string name="n">%1$s has %2$d files</string>\n</resources>\n', 'res/values/strings.xml');
+    const swap = (h: string) => h.replace(/(<span class="notranslate">[^<]*<\/span>)(.*)(<span class="notranslate">[^<]*<\/span>)/, '$3$2$1');
+    const m = translateDoc(android, moved, 'de', { answer: swap });
+    expect([...m.problems.keys()]).toEqual(['m']);
+    expect(m.text).toBe('<resources>\n    <string name="n">%2$d has %1$s files</string>\n</resources>\n');
   });
 
   it('a malformed file is refused naming its line', () => {

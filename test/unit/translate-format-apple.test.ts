@@ -56,7 +56,7 @@ describe('.strings', () => {
   it('a unit left untranslated stays in the source language; escapes written as Apple reads them', () => {
     const src = '/* greeting */\n"hello" = "Hello \\"%@\\"";\n"bye" = "Bye";\nunquoted = plain;\n"keyonly";\n';
     const doc = appleStrings.parseSource(src, 'en.lproj/Localizable.strings');
-    expect(doc.units.map((u) => [u.key, u.parts[0][0].value])).toEqual([['hello', 'Hello "%@"'], ['bye', 'Bye'], ['unquoted', 'plain'], ['keyonly', 'keyonly']]);
+    expect(doc.units.map((u) => [u.key, u.parts[0].map((p) => p.value).join('')])).toEqual([['hello', 'Hello "%@"'], ['bye', 'Bye'], ['unquoted', 'plain'], ['keyonly', 'keyonly']]);
     const r = translateDoc(appleStrings, doc, 'de', { answer: (h, l) => (h === 'Bye' ? 'Tschüss\u0000' : `[${l}] ${h}`) });
     expect([...r.problems.keys()]).toEqual(['bye']);
     expect(r.text).toBe('/* greeting */\n"hello" = "[de] Hello \\"%@\\"";\n"bye" = "Bye";\nunquoted = "[de] plain";\n"keyonly" = "[de] keyonly";\n');

@@ -17,6 +17,7 @@ import { indentOf, inner, lineStart, loadXmlTree, removalRange, xmlDecode, xmlEs
 import { formsFor } from './plurals.js';
 import { UsageError } from '../../../core/errors.js';
 import { characterProblem } from './checks.js';
+import { withSyntax } from './app-syntax.js';
 
 export const loadAndroid = loadXmlTree;
 
@@ -178,7 +179,7 @@ function unitsOf(text: string, file: string, root: XmlNode): AUnit[] {
     const key = keyOf(node, kind, keys);
     keys.add(key);
     const raw = joinParts(holders.map((h, i) => `${cats[i] ?? ''}=${inner(text, h)}`));
-    units.push({ key, kind, node, holders, cats, parts: read.map((r) => r.pieces), cdata: read.map((r) => r.cdata), hash: hash(raw), line: lineAt(text, node.start) });
+    units.push({ key, kind, node, holders, cats, parts: read.map((r) => withSyntax(r.pieces, 'c')), cdata: read.map((r) => r.cdata), hash: hash(raw), line: lineAt(text, node.start) });
   }
   return units;
 }

@@ -6,6 +6,7 @@
 // missing from a table shows the key itself, not the development language's text).
 import { UsageError } from '../../../core/errors.js';
 import { characterProblem } from './checks.js';
+import { withSyntax } from './app-syntax.js';
 import type { Piece } from './protect.js';
 import { applyEdits, hash, lineAt, type FileEncoding, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc } from './types.js';
 
@@ -130,7 +131,7 @@ export const appleStrings: FileFormat = {
       const value = entryValue(text, entry);
       if (had) byKey.delete(entry.key);
       // in the order Apple reads them: a key given again takes its place (and value) there
-      byKey.set(entry.key, { key: entry.key, parts: [[{ kind: 'text', value }]], hash: hash(value), line: lineAt(text, entry.keyStart), entries: [...(had?.entries ?? []), entry] });
+      byKey.set(entry.key, { key: entry.key, parts: [withSyntax([{ kind: 'text', value }], 'objc')], hash: hash(value), line: lineAt(text, entry.keyStart), entries: [...(had?.entries ?? []), entry] });
     }
     const sUnits = [...byKey.values()];
     const language = lprojLanguage(file);

@@ -9,6 +9,7 @@
 import { UsageError } from '../../../core/errors.js';
 import type { Piece } from './protect.js';
 import { characterProblem } from './checks.js';
+import { withSyntax } from './app-syntax.js';
 import { applyEdits, fileLanguage, hash, lineAt, localeTargetPath, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc } from './types.js';
 import { inner, loadXmlTree, removalRange, xmlDecode, xmlEscape, xmlTree, type XmlNode } from './xml-tree.js';
 
@@ -57,7 +58,7 @@ export const resx: FileFormat = {
       const value = valueOf(data);
       if (!value || !isText(data)) continue;
       const raw = inner(text, value);
-      rUnits.push({ key: name, parts: [[{ kind: 'text', value: xmlDecode(raw) }]], hash: hash(raw), line: lineAt(text, data.start), data, value });
+      rUnits.push({ key: name, parts: [withSyntax([{ kind: 'text', value: xmlDecode(raw) }], 'csharp')], hash: hash(raw), line: lineAt(text, data.start), data, value });
     }
     const language = fileLanguage(file, /\.resx$/i);
     return { format: 'resx', file, text, units: rUnits, rUnits, root, ...(language ? { language } : {}) };

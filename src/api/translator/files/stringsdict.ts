@@ -8,6 +8,7 @@
 // untranslated stays in the source language. `%#@var@` references are placeholders.
 import { UsageError } from '../../../core/errors.js';
 import { characterProblem } from './checks.js';
+import { withSyntax } from './app-syntax.js';
 import { formsFor } from './plurals.js';
 import type { Piece } from './protect.js';
 import { lprojLanguage, lprojTargetPath } from './apple-strings.js';
@@ -55,7 +56,7 @@ export function splitVariables(s: string): Piece[] {
 }
 
 /** A <string>'s text as pieces. */
-const pieces = (text: string, node: XmlNode) => splitVariables(xmlDecode(inner(text, node)));
+const pieces = (text: string, node: XmlNode) => withSyntax(splitVariables(xmlDecode(inner(text, node))), 'objc');
 
 const encode = (p: readonly Piece[]) => xmlEscape(p.map((x) => x.value).join(''));
 

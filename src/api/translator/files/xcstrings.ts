@@ -13,6 +13,7 @@ import type { Node } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
 import { formsFor } from './plurals.js';
 import { splitVariables } from './stringsdict.js';
+import { withSyntax } from './app-syntax.js';
 import type { Piece } from './protect.js';
 import { applyEdits, hash, joinParts, lineAt, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
@@ -182,7 +183,7 @@ export const xcstrings: FileFormat = {
       const tree = isObj(loc) ? treeOf(loc) : { unit: key };
       const values = leaves(tree);
       if (!values.length || values.some((v) => v === undefined)) continue;
-      xUnits.push({ key, parts: values.map((v) => splitVariables(v!)), hash: hash(JSON.stringify(isObj(loc) ? loc : key)), line: lineAt(text, prop.offset), tree });
+      xUnits.push({ key, parts: values.map((v) => withSyntax(splitVariables(v!), 'objc')), hash: hash(JSON.stringify(isObj(loc) ? loc : key)), line: lineAt(text, prop.offset), tree });
     }
     return { format: 'xcstrings', file, text, units: xUnits, xUnits, language: sourceLanguage };
   },
