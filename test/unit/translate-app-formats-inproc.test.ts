@@ -185,5 +185,10 @@ describe('hostile answers', () => {
       expect(readFileSync(join(dir, 'messages_de.properties'), 'utf8')).toBe('b=[de] Open\n');
       expect(readFileSync(join(dir, 'de.lproj/Localizable.strings'), 'utf8')).toBe('"a" = "Bye %@";\n"b" = "[de] Open";\n');
     }
+    // the units left untranslated (out of the target, or in English) are sent again by the next sync, and only they
+    const again = await runInProc(['translate', 'sync', android, props, strings, '--to', 'de'], { env: { ...env0, VX_CONFIG_DIR: join(dir, '.cfg') }, setup: answer((t) => `[de] ${t}`) });
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect((JSON.parse(again.http.requests[again.http.requests.length - 1].text) as { Text: string }[]).map((i) => i.Text)).toEqual(['Delete <span class="notranslate">&lt;xliff:g id="n"&gt;%1$s&lt;/xliff:g&gt;</span> Item?', 'Item <span class="notranslate">{0}</span>', 'Bye <span class="notranslate">%@</span>']);
+    expect(readFileSync(join(dir, 'de.lproj/Localizable.strings'), 'utf8')).toBe('"a" = "[de] Bye %@";\n"b" = "[de] Open";\n');
   });
 });
