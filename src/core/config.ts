@@ -5,6 +5,7 @@
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import type { Env } from './env.js';
 import { AuthError, UsageError } from './errors.js';
 import { jsonErrorWithoutText } from './json.js';
 import { addSecret, redact } from './redact.js';
@@ -44,7 +45,7 @@ function nullProto(d: StoreData): StoreData {
   return { ...d, profiles };
 }
 
-export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultConfigDir(env: Env): string {
   if (env.VX_CONFIG_DIR) return env.VX_CONFIG_DIR;
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
@@ -101,7 +102,7 @@ export class Config {
 
   constructor(
     defs: readonly SettingDef[],
-    private readonly opts: { dir?: string; profileFlag?: string; env?: NodeJS.ProcessEnv; warn?: (message: string) => void } = {},
+    private readonly opts: { dir?: string; profileFlag?: string; env: Env; warn?: (message: string) => void },
   ) {
     for (const d of defs) {
       this.defs.set(d.key, d);
@@ -112,8 +113,8 @@ export class Config {
     this.path = join(this.dir, 'config.json');
   }
 
-  private get env(): NodeJS.ProcessEnv {
-    return this.opts.env ?? process.env;
+  private get env(): Env {
+    return this.opts.env;
   }
 
   settings(): SettingDef[] {

@@ -138,6 +138,7 @@ export class Ctx {
       observer: this.retryObserver(),
       waitingAfterMs: envInteger('VX_WAITING_AFTER_MS', 86_400_000),
       transport: deps.transport,
+      env,
     });
     this.prompter = deps.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
@@ -151,7 +152,7 @@ export class Ctx {
    */
   private retryObserver(): HttpObserver | undefined {
     if (this.globals.debug) return undefined;
-    const line = new StatusLine(this.io.stderr);
+    const line = new StatusLine(this.io.stderr, this.env);
     const tty = line.active;
     if (!tty && !this.globals.verbose) return undefined;
     const say = (text: string) => (tty ? line.show(text) : this.verbose(text));

@@ -1,9 +1,10 @@
 // The pace of every wait on a long-running operation (mgmt quota requests, the erp database
 // refresh): how long to pause before the next status read.
+import type { Env } from './env.js';
 import { parseRetryAfter } from './http/policy.js';
 
 /** no two status reads closer than this, whatever Retry-After or --poll-interval say */
-const POLL_FLOOR_MS = 1000;
+export const POLL_FLOOR_MS = 1000;
 /** the floor grows with each read up to this */
 const FLOOR_CAP_MS = 120_000;
 
@@ -19,7 +20,7 @@ export function pollDelay(k: number, retryAfter: string | undefined, intervalSec
 }
 
 /** The floor of pollDelay: POLL_FLOOR_MS, or VX_POLL_FLOOR_MS (tests only) */
-export function pollFloorMs(): number {
-  const v = Number(process.env.VX_POLL_FLOOR_MS);
-  return process.env.VX_POLL_FLOOR_MS && Number.isFinite(v) && v >= 0 ? v : POLL_FLOOR_MS;
+export function pollFloorMs(env: Env): number {
+  const v = Number(env.VX_POLL_FLOOR_MS);
+  return env.VX_POLL_FLOOR_MS && Number.isFinite(v) && v >= 0 ? v : POLL_FLOOR_MS;
 }

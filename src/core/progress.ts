@@ -2,6 +2,7 @@
 // nothing; callers print plain lines with --verbose instead), and a counting progress bar redrawn
 // at most every 100 ms, cleared before results are written to the same terminal and at the end.
 // Knows nothing of any API.
+import type { Env } from './env.js';
 import { terminalText } from './errors.js';
 import { truncateToWidth } from './output/width.js';
 
@@ -14,7 +15,7 @@ export interface Spinner {
   stop(final?: string): void;
 }
 
-export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { intervalMs?: number } = {}): Spinner {
+export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { intervalMs?: number; env?: Env } = {}): Spinner {
   if (!stream.isTTY) return { update: () => undefined, stop: (final) => void (final !== undefined && stream.write(`${terminalText(final)}\n`)) };
   let i = 0;
   // the text may hold a service's words (a request state): no control character reaches the terminal
@@ -22,7 +23,7 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
   let stopped = false;
   // one terminal line, the last column left free: a line that wraps cannot be redrawn in place
   // with \r, so a long text on a narrow terminal would add a line at every frame
-  const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${truncateToWidth(current, width(stream) - 3)}\u001b[K`);
+  const draw = () => stream.write(`\r${FRAMES[i++ % FRAMES.length]} ${truncateToWidth(current, width(stream, opts.env) - 3)}\u001b[K`);
   draw();
   const timer = setInterval(draw, opts.intervalMs ?? 100);
   timer.unref();
@@ -40,9 +41,9 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, opts: { i
   };
 }
 
-/** COLUMNS, else the terminal's width, else 80 */
-function width(stream: NodeJS.WriteStream): number {
-  const cols = Number(process.env.COLUMNS);
+/** COLUMNS of `env`, else the terminal's width, else 80 */
+function width(stream: NodeJS.WriteStream, env: Env = {}): number {
+  const cols = Number(env.COLUMNS);
   return Number.isInteger(cols) && cols > 0 ? cols : stream.columns || 80;
 }
 
@@ -53,6 +54,8 @@ export interface ProgressOptions {
   total?: number;
   /** for tests: the clock */
   now?: () => number;
+  /** the environment (its COLUMNS wins over the terminal's width) */
+  env?: Env;
 }
 
 function compact(n: number): string {
@@ -105,7 +108,7 @@ export class Progress {
   private draw(t: number): void {
     this.lastDraw = t;
     this.shown = true;
-    this.stream.write(`\r\u001b[K${this.line(width(this.stream), t)}`);
+    this.stream.write(`\r\u001b[K${this.line(width(this.stream, this.opts.env), t)}`);
   }
 
   /** Removes the bar (before other output on the same terminal); the next update draws it again. */
@@ -183,7 +186,11 @@ export class LiveBlock {
 export class StatusLine {
   private shown = false;
 
-  constructor(private readonly stream: NodeJS.WriteStream) {}
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    /** the environment (its COLUMNS wins over the terminal's width) */
+    private readonly env: Env = {},
+  ) {}
 
   get active(): boolean {
     return Boolean(this.stream.isTTY);
@@ -191,7 +198,7 @@ export class StatusLine {
 
   show(text: string): void {
     if (!this.active) return;
-    const max = width(this.stream) - 1;
+    const max = width(this.stream, this.env) - 1;
     this.stream.write(`\r\u001b[K${text.length > max ? `${text.slice(0, max - 1)}…` : text}`);
     this.shown = true;
   }

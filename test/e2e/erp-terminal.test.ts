@@ -15,9 +15,6 @@ import { findSet } from '../../src/model/erp/index.js';
 import { tty } from '../helpers/tty.js';
 import { tempDir, removeDir } from '../helpers/vx.js';
 
-// the floor between status reads of a wait (core/poll.ts) is lowered for tests, as test/helpers/vx.ts does for spawned runs
-process.env.VX_POLL_FLOOR_MS = '5';
-
 let emu: Emulator;
 let configDir: string;
 beforeAll(async () => {
@@ -34,7 +31,8 @@ function session(answer: boolean, globals: GlobalOptions = {}) {
   const { prompter, asked } = confirmingPrompter(answer);
   const stdout = tty();
   const stderr = tty();
-  const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1' };
+  // the floor between status reads of a wait (core/poll.ts) is lowered for tests, as test/helpers/vx.ts does for spawned runs
+  const env = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', VX_POLL_FLOOR_MS: '5' };
   const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, signal: new AbortController().signal, prompter, env });
   return { ctx, asked, stdout, stderr };
 }

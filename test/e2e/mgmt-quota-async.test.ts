@@ -9,9 +9,6 @@ import { useEmulator } from '../helpers/emulator.js';
 import { json } from '../helpers/httpmock.js';
 import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
-// the floor between status reads (core/poll.ts) is lowered for the in-process runs, as test/helpers/vx.ts does for spawned ones
-process.env.VX_POLL_FLOOR_MS = '5';
-
 const e2e = useEmulator();
 const SET = ['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--yes'];
 const reads = () =>

@@ -240,36 +240,31 @@ describe('vx mgmt quota wizard', () => {
 
   it('a request the service shows only after a lag (404 to the first reads) is read again; one never shown: exit 1, accepted, how to find it', async () => {
     const flags = { subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', provider: 'Vendor.Compute', location: 'eastus', name: 'standardDSv3Family' };
-    const floor = process.env.VX_POLL_FLOOR_MS;
-    process.env.VX_POLL_FLOOR_MS = '5';
+    // the floor between status reads (core/poll.ts) lowered, as test/helpers/vx.ts does for spawned runs
+    const fast = { VX_POLL_FLOOR_MS: '5' };
     const statusReads = () => emu.log.filter((l) => l.method === 'GET' && /\/serviceLimitsRequests\//.test(l.path)).map((l) => l.status);
-    try {
-      emu.state.mgmt.requestLag = 3;
-      const s = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
-      await runQuotaWizard(s.ctx, { ...flags, limit: '64' });
-      await s.ctx.http.close();
-      expect(statusReads()).toEqual([404, 404, 404, 200, 200, 200]);
-      expect(s.stderr.text).toContain('the limit of standardDSv3Family in eastus is now 64');
-      expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(64);
+    emu.state.mgmt.requestLag = 3;
+    const s = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }], fast);
+    await runQuotaWizard(s.ctx, { ...flags, limit: '64' });
+    await s.ctx.http.close();
+    expect(statusReads()).toEqual([404, 404, 404, 200, 200, 200]);
+    expect(s.stderr.text).toContain('the limit of standardDSv3Family in eastus is now 64');
+    expect(limitOf('Vendor.Compute', 'standardDSv3Family')).toBe(64);
 
-      emu.reset();
-      emu.state.mgmt.retryAfter = 0;
-      emu.state.mgmt.requestLag = 6;
-      const t = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
-      const err = await runQuotaWizard(t.ctx, { ...flags, limit: '64' }).catch((e: unknown) => e as VxError);
-      await t.ctx.http.close();
-      expect(err).toBeInstanceOf(ServiceError);
-      expect((err as VxError).exitCode).toBe(1);
-      expect((err as VxError).message).toMatch(
-        /^the quota change was accepted \(request [0-9a-f-]{36}\), but the service did not show its status: 6 reads over \d+ s answered 404 ResourceNotFound; the change goes on; find its request with: vx mgmt quota requests list --provider Vendor\.Compute --location eastus --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f$/,
-      );
-      expect(t.stderr.text).not.toContain('requests get');
-      expect(statusReads()).toEqual([404, 404, 404, 404, 404, 404]);
-      expect(writes()).toHaveLength(1);
-    } finally {
-      if (floor === undefined) delete process.env.VX_POLL_FLOOR_MS;
-      else process.env.VX_POLL_FLOOR_MS = floor;
-    }
+    emu.reset();
+    emu.state.mgmt.retryAfter = 0;
+    emu.state.mgmt.requestLag = 6;
+    const t = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }], fast);
+    const err = await runQuotaWizard(t.ctx, { ...flags, limit: '64' }).catch((e: unknown) => e as VxError);
+    await t.ctx.http.close();
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as VxError).exitCode).toBe(1);
+    expect((err as VxError).message).toMatch(
+      /^the quota change was accepted \(request [0-9a-f-]{36}\), but the service did not show its status: 6 reads over \d+ s answered 404 ResourceNotFound; the change goes on; find its request with: vx mgmt quota requests list --provider Vendor\.Compute --location eastus --subscription 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f$/,
+    );
+    expect(t.stderr.text).not.toContain('requests get');
+    expect(statusReads()).toEqual([404, 404, 404, 404, 404, 404]);
+    expect(writes()).toHaveLength(1);
   });
 
   it('a request of the quota still running (an earlier quota set --no-wait): the same limit is followed, not submitted again; another is exit 5', async () => {

@@ -6,6 +6,7 @@
 // routes (emulator/geo.ts: the FamilyDef below); nothing else changes.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FamilyDef as ServiceFamily } from '../../src/model/families.js';
+import { Http } from '../../src/core/http/index.js';
 
 const GEO: ServiceFamily<string> = {
   name: 'geo',
@@ -88,7 +89,7 @@ describe('a fifth service family added to the registry only', () => {
     const { service, auth, config, settings } = await withGeo();
     const cfg = new config.Config(settings.SETTINGS, { dir: '/nonexistent-vx-test', env: { VX_GEO_ENDPOINT: 'http://127.0.0.1:9/geo/', VX_GEO_TOKEN: 'geo-token' } });
     expect(service.serviceBase(cfg, 'geo' as never)).toBe('http://127.0.0.1:9/geo');
-    expect(Object.fromEntries(Object.entries((await auth.authenticator(cfg, 'geo' as never)).headers()))).toEqual({ Authorization: 'Bearer geo-token' });
+    expect(Object.fromEntries(Object.entries((await auth.authenticator(cfg, 'geo' as never, new Http())).headers()))).toEqual({ Authorization: 'Bearer geo-token' });
   });
 
   it("is served by the emulator under its prefix and printed by emulator start's environment", async () => {

@@ -39,9 +39,12 @@ beforeEach(() => {
   clearSecrets();
 });
 
+/** the environment of the clients: VX_HTTP_CLIENT chooses the transport under test */
+let transportEnv: Record<string, string> = {};
+
 function client(opts: HttpOptions = {}) {
   const delays: number[] = [];
-  const http = new Http({ retries: 4, backoffBaseMs: 100, random: () => 0.5, sleep: async (ms) => void delays.push(ms), ...opts });
+  const http = new Http({ retries: 4, backoffBaseMs: 100, random: () => 0.5, sleep: async (ms) => void delays.push(ms), env: transportEnv, ...opts });
   return { http, delays };
 }
 
@@ -84,16 +87,13 @@ describe('parseRetryAfter / retryDelay', () => {
 // both transports: node:http (direct) and undici (used when a proxy is configured)
 for (const transport of ['node', 'undici'] as const) {
   describe(`over ${transport}`, () => {
-    let saved: string | undefined;
     beforeAll(() => {
-      saved = process.env.VX_HTTP_CLIENT;
-      process.env.VX_HTTP_CLIENT = transport;
+      transportEnv = { VX_HTTP_CLIENT: transport };
     });
     afterAll(() => {
-      if (saved === undefined) delete process.env.VX_HTTP_CLIENT;
-      else process.env.VX_HTTP_CLIENT = saved;
+      transportEnv = {};
     });
-    it('uses that transport', () => expect(new Http().transport).toBe(transport));
+    it('uses that transport', () => expect(new Http({ env: transportEnv }).transport).toBe(transport));
 
   describe('Http.send retries', () => {
     it('retries GET on 408/429/500/502/503/504, honouring Retry-After seconds and HTTP-dates', async () => {
@@ -165,7 +165,7 @@ for (const transport of ['node', 'undici'] as const) {
       let t = 0;
       const pacer = new Pacer({ clock: { now: () => t, sleep: async (ms) => void (t += ms), yield: async () => undefined } });
       const delays: number[] = [];
-      const http = new Http({ retries: 4, sleep: async (ms) => void (delays.push(ms), (t += ms)) });
+      const http = new Http({ retries: 4, sleep: async (ms) => void (delays.push(ms), (t += ms)), env: transportEnv });
       steps = [reply(429, {}, { 'retry-after': '86400' }), reply(200, { ok: true })];
       const res = await http.send({ method: 'POST', url: `${base}/translate`, body: '[]', idempotent: true, pace: { pacer, cost: 5 } });
       expect(res.status).toBe(200);
@@ -341,7 +341,7 @@ for (const transport of ['node', 'undici'] as const) {
 
     it('--dry-run records the request with secrets redacted and sends nothing', async () => {
       addSecret('sekret-key-123');
-      const http = new Http({ dryRun: true });
+      const http = new Http({ dryRun: true, env: transportEnv });
       await expect(http.send({ method: 'post', url: `${base}/x`, headers: { Authorization: 'Bearer sekret-key-123' }, body: { a: 1 } })).rejects.toMatchObject({ exitCode: 0 });
       expect(http.planned).toEqual([{ method: 'POST', url: `${base}/x`, headers: { 'user-agent': USER_AGENT, 'content-type': 'application/json', authorization: 'Bearer ***' }, body: { a: 1 } }]);
       expect(seen).toHaveLength(0);

@@ -173,24 +173,16 @@ describe('a proxy variable that is not an http(s) address', () => {
   it('is exit 2 naming the variable (never its value), nothing sent', async () => {
     const { Http } = await import('../../src/core/http/index.js');
     const { UsageError } = await import('../../src/core/errors.js');
-    const saved = { ...process.env };
-    try {
-      for (const [name, value] of [
-        ['HTTPS_PROXY', `user:${SECRET}@proxy.corp:8080`],
-        ['https_proxy', `http://user:${SECRET}@[bad`],
-        ['HTTP_PROXY', 'socks5://127.0.0.1:1080'],
-      ]) {
-        for (const k of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'VX_HTTP_CLIENT']) delete process.env[k];
-        process.env[name] = value;
-        const http = new Http({ retries: 0 });
-        const e = await http.send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch((x: unknown) => x);
-        expect(e, name).toBeInstanceOf(UsageError);
-        expect((e as Error).message).toBe(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
-        await http.close();
-      }
-    } finally {
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-      Object.assign(process.env, saved);
+    for (const [name, value] of [
+      ['HTTPS_PROXY', `user:${SECRET}@proxy.corp:8080`],
+      ['https_proxy', `http://user:${SECRET}@[bad`],
+      ['HTTP_PROXY', 'socks5://127.0.0.1:1080'],
+    ]) {
+      const http = new Http({ retries: 0, env: { [name]: value } });
+      const e = await http.send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch((x: unknown) => x);
+      expect(e, name).toBeInstanceOf(UsageError);
+      expect((e as Error).message).toBe(`${name} is not a proxy address vx can use: expected http://host:port, with user:password@ before the host when the proxy asks for them (its value is not shown); nothing was sent`);
+      await http.close();
     }
   });
 });

@@ -12,9 +12,9 @@ import { credentialKey, type ServiceName } from '../service.js';
 /**
  * The authenticator of a service's requests. A missing credential is exit 3, and so is a stored
  * sign-in that has expired (before any request is sent) unless a stored refresh token renews it.
- * Pass the command's Http so a renewal is traced and timed like any request.
+ * The command's Http carries a renewal, traced and timed like any request.
  */
-export async function authenticator(config: Config, service: ServiceName, http?: Http): Promise<Authenticator> {
+export async function authenticator(config: Config, service: ServiceName, http: Http): Promise<Authenticator> {
   const advice = signInAdvice(config, service);
   const family = familyOf(service);
   const { auth } = family;
@@ -36,7 +36,7 @@ function fixed(headers: Record<string, string>, advice: string, secretHeaders: s
  * a time per run: the requests in flight wait for it and share its token. Undefined when the token is
  * not such a sign-in.
  */
-async function storedSignIn(config: Config, service: ServiceName, token: string, advice: string, http?: Http): Promise<Authenticator | undefined> {
+async function storedSignIn(config: Config, service: ServiceName, token: string, advice: string, http: Http): Promise<Authenticator | undefined> {
   if (config.resolve(credentialKey(service))?.source !== 'profile') return undefined;
   const { storedOwner, storedSignIn, isOAuthFamily, EXPIRY_SKEW_MS } = await import('./credentials.js');
   const owner = storedOwner(config, service);
@@ -99,7 +99,7 @@ function signInAdvice(config: Config, service: ServiceName): string {
  * sign-in: an expired one is renewed with its refresh token (or, for a client-credentials sign-in,
  * with the client secret from VX_CLIENT_SECRET / auth.clientSecret) when there is one, else refused.
  */
-export async function credential(config: Config, service: ServiceName, http?: Http): Promise<string> {
+export async function credential(config: Config, service: ServiceName, http: Http): Promise<string> {
   const key = familyOf(service).credential;
   const r = config.resolve(key);
   if (!r) return config.require(key);
@@ -110,7 +110,7 @@ export async function credential(config: Config, service: ServiceName, http?: Ht
   const record = storedSignIn(config, owner);
   if (!record || !isExpired(record)) return r.value;
   const means = renewalMeans(config, owner, record);
-  if (means && !http?.dryRun) {
+  if (means && !http.dryRun) {
     const { renew } = await import('./renew.js');
     return renew(config, owner as OAuthFamilyName, means, record, http);
   }

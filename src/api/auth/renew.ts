@@ -2,7 +2,7 @@
 // secret at hand, and stores the new tokens.
 import type { Config } from '../../core/config.js';
 import { AuthError, VxError } from '../../core/errors.js';
-import { Http } from '../../core/http/index.js';
+import type { Http } from '../../core/http/index.js';
 import { authority } from './authority.js';
 import { credentialKey } from '../service.js';
 import { isExpired, renewalMeans, saveCredential, storedSignIn, type OAuthFamily, type SignInRecord } from './credentials.js';
@@ -18,7 +18,7 @@ export async function renew(
   family: OAuthFamily,
   using: { refreshToken?: string; clientSecret?: string },
   record: SignInRecord,
-  http?: Http,
+  http: Http,
 ): Promise<string> {
   return config.exclusive(async () => {
     // read afresh under the lock: renewed meanwhile by another vx?
@@ -35,7 +35,7 @@ export async function renew(
  * stored a newer token. Undefined when it cannot be renewed (no refresh token or secret, or the
  * server refused the renewal): the 401 then stands, with its advice to sign in again.
  */
-export async function renewRefused(config: Config, family: OAuthFamily, refused: string, http?: Http): Promise<string | undefined> {
+export async function renewRefused(config: Config, family: OAuthFamily, refused: string, http: Http): Promise<string | undefined> {
   return config.exclusive(async () => {
     const current = storedSignIn(config, family);
     const token = config.profile()[credentialKey(family)];
@@ -58,12 +58,11 @@ export async function renewNow(
   family: OAuthFamily,
   using: { refreshToken?: string; clientSecret?: string },
   record: SignInRecord,
-  http?: Http,
+  http: Http,
 ): Promise<string> {
-  const client = http ?? new Http({});
   try {
     const auth = authority(config, family, { clientId: record.clientId, tenant: record.tenant });
-    const got = using.refreshToken ? await refreshTokenGrant(auth, client, using.refreshToken) : await clientCredentialsGrant(auth, client, using.clientSecret ?? '');
+    const got = using.refreshToken ? await refreshTokenGrant(auth, http, using.refreshToken) : await clientCredentialsGrant(auth, http, using.clientSecret ?? '');
     await saveCredential(config, family, record.method, { ...got, refreshToken: got.refreshToken ?? using.refreshToken }, { clientId: auth.clientId, tenant: auth.tenant });
     return got.accessToken;
   } catch (e) {
@@ -74,7 +73,5 @@ export async function renewNow(
       );
     }
     throw e instanceof VxError ? e : new AuthError(String(e));
-  } finally {
-    if (!http) await client.close();
   }
 }

@@ -2,7 +2,7 @@
 // happens here: every way the wait can end early (Ctrl-C, --wait-timeout, a failed read) says
 // how to check it.
 import { InterruptedError, isVxError, ServiceError } from '../../core/errors.js';
-import { pollDelay, pollFloorMs } from '../../core/poll.js';
+import { POLL_FLOOR_MS, pollDelay } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { outcomeOf, type LcsClient, type OperationStatus } from './refresh.js';
 
@@ -33,7 +33,7 @@ const stateOf = (body: OperationStatus): string | undefined => (typeof body.Oper
  */
 export async function waitForOperation(client: LcsClient, o: OperationWait): Promise<OperationStatus> {
   const started = Date.now();
-  const floor = o.floorMs ?? pollFloorMs();
+  const floor = o.floorMs ?? POLL_FLOOR_MS;
   let last: string | undefined;
   try {
     for (let k = 0; ; k++) {

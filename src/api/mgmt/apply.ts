@@ -137,6 +137,8 @@ export interface FollowOptions {
   intervalSeconds: number;
   /** give up following a request after this long (--wait-timeout; pollRequest's default otherwise) */
   timeoutSeconds?: number;
+  /** the shortest pause between two reads of a request (pollRequest's) */
+  floorMs?: number;
   signal?: AbortSignal;
   /** every change of a status, with all of them (the caller redraws its table or prints a line) */
   onUpdate: (s: ChangeStatus, all: readonly ChangeStatus[]) => void;
@@ -200,6 +202,7 @@ class ChangeRun {
       const final = await pollRequest(this.c, s.item.scope, id, {
         intervalSeconds: o.intervalSeconds,
         timeoutSeconds: o.timeoutSeconds,
+        floorMs: o.floorMs,
         retryAfter: from.retryAfter,
         url: from.url,
         asyncUrl: from.asyncUrl,

@@ -1,7 +1,7 @@
 // Quota (service limits, api-version 2020-10-25): read a quota, list the quotas of a provider and
 // location, request a new limit (PATCH), and follow the request until it ends.
 import { EXIT, isVxError, ServiceError, type VxError } from '../../core/errors.js';
-import { pollDelay, pollFloorMs } from '../../core/poll.js';
+import { POLL_FLOOR_MS, pollDelay } from '../../core/poll.js';
 import { sleep } from '../../core/sleep.js';
 import { resolveNextLink } from '../../core/paging.js';
 import { ASYNC_OPERATION_HEADERS, checkRule, MGMT_API_VERSION, OPERATION_FINAL_STATUSES, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../model/mgmt.js';
@@ -265,7 +265,7 @@ export class RequestNotShownError extends ServiceError {}
  */
 export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: string, o: PollOptions): Promise<QuotaRequest> {
   let retryAfter = o.retryAfter;
-  const floor = o.floorMs ?? pollFloorMs();
+  const floor = o.floorMs ?? POLL_FLOOR_MS;
   const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
   const started = Date.now();
   let state: string | undefined;

@@ -50,7 +50,7 @@ export class TranslatorClient {
   /** Resolves the endpoint and the key (exit 3 when no key is configured). */
   static async open(http: Http, config: Config, params: TranslateParams): Promise<TranslatorClient> {
     const base = serviceBase(config, 'translator');
-    return new TranslatorClient(http, base, await authenticator(config, 'translator'), params);
+    return new TranslatorClient(http, base, await authenticator(config, 'translator', http), params);
   }
 
   /** The request for one batch (a fresh X-ClientTraceId unless --trace-id gave one). */

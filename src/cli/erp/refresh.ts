@@ -3,6 +3,7 @@ import { checkRefreshTarget, LcsClient, outcomeOf, statusCommand, type Operation
 import { waitForOperation, type OperationWait } from '../../api/erp/refresh-wait.js';
 import type { Ctx } from '../../core/context.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
+import { pollFloorMs } from '../../core/poll.js';
 import { elapsed, startSpinner } from '../../core/progress.js';
 import { confirmDestructive } from '../../core/prompt.js';
 import { REFRESH_WAIT_TIMEOUT_S } from '../../model/lcs.js';
@@ -46,7 +47,7 @@ async function follow(ctx: Ctx, client: LcsClient, o: OperationWait): Promise<vo
   const started = Date.now();
   const label = (state: string | undefined) => `operation ${o.activity}: ${state ?? 'unknown'}`;
   let last: string | undefined;
-  const spinner = startSpinner(ctx.io.stderr, `${label('submitted')} (0 s)`);
+  const spinner = startSpinner(ctx.io.stderr, `${label('submitted')} (0 s)`, { env: ctx.env });
   const tick = setInterval(() => spinner.update(`${label(last ?? 'submitted')} (${elapsed(Date.now() - started)})`), 1000);
   tick.unref();
   const onState = (state: string | undefined) => {
@@ -56,7 +57,7 @@ async function follow(ctx: Ctx, client: LcsClient, o: OperationWait): Promise<vo
   };
   let final: OperationStatus;
   try {
-    final = await waitForOperation(client, { ...o, onState });
+    final = await waitForOperation(client, { ...o, onState, floorMs: pollFloorMs(ctx.env) });
   } catch (e) {
     clearInterval(tick);
     spinner.stop();

@@ -81,7 +81,7 @@ function debugLine(ctx: Ctx, params: TranslateParams): (b: Batch, o: BatchOutcom
 export async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: RenderOptions): Promise<void> {
   const sink = run.out !== undefined ? await atomicFileSink(run.out) : ctx.stdoutSink(run.format);
   const out = new Output(ctx, params, run, sink);
-  const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total }) : undefined;
+  const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total, env: ctx.env }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
   const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });

@@ -172,7 +172,7 @@ export class Attempts {
       const status = Number(proxied[1]);
       throw new NetworkError(
         `${this.method} ${redact(this.req.url)}: the proxy refused to connect to the service (HTTP ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); nothing was sent`,
-        status === 407 ? { hint: proxyAuthHint(this.req.url) } : {},
+        status === 407 ? { hint: proxyAuthHint(this.req.url, this.opts.env ?? {}) } : {},
       );
     }
     if (!NETWORK_CODES.test(code) && e.name !== 'TimeoutError') throw err;

@@ -37,13 +37,14 @@ export class Http {
   private readonly undici: UndiciTransport;
   /** the requests out under each caller signal: one listener per signal, not one per request */
   private readonly watched = new WeakMap<AbortSignal, Set<Aborter>>();
-  readonly transport = chooseTransport();
+  readonly transport: 'undici' | 'node';
   /** requests recorded in dry-run mode */
   readonly planned: RequestDescription[] = [];
   /** every response's timing and request id, for --verbose */
   readonly exchanges: { method: string; url: string; status: number; ms: number; requestId?: string }[] = [];
 
   constructor(readonly opts: HttpOptions = {}) {
+    this.transport = chooseTransport(opts.env ?? {});
     this.node = new NodeTransport(opts.connections);
     this.undici = new UndiciTransport(opts);
   }

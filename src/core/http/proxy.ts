@@ -1,16 +1,17 @@
 // Proxies (HTTPS_PROXY, HTTP_PROXY, any case; undici's EnvHttpProxyAgent carries every request when
 // one is set), the transport a process uses, and VX_ALLOW_HTTP.
+import type { Env } from '../env.js';
 import { UsageError } from '../errors.js';
 
 /** The proxy variable undici's EnvHttpProxyAgent uses for `url` (lower case first; https falls back to the http proxy). */
-function proxyVariable(url: string, env: NodeJS.ProcessEnv = process.env): { name: string; value: string } | undefined {
+function proxyVariable(url: string, env: Env): { name: string; value: string } | undefined {
   const names = url.startsWith('https:') ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
   for (const name of names) if (env[name]?.trim()) return { name, value: env[name]!.trim() };
   return undefined;
 }
 
 /** What to do about a 407 to the tunnel: give the proxy a user and password, or check the ones given (never shown). */
-export function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env): string {
+export function proxyAuthHint(url: string, env: Env): string {
   const proxy = proxyVariable(url, env);
   let withUser = false;
   try {
@@ -27,7 +28,7 @@ export function proxyAuthHint(url: string, env: NodeJS.ProcessEnv = process.env)
  * The transport a process uses: undici when a proxy is configured or forced, else node:http.
  * VX_HTTP_CLIENT (any case; empty is unset) forces one; another value is a usage error, not ignored.
  */
-export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' | 'node' {
+export function chooseTransport(env: Env): 'undici' | 'node' {
   const forced = env.VX_HTTP_CLIENT?.trim().toLowerCase();
   if (forced === 'undici' || forced === 'node') return forced;
   if (forced) throw new UsageError(`invalid value "${env.VX_HTTP_CLIENT}" for VX_HTTP_CLIENT: expected undici or node`);
@@ -41,7 +42,7 @@ export function chooseTransport(env: NodeJS.ProcessEnv = process.env): 'undici' 
  * was a false "network error" (exit 8) or a bare "Invalid URL" (exit 1). Its value is never
  * shown: it may hold the proxy's password.
  */
-export function checkProxyVariables(env: NodeJS.ProcessEnv = process.env): void {
+export function checkProxyVariables(env: Env): void {
   for (const names of [['http_proxy', 'HTTP_PROXY'], ['https_proxy', 'HTTPS_PROXY']]) {
     const name = names.find((n) => env[n] !== undefined);
     const value = name && env[name];
@@ -60,7 +61,7 @@ export function checkProxyVariables(env: NodeJS.ProcessEnv = process.env): void 
 }
 
 /** VX_ALLOW_HTTP: 1 (or true, yes) lets credentials go over plain http to other machines; 0, false, no or unset does not. */
-export function allowHttpFrom(env: NodeJS.ProcessEnv = process.env): boolean {
+export function allowHttpFrom(env: Env): boolean {
   const v = env.VX_ALLOW_HTTP?.trim().toLowerCase();
   if (!v || v === '0' || v === 'false' || v === 'no') return false;
   if (v === '1' || v === 'true' || v === 'yes') return true;

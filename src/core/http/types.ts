@@ -1,5 +1,6 @@
 // The shapes of the HTTP door: a request, its answer, the options of a client, the transport seam
 // and what an observer of retries and waits is told.
+import type { Env } from '../env.js';
 import type { Paced } from '../pacer.js';
 import type { Authenticator } from './auth.js';
 
@@ -49,6 +50,8 @@ export interface HttpResponse {
 }
 
 export interface HttpOptions {
+  /** the environment: the proxy variables and VX_HTTP_CLIENT (none when absent) */
+  env?: Env;
   timeoutMs?: number;
   retries?: number;
   debug?: (line: string) => void;

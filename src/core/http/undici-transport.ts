@@ -1,6 +1,7 @@
 // The proxied transport: the one undici EnvHttpProxyAgent of the process, so that proxies and
 // NO_PROXY behave exactly as undici defines them. undici loads at the first request it carries.
 import type { Dispatcher } from 'undici';
+import type { Env } from '../env.js';
 import { MAX_HEADER_BYTES, type RawResponse } from './node-transport.js';
 import { checkProxyVariables } from './proxy.js';
 
@@ -8,7 +9,7 @@ export class UndiciTransport {
   private dispatcher: Dispatcher | undefined;
   private undici: typeof import('undici') | undefined;
 
-  constructor(private readonly opts: { timeoutMs?: number; connections?: number }) {}
+  constructor(private readonly opts: { timeoutMs?: number; connections?: number; env?: Env }) {}
 
   /** Loads undici and makes the agent (start-up work, outside the time a request is allowed). */
   async agent(): Promise<{ undici: typeof import('undici'); dispatcher: Dispatcher }> {
@@ -17,7 +18,7 @@ export class UndiciTransport {
       this.undici = mod.default ?? mod;
     }
     if (!this.dispatcher) {
-      checkProxyVariables();
+      checkProxyVariables(this.opts.env ?? {});
       const timeout = this.opts.timeoutMs ?? 60_000;
       // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
       // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).

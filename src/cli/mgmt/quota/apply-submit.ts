@@ -3,6 +3,7 @@
 import { applyChanges, isChange, type ChangeStatus, type PlanItem } from '../../../api/mgmt/apply.js';
 import type { MgmtClient } from '../../../api/mgmt/client.js';
 import type { Ctx } from '../../../core/context.js';
+import { pollFloorMs } from '../../../core/poll.js';
 import { LiveBlock } from '../../../core/progress.js';
 import { followHint, planRow, statusRow, type ApplyView } from './apply-view.js';
 
@@ -31,7 +32,7 @@ export async function submitChanges(ctx: Ctx, c: MgmtClient, view: ApplyView, pl
   try {
     statuses = changes.map((item) => ({ item, state: 'Pending' }));
     redraw(true);
-    statuses = await applyChanges(c, changes, { ...o, signal: ctx.signal, onUpdate, followHint });
+    statuses = await applyChanges(c, changes, { ...o, floorMs: pollFloorMs(ctx.env), signal: ctx.signal, onUpdate, followHint });
   } catch (e) {
     live.clear();
     // interrupted: what was accepted goes on at the service

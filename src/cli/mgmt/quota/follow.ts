@@ -18,6 +18,7 @@ import {
 } from '../../../api/mgmt/quota.js';
 import type { Ctx } from '../../../core/context.js';
 import { asVxError, ConflictError, ServiceError } from '../../../core/errors.js';
+import { pollFloorMs } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/progress.js';
 import { whereFlags } from './scope.js';
 import { REQUEST_COLUMNS } from './view.js';
@@ -81,13 +82,14 @@ interface Follow {
 /** Follows an accepted (or already running) request to its end (spinner on a terminal); Failed or Invalid is printed, then exit 1. */
 async function followRequest(ctx: Ctx, c: MgmtClient, ch: LimitChange, f: Follow, o: FollowOptions): Promise<void> {
   const { id } = f;
-  const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${f.state}`);
+  const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${f.state}`, { env: ctx.env });
   progressLine(ctx, `quota request ${id}: ${f.state}`);
   let final: QuotaRequest;
   try {
     final = await pollRequest(c, ch.scope, id, {
       intervalSeconds: o.intervalSeconds,
       timeoutSeconds: o.timeoutSeconds,
+      floorMs: pollFloorMs(ctx.env),
       ...f.from,
       signal: ctx.signal,
       onState: (state) => {
