@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErpClient } from '../src/api/erp/client.js';
 import { SETTINGS } from '../src/api/settings.js';
-import { Config } from '../src/core/config.js';
+import { Config } from '../src/core/config/index.js';
 import { Http } from '../src/core/http/index.js';
 import { renderJson } from '../src/core/output/index.js';
 import { findSet } from '../src/model/erp/index.js';

@@ -1,7 +1,7 @@
 // A raw request to a service (`vx api`): the method, the path resolved against the family's
 // endpoint, its credential, the caller's headers and a body, with the family's own defaults from
 // the registry (the type of a JSON body, the headers every request carries).
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/index.js';
 import { UsageError } from '../core/errors.js';
 import type { Http, HttpRequest } from '../core/http/index.js';
 import { jsonErrorWithoutText } from '../core/json.js';

@@ -1,6 +1,6 @@
 // Where each service lives: the only place that turns settings into base URLs (api/auth/authenticator.ts
 // turns them into credentials); every family client goes through it.
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/config/index.js';
 import { normalizeBase } from '../core/url.js';
 import { FAMILY_NAMES, familyOf, type FamilyName } from '../model/families.js';
 

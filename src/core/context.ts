@@ -1,6 +1,6 @@
 // What a command's run function receives: config, HTTP, prompts, output and stderr messages,
 // all built from the global options. Nothing here knows an API family.
-import { Config, type SettingDef } from './config.js';
+import { Config, type SettingDef } from './config/index.js';
 import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
 import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http/index.js';
 import { seconds, StatusLine } from './progress.js';

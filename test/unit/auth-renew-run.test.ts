@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../src/api/auth/credentials.js';
 import { authenticator } from '../../src/api/auth/authenticator.js';
 import { SETTINGS } from '../../src/api/settings.js';
-import { Config } from '../../src/core/config.js';
+import { Config } from '../../src/core/config/index.js';
 import { AuthError } from '../../src/core/errors.js';
 import { Http } from '../../src/core/http/index.js';
 import { HttpMock, json } from '../helpers/httpmock.js';

@@ -5,7 +5,7 @@ import { authorizeUrl, parseFragment } from '../../src/api/auth/browser.js';
 import { EXPIRY_SKEW_MS, fingerprint, isExpired, jwtExpiry, parseSignIn } from '../../src/api/auth/credentials.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { platformBrowser } from '../../src/api/auth/sign-in.js';
-import { Config } from '../../src/core/config.js';
+import { Config } from '../../src/core/config/index.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { redact } from '../../src/core/redact.js';
 import { tempDir } from '../helpers/vx.js';

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, utimesSync, writeFileS
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Config, type SettingDef } from '../../src/core/config.js';
+import { Config, type SettingDef } from '../../src/core/config/index.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const DEFS: SettingDef[] = [{ key: 'svc.endpoint', env: 'T_ENDPOINT', description: 'service endpoint' }];

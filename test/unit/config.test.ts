@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Config, maskSecret, type SettingDef } from '../../src/core/config.js';
+import { Config, maskSecret, type SettingDef } from '../../src/core/config/index.js';
 import { SETTINGS } from '../../src/api/settings.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { clearSecrets, redact } from '../../src/core/redact.js';
@@ -210,7 +210,7 @@ describe('the default config directory', () => {
   // the XDG base directory spec: a relative path in XDG_CONFIG_HOME is invalid and ignored (it put
   // the profiles, tokens included, below whatever directory vx was run from)
   it.skipIf(process.platform === 'win32' || process.platform === 'darwin')('XDG_CONFIG_HOME when absolute, else ~/.config', async () => {
-    const { defaultConfigDir } = await import('../../src/core/config.js');
+    const { defaultConfigDir } = await import('../../src/core/config/index.js');
     const { homedir } = await import('node:os');
     expect(defaultConfigDir({ XDG_CONFIG_HOME: '/x/cfg' })).toBe('/x/cfg/vx');
     expect(defaultConfigDir({ XDG_CONFIG_HOME: 'cfg' })).toBe(join(homedir(), '.config', 'vx'));

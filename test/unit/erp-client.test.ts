@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ErpClient, ETAG_PLACEHOLDER } from '../../src/api/erp/client.js';
 import { outcomeOf } from '../../src/api/erp/refresh.js';
 import { SETTINGS } from '../../src/api/settings.js';
-import { Config } from '../../src/core/config.js';
+import { Config } from '../../src/core/config/index.js';
 import { AuthError, ConflictError, UsageError } from '../../src/core/errors.js';
 import { Http, type HttpRequest } from '../../src/core/http/index.js';
 import { sentHeaders } from '../helpers/authenticator.js';

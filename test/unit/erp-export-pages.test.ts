@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErpClient } from '../../src/api/erp/client.js';
 import { SETTINGS } from '../../src/api/settings.js';
-import { Config } from '../../src/core/config.js';
+import { Config } from '../../src/core/config/index.js';
 import { Http } from '../../src/core/http/index.js';
 import { isExactNumber, stringifyExact } from '../../src/core/json.js';
 import { findSet } from '../../src/model/erp/index.js';

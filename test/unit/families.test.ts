@@ -44,7 +44,7 @@ async function withGeo() {
     service: await import('../../src/api/service.js'),
     auth: await import('../../src/api/auth/authenticator.js'),
     credentials: await import('../../src/api/auth/credentials.js'),
-    config: await import('../../src/core/config.js'),
+    config: await import('../../src/core/config/index.js'),
     emulator: await import('../../src/emulator/index.js'),
     families: await import('../../src/model/families.js'),
   };

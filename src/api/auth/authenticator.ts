@@ -2,7 +2,7 @@
 // credential): the subscription key (and optional region) of a key family, or a bearer token. A token
 // from a stored sign-in that expires is kept current through a long run (a watch, a poll, a bulk
 // import): renewed before a request once it has expired, and once after a 401.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http } from '../../core/http/index.js';
 import { addSecret } from '../../core/redact.js';

@@ -1,7 +1,7 @@
 // Where and as whom a family signs in: the authority URLs under {auth_url}/{tenant}/oauth2/ and
 // the client id, tenant and scope. Precedence for each: flag > environment (VX_TENANT,
 // VX_CLIENT_ID) > the family's profile key (erp.tenant) > the profile's auth.* key > default.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost, normalizeBase, pathSegment } from '../../core/url.js';
 import type { OAuthFamily } from './credentials.js';

@@ -2,7 +2,7 @@
 // key, the refresh token, and a small sign-in record (method, expiry, a fingerprint of the token
 // it belongs to). Pure functions plus the writes through core/config; no network, no terminal.
 import { createHash } from 'node:crypto';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { addSecret } from '../../core/redact.js';
 import { credentialFallback, FAMILIES, oauthFamilies, type OAuthFamilyName } from '../../model/families.js';
 import { credentialKey, type ServiceName } from '../service.js';

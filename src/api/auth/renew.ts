@@ -1,6 +1,6 @@
 // Renews an expired stored sign-in, with its refresh token or (client credentials) the client
 // secret at hand, and stores the new tokens.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { AuthError, VxError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { authority } from './authority.js';

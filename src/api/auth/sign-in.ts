@@ -3,7 +3,7 @@
 // sign-ins run against their deadline. What the person sees is said through `say`; secrets typed
 // or piped in are read by the caller.
 import { spawn } from 'node:child_process';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { FAMILIES, familyOf } from '../../model/families.js';

@@ -1,7 +1,7 @@
 // `vx auth status`: per family, whether and how the profile is signed in, where the credential
 // comes from and when it expires (never the credential itself); with --check, each one tried.
 import { statSync } from 'node:fs';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { isVxError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { credentialNoun, familyOf } from '../../model/families.js';

@@ -2,7 +2,7 @@
 // `vx auth login` stores it, or for `vx auth status --check`). Only a 401 means the service
 // refused it: any other answer, a 403 or 404 included, came from a service that knew who asked.
 // A failure that is not an answer (no connection, a timeout, a 5xx) means it could not be checked.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { AuthError, InterruptedError, isVxError, type VxError } from '../../core/errors.js';
 import type { Http, HttpRequest } from '../../core/http/index.js';
 import { credentialHeaders, credentialNoun, familyOf } from '../../model/families.js';

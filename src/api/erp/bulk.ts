@@ -2,7 +2,7 @@
 // read), delete and bound actions, in batches of up to 100 operations with a bounded number in
 // flight. Every record gets one result; nothing is sent twice: an operation whose outcome is
 // unknown is reported so, with a command that checks it, and never repeated here.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { InterruptedError, isVxError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { Pacer, type Paced } from '../../core/pacer.js';

@@ -1,7 +1,7 @@
 // One generic client for every entity set of the business-data API, driven by the models in
 // model/erp/: URLs, OData list options and paging, get/create/update/delete with If-Match,
 // bound actions, navigation properties, document content. No terminal, no commander.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { ConflictError, errorFromResponse, NetworkError, NotFoundError, ServiceError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';

@@ -4,7 +4,7 @@
 // the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { lockHolderAlive } from '../../core/config.js';
+import { lockHolderAlive } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 
 export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';

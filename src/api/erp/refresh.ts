@@ -1,5 +1,5 @@
 // The database refresh (lcs) operation and the status of its operation activity.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
 import type { Authenticator, Http } from '../../core/http/index.js';
 import { isGuid } from '../../model/erp/index.js';

@@ -1,7 +1,7 @@
 // What every management request shares: the endpoint, the bearer token, the provider namespace,
 // the subscription (checked against its rule before anything is sent), the family's api-version,
 // and lists that follow `nextLink` to the end. No terminal, no commander.
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { ServiceError } from '../../core/errors.js';
 import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/http/index.js';
 import type { Paced } from '../../core/pacer.js';

@@ -2,7 +2,7 @@
 // through core/http marked idempotent (a translation is safe to repeat, so every batch is retried
 // on 408/429/5xx and resets), and the answer checked and read with its three headers.
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { ServiceError, VxError } from '../../core/errors.js';
 import type { Authenticator, Http, HttpRequest } from '../../core/http/index.js';
 import { countChars, HEADERS, TRANSLATE_PATH, type TranslateResult } from '../../model/translator.js';

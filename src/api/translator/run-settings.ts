@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
-import type { Config } from '../../core/config.js';
+import type { Config } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { sameFile } from '../../core/input.js';
 import { characterCount } from '../../model/families.js';

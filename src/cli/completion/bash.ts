@@ -1,5 +1,5 @@
 // The bash completion script.
-import { PROFILE_NAME } from '../../core/config.js';
+import { PROFILE_NAME } from '../../core/config/index.js';
 import { words, type Node } from './nodes.js';
 
 export function bash(nodes: Node[]): string {

@@ -1,5 +1,5 @@
 // The PowerShell completion script.
-import { PROFILE_NAME } from '../../core/config.js';
+import { PROFILE_NAME } from '../../core/config/index.js';
 import type { Node } from './nodes.js';
 
 export function powershell(nodes: Node[]): string {

@@ -1,5 +1,5 @@
 // The zsh completion script.
-import { PROFILE_NAME } from '../../core/config.js';
+import { PROFILE_NAME } from '../../core/config/index.js';
 import { words, type Node } from './nodes.js';
 
 export function zsh(nodes: Node[]): string {

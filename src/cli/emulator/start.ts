@@ -1,7 +1,7 @@
 // `vx emulator start`: the emulator in the foreground, the environment that points vx at it
 // printed as `export` lines (and saved as a profile with --save-profile), until Ctrl-C or SIGTERM.
 import { shellQuote } from '../../core/child.js';
-import { PROFILE_NAME } from '../../core/config.js';
+import { PROFILE_NAME } from '../../core/config/index.js';
 import type { Ctx } from '../../core/context.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
 import { confirmDestructive } from '../../core/prompt.js';

@@ -2,7 +2,7 @@
 // sent with vx translate's pay-once settings (a translation memory, the pace, one budget for the
 // whole run), one client per set of target languages. Nothing is written here: a failure leaves
 // every target as it was (merge.ts and commit.ts write them afterwards).
-import type { Config } from '../../../core/config.js';
+import type { Config } from '../../../core/config/index.js';
 import { asVxError, InterruptedError, VxError } from '../../../core/errors.js';
 import type { Http } from '../../../core/http/index.js';
 import { Pacer } from '../../../core/pacer.js';

@@ -2,74 +2,23 @@
 // Reads take a fast path (one readFileSync + JSON.parse); writes go through conf, loaded lazily,
 // which writes atomically with mode 0600. The setting registry is handed in by the caller: this
 // module knows nothing about any API family.
-import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import type { Env } from './env.js';
-import { AuthError, UsageError } from './errors.js';
-import { jsonErrorWithoutText } from './json.js';
-import { addSecret, redact } from './redact.js';
-import { normalizeBase } from './url.js';
+import { accessSync, chmodSync, constants, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Env } from '../env.js';
+import { AuthError, UsageError } from '../errors.js';
+import { jsonErrorWithoutText } from '../json.js';
+import { addSecret, redact } from '../redact.js';
+import { normalizeBase } from '../url.js';
 // the declaration of a setting is pure data of the registry; this module knows no family
-import type { SettingDef } from '../model/families.js';
+import type { SettingDef } from '../../model/families.js';
+import { accessAdvice, briefError, checkDir, checkOwners, defaultConfigDir, ensureDir } from './files.js';
+import { withLock } from './lock.js';
+import { nullProto, PROFILE_NAME, type ProfileData, type Resolved, type StoreData } from './store.js';
 
 export type { SettingDef };
-
-export type Source = 'flag' | 'env' | 'profile' | 'default';
-
-export interface Resolved {
-  value: string;
-  source: Source;
-  /** the env variable or profile name it came from */
-  origin?: string;
-}
-
-export type ProfileData = Record<string, string>;
-
-export interface StoreData {
-  activeProfile?: string;
-  profiles?: Record<string, ProfileData>;
-}
-
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/**
- * The store with null-prototype maps: a profile named `toString`, `constructor` or
- * `hasOwnProperty` is looked up as a name, never found on Object.prototype.
- */
-function nullProto(d: StoreData): StoreData {
-  const profiles: Record<string, ProfileData> = Object.create(null);
-  for (const [name, p] of Object.entries(d.profiles ?? {})) {
-    if (p && typeof p === 'object') profiles[name] = Object.assign(Object.create(null), p);
-  }
-  return { ...d, profiles };
-}
-
-export function defaultConfigDir(env: Env): string {
-  if (env.VX_CONFIG_DIR) return env.VX_CONFIG_DIR;
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'vx');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'vx');
-  // (the XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored)
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
-  return join(xdg ?? join(homedir(), '.config'), 'vx');
-}
-
-/** how old a config lock without a process id (written by an older vx) is when taken to be left over */
-const STALE_LOCK_MS = 10_000;
-/** how long a config lock whose process lives is waited for */
-const LIVE_LOCK_MS = 5 * 60_000;
-
-/** Whether the process named in a lock file lives: undefined when it names none (an older vx wrote it, or it is being written). */
-export function lockHolderAlive(text: string): boolean | undefined {
-  const pid = Number(text.trim());
-  if (!text.trim() || !Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
-  }
-}
+export { lockHolderAlive } from './lock.js';
+export { defaultConfigDir } from './files.js';
+export { PROFILE_NAME, type ProfileData, type Resolved, type Source, type StoreData } from './store.js';
 
 /** A setting's value as `profile show` prints it: a secret masked, a `user:password@` in an address hidden. */
 function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: unknown): string {
@@ -79,11 +28,6 @@ function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: 
 export function maskSecret(value: string | undefined): string {
   if (!value) return '';
   return '********';
-}
-
-/** "EACCES: permission denied" of "EACCES: permission denied, open '/x/config.json'" */
-function briefError(e: Error): string {
-  return e.message.replace(/, \w+ '[^']*'$/, '');
 }
 
 function emptyFlag(what: string): UsageError {
@@ -135,14 +79,14 @@ export class Config {
     if (this.data) return this.data;
     let text: string;
     try {
-      this.checkOwners();
+      checkOwners(this.dir, this.path);
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return (this.data = {});
       this.readError = e as NodeJS.ErrnoException;
       throw new UsageError(`cannot read config file ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
     }
-    this.checkDir();
+    checkDir(this.dir, this.path);
     if (!text.trim()) return (this.data = {});
     let parsed: unknown;
     try {
@@ -317,29 +261,13 @@ export class Config {
     });
   }
 
-  /**
-   * Creates the directory (0700, parents too) when it does not exist. vx never changes the mode of a
-   * directory it did not create (VX_CONFIG_DIR may name a shared one): it refuses one that other
-   * users can write to instead, since they could replace the file that holds the credentials.
-   */
   private ensureDir(): void {
-    if (!existsSync(this.dir)) {
-      try {
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      } catch (e) {
-        throw new UsageError(`cannot create config directory ${this.dir}: ${(e as Error).message}${this.accessAdvice(e)}`);
-      }
-    }
-    this.checkDir();
+    ensureDir(this.dir, this.path);
   }
 
   /** What to do about a config file or directory this user may not read or write (often left by `sudo vx`). */
   private accessAdvice(e: unknown): string {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EROFS') return '; it is on a read-only file system: point VX_CONFIG_DIR at a writable directory';
-    if (code === 'EOWNER') return "; vx takes settings and credentials only from a directory and file of your own (or root's): point VX_CONFIG_DIR at a directory of your own";
-    if (code !== 'EACCES' && code !== 'EPERM') return '';
-    return `; make it readable and writable for your user (after \`sudo vx\`: \`sudo chown -R "$USER" ${this.dir}\`) or point VX_CONFIG_DIR at a directory of your own`;
+    return accessAdvice(e, this.dir);
   }
 
   /**
@@ -357,101 +285,10 @@ export class Config {
     }
   }
 
-  private checkDir(): void {
-    if (process.platform === 'win32') return;
-    let mode: number;
-    try {
-      mode = statSync(this.dir).mode;
-    } catch {
-      return; // reported by the read or write that follows
-    }
-    try {
-      this.checkOwners();
-    } catch (e) {
-      throw new UsageError(`cannot use config ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
-    }
-    if (mode & 0o022) {
-      throw new UsageError(
-        `config directory ${this.dir} is writable by other users (mode ${(mode & 0o7777).toString(8).padStart(4, '0')}); ` +
-          'vx keeps credentials there and leaves the modes of a directory it did not create alone: point VX_CONFIG_DIR at a directory of your own ' +
-          '(vx creates a missing one with mode 0700), or remove the write permission of group and others (chmod go-w)',
-      );
-    }
-  }
-
-  /**
-   * A config directory or file owned by another user (not root) is not used, as ssh refuses its
-   * files: with HOME=/tmp (some CI runners), another user who made /tmp/.config/vx first (0755,
-   * so not writable by others) chose the endpoints every vx run there sent its tokens to. It counts
-   * as a file that cannot be read (flags and VX_* variables go on; a setting only it could give is
-   * exit 2). Root itself reads any (a mounted volume of another uid in a container).
-   */
-  private checkOwners(): void {
-    const me = process.getuid?.();
-    if (me === undefined || me === 0) return;
-    for (const [path, st] of [
-      [this.dir, statSync(this.dir, { throwIfNoEntry: false })],
-      [this.path, statSync(this.path, { throwIfNoEntry: false })],
-    ] as const) {
-      if (st && st.uid !== me && st.uid !== 0) {
-        throw Object.assign(new Error(`${path === this.dir ? 'its directory' : 'it'} belongs to another user (uid ${st.uid})`), { code: 'EOWNER' });
-      }
-    }
-  }
-
-  /**
-   * Serialises writers across processes with a lock file next to the config (created with O_EXCL,
-   * holding the holder's process id). A lock whose process is gone is taken over at once; one
-   * whose process lives is waited for (a sign-in renewal holds it for a whole request, which may
-   * take longer than 10 s: taking it over by age then sent the single-use refresh token twice),
-   * up to 5 minutes; a lock without a process id (an older vx) counts as left over after 10 s.
-   * Inside the lock the file is read afresh, so two processes setting different keys at once both
-   * keep their change.
-   */
+  /** Serialises writers across processes (config/lock.ts); inside the lock the file is read afresh. */
   private async withLock<T>(fn: () => Promise<T>): Promise<T> {
     this.ensureDir();
-    const lock = `${this.path}.lock`;
-    const deadline = Date.now() + LIVE_LOCK_MS;
-    for (;;) {
-      try {
-        const fd = openSync(lock, 'wx', 0o600);
-        try {
-          writeSync(fd, `${process.pid}\n`);
-        } finally {
-          closeSync(fd);
-        }
-        break;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock config file ${this.path}: ${(e as Error).message}${this.accessAdvice(e)}`);
-        let age = 0;
-        let holder: boolean | undefined;
-        try {
-          age = Date.now() - statSync(lock).mtimeMs;
-          holder = lockHolderAlive(readFileSync(lock, 'utf8'));
-        } catch {
-          continue; // released meanwhile
-        }
-        if (holder === false || age > (holder ? LIVE_LOCK_MS : STALE_LOCK_MS)) {
-          try {
-            unlinkSync(lock);
-          } catch {
-            /* someone else removed it */
-          }
-          continue;
-        }
-        if (Date.now() > deadline) throw new UsageError(`config file ${this.path} is locked by another vx (remove ${lock} if no vx is running)`);
-        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
-      }
-    }
-    try {
-      return await fn();
-    } finally {
-      try {
-        unlinkSync(lock);
-      } catch {
-        /* already gone */
-      }
-    }
+    return withLock(this.path, (e) => this.accessAdvice(e), fn);
   }
 
   /** true while exclusive() runs: writes inside it take no second lock */
