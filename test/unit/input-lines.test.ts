@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { forEachLine } from '../../src/core/input.js';
+import { forEachLine } from '../../src/core/lines.js';
 
 async function lines(buf: Buffer, cuts: number[] = []): Promise<string[]> {
   const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { addAbortSignal, Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
-import { countNewlines, forEachLine, scanLines, type LineOptions } from '../../src/core/input.js';
+import { countNewlines, forEachLine, scanLines, type LineOptions } from '../../src/core/lines.js';
 
 function chunked(bytes: Buffer, cuts: number[]): Readable {
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);

@@ -5,7 +5,8 @@
 // the lines before it: translateStream still delivers those, and names the line by its number in an
 // ItemTooLong, which explainFailure words).
 import { asVxError, OutputError, UsageError } from '../../core/errors.js';
-import { readBoundedText, readLines, scanLines, type TextSource } from '../../core/input.js';
+import type { TextSource } from '../../core/input.js';
+import { readBoundedText, readLines, scanLines } from '../../core/lines.js';
 import { countChars, LIMITS } from '../../model/translator.js';
 import { fmt, itemProblem } from './batcher.js';
 import { BatchFailure, ItemTooLong, type Batch, type ItemInput } from './stream.js';
