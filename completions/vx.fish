@@ -22,7 +22,7 @@ function __vx_cmds
     case 'vx help'
       printf '%s\n' translate erp mgmt auth profile api completion emulator version
     case 'vx translate'
-      printf '%s\n' file sync memory
+      printf '%s\n' file sync check memory
     case 'vx translate memory'
       printf '%s\n' stats export import prune help
     case 'vx translate memory help'
@@ -129,6 +129,8 @@ function __vx_valued
       printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
       printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+    case 'vx translate check'
+      printf '%s\n' --format --from --out --out-dir --output --profile --protect --query --retries --timeout --to -o -p -q
     case 'vx translate memory'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory stats'
@@ -441,7 +443,7 @@ complete -c vx -n 'test (__vx_path) = "vx"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx help"' -a 'translate erp mgmt auth profile api completion emulator version'
 complete -c vx -n 'test (__vx_path) = "vx help"' -l help
-complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync memory'
+complete -c vx -n 'test (__vx_path) = "vx translate"' -a 'file sync check memory'
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l alignment
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l budget -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l category -r
@@ -529,6 +531,24 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l trace-id -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l format -x -a 'xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto'
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l out -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l out-dir -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l protect -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -s q -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l to -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -s V -l version
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune help'
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l dry-run

@@ -8,7 +8,8 @@ import { loadIcu } from '../../src/api/translator/files/icu.js';
 beforeAll(async () => {
   await loadIcu();
 });
-import { json, jsonTargetPath, loadJson, pluralCategories } from '../../src/api/translator/files/json.js';
+import { json, jsonTargetPath, loadJson } from '../../src/api/translator/files/json.js';
+import { pluralCategories } from '../../src/api/translator/files/plurals.js';
 import { unitStatus } from '../../src/api/translator/files/lock.js';
 import { loadMarkdown, markdown } from '../../src/api/translator/files/markdown.js';
 import { po, pluralForms } from '../../src/api/translator/files/po.js';

@@ -3,7 +3,7 @@
 import { Help, type Command } from 'commander';
 import { arg, command } from '../define.js';
 import { TRANSLATE_MEMORY } from './memory/index.js';
-import { FILE_OPTIONS, SYNC_OPTIONS, TRANSLATE_OPTIONS } from './options.js';
+import { CHECK_OPTIONS, FILE_OPTIONS, SYNC_OPTIONS, TRANSLATE_OPTIONS } from './options.js';
 
 const SOURCES = arg('<source...>', 'source locale file(s): .xlf/.xliff, .json, .yml/.yaml, .po/.pot, .md');
 
@@ -49,6 +49,25 @@ are missing or stale (1 is a failed request).
   run: async (ctx, opts, sources) => (await import('./sync.js')).run(ctx, opts, sources),
 });
 
+/** `vx translate check <file...>` */
+export const TRANSLATE_CHECK = command({
+  name: 'check',
+  ownOptionsOnly: true,
+  summary: "check the translations of locale files, whoever made them: placeholders, printf, ICU, markup, control characters",
+  args: [arg('<file...>', 'PO catalogues and XLIFF files with targets; or sources, with --to naming the languages of their targets')],
+  options: CHECK_OPTIONS,
+  examples: ['vx translate check <po>                      # po/de.po: its msgstr against its msgid', 'vx translate check <json> --to de,fr          # locales/en.json against de.json and fr.json'],
+  more: `
+The checks every answer of the service passes in vx translate file|sync, run on translations
+whoever made them (as pofilter and Weblate's checks): the same placeholders, printf directives by
+the PO entry's format flag (an unnumbered %s may not trade places with a %d), the same ICU
+arguments (a plural's cases are the target language's), inline elements nested as in the source,
+no control character or line break the source does not have. One line per problem
+(file:line: unit: problem); exit 9 when there is any, 0 when none. Nothing is sent.
+`,
+  run: async (ctx, opts, files) => (await import('./check.js')).run(ctx, opts, files),
+});
+
 /** `vx translate [text...]` */
 export const TRANSLATE = command({
   name: 'translate',
@@ -72,7 +91,7 @@ Each distinct text is sent once per run; with a memory (--memory or translate.me
 Requests are paced to the subscription's rate, learned from 429s or --max-chars-per-minute.
 `,
   run: async (ctx, opts, texts) => (await import('./translate.js')).run(ctx, opts, texts),
-  commands: () => [TRANSLATE_FILE, TRANSLATE_SYNC, TRANSLATE_MEMORY],
+  commands: () => [TRANSLATE_FILE, TRANSLATE_SYNC, TRANSLATE_CHECK, TRANSLATE_MEMORY],
 });
 
 /** the global options shown are the program's, not translate's own (which these commands refuse) */

@@ -59,6 +59,18 @@ export const SYNC_OPTIONS = [
   ...FILE_OPTIONS,
 ] as const;
 
+/** `vx translate check`: where the targets are and what counts as a placeholder; nothing is sent */
+export const CHECK_OPTIONS = [
+  opt('--to <lang>', "check the targets of these languages (repeatable, or comma-separated); default: each file's own translations (PO, XLIFF)", { repeat: true }),
+  opt('--from <lang>', 'source language (default: the one the file names)'),
+  opt('--out-dir <dir>', 'the targets are in this directory (as given to vx translate sync)'),
+  opt('--out <pattern>', 'the targets are named by this pattern with {lang} (as given to vx translate sync)'),
+  opt('--format <format>', 'file format (default auto: from the extension)', { choices: FILE_FORMATS, lenient: true }),
+  opt('--protect <regex>', 'also count text matching this regular expression as a placeholder (repeatable)', { repeat: true }),
+] as const;
+
+export type CheckOptions = OptionsOf<typeof CHECK_OPTIONS>;
+
 /** what the files run reads: `sync`'s options (`file` has all but --check) */
 export type FilesOptions = OptionsOf<typeof SYNC_OPTIONS>;
 

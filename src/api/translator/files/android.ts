@@ -14,7 +14,7 @@
 import type { Piece } from './protect.js';
 import { applyEdits, hash, joinParts, lineAt, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 import { indentOf, inner, lineStart, loadXmlTree, removalRange, xmlDecode, xmlEscape, xmlTree, type XmlNode } from './xml-tree.js';
-import { formsFor } from './plurals.js';
+import { formPairs, formsFor } from './plurals.js';
 import { UsageError } from '../../../core/errors.js';
 import { characterProblem } from './checks.js';
 import { withSyntax } from './app-syntax.js';
@@ -245,7 +245,7 @@ export const android: FileFormat = {
         if (forms.every((f) => f)) values.set(u.key, joinParts(forms.map((f) => inner(text, f!))));
       }
     }
-    return { text, values, root, byKey };
+    return { text, values, root, byKey, lines: new Map([...byKey].map(([k, n]) => [k, lineAt(text, n.start)])) };
   },
 
   render(source, lang, values, target): string {
@@ -280,6 +280,12 @@ export const android: FileFormat = {
   },
 
   check: characterProblem,
+
+  translations(unit, value, lang) {
+    const u = unit as AUnit;
+    const read = value.split('\u0000').map((v) => (REFERENCE.test(v) ? [{ kind: 'raw' as const, value: v }] : contentPieces(v).pieces));
+    return formPairs(u.parts, read, u.kind === 'plurals' ? formsFor(lang, u.cats) : undefined);
+  },
 
   targetName(name, lang) {
     return androidTargetPath(name, lang);

@@ -140,7 +140,7 @@ export const appleStrings: FileFormat = {
 
   parseTarget(text, file): STarget {
     const map = new Map(entries(text, file).map((e) => [e.key, e]));
-    return { text, values: new Map([...map].map(([k, e]) => [k, text.slice(e.valueStart, e.valueEnd)])), entries: map };
+    return { text, values: new Map([...map].map(([k, e]) => [k, text.slice(e.valueStart, e.valueEnd)])), entries: map, lines: new Map([...map].map(([k, e]) => [k, lineAt(text, e.keyStart)])) };
   },
 
   render(source, _lang, values, target): string {
@@ -161,6 +161,7 @@ export const appleStrings: FileFormat = {
 
   written: (_source, _unit, value) => encode(value.parts[0]),
   check: characterProblem,
+  translations: (unit, value) => [{ source: unit.parts[0], translation: [{ kind: 'text', value: value.startsWith('"') ? unescapeStrings(value.slice(1, -1)) : value }] }],
   targetName: (name, lang) => lprojTargetPath(name, lang),
 };
 

@@ -155,7 +155,7 @@ export const arb: FileFormat = {
     for (const prop of root.children ?? []) nodes.set(prop.children![0].value as string, prop.children![1]);
     const values = new Map<string, string>();
     for (const [k, v] of nodes) if (!k.startsWith('@') && v.type === 'string') values.set(k, v.value as string);
-    return { text, values, nodes };
+    return { text, values, nodes, lines: new Map([...nodes].map(([k, n]) => [k, lineAt(text, n.offset)])) };
   },
 
   render(source, lang, values, target): string {
@@ -184,6 +184,8 @@ export const arb: FileFormat = {
   },
 
   written: (_source, unit, value, lang) => message(unit as AUnit, lang, value.parts),
+  // the whole message beside the whole source message (its plural's cases are the target language's)
+  translations: (unit, value) => [{ source: [{ kind: 'text', value: (unit as AUnit).value.value as string }], translation: [{ kind: 'text', value }] }],
 
   targetName(name, lang, sourceLanguage) {
     return arbTargetPath(name, lang, sourceLanguage);

@@ -12,10 +12,21 @@
 import { directivesProblem, type Flavour } from './printf.js';
 import { joinWithSentinels, tokenize, type Piece, type ProtectOptions } from './tokens.js';
 
-/** The placeholders of pieces, sorted (raw pieces marked), white space normalised. */
-function placeholders(pieces: readonly Piece[]): string[] {
+/** How a translation is compared with its source beyond the placeholders' own rules. */
+export interface CheckOptions extends ProtectOptions {
+  /**
+   * a translation made for another language by anyone (vx translate check): its ICU plurals have
+   * that language's case keys (compared by the arguments they hold, their syntax apart)
+   */
+  languages?: { source?: string; target?: string };
+  /** a plural form for one number (a singular): it may leave out placeholders of its source form ("one file") */
+  mayOmit?: boolean;
+}
+
+/** The placeholders of pieces, sorted (raw pieces marked), white space normalised; ICU syntax left to the skeleton check when `icu` is false. */
+function placeholders(pieces: readonly Piece[], icu = true): string[] {
   const all: string[] = [];
-  for (const p of pieces) if (p.kind !== 'text') all.push(p.kind === 'raw' ? `raw:${p.value}` : p.value.replace(/\s+/g, ' '));
+  for (const p of pieces) if (p.kind !== 'text' && (icu || p.tag !== 'icu')) all.push(p.kind === 'raw' ? `raw:${p.value}` : p.value.replace(/\s+/g, ' '));
   return all.sort();
 }
 
@@ -25,25 +36,28 @@ function countOf(xs: readonly string[]): Map<string, number> {
   return m;
 }
 
-function placeholderDiff(source: readonly Piece[], translation: readonly Piece[]): string | undefined {
-  const ca = countOf(placeholders(source));
-  const cb = countOf(placeholders(translation));
+function placeholderDiff(source: readonly Piece[], translation: readonly Piece[], o: CheckOptions): string | undefined {
+  const ca = countOf(placeholders(source, !o.languages));
+  const cb = countOf(placeholders(translation, !o.languages));
   const missing: string[] = [];
   const extra: string[] = [];
   for (const [k, n] of ca) for (let i = cb.get(k) ?? 0; i < n; i++) missing.push(k);
   for (const [k, n] of cb) for (let i = ca.get(k) ?? 0; i < n; i++) extra.push(k);
   const show = (xs: string[]) => xs.map((x) => x.replace(/^raw:/, '')).join(' ');
   const parts: string[] = [];
-  if (missing.length) parts.push(`missing ${show(missing)}`);
+  if (missing.length && !o.mayOmit) parts.push(`missing ${show(missing)}`);
   if (extra.length) parts.push(`unexpected ${show(extra)}`);
   return parts.length ? parts.join('; ') : undefined;
 }
 
-function printfOrder(source: readonly Piece[], translation: readonly Piece[]): string | undefined {
+function printfOrder(source: readonly Piece[], translation: readonly Piece[], o: CheckOptions): string | undefined {
   const fmt = source.find((p) => p.fmt)?.fmt;
   if (!fmt) return undefined;
   const of = (ps: readonly Piece[], f: Flavour) => ps.filter((p) => p.kind === 'token' && p.tag === 'printf' && p.fmt === f).map((p) => p.value);
-  return directivesProblem(fmt, of(source, fmt), of(translation, fmt));
+  const [a, b] = [of(source, fmt), of(translation, fmt)];
+  // (a singular that leaves the number out: gettext allows it)
+  if (o.mayOmit && b.length < a.length) return undefined;
+  return directivesProblem(fmt, a, b);
 }
 
 /** The skeletons of the ICU arguments of pieces, read again across their raw pieces. */
@@ -55,13 +69,16 @@ export function icuSkeletons(pieces: readonly Piece[], opts: ProtectOptions = {}
   return skeletons;
 }
 
-function icuProblem(source: readonly Piece[], translation: readonly Piece[], opts: ProtectOptions): string | undefined {
+function icuProblem(source: readonly Piece[], translation: readonly Piece[], o: CheckOptions): string | undefined {
   if (!source.some((p) => p.tag === 'icu')) return undefined;
-  const a = icuSkeletons(source, opts);
-  const b = icuSkeletons(translation, opts);
-  if (!a || !b || a.join('\u0000') === b.join('\u0000')) return undefined;
+  const { languages, mayOmit: _, ...opts } = o;
+  const a = icuSkeletons(source, languages ? { ...opts, loosePlurals: { lang: languages.source } } : opts);
+  const b = icuSkeletons(translation, languages ? { ...opts, loosePlurals: { lang: languages.target } } : opts);
+  // (arguments are named: a translation may put them in another order)
+  if (!a || !b || a.sort().join('\u0000') === b.sort().join('\u0000')) return undefined;
   const gone = a.find((s) => !b.includes(s));
-  return gone ? `ICU message changed: ${clip(gone)} is no longer read as such` : 'ICU plural/select syntax reordered';
+  if (languages) return `ICU message changed: ${clip(gone ?? a.join(' '))} is ${clip(b.join(' ') || 'no ICU argument')} in the translation`;
+  return `ICU message changed: ${clip(gone ?? a.join(' '))} is no longer read as such`;
 }
 
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
@@ -126,8 +143,8 @@ export function characterProblem(source: readonly Piece[], translation: readonly
 /**
  * What is wrong with a translation of `source` (undefined when nothing): "missing {0}",
  * "unexpected <b>", "c-format: argument 1 is %s in the translation, %d in the source...",
- * "ICU plural/select syntax reordered", "the translation has the control character U+0007".
+ * "ICU message changed: ...", "the translation has the control character U+0007".
  */
-export function translationProblem(source: readonly Piece[], translation: readonly Piece[], opts: ProtectOptions = {}): string | undefined {
-  return placeholderDiff(source, translation) ?? printfOrder(source, translation) ?? icuProblem(source, translation, opts) ?? nestingProblem(source, translation) ?? characterProblem(source, translation);
+export function translationProblem(source: readonly Piece[], translation: readonly Piece[], opts: CheckOptions = {}): string | undefined {
+  return placeholderDiff(source, translation, opts) ?? printfOrder(source, translation, opts) ?? icuProblem(source, translation, opts) ?? nestingProblem(source, translation) ?? characterProblem(source, translation);
 }

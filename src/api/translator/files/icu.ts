@@ -5,13 +5,14 @@
 // syntax (the head up to the first case, the `} other {` between cases, the closing `}`, `#`) becomes
 // placeholders, the case messages' text is text (split further by the caller, so HTML tags and
 // printf directives inside a case stay placeholders), and its skeleton (argument names, types,
-// styles, case keys, in order) is what a translation must keep.
+// styles, case keys; the arguments in any order) is what a translation must keep.
 //
 // The parser is loaded on demand (loadIcu); until it is, no ICU argument is recognised. The work is
 // bounded: each candidate span is scanned once, spans are parsed at most a few times the text's
 // length in all, so a hostile text of nested or unclosed braces costs linear time.
 import type { MessageFormatElement, PluralOrSelectOption } from '@formatjs/icu-messageformat-parser';
 import type { Piece } from './piece.js';
+import { pluralCategories } from './plurals.js';
 
 type Parse = typeof import('@formatjs/icu-messageformat-parser').parse;
 let parser: Parse | undefined;
@@ -88,15 +89,25 @@ export interface IcuArgument {
 /** The caller's splitting of a case message's text (HTML tags, printf, ... as placeholders). */
 export type SplitText = (text: string, out: Piece[]) => void;
 
+/**
+ * How a translation made for another language is compared (vx translate check): its plurals'
+ * case keys are that language's CLDR categories (pl: one, few, many, other), a case may drop `#`,
+ * so a plural's skeleton is its argument and the arguments its cases hold, whatever the case.
+ */
+export interface LoosePlurals {
+  /** the language of the message read (its case keys must be categories of it; unknown: any) */
+  lang?: string;
+}
+
 /** The ICU argument whose `{` is at `i`, or undefined when none starts there. */
-export function icuArgumentAt(s: string, i: number, budget: IcuBudget, split: SplitText): IcuArgument | undefined {
+export function icuArgumentAt(s: string, i: number, budget: IcuBudget, split: SplitText, loose?: LoosePlurals): IcuArgument | undefined {
   const close = closingBrace(s, i, budget);
   if (close === undefined) return undefined;
   const el = parseOne(s.slice(i, close), budget);
   if (!el) return undefined;
   const pieces: Piece[] = [];
   emit(s, i, el, split, pieces);
-  return { end: close, pieces, skeleton: skeleton(el) };
+  return { end: close, pieces, skeleton: skeleton(el, loose) };
 }
 
 const at = (base: number, loc: { offset: number }) => base + loc.offset;
@@ -136,7 +147,7 @@ function message(s: string, base: number, elements: MessageFormatElement[], open
 }
 
 /** What a translation must keep of an argument: its name, type, style and case keys (recursively), not its text. */
-function skeleton(el: MessageFormatElement): string {
+function skeleton(el: MessageFormatElement, loose?: LoosePlurals): string {
   switch (el.type) {
     case LITERAL:
       return '';
@@ -148,7 +159,9 @@ function skeleton(el: MessageFormatElement): string {
     case SELECT: {
       const kind = el.type === SELECT ? 'select' : el.pluralType === 'ordinal' ? 'selectordinal' : 'plural';
       const offset = el.type === PLURAL && el.offset ? ` offset:${el.offset}` : '';
-      const cases = Object.entries(el.options as Record<string, PluralOrSelectOption>).map(([k, o]) => `${k} {${o.value.map(skeleton).join('')}}`);
+      const options = el.options as Record<string, PluralOrSelectOption>;
+      if (loose && el.type === PLURAL) return looseSkeleton(el.value, kind, offset, options, loose, el.pluralType === 'ordinal');
+      const cases = Object.entries(options).map(([k, o]) => `${k} {${o.value.map((x) => skeleton(x, loose)).join('')}}`);
       return `{${el.value}, ${kind},${offset} ${cases.join(' ')}}`;
     }
     default: {
@@ -157,4 +170,18 @@ function skeleton(el: MessageFormatElement): string {
       return `{${(el as { value: string }).value}, ${['', '', 'number', 'date', 'time'][el.type] ?? 'tag'}${style ? `, ${style}` : ''}}`;
     }
   }
+}
+
+/**
+ * A plural as a translation into another language may write it: its argument and the arguments its
+ * cases hold (`{n, plural: {name}}`), and what is wrong with its case keys for the language.
+ */
+function looseSkeleton(name: string, kind: string, offset: string, options: Record<string, PluralOrSelectOption>, loose: LoosePlurals, ordinal: boolean): string {
+  const held = new Set<string>();
+  for (const o of Object.values(options)) for (const x of o.value) if (x.type !== LITERAL && x.type !== POUND) held.add(skeleton(x, loose));
+  const keys = Object.keys(options);
+  const cats = loose.lang ? pluralCategories(loose.lang, ordinal) : undefined;
+  const foreign = cats ? keys.filter((k) => !k.startsWith('=') && !cats.includes(k)) : [];
+  const notes = [...(keys.includes('other') ? [] : ['no other case']), ...(foreign.length ? [`${foreign.join(', ')} ${foreign.length === 1 ? 'is' : 'are'} not ${ordinal ? 'an ordinal' : 'a plural'} category of ${loose.lang}`] : [])];
+  return `{${name}, ${kind}${offset}${held.size ? `: ${[...held].sort().join(' ')}` : ''}}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }

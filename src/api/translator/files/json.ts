@@ -9,6 +9,7 @@
 // keys; `$t(...)` nesting and `{{x}}` are placeholders (protect.ts).
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
+import { formPairs, pluralCategories } from './plurals.js';
 import { piecesText, type Piece } from './protect.js';
 import { applyEdits, fileLanguage, hash, joinParts, lineAt, localeTargetPath, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
@@ -20,7 +21,6 @@ export async function loadJson(): Promise<void> {
   jsonc ??= (await import('jsonc-parser/lib/esm/main.js')) as unknown as typeof import('jsonc-parser');
 }
 
-const CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
 const PLURAL_KEY = /^(.*?)_(ordinal_)?(zero|one|two|few|many|other)$/;
 
 /** A plural group: the members' property nodes in source order. */
@@ -145,24 +145,6 @@ function tokenizeValue(s: string): Piece[] {
   return [{ kind: 'text', value: s }];
 }
 
-/** The plural categories of a language (cardinal or ordinal), as Intl knows them. */
-const categoryCache = new Map<string, string[]>();
-
-export function pluralCategories(lang: string, ordinal = false): string[] {
-  const key = `${lang}/${ordinal}`;
-  const cached = categoryCache.get(key);
-  if (cached) return [...cached];
-  let cats: string[];
-  try {
-    cats = new Intl.PluralRules(lang, { type: ordinal ? 'ordinal' : 'cardinal' }).resolvedOptions().pluralCategories as string[];
-  } catch {
-    cats = ['one', 'other'];
-  }
-  const out = CATEGORIES.filter((c) => cats.includes(c));
-  categoryCache.set(key, out);
-  return [...out];
-}
-
 /** The forms a target language gets for a group, each with the source form it is translated from. */
 function targetForms(g: Group, lang: string): { cat: string; from: number }[] {
   const cats = pluralCategories(lang, g.ordinal);
@@ -231,18 +213,25 @@ export const json: FileFormat = {
   parseTarget(text, file, source, lang): JsonTarget {
     const root = parse(text, file);
     const values = new Map<string, string>();
+    const lines = new Map<string, number>();
     for (const u of (source as JsonSource).jUnits) {
       if (u.group) {
         const parent = nodeAt(root, u.path.slice(0, -1));
         if (!parent || parent.type !== 'object') continue;
         const forms = formNodes(root, u, lang);
-        if (forms.every((n) => n?.type === 'string')) values.set(u.key, joinParts(forms.map((n) => n!.value as string)));
+        if (forms.every((n) => n?.type === 'string')) {
+          values.set(u.key, joinParts(forms.map((n) => n!.value as string)));
+          lines.set(u.key, lineAt(text, forms[0]!.offset));
+        }
       } else {
         const n = nodeAtKey(root, u.key);
-        if (n?.type === 'string') values.set(u.key, n.value as string);
+        if (n?.type === 'string') {
+          values.set(u.key, n.value as string);
+          lines.set(u.key, lineAt(text, n.offset));
+        }
       }
     }
-    return { text, values, root };
+    return { text, values, root, lines };
   },
 
   render(source, lang, values, target): string {
@@ -299,6 +288,11 @@ export const json: FileFormat = {
     if (!u.group) return piecesText(value.parts[0]);
     const kept = keptForms(u, lang, target as JsonTarget | undefined);
     return joinParts(targetForms(u.group, lang).map((f, i) => (kept[i] ? (kept[i].value as string) : piecesText(value.parts[f.from]))));
+  },
+
+  translations(unit, value, lang) {
+    const u = unit as JUnit;
+    return formPairs(u.parts, value.split('\u0000').map((v) => [{ kind: 'text', value: v }]), u.group ? targetForms(u.group, lang) : undefined);
   },
 
   targetName(name, lang, sourceLanguage) {

@@ -196,15 +196,17 @@ export const markdown: FileFormat = {
     const bs = blocks(text, isMdx(source.file));
     const values = new Map<string, string>();
     const raw = new Map<string, string>();
+    const lines = new Map<string, number>();
     const misaligned = !order || order.length !== bs.length;
     if (!misaligned) {
       order!.forEach((key, i) => {
         const r = text.slice(bs[i].start, bs[i].end);
         values.set(key, r);
         raw.set(key, r);
+        lines.set(key, lineAt(text, bs[i].start));
       });
     }
-    return { text, values, raw, misaligned: misaligned && bs.length > 0 };
+    return { text, values, raw, lines, misaligned: misaligned && bs.length > 0 };
   },
 
   render(source, _lang, values, target): string {
@@ -219,6 +221,9 @@ export const markdown: FileFormat = {
     });
     return applyEdits(src.text, edits);
   },
+
+  // the target's block read as the source's blocks are (a heading's text without its #, a cell without its pipes)
+  translations: (unit, value, _lang, source) => [{ source: unit.parts[0], translation: blocks(value, isMdx(source.file))[0]?.pieces ?? [{ kind: 'text', value }] }],
 
   targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');

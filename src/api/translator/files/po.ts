@@ -38,12 +38,14 @@ export const po: FileFormat = {
       units.push({ key: e.key, parts, hash: hash(joinParts([e.msgctxt ?? '', e.msgid, e.msgidPlural ?? ''])), line: e.start + 1 });
     }
     const lang = headerField(header(doc)?.msgstr[0], 'Language');
-    return { format: 'po', file, text, units, doc, language: lang || undefined };
+    // (a catalogue's Language is that of its translations: a .po given as a source names its source language so)
+    return { format: 'po', file, text, units, doc, language: lang || undefined, targetLanguage: lang || undefined };
   },
 
   parseTarget(text, file): PoTarget {
     const doc = parsePo(text, file);
     const values = new Map<string, string>();
+    const lines = new Map<string, number>();
     const byKey = new Map<string, Entry>();
     // the active entries, then the obsolete ones (#~) of keys that have none: an entry the template
     // has again gets its obsolete translation back, as msgmerge does, instead of being sent again
@@ -52,9 +54,10 @@ export const po: FileFormat = {
         if (e.obsolete !== obsolete || byKey.has(e.key)) continue;
         byKey.set(e.key, e);
         if (e.msgstr.some((s) => s)) values.set(e.key, joinParts(e.msgstr));
+        lines.set(e.key, e.start + 1);
       }
     }
-    return { text, values, doc, byKey };
+    return { text, values, doc, byKey, lines };
   },
 
   render(source, lang, values, target, opts): string {
@@ -85,6 +88,13 @@ export const po: FileFormat = {
     const candidates = old.doc.entries.filter((e) => !e.obsolete && !keys.has(e.key) && e.msgid !== '' && e.msgstr.some((s) => s)).map(candidate);
     const byKey = new Map(doc.entries.map((e) => [e.key, e]));
     return fuzzyMatches(units.map((u) => candidate(byKey.get(u.key)!)), candidates);
+  },
+
+  // msgstr[0] translates msgid (a singular: it may leave the number out), the others msgid_plural; one form translates msgid_plural
+  translations(unit, value) {
+    const forms = value.split('\u0000').map((v) => [{ kind: 'text' as const, value: v }]);
+    if (unit.parts.length === 1) return [{ source: unit.parts[0], translation: forms[0] }];
+    return forms.map((t, i) => ({ source: unit.parts[i === 0 && forms.length > 1 ? 0 : 1], translation: t, ...(i === 0 && forms.length > 1 ? { mayOmit: true } : {}) }));
   },
 
   written(_source, unit, value, lang, target) {

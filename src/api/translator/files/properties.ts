@@ -175,7 +175,7 @@ export const properties: FileFormat = {
   parseTarget(text): PTarget {
     const map = new Map<string, Entry>();
     for (const e of entries(text)) if (!map.has(e.key)) map.set(e.key, e);
-    return { text, values: new Map([...map].map(([k, e]) => [k, text.slice(e.valueStart, e.end)])), entries: map };
+    return { text, values: new Map([...map].map(([k, e]) => [k, text.slice(e.valueStart, e.end)])), entries: map, lines: new Map([...map].map(([k, e]) => [k, lineAt(text, e.start)])) };
   },
 
   render(source, _lang, values, target): string {
@@ -200,6 +200,10 @@ export const properties: FileFormat = {
   written: (source, unit, value) => encode(value.parts[0], (unit as PUnit).pattern, source.encoding),
 
   check: characterProblem,
+  translations(unit, value) {
+    const text = unescape(joinLines(value));
+    return [{ source: unit.parts[0], translation: (unit as PUnit).pattern ? patternPieces(text) : [{ kind: 'text', value: text }] }];
+  },
 
   targetName(name, lang) {
     return propertiesTargetPath(name, lang);

@@ -71,7 +71,7 @@ export const resx: FileFormat = {
       const value = valueOf(data);
       if (value && isText(data)) values.set(name, inner(text, value));
     }
-    return { text, values, byName };
+    return { text, values, byName, lines: new Map([...byName].map(([k, d]) => [k, lineAt(text, d.start)])) };
   },
 
   render(source, _lang, values, target): string {
@@ -92,6 +92,7 @@ export const resx: FileFormat = {
   written: (_source, _unit, value) => encode(value.parts[0]),
 
   check: characterProblem,
+  translations: (unit, value) => [{ source: unit.parts[0], translation: [{ kind: 'text', value: xmlDecode(value) }] }],
 
   targetName(name, lang, sourceLanguage) {
     return localeTargetPath(name, lang, sourceLanguage, /\.(resx)$/i, 'resx');

@@ -9,7 +9,7 @@
 import { UsageError } from '../../../core/errors.js';
 import { characterProblem } from './checks.js';
 import { withSyntax } from './app-syntax.js';
-import { formsFor } from './plurals.js';
+import { formPairs, formsFor } from './plurals.js';
 import type { Piece } from './protect.js';
 import { lprojLanguage, lprojTargetPath } from './apple-strings.js';
 import { applyEdits, hash, joinParts, lineAt, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
@@ -151,7 +151,11 @@ export const stringsdict: FileFormat = {
 
   parseTarget(text, file, source, lang): DTarget {
     const dicts: DTarget['dicts'] = new Map();
-    for (const d of readDicts(text, file)) dicts.set(d.key, { dict: d.dict, format: d.format, rules: new Map(d.rules.map((r) => [r.name, new Map(r.forms.map((f) => [f.key, f.value]))])) });
+    const lines = new Map<string, number>();
+    for (const d of readDicts(text, file)) {
+      dicts.set(d.key, { dict: d.dict, format: d.format, rules: new Map(d.rules.map((r) => [r.name, new Map(r.forms.map((f) => [f.key, f.value]))])) });
+      lines.set(d.key, lineAt(text, d.keyNode.start));
+    }
     const values = new Map<string, string>();
     for (const u of (source as DSource).dUnits) {
       const d = dicts.get(u.key);
@@ -163,7 +167,7 @@ export const stringsdict: FileFormat = {
       }
       if (strings.every((x) => x !== undefined)) values.set(u.key, joinParts(strings as string[]));
     }
-    return { text, values, dicts };
+    return { text, values, dicts, lines };
   },
 
   render(source, lang, values, target): string {
@@ -182,6 +186,17 @@ export const stringsdict: FileFormat = {
 
   written: (_source, unit, value, lang) => joinParts(writtenStrings(unit as DUnit, lang, value.parts)),
   check: characterProblem,
+  translations(unit, value, lang) {
+    const u = unit as DUnit;
+    // the format key, then each rule's forms for the language, each beside the source form it comes from
+    const forms: { cat: string; from: number }[] = u.format ? [{ cat: 'format', from: 0 }] : [];
+    let p = forms.length;
+    for (const r of u.rules) {
+      for (const f of targetForms(r, lang)) forms.push({ cat: f.key, from: p + f.from });
+      p += r.forms.length;
+    }
+    return formPairs(u.parts, value.split('\u0000').map((v) => splitVariables(xmlDecode(v))), forms);
+  },
   targetName: (name, lang) => lprojTargetPath(name, lang),
 };
 

@@ -7,7 +7,7 @@
 // A unit's text may cross its raw pieces (an ICU plural whose cases hold XLIFF <pc>/<ph> elements):
 // the text is tokenized as one string, each raw piece standing in it as one private-use character,
 // so the ICU parser sees the whole message, and the raw pieces are put back in place afterwards.
-import { icuArgumentAt, icuBudget, type IcuBudget } from './icu.js';
+import { icuArgumentAt, icuBudget, type IcuBudget, type LoosePlurals } from './icu.js';
 import { directiveAt, type Flavour } from './printf.js';
 import type { Piece } from './piece.js';
 
@@ -24,6 +24,8 @@ export interface ProtectOptions {
   syntax?: Syntax;
   /** receives the skeleton of every ICU argument found (the check compares them) */
   skeletons?: string[];
+  /** ICU plurals are read as a translation into another language may write them (vx translate check) */
+  loosePlurals?: LoosePlurals;
 }
 
 const ENTITY = /&(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);/y;
@@ -146,7 +148,7 @@ function splitInto(sc: Scan, out: Piece[]): void {
       continue;
     }
     if (c === '{' && s[i + 1] !== '{') {
-      const a = icuArgumentAt(s, i, sc.budget, (sub, into) => splitInto({ ...sc, s: sub, opts: { ...sc.opts, skeletons: undefined }, commentEnd: undefined }, into));
+      const a = icuArgumentAt(s, i, sc.budget, (sub, into) => splitInto({ ...sc, s: sub, opts: { ...sc.opts, skeletons: undefined }, commentEnd: undefined }, into), sc.opts.loosePlurals);
       if (a) {
         flush(i);
         out.push(...a.pieces);

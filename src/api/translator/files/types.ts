@@ -3,7 +3,7 @@
 // target, and a target rendered from the source with a value per unit, by surgical edits of the
 // source text (what vx does not translate is copied byte for byte).
 import { createHash } from 'node:crypto';
-import type { Piece } from './protect.js';
+import type { Piece } from './piece.js';
 import { findLanguage } from '../../../model/translator.js';
 
 export const FORMAT_NAMES = ['xliff', 'json', 'yaml', 'po', 'md'] as const;
@@ -44,6 +44,16 @@ export interface SourceDoc {
   units: SourceUnit[];
   /** the charset its bytes are in, where the format has more than one (FileFormat.decode says; else UTF-8) */
   encoding?: FileEncoding;
+  /** a file that holds translations beside its source (a PO catalogue, an XLIFF file with targets): their language */
+  targetLanguage?: string;
+}
+
+/** A translation beside the source it translates (vx translate check). */
+export interface TranslationPair {
+  source: Piece[];
+  translation: Piece[];
+  /** a plural form for one number (a singular: "one file"): it may leave out placeholders of its source */
+  mayOmit?: boolean;
 }
 
 /** The charsets of the formats that are not always UTF-8 (Apple .strings: UTF-16; Java .properties: ISO-8859-1). */
@@ -64,6 +74,8 @@ export interface TargetDoc {
    * segments with an id were keyed by position): a lock entry under it is the unit's entry
    */
   aliases?: Map<string, string>;
+  /** where each unit's translation is in this file (1-based line), for messages */
+  lines?: Map<string, number>;
 }
 
 export interface RenderOptions {
@@ -109,6 +121,12 @@ export interface FileFormat {
    * source it changed from (PO: the entry msgmerge would match fuzzily), when the format finds one.
    */
   previous?(source: SourceDoc, target: TargetDoc, units: readonly SourceUnit[]): Map<string, string>;
+  /**
+   * vx translate check: a target's translation of a unit (its value, parts joined) as pieces, each
+   * beside the source part it translates (a plural form beside the form it comes from). Without
+   * it, each part of the value is text beside the unit's part of the same index.
+   */
+  translations?(unit: SourceUnit, value: string, lang: string, source: SourceDoc): TranslationPair[];
   /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
   targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
 }

@@ -67,6 +67,8 @@ export interface XDoc {
   /** start tags whose language attribute is set: 1.2 every <file>, 2.0 the <xliff> root */
   langTags: Range[];
   sourceLanguage?: string;
+  /** 1.2 the first file's target-language, 2.x trgLang */
+  targetLanguage?: string;
 }
 
 interface Frame {
@@ -91,6 +93,7 @@ export function scan(text: string, file: string): XDoc {
   const langTags: Range[] = [];
   let version: XDoc['version'] | undefined;
   let sourceLanguage: string | undefined;
+  let targetLanguage: string | undefined;
   let fileIndex = -1;
   let fileId = '';
   let current: { id: string; translate: boolean; segments: XUnit[]; info: XUnitInfo } | undefined;
@@ -115,6 +118,7 @@ export function scan(text: string, file: string): XDoc {
       if (version === '2.0') {
         langTags.push({ start, end });
         sourceLanguage = attrs.srcLang;
+        targetLanguage = attrs.trgLang;
       }
       return;
     }
@@ -125,6 +129,7 @@ export function scan(text: string, file: string): XDoc {
       if (version === '1.2') {
         langTags.push({ start, end });
         sourceLanguage ??= attrs['source-language'];
+        targetLanguage ??= attrs['target-language'];
       }
       return;
     }
@@ -198,7 +203,7 @@ export function scan(text: string, file: string): XDoc {
     throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}`);
   }
   if (!version) throw new UsageError(`${file}: not an XLIFF document (no <xliff> element)`);
-  return { version, units, unitInfos, langTags, sourceLanguage };
+  return { version, units, unitInfos, langTags, sourceLanguage, targetLanguage };
 }
 
 const XML_ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9A-Fa-f]+));/g;
@@ -223,7 +228,7 @@ export function closing(inner: string, tag: string, from: number): number | unde
 }
 
 /** The content ranges of the <mrk mtype="seg"> elements of a <seg-source> (at its top level). */
-function segRanges(text: string, inner: Range): Range[] {
+export function segRanges(text: string, inner: Range): Range[] {
   const content = text.slice(inner.start, inner.end);
   const out: Range[] = [];
   const re = /<mrk\b[^>]*>/g;

@@ -6,7 +6,7 @@
 import type { Piece } from './protect.js';
 import { applyEdits, hash, joinParts, lineAt, namesLanguage, type FileFormat, type RenderOptions, type SourceDoc, type TargetDoc, type UnitValue } from './types.js';
 
-import { closing, scan, unescapeXml, type XDoc, type XUnit, type XUnitInfo } from './xliff-scan.js';
+import { closing, scan, segRanges, unescapeXml, type XDoc, type XUnit, type XUnitInfo } from './xliff-scan.js';
 
 export { loadXliff } from './xliff-scan.js';
 
@@ -95,7 +95,7 @@ export const xliff: FileFormat = {
         }
         return { key: u.key, parts: [xmlPieces(raw)], hash: hash(raw), line: lineAt(text, u.sourceEl.start) };
       });
-    return { format: 'xliff', file, text, language: doc.sourceLanguage, units, doc };
+    return { format: 'xliff', file, text, language: doc.sourceLanguage, targetLanguage: doc.targetLanguage, units, doc };
   },
 
   parseTarget(text, file): TargetDoc & { doc: XDoc } {
@@ -103,7 +103,9 @@ export const xliff: FileFormat = {
     const values = new Map<string, string>();
     const pending = new Set<string>();
     const aliases = new Map<string, string>();
+    const lines = new Map<string, number>();
     for (const u of doc.units) {
+      lines.set(u.key, lineAt(text, (u.target ?? u.sourceEl).start));
       if (u.legacyKey) aliases.set(u.key, u.legacyKey);
       // an empty target counts only for an empty source
       if (u.targetInner && (u.targetInner.end > u.targetInner.start || u.source.end === u.source.start)) values.set(u.key, joinParts([text.slice(u.targetInner.start, u.targetInner.end)]));
@@ -111,7 +113,7 @@ export const xliff: FileFormat = {
       const state = u.segmentTag ? getAttr(text.slice(u.segmentTag.start, u.segmentTag.end), 'state') : u.target && getAttr(text.slice(u.target.start, u.targetInner!.start), 'state');
       if (state !== undefined && (doc.version === '1.2' ? state === 'new' || state === 'needs-translation' : state === 'initial')) pending.add(u.key);
     }
-    return { text, values, doc, pending, aliases };
+    return { text, values, doc, pending, aliases, lines };
   },
 
   render(source, lang, values, target, opts: RenderOptions): string {
@@ -189,6 +191,13 @@ export const xliff: FileFormat = {
       if (edited !== tag) edits.push([info.tag.start, info.tag.end, edited]);
     }
     return applyEdits(text, edits);
+  },
+
+  // a segmented unit's target mirrors its <seg-source>: segment beside segment
+  translations(unit, value) {
+    if (unit.parts.length === 1) return [{ source: unit.parts[0], translation: xmlPieces(value) }];
+    const segs = segRanges(value, { start: 0, end: value.length });
+    return segs.length === unit.parts.length ? segs.map((r, i) => ({ source: unit.parts[i], translation: xmlPieces(value.slice(r.start, r.end)) })) : [{ source: unit.parts.flat(), translation: xmlPieces(value).filter((p) => !/^<\/?mrk\b/.test(p.value)) }];
   },
 
   written: (source, unit, value) => {

@@ -11,7 +11,8 @@
 // anchor and are not units of their own.
 import type { Document, Node as YNode, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { UsageError } from '../../../core/errors.js';
-import { keyOf, pluralCategories } from './json.js';
+import { keyOf } from './json.js';
+import { formPairs, pluralCategories } from './plurals.js';
 import { piecesText, tokenize, type Piece } from './protect.js';
 import { applyEdits, fileLanguage, hash, isLanguage, joinParts, LANGUAGE_NAME, lineAt, localeTargetPath, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
@@ -240,6 +241,7 @@ export const yaml: FileFormat = {
     const rootPair = src.rootKey ? (doc.contents as YAMLMap).items.length === 1 ? (doc.contents as YAMLMap).items[0] as Pair : undefined : undefined;
     const top = src.rootKey ? ((rootPair?.value as YNode | undefined) ?? null) : (doc.contents as YNode);
     const values = new Map<string, string>();
+    const lines = new Map<string, number>();
     for (const u of src.yUnits) {
       const n = nodeAt(top, u.path);
       if (u.forms) {
@@ -247,8 +249,9 @@ export const yaml: FileFormat = {
         const forms = targetForms(u.forms, lang).map((f) => nodeAt(n, [f.cat]));
         if (forms.every(isString)) values.set(u.key, joinParts(forms.map((s) => (s as Scalar).value as string)));
       } else if (isString(n)) values.set(u.key, n.value as string);
+      if (n?.range) lines.set(u.key, lineAt(text, n.range[0]));
     }
-    return { text, values, top };
+    return { text, values, top, lines };
   },
 
   render(source, lang, values, target): string {
@@ -297,6 +300,11 @@ export const yaml: FileFormat = {
     if (!u.forms) return piecesText(value.parts[0]);
     const kept = keptForms(u, lang, target as YamlTarget | undefined);
     return joinParts(targetForms(u.forms, lang).map((f, i) => (kept[i] ? (kept[i].value as string) : piecesText(value.parts[f.from]))));
+  },
+
+  translations(unit, value, lang) {
+    const u = unit as YUnit;
+    return formPairs(u.parts, value.split('\u0000').map((v) => [{ kind: 'text', value: v }]), u.forms ? targetForms(u.forms, lang) : undefined);
   },
 
   targetName(name, lang, sourceLanguage) {
