@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { runInProc } from '../helpers/inproc.js';
 
 const e2e = useEmulator();
 const ORDER = '0000100e-0000-4000-8000-0000000e0001';
@@ -67,7 +68,29 @@ describe('other bound actions', () => {
     const second = store('salesQuotes')[0].id;
     expect((await e2e.run(['erp', 'sales-quotes', 'make-invoice', second])).code).toBe(0);
     expect(store('salesQuotes')).toHaveLength(4);
-    expect(e2e.emu.log.map((l) => l.path.replace(/^.*\)\//, ''))).toEqual(['Vendor.NAV.send', 'Vendor.NAV.makeOrder', 'Vendor.NAV.makeInvoice']);
+    expect(e2e.emu.log.filter((l) => l.method === 'POST').map((l) => l.path.replace(/^.*\)\//, ''))).toEqual(['Vendor.NAV.send', 'Vendor.NAV.makeOrder', 'Vendor.NAV.makeInvoice']);
+  });
+
+  it('make-order prints the order it made: -o json the record, at a terminal the number on stderr', async () => {
+    const quote = store('salesQuotes')[0];
+    const r = await e2e.run(['erp', 'sales-quotes', 'make-order', quote.number, '-o', 'json']);
+    expect(r.code).toBe(0);
+    const made = store('salesOrders').at(-1)!;
+    expect(json(r.stdout)).toMatchObject({ id: made.id, number: made.number, customerNumber: quote.customerNumber, '@odata.etag': made['@odata.etag'] });
+    // the quote is read by its number, the orders holding its values before and after, the action, the order made
+    expect(e2e.emu.log.map((l) => `${l.method} ${decodeURIComponent(l.path.replace(/^.*\)\//, ''))}`)).toEqual([
+      `GET salesQuotes?$filter=number eq '${quote.number}'&$top=10`,
+      `GET salesOrders?$filter=customerNumber eq '10000' and totalAmountIncludingTax eq ${quote.totalAmountIncludingTax}&$select=id&$top=1000`,
+      'POST Vendor.NAV.makeOrder',
+      `GET salesOrders?$filter=customerNumber eq '10000' and totalAmountIncludingTax eq ${quote.totalAmountIncludingTax}&$select=id&$top=1000`,
+      `GET salesOrders(${made.id})`,
+    ]);
+    const second = store('salesQuotes')[0];
+    const t = await runInProc(['erp', 'sales-quotes', 'make-order', second.id], { env: e2e.env, network: true, stderrTTY: true });
+    expect(t.code).toBe(0);
+    const next = store('salesOrders').at(-1)!;
+    expect(t.stderr).toContain(`sales quote ${second.id} turned into a sales order: sales order ${next.number}`);
+    expect(json(t.stdout)).toMatchObject({ number: next.number });
   });
 });
 

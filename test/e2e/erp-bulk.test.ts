@@ -132,7 +132,7 @@ describe('erp bulk actions', () => {
     const ids = drafts.map((d: any) => d.id).join('\n');
     const again = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '--ids', '-', '--yes', '-o', 'ndjson'], { input: `${ids}\n` });
     expect(again.code).toBe(1);
-    expect(lines(again.stdout).every((x) => x.status === 'failed' && x.code === 'Application_DialogException')).toBe(true);
+    expect(lines(again.stdout).every((x) => x.status === 'failed' && x.errorCode === 'Application_DialogException')).toBe(true);
   });
 
   it('--ids refuses a bad id (line named) before sending; <id> with --filter is a usage error', async () => {

@@ -36,3 +36,27 @@ describe('erp import: one result per row', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('erp import: results identify the records', () => {
+  it("the table shows each record's own key (CODE of a salesperson) and the service's error code in its own column", async () => {
+    const p = file('keys.csv', 'code,displayName\nT1,One\nT1,Again\n');
+    const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'table', '--concurrency', '1', '--batch-size', '1']);
+    expect(r.code).toBe(1);
+    const [head, first, second] = r.stdout.split('\n');
+    expect(head).toMatch(/^ROW\s+STATUS\s+CODE\s+ID\s+ERROR\s+MESSAGE$/);
+    expect(first).toMatch(/^\s*2\s+created\s+T1\s+[0-9a-f-]{36}\s*$/);
+    expect(second).toMatch(/^\s*3\s+failed\s+T1\s+400 Internal_EntityWithSameKeyExists\s+\S/);
+    const j = await e2e.run(['erp', 'salespeople', 'import', '--file', file('keys2.csv', 'code\nT1\n'), '-o', 'json']);
+    expect(JSON.parse(j.stdout)).toEqual([{ row: 2, status: 'failed', code: 'T1', httpStatus: 400, errorCode: 'Internal_EntityWithSameKeyExists', message: expect.any(String) }]);
+  });
+
+  it('a sales order is named by its number', async () => {
+    const p = file('orders.csv', 'customerNumber,externalDocumentNumber\n10000,PO-1\n');
+    const r = await e2e.run(['erp', 'sales-orders', 'import', '--file', p, '-o', 'json']);
+    expect(r.code).toBe(0);
+    const [res] = JSON.parse(r.stdout);
+    expect(res).toEqual({ row: 2, status: 'created', id: expect.any(String), number: expect.stringMatching(/^S-ORD\d+$/) });
+    const t = await e2e.run(['erp', 'sales-orders', 'import', '--file', file('orders2.csv', 'customerNumber,externalDocumentNumber\n10000,PO-2\n'), '-o', 'table']);
+    expect(t.stdout.split('\n')[0]).toMatch(/^ROW\s+STATUS\s+NUMBER\s+ID\s+ERROR\s+MESSAGE$/);
+  });
+});

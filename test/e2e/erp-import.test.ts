@@ -187,7 +187,7 @@ describe('erp import', () => {
     expect(batches().length).toBe(n);
     const resend = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--resend-unknown', '-o', 'ndjson']);
     expect(resend.code).toBe(1); // they exist now: the service refuses duplicates
-    expect(lines(resend.stdout).map((x) => x.code)).toEqual(['Internal_EntityWithSameKeyExists', 'Internal_EntityWithSameKeyExists']);
+    expect(lines(resend.stdout).map((x) => [x.code, x.errorCode])).toEqual([['L1', 'Internal_EntityWithSameKeyExists'], ['L2', 'Internal_EntityWithSameKeyExists']]);
   });
 
   it('--check-unknown: rows found by their key are journaled created and not sent; a row the service lacks is sent once; exit 0', async () => {
@@ -210,23 +210,23 @@ describe('erp import', () => {
     );
     expect(r.code).toBe(0);
     const out = lines(r.stdout).sort((a, b) => a.row - b.row);
-    expect(out[0]).toEqual({ row: 2, status: 'created', id: k1.id, message: "found by --check-unknown (code K1): the earlier run created it" });
-    expect(out[1]).toEqual({ row: 3, status: 'created', id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(out[0]).toEqual({ row: 2, status: 'created', id: k1.id, code: 'K1', message: "found by --check-unknown (code K1): the earlier run created it" });
+    expect(out[1]).toEqual({ row: 3, status: 'created', id: expect.stringMatching(/^[0-9a-f-]{36}$/), code: 'K2' });
     expect(out[2]).toMatchObject({ row: 4, status: 'skipped' });
     // one batch of lookups (GETs by code), then one POST of K2 alone
     const sent = batches().slice(n).map((b) => JSON.parse(b.body!).requests as { method: string; url: string; body?: unknown }[]);
     expect(sent.map((reqs) => reqs.map((q) => q.method))).toEqual([['GET', 'GET'], ['POST']]);
     expect(sent[0].map((q) => decodeURIComponent(q.url))).toEqual([
-      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K1'&$select=id&$top=2`,
-      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K2'&$select=id&$top=2`,
+      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K1'&$select=id,code&$top=2`,
+      `companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers?$filter=code eq 'K2'&$select=id,code&$top=2`,
     ]);
     expect(sent[1][0].body).toEqual({ code: 'K2', displayName: 'Two' });
     expect((await codes()).filter((c) => /^K\d$/.test(c)).sort()).toEqual(['K1', 'K2', 'K3']);
     const hash = (c: string, d: string) => hashFields([c, d]);
     expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
-      `{"row":2,"hash":"${hash('K1', 'One')}","state":"done","id":"${k1.id}"}\n` +
+      `{"row":2,"hash":"${hash('K1', 'One')}","state":"done","id":"${k1.id}","key":"K1"}\n` +
         `{"row":3,"hash":"${hash('K2', 'Two')}","state":"sent"}\n` +
-        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"done","id":"${out[1].id}"}\n`,
+        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"done","id":"${out[1].id}","key":"K2"}\n`,
     );
     // the journal now has every row done: a rerun sends nothing and exits 0
     const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
@@ -268,10 +268,11 @@ describe('erp import', () => {
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
-      { row: 2, status: 'skipped', id: created.id },
+      { row: 2, status: 'skipped', id: created.id, code: 'E1' },
       {
         row: 3,
         status: 'unknown',
+        code: 'E1',
         message: `--check-unknown found a salesperson/purchaser (code E1), but it is the one row 2 created (the journal records its id ${created.id}): this row cannot have created it; check by hand; not sent again`,
         check: `vx erp salespeople list --filter "code eq 'E1'"`,
       },
@@ -281,7 +282,7 @@ describe('erp import', () => {
     const sent = batches().slice(n).map((b) => (JSON.parse(b.body!).requests as { method: string }[]).map((q) => q.method));
     expect(sent).toEqual([['GET']]);
     expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
-      `{"row":3,"hash":"${hashFields(['E1', 'Two'])}","state":"unknown"}\n`,
+      `{"row":3,"hash":"${hashFields(['E1', 'Two'])}","state":"unknown","key":"E1"}\n`,
     );
     expect((await codes()).filter((c) => c === 'E1')).toHaveLength(1);
   });
@@ -310,6 +311,7 @@ describe('erp import', () => {
     expect(res[0]).toEqual({
       row: 2,
       status: 'unknown',
+      code: 'low1',
       message: '--check-unknown found no salesperson/purchaser with code low1, but the service keeps code in capitals without surrounding spaces, so it may hold it otherwise; check by hand; not sent again',
       check: `vx erp salespeople list --filter "code eq 'low1'"`,
     });
@@ -381,13 +383,13 @@ describe('erp import', () => {
     });
     expect(r.code).toBe(130);
     expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
-      { row: 2, status: 'unknown', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I1'"` },
-      { row: 3, status: 'unknown', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I2'"` },
+      { row: 2, status: 'unknown', code: 'I1', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I1'"` },
+      { row: 3, status: 'unknown', code: 'I2', message: '--check-unknown was interrupted before it learned about it; not sent again', check: `vx erp salespeople list --filter "code eq 'I2'"` },
     ]);
     expect(r.stderr).toContain('imported 2 rows: 2 unknown\n');
     expect(batches().flatMap((b) => JSON.parse(b.body!).requests.map((q: { method: string }) => q.method))).toEqual(['GET', 'GET']);
     const after = readFileSync(`${p}.vx-journal`, 'utf8');
-    expect(after.slice(before.length)).toBe(`{"row":2,"hash":"${hashFields(['I1'])}","state":"unknown"}\n{"row":3,"hash":"${hashFields(['I2'])}","state":"unknown"}\n`);
+    expect(after.slice(before.length)).toBe(`{"row":2,"hash":"${hashFields(['I1'])}","state":"unknown","key":"I1"}\n{"row":3,"hash":"${hashFields(['I2'])}","state":"unknown","key":"I2"}\n`);
   }, 30_000);
 
   it('--update --check-unknown: a record holding the row\'s values is journaled updated; one without them stays unknown; nothing is sent', async () => {
@@ -400,21 +402,22 @@ describe('erp import', () => {
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).sort((x, y) => x.row - y.row)).toEqual([
-      { row: 2, status: 'updated', id: a.id, message: `found by --check-unknown (id ${a.id}) with the row's values: the earlier run updated it` },
+      { row: 2, status: 'updated', id: a.id, code: a.code, message: `found by --check-unknown (id ${a.id}) with the row's values: the earlier run updated it` },
       {
         row: 3,
         status: 'unknown',
         id: b.id,
+        code: b.code,
         message: `--check-unknown found a salesperson/purchaser (code ${b.code}) without the row's values (jobTitle is ${JSON.stringify(b.jobTitle)}, the row has "Checked"): the update was not done, or the record changed since; not sent again (--resend-unknown sends it)`,
         check: `vx erp salespeople list --filter "id eq ${b.id}"`,
       },
     ]);
     const reqs = batches().flatMap((x) => JSON.parse(x.body!).requests as { method: string; url: string }[]);
     expect(reqs.map((q) => q.method)).toEqual(['GET', 'GET']);
-    expect(decodeURIComponent(reqs[0].url)).toBe(`companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers(${a.id})?$select=id,jobTitle`);
+    expect(decodeURIComponent(reqs[0].url)).toBe(`companies(${e2e.env.VX_ERP_COMPANY})/salespeoplePurchasers(${a.id})?$select=id,code,jobTitle`);
     expect(r.stderr).toContain('--check-unknown: 2 rows looked up: 1 found done, 1 still unknown\n');
     expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
-      `{"row":2,"hash":"${hashFields([a.code, 'Checked'])}","state":"done","id":"${a.id}"}\n{"row":3,"hash":"${hashFields([b.code, 'Checked'])}","state":"unknown","id":"${b.id}"}\n`,
+      `{"row":2,"hash":"${hashFields([a.code, 'Checked'])}","state":"done","id":"${a.id}","key":"${a.code}"}\n{"row":3,"hash":"${hashFields([b.code, 'Checked'])}","state":"unknown","id":"${b.id}","key":"${b.code}"}\n`,
     );
   });
 
@@ -428,8 +431,8 @@ describe('erp import', () => {
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout)).toEqual([
-      { row: 2, status: 'unknown', id: a.id, message: expect.any(String), check: `vx erp salespeople list --filter "id eq ${a.id}"` },
-      { row: 3, status: 'unknown', message: expect.any(String), check: `vx erp salespeople list --filter "code eq '${b.code}'"` },
+      { row: 2, status: 'unknown', id: a.id, code: a.code, message: expect.any(String), check: `vx erp salespeople list --filter "id eq ${a.id}"` },
+      { row: 3, status: 'unknown', code: b.code, message: expect.any(String), check: `vx erp salespeople list --filter "code eq '${b.code}'"` },
     ]);
     expect(r.stderr).toContain(`check with: vx erp salespeople list --filter "id eq ${a.id}"\n  check with: vx erp salespeople list --filter "code eq '${b.code}'"`);
     expect(batches()).toHaveLength(0);
@@ -440,7 +443,7 @@ describe('erp import', () => {
     e2e.emu.setFaults('erp/POST/hang:1x');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson', '--timeout', '1']);
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'unknown', message: 'no answer came in time (--timeout) after the batch was sent', check: `vx erp salespeople list --filter "code eq 'TO1'"` }]);
+    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'unknown', code: 'TO1', message: 'no answer came in time (--timeout) after the batch was sent', check: `vx erp salespeople list --filter "code eq 'TO1'"` }]);
     expect(r.stderr).toContain('1 row has an unknown outcome (row 2): it may or may not have been done, and was not sent again');
   });
 
@@ -450,7 +453,7 @@ describe('erp import', () => {
     expect(r.code).toBe(1);
     const res = lines(r.stdout).sort((a, b) => a.row - b.row);
     expect(res.map((x) => x.status)).toEqual(['created', 'created', 'failed', 'rolled-back']);
-    expect(res[2]).toMatchObject({ httpStatus: 400, code: 'Internal_EntityWithSameKeyExists', batch: 2 });
+    expect(res[2]).toMatchObject({ code: 'M1', httpStatus: 400, errorCode: 'Internal_EntityWithSameKeyExists', batch: 2 });
     expect(res[3]).toMatchObject({ batch: 2 });
     expect(r.stderr).toContain('rolled back (--atomic): batch 2 (rows 4-5); their rows were not changed');
     expect(batches()[0].headers!.isolation).toBe('snapshot');
@@ -464,13 +467,13 @@ describe('erp import', () => {
     const p = file('upd.csv', `code,jobTitle\n${a.code},Chief\n`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'updated', id: a.id }]);
+    expect(lines(r.stdout)).toEqual([{ row: 2, status: 'updated', id: a.id, code: a.code }]);
     const patch = JSON.parse(batches().at(-1)!.body!).requests[0];
     expect(patch).toMatchObject({ method: 'PATCH', headers: { 'If-Match': a['@odata.etag'] }, body: { jobTitle: 'Chief' } });
     const q = file('stale.ndjson', `${JSON.stringify({ id: b.id, '@odata.etag': 'W/"stale"', jobTitle: 'X' })}\n`);
     const s = await e2e.run(['erp', 'salespeople', 'import', '--file', q, '--update', '-o', 'ndjson']);
     expect(s.code).toBe(1);
-    expect(lines(s.stdout)[0]).toMatchObject({ row: 1, status: 'failed', httpStatus: 412, code: 'Request_EntityChanged', id: b.id });
+    expect(lines(s.stdout)[0]).toMatchObject({ row: 1, status: 'failed', httpStatus: 412, errorCode: 'Request_EntityChanged', id: b.id });
     expect(lines(s.stdout)[0].message).toMatch(/^the salesperson\/purchaser was changed by someone else since its ETag was read; it was left as it was/);
   });
 });
@@ -584,7 +587,7 @@ describe('erp import interrupted', () => {
     const p = file('auth.csv', 'code\nU1\nU2\n');
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson'], { env: { VX_ERP_TOKEN: 'wrong' } });
     expect(r.code).toBe(3);
-    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.code])).toEqual([
+    expect(lines(r.stdout).map((x) => [x.row, x.status, x.httpStatus, x.errorCode])).toEqual([
       [2, 'failed', 401, 'Authentication_InvalidCredentials'],
       [3, 'failed', 401, 'Authentication_InvalidCredentials'],
     ]);

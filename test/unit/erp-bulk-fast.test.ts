@@ -29,12 +29,12 @@ describe('import hot path', () => {
         fc.nat(),
         text,
         fc.constantFrom<RowState>('done', 'failed', 'unknown', 'rolled-back'),
-        fc.record({ id: fc.option(text, { nil: undefined }), number: fc.option(text, { nil: undefined }), httpStatus: fc.option(fc.nat(599), { nil: undefined }), code: fc.option(text, { nil: undefined }) }),
+        fc.record({ id: fc.option(text, { nil: undefined }), key: fc.option(text, { nil: undefined }), httpStatus: fc.option(fc.nat(599), { nil: undefined }), code: fc.option(text, { nil: undefined }) }),
         (row, hash, state, r) => {
           expect(sentLine(row, hash)).toBe(`${JSON.stringify({ row, hash, state: 'sent' })}\n`);
           const entry: Record<string, unknown> = { row, hash, state };
           if (r.id) entry.id = r.id;
-          if (r.number) entry.number = r.number;
+          if (r.key) entry.key = r.key;
           if (r.httpStatus) entry.status = r.httpStatus;
           if (r.code) entry.code = r.code;
           expect(outcomeLine(row, hash, state, r)).toBe(`${JSON.stringify(entry)}\n`);

@@ -56,7 +56,7 @@ async function readEtags(r: BulkRun, list: Target[], results: ResultLog): Promis
   for (const t of need) {
     const f = found.get(t.row)!;
     if (f.failure) results.add({ ...f.failure, id: t.id });
-    else Object.assign(t, { etag: f.etag, number: f.number });
+    else Object.assign(t, { etag: f.etag, key: f.key });
   }
 }
 
@@ -76,7 +76,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
     await runBatches(r.batch, items, r.bulk, () => undefined, (chunk, res, no) => {
       chunk.forEach((c, i) => {
         const t = byRow.get(c.row)!;
-        const x = resultOf(c.row, res[i], r.action === 'delete' ? 'deleted' : 'done', no, { id: t.id, ...(t.number ? { number: t.number } : {}) });
+        const x = resultOf(c.row, res[i], r.action === 'delete' ? 'deleted' : 'done', no, undefined, { id: t.id, ...(t.key ? { key: t.key } : {}) });
         if (x.status === 'unknown') x.check = getCommand(r.set, t.id);
         results.add(x);
       });

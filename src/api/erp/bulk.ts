@@ -17,9 +17,11 @@ export interface RowResult {
   row: number;
   status: ResultStatus;
   id?: string;
-  number?: string;
+  /** the record's own key (its humanKey: a salesperson's code, a sales order's number) */
+  key?: string;
   /** the operation's HTTP status when it failed */
   httpStatus?: number;
+  /** the service's error code when it failed */
   code?: string;
   message?: string;
   /** the batch, for rolled-back rows */
@@ -158,17 +160,18 @@ export function checkCommand(set: ErpSet, field: string, values: readonly string
   return `vx erp ${set.noun} list --filter "${q(filter)}"`;
 }
 
-/** A result from an operation's outcome. */
-export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, extra?: Partial<RowResult>): RowResult {
+/** A result from an operation's outcome; `keyField` names the record's own key (the set's humanKey), read from the answer. */
+export function resultOf(row: number, r: OpResult, done: ResultStatus, batchNo: number, keyField: string | undefined, extra?: Partial<RowResult>): RowResult {
   switch (r.kind) {
     case 'done': {
       // (built field by field: one result per imported row; same keys, in the same order, as
-      // `{ row, status, ...extra, id, number }`, id and number only when the body has them)
+      // `{ row, status, ...extra, id, key }`, id and key only when the body has them)
       const out: RowResult = extra ? { row, status: done, ...extra } : { row, status: done };
       const b = r.body as Record<string, unknown> | undefined;
       if (b && typeof b === 'object') {
         if (typeof b.id === 'string') out.id = b.id;
-        if (typeof b.number === 'string' && b.number) out.number = b.number;
+        const k = keyField !== undefined ? b[keyField] : undefined;
+        if (typeof k === 'string' && k) out.key = k;
       }
       return out;
     }
@@ -190,15 +193,16 @@ export interface Found {
   row: number;
   id?: string;
   etag?: string;
-  number?: string;
+  /** the record's own key (humanKey) */
+  key?: string;
   /** the record as read (the fields of `select`) */
   record?: Record<string, unknown>;
   failure?: RowResult;
 }
 
-/** The fields a bulk run reads of each record: its id, and its number where it has one. */
+/** The fields a bulk run reads of each record: its id, and its own key (humanKey) where it has one. */
 export function idFields(set: ErpSet): string {
-  return ['id', ...(set.fields.number ? ['number'] : [])].join(',');
+  return ['id', ...(set.humanKey ? [set.humanKey] : [])].join(',');
 }
 
 /** The GET operations of `lookup` (also what --dry-run shows): by id, or `$filter=<key> eq '…'`. */
@@ -235,7 +239,7 @@ export async function lookup(
       const r = results[i];
       const k = byRow.get(it.row)!;
       if (r.kind !== 'done') {
-        const res = resultOf(it.row, r, 'failed', no);
+        const res = resultOf(it.row, r, 'failed', no, set.humanKey);
         if (res.status === 'unknown') res.status = 'failed'; // a read that was not answered changed nothing
         out.set(it.row, { row: it.row, failure: { ...res, message: `reading the ${set.singular} failed: ${res.message ?? ''}` } });
         return;
@@ -247,7 +251,8 @@ export async function lookup(
         return;
       }
       const etag = typeof rec['@odata.etag'] === 'string' ? rec['@odata.etag'] : r.headers.etag;
-      out.set(it.row, { row: it.row, id: String(rec.id), etag, ...(typeof rec.number === 'string' ? { number: rec.number } : {}), ...(select ? { record: rec } : {}) });
+      const key = set.humanKey !== undefined ? rec[set.humanKey] : undefined;
+      out.set(it.row, { row: it.row, id: String(rec.id), etag, ...(typeof key === 'string' && key ? { key } : {}), ...(select ? { record: rec } : {}) });
     });
   });
   return out;

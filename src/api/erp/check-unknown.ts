@@ -74,11 +74,11 @@ class Check {
     return keys;
   }
 
-  /** The fields read of each record found: its id and number, and the rows' fields when they are compared. */
+  /** The fields read of each record found: its id and own key, and the rows' fields when they are compared. */
   fields(): string | undefined {
     if (!this.compare) return undefined;
     const rows = [...this.byRow.values()];
-    return [...new Set(['id', ...(this.set.fields.number ? ['number'] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',');
+    return [...new Set(['id', ...(this.set.humanKey ? [this.set.humanKey] : []), ...rows.flatMap((r) => Object.keys(r.row.body))])].join(',');
   }
 
   /** A lookup that failed (not found, several, a failed read): the row is absent (sent now) or stays unknown. */
@@ -99,7 +99,7 @@ class Check {
     const { row } = this.byRow.get(k.row)!;
     const { set, mode } = this;
     const what = `${k.field} ${k.value}`;
-    const extra = { id: f.id, ...(f.number ? { number: f.number } : {}) };
+    const extra = { id: f.id, ...(f.key ? { key: f.key } : {}) };
     const off = this.compare ? Object.keys(row.body).find((name) => !sameValue(f.record?.[name], row.body[name])) : undefined;
     const differs = off !== undefined && `--check-unknown found a ${set.singular} (${what}) without the row's values (${off} is ${JSON.stringify(f.record?.[off] ?? null)}, the row has ${JSON.stringify(row.body[off])})`;
     const by = mode === 'create' && f.id ? this.createdBy.get(f.id.toLowerCase()) : undefined;

@@ -67,12 +67,13 @@ function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], polic
     const prev = journal.previous.get(row.row);
     if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') send.push(row);
     else if (prev.hash !== row.hash) changed.push(row.row);
-    else if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.number ? { number: prev.number } : {}) });
+    else if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
     else if (policy === 'resend') send.push(row);
     else if (policy === 'check') toCheck.push({ row, id: prev.id });
     else {
       const check = checksFor(r.set, r.mode, [row], () => prev.id)[0];
-      results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)', ...(check ? { check } : {}) });
+      const key = ownKey(r.set, row);
+      results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), ...(key ? { key } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)', ...(check ? { check } : {}) });
     }
   }
   if (changed.length) {
@@ -83,6 +84,15 @@ function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], polic
     );
   }
   return { send, toCheck };
+}
+
+/** The record's own key as the row gives it (its humanKey field, or the key that finds it on update), when the answer did not. */
+function ownKey(set: ErpSet, row: Row): string | undefined {
+  const k = set.humanKey;
+  if (k === undefined) return undefined;
+  if (row.key?.field === k) return row.key.value;
+  const v = row.body[k];
+  return typeof v === 'string' && v ? v : undefined;
 }
 
 /**
@@ -106,6 +116,7 @@ class Outcomes {
 
   record(x: RowResult): void {
     const row = this.byRow[x.row] as Row | undefined;
+    if (row && x.key === undefined) x.key = ownKey(this.r.set, row);
     if (x.status === 'unknown' && row) x.check = checksFor(this.r.set, this.r.mode, [row], () => x.id)[0];
     this.results.add(x);
     if (!row) return;
@@ -170,7 +181,7 @@ async function sendUpdates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
   }
   await runBatches(batch, items, bulk, (chunk) => out.sent(chunk.map((c) => byRow.get(c.row)!)), (chunk, res, no) => {
     chunk.forEach((c, i) => {
-      const result = resultOf(c.row, res[i], 'updated', no);
+      const result = resultOf(c.row, res[i], 'updated', no, set.humanKey);
       if (result.status === 'failed' && (result.httpStatus === 412 || result.httpStatus === 409)) {
         result.message = `the ${set.singular} was changed by someone else since its ETag was read; it was left as it was (${result.message})`;
       }
@@ -184,7 +195,7 @@ async function sendCreates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
   const url = r.client.collectionUrl(r.set);
   const items: BulkItem[] = rows.map((x) => ({ row: x.row, op: { method: 'POST', url, body: x.body } }));
   await runBatches(r.batch, items, r.bulk, (chunk) => out.sent(chunk.map((c) => out.byRow[c.row])), (chunk, res, no) => {
-    chunk.forEach((c, i) => out.record(resultOf(c.row, res[i], 'created', no)));
+    chunk.forEach((c, i) => out.record(resultOf(c.row, res[i], 'created', no, r.set.humanKey)));
     out.flushSoon();
   });
 }

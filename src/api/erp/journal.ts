@@ -22,6 +22,8 @@ export interface JournalEntry {
   hash: string;
   state: RowState;
   id?: string;
+  /** the record's own key (humanKey; journals of earlier versions name it `number`) */
+  key?: string;
   number?: string;
   status?: number;
   code?: string;
@@ -39,11 +41,11 @@ export function sentLine(row: number, hash: string): string {
   return `{"row":${row},"hash":${JSON.stringify(hash)},"state":"sent"}\n`;
 }
 
-/** The line of `{ row, hash, state, id?, number?, status?, code? }` (those of the result given and not empty; status is its httpStatus). */
-export function outcomeLine(row: number, hash: string, state: RowState, o: { id?: string; number?: string; httpStatus?: number; code?: string }): string {
+/** The line of `{ row, hash, state, id?, key?, status?, code? }` (those of the result given and not empty; status is its httpStatus). */
+export function outcomeLine(row: number, hash: string, state: RowState, o: { id?: string; key?: string; httpStatus?: number; code?: string }): string {
   let s = `{"row":${row},"hash":${JSON.stringify(hash)},"state":"${state}"`;
   if (o.id) s += `,"id":${JSON.stringify(o.id)}`;
-  if (o.number) s += `,"number":${JSON.stringify(o.number)}`;
+  if (o.key) s += `,"key":${JSON.stringify(o.key)}`;
   if (o.httpStatus) s += `,"status":${JSON.stringify(o.httpStatus)}`;
   if (o.code) s += `,"code":${JSON.stringify(o.code)}`;
   return `${s}}\n`;
@@ -148,7 +150,9 @@ export class Journal {
             if (i === lines.length - 1 || (i === lines.length - 2 && !lines[lines.length - 1].trim())) continue;
             throw new UsageError(`the journal ${path} is damaged at line ${i + 1}; name another file with --journal`);
           }
-          if (typeof e.row === 'number') this.previous.set(e.row, e);
+          if (typeof e.row !== 'number') continue;
+          if (e.key === undefined && typeof e.number === 'string') e.key = e.number;
+          this.previous.set(e.row, e);
         }
       }
     }

@@ -36,15 +36,19 @@ export interface Target {
   row: number;
   id: string;
   etag?: string;
-  number?: string;
+  /** the record's own key (humanKey) */
+  key?: string;
 }
 
-/** Every record the query matches: its id, ETag and number, numbered from 1 as rows. */
+/** Every record the query matches: its id, ETag and own key, numbered from 1 as rows. */
 export async function filterTargets(client: ErpClient, set: ErpSet, q: ListQuery): Promise<Target[]> {
   const list: Target[] = [];
   let i = 0;
   for await (const page of client.listPages(set, { ...q, select: idFields(set) }))
-    for (const e of page as Entity[]) list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof e.number === 'string' ? { number: e.number } : {}) });
+    for (const e of page as Entity[]) {
+      const key = set.humanKey !== undefined ? e[set.humanKey] : undefined;
+      list.push({ row: ++i, id: String(e.id), etag: typeof e['@odata.etag'] === 'string' ? e['@odata.etag'] : undefined, ...(typeof key === 'string' && key ? { key } : {}) });
+    }
   return list;
 }
 

@@ -52,7 +52,7 @@ export async function run(ctx: Ctx, set: ErpSet, action: BulkVerb, opts: BulkAct
   if (ctx.http.dryRun) return planTargets(ctx.http, r, list);
   await confirmDestructive(ctx.prompter, ctx.globals.yes, actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`));
   if (ctx.stderrIsTTY) ctx.info(`${list.length} ${plural} ${what}`);
-  const results = new Results(ctx, list.length);
+  const results = new Results(ctx, list.length, set);
   const { interrupted, checks } = await runBulkAction(r, list, results);
   await finishRun(ctx, results, action === 'delete' ? 'deleted from' : `${action.command}:`, interrupted, checks);
 }

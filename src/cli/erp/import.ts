@@ -53,7 +53,7 @@ export async function run(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void
     return;
   }
   const journal = openJournal(set, opts, client.company);
-  const results = new Results(ctx, parsed.total);
+  const results = new Results(ctx, parsed.total, set);
   // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
   // does not cut the run short with batches out (their rows would be left unknown) and exit 0
   ctx.host.keepOnOutputGone = true;

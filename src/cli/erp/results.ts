@@ -5,15 +5,38 @@ import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { InterruptedError, oneLine, ServiceError } from '../../core/errors.js';
 import type { Column } from '../../core/output/index.js';
+import type { ErpSet } from '../../model/erp/index.js';
 
-const RESULT_COLUMNS: Column[] = [
-  { header: 'ROW', get: 'row', align: 'right', keep: true },
-  { header: 'STATUS', get: 'status', keep: true },
-  { header: 'ID', get: 'id' },
-  { header: 'NUMBER', get: 'number', optional: true },
-  { header: 'CODE', get: 'code', optional: true },
-  { header: 'MESSAGE', get: 'message' },
-];
+/**
+ * The columns of the results: the record's own key under its field's name (CODE of a salesperson,
+ * NUMBER of a sales order), the id (dropped first on a narrow terminal where a key names the
+ * record), the failure's HTTP status and the service's error code (ERROR), the message.
+ */
+function resultColumns(keyName: string | undefined): Column[] {
+  return [
+    { header: 'ROW', get: 'row', align: 'right', keep: true },
+    { header: 'STATUS', get: 'status', keep: true },
+    ...(keyName ? [{ header: keyName.toUpperCase(), get: keyName, keep: true }] : []),
+    { header: 'ID', get: 'id', optional: keyName !== undefined || undefined },
+    { header: 'ERROR', get: (r: Record<string, unknown>) => [r.httpStatus, r.errorCode].filter((x) => x !== undefined).join(' '), optional: true },
+    { header: 'MESSAGE', get: 'message' },
+  ];
+}
+
+/** A result as printed (JSON, ndjson, tables): the record's own key under its field's name, the service's error code as `errorCode`. */
+function resultView(keyName: string): (r: RowResult) => Record<string, unknown> {
+  return (r) => {
+    const o: Record<string, unknown> = { row: r.row, status: r.status };
+    if (r.id !== undefined) o.id = r.id;
+    if (r.key !== undefined) o[keyName] = r.key;
+    if (r.httpStatus !== undefined) o.httpStatus = r.httpStatus;
+    if (r.code !== undefined) o.errorCode = r.code;
+    if (r.message !== undefined) o.message = r.message;
+    if (r.batch !== undefined) o.batch = r.batch;
+    if (r.check !== undefined) o.check = r.check;
+    return o;
+  };
+}
 
 /** Where results go: ndjson line by line as they come; other formats at the end, in row order. */
 export class Results implements ResultLog {
@@ -25,10 +48,16 @@ export class Results implements ResultLog {
   /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
   outputGone = false;
 
+  private readonly view: (r: RowResult) => Record<string, unknown>;
+  private readonly columns: Column[];
+
   constructor(
     private readonly ctx: Ctx,
     readonly total: number,
+    set: ErpSet,
   ) {
+    this.view = resultView(set.humanKey ?? 'key');
+    this.columns = resultColumns(set.humanKey);
     this.streaming = ctx.explicitFormat() === 'ndjson';
     ctx.io.stdout.once('error', () => (this.outputGone = true));
   }
@@ -36,7 +65,7 @@ export class Results implements ResultLog {
   add(r: RowResult): void {
     this.all.push(r);
     this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
-    if (this.streaming) this.lines += `${JSON.stringify(r)}\n`;
+    if (this.streaming) this.lines += `${JSON.stringify(this.view(r))}\n`;
   }
 
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
@@ -63,7 +92,7 @@ export class Results implements ResultLog {
     // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
     const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !SUCCEEDED.has(r.status));
     if (!rows.length && !this.ctx.explicitFormat() && this.ctx.stdoutIsTTY) return;
-    await this.ctx.print(rows, { columns: RESULT_COLUMNS, empty: 'no rows' });
+    await this.ctx.print(rows.map(this.view), { columns: this.columns, empty: 'no rows' });
   }
 
   summary(verb: string, interrupted?: boolean): string {

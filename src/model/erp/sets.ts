@@ -24,6 +24,12 @@ export interface ActionDef {
   description: string;
   /** what happened, for the person at the terminal, e.g. "shipped and invoiced" */
   done: string;
+  /**
+   * The record the action creates in another set, when the answer does not carry it (a quote's
+   * makeOrder answers 204): found as the one record of `set` holding the source's `match` values
+   * after the action that did not before.
+   */
+  creates?: { set: string; match: readonly string[] };
 }
 
 /** A column of a set's table. */
@@ -365,7 +371,13 @@ export const ERP_SETS: readonly ErpSet[] = [
       ID_WIDE,
     ],
     actions: [
-      { command: 'make-order', action: 'makeOrder', description: 'turn the quote into a sales order', done: 'turned into a sales order' },
+      {
+        command: 'make-order',
+        action: 'makeOrder',
+        description: 'turn the quote into a sales order',
+        done: 'turned into a sales order',
+        creates: { set: 'salesOrders', match: ['customerNumber', 'externalDocumentNumber', 'currencyCode', 'totalAmountIncludingTax'] },
+      },
       { command: 'make-invoice', action: 'makeInvoice', description: 'turn the quote into a sales invoice', done: 'turned into a sales invoice' },
       { command: 'send', action: 'send', description: 'send the quote to the customer', done: 'sent' },
     ],
