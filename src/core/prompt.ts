@@ -69,12 +69,42 @@ async function loadInquirer(noColor: boolean): Promise<typeof import('@inquirer/
   }
 }
 
+/** What @inquirer/prompts is given besides a prompt's own options. */
+interface PromptContext {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+  signal?: AbortSignal;
+  clearPromptOnDone: boolean;
+}
+
+/**
+ * Runs one prompt; with `back`, Esc (a keypress event on stdin, which the prompt's readline
+ * emits) aborts it and the call throws GoBack. Ctrl-C stays an interruption.
+ */
+async function askOnce<T>(ctx: PromptContext, back: boolean | undefined, run: (c: PromptContext) => Promise<T>): Promise<T> {
+  if (!back) return run(ctx).catch(wrapCancel);
+  const { signal } = ctx;
+  const esc = new AbortController();
+  const onKey = (_s: unknown, key?: { name?: string; ctrl?: boolean; meta?: boolean }) => {
+    if (key?.name === 'escape') esc.abort();
+  };
+  process.stdin.on('keypress', onKey);
+  try {
+    return await run({ ...ctx, signal: signal ? AbortSignal.any([signal, esc.signal]) : esc.signal });
+  } catch (e) {
+    if (esc.signal.aborted && !signal?.aborted) throw new GoBack();
+    return wrapCancel(e);
+  } finally {
+    process.stdin.off('keypress', onKey);
+  }
+}
+
 /** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use; `noColor`: --no-color. */
 export function terminalPrompter(signal?: AbortSignal, opts: { noColor?: boolean } = {}): Prompter {
   let mod: typeof import('@inquirer/prompts') | undefined;
   const load = async () => (mod ??= await loadInquirer(opts.noColor === true));
   let interactive: boolean | undefined;
-  const ctx = {
+  const ctx: PromptContext = {
     get input() {
       return process.stdin;
     },
@@ -84,26 +114,7 @@ export function terminalPrompter(signal?: AbortSignal, opts: { noColor?: boolean
     signal,
     clearPromptOnDone: false,
   };
-  /**
-   * Runs one prompt; with `back`, Esc (a keypress event on stdin, which the prompt's readline
-   * emits) aborts it and the call throws GoBack. Ctrl-C stays an interruption.
-   */
-  async function ask<T>(back: boolean | undefined, run: (c: typeof ctx) => Promise<T>): Promise<T> {
-    if (!back) return run(ctx).catch(wrapCancel);
-    const esc = new AbortController();
-    const onKey = (_s: unknown, key?: { name?: string; ctrl?: boolean; meta?: boolean }) => {
-      if (key?.name === 'escape') esc.abort();
-    };
-    process.stdin.on('keypress', onKey);
-    try {
-      return await run({ ...ctx, signal: signal ? AbortSignal.any([signal, esc.signal]) : esc.signal });
-    } catch (e) {
-      if (esc.signal.aborted && !signal?.aborted) throw new GoBack();
-      return wrapCancel(e);
-    } finally {
-      process.stdin.off('keypress', onKey);
-    }
-  }
+  const ask = <T>(back: boolean | undefined, run: (c: PromptContext) => Promise<T>) => askOnce(ctx, back, run);
   return {
     get interactive() {
       return (interactive ??= isInteractive());

@@ -79,21 +79,33 @@ export interface BrowserSignInOptions {
   timeoutAdvice?: string;
 }
 
-export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions): Promise<Obtained> {
-  const state = opts.state ?? randomBytes(16).toString('base64url');
-  let settle!: { resolve: (o: Obtained) => void; reject: (e: unknown) => void };
-  const done = new Promise<Obtained>((resolve, reject) => (settle = { resolve, reject }));
-  let finished = false;
-  let origin = '';
-  const finish = (res: ServerResponse, status: number, text: string, outcome: () => void) => {
+/** The one answer a browser sign-in waits for: the browser's delivery, or a timeout or Ctrl-C (the first one counts). */
+class PendingAnswer {
+  readonly done: Promise<Obtained>;
+  /** the origin of the page served here: the only one that may deliver the answer */
+  origin = '';
+  private finished = false;
+  private settle!: { resolve: (o: Obtained) => void; reject: (e: unknown) => void };
+
+  constructor(private readonly state: string) {
+    this.done = new Promise<Obtained>((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  /** Ends the wait, unless it has ended already. */
+  end(outcome: (settle: { resolve: (o: Obtained) => void; reject: (e: unknown) => void }) => void): void {
+    if (this.finished) return;
+    this.finished = true;
+    outcome(this.settle);
+  }
+
+  private reply(res: ServerResponse, status: number, text: string, outcome: Parameters<PendingAnswer['end']>[0]): void {
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
     res.end(text);
-    if (!finished) {
-      finished = true;
-      outcome();
-    }
-  };
-  const server = createServer((req, res) => {
+    this.end(outcome);
+  }
+
+  /** The redirect listener: serves the page that posts the fragment back, and takes that post. */
+  handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== CALLBACK_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -109,11 +121,11 @@ export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions)
     }
     // only the page served here (same origin) or a client without an Origin may deliver the answer
     const from = req.headers.origin;
-    if (from !== undefined && from !== origin) {
+    if (from !== undefined && from !== this.origin) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden');
       return;
     }
-    if (finished) {
+    if (this.finished) {
       res.writeHead(409, { 'content-type': 'text/plain' }).end('This sign-in has already been answered.');
       return;
     }
@@ -121,37 +133,37 @@ export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions)
       (body) => {
         let got: Obtained;
         try {
-          got = parseFragment(body, state);
+          got = parseFragment(body, this.state);
         } catch (e) {
-          finish(res, 400, `vx: ${(e as Error).message}. Return to the terminal.`, () => settle.reject(e));
+          this.reply(res, 400, `vx: ${(e as Error).message}. Return to the terminal.`, (s) => s.reject(e));
           return;
         }
-        finish(res, 200, 'You are signed in to vx. You can close this window.', () => settle.resolve(got));
+        this.reply(res, 200, 'You are signed in to vx. You can close this window.', (s) => s.resolve(got));
       },
       () => res.writeHead(413).end(),
     );
-  });
+  }
+}
+
+export async function browserSignIn(auth: Authority, opts: BrowserSignInOptions): Promise<Obtained> {
+  const state = opts.state ?? randomBytes(16).toString('base64url');
+  const answer = new PendingAnswer(state);
+  const server = createServer((req, res) => answer.handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e) => reject(new UsageError(`cannot listen on 127.0.0.1 for the sign-in redirect: ${e.message}`)));
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
-  const redirectUri = `${origin}${CALLBACK_PATH}`;
+  answer.origin = `http://127.0.0.1:${port}`;
+  const redirectUri = `${answer.origin}${CALLBACK_PATH}`;
   const timer = setTimeout(() => {
-    if (finished) return;
-    finished = true;
-    settle.reject(new AuthError(`sign-in timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser; nothing was stored${opts.timeoutAdvice ? `; ${opts.timeoutAdvice}` : ''}`));
+    answer.end((s) => s.reject(new AuthError(`sign-in timed out after ${Math.round(opts.timeoutMs / 1000)} s without an answer from the browser; nothing was stored${opts.timeoutAdvice ? `; ${opts.timeoutAdvice}` : ''}`)));
   }, opts.timeoutMs);
-  const onAbort = () => {
-    if (finished) return;
-    finished = true;
-    settle.reject(new InterruptedError());
-  };
+  const onAbort = () => answer.end((s) => s.reject(new InterruptedError()));
   opts.signal.addEventListener('abort', onAbort, { once: true });
   try {
     await opts.onUrl(authorizeUrl(auth, redirectUri, state));
-    return await done;
+    return await answer.done;
   } catch (e) {
     if (e instanceof VxError) throw e;
     throw new AuthError(`sign-in failed: ${(e as Error).message}`);

@@ -255,66 +255,65 @@ function system(state: TranslatorState, q: Query, source: string, target: string
   throw bad(C.noCustomSystem, `No custom system of category '${q.category}' translates from ${source} to ${target} (allowFallback=false).`);
 }
 
-async function translate(req: EmuRequest): Promise<EmuReply> {
-  const state = req.emulator.state.translator as TranslatorState;
-  // a state loaded from a --state file has no call log yet
-  if (!state.calls) Object.defineProperty(state, 'calls', { value: [], enumerable: false, writable: true });
-  const q = parseQuery(req);
-  const texts = readTexts(req);
+/** The characters of the request's texts, checked against the item and request limits. */
+function countChecked(texts: readonly string[], targets: number): number {
   let chars = 0;
   for (let i = 0; i < texts.length; i++) {
     const n = countChars(texts[i]);
     if (n > LIMITS.maxItemChars) throw bad(C.itemTooLong, `The input text of element ${i} is too long: ${n} characters; at most ${LIMITS.maxItemChars}.`);
     chars += n;
   }
-  if (chars * q.to.length > LIMITS.maxRequestChars) {
-    throw bad(C.requestTooLarge, `The request is too large: ${chars} characters x ${q.to.length} targets = ${chars * q.to.length}; at most ${LIMITS.maxRequestChars}.`);
+  if (chars * targets > LIMITS.maxRequestChars) {
+    throw bad(C.requestTooLarge, `The request is too large: ${chars} characters x ${targets} targets = ${chars * targets}; at most ${LIMITS.maxRequestChars}.`);
   }
-  // an enforced character rate (--rate translator=N, or the rate:N fault rule): the real 429001
-  const rate = req.emulator.faults.rate;
-  if (rate) {
-    const wait = spendChars(rate, chars * q.to.length);
-    if (wait) {
-      throw new EmuError(429, String(C.throttledChars), 'The server rejected the request because the client has exceeded request limits.', { 'Retry-After': String(wait) });
-    }
+  return chars;
+}
+
+/** One text's translation into `target` (the source language known), as the service shapes it. */
+function translation(text: string, source: string, target: string, k: number, sys: 'Custom' | 'Microsoft', q: Query): Translation {
+  const same = source === target;
+  const marker = same ? '' : sys === 'Custom' ? `[${target}:custom] ` : `[${target}] `;
+  const prof = { action: q.profanityAction, marker: q.profanityMarker };
+  const t: Translation = { to: target, text: '' };
+  let proj = '';
+  if (q.html) t.text = translateHtml(text, marker, prof, !same);
+  else ({ text: t.text, proj } = translatePlain(text, marker, prof, !same));
+  if (q.toScript) t.transliteration = { script: q.toScript[k], text: transliterate(t.text, q.toScript[k]) };
+  if (q.alignment) t.alignment = { proj: !q.html && alignmentSupported(source, target) ? proj : '' };
+  if (q.sentenceLength) t.sentLen = { srcSentLen: sentenceLengths(text, source), transSentLen: sentenceLengths(t.text, target) };
+  return t;
+}
+
+/** One item's result: its detected language (when no `from`), its translations, its text in the usual script. */
+function translateItem(text: string, q: Query, state: TranslatorState, detectAll: Detector | undefined, used: ('Custom' | 'Microsoft')[]): TranslateResult {
+  const result = {} as TranslateResult;
+  let source = q.from;
+  if (!source) {
+    const d = detect(detectAll!, languageText(text, q.html));
+    result.detectedLanguage = d ?? { language: q.suggestedFrom ?? 'en', score: 0 };
+    source = result.detectedLanguage.language;
   }
-  const detectAll = q.from ? undefined : await loadDetector();
-  // X-MT-System: one entry per translation (item by item, target by target), as the recorded sessions show
-  const used: ('Custom' | 'Microsoft')[] = [];
-  const results: TranslateResult[] = texts.map((text) => {
-    const result = {} as TranslateResult;
-    let source = q.from;
-    if (!source) {
-      const d = detect(detectAll!, languageText(text, q.html));
-      result.detectedLanguage = d ?? { language: q.suggestedFrom ?? 'en', score: 0 };
-      source = result.detectedLanguage.language;
-    }
-    result.translations = q.to.map((target, k) => {
-      const sys = system(state, q, source!, target);
-      used.push(sys);
-      const same = source === target;
-      const marker = same ? '' : sys === 'Custom' ? `[${target}:custom] ` : `[${target}] `;
-      const prof = { action: q.profanityAction, marker: q.profanityMarker };
-      const t: Translation = { to: target, text: '' };
-      let proj = '';
-      if (q.html) t.text = translateHtml(text, marker, prof, !same);
-      else ({ text: t.text, proj } = translatePlain(text, marker, prof, !same));
-      if (q.toScript) t.transliteration = { script: q.toScript[k], text: transliterate(t.text, q.toScript[k]) };
-      if (q.alignment) t.alignment = { proj: !q.html && alignmentSupported(source!, target) ? proj : '' };
-      if (q.sentenceLength) t.sentLen = { srcSentLen: sentenceLengths(text, source!), transSentLen: sentenceLengths(t.text, target) };
-      return t;
-    });
-    // text written in a script that is not the usual one of its language: also in the usual script
-    const usual = LANGUAGES[source];
-    const plainAscii = usual === 'Latn' && !q.fromScript && !NON_ASCII.test(text);
-    const written = plainAscii ? 'Latn' : (q.fromScript ?? dominantScript(text));
-    if (!q.html && written && usual && written !== usual && (written === 'Latn' || usual === 'Latn')) {
-      // a script the emulator cannot write (Devanagari, Han...) keeps the text as it is: the field is there all the same
-      result.sourceText = { text: TRANSLITERATION_SCRIPTS.includes(usual) ? transliterate(text, usual) : text };
-    }
-    return result;
+  const from = source;
+  result.translations = q.to.map((target, k) => {
+    const sys = system(state, q, from, target);
+    used.push(sys);
+    return translation(text, from, target, k, sys, q);
   });
-  const billed = chars * q.to.length;
+  // text written in a script that is not the usual one of its language: also in the usual script
+  const usual = LANGUAGES[from];
+  const plainAscii = usual === 'Latn' && !q.fromScript && !NON_ASCII.test(text);
+  const written = plainAscii ? 'Latn' : (q.fromScript ?? dominantScript(text));
+  if (!q.html && written && usual && written !== usual && (written === 'Latn' || usual === 'Latn')) {
+    // a script the emulator cannot write (Devanagari, Han...) keeps the text as it is: the field is there all the same
+    result.sourceText = { text: TRANSLITERATION_SCRIPTS.includes(usual) ? transliterate(text, usual) : text };
+  }
+  return result;
+}
+
+/** Keeps the call in the translator's own log (the last REQUEST_LOG_SIZE), for tests that check what was sent. */
+function logCall(state: TranslatorState, req: EmuRequest, texts: string[], chars: number, billed: number): void {
+  // a state loaded from a --state file has no call log yet
+  if (!state.calls) Object.defineProperty(state, 'calls', { value: [], enumerable: false, writable: true });
   const trace = req.headers['x-clienttraceid'] ?? one(req.query, 'ClientTraceId');
   const region = req.headers['vendor-subscription-region'];
   state.calls.push({
@@ -327,6 +326,23 @@ async function translate(req: EmuRequest): Promise<EmuReply> {
     billed,
   });
   if (state.calls.length > REQUEST_LOG_SIZE) state.calls.splice(0, state.calls.length - REQUEST_LOG_SIZE);
+}
+
+async function translate(req: EmuRequest): Promise<EmuReply> {
+  const state = req.emulator.state.translator as TranslatorState;
+  const q = parseQuery(req);
+  const texts = readTexts(req);
+  const chars = countChecked(texts, q.to.length);
+  const billed = chars * q.to.length;
+  // an enforced character rate (--rate translator=N, or the rate:N fault rule): the real 429001
+  const rate = req.emulator.faults.rate;
+  const wait = rate ? spendChars(rate, billed) : 0;
+  if (wait) throw new EmuError(429, String(C.throttledChars), 'The server rejected the request because the client has exceeded request limits.', { 'Retry-After': String(wait) });
+  const detectAll = q.from ? undefined : await loadDetector();
+  // X-MT-System: one entry per translation (item by item, target by target), as the recorded sessions show
+  const used: ('Custom' | 'Microsoft')[] = [];
+  const results = texts.map((text) => translateItem(text, q, state, detectAll, used));
+  logCall(state, req, texts, chars, billed);
   return {
     status: 200,
     headers: { 'X-MT-System': used.join(','), 'X-Metered-Usage': String(billed) },
