@@ -56,15 +56,15 @@ describe('memory store', () => {
     const params: TranslateParams = { to: ['de', 'fr'], includeAlignment: true };
     let m = await TranslationMemory.open(path);
     const k = m.idsFor(keyOptions(params));
-    expect(m.lookup(k, 'x')).toBeUndefined();
+    expect(await m.lookup(k, 'x')).toBeUndefined();
     m.store(k, 'x', result, 1_700_000_000);
     await m.close();
     m = await TranslationMemory.open(path);
-    expect(JSON.stringify(m.lookup(k, 'x'))).toBe(JSON.stringify(result));
+    expect(JSON.stringify(await m.lookup(k, 'x'))).toBe(JSON.stringify(result));
     // one target alone is a hit too; another option is not
     const [de] = m.idsFor(keyOptions({ to: ['de'], includeAlignment: true }));
-    expect(m.lookup([de], 'x')).toEqual({ ...result, translations: [result.translations[0]] });
-    expect(m.lookup(m.idsFor(keyOptions({ to: ['de'] })), 'x')).toBeUndefined();
+    expect(await m.lookup([de], 'x')).toEqual({ ...result, translations: [result.translations[0]] });
+    expect(await m.lookup(m.idsFor(keyOptions({ to: ['de'] })), 'x')).toBeUndefined();
     const stats = await m.stats();
     expect(stats).toMatchObject({ entries: 2, pairs: { 'auto>de': 1, 'auto>fr': 1 }, oldest: 1_700_000_000, newest: 1_700_000_000 });
     expect(await m.prune((e) => e.options.to === 'fr')).toBe(1);
@@ -79,9 +79,9 @@ describe('memory store', () => {
     m.store(k, 'x', { translations: [{ to: 'de' } as unknown as Translation, { text: '[fr] x', to: 'fr' }] });
     m.store(k, 'y', { translations: [{ text: 7, to: 'de' } as unknown as Translation, { text: '[fr] y', to: 'fr' }] });
     await m.flush();
-    expect(m.lookup([k[0]], 'x')).toBeUndefined();
-    expect(m.lookup([k[0]], 'y')).toBeUndefined();
-    expect(m.lookup([k[1]], 'x')).toEqual({ translations: [{ text: '[fr] x', to: 'fr' }] });
+    expect(await m.lookup([k[0]], 'x')).toBeUndefined();
+    expect(await m.lookup([k[0]], 'y')).toBeUndefined();
+    expect(await m.lookup([k[1]], 'x')).toEqual({ translations: [{ text: '[fr] x', to: 'fr' }] });
     // what an older vx stored so: read as a miss (sent again), never as an answer without text
     expect(decodeValue('J1700000000\0{"translations":[{"to":"de"}]}')).toBeUndefined();
     expect(decodeValue('J1700000000\0{"translations":[{"to":"de","text":"ok"}]}')).toEqual({ stored: 1_700_000_000, result: { translations: [{ to: 'de', text: 'ok' }] } });
@@ -118,8 +118,8 @@ describe('memory store', () => {
     const texts = ['Save', '', 'ümlaut 😀 文字', long, lone, 'a\ud801b', 'x'.repeat(600)];
     texts.forEach((t, i) => m.store(k, t, { translations: [{ text: `#${i}`, to: 'de' }] }));
     await m.flush();
-    texts.forEach((t, i) => expect(m.lookup(k, t)).toEqual({ translations: [{ text: `#${i}`, to: 'de' }] }));
-    expect(m.lookup(k, 'x'.repeat(602))).toBeUndefined();
+    for (const [i, t] of texts.entries()) expect(await m.lookup(k, t)).toEqual({ translations: [{ text: `#${i}`, to: 'de' }] });
+    expect(await m.lookup(k, 'x'.repeat(602))).toBeUndefined();
     const sources: string[] = [];
     for await (const e of m.entries()) sources.push(e.source);
     expect(sources.sort()).toEqual([...texts].sort());
@@ -145,9 +145,9 @@ describe('memory store', () => {
     expect((m as unknown as { backend: { db: object } }).backend.db).not.toBe(before);
     await committing;
     await m.flush();
-    expect(m.lookup(k, 'line 1999')).toEqual({ translations: [{ text: 'Zeile 1999', to: 'de' }] });
-    expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
-    expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
+    expect(await m.lookup(k, 'line 1999')).toEqual({ translations: [{ text: 'Zeile 1999', to: 'de' }] });
+    expect(await m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
+    expect(await m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
     expect((await m.stats()).entries).toBe(2002);
     await m.close();
   });
@@ -171,8 +171,8 @@ describe('memory store', () => {
     await relieved;
     await committed;
     await m.flush();
-    expect(m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
-    expect(m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
+    expect(await m.lookup(k, 'queued')).toEqual({ translations: [{ text: 'wartet', to: 'de' }] });
+    expect(await m.lookup(k, 'during')).toEqual({ translations: [{ text: 'während', to: 'de' }] });
     await m.close();
   });
 
@@ -187,7 +187,7 @@ describe('memory store', () => {
     b.store(k, 'via link', { translations: [{ text: 'über den Link', to: 'de' }] });
     await b.close();
     expect(existsSync(`${link}-lock`)).toBe(false);
-    expect(a.lookup(k, 'via link')).toEqual({ translations: [{ text: 'über den Link', to: 'de' }] });
+    expect(await a.lookup(k, 'via link')).toEqual({ translations: [{ text: 'über den Link', to: 'de' }] });
     await a.close();
   });
 
@@ -261,7 +261,7 @@ describe('memory store', () => {
     }
     // the good one still opens and answers
     const again = await TranslationMemory.open(good, { readOnly: true });
-    expect(again.lookup(k, 'line 2999')).toEqual({ translations: [{ text: 'Zeile 2999', to: 'de' }] });
+    expect(await again.lookup(k, 'line 2999')).toEqual({ translations: [{ text: 'Zeile 2999', to: 'de' }] });
     await again.close();
   });
 });

@@ -88,7 +88,7 @@ describe('translateReusing', () => {
     expect(results.map((r) => r.translations[0].text)).toEqual(['Speichern', '[de] Open', 'Speichern', '[de] Open']);
     expect(totals).toMatchObject({ sent: 1, memoryHits: 1, duplicates: 2 });
     await store.flush();
-    expect(store.lookup(ids, 'Open')).toEqual(answer('Open'));
+    expect(await store.lookup(ids, 'Open')).toEqual(answer('Open'));
     await store.close();
   });
 
@@ -118,8 +118,8 @@ describe('translateReusing', () => {
     expect(totals).toEqual({ items: 7, sent: 4, memoryHits: 1, partialHits: 2, duplicates: 2 });
     // what was sent is stored for the targets it was sent to: every target of Save and Open is there now
     await store.flush();
-    expect(store.lookup(ids, 'Save')?.translations).toEqual(save.translations);
-    expect(store.lookup(ids, 'Open')?.translations).toEqual(open.translations);
+    expect((await store.lookup(ids, 'Save'))?.translations).toEqual(save.translations);
+    expect((await store.lookup(ids, 'Open'))?.translations).toEqual(open.translations);
     await store.close();
   });
 

@@ -21,7 +21,7 @@
 import { countChars, type TranslateResult } from '../../model/translator.js';
 import { UsageError } from '../../core/errors.js';
 import { Wakeup } from '../../core/wakeup.js';
-import { completeResult, type TranslationMemory } from './memory/index.js';
+import { completeResult, type Recall, type TranslationMemory } from './memory/index.js';
 import { itemProblem } from './batcher.js';
 import { ItemTooLong } from './stream.js';
 
@@ -204,12 +204,10 @@ export async function* translateReusing(
   async function* misses(): AsyncGenerator<readonly string[]> {
     let out: string[] = [];
     try {
-      for await (const v of items as AsyncIterable<string | readonly string[]>) {
-        const chunk = typeof v === 'string' ? [v] : v;
-        for (const text of chunk) {
+      for await (const { chunk, recalled: found } of withRecall(items, memory, seen, partial !== undefined)) {
+        for (let c = 0; c < chunk.length; c++) {
+          const text = chunk[c];
           if (closing) return;
-          // the store's pages read so far leave the process's memory now and then
-          if (memory?.store.relieveDue) await memory.store.relieve();
           readCount++;
           let slot = seen.get(text);
           let lane = main;
@@ -217,13 +215,15 @@ export async function* translateReusing(
             totals.duplicates++;
           } else {
             slot = { text, item: readCount };
-            const found = memory && recall(memory, text, partial !== undefined);
-            if (found && 'result' in found) {
-              slot.result = found.result;
+            const f = memory && found![c];
+            // (no await per line: only a text the window let go of within the slice is asked for alone)
+            const r = f === UNASKED ? await recallOne(memory!, text, partial !== undefined) : f;
+            if (r && 'result' in r) {
+              slot.result = r.result;
               totals.memoryHits++;
-            } else if (found) {
-              slot.parts = found.parts;
-              lane = laneFor(found.missing);
+            } else if (r) {
+              slot.parts = r.parts;
+              lane = laneFor(r.missing);
               totals.partialHits = (totals.partialHits ?? 0) + 1;
             }
             seen.set(text, slot);
@@ -364,14 +364,58 @@ export interface ReuseEstimate extends ReuseTotals {
   partialSaved?: number;
 }
 
+/** texts the memory is asked for at once, at most */
+const RECALL_SLICE = 2048;
+
+/** `texts` in pieces of RECALL_SLICE at most */
+function* slices(texts: readonly string[]): Generator<readonly string[]> {
+  if (texts.length <= RECALL_SLICE) yield texts;
+  else for (let i = 0; i < texts.length; i += RECALL_SLICE) yield texts.slice(i, i + RECALL_SLICE);
+}
+
 /**
- * What the memory holds of `text`: the whole result, or (with `parts`, for several targets) the
- * parts of some targets and which are missing; undefined when it has nothing to give.
+ * What the memory holds of each distinct text of `texts` the window does not hold, in one lookup:
+ * the whole result, or (with `parts`, for several targets) the parts of some targets and which are
+ * missing; undefined when it has nothing to give.
  */
-function recall(memory: NonNullable<ReuseOptions['memory']>, text: string, parts: boolean): ReturnType<TranslationMemory['lookupParts']> {
-  if (parts && memory.ids.length > 1) return memory.store.lookupParts(memory.ids, text);
-  const result = memory.store.lookup(memory.ids, text);
-  return result && { result };
+/** what recallSlice answers for a text it did not ask the memory for (the window held it) */
+const UNASKED = 'unasked';
+
+/** The input in slices (RECALL_SLICE texts at most), each with what the memory holds of its texts (see recallSlice). */
+async function* withRecall(
+  items: AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>,
+  memory: ReuseOptions['memory'],
+  seen: Generations<unknown>,
+  parts: boolean,
+): AsyncGenerator<{ chunk: readonly string[]; recalled?: (Recall | undefined | typeof UNASKED)[] }> {
+  for await (const v of items as AsyncIterable<string | readonly string[]>) {
+    for (const chunk of slices(typeof v === 'string' ? [v] : v)) yield { chunk, recalled: memory && (await recallSlice(memory, chunk, seen, parts)) };
+  }
+}
+
+/**
+ * What the memory holds of each text of `texts` (by position) the window does not hold, in one
+ * lookup: the whole result, or (with `parts`, for several targets) the parts of some targets and
+ * which are missing; undefined when it has nothing to give; UNASKED for a text the window held.
+ */
+async function recallSlice(memory: NonNullable<ReuseOptions['memory']>, texts: readonly string[], seen: Generations<unknown>, parts: boolean): Promise<(Recall | undefined | typeof UNASKED)[]> {
+  const out = new Array<Recall | undefined | typeof UNASKED>(texts.length).fill(UNASKED);
+  const ask: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    if (seen.get(texts[i])) continue;
+    ask.push(texts[i]);
+    at.push(i);
+  }
+  if (!ask.length) return out;
+  const found = await memory.store.recall(memory.ids, ask, parts && memory.ids.length > 1);
+  for (let j = 0; j < at.length; j++) out[at[j]] = found[j];
+  return out;
+}
+
+/** What the memory holds of one text recallSlice did not ask for (the window let go of it since). */
+async function recallOne(memory: NonNullable<ReuseOptions['memory']>, text: string, parts: boolean): Promise<Recall | undefined> {
+  return (await memory.store.recall(memory.ids, [text], parts && memory.ids.length > 1))[0];
 }
 
 /**
@@ -395,9 +439,9 @@ export async function* reuseMisses(
   // count is an upper bound)
   const stored = memory && new Set<string>();
   let storedUnits = 0;
-  for await (const v of items as AsyncIterable<string | readonly string[]>) {
-    for (const text of typeof v === 'string' ? [v] : v) {
-      if (memory?.store.relieveDue) await memory.store.relieve();
+  for await (const { chunk, recalled: inMemory } of withRecall(items, memory, seen, true)) {
+    for (let c = 0; c < chunk.length; c++) {
+      const text = chunk[c];
       est.items++;
       if (seen.get(text)) {
         est.duplicates++;
@@ -408,7 +452,8 @@ export async function* reuseMisses(
         est.memoryHits++;
         continue;
       }
-      const found = memory && recall(memory, text, true);
+      const f = memory && inMemory![c];
+      const found = f === UNASKED ? await recallOne(memory!, text, true) : f;
       if (found && 'result' in found) {
         est.memoryHits++;
         continue;

@@ -39,7 +39,8 @@ export interface EngineOptions {
 export interface FilesMemory {
   /** the memory's ids of a group's targets (in the group's language order) */
   ids(langs: string[]): string[];
-  lookup(ids: readonly string[], text: string): TranslateResult | undefined;
+  /** what is stored for each of `texts` for every target (one round trip), else undefined */
+  lookupMany(ids: readonly string[], texts: readonly string[]): Promise<(TranslateResult | undefined)[]>;
   store(ids: readonly string[], text: string, result: TranslateResult): void;
 }
 
@@ -83,6 +84,29 @@ export function groupItems(items: readonly WorkItem[], tooLong: Map<string, stri
   return [...groups.values()];
 }
 
+/** lookups of one batch at most */
+const RECALL_BATCH = 2048;
+
+/** What the memory holds of each item, language by language (indexed as `items`), a batch of lookups at a time. */
+async function recallItems(items: readonly WorkItem[], memory: FilesMemory): Promise<Map<string, (TranslateResult | undefined)[]>> {
+  const byLang = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    for (const l of item.langs.keys()) (byLang.get(l) ?? byLang.set(l, []).get(l)!).push(i);
+  });
+  const out = new Map<string, (TranslateResult | undefined)[]>();
+  for (const [l, which] of byLang) {
+    const ids = memory.ids([l]);
+    const found = new Array<TranslateResult | undefined>(items.length);
+    for (let k = 0; k < which.length; k += RECALL_BATCH) {
+      const batch = which.slice(k, k + RECALL_BATCH);
+      const results = await memory.lookupMany(ids, batch.map((i) => items[i].html));
+      batch.forEach((i, j) => (found[i] = results[j]));
+    }
+    out.set(l, found);
+  }
+  return out;
+}
+
 export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
   const tooLong = new Map<string, string>();
   const translations = new Map<string, Map<string, string>>();
@@ -107,19 +131,18 @@ export async function translateItems(items: readonly WorkItem[], opts: EngineOpt
   if (opts.memory) {
     const rest: WorkItem[] = [];
     work = rest;
-    const ids = new Map<string, string>();
-    const idOf = (l: string) => ids.get(l) ?? (ids.set(l, opts.memory!.ids([l])[0]), ids.get(l)!);
-    for (const item of items) {
+    const stored = await recallItems(items, opts.memory);
+    items.forEach((item, i) => {
       let missing: Map<string, number> | undefined;
       for (const [l, units] of item.langs) {
-        const r = opts.memory.lookup([idOf(l)], item.html);
+        const r = stored.get(l)![i];
         if (r) record([l], item, r);
         else (missing ??= new Map()).set(l, units);
       }
       if (!missing) memoryHits++;
       else if (missing.size < item.langs.size) partialHits++;
       if (missing) rest.push(missing.size === item.langs.size ? item : { html: item.html, langs: missing });
-    }
+    });
     opts.progress?.(done);
   }
   const groups = groupItems(work, tooLong);

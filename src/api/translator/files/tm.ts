@@ -10,6 +10,19 @@ import type { FilesMemory } from './engine.js';
 import { placeholderProblem, plainOfHtml, tokenize, toHtml, type ProtectOptions } from './protect.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 
+/** A plain answer to a unit's plain `text`, protected as the unit was; undefined when it lost or changed a placeholder. */
+function fromPlain(text: string, answer: TranslateResult, protect: ProtectOptions): TranslateResult | undefined {
+  const source = tokenize(text, protect);
+  const translations: Translation[] = [];
+  for (const t of answer.translations) {
+    const pieces = tokenize(t.text, protect);
+    // another tool's answer that lost or changed a placeholder is not taken: the unit is sent
+    if (placeholderProblem(source, pieces)) return undefined;
+    translations.push({ ...t, text: toHtml(pieces) });
+  }
+  return { ...answer, translations } satisfies TranslateResult;
+}
+
 /**
  * `params(langs)`: the parameters of the requests of a group of languages (textType html).
  * `accept(html, text)`: whether a translation of a unit passes the unit's placeholder check; one
@@ -27,23 +40,18 @@ export function filesMemory(memory: TranslationMemory, params: (langs: string[])
       ids.forEach((id, i) => plainIds.set(id, plain[i]));
       return ids;
     },
-    lookup(ids, html) {
-      const hit = memory.lookup(ids, html);
-      if (hit) return hit.translations.every((t) => accept(html, t.text)) ? hit : undefined;
+    async lookupMany(ids, htmls) {
+      const hits = await memory.lookupMany(ids, htmls);
+      const out = hits.map((hit, i) => (hit && hit.translations.every((t) => accept(htmls[i], t.text)) ? hit : undefined));
       const plain = ids.map((id) => plainIds.get(id));
-      if (plain.some((id) => id === undefined)) return undefined;
-      const text = plainOfHtml(html);
-      const answer = memory.lookup(plain as string[], text);
-      if (!answer) return undefined;
-      const source = tokenize(text, protect);
-      const translations: Translation[] = [];
-      for (const t of answer.translations) {
-        const pieces = tokenize(t.text, protect);
-        // another tool's answer that lost or changed a placeholder is not taken: the unit is sent
-        if (placeholderProblem(source, pieces)) return undefined;
-        translations.push({ ...t, text: toHtml(pieces) });
-      }
-      return { ...answer, translations } satisfies TranslateResult;
+      if (plain.some((id) => id === undefined)) return out;
+      // what the memory lacks as HTML is looked up as plain text, in one more round trip
+      const rest = out.flatMap((r, i) => (r ? [] : [i]));
+      if (!rest.length) return out;
+      const texts = rest.map((i) => plainOfHtml(htmls[i]));
+      const answers = await memory.lookupMany(plain as string[], texts);
+      rest.forEach((i, j) => (out[i] = answers[j] && fromPlain(texts[j], answers[j]!, protect)));
+      return out;
     },
     // a translation that fails the check leaves a hole: store() keeps the others
     store: (ids, html, result) => memory.store(ids, html, { ...result, translations: result.translations.map((t) => (typeof t?.text === 'string' && accept(html, t.text) ? t : (undefined as unknown as Translation))) }),

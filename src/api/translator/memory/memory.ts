@@ -2,13 +2,16 @@
 // changes it (key.ts), so the same (text, options) is never paid for twice, across runs and
 // processes. What it stores is one entry per (source text, target and options) in codec.ts's
 // form; where it stores it is a MemoryStore (store.ts): the embedded LMDB file (store-lmdb.ts).
-// Writes are queued and committed in batches, at most one commit behind the run.
+// Lookups come in batches (one store round trip each); writes are queued and committed in
+// batches, at most one commit behind the run. A run that sends a text claims it first (claims.ts),
+// so that concurrent runs sharing the memory pay for it once.
 import { resolve } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 import { badMemory, errText } from './checks.js';
 import { decodeValue, encodeValue, hasText } from './codec.js';
-import { canonical, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
+import { LEASE_MS, RunClaims, runOwner } from './claims.js';
+import { canonical, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, HASHED, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
 import { openLmdbStore, type OpenStoreOptions } from './store-lmdb.js';
 import type { MemoryStore } from './store.js';
 
@@ -32,7 +35,20 @@ export interface MemoryStats {
   newest?: number;
 }
 
-export type OpenMemoryOptions = OpenStoreOptions;
+export interface OpenMemoryOptions extends OpenStoreOptions {
+  /** the name this run's claims carry (default: host, process and a random part) */
+  owner?: string;
+  /** how long a claim holds unless renewed (default LEASE_MS) */
+  leaseMs?: number;
+}
+
+/** What is stored for each target of a text: whole, in part (with `parts`), or nothing. */
+function toRecall(found: (TranslateResult | undefined)[], parts: boolean): Recall | undefined {
+  const missing: number[] = [];
+  found.forEach((p, k) => p || missing.push(k));
+  if (!missing.length) return { result: joinParts(found as TranslateResult[]) };
+  return parts && missing.length < found.length ? { parts: found, missing } : undefined;
+}
 
 /** The result of an item for every target from what is stored for each (in --to order): the first one's item fields, each one's translation. */
 function joinParts(parts: readonly TranslateResult[]): TranslateResult {
@@ -51,20 +67,45 @@ export function completeResult(parts: readonly (TranslateResult | undefined)[], 
   return { ...fresh, translations: translations as Translation[] };
 }
 
+/**
+ * What the memory holds of a text for each target (`ids` in --to order): the whole result when
+ * every target is there; when some are, the stored parts (undefined where one is missing) and the
+ * indexes of the missing targets, which alone need sending (see completeResult).
+ */
+export type Recall = { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] };
+
+/**
+ * What a claim of a text gives (see claim): the whole result (answered meanwhile), the stored parts
+ * and the missing targets this run now holds and sends, or 'held' (another run is translating it).
+ */
+export type Claimed = Recall | 'held';
+
 export class TranslationMemory {
+  /** canonical options -> options id, of the ids handed out */
   private readonly ids = new Map<string, string>();
+  /** options id -> canonical options, of every options record known (read at open) */
+  private readonly options = new Map<string, string>();
   /** writes waiting for the next commit: key, value (undefined: remove), key, value, ... */
   private batch: (string | undefined)[] = [];
   /** the commit under way, if any */
   private committing?: Promise<void>;
+  private readonly claims: RunClaims;
 
   private constructor(
     private readonly backend: MemoryStore,
     private readonly readOnly: boolean,
-  ) {}
+    lease: { owner?: string; leaseMs?: number },
+  ) {
+    this.claims = new RunClaims(backend, lease.owner ?? runOwner(), lease.leaseMs ?? LEASE_MS);
+  }
 
   get path(): string {
     return this.backend.path;
+  }
+
+  /** the name this run's claims carry */
+  get owner(): string {
+    return this.claims.owner;
   }
 
   /**
@@ -74,9 +115,10 @@ export class TranslationMemory {
    */
   static async open(file: string, opts: OpenMemoryOptions = {}): Promise<TranslationMemory> {
     const backend = await openLmdbStore(resolve(file), opts);
-    const mem = new TranslationMemory(backend, opts.readOnly === true);
+    const mem = new TranslationMemory(backend, opts.readOnly === true, opts);
     try {
       await mem.checkFormat();
+      await mem.readOptions();
     } catch (e) {
       await backend.close().catch(() => undefined);
       if (e instanceof UsageError) throw e;
@@ -87,9 +129,9 @@ export class TranslationMemory {
 
   /** The store's mark is this version's; a new store gets it at once (one that cannot be written is found before anything is sent). */
   private async checkFormat(): Promise<void> {
-    const format = this.backend.get(META);
+    const [format] = await this.backend.getMany([META]);
     if (format === undefined) {
-      if (this.backend.count() > 0) throw badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
+      if (await this.backend.hasKeys()) throw badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
     } else if (format !== FORMAT) {
       throw badMemory(this.path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
     }
@@ -97,6 +139,11 @@ export class TranslationMemory {
       this.queue(META, FORMAT);
       await this.flush();
     }
+  }
+
+  /** The options records (a few: one per target and options ever used), read once. */
+  private async readOptions(): Promise<void> {
+    for await (const page of this.backend.scan(OPTIONS, HASHED, false)) for (const { key, value } of page) this.options.set(key.slice(1), value);
   }
 
   /** a reopen of the store under way (see relieve) */
@@ -111,8 +158,7 @@ export class TranslationMemory {
 
   /**
    * Lets go of what the store holds of what was read (LMDB: its mapped pages) once it is too much,
-   * after committing what is queued. Call it between lookups, and await `remapping` before any
-   * lookup made while it may run.
+   * after committing what is queued. Lookups call it between batches themselves.
    */
   async relieve(limitKb?: number): Promise<void> {
     await this.backend.relieve?.(() => this.drain(), limitKb);
@@ -126,16 +172,33 @@ export class TranslationMemory {
       if (!id) {
         id = optionsId(o);
         this.ids.set(c, id);
-        if (!this.readOnly && this.backend.get(OPTIONS + id) === undefined) this.queue(OPTIONS + id, c);
+        if (!this.readOnly && !this.options.has(id)) {
+          this.options.set(id, c);
+          this.queue(OPTIONS + id, c);
+        }
       }
       return id;
     });
   }
 
-  /** The stored result of `text` for one target, or undefined. */
-  get(id: string, text: string): TranslateResult | undefined {
-    const key = entryKey(id, text);
-    const raw = this.backend.get(key);
+  /** The values of `keys` (one round trip; a store that lets go of what it read does so between pieces). */
+  private async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const every = this.backend.relieve ? (this.backend.relieveEvery ?? keys.length) : keys.length;
+    if (keys.length <= every && !this.backend.relieveDue) {
+      if (this.backend.remapping) await this.backend.remapping;
+      return this.backend.getMany(keys);
+    }
+    const out: (string | undefined)[] = [];
+    for (let i = 0; i < keys.length; i += every) {
+      if (this.backend.relieveDue) await this.relieve();
+      if (this.backend.remapping) await this.backend.remapping;
+      for (const v of await this.backend.getMany(keys.slice(i, i + every))) out.push(v);
+    }
+    return out;
+  }
+
+  /** The stored result a value holds for `text`, or undefined. */
+  private decode(key: string, raw: string | undefined, text: string): TranslateResult | undefined {
     if (raw === undefined) return undefined;
     const v = decodeValue(raw);
     if (!v) return undefined;
@@ -144,29 +207,81 @@ export class TranslationMemory {
     return textKeyed(key) || v.source === text ? v.result : undefined;
   }
 
-  /** The whole result of `text` for every target (`ids` in --to order), or undefined unless all are stored. */
-  lookup(ids: readonly string[], text: string): TranslateResult | undefined {
-    if (ids.length === 1) return this.get(ids[0], text);
-    const parts: TranslateResult[] = [];
-    for (const id of ids) {
-      const r = this.get(id, text);
-      if (!r) return undefined;
-      parts.push(r);
-    }
-    return joinParts(parts);
+  /** The keys of `texts` for every target: text by text, target by target. */
+  private keysOf(ids: readonly string[], texts: readonly string[]): string[] {
+    const keys = new Array<string>(texts.length * ids.length);
+    let k = 0;
+    for (const text of texts) for (const id of ids) keys[k++] = entryKey(id, text);
+    return keys;
   }
 
   /**
-   * What is stored of `text` for each target (`ids` in --to order): the whole result when every
-   * target is there; when some are, the stored parts (undefined where one is missing) and the
-   * indexes of the missing targets, which alone need sending (see completeResult); else undefined.
+   * What is stored of each of `texts` for each target (`ids` in --to order), in one round trip:
+   * see Recall; undefined when nothing is (with `parts` false: unless all are).
    */
-  lookupParts(ids: readonly string[], text: string): { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] } | undefined {
-    const parts = ids.map((id) => this.get(id, text));
-    const missing: number[] = [];
-    parts.forEach((p, k) => p || missing.push(k));
-    if (!missing.length) return { result: joinParts(parts as TranslateResult[]) };
-    return missing.length < parts.length ? { parts, missing } : undefined;
+  async recall(ids: readonly string[], texts: readonly string[], parts = true): Promise<(Recall | undefined)[]> {
+    const keys = this.keysOf(ids, texts);
+    const values = await this.getMany(keys);
+    const n = ids.length;
+    return texts.map((text, t) => {
+      if (n === 1) {
+        const r = this.decode(keys[t], values[t], text);
+        return r && { result: r };
+      }
+      const found = ids.map((_, k) => this.decode(keys[t * n + k], values[t * n + k], text));
+      return toRecall(found, parts);
+    });
+  }
+
+  /** The whole result of each of `texts` for every target (`ids` in --to order), or undefined unless all are stored. */
+  async lookupMany(ids: readonly string[], texts: readonly string[]): Promise<(TranslateResult | undefined)[]> {
+    return (await this.recall(ids, texts, false)).map((r) => (r && 'result' in r ? r.result : undefined));
+  }
+
+  /** The whole result of `text` (lookupMany of one). */
+  async lookup(ids: readonly string[], text: string): Promise<TranslateResult | undefined> {
+    return (await this.lookupMany(ids, [text]))[0];
+  }
+
+  /**
+   * Claims each of `texts` for the targets `ids` (store.ts), in one round trip: per text, what is
+   * stored (a whole result: nothing to send), else the missing targets, which this run now holds
+   * and sends (and stores, which ends the claims; or gives up with `release`), or 'held' when
+   * another run holds one of them (this run then holds none of them, and asks again later: the
+   * answer, once stored, or the text itself once that run's lease ran out). A read-only memory
+   * claims nothing: what is missing is to send.
+   */
+  async claim(ids: readonly string[], texts: readonly string[]): Promise<Claimed[]> {
+    if (this.readOnly) return (await this.recall(ids, texts)).map((r) => r ?? { parts: ids.map(() => undefined), missing: ids.map((_, k) => k) });
+    const keys = this.keysOf(ids, texts);
+    const states = await this.claims.claim(keys);
+    const n = ids.length;
+    const giveUp: string[] = [];
+    const out = texts.map((text, t): Claimed => {
+      const parts: (TranslateResult | undefined)[] = [];
+      const missing: number[] = [];
+      let held = false;
+      for (let k = 0; k < n; k++) {
+        const s = states[t * n + k];
+        const r = typeof s === 'object' ? this.decode(keys[t * n + k], s.value, text) : undefined;
+        parts.push(r);
+        if (!r) missing.push(k);
+        held ||= s === 'held';
+      }
+      if (held) {
+        // all or nothing: a run that held some targets while waiting for the others could wait for a run waiting for it
+        for (const k of missing) if (states[t * n + k] === 'claimed') giveUp.push(keys[t * n + k]);
+        return 'held';
+      }
+      return missing.length ? { parts, missing } : { result: joinParts(parts as TranslateResult[]) };
+    });
+    if (giveUp.length) await this.claims.release(giveUp);
+    return out;
+  }
+
+  /** Gives up this run's claims of `texts` for the targets `ids` (it will not send them). */
+  async release(ids: readonly string[], texts: readonly string[]): Promise<void> {
+    if (!this.readOnly) await this.claims.release(this.keysOf(ids, texts));
   }
 
   /** Stores the service's result of `text` (one entry per target); committed by `commit` or `flush`. */
@@ -178,6 +293,7 @@ export class TranslationMemory {
       if (!hasText(t)) continue;
       const one: TranslateResult = ids.length === 1 && translations.length === 1 ? result : { ...result, translations: [t] };
       const key = entryKey(ids[i], text);
+      this.claims.written(key);
       this.queue(key, encodeValue(now, one, textKeyed(key) ? undefined : text));
     }
   }
@@ -248,7 +364,8 @@ export class TranslationMemory {
           if (!v || source === undefined) continue;
           let o = options.get(id);
           if (!options.has(id)) {
-            const raw = this.backend.get(OPTIONS + id);
+            // a record another run stored after this one read them
+            const raw = this.options.get(id) ?? (await this.backend.getMany([OPTIONS + id]))[0];
             o = raw === undefined ? undefined : fromCanonical(raw);
             options.set(id, o);
           }
@@ -284,12 +401,14 @@ export class TranslationMemory {
       if (oldest === undefined || e.stored < oldest) oldest = e.stored;
       if (newest === undefined || e.stored > newest) newest = e.stored;
     }
-    return { path: this.path, entries, bytes: this.backend.bytes(), pairs, oldest, newest };
+    return { path: this.path, entries, bytes: await this.backend.bytes(), pairs, oldest, newest };
   }
 
+  /** Commits what is queued, gives up the claims still held (texts not sent), closes the store. */
   async close(): Promise<void> {
     try {
       await this.flush();
+      await this.claims.end();
     } finally {
       await this.backend.close();
     }

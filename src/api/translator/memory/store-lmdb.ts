@@ -3,12 +3,17 @@
 // committed entry valid and nothing half-written; any number of processes read and write one file
 // at once (writers take turns on a lock in `<file>-lock`); it holds millions of entries without
 // loading them (what is read is paged in by the kernel). Keys and values are UTF-8 text.
+//
+// A claim (store.ts) is kept under the key it claims, in place of the value that ends it:
+// CLAIM + owner + \0 + the lease's end (unix milliseconds); lookups and scans skip it. Claims are
+// taken in one write transaction per batch (LMDB's writers take turns on the file's lock, so two
+// processes never both take a key).
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { capYoungGeneration } from '../../../core/heap.js';
 import { UsageError } from '../../../core/errors.js';
 import { badMemory, checkBeforeOpen, errText, lockedPast, openElsewhere, probeLock, type Env } from './checks.js';
-import type { MemoryStore, StoredPair } from './store.js';
+import type { ClaimState, MemoryStore, StoredPair } from './store.js';
 
 /** how long a write waits for another process holding the store's write lock */
 export const LOCK_TIMEOUT_MS = 15_000;
@@ -129,6 +134,10 @@ function quietLmdbCommitFailures(): void {
 /** pairs read from the tree before a scan hands them on */
 const PAGE = 1024;
 
+/** the first character of a claim's value (no value of the memory starts with it: see codec.ts, key.ts) */
+const CLAIM = '\u0004';
+const isClaim = (v: string | undefined): boolean => v !== undefined && v.charCodeAt(0) === 4;
+
 export interface OpenStoreOptions {
   /** only read (stats, export): never creates the file */
   readOnly?: boolean;
@@ -137,6 +146,8 @@ export interface OpenStoreOptions {
   lockTimeoutMs?: number;
   /** the environment: its test hook for the lock timeout, and the lock probe's child's */
   env?: Env;
+  /** the wall clock leases are measured by (unix milliseconds; every process on the machine reads the same) */
+  wallClock?: () => number;
 }
 
 /** The LMDB store of the memory file at `path` (absolute); see openLmdbStore. */
@@ -155,16 +166,55 @@ export class LmdbStore implements MemoryStore {
     private db: LmdbDb,
     private readonly lockTimeoutMs: number,
     private readonly reopen: () => LmdbDb,
+    private readonly wallClock: () => number = Date.now,
   ) {}
 
-  get(key: string): string | undefined {
-    this.looked++;
+  /** keys a lookup batch holds at most between two looks of relieve */
+  readonly relieveEvery = RELIEVE_EVERY;
+
+  async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    this.looked += keys.length;
     if (this.remapping) throw new Error(`translation memory ${this.path}: read while it is being reopened`);
+    const db = this.db;
+    const out = new Array<string | undefined>(keys.length);
     try {
-      return this.db.get(key);
+      for (let i = 0; i < keys.length; i++) {
+        const v = db.get(keys[i]);
+        out[i] = isClaim(v) ? undefined : v;
+      }
     } catch (e) {
       throw badMemory(this.path, errText(e, this.path));
     }
+    return out;
+  }
+
+  claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]> {
+    const db = this.db;
+    const mine = CLAIM + owner + '\0';
+    return this.guard(() =>
+      db.transaction(() => {
+        // read inside the write transaction: the state no other writer can change before it commits
+        const now = this.wallClock();
+        const taken = mine + String(now + leaseMs);
+        return keys.map((k): ClaimState => {
+          const v = db.get(k);
+          if (v !== undefined && !isClaim(v)) return { value: v };
+          if (v !== undefined && !v.startsWith(mine) && Number(v.slice(v.lastIndexOf('\0') + 1)) > now) return 'held';
+          db.putSync(k, taken);
+          return 'claimed';
+        });
+      }),
+    );
+  }
+
+  async release(keys: readonly string[], owner: string): Promise<void> {
+    const db = this.db;
+    const mine = CLAIM + owner + '\0';
+    await this.guard(() =>
+      db.transaction(() => {
+        for (const k of keys) if (db.get(k)?.startsWith(mine)) db.removeSync(k);
+      }),
+    );
   }
 
   write(batch: readonly (string | undefined)[]): Promise<void> {
@@ -189,6 +239,7 @@ export class LmdbStore implements MemoryStore {
   async *scan(start: string, end: string, snapshot: boolean): AsyncGenerator<readonly StoredPair[]> {
     let page: StoredPair[] = [];
     for (const { key, value } of this.db.getRange({ start, end, snapshot })) {
+      if (isClaim(value)) continue;
       page.push({ key, value });
       if (page.length < PAGE) continue;
       yield page;
@@ -197,11 +248,11 @@ export class LmdbStore implements MemoryStore {
     if (page.length) yield page;
   }
 
-  count(): number {
-    return this.db.getStats().entryCount;
+  async hasKeys(): Promise<boolean> {
+    return this.db.getStats().entryCount > 0;
   }
 
-  bytes(): number {
+  async bytes(): Promise<number> {
     return statSync(this.path).size;
   }
 
@@ -305,7 +356,7 @@ export async function openLmdbStore(path: string, opts: OpenStoreOptions = {}): 
           maxReaders: 510,
         });
   try {
-    return new LmdbStore(path, reopen(), lockMs, reopen);
+    return new LmdbStore(path, reopen(), lockMs, reopen, opts.wallClock);
   } catch (e) {
     throw badMemory(path, errText(e, path));
   }

@@ -1,11 +1,29 @@
 // The seam between the translation memory (memory.ts: keys, values, lookups of whole results,
-// queued writes) and where its entries are kept. A store holds string keys and values (key.ts,
-// codec.ts) and knows nothing of translations; the embedded one is LMDB (store-lmdb.ts).
+// queued writes, claims of the texts a run sends) and where its entries are kept. A store holds
+// string keys and values (key.ts, codec.ts) and knows nothing of translations; the embedded one is
+// LMDB (store-lmdb.ts).
 //
-// Lookups are synchronous: a run looks up one text per line, and the embedded store answers from
-// its memory map in about a microsecond. Writes reach the store in batches (one transaction
-// each), and whole-store reads (export, stats, prune) come in pages, so that a store across the
-// network pays one round trip per batch or page.
+// The contract every store keeps:
+//
+// - Lookups are asynchronous and batched: `getMany` answers a whole batch of keys in one round
+//   trip (a store across the network pays per round trip, not per key). Callers batch what they
+//   need (the texts of a chunk of input, every target of each) and call it once per batch.
+// - Writes reach the store in batches, one transaction each (`write`); a key written with a value
+//   ends any claim on it. `flushed` waits until what was committed is durable.
+// - Whole-store reads (export, stats, prune) come in pages (`scan`), in key order (UTF-8 byte
+//   order, the same in every store), claims left out.
+// - Claims make concurrent runs (processes, machines) pay once for a text: `claim` takes, in one
+//   atomic step per batch, each key that has no value and no live claim of another owner; the
+//   lease is the store's clock plus `leaseMs`. Per key it answers the value when one is stored
+//   (answered meanwhile), 'claimed' when the caller now holds it (also when it held it already:
+//   claiming again renews the lease), 'held' while another owner's lease runs. A claim whose lease
+//   ran out (its run died or hung) is taken over by the next `claim`. An owner writes the value of
+//   what it claimed (which ends the claim), or gives it up with `release`. An owner renews the
+//   leases of what it holds (claim again) before they run out; one that waits for a key held by
+//   another asks `claim` again now and then, which answers the value once it is stored and takes
+//   the key over once the lease ran out. Claims are never seen by getMany, scan or the entries
+//   counted by stats.
+// - `count` and `bytes` are asynchronous (a server is asked).
 
 /** One key and its value. */
 export interface StoredPair {
@@ -13,31 +31,46 @@ export interface StoredPair {
   value: string;
 }
 
+/** What `claim` answers for one key: its value (stored meanwhile), or whether the caller now holds it. */
+export type ClaimState = { value: string } | 'claimed' | 'held';
+
 export interface MemoryStore {
-  /** the memory's path (or address), as messages name it */
+  /** the memory's path (or address, without any password), as messages name it */
   readonly path: string;
-  /** The value of `key`, or undefined. */
-  get(key: string): string | undefined;
-  /** Commits a batch as one transaction: key, value, key, value, ... (a value undefined removes its key). */
+  /** The values of `keys`, in order (undefined where a key has none), in one round trip. */
+  getMany(keys: readonly string[]): Promise<(string | undefined)[]>;
+  /**
+   * Commits a batch as one transaction: key, value, key, value, ... (a value undefined removes its
+   * key). Writing a key's value ends any claim on it.
+   */
   write(batch: readonly (string | undefined)[]): Promise<void>;
   /** Waits until every committed batch is durable (a crash afterwards loses none of it). */
   flushed(): Promise<void>;
   /**
    * The pairs whose keys lie in [start, end), in key order, a page at a time; `snapshot`: as they
-   * were when the scan began (prune commits its removals while it reads).
+   * were when the scan began (prune commits its removals while it reads). Claims are left out.
    */
   scan(start: string, end: string, snapshot: boolean): AsyncIterable<readonly StoredPair[]>;
-  /** how many keys of any kind it holds (a store that holds keys but no format mark is another program's) */
-  count(): number;
+  /**
+   * Claims `keys` for `owner` for `leaseMs` (one atomic step, one round trip): see the top of this
+   * file. A store opened read-only has no claims (the memory does not ask).
+   */
+  claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]>;
+  /** Gives up `owner`'s claims on `keys` (those with a value, or held by another, are left as they are). */
+  release(keys: readonly string[], owner: string): Promise<void>;
+  /** whether it holds any key of any kind (a store that holds keys but no format mark is another program's) */
+  hasKeys(): Promise<boolean>;
   /** the bytes it takes */
-  bytes(): number;
+  bytes(): Promise<number>;
   /**
    * A reopen under way, when the store lets go of what it read by reopening itself (see relieve):
-   * commits wait for it.
+   * commits and lookups wait for it.
    */
   readonly remapping?: Promise<void>;
   /** whether relieve should look now (a store with nothing to let go of has no relieve) */
   readonly relieveDue?: boolean;
+  /** keys a lookup batch holds at most between two looks of relieve (see relieve) */
+  readonly relieveEvery?: number;
   /**
    * Lets go of what the store holds of what was read so far, once it is too much: `drain` first
    * commits what the memory queued and waits until it is durable.

@@ -1,0 +1,79 @@
+// The claims of one run (store.ts's contract): the keys it holds while their texts are out, the
+// leases renewed while it runs, and what is still held given up when it ends, so that a run that
+// waits for them need not wait for the lease to run out.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ClaimState, MemoryStore } from './store.js';
+
+/** how long a claim holds when its run stops renewing it (dies, hangs): another run takes it over then */
+export const LEASE_MS = 30_000;
+
+/** A name for a run that tells where it runs (a claim names its run): host, process, and a random part. */
+export function runOwner(pid = process.pid): string {
+  return `${hostname()}:${pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export class RunClaims {
+  /** the keys this run holds and has not written yet */
+  private readonly held = new Set<string>();
+  private timer?: NodeJS.Timeout;
+  /** the renewal under way */
+  private renewing?: Promise<void>;
+
+  constructor(
+    private readonly store: MemoryStore,
+    readonly owner: string,
+    readonly leaseMs: number,
+  ) {}
+
+  /** Claims `keys` (see store.ts); those now held are renewed until written or given up. */
+  async claim(keys: readonly string[]): Promise<ClaimState[]> {
+    const states = await this.store.claim(keys, this.owner, this.leaseMs);
+    states.forEach((s, i) => s === 'claimed' && this.held.add(keys[i]));
+    if (this.held.size && !this.timer) {
+      // renewed three times a lease: a renewal that is late (a busy machine) still comes in time
+      this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
+      this.timer.unref();
+    }
+    return states;
+  }
+
+  /** The key is being written: the write ends its claim. */
+  written(key: string): void {
+    if (this.held.size) this.held.delete(key);
+  }
+
+  /** Gives up the claims on `keys` (texts this run will not send after all). */
+  async release(keys: readonly string[]): Promise<void> {
+    const mine = keys.filter((k) => this.held.delete(k));
+    if (mine.length) await this.store.release(mine, this.owner);
+  }
+
+  /** how many keys it holds */
+  get size(): number {
+    return this.held.size;
+  }
+
+  private renew(): Promise<void> {
+    if (this.renewing || !this.held.size) return this.renewing ?? Promise.resolve();
+    // a renewal that fails (the store went away) leaves the leases to run out: the run goes on
+    this.renewing = this.store
+      .claim([...this.held], this.owner, this.leaseMs)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  /** Stops renewing and gives up everything still held (the run ends). */
+  async end(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.renewing;
+    const rest = [...this.held];
+    this.held.clear();
+    if (rest.length) await this.store.release(rest, this.owner);
+  }
+}

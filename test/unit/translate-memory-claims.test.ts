@@ -1,0 +1,123 @@
+// The claims of concurrent runs sharing a memory (store.ts's contract): a text a run sends is
+// claimed, another run is told it is held (and holds none of its targets), the answer ends the
+// claim, an expired lease is taken over, a run that ends gives up what it still holds; lookups,
+// exports and stats never see a claim. Batched lookups answer whole results and parts.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const dir = tempDir('vx-tm-claims-');
+afterAll(() => removeDir(dir));
+
+let n = 0;
+/** a fresh memory file, opened by two runs */
+async function twoRuns(opts: OpenMemoryOptions = {}): Promise<[TranslationMemory, TranslationMemory]> {
+  const path = join(dir, `m${n++}.tm`);
+  const a = await TranslationMemory.open(path, { owner: 'run-a', ...opts });
+  const b = await TranslationMemory.open(path, { owner: 'run-b', ...opts });
+  return [a, b];
+}
+
+const de = (text: string) => ({ translations: [{ text, to: 'de' }] });
+
+describe('memory claims', () => {
+  it('a text one run claimed is held for another until the answer is stored, which the other then gets', async () => {
+    const [a, b] = await twoRuns();
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    b.idsFor(keyOptions({ to: ['de'] }));
+    expect(await a.claim(ids, ['Save', 'Open'])).toEqual([
+      { parts: [undefined], missing: [0] },
+      { parts: [undefined], missing: [0] },
+    ]);
+    // claiming again is the same run renewing its lease
+    expect(await a.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    expect(await b.claim(ids, ['Save', 'Open', 'Quit'])).toEqual(['held', 'held', { parts: [undefined], missing: [0] }]);
+    // a claim is no entry: lookups, exports and stats do not see it
+    expect(await b.lookupMany(ids, ['Save', 'Quit'])).toEqual([undefined, undefined]);
+    a.store(ids, 'Save', de('Speichern'));
+    await a.flush();
+    expect(await b.claim(ids, ['Save', 'Open'])).toEqual([{ result: de('Speichern') }, 'held']);
+    expect((await b.stats()).entries).toBe(1);
+    expect([...(await collect(b.entries()))].map((e) => e.source)).toEqual(['Save']);
+    await a.close();
+    await b.close();
+  });
+
+  it('a run that ends gives up what it still holds; the next claim takes it', async () => {
+    const [a, b] = await twoRuns();
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    await a.claim(ids, ['Save', 'Open']);
+    await a.release(ids, ['Save']);
+    expect(await b.claim(ids, ['Save', 'Open'])).toEqual([{ parts: [undefined], missing: [0] }, 'held']);
+    await a.close();
+    expect(await b.claim(ids, ['Open'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    await b.close();
+  });
+
+  it('a claim whose lease ran out (its run died) is taken over', async () => {
+    let now = 1_000_000;
+    const [a, b] = await twoRuns({ leaseMs: 30_000, wallClock: () => now });
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    await a.claim(ids, ['Save']);
+    now += 29_999;
+    expect(await b.claim(ids, ['Save'])).toEqual(['held']);
+    now += 2;
+    expect(await b.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    // the run that lost it is now the one told it is held
+    expect(await a.claim(ids, ['Save'])).toEqual(['held']);
+    await b.close();
+    await a.close();
+  });
+
+  it('with several targets, a text is claimed for the missing ones, all or none (a run waiting holds nothing)', async () => {
+    const [a, b] = await twoRuns();
+    const deFr = a.idsFor(keyOptions({ to: ['de', 'fr'] }));
+    const frIt = b.idsFor(keyOptions({ to: ['fr', 'it'] }));
+    a.store([deFr[0]], 'Save', de('Speichern'));
+    await a.flush();
+    expect(await a.claim(deFr, ['Save'])).toEqual([{ parts: [de('Speichern'), undefined], missing: [1] }]);
+    // fr is held by a: b holds neither fr nor it
+    expect(await b.claim(frIt, ['Save'])).toEqual(['held']);
+    expect(await a.claim([frIt[1]], ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    a.store([deFr[1]], 'Save', { translations: [{ text: 'Enregistrer', to: 'fr' }] });
+    a.store([frIt[1]], 'Save', { translations: [{ text: 'Salva', to: 'it' }] });
+    await a.flush();
+    expect(await b.claim(frIt, ['Save'])).toEqual([{ result: { translations: [{ text: 'Enregistrer', to: 'fr' }, { text: 'Salva', to: 'it' }] } }]);
+    await a.close();
+    await b.close();
+  });
+
+  it('a read-only memory claims nothing: what is missing is to send', async () => {
+    const [a] = await twoRuns();
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    a.store(ids, 'Save', de('Speichern'));
+    await a.claim(ids, ['Open']);
+    await a.close();
+    const r = await TranslationMemory.open(a.path, { readOnly: true, owner: 'reader' });
+    expect(await r.claim(ids, ['Save', 'Open'])).toEqual([{ result: de('Speichern') }, { parts: [undefined], missing: [0] }]);
+    await r.close();
+  });
+});
+
+describe('memory lookups in batches', () => {
+  it('answers whole results, parts for several targets, and misses, in input order', async () => {
+    const [a] = await twoRuns();
+    const ids = a.idsFor(keyOptions({ to: ['de', 'fr'] }));
+    const long = 'x'.repeat(700);
+    a.store(ids, 'both', { translations: [{ text: 'beide', to: 'de' }, { text: 'les deux', to: 'fr' }] });
+    a.store([ids[1]], 'fr only', { translations: [{ text: 'fr seulement', to: 'fr' }] });
+    a.store(ids, long, { translations: [{ text: 'lang', to: 'de' }, { text: 'long', to: 'fr' }] });
+    await a.flush();
+    const texts = ['none', 'both', 'fr only', long];
+    expect(await a.recall(ids, texts)).toEqual([undefined, { result: { translations: [{ text: 'beide', to: 'de' }, { text: 'les deux', to: 'fr' }] } }, { parts: [undefined, { translations: [{ text: 'fr seulement', to: 'fr' }] }], missing: [0] }, { result: { translations: [{ text: 'lang', to: 'de' }, { text: 'long', to: 'fr' }] } }]);
+    expect(await a.lookupMany(ids, texts)).toEqual([undefined, { translations: [{ text: 'beide', to: 'de' }, { text: 'les deux', to: 'fr' }] }, undefined, { translations: [{ text: 'lang', to: 'de' }, { text: 'long', to: 'fr' }] }]);
+    await a.close();
+  });
+});
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
