@@ -5,7 +5,7 @@
 // This is the one module that reads process.env.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { CtxDeps, Env, Host, Streams } from '../core/context.js';
-import { systemClock } from '../core/pacer.js';
+import { systemClock } from '../core/clock.js';
 
 export interface Factory extends CtxDeps {
   /** writes straight to standard output, unbuffered (help, the version, usage errors) */

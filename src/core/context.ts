@@ -10,7 +10,7 @@ import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';
 import type { ChalkInstance } from 'chalk';
 import { stringifyExact } from './json.js';
-import { systemClock, type Clock } from './pacer.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -140,7 +140,7 @@ export class Ctx {
       transport: deps.transport,
       env,
     });
-    this.prompter = deps.prompter ?? terminalPrompter(signal, { noColor: globals.color === false });
+    this.prompter = deps.prompter ?? terminalPrompter(signal, { noColor: globals.color === false, env: env as Record<string, string | undefined> });
     this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
     this.errChalk = makeChalk(colorEnabled(io.stderr, globals.color === false, env));
   }

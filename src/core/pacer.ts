@@ -37,24 +37,8 @@
 // request that was sent before the last lesson was learned teaches nothing new.
 // A configured rate is a ceiling: the pacer never goes above it, and 429s may still lower it.
 import { InterruptedError } from './errors.js';
-import { sleep } from './sleep.js';
+import { systemClock, type Clock } from './clock.js';
 import { Wakeup } from './wakeup.js';
-
-export interface Clock {
-  /** milliseconds, monotonic */
-  now(): number;
-  /** waits `ms`; an abort of `signal` rejects with InterruptedError */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** lets whatever has already happened be handled first (answers already received) */
-  yield(): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => performance.now(),
-  sleep,
-  // the check phase comes right after the poll phase: every answer read in it has been handled
-  yield: () => new Promise<void>((resolve) => setImmediate(resolve)),
-};
 
 export interface PacerOptions {
   /** a rate the user knows (units per minute): paced from the first request, never exceeded */

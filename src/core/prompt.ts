@@ -51,20 +51,21 @@ function wrapCancel(e: unknown): never {
 
 /**
  * Loads @inquirer/prompts. Its colours (yoctocolors) are decided once, as it loads, from the
- * environment (NO_COLOR, FORCE_COLOR): for `--no-color` NO_COLOR is set, and FORCE_COLOR (which
- * would win) put aside, while it loads; both are restored after.
+ * process's environment (NO_COLOR, FORCE_COLOR): for `--no-color` NO_COLOR is set, and
+ * FORCE_COLOR (which would win) put aside, while it loads; both are restored after. `env` is the
+ * run's environment, which for the real process is the process's own (cli/factory.ts).
  */
-async function loadInquirer(noColor: boolean): Promise<typeof import('@inquirer/prompts')> {
+async function loadInquirer(noColor: boolean, env: Record<string, string | undefined>): Promise<typeof import('@inquirer/prompts')> {
   if (!noColor) return import('@inquirer/prompts');
-  const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR };
-  process.env.NO_COLOR = '1';
-  delete process.env.FORCE_COLOR;
+  const saved = { NO_COLOR: env.NO_COLOR, FORCE_COLOR: env.FORCE_COLOR };
+  env.NO_COLOR = '1';
+  delete env.FORCE_COLOR;
   try {
     return await import('@inquirer/prompts');
   } finally {
     for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      if (v === undefined) delete env[k];
+      else env[k] = v;
     }
   }
 }
@@ -99,10 +100,10 @@ async function askOnce<T>(ctx: PromptContext, back: boolean | undefined, run: (c
   }
 }
 
-/** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use; `noColor`: --no-color. */
-export function terminalPrompter(signal?: AbortSignal, opts: { noColor?: boolean } = {}): Prompter {
+/** The real prompter: @inquirer/prompts on stdin/stderr, loaded on first use; `noColor`: --no-color; `env`: the run's environment. */
+export function terminalPrompter(signal: AbortSignal | undefined, opts: { noColor?: boolean; env: Record<string, string | undefined> }): Prompter {
   let mod: typeof import('@inquirer/prompts') | undefined;
-  const load = async () => (mod ??= await loadInquirer(opts.noColor === true));
+  const load = async () => (mod ??= await loadInquirer(opts.noColor === true, opts.env));
   let interactive: boolean | undefined;
   const ctx: PromptContext = {
     get input() {

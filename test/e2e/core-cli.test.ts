@@ -502,7 +502,7 @@ describe('help and completion', () => {
     expect(lines.at(-2)).toBe(`$candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new("$prefix$_", $_, 'ParameterValue', $_) }`);
     expect(ps1).toContain("\n  'vx' = @{ cmds = @('translate', 'erp', 'mgmt', 'auth', 'profile', 'api', 'completion', 'emulator', 'version', 'help'); ");
     expect(ps1).toContain("\n  'vx help' = @{ cmds = @('translate', 'erp', 'mgmt', 'auth', 'profile', 'api', 'completion', 'emulator', 'version'); opts = @('--help'); ");
-    expect(ps1).toContain("\n  'vx translate' = @{ cmds = @('file', 'sync', 'memory'); ");
+    expect(ps1).toContain("\n  'vx translate' = @{ cmds = @('file', 'sync', 'check', 'memory'); ");
   });
 
   const pwsh = spawnSync('sh', ['-c', 'command -v pwsh'], { encoding: 'utf8' }).stdout.trim();

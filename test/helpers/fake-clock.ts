@@ -1,7 +1,7 @@
 // A clock for timing logic: time moves only when the test runs it, from one timer to the next,
 // with every promise settled in between (so async code sees exactly the times it asked for).
 import { InterruptedError } from '../../src/core/errors.js';
-import type { Clock } from '../../src/core/pacer.js';
+import type { Clock } from '../../src/core/clock.js';
 
 interface Timer {
   at: number;

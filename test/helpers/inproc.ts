@@ -5,7 +5,7 @@
 import type { Factory } from '../../src/cli/factory.js';
 import { run } from '../../src/cli/run.js';
 import { emulatorEnv } from '../../src/model/families.js';
-import { systemClock, type Clock } from '../../src/core/pacer.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { noPrompts, testCtx, type TestCtx, type TestCtxOptions } from './ctx.js';
 import type { HttpMock } from './httpmock.js';
 import { baseEnv, BIN, removeDir, ROOT, tempDir, type RunOptions, type RunResult } from './vx.js';

@@ -14,7 +14,7 @@ vi.mock('@inquirer/prompts', () => ({
 describe('terminalPrompter().search', () => {
   it('shows the entries escaped, as select does; the value picked is untouched', async () => {
     const { terminalPrompter } = await import('../../src/core/prompt.js');
-    const value = await terminalPrompter().search('Quota', () => [{ name: 'cores \u001b]52;c;cm0gLXJm\u0007\u001b[2J(1 of 2 used)', value: 'cores\u001b' }]);
+    const value = await terminalPrompter(undefined, { env: {} }).search('Quota', () => [{ name: 'cores \u001b]52;c;cm0gLXJm\u0007\u001b[2J(1 of 2 used)', value: 'cores\u001b' }]);
     expect(value).toBe('cores\u001b');
     expect((await seen.source!(undefined)).map((c) => c.name)).toEqual(['cores \\u001b]52;c;cm0gLXJm\\u0007\\u001b[2J(1 of 2 used)']);
   });
