@@ -277,7 +277,6 @@ export class Ctx {
       ...opts,
       columns: this.globals.query ? undefined : opts.columns,
       text: this.globals.query ? undefined : opts.text,
-      csvColumns: this.globals.query ? undefined : opts.csvColumns,
       width: toFile ? undefined : terminalWidth(this.io.stdout, this.env),
       color: !toFile && this.chalk.level > 0,
     };

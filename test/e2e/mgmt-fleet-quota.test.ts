@@ -85,12 +85,12 @@ describe('vx mgmt quota report', () => {
     const r = await e2e.run(['mgmt', 'quota', 'report', '--provider', 'Vendor.Compute', '--location', 'eastus,westus2', '--subscription', `${DEV},00000000-0000-4000-8000-00000000dead`, '-o', 'table'], { env: { COLUMNS: '320' } });
     expect(r.code).toBe(4);
     const lines = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/));
-    expect(lines[0]).toEqual(['SUBSCRIPTION', 'LOCATION', 'NAME', 'LIMIT', 'USAGE', 'FREE', 'USED', 'UNIT', 'ERROR']);
+    expect(lines[0]).toEqual(['SUBSCRIPTION', 'LOCATION', 'NAME', 'LIMIT', 'USAGE', 'UNIT', 'FREE', 'USED', 'ERROR']);
     expect(lines.slice(1, 3).map((l) => l.slice(0, 3))).toEqual([
       ['00000000-0000-4000-8000-00000000dead', 'eastus', expect.stringMatching(/^HTTP 404 Not Found SubscriptionNotFound: The subscription '00000000-0000-4000-8000-00000000dead' could not be found/)],
       ['00000000-0000-4000-8000-00000000dead', 'westus2', expect.stringMatching(/^HTTP 404/)],
     ]);
-    expect(lines[3]).toEqual([DEV, 'eastus', 'standardDSv3Family', '10', '10', '0', '100%', 'Count']);
+    expect(lines[3]).toEqual([DEV, 'eastus', 'standardDSv3Family', '10', '10', 'Count', '0', '100%']);
     expect(r.stderr).toBe(
       `warning: no quotas of Vendor.Compute in westus2 (subscription ${DEV}); is the location right?\nvx: 2 of 4 rows of the report failed (their Error column says why); 4 location(s) asked\n`,
     );

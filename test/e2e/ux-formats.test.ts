@@ -1,5 +1,5 @@
 // Output formats in every family: rows that are arrays (tsv/table/csv), one object as key<TAB>value
-// lines of its payload (tsv/text), and -o csv (header, RFC 4180 quoting, nested values as JSON).
+// lines of its payload (tsv/text), and -o csv (header, RFC 4180 quoting, the columns of tsv).
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 
@@ -27,16 +27,20 @@ describe('erp', () => {
     expect(csv.stdout).toBe('Column1,Column2\nS-ORD101001,Adatum Corporation\nS-ORD101002,Trey Research\n');
   });
 
-  it('-o csv of a list is the payload: every field, @odata keys left out, nested values as JSON', async () => {
-    const all = json((await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '--expand', 'salesOrderLines', '-o', 'json'])).stdout) as Record<string, unknown>[];
-    const r = await e2e.run(['erp', 'sales-orders', 'list', '--top', '2', '--expand', 'salesOrderLines', '-o', 'csv']);
+  it('-o csv of a list has the columns of -o tsv (the table\'s wide set, raw values), headed by the fields they show', async () => {
+    const args = ['erp', 'sales-orders', 'list', '--top', '2', '--expand', 'salesOrderLines'];
+    const all = json((await e2e.run([...args, '-o', 'json'])).stdout) as Record<string, unknown>[];
+    const r = await e2e.run([...args, '-o', 'csv']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const keys = Object.keys(all[0]).filter((k) => !k.startsWith('@odata'));
-    expect(keys).toContain('salesOrderLines');
-    expect(r.stdout).toBe([keys.join(','), ...all.map((o) => keys.map((k) => q(o[k])).join(','))].map((l) => `${l}\n`).join(''));
-    // a nested value is one quoted JSON field
-    expect(r.stdout).toContain(',"[{""@odata.etag"":');
+    const tsv = (await e2e.run([...args, '-o', 'tsv'])).stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('number,customerName,orderDate,status,totalAmountIncludingTax,currencyCode,customerNumber,fullyShipped,id');
+    expect(lines.slice(1)).toEqual(tsv.map((cells) => cells.map(q).join(',')));
+    expect(lines[1].split(',').slice(0, 2)).toEqual([all[0].number, all[0].customerName].map(q));
+    expect(lines[1].endsWith(`,${all[0].id}`)).toBe(true);
+    // nested values (the expanded lines) are JSON's: not a column
+    expect(r.stdout).not.toContain('@odata');
   });
 
   it('-o csv honours VX_OUTPUT; get -o text and -o tsv are key<TAB>value lines of the payload', async () => {
@@ -63,15 +67,16 @@ describe('mgmt', () => {
     }
   });
 
-  it('quota list as csv through --query; health events as csv with nested properties as JSON', async () => {
+  it('quota list as csv through --query; health events as csv in the columns of tsv, in the same order', async () => {
     const r = await e2e.run(['mgmt', 'quota', 'get', 'cores', ...SCOPE, '--query', '{name: name, limit: properties.limit, used: properties.currentValue}', '-o', 'csv']);
     expect(r.stdout).toBe('name,limit,used\ncores,100,42\n');
-    const events = json((await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'json'])).stdout) as Record<string, unknown>[];
     const csv = await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'csv']);
     expect(csv.code).toBe(0);
-    const keys = [...new Set(events.flatMap((e) => Object.keys(e)))];
-    // csv keeps the service's order (no sorting for reading) and every field
-    expect(csv.stdout).toBe([keys.join(','), ...events.map((e) => keys.map((k) => q(e[k])).join(','))].map((l) => `${l}\n`).join(''));
+    const tsv = (await e2e.run(['mgmt', 'health', 'events', 'list', '-o', 'tsv'])).stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const lines = csv.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Tracking id,Title,Type,Level,Status,Services,Regions,Start,Last update');
+    expect(lines.slice(1)).toEqual(tsv.map((cells) => cells.map(q).join(',')));
+    expect(csv.stdout).not.toContain('properties');
   });
 });
 

@@ -115,10 +115,11 @@ describe('formats', () => {
     expect(renderText(null)).toBe('');
   });
 
-  it('csv: header row, RFC 4180 quoting, nested values as JSON, every key in first-seen order', async () => {
-    expect(renderCsv(rows)).toBe('id,name,nested,note\n1,alpha,"{""a"":1}",tab\there\n22,beta,,"line\nbreak"\n');
+  it('csv: header row, RFC 4180 quoting, the scalar fields in first-seen order (as tsv and the table)', async () => {
+    expect(renderCsv(rows)).toBe('id,name,note\n1,alpha,tab\there\n22,beta,"line\nbreak"\n');
     expect(renderCsv([{ a: 'x,y', b: 'say "hi"' }, { c: 'cr\rhere', a: ' sp ' }])).toBe('a,b,c\n"x,y","say ""hi""",\n sp ,,"cr\rhere"\n');
-    expect(renderCsv({ id: 7, tags: ['a', 'b'], '@odata.etag': 'e' })).toBe('id,tags\n7,"[""a"",""b""]"\n');
+    expect(renderCsv({ id: 7, tags: ['a', 'b'], '@odata.etag': 'e' })).toBe('id\n7\n');
+    expect(renderCsv([{ 'a.b': 1, a: { b: 2 } }])).toBe('a.b\n1\n');
     expect(renderCsv([['S-1', 'Adatum, Inc.'], ['S-2']])).toBe('Column1,Column2\nS-1,"Adatum, Inc."\nS-2,\n');
     expect(renderCsv(['a', 'b'])).toBe('Column1\na\nb\n');
     expect(renderCsv(42)).toBe('Column1\n42\n');
@@ -129,10 +130,17 @@ describe('formats', () => {
     expect(renderCsv([{ n: 12345678901234567890n, b: true, z: 0 }])).toBe('n,b,z\n12345678901234567890,true,0\n');
   });
 
-  it('csv ignores the table columns unless the command names csv columns', async () => {
-    const cols = [{ header: 'Used', get: () => '50%' }];
-    expect(await render([{ a: 1 }], 'csv', { columns: cols })).toBe('a\n1\n');
-    expect(await render([{ a: 1 }], 'csv', { csvColumns: cols })).toBe('Used\n50%\n');
+  it("csv and tsv of a list have the same columns: the table's, wide ones included, raw values; csv headed by field", async () => {
+    const cols = [
+      { header: 'Name', name: 'name', get: 'name' },
+      { header: 'Limit', get: 'properties.limit' },
+      { header: 'Used', get: () => '50%', raw: () => 50 },
+      { header: 'Id', name: 'id', get: 'id', wide: true },
+    ];
+    const list = [{ id: '/x/y', name: 'cores', properties: { limit: 10, unit: 'Count' } }];
+    expect(await render(list, 'csv', { columns: cols })).toBe('name,Limit,Used,id\ncores,10,50,/x/y\n');
+    expect(await render(list, 'tsv', { columns: cols })).toBe('cores\t10\t50\t/x/y\n');
+    expect(await render(list, 'table', { columns: cols })).toBe('NAME   LIMIT  USED\ncores  10     50%\n');
   });
 
   it('csv streamed item by item is the same as csv of the whole list', () => {

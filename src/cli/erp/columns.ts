@@ -10,6 +10,7 @@ export function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = fa
   const get = c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
   return {
     header: c.header,
+    name: c.field,
     get,
     // tsv rows carry the time as the service wrote it, not cut to the minute for the table
     raw: c.format === 'time' ? read : undefined,

@@ -85,7 +85,8 @@ export function inferColumns(rows: unknown[]): Column[] {
   const shortIds = rows.slice(0, 200).every((r) => !isPlainObject(r) || (typeof r.id === 'string' && r.id.length <= 40));
   return keys
     .filter((k) => !structured.has(k))
-    .map((k, i) => ({ header: k, get: k, keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
+    // read by key, not as a dotted path (a key may hold a dot)
+    .map((k, i) => ({ header: k, get: (r: unknown) => (isPlainObject(r) ? r[k] : undefined), keep: (k === 'id' && shortIds) || undefined, optional: i >= 4 || undefined }));
 }
 
 /**

@@ -12,6 +12,8 @@ type RowGetter = { read(row: unknown): unknown }['read'];
 
 export interface Column {
   header: string;
+  /** the field the column shows, as the csv header names it (default: the header) */
+  name?: string;
   /** a dotted path into the row, or a function */
   get: string | RowGetter;
   /** right-align (numbers) */
@@ -40,8 +42,6 @@ export interface RenderOptions {
   wide?: boolean;
   /** text shown instead of an empty table */
   empty?: string;
-  /** the csv columns when the rendered value is rows made for reading rather than the payload; default: the payload's fields */
-  csvColumns?: Column[];
 }
 
 export function parseFormat(value: string | undefined, origin?: string): Format | undefined {

@@ -29,8 +29,7 @@ export async function render(value: unknown, format: Format, opts: RenderOptions
     case 'tsv':
       return renderTsv(value, opts.columns);
     case 'csv':
-      // the payload's fields, unless the command's rows are not its payload (translate)
-      return renderCsv(value, opts.csvColumns);
+      return renderCsv(value, opts.columns);
     case 'text':
       return opts.text ? opts.text(value) : renderText(value, opts.columns);
     case 'table':

@@ -37,8 +37,8 @@ export function renderTsv(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
   if (isPlainObject(value)) return keyValueLines(value);
   const rows = rowsOf(value);
-  const cols = positional(rows) ? arrayColumns(rows) : (columns ?? inferColumns(rows));
-  return rows.map((r) => `${cols.map((c) => tsvCell(cell(r, c.raw === undefined ? c : { ...c, get: c.raw }))).join('\t')}\n`).join('');
+  const cols = rowColumns(rows, columns);
+  return rows.map((r) => `${cols.map((c) => tsvCell(rawCell(r, c))).join('\t')}\n`).join('');
 }
 
 /** Plain text: scalars as they are, a list of scalars one per line, one object `key<TAB>value`, rows as tsv. */
@@ -59,29 +59,42 @@ export function csvLine(fields: readonly unknown[]): string {
   return `${fields.map(csvField).join(',')}\n`;
 }
 
-/** The CSV columns of rows of objects: every key (nested values included, as JSON) in first-seen order; @odata keys left out. */
-export function csvColumns(rows: unknown[]): Column[] {
-  const keys = new Set<string>();
-  for (const r of rows) if (isPlainObject(r)) for (const k of Object.keys(r)) if (!k.startsWith('@odata')) keys.add(k);
-  return [...keys].map((k) => ({ header: k, get: (r: unknown) => (isPlainObject(r) ? r[k] : undefined) }));
+/** a column's cell as tsv and csv write it: the raw value when the table shows it shortened for reading */
+function rawCell(r: unknown, c: Column): unknown {
+  return cell(r, c.raw === undefined ? c : { ...c, get: c.raw });
 }
 
-/** The columns CSV uses for rows: `columns` when given, by position for scalars and arrays, else every key. */
-export function csvColumnsFor(rows: unknown[], columns?: Column[]): Column[] {
-  if (columns) return columns;
-  return positional(rows) ? arrayColumns(rows) : csvColumns(rows);
+/**
+ * The columns of tsv and csv rows: the command's (the table's, `wide` ones included), by position
+ * for scalars and arrays, else the scalar fields of the rows (as the table infers them).
+ */
+export function rowColumns(rows: unknown[], columns?: Column[]): Column[] {
+  return positional(rows) ? arrayColumns(rows) : (columns ?? inferColumns(rows));
+}
+
+/** The csv header of a column: the field it shows when it names one, else its header. */
+const csvHeader = (c: Column): string => c.name ?? c.header;
+
+/** The header line of csv rows in these columns. */
+export function csvHeaderLine(columns: Column[]): string {
+  return csvLine(columns.map(csvHeader));
+}
+
+/** csv lines of rows in these columns (no header). */
+export function csvRows(rows: unknown[], columns: Column[]): string {
+  return rows.map((r) => csvLine(columns.map((c) => rawCell(r, c)))).join('');
 }
 
 /**
  * CSV for spreadsheets and pipelines: a header row, then one line per record; RFC 4180 quoting;
- * nested values as compact JSON; lines end with LF. Without `columns` the fields are the payload's
- * (rows of arrays or scalars: Column1, Column2, ...). An empty list is nothing (or the header alone
- * when the columns are known).
+ * lines end with LF. Its columns are tsv's (the table's, `wide` ones included, values as tsv
+ * writes them; rows of arrays or scalars: Column1, Column2, ...), headed by the field each shows.
+ * An empty list is nothing (or the header alone when the columns are known).
  */
 export function renderCsv(value: unknown, columns?: Column[]): string {
   if (value === undefined || value === null) return '';
   const rows = rowsOf(value);
-  if (!rows.length) return columns ? csvLine(columns.map((c) => c.header)) : '';
-  const cols = csvColumnsFor(rows, columns);
-  return csvLine(cols.map((c) => c.header)) + rows.map((r) => csvLine(cols.map((c) => cell(r, c)))).join('');
+  if (!rows.length) return columns ? csvHeaderLine(columns) : '';
+  const cols = rowColumns(rows, columns);
+  return csvHeaderLine(cols) + csvRows(rows, cols);
 }

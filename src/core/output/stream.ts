@@ -1,9 +1,8 @@
 // Streamed results: values rendered as they arrive, so that the chunks add up to what render() gives
 // for the whole list.
 import { stringifyExact } from '../json.js';
-import { cell } from './cells.js';
 import type { Column, Format } from './formats.js';
-import { csvColumnsFor, csvLine, renderText, renderTsv } from './plain.js';
+import { csvHeaderLine, csvRows, renderText, renderTsv, rowColumns } from './plain.js';
 
 /** The formats that can be written item by item; the others need the whole value. */
 export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson', 'text', 'tsv', 'csv', 'none']);
@@ -13,7 +12,7 @@ export interface StreamOptions {
   text?: (item: unknown) => string;
   /** the rows one item gives in `tsv` and `csv` (default: the item itself) */
   rows?: (item: unknown) => unknown[];
-  /** the tsv columns, and the csv columns (default for csv: the fields of the first row) */
+  /** the tsv and csv columns (default: the scalar fields of the first item's rows) */
   columns?: Column[];
 }
 
@@ -52,11 +51,11 @@ export class StreamRenderer {
           const rows = this.opts.rows ? this.opts.rows(v) : [v];
           if (!rows.length) continue;
           if (!this.csvCols) {
-            // the header comes from the columns, or from the first row (a later row's extra keys are not shown)
-            this.csvCols = csvColumnsFor(rows, this.opts.columns);
-            s += csvLine(this.csvCols.map((c) => c.header));
+            // the header comes from the columns, or from the first rows (a later row's extra keys are not shown)
+            this.csvCols = rowColumns(rows, this.opts.columns);
+            s += csvHeaderLine(this.csvCols);
           }
-          for (const r of rows) s += csvLine(this.csvCols.map((c) => cell(r, c)));
+          s += csvRows(rows, this.csvCols);
           this.count++;
         }
         return s;
@@ -66,7 +65,7 @@ export class StreamRenderer {
   }
 
   end(): string {
-    if (this.format === 'csv' && !this.csvCols && this.opts.columns) return csvLine(this.opts.columns.map((c) => c.header));
+    if (this.format === 'csv' && !this.csvCols && this.opts.columns) return csvHeaderLine(this.opts.columns);
     if (this.format !== 'json') return '';
     return this.count ? '\n]\n' : '[]\n';
   }

@@ -8,10 +8,10 @@ import { isTable } from '../../../core/output/index.js';
 import type { EventsListOpts } from './options.js';
 import { EVENT_COLUMNS } from './view.js';
 
-/** true when the output is one of the human formats whose rows we may order for reading */
+/** true when the output is rows in the table's columns (table, tsv, csv, text), which we may order for reading */
 function humanRows(ctx: Ctx): boolean {
   const f = ctx.format();
-  return !ctx.globals.query && (isTable(f) || f === 'tsv' || f === 'text');
+  return !ctx.globals.query && (isTable(f) || f === 'tsv' || f === 'csv' || f === 'text');
 }
 
 export async function run(ctx: Ctx, opts: EventsListOpts): Promise<void> {

@@ -7,7 +7,7 @@ import type { Ctx } from '../../../core/context.js';
 import { ExitStatus, UsageError } from '../../../core/errors.js';
 import type { Column } from '../../../core/output/index.js';
 import { Pacer } from '../../../core/pacer.js';
-import { concurrencyOf, csvFields, locationsOf, num, providerOf, ROW_FIELDS, rowColumns, subscriptionsOf } from './fleet.js';
+import { concurrencyOf, locationsOf, num, providerOf, rowColumns, subscriptionsOf } from './fleet.js';
 import type { CheckNeedOpts } from './options.js';
 
 /** `quota check`'s exit code when a need does not fit (1 stays "the service failed"). */
@@ -48,11 +48,12 @@ export async function run(ctx: Ctx, opts: CheckNeedOpts): Promise<void> {
     return;
   }
   const results = await quotaCheck(c, items, { concurrency, signal: ctx.signal });
-  const extra: Column[] = [num((r: CheckRow) => r.need, 'Need'), num((r: CheckRow) => (r.short ? r.short : r.error ? '' : 0), 'Short')];
+  const extra: Column[] = [num((r: CheckRow) => r.need, 'Need', { name: 'need' }), num((r: CheckRow) => (r.short ? r.short : r.error ? '' : 0), 'Short', { name: 'short' })];
+  const fix: Column = { header: 'Fix', name: 'fix', get: 'fix', wide: true };
   const failed = results.some((r) => r.failure);
   await ctx.print(
     results.map((r) => r.row),
-    { columns: rowColumns(subscriptions.length > 1, failed, extra), csvColumns: csvFields([...ROW_FIELDS, 'need', 'short', 'fix'], failed) },
+    { columns: rowColumns(subscriptions.length > 1, failed, extra, [fix]) },
   );
   verdict(ctx, results);
 }

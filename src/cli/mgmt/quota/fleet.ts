@@ -45,23 +45,25 @@ export function tableWidth(ctx: Ctx): number | undefined {
 export const num = (get: Column['get'], header: string, extra: Partial<Column> = {}): Column => ({ header, get, align: 'right', ...extra });
 const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '');
 
-export function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = []): Column[] {
+/**
+ * The columns of the report's (and check's) rows. The table names the subscription only when there
+ * are several, and the provider and display name with -o wide; tsv and csv carry every column in
+ * this order, csv headed by the row's field names (`error` last when a row failed).
+ */
+export function rowColumns(multiSub: boolean, withError: boolean, extra: Column[] = [], wideExtra: Column[] = []): Column[] {
   return [
-    ...(multiSub ? [{ header: 'Subscription', get: 'subscription' } as Column] : []),
-    { header: 'Location', get: 'location', keep: true },
-    { header: 'Name', get: 'name', keep: true },
-    num((r: QuotaRow) => r.limit, 'Limit'),
-    num((r: QuotaRow) => r.usage, 'Usage'),
-    num((r: QuotaRow) => r.headroom, 'Free'),
-    num((r: QuotaRow) => pct(r.percentUsed), 'Used'),
+    { header: 'Subscription', name: 'subscription', get: 'subscription', wide: !multiSub || undefined },
+    { header: 'Provider', name: 'provider', get: 'provider', wide: true },
+    { header: 'Location', name: 'location', get: 'location', keep: true },
+    { header: 'Name', name: 'name', get: 'name', keep: true },
+    { header: 'Display name', name: 'displayName', get: 'displayName', wide: true },
+    num((r: QuotaRow) => r.limit, 'Limit', { name: 'limit' }),
+    num((r: QuotaRow) => r.usage, 'Usage', { name: 'usage' }),
+    { header: 'Unit', name: 'unit', get: 'unit', optional: true },
+    num((r: QuotaRow) => r.headroom, 'Free', { name: 'headroom' }),
+    num((r: QuotaRow) => pct(r.percentUsed), 'Used', { name: 'percentUsed', raw: 'percentUsed' }),
     ...extra,
-    { header: 'Unit', get: 'unit', optional: true },
-    ...(withError ? [{ header: 'Error', get: 'error' } as Column] : []),
+    ...wideExtra,
+    ...(withError ? [{ header: 'Error', name: 'error', get: 'error' } as Column] : []),
   ];
-}
-
-/** The csv header of the report (and check): always these fields in this order, `error` last when a row failed. */
-export const ROW_FIELDS = ['subscription', 'provider', 'location', 'name', 'displayName', 'limit', 'usage', 'unit', 'headroom', 'percentUsed'];
-export function csvFields(fields: string[], withError: boolean): Column[] {
-  return [...fields, ...(withError ? ['error'] : [])].map((f) => ({ header: f, get: f }));
 }

@@ -6,7 +6,7 @@ import { checkSegment } from '../../../api/mgmt/validate.js';
 import type { Ctx } from '../../../core/context.js';
 import { ExitStatus } from '../../../core/errors.js';
 import { Pacer } from '../../../core/pacer.js';
-import { concurrencyOf, csvFields, locationsOf, providerOf, ROW_FIELDS, rowColumns, subscriptionsOf } from './fleet.js';
+import { concurrencyOf, locationsOf, providerOf, rowColumns, subscriptionsOf } from './fleet.js';
 import type { ReportOpts } from './options.js';
 
 export async function run(ctx: Ctx, opts: ReportOpts): Promise<void> {
@@ -31,7 +31,6 @@ export async function run(ctx: Ctx, opts: ReportOpts): Promise<void> {
     shown.map((r) => r.row),
     {
       columns: rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)),
-      csvColumns: csvFields(ROW_FIELDS, shown.some((r) => r.failure)),
       empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas',
     },
   );
