@@ -126,11 +126,11 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --budget --category --concurrency --file --from --from-script --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --front-matter --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --budget --category --concurrency --format --from --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --front-matter --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
     case 'vx translate check'
-      printf '%s\n' --format --from --out --out-dir --output --profile --protect --query --retries --timeout --to -o -p -q
+      printf '%s\n' --format --from --front-matter --i18next-format --out --out-dir --output --profile --protect --query --retries --skip-keys --timeout --to -o -p -q
     case 'vx translate memory'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory stats'
@@ -484,8 +484,10 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -x -a 'xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto'
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l front-matter -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
@@ -496,6 +498,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -s o -l output -x -a 
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l protect -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -s q -l query -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l skip-keys -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l to -r
@@ -511,8 +514,10 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -x -a 'xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto'
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l front-matter -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l memory -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
@@ -524,6 +529,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l protect -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -s q -l query -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retranslate-changed
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l skip-keys -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l state -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l to -r
@@ -535,7 +541,9 @@ complete -c vx -n 'test (__vx_path) = "vx translate check"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l format -x -a 'xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto'
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l from -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l front-matter -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l out -r
@@ -544,6 +552,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate check"' -s o -l output -x -a
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l protect -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -s q -l query -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l skip-keys -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l to -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l verbose
@@ -2861,7 +2870,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -2874,7 +2883,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help

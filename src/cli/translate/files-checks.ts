@@ -1,6 +1,8 @@
 // The options vx translate file|sync refuse: translate's own (parsed by it wherever they stand on
 // the line, meaningless for files), and, with sync --check, those that would be ignored.
 import { customPatterns, type ProtectOptions } from '../../api/translator/files/protect.js';
+import { globList } from '../../api/translator/files/skip.js';
+import type { ReadOptions } from '../../api/translator/files/types.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { FilesOptions } from './options.js';
@@ -76,6 +78,21 @@ export function checkNaming(opts: FilesOptions, sources: readonly string[], mode
   if (opts.out !== undefined && !opts.out.includes('{lang}')) throw new UsageError(`--out needs {lang} in its pattern (one target per language), e.g. --out 'locales/{lang}/{name}.json'`);
   if (opts.out !== undefined && sources.length > 1 && !/\{(name|dir)\}/.test(opts.out)) throw new UsageError('--out needs {name} or {dir} in its pattern when several sources are given (each gets its own targets)');
   if (opts.check && mode !== 'sync') throw new UsageError('--check applies to vx translate sync');
+}
+
+/**
+ * How the sources are read: --i18next-format, --front-matter, and the keys skipped (--skip-keys
+ * with the profile's translate.skipKeys; a .vxskip beside a source adds its own).
+ */
+export function readingOf(ctx: Ctx, opts: Pick<FilesOptions, 'i18nextFormat' | 'frontMatter' | 'skipKeys'>): { read: ReadOptions; skipKeys: string[] } {
+  const frontMatter = globList(opts.frontMatter);
+  if (opts.frontMatter !== undefined && !frontMatter.length) throw new UsageError('--front-matter needs the keys whose values are translated, e.g. --front-matter title,description');
+  const i18next = opts.i18nextFormat?.toLowerCase() as ReadOptions['i18next'];
+  if (i18next !== undefined && i18next !== 'v3' && i18next !== 'v4') throw new UsageError(`invalid value "${opts.i18nextFormat}" for --i18next-format: allowed v3, v4`);
+  return {
+    read: { ...(i18next ? { i18next } : {}), ...(frontMatter.length ? { frontMatter } : {}) },
+    skipKeys: [...globList(opts.skipKeys), ...globList(ctx.config.get('translate.skipKeys'))],
+  };
 }
 
 /** What --protect adds to the placeholders kept unchanged. */

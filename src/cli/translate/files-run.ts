@@ -17,7 +17,7 @@ import { runSettings } from '../../api/translator/run-settings.js';
 import type { Ctx } from '../../core/context.js';
 import { ExitStatus, InterruptedError, OutputError, VxError } from '../../core/errors.js';
 import { serviceLanguage } from '../../model/translator.js';
-import { checkNaming, protectOf, refuseOptions } from './files-checks.js';
+import { checkNaming, protectOf, readingOf, refuseOptions } from './files-checks.js';
 import { LanguageBars } from './language-bars.js';
 import type { FilesOptions } from './options.js';
 
@@ -27,7 +27,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const concurrency = parseConcurrency(opts.concurrency);
   checkNaming(opts, sources, mode);
   const protect = protectOf(opts);
-  const plans = await planSources(sources, { to: params.to, from: params.from, format: opts.format, out: opts.out, outDir: opts.outDir, state: opts.state, fuzzy: opts.fuzzy }, mode, (m) => ctx.warn(m));
+  const plans = await planSources(sources, { to: params.to, from: params.from, format: opts.format, out: opts.out, outDir: opts.outDir, state: opts.state, fuzzy: opts.fuzzy, ...readingOf(ctx, opts) }, mode, (m) => ctx.warn(m));
   const needs = unitNeeds(plans, mode, { check: opts.check, protect, retranslateChanged: opts.retranslateChanged });
   if (opts.check) return check(ctx, needs.stale);
   const translated = await translate(ctx, opts, { plans, needs, params, concurrency, protect });

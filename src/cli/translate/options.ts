@@ -36,6 +36,11 @@ export type TranslateOptions = OptionsOf<typeof TRANSLATE_OPTIONS>;
 // are declared here too for help and completion.
 const FILE_FORMATS = ['xliff', 'json', 'yaml', 'po', 'md', 'android', 'resx', 'properties', 'strings', 'stringsdict', 'arb', 'xcstrings', 'auto'] as const;
 
+// how sources are read: `file`, `sync` and `check` alike
+const SKIP_KEYS = opt('--skip-keys <globs>', "keys never sent, written as the source has them (comma-separated globs: meta.*,**.url); with the translate.skipKeys setting and a .vxskip file beside the source");
+const I18NEXT_FORMAT = opt('--i18next-format <version>', 'i18next JSON plural keys: v4 (key_one, key_other) or v3 (key, key_plural, key_0...); default: v3 when the file has a key_plural', { choices: ['v3', 'v4'] as const, lenient: true });
+const FRONT_MATTER = opt('--front-matter <keys>', 'Markdown: front-matter keys whose values are translated (comma-separated: title,description)');
+
 export const FILE_OPTIONS = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
   opt('--from <lang>', 'source language (default: the one the file names, else detected)'),
@@ -43,6 +48,9 @@ export const FILE_OPTIONS = [
   opt('--out <pattern>', 'target path pattern with {lang} (and {dir}, {name}, {ext}), e.g. locales/{lang}/{name}.json'),
   opt('--format <format>', 'file format (default auto: from the extension)', { choices: FILE_FORMATS, lenient: true }),
   opt('--protect <regex>', 'also keep text matching this regular expression unchanged (repeatable)', { repeat: true }),
+  SKIP_KEYS,
+  I18NEXT_FORMAT,
+  FRONT_MATTER,
   opt('--state <state>', 'XLIFF: state of machine-translated units (default 1.2 needs-review-translation, 2.0 translated)'),
   opt('--fuzzy', 'PO: mark machine translations fuzzy (for review)'),
   opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
@@ -67,6 +75,9 @@ export const CHECK_OPTIONS = [
   opt('--out <pattern>', 'the targets are named by this pattern with {lang} (as given to vx translate sync)'),
   opt('--format <format>', 'file format (default auto: from the extension)', { choices: FILE_FORMATS, lenient: true }),
   opt('--protect <regex>', 'also count text matching this regular expression as a placeholder (repeatable)', { repeat: true }),
+  SKIP_KEYS,
+  I18NEXT_FORMAT,
+  FRONT_MATTER,
 ] as const;
 
 export type CheckOptions = OptionsOf<typeof CHECK_OPTIONS>;

@@ -13,7 +13,7 @@ import { po } from './po.js';
 import { properties } from './properties.js';
 import { loadResx, resx } from './resx.js';
 import { loadStringsdict, stringsdict } from './stringsdict.js';
-import type { FileFormat } from './types.js';
+import type { FileFormat, ReadOptions } from './types.js';
 import { loadXliff, xliff } from './xliff.js';
 import { loadYaml, yaml } from './yaml.js';
 
@@ -55,8 +55,10 @@ export function formatOf(file: string, flag: string | undefined): KnownFormat {
 }
 
 /** Loads the parser a format needs (the heavy ones are imported on demand). */
-export async function loadFormat(format: KnownFormat): Promise<void> {
+export async function loadFormat(format: KnownFormat, opts: ReadOptions = {}): Promise<void> {
   await loadIcu();
+  // (Markdown's front matter is YAML)
+  if (format === 'md' && opts.frontMatter?.length) await loadYaml();
   if (format === 'xliff') await loadXliff();
   else if (format === 'json') await loadJson();
   else if (format === 'yaml') await loadYaml();

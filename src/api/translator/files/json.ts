@@ -3,13 +3,14 @@
 // target is the source with only its string values replaced: key order, indentation, escapes of
 // untouched values and non-string values stay byte for byte.
 //
-// i18next plurals: the `_zero/_one/_two/_few/_many/_other` (and `_ordinal_*`) siblings of a key
-// are one unit; a target gets the forms its language needs (Intl.PluralRules), each translated
-// from the source's same form or else from `_other`. Context keys (`friend_male`) are ordinary
-// keys; `$t(...)` nesting and `{{x}}` are placeholders (protect.ts).
+// i18next plurals (json-plurals.ts: v4 `_one/_other`, v3 `key`/`key_plural` and `key_0...`): the
+// forms of a key are one unit; a target gets the forms its language needs, each translated from
+// the source's form of the same category or else from its `other`. Context keys (`friend_male`)
+// are ordinary keys; `$t(...)` nesting and `{{x}}` are placeholders (protect.ts).
 import type { Node, ParseError } from 'jsonc-parser';
 import { UsageError } from '../../../core/errors.js';
-import { formPairs, pluralCategories } from './plurals.js';
+import { looksV3, pluralGroups, targetForms, type Group, type I18nextFormat } from './json-plurals.js';
+import { formPairs } from './plurals.js';
 import { piecesText, type Piece } from './protect.js';
 import { applyEdits, fileLanguage, hash, joinParts, lineAt, localeTargetPath, position, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
@@ -19,17 +20,6 @@ let jsonc: typeof import('jsonc-parser') | undefined;
 
 export async function loadJson(): Promise<void> {
   jsonc ??= (await import('jsonc-parser/lib/esm/main.js')) as unknown as typeof import('jsonc-parser');
-}
-
-const PLURAL_KEY = /^(.*?)_(ordinal_)?(zero|one|two|few|many|other)$/;
-
-/** A plural group: the members' property nodes in source order. */
-interface Group {
-  base: string;
-  ordinal: boolean;
-  /** category -> property node */
-  forms: Map<string, Node>;
-  members: Node[];
 }
 
 interface JUnit extends SourceUnit {
@@ -89,29 +79,12 @@ export function keyOf(path: readonly (string | number)[]): string {
 }
 
 
-function unitsOf(text: string, root: Node): JUnit[] {
+function unitsOf(text: string, root: Node, format: I18nextFormat, sourceLang: string | undefined): JUnit[] {
   const out: JUnit[] = [];
   const walk = (node: Node, path: (string | number)[]) => {
     if (node.type === 'object') {
       const props = node.children ?? [];
-      // plural groups: siblings base_<category> with a base_other among them, contiguous
-      const groups = new Map<string, Group>();
-      for (const p of props) {
-        const k = p.children![0].value as string;
-        const m = PLURAL_KEY.exec(k);
-        if (!m || p.children![1].type !== 'string') continue;
-        const id = `${m[1]}\u0000${m[2] ?? ''}`;
-        let g = groups.get(id);
-        if (!g) groups.set(id, (g = { base: m[1], ordinal: Boolean(m[2]), forms: new Map(), members: [] }));
-        g.forms.set(m[3], p);
-        g.members.push(p);
-      }
-      const inGroup = new Map<Node, Group>();
-      for (const g of groups.values()) {
-        const idx = g.members.map((m) => props.indexOf(m));
-        const contiguous = idx.every((v, i) => i === 0 || v === idx[i - 1] + 1);
-        if (g.forms.has('other') && contiguous) for (const m of g.members) inGroup.set(m, g);
-      }
+      const inGroup = pluralGroups(props, format, sourceLang);
       const done = new Set<Group>();
       for (const p of props) {
         const k = p.children![0].value as string;
@@ -145,20 +118,6 @@ function tokenizeValue(s: string): Piece[] {
   return [{ kind: 'text', value: s }];
 }
 
-/** The forms a target language gets for a group, each with the source form it is translated from. */
-function targetForms(g: Group, lang: string): { cat: string; from: number }[] {
-  const cats = pluralCategories(lang, g.ordinal);
-  // i18next's `_zero` applies to every language: kept when the source has it
-  if (g.forms.has('zero') && !cats.includes('zero')) cats.unshift('zero');
-  const srcCats = [...g.forms.keys()];
-  const other = srcCats.indexOf('other');
-  return cats.map((cat) => ({ cat, from: srcCats.includes(cat) ? srcCats.indexOf(cat) : other }));
-}
-
-function formKey(g: Group, cat: string): string {
-  return `${g.base}_${g.ordinal ? 'ordinal_' : ''}${cat}`;
-}
-
 const indexes = new WeakMap<Node, Map<string, Node>>();
 
 const esc = (c: string | number) => String(c).replace(/[\\.]/g, '\\$&');
@@ -190,7 +149,7 @@ interface JsonTarget extends TargetDoc {
 /** The nodes of a plural group's target forms in a tree (undefined where the tree lacks one). */
 function formNodes(root: Node, u: JUnit, lang: string): (Node | undefined)[] {
   const parentKey = keyOf(u.path.slice(0, -1));
-  return targetForms(u.group!, lang).map((f) => nodeAtKey(root, parentKey ? `${parentKey}.${esc(formKey(u.group!, f.cat))}` : esc(formKey(u.group!, f.cat))));
+  return targetForms(u.group!, lang).map((f) => nodeAtKey(root, parentKey ? `${parentKey}.${esc(f.key)}` : esc(f.key)));
 }
 
 /**
@@ -204,10 +163,11 @@ function keptForms(u: JUnit, lang: string, old: JsonTarget | undefined): (Node |
 
 export const json: FileFormat = {
   name: 'json',
-  parseSource(text, file): JsonSource {
+  parseSource(text, file, opts): JsonSource {
     const root = parse(text, file);
-    const jUnits = unitsOf(text, root);
-    return { format: 'json', file, text, units: jUnits, jUnits, root, language: fileLanguage(file, /\.json$/i) };
+    const language = fileLanguage(file, /\.json$/i);
+    const jUnits = unitsOf(text, root, opts?.i18next ?? (looksV3(root) ? 'v3' : 'v4'), opts?.from ?? language);
+    return { format: 'json', file, text, units: jUnits, jUnits, root, language };
   },
 
   parseTarget(text, file, source, lang): JsonTarget {
@@ -263,8 +223,8 @@ export const json: FileFormat = {
         const body = forms
           .map((f, i) => {
             const k = kept[i];
-            const value = v.kind === 'keep' ? oldRaw(keyOf([...parentPath, formKey(g, f.cat)])) : k ? old!.text.slice(k.offset, k.offset + k.length) : JSON.stringify(piecesText(v.parts[f.from]));
-            return `${JSON.stringify(formKey(g, f.cat))}${colon}${value}`;
+            const value = v.kind === 'keep' ? oldRaw(keyOf([...parentPath, f.key])) : k ? old!.text.slice(k.offset, k.offset + k.length) : JSON.stringify(piecesText(v.parts[f.from]));
+            return `${JSON.stringify(f.key)}${colon}${value}`;
           })
           .join(sep);
         edits.push([first.offset, last.offset + last.length, body]);

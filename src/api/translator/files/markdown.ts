@@ -5,8 +5,10 @@
 // link reference definitions, table pipes and alignment rows stay byte for byte; inside a block,
 // inline code, link targets, images, inline HTML, emphasis markers and line breaks are
 // placeholders. A translated paragraph is written on one line (a soft line break is a space).
+// Chosen front-matter keys are translated too (front-matter.ts).
 import type { Nodes, Root } from 'mdast';
-import type { Piece } from './protect.js';
+import { FRONT, frontFields, frontValue, type FrontField } from './front-matter.js';
+import { piecesText, type Piece } from './protect.js';
 import { applyEdits, hash, lineAt, namesLanguage, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc, type UnitValue } from './types.js';
 
 let lib: { fromMarkdown: typeof import('mdast-util-from-markdown').fromMarkdown; options: import('mdast-util-from-markdown').Options } | undefined;
@@ -169,9 +171,14 @@ function isAutolink(text: string, link: Nodes): boolean {
 
 interface MdSource extends SourceDoc {
   blocks: Block[];
+  /** the units of the blocks, in their order (after those of the front matter) */
+  blockUnits: SourceUnit[];
+  /** the front-matter values translated (--front-matter) */
+  front: FrontField[];
 }
 
 interface MdTarget extends TargetDoc {
+  /** each unit's text as the target has it (a front-matter value with its quotes) */
   raw: Map<string, string>;
   /** the target's blocks do not line up with the order vx last wrote (edited structurally by hand) */
   misaligned?: boolean;
@@ -179,17 +186,19 @@ interface MdTarget extends TargetDoc {
 
 export const markdown: FileFormat = {
   name: 'md',
-  parseSource(text, file): MdSource {
+  parseSource(text, file, opts): MdSource {
     const bs = blocks(text, isMdx(file));
     const seen = new Map<string, number>();
-    const units: SourceUnit[] = bs.map((b) => {
+    const blockUnits: SourceUnit[] = bs.map((b) => {
       const raw = text.slice(b.start, b.end);
       const h = hash(raw);
       const n = seen.get(h) ?? 0;
       seen.set(h, n + 1);
       return { key: n ? `${h}#${n + 1}` : h, parts: [b.pieces], hash: h, line: lineAt(text, b.start) };
     });
-    return { format: 'md', file, text, units, blocks: bs };
+    const front = frontFields(text, opts?.frontMatter ?? []);
+    const units = [...front.map((f) => ({ key: `${FRONT}${f.name}`, parts: [[{ kind: 'text' as const, value: f.value }]], hash: hash(f.value), line: f.line })), ...blockUnits];
+    return { format: 'md', file, text, units, blocks: bs, blockUnits, front };
   },
 
   parseTarget(text, _file, source, _lang, order): MdTarget {
@@ -197,9 +206,16 @@ export const markdown: FileFormat = {
     const values = new Map<string, string>();
     const raw = new Map<string, string>();
     const lines = new Map<string, number>();
-    const misaligned = !order || order.length !== bs.length;
+    for (const f of frontFields(text, (source as MdSource).front.map((x) => x.name))) {
+      values.set(`${FRONT}${f.name}`, f.value);
+      raw.set(`${FRONT}${f.name}`, text.slice(f.start, f.end));
+      lines.set(`${FRONT}${f.name}`, f.line);
+    }
+    // (the blocks line up by the lock's order of their keys)
+    const blockOrder = order?.filter((k) => !k.startsWith(FRONT));
+    const misaligned = !blockOrder || blockOrder.length !== bs.length;
     if (!misaligned) {
-      order!.forEach((key, i) => {
+      blockOrder!.forEach((key, i) => {
         const r = text.slice(bs[i].start, bs[i].end);
         values.set(key, r);
         raw.set(key, r);
@@ -213,17 +229,23 @@ export const markdown: FileFormat = {
     const src = source as MdSource;
     const old = target as MdTarget | undefined;
     const edits: [number, number, string][] = [];
-    src.units.forEach((u, i) => {
+    src.blockUnits.forEach((u, i) => {
       const b = src.blocks[i];
       const v: UnitValue | undefined = values.get(u.key);
       if (v?.kind === 'keep') edits.push([b.start, b.end, old!.raw.get(u.key)!]);
       else if (v?.kind === 'new') edits.push([b.start, b.end, v.parts[0].map((p) => p.value).join('')]);
     });
+    for (const f of src.front) {
+      const v: UnitValue | undefined = values.get(`${FRONT}${f.name}`);
+      // (a value the target lacks, kept: the source's)
+      if (v?.kind === 'keep') edits.push([f.start, f.end, old!.raw.get(`${FRONT}${f.name}`) ?? src.text.slice(f.start, f.end)]);
+      else if (v?.kind === 'new' && !v.review) edits.push([f.start, f.end, frontValue(piecesText(v.parts[0]))]);
+    }
     return applyEdits(src.text, edits);
   },
 
   // the target's block read as the source's blocks are (a heading's text without its #, a cell without its pipes)
-  translations: (unit, value, _lang, source) => [{ source: unit.parts[0], translation: blocks(value, isMdx(source.file))[0]?.pieces ?? [{ kind: 'text', value }] }],
+  translations: (unit, value, _lang, source) => [{ source: unit.parts[0], translation: (unit.key.startsWith(FRONT) ? undefined : blocks(value, isMdx(source.file))[0]?.pieces) ?? [{ kind: 'text', value }] }],
 
   targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');

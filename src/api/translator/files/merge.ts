@@ -119,6 +119,7 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: stri
       origins.set(u.key, 'v');
     }
   }
+  skippedValues(p, l, values);
   const target = base !== undefined ? p.format.parseTarget(base, l.path, p.doc, l.lang) : l.target;
   const body = p.format.render(p.doc, l.lang, values, target, mc.render);
   const order = p.format.name === 'md' ? p.doc.units.map((u) => u.key) : undefined;
@@ -130,6 +131,20 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: stri
   const language: LockLanguage = { target: relative(dirname(p.lockPath), l.path).split(sep).join('/'), units, ...(order ? { order } : {}) };
   const changed = !l.existing || l.existing.text !== body || l.existing.bom !== p.bom;
   return { write: changed ? { path: l.path, text: encodeTarget(p, body) } : undefined, summary: sum, language, body };
+}
+
+/**
+ * The units the user skips: what the target has of them is kept; a target that lacks one gets the
+ * source's value where the format holds one language (a JSON or YAML file, an app's resources:
+ * the app needs it there), none where it pairs translations with their source (XLIFF, PO: the
+ * source is read there) or holds every language (a String Catalog).
+ */
+function skippedValues(p: SourcePlan, l: LangPlan, values: Map<string, UnitValue>): void {
+  const copies = p.format.name !== 'xliff' && p.format.name !== 'po' && !p.format.inPlace;
+  for (const u of p.doc.skipped ?? []) {
+    if (l.target?.values.has(u.key)) values.set(u.key, { kind: 'keep' });
+    else if (copies) values.set(u.key, { kind: 'new', parts: u.parts });
+  }
 }
 
 /** A unit's parts translated into `lang` and taken back from HTML, or why it cannot be. */

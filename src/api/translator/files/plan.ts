@@ -12,7 +12,8 @@ import { misaligned } from './markdown.js';
 import { lockPath, targetPath, type TargetNaming } from './paths.js';
 import { fromHtml, placeholderProblem, toHtml, tokenize, translatable, type Piece, type ProtectOptions } from './protect.js';
 import { readText, type Text } from './read.js';
-import { hash, type FileFormat, type SourceDoc, type SourceUnit, type TargetDoc } from './types.js';
+import { skipMatcher } from './skip.js';
+import { hash, type FileFormat, type ReadOptions, type SourceDoc, type SourceUnit, type TargetDoc } from './types.js';
 import { xliffVersion, XLIFF_STATES } from './xliff.js';
 
 export type FilesMode = 'file' | 'sync';
@@ -26,6 +27,10 @@ export interface PlanOptions extends TargetNaming {
   format?: string;
   state?: string;
   fuzzy?: boolean;
+  /** how sources are read (--i18next-format, --front-matter) */
+  read?: ReadOptions;
+  /** globs of keys never sent (--skip-keys and the translate.skipKeys setting; a .vxskip beside a source adds its own) */
+  skipKeys?: readonly string[];
 }
 
 /** How the statuses are turned into what is sent. */
@@ -108,11 +113,12 @@ export async function planSources(sources: readonly string[], o: PlanOptions, mo
 async function planSource(src: string, o: PlanOptions): Promise<SourcePlan> {
   const name = formatOf(src, o.format);
   const format = FORMATS[name];
-  await loadFormat(name);
+  await loadFormat(name, o.read);
   const read = await readText(src, src, name, format.decode);
   if (!read) throw new UsageError(`cannot read ${src}: no such file`);
-  const doc = format.parseSource(read.text, src);
+  const doc = format.parseSource(read.text, src, { ...o.read, from: o.from });
   if (read.encoding) doc.encoding = read.encoding;
+  await skipKeys(doc, src, o.skipKeys ?? []);
   const sourceLanguage = o.from ?? doc.language;
   if (o.state !== undefined && format.name === 'xliff') checkState(o.state, doc);
   const lp = lockPath(src, format, o, sourceLanguage);
@@ -139,15 +145,29 @@ async function planLanguage(plan: SourcePlan, lang: string, o: PlanOptions, mode
   return { lang, path, existing, target, statuses: new Map(), keepEntries: new Map(), byHand: 0, needed: new Map(), carried: new Map() };
 }
 
+/** Takes the units whose keys the user skips out of a source's units (into `skipped`). */
+export async function skipKeys(doc: SourceDoc, src: string, globs: readonly string[]): Promise<void> {
+  const skip = await skipMatcher(src, globs);
+  if (!skip) return;
+  doc.skipped = doc.units.filter((u) => skip(u.key));
+  if (doc.skipped.length) doc.units = doc.units.filter((u) => !skip(u.key));
+}
+
 function checkState(state: string, doc: SourceDoc): void {
   const v = xliffVersion(doc);
   const allowed = XLIFF_STATES[v] as readonly string[];
   if (!allowed.includes(state)) throw new UsageError(`invalid value "${state}" for --state with XLIFF ${v} (${doc.file}): allowed ${allowed.join(', ')}`);
 }
 
-/** --state and --fuzzy apply to the sources of their format (a run may mix formats); not to none. */
+/** --state, --fuzzy, --i18next-format and --front-matter apply to the sources of their format (a run may mix formats); not to none. */
 function checkFormatFlags(plans: readonly SourcePlan[], o: PlanOptions): void {
-  for (const [given, flag, format, name] of [[o.state, '--state', 'xliff', 'XLIFF'], [o.fuzzy, '--fuzzy', 'po', 'PO']] as const) {
+  const flags = [
+    [o.state, '--state', 'xliff', 'XLIFF'],
+    [o.fuzzy, '--fuzzy', 'po', 'PO'],
+    [o.read?.i18next, '--i18next-format', 'json', 'JSON'],
+    [o.read?.frontMatter, '--front-matter', 'md', 'Markdown'],
+  ] as const;
+  for (const [given, flag, format, name] of flags) {
     if (given !== undefined && !plans.some((p) => p.format.name === format)) throw new UsageError(`${flag} applies to ${name} files; ${plans.length === 1 ? `${plans[0].path} is ${plans[0].format.name}` : 'none of the sources is one'}`);
   }
 }

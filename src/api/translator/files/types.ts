@@ -46,6 +46,8 @@ export interface SourceDoc {
   encoding?: FileEncoding;
   /** a file that holds translations beside its source (a PO catalogue, an XLIFF file with targets): their language */
   targetLanguage?: string;
+  /** units whose keys the user skips (skip.ts): not among `units`, written to targets as the source has them */
+  skipped?: SourceUnit[];
 }
 
 /** A translation beside the source it translates (vx translate check). */
@@ -78,6 +80,16 @@ export interface TargetDoc {
   lines?: Map<string, number>;
 }
 
+/** What reading a source may be told beyond its text (options of the run). */
+export interface ReadOptions {
+  /** Markdown: the front-matter keys whose values are text to translate (--front-matter title,description) */
+  frontMatter?: readonly string[];
+  /** i18next JSON: the plural suffixes the app reads (v4 `_one`/`_other`; v3 `key`/`key_plural`, `key_0`...); default: detected from the file */
+  i18next?: 'v3' | 'v4';
+  /** the source language when the run says it (--from): what a format reads by it (i18next v3's suffixes) */
+  from?: string;
+}
+
 export interface RenderOptions {
   /** XLIFF: the state written on machine-translated segments */
   state?: string;
@@ -94,7 +106,7 @@ export interface FileFormat {
    * value with `review` and the source's parts), not left out: the app would show a key, not text
    */
   keepsSource?: boolean;
-  parseSource(text: string, file: string): SourceDoc;
+  parseSource(text: string, file: string, opts?: ReadOptions): SourceDoc;
   /** `order`: the unit keys of the target as vx last wrote it (Markdown aligns blocks by it) */
   parseTarget(text: string, file: string, source: SourceDoc, lang: string, order?: readonly string[]): TargetDoc;
   /**

@@ -18,6 +18,11 @@ import { applyEdits, fileLanguage, hash, isLanguage, joinParts, LANGUAGE_NAME, l
 
 let Y: typeof import('yaml') | undefined;
 
+/** The yaml package, once loadYaml has loaded it (Markdown's front matter reads with it too). */
+export function yamlLib(): typeof import('yaml') {
+  return Y!;
+}
+
 export async function loadYaml(): Promise<void> {
   if (Y) return;
   const mod = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
@@ -217,7 +222,7 @@ export function yamlString(s: string): string {
 }
 
 /** The source range of a node's value: a block scalar keeps the line break it ends with. */
-function valueRange(text: string, n: YNode): [number, number, string] {
+export function valueRange(text: string, n: YNode): [number, number, string] {
   const [start, end] = n.range!;
   const slice = text.slice(start, end);
   return [start, end, slice.endsWith('\r\n') ? '\r\n' : slice.endsWith('\n') ? '\n' : ''];
