@@ -41,23 +41,27 @@ const headers = (out: string) => out.split('\n')[0].split(/\s{2,}/);
 const widest = (out: string) => Math.max(...out.trimEnd().split('\n').map((l) => [...l].length));
 
 describe('tables chosen for a person: the human key, name, state, amount; headers in words', () => {
-  it('sales orders at 80 columns: number, customer, date, status and total; the GUID only with -o wide', async () => {
+  it('sales orders at 80 columns: number, customer, date, status and total with its currency; the GUID only with -o wide', async () => {
     const r = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3', '-o', 'table'], { env: { COLUMNS: '80' } });
+    // the amount carries its currency (none: the local currency), the numbers aligned
     expect(r.stdout).toBe(
       [
-        'NUMBER       CUSTOMER            ORDER DATE  STATUS  TOTAL INCL. TAX  CURRENCY',
-        'S-ORD101001  Adatum Corporation  2026-01-01  Draft            735.00',
-        'S-ORD101002  Trey Research       2026-02-02  Open            1350.00  EUR',
-        'S-ORD101003  School of Fine Art  2026-03-03  Open            1170.00  USD',
+        'NUMBER       CUSTOMER            ORDER DATE  STATUS  TOTAL INCL. TAX',
+        'S-ORD101001  Adatum Corporation  2026-01-01  Draft        735.00',
+        'S-ORD101002  Trey Research       2026-02-02  Open       1,350.00 EUR',
+        'S-ORD101003  School of Fine Art  2026-03-03  Open       1,170.00 USD',
         '',
       ].join('\n'),
     );
     const at140 = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3', '-o', 'table'], { env: { COLUMNS: '140' } });
-    expect(headers(at140.stdout)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'CUSTOMER NO.', 'SHIPPED']);
-    // -o wide: every column, the GUID last and whole, whatever the width; VX_OUTPUT=wide too
+    expect(headers(at140.stdout)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CUSTOMER NO.', 'SHIPPED']);
+    // -o wide: every column, the currency and the GUID too, whatever the width; VX_OUTPUT=wide too
     const wide = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3'], { env: { COLUMNS: '80', VX_OUTPUT: 'wide' } });
-    expect(headers(wide.stdout)).toEqual([...headers(at140.stdout), 'ID']);
+    expect(headers(wide.stdout)).toEqual(['NUMBER', 'CUSTOMER', 'ORDER DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'CUSTOMER NO.', 'SHIPPED', 'ID']);
     expect(wide.stdout.split('\n')[1]).toMatch(/  0000100e-0000-4000-8000-0000000e0001$/);
+    // tsv and csv: the amount as a number, its currency in a column of its own
+    const tsv = await e2e.run(['erp', 'sales-orders', 'list', '--top', '3', '-o', 'tsv']);
+    expect(tsv.stdout.split('\n')[1].split('\t').slice(4, 6)).toEqual(['1350.00', 'EUR']);
   });
 
   it('the lines of a sales order (related ... salesOrderLines) at 80 columns: line, item, description, quantity, amounts', async () => {
@@ -81,8 +85,8 @@ describe('tables chosen for a person: the human key, name, state, amount; header
   it('every erp set fits 80 columns with its key whole and words for headers; more columns at 140', async () => {
     const expected: Record<string, [string[], string[]]> = {
       'sales-quotes': [
-        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY'],
-        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'CURRENCY', 'VALID UNTIL', 'CUSTOMER NO.'],
+        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'VALID UNTIL'],
+        ['NUMBER', 'CUSTOMER', 'DATE', 'STATUS', 'TOTAL INCL. TAX', 'VALID UNTIL', 'CUSTOMER NO.'],
       ],
       'job-queue-entries': [
         ['DESCRIPTION', 'STATUS', 'ID'],

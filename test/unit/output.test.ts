@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import {
   amountText,
+  groupedAmount,
   applyQuery,
   displayWidth,
   inferColumns,
@@ -361,6 +362,24 @@ describe('amounts in tables', () => {
     const { findSet } = await import('../../src/model/erp/index.js');
     const table = renderTable([{ number: 'S-1', customerName: 'Adatum', totalAmountIncludingTax: 735.125 }], { columns: columnsOf(findSet('salesOrders')), width: 200 });
     expect(table).toContain('735.125');
+  });
+
+  it('group their thousands and carry their currency, aligned down the column; tsv and csv keep the number and the currency apart', async () => {
+    expect([735, 1350, 1234567.5, -12345.678, 'n/a'].map(groupedAmount)).toEqual(['735.00', '1,350.00', '1,234,567.50', '-12,345.678', 'n/a']);
+    const cols = [
+      { header: 'Number', get: 'n' },
+      { header: 'Total', get: (r: { t: number }) => groupedAmount(r.t), raw: 't', unit: 'cur', align: 'right' as const },
+      { header: 'Currency', name: 'cur', get: 'cur', wide: true },
+    ];
+    const rows = [
+      { n: 'S-1', t: 735, cur: '' },
+      { n: 'S-2', t: 1350, cur: 'EUR' },
+      { n: 'S-3', t: 99.5, cur: 'KWD' },
+    ];
+    expect(renderTable(rows, { columns: cols, width: 80 })).toBe('NUMBER         TOTAL\nS-1       735.00\nS-2     1,350.00 EUR\nS-3        99.50 KWD\n');
+    expect(renderTsv(rows, cols)).toBe('S-1\t735\t\nS-2\t1350\tEUR\nS-3\t99.5\tKWD\n');
+    // no row with a currency: nothing after the amounts
+    expect(renderTable([{ n: 'S-1', t: 735, cur: '' }], { columns: cols })).toBe('NUMBER   TOTAL\nS-1     735.00\n');
   });
 });
 

@@ -1,19 +1,22 @@
 // The table and tsv columns of an entity set's records, from its model: headers in words,
 // amounts and times formatted, numbers right-aligned; or the fields --select names.
-import { amountText, shortTime, type Column } from '../../core/output/index.js';
+import { amountText, groupedAmount, shortTime, type Column } from '../../core/output/index.js';
 import type { ErpSet, TableColumn } from '../../model/erp/index.js';
 
 /** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
 export function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): Column {
   const type = set?.fields[c.field]?.type;
   const read = (r: Record<string, unknown>): unknown => (c.get && !chosen ? c.get(r) : r?.[c.field]);
-  const get = c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
+  const get = c.format === 'amount' ? (r: Record<string, unknown>) => groupedAmount(read(r)) : c.format === 'time' ? (r: Record<string, unknown>) => shortTime(read(r)) : read;
+  const currency = c.currency;
   return {
     header: c.header,
     name: c.field,
     get,
-    // tsv rows carry the time as the service wrote it, not cut to the minute for the table
-    raw: c.format === 'time' ? read : undefined,
+    // tsv rows carry the time as the service wrote it, not cut to the minute for the table, and
+    // an amount with no thousands separator (its currency is a column of its own there)
+    raw: c.format === 'time' ? read : c.format === 'amount' ? (r: Record<string, unknown>) => amountText(read(r)) : undefined,
+    unit: currency ? (r: Record<string, unknown>) => r?.[currency] : undefined,
     align: c.align ?? (c.format === 'amount' || type === 'decimal' || type === 'integer' ? 'right' : undefined),
     keep: c.keep,
     // the columns named by --select are all shown (-o wide or not); none is dropped first

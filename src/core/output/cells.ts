@@ -66,6 +66,14 @@ export function amountText(v: unknown): unknown {
   return v.toFixed(20);
 }
 
+/** An amount as a table shows it: `amountText` with its thousands grouped (1234.5 -> 1,234.50). */
+export function groupedAmount(v: unknown): unknown {
+  const t = amountText(v);
+  if (typeof t !== 'string') return t;
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(t);
+  return m ? `${m[1]}${m[2].replace(/\B(?=(\d{3})+$)/g, ',')}${m[3] ?? ''}` : t;
+}
+
 /** Columns derived from the data: the scalar-valued keys of the rows, in first-seen order (@odata keys left out). */
 export function inferColumns(rows: unknown[]): Column[] {
   const keys: string[] = [];

@@ -28,6 +28,11 @@ export interface Column {
   wide?: boolean;
   /** the value tsv/text rows carry when the table shows it shortened for reading (a time as written, not `2025-07-24 10:05Z`) */
   raw?: string | RowGetter;
+  /**
+   * a unit the table shows after the value (an amount's currency: `1,234.50 EUR`), aligned down
+   * the column; tsv and csv carry it in a column of its own
+   */
+  unit?: string | RowGetter;
 }
 
 export interface RenderOptions {

@@ -8,7 +8,7 @@ import { renderYaml } from './yaml.js';
 
 export { FORMATS, isTable, parseFormat, type Column, type Format, type RenderOptions } from './formats.js';
 export { applyQuery, checkQuery } from './query.js';
-export { amountText, inferColumns, shortTime } from './cells.js';
+export { amountText, groupedAmount, inferColumns, shortTime } from './cells.js';
 export { renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './plain.js';
 export { renderTable } from './table.js';
 export { displayWidth, loadTextWidth, truncateToWidth } from './width.js';

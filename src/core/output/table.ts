@@ -39,7 +39,20 @@ interface Layout {
 const SEP = 2;
 
 function texts(rows: unknown[], cols: Column[]): string[][] {
-  return rows.map((r) => cols.map((c) => cellText(cell(r, c))));
+  const body = rows.map((r) => cols.map((c) => cellText(cell(r, c))));
+  cols.forEach((c, i) => {
+    if (c.unit !== undefined) withUnits(body, i, rows.map((r) => cellText(cell(r, { ...c, get: c.unit! }))));
+  });
+  return body;
+}
+
+/** each value of column i followed by its unit, the units padded alike so that the values stay aligned */
+function withUnits(body: string[][], i: number, units: string[]): void {
+  const w = Math.max(0, ...units.map(displayWidth));
+  if (!w) return;
+  body.forEach((row, r) => {
+    if (row[i] !== '') row[i] = `${row[i]} ${units[r]}${' '.repeat(w - displayWidth(units[r]))}`;
+  });
 }
 
 /** each column's width when nothing is cut: its longest cell or its header */

@@ -42,6 +42,8 @@ export interface TableColumn {
   get?: (r: Readonly<Record<string, unknown>>) => unknown;
   /** how the value reads: `amount` with two decimals, `time` as YYYY-MM-DD HH:MMZ */
   format?: 'amount' | 'time';
+  /** the field holding an amount's currency code, shown after it in the table (`1,234.50 EUR`; none: the local currency) */
+  currency?: string;
   /** an identifier the user copies: never cut */
   keep?: boolean;
   /** the column read first (a name, a description): the optional columns go before it is cut short */
@@ -281,8 +283,8 @@ export const ERP_SETS: readonly ErpSet[] = [
       { field: 'customerName', header: 'Customer', primary: true },
       { field: 'orderDate', header: 'Order date' },
       { field: 'status', header: 'Status' },
-      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount' },
-      { field: 'currencyCode', header: 'Currency', optional: true },
+      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount', currency: 'currencyCode' },
+      { field: 'currencyCode', header: 'Currency', wide: true },
       { field: 'customerNumber', header: 'Customer no.', optional: true },
       { field: 'fullyShipped', header: 'Shipped', optional: true },
       ID_WIDE,
@@ -364,8 +366,8 @@ export const ERP_SETS: readonly ErpSet[] = [
       { field: 'customerName', header: 'Customer', primary: true },
       { field: 'documentDate', header: 'Date' },
       { field: 'status', header: 'Status' },
-      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount' },
-      { field: 'currencyCode', header: 'Currency', optional: true },
+      { field: 'totalAmountIncludingTax', header: 'Total incl. tax', format: 'amount', currency: 'currencyCode' },
+      { field: 'currencyCode', header: 'Currency', wide: true },
       { field: 'validUntilDate', header: 'Valid until', optional: true },
       { field: 'customerNumber', header: 'Customer no.', optional: true },
       ID_WIDE,
