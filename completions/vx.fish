@@ -332,7 +332,7 @@ function __vx_valued
     case 'vx mgmt health events details'
       printf '%s\n' --output --profile --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt health watch'
-      printf '%s\n' --exec --interval --output --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
+      printf '%s\n' --exec --exec-timeout --interval --output --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
     case 'vx mgmt health check'
       printf '%s\n' --critical --output --profile --query --resource --retries --subscription --timeout --warn -o -p -q
     case 'vx mgmt quota'
@@ -2322,6 +2322,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health events details"' -s y -l y
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec -r
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l no-color

@@ -25,9 +25,10 @@ export interface WatchState {
 export const emptyState = (): WatchState => ({ version: 1, events: {} });
 
 /**
- * Reads the state file; a missing file is a first run. Anything else that cannot be read as a
- * state is reported with its path and left exactly as it is (exit 2): a watcher that silently
- * started over would report every event again.
+ * Reads the state file; a missing or empty file (`--state "$(mktemp)"`) is a first run, as the
+ * emulator's --state. Anything else that cannot be read as a state is reported with its path and
+ * left exactly as it is (exit 2): a watcher that silently started over would report every event
+ * again.
  */
 export async function loadState(path: string): Promise<WatchState> {
   await checkStateDirectory(path);
@@ -39,6 +40,8 @@ export async function loadState(path: string): Promise<WatchState> {
     if (err.code === 'ENOENT') return emptyState();
     throw new UsageError(`cannot read the state file ${path}: ${err.code === 'EACCES' ? 'permission denied' : err.code === 'EISDIR' ? 'it is a directory' : err.message}; nothing was sent`);
   }
+  // nothing to lose: written by the first save
+  if (!text.trim()) return emptyState();
   const corrupt = (why: string) =>
     new UsageError(`the state file ${path} is corrupt (${why}); it was left as it is: repair it, or move it away to start over (every current event is then reported again); nothing was sent`);
   let v: unknown;
@@ -62,7 +65,6 @@ export async function loadState(path: string): Promise<WatchState> {
   return { version: 1, events: s.events as Record<string, SeenEvent> };
 }
 
-/** Writes the state through a temporary file renamed into place (never half-written). */
 /**
  * The state is written after every poll (a temporary file renamed into place), so its directory
  * must exist and be writable: checked before anything is sent, not found out after the news were
@@ -85,6 +87,7 @@ async function checkStateDirectory(path: string): Promise<void> {
   }
 }
 
+/** Writes the state through a temporary file renamed into place (never half-written). */
 export async function saveState(path: string, state: WatchState): Promise<void> {
   const sink = await atomicFileSink(path);
   try {
@@ -119,8 +122,9 @@ function seenOf(e: HealthEvent): SeenEvent {
 
 /**
  * The news in `events` against what `state` remembers: new events, and events whose status,
- * level or last update time changed. Returns the changes (in the service's order) and the state
- * to remember: the events of this poll only, so the file stays as small as the list.
+ * level or last update time changed. Returns the changes in the order they happened (by last
+ * update time, oldest first; the service lists by priority) and the state to remember: the events
+ * of this poll only, so the file stays as small as the list.
  */
 export function diffEvents(state: WatchState, events: HealthEvent[]): { changes: EventChange[]; next: WatchState } {
   const next = emptyState();
@@ -140,7 +144,19 @@ export function diffEvents(state: WatchState, events: HealthEvent[]): { changes:
     const change: ChangeKind = before.status !== now.status ? (now.status === 'Resolved' ? 'resolved' : 'reactivated') : 'updated';
     changes.push({ change, event: e, previous: before });
   }
-  return { changes, next };
+  return { changes: inTimeOrder(changes), next };
+}
+
+/** Oldest update first; an event without a readable time last; the service's order among equals. */
+function inTimeOrder(changes: EventChange[]): EventChange[] {
+  const time = (ch: EventChange) => {
+    const t = Date.parse(String(ch.event.properties?.lastUpdateTime ?? ''));
+    return Number.isNaN(t) ? Infinity : t;
+  };
+  return changes
+    .map((ch, i) => ({ ch, i, t: time(ch) }))
+    .sort((a, b) => (a.t === b.t ? a.i - b.i : a.t < b.t ? -1 : 1))
+    .map((x) => x.ch);
 }
 
 /** `--type ServiceIssue,PlannedMaintenance`: the spec's event types (case-insensitive), in their spelling. */

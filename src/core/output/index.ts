@@ -11,7 +11,7 @@ export { applyQuery, checkQuery } from './query.js';
 export { amountText, groupedAmount, inferColumns, shortTime } from './cells.js';
 export { renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './plain.js';
 export { renderTable } from './table.js';
-export { displayWidth, loadTextWidth, truncateToWidth } from './width.js';
+export { displayWidth, loadTextWidth, truncateToWidth, wrapToWidth } from './width.js';
 export { STREAMABLE, StreamRenderer } from './stream.js';
 export { atomicFileSink, outFile, streamSink, type ResultSink } from './sink.js';
 

@@ -20,6 +20,7 @@ export const WATCH = [
   opt('--interval <seconds>', 'seconds between polls, 1-86400 (default 60)'),
   opt('--state <file>', 'remember reported events in this file across runs (so --once from cron reports only news)'),
   opt('--exec <command>', 'run this shell command per new or changed event: the event as JSON on stdin, VX_EVENT_ID, VX_EVENT_TYPE, VX_EVENT_CHANGE, VX_EVENT_STATUS, VX_EVENT_LEVEL in its environment'),
+  opt('--exec-timeout <seconds>', 'stop an --exec command that runs longer (SIGTERM, SIGKILL 2 s later; default 60)'),
   opt('--once', 'poll once and exit'),
 ] as const;
 
