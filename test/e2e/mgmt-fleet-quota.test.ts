@@ -322,6 +322,11 @@ quotas:
       [`- {subscription: ${SUB()}, provider: Vendor.Compute, location: "east us", name: cores, limit: 1}`, /entry 1 \(cores in east us\): "location" "east us": the location must match the pattern/],
       [`- {subscription: ${SUB()}, provider: "Vendor/Compute", location: eastus, name: cores, limit: 1}`, /entry 1 \(cores in eastus\): "provider" "Vendor\/Compute": the resource provider id must match the pattern/],
       ['quotas: [', /is not valid YAML or JSON \(line 1\)/],
+      // a few lines of aliases that expand into 9^9 values
+      [
+        `a: &a [x, x, x, x, x, x, x, x, x]\n${'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(', ')}]`).join('\n')}\nquotas: *i`,
+        /^vx: the manifest \S+bad\.yaml cannot be read: its aliases expand too much \(more than 100 uses of an alias, counted as they expand\); nothing was sent\n$/,
+      ],
     ];
     for (const [text, message] of cases) {
       const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', file('bad.yaml', text), '--yes']);

@@ -47,7 +47,13 @@ export async function parseManifestText(text: string, source: string): Promise<u
     const line = e.linePos?.[0]?.line;
     throw new UsageError(`the manifest ${source} is not valid YAML or JSON${line ? ` (line ${line})` : ''}: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}; nothing was sent`);
   }
-  return doc.toJS({ maxAliasCount: 100 });
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // aliases that expand a few lines into millions of values ("billion laughs"): refused, not read
+    const why = /alias/i.test((e as Error).message) ? 'its aliases expand too much (more than 100 uses of an alias, counted as they expand)' : (e as Error).message.split('\n')[0];
+    throw new UsageError(`the manifest ${source} cannot be read: ${why}; nothing was sent`);
+  }
 }
 
 function label(entry: Record<string, unknown>, index: number): string {
