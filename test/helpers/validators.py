@@ -1,10 +1,12 @@
 # Readers that are not vx's, for the tests of what vx writes: Python's own XML parser (expat, via
-# ElementTree) and plistlib (Apple's property list format). Prints what the file holds as JSON.
+# ElementTree), plistlib (Apple's property list format) and PyYAML. Prints what the file holds as JSON.
 import json
 import plistlib
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+import yaml as pyyaml
 
 ANDROID_ESC = re.compile(r'\\(u[0-9A-Fa-f]{4}|.)|"', re.S)
 
@@ -58,4 +60,25 @@ def plist(path):
         return plistlib.load(f)
 
 
-print(json.dumps({'android': android, 'resx': resx, 'plist': plist}[sys.argv[1]](sys.argv[2]), ensure_ascii=False))
+def local(tag):
+    return tag.rsplit('}', 1)[-1]
+
+
+def xliff(path):
+    """Each unit's target text (1.2 trans-unit, 2.x segments joined), or None without one."""
+    root = ET.parse(path).getroot()
+    out = {}
+    for el in root.iter():
+        if local(el.tag) not in ('trans-unit', 'unit'):
+            continue
+        targets = [t for t in el.iter() if local(t.tag) == 'target']
+        out[el.get('id')] = ''.join(''.join(t.itertext()) for t in targets) if targets else None
+    return out
+
+
+def yaml(path):
+    with open(path, encoding='utf-8') as f:
+        return pyyaml.safe_load(f)
+
+
+print(json.dumps({'android': android, 'resx': resx, 'plist': plist, 'xliff': xliff, 'yaml': yaml}[sys.argv[1]](sys.argv[2]), ensure_ascii=False, default=str))

@@ -45,6 +45,16 @@ export function parsePlist(data: string | Buffer): unknown {
   return python('plist', data, 'x.plist');
 }
 
+/** An XLIFF file as Python's XML parser reads it (it must be well-formed): each unit's target text, or null without one. */
+export function parseXliff(text: string): Record<string, string | null> {
+  return python('xliff', text, 'x.xlf') as Record<string, string | null>;
+}
+
+/** A YAML file as PyYAML reads it. */
+export function parseYaml(text: string): unknown {
+  return python('yaml', text, 'x.yml');
+}
+
 /** A .properties file as java.util.Properties loads it (ISO-8859-1 with \uXXXX escapes, or UTF-8 as ResourceBundle reads it since Java 9). */
 export function loadProperties(data: Buffer, charset: 'ISO-8859-1' | 'UTF-8'): Record<string, string> {
   const src = `import java.io.*; import java.nio.charset.*; import java.util.*;

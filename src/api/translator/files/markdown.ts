@@ -186,6 +186,7 @@ interface MdTarget extends TargetDoc {
 
 export const markdown: FileFormat = {
   name: 'md',
+  leavesSource: true,
   parseSource(text, file, opts): MdSource {
     const bs = blocks(text, isMdx(file));
     const seen = new Map<string, number>();

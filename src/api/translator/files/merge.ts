@@ -108,7 +108,7 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: stri
     if (problem) {
       sum.untranslated++;
       const review = p.format.name === 'po' && out.length === parts.length;
-      mc.problems.push(`${l.path}: ${unitName(p, u)}: ${problem}; ${review ? 'written as fuzzy (for review)' : p.format.keepsSource ? 'left in the source language' : 'left untranslated'}`);
+      mc.problems.push(`${l.path}: ${unitName(p, u)}: ${problem}; ${review ? 'written as fuzzy (for review)' : p.format.keepsSource || p.format.leavesSource ? 'left in the source language' : 'left untranslated'}`);
       if (review) values.set(u.key, { kind: 'new', parts: out, review: true });
       // (the target keeps the source's text; the lock records it as not translated)
       else if (p.format.keepsSource) values.set(u.key, { kind: 'new', parts, review: true });
@@ -164,7 +164,8 @@ function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string
     const back = fromHtml(translated, pieces, mc.protect);
     const pp = placeholderProblem(pieces, back);
     const unfit = pp === undefined ? format.check?.(pieces, back) : undefined;
-    if (pp) problem = `placeholders changed (${pp})`;
+    // (a character the translation should not have is no placeholder's)
+    if (pp) problem = pp.startsWith('the translation has') ? pp : `placeholders changed (${pp})`;
     else if (unfit) problem ??= unfit;
     out.push(back);
   }
@@ -174,7 +175,7 @@ function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string
 /** The lock entries of a target: what it now holds, read back as the next run will read it. */
 function lockUnits(p: SourcePlan, l: LangPlan, values: Map<string, UnitValue>, origins: Map<string, LockEntry[2]>, body: string, order: string[] | undefined): Record<string, LockEntry> {
   // (read back only when something new was written and the format cannot say what it wrote)
-  const readBack = !p.format.written || (p.format.keepsSource && [...origins.values()].includes('p'));
+  const readBack = !p.format.written || ((p.format.keepsSource || p.format.leavesSource) && [...origins.values()].includes('p'));
   const written = origins.size && readBack ? p.format.parseTarget(body, l.path, p.doc, l.lang, order) : undefined;
   const units = dict<LockEntry>();
   for (const u of p.doc.units) {

@@ -106,6 +106,11 @@ export interface FileFormat {
    * value with `review` and the source's parts), not left out: the app would show a key, not text
    */
   keepsSource?: boolean;
+  /**
+   * a unit without a value stays as the source has it (the target is the source with the
+   * translations edited in: a YAML value, a Markdown block): in the source language, not left out
+   */
+  leavesSource?: boolean;
   parseSource(text: string, file: string, opts?: ReadOptions): SourceDoc;
   /** `order`: the unit keys of the target as vx last wrote it (Markdown aligns blocks by it) */
   parseTarget(text: string, file: string, source: SourceDoc, lang: string, order?: readonly string[]): TargetDoc;

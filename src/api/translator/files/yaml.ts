@@ -230,6 +230,7 @@ export function valueRange(text: string, n: YNode): [number, number, string] {
 
 export const yaml: FileFormat = {
   name: 'yaml',
+  leavesSource: true,
   parseSource(text, file): YamlSource {
     const doc = parse(text, file);
     const rootPair = rootLanguage(doc);
