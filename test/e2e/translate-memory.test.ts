@@ -384,9 +384,10 @@ describe('translation memory', () => {
     const mem = join(dir, 'shared.tm');
     const a = Array.from({ length: 3000 }, (_, i) => `a ${i}`);
     const b = Array.from({ length: 3000 }, (_, i) => `b ${i}`);
+    // two processes (in one process the two runs' LMDB write transactions wait for each other)
     const [ra, rb] = await Promise.all([
-      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pa.txt', a)]),
-      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pb.txt', b)]),
+      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pa.txt', a)], { spawn: true }),
+      e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', mem, '-f', file('pb.txt', b)], { spawn: true }),
     ]);
     expect([ra.code, rb.code, ra.stderr, rb.stderr]).toEqual([0, 0, '', '']);
     const stats = await e2e.run(['translate', 'memory', 'stats', '--memory', mem, '-o', 'json']);
