@@ -352,6 +352,14 @@ describe('table', () => {
 });
 
 describe('amounts in tables', () => {
+  it('one record: -o table leaves out its empty fields and counts them; -o wide shows every field', () => {
+    const rec = { a: 1, b: '', c: null, d: [], e: { street: '', city: '' }, f: false, g: 0, h: 'x' };
+    expect(renderTable(rec)).toBe('FIELD  VALUE\na      1\nf      false\ng      0\nh      x\n(4 empty fields not shown; -o wide shows every field)\n');
+    expect(renderTable(rec, { wide: true }).split('\n')).toHaveLength(1 + 8 + 1);
+    expect(renderTable({ a: 1, b: 'n/a' }, { blank: (v) => v === 'n/a' })).toBe('FIELD  VALUE\na      1\n(1 empty field not shown; -o wide shows every field)\n');
+    expect(renderTable({ a: 1 })).toBe('FIELD  VALUE\na      1\n');
+  });
+
   it('show two decimals at least and every decimal the value has: never a rounded amount', async () => {
     expect([735, 735.5, 1350, 0, -12.3].map(amountText)).toEqual(['735.00', '735.50', '1350.00', '0.00', '-12.30']);
     // a three-decimal currency (KWD, BHD) and a unit price of five decimals were shown as 735.13 and 0.00

@@ -5,6 +5,7 @@ import { checkSelection } from '../../api/erp/select.js';
 import type { Ctx } from '../../core/context.js';
 import type { ActionDef, ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts, CompanyOpts } from './options.js';
+import { RECORD_VIEW } from './columns.js';
 
 export async function run(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts & Partial<BulkActionOpts>, key: string | undefined): Promise<void> {
   if (key === undefined) return (await import('./bulk.js')).run(ctx, set, action, opts as BulkActionOpts);
@@ -16,7 +17,7 @@ export async function run(ctx: Ctx, set: ErpSet, action: ActionDef, opts: Compan
   const creates = action.creates;
   if (!creates || ctx.http.dryRun) {
     const result = await send();
-    if (result !== undefined) await ctx.print(result);
+    if (result !== undefined) await ctx.print(result, RECORD_VIEW);
     if (ctx.stderrIsTTY) ctx.info(`${recordLabel(set, id, record)} ${action.done}`);
     return;
   }
@@ -29,5 +30,5 @@ export async function run(ctx: Ctx, set: ErpSet, action: ActionDef, opts: Compan
   }
   const made = created.record as Entity;
   if (ctx.stderrIsTTY) ctx.info(`${label} ${action.done}: ${recordLabel(created.set, String(made.id), made)}`);
-  await ctx.print(made);
+  await ctx.print(made, RECORD_VIEW);
 }

@@ -1,7 +1,7 @@
 // The table and tsv columns of an entity set's records, from its model: headers in words,
 // amounts and times formatted, numbers right-aligned; or the fields --select names.
-import { amountText, groupedAmount, shortTime, type Column } from '../../core/output/index.js';
-import type { ErpSet, TableColumn } from '../../model/erp/index.js';
+import { amountText, groupedAmount, isBlank, shortTime, type Column, type RenderOptions } from '../../core/output/index.js';
+import { isUnsetValue, type ErpSet, type TableColumn } from '../../model/erp/index.js';
 
 /** A set's table column as the renderer takes it: computed, formatted (amounts, times), right-aligned numbers. */
 export function tableColumn(set: ErpSet | undefined, c: TableColumn, chosen = false): Column {
@@ -42,3 +42,8 @@ export function columnsOf(set: ErpSet | undefined, select?: string): Column[] | 
     return { header: name, get: name, align: type === 'decimal' || type === 'integer' ? 'right' : undefined, optional: i >= 4 || undefined, keep: name === 'id' || undefined };
   });
 }
+
+const unset = (v: unknown): boolean => isUnsetValue(v) || isBlank(v, unset);
+
+/** How one record prints: `-o table` leaves out the fields never set (-o wide shows them all). */
+export const RECORD_VIEW: RenderOptions = { blank: unset };

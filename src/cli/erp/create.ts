@@ -5,6 +5,7 @@ import { ErpClient } from '../../api/erp/client.js';
 import type { Ctx } from '../../core/context.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import type { BodyOpts } from './options.js';
+import { RECORD_VIEW } from './columns.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<void> {
   const body = await bodyFromFlags(set, 'create', opts, ctx.io.stdin);
@@ -14,5 +15,5 @@ export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts): Promise<void> 
   const hint = (key && checkCommand(set, key, [String(body[key])])) || `vx erp ${set.noun} list --orderby "lastModifiedDateTime desc" --top 5`;
   const created = await client.create(set, body, hint);
   if (ctx.stderrIsTTY) ctx.info(`created ${set.singular} ${String(created.id ?? '')}`);
-  await ctx.print(created);
+  await ctx.print(created, RECORD_VIEW);
 }

@@ -4,6 +4,7 @@ import { checkNotEmpty } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import type { GetOpts } from './options.js';
+import { RECORD_VIEW } from './columns.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Promise<void> {
   checkNotEmpty(opts);
@@ -11,5 +12,5 @@ export async function run(ctx: Ctx, set: ErpSet, opts: GetOpts, key: string): Pr
   const q = { select: opts.select, expand: opts.expand };
   const found = await client.resolve(set, key, q);
   if (found.planned) return; // --dry-run: the $filter read was planned
-  await ctx.print(found.record ?? (await client.get(set, found.id, q)));
+  await ctx.print(found.record ?? (await client.get(set, found.id, q)), RECORD_VIEW);
 }

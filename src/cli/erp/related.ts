@@ -5,7 +5,7 @@ import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { atomicFileSink, outFile } from '../../core/output/index.js';
 import { findSet, type ErpSet } from '../../model/erp/index.js';
-import { columnsOf, tableColumn } from './columns.js';
+import { columnsOf, tableColumn, RECORD_VIEW } from './columns.js';
 import type { RelatedOpts } from './options.js';
 
 /** Writes a file atomically (or straight into a device or pipe): the one --out writer of core/output. */
@@ -48,5 +48,5 @@ export async function run(ctx: Ctx, set: ErpSet, opts: RelatedOpts, key: string,
     return;
   }
   const columns = !def.collection ? undefined : def.columns && !q.select ? def.columns.map((c) => tableColumn(undefined, c)) : columnsOf(def.set ? findSet(def.set) : undefined, q.select);
-  await ctx.print(value, { columns, empty: `no ${nav} records` });
+  await ctx.print(value, { ...RECORD_VIEW, columns, empty: `no ${nav} records` });
 }

@@ -5,6 +5,7 @@ import { checkEtagOptions } from '../../api/erp/query.js';
 import type { Ctx } from '../../core/context.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import type { BodyOpts, EtagOpts } from './options.js';
+import { RECORD_VIEW } from './columns.js';
 
 export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key: string): Promise<void> {
   checkEtagOptions(opts);
@@ -14,5 +15,5 @@ export async function run(ctx: Ctx, set: ErpSet, opts: BodyOpts & EtagOpts, key:
   client.itemUrl(set, id); // checks the id before anything is sent
   const etag = await client.ifMatch(set, id, opts.ifMatch, opts.force, record);
   const updated = await client.update(set, id, body, etag, recordLabel(set, id, record));
-  if (updated !== undefined) await ctx.print(updated);
+  if (updated !== undefined) await ctx.print(updated, RECORD_VIEW);
 }

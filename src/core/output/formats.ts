@@ -47,6 +47,11 @@ export interface RenderOptions {
   wide?: boolean;
   /** text shown instead of an empty table */
   empty?: string;
+  /**
+   * what counts as an empty field, left out of one record's FIELD/VALUE lines by `-o table`
+   * (`-o wide` shows every field); default: null, "" and an empty list or object
+   */
+  blank?: (value: unknown) => boolean;
 }
 
 export function parseFormat(value: string | undefined, origin?: string): Format | undefined {

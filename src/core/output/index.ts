@@ -10,7 +10,7 @@ export { FORMATS, isTable, parseFormat, type Column, type Format, type RenderOpt
 export { applyQuery, checkQuery } from './query.js';
 export { amountText, groupedAmount, inferColumns, shortTime } from './cells.js';
 export { renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './plain.js';
-export { renderTable } from './table.js';
+export { isBlank, renderTable } from './table.js';
 export { displayWidth, loadTextWidth, truncateToWidth, wrapToWidth } from './width.js';
 export { STREAMABLE, StreamRenderer } from './stream.js';
 export { atomicFileSink, outFile, streamSink, type ResultSink } from './sink.js';

@@ -9,8 +9,23 @@ function headerLine(text: string, color?: boolean): string {
   return color ? `\u001b[1m${text}\u001b[22m` : text;
 }
 
+/** a field with nothing in it: null, "", an empty list, an object of blank fields (an address never filled in) */
+export function isBlank(v: unknown, blank: (v: unknown) => boolean = isBlank): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isPlainObject(v) && Object.values(v).every((x) => blank(x));
+}
+
+/** the pairs `-o table` shows of one record (the blank ones left out, and counted), or every pair with -o wide */
+function shownPairs<T>(pairs: T[], valueOf: (p: T) => unknown, opts: RenderOptions): { shown: T[]; hidden: number } {
+  if (opts.wide) return { shown: pairs, hidden: 0 };
+  const blank = opts.blank ?? isBlank;
+  const shown = pairs.filter((p) => !blank(valueOf(p)));
+  return { shown, hidden: pairs.length - shown.length };
+}
+
 /** One record as FIELD/VALUE lines; at a terminal long values wrap under their column (a detail view is read whole). */
-function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions): string {
+function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions, hidden = 0): string {
   const fw = Math.max(displayWidth('FIELD'), ...pairs.map(([k]) => displayWidth(k)));
   const room = opts.width ? Math.max(20, opts.width - fw - 2) : 0;
   const lines = [headerLine(`${pad('FIELD', fw)}  VALUE`, opts.color)];
@@ -20,6 +35,7 @@ function renderPairs(pairs: [string, string, boolean?][], opts: RenderOptions): 
     lines.push(`${pad(k, fw)}  ${parts[0]}`.trimEnd());
     for (const more of parts.slice(1)) lines.push(`${' '.repeat(fw + 2)}${more}`);
   }
+  if (hidden) lines.push(`(${hidden} empty field${hidden === 1 ? '' : 's'} not shown; -o wide shows every field)`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -158,16 +174,23 @@ export function renderTable(value: unknown, opts: RenderOptions = {}): string {
   if (opts.wide) opts = { ...opts, width: undefined };
   if (!opts.columns && !Array.isArray(value) && isPlainObject(value)) {
     // one object: a two-column key/value table reads better than one wide row
-    const kv = Object.entries(value)
-      .filter(([k]) => !k.startsWith('@odata'))
-      .map(([k, v]): [string, string, boolean] => [k, cellText(v), isStructured(v)]);
-    return renderPairs(kv, opts);
+    const { shown, hidden } = shownPairs(
+      Object.entries(value).filter(([k]) => !k.startsWith('@odata')),
+      ([, v]) => v,
+      opts,
+    );
+    return renderPairs(
+      shown.map(([k, v]): [string, string, boolean] => [k, cellText(v), isStructured(v)]),
+      opts,
+      hidden,
+    );
   }
   if (cols.length === 0) cols = [{ header: 'VALUE', get: (r) => r }];
   const l = layoutOf(rows, cols);
   if (opts.width && rows.length === 1 && !Array.isArray(value) && total(l.widths) > opts.width) {
     // one record too wide for its row (quota request get: the message says why it failed): read it whole
-    return renderPairs(l.cols.map((c, i) => [c.header, l.body[0][i], isStructured(cell(rows[0], c))]), opts);
+    const { shown, hidden } = shownPairs(l.cols.map((c, i) => ({ c, i, v: cell(rows[0], c) })), (p) => p.v, opts);
+    return renderPairs(shown.map(({ c, i, v }) => [c.header, l.body[0][i], isStructured(v)]), opts, hidden);
   }
   if (opts.width) {
     dropOptionalColumns(l, opts.width);

@@ -30,6 +30,11 @@ export function isGuid(s: string): boolean {
   return GUID_RE.test(s);
 }
 
+/** what the service writes for a field never set: the blank date (0001-01-01), the zero GUID (no record) */
+export function isUnsetValue(v: unknown): boolean {
+  return v === '0001-01-01' || v === '0001-01-01T00:00:00Z' || v === '00000000-0000-0000-0000-000000000000';
+}
+
 /** A type as people read it in help and error messages. */
 export function typeText(f: FieldDef): string {
   if (f.values) return `one of ${f.values.map((v) => `"${v}"`).join(', ')}`;
