@@ -73,7 +73,8 @@ describe('a PO catalogue checked in itself', () => {
         '#, c-format\nmsgid "%d folder"\nmsgid_plural "%d folders"\nmsgstr[0] "%d Ordner"\nmsgstr[1] "Ordner"\n',
         'msgid "{n, plural, one {# day} other {# days}}"\nmsgstr "{n, plural, one {ein Tag} few {# Tage} other {# Tage}}"\n',
         'msgid "Save"\nmsgstr "Spei\u0007chern"\n',
-        '#, fuzzy\nmsgid "Open <b>it</b>"\nmsgstr "<b>Öffnen</i>"\n',
+        'msgid "Open <b>it</b>"\nmsgstr "<b>Öffnen</i>"\n',
+        '#, fuzzy\nmsgid "Close <b>it</b>"\nmsgstr "<b>Schließen</i>"\n',
       ].join('\n'),
     );
     const r = await check([po]);

@@ -70,9 +70,9 @@ const articled = (name: string) => (/^[aeiou]/.test(name) ? `an ${name.toUpperCa
 /** The translations a target holds of a source's units, checked. */
 function checkDoc(format: FileFormat, doc: SourceDoc, target: TargetDoc, lang: string, file: string, protect: ProtectOptions, out: CheckProblem[]): void {
   for (const u of doc.units) {
-    const value = target.values.get(u.key);
-    if (value === undefined) continue;
-    const problem = unitProblem(format, doc, u, value, lang, protect);
+    // (what the file marks as not in use is for a translator to review: PO fuzzy, an XLIFF target in state new)
+    if (!target.values.has(u.key) || target.unused?.has(u.key) || target.pending?.has(u.key)) continue;
+    const problem = unitProblem(format, doc, target, u, lang, protect);
     if (problem === undefined) continue;
     const line = target.lines?.get(u.key) ?? (file === doc.file ? u.line : undefined);
     out.push({ file, ...(line !== undefined ? { line } : {}), language: lang, unit: u.key, problem, ...(format.inPlace ? { shared: true } : {}) });
@@ -80,9 +80,10 @@ function checkDoc(format: FileFormat, doc: SourceDoc, target: TargetDoc, lang: s
 }
 
 /** What is wrong with a unit's translation (the first problem of its parts), or undefined. */
-export function unitProblem(format: FileFormat, doc: SourceDoc, u: SourceUnit, value: string, lang: string, protect: ProtectOptions): string | undefined {
+export function unitProblem(format: FileFormat, doc: SourceDoc, target: TargetDoc, u: SourceUnit, lang: string, protect: ProtectOptions): string | undefined {
+  const value = target.values.get(u.key)!;
   const pairs: TranslationPair[] = format.translations
-    ? format.translations(u, value, lang, doc)
+    ? format.translations(u, value, lang, doc, target)
     : formPairs(
         u.parts,
         value.split('\u0000').map((v) => [{ kind: 'text', value: v }]),

@@ -70,10 +70,21 @@ function parseOne(span: string, budget: IcuBudget): MessageFormatElement | undef
   if (!parser) return undefined;
   budget.left -= span.length;
   if (budget.left < 0) return undefined;
-  try {
-    const ast = parser(span, { captureLocation: true, ignoreTag: true, requiresOtherClause: false });
+  const parse = (s: string) => {
+    const ast = parser!(s, { captureLocation: true, ignoreTag: true, requiresOtherClause: false });
     return ast.length === 1 && ast[0].type !== LITERAL ? ast[0] : undefined;
+  };
+  try {
+    return parse(span);
   } catch {
+    // Angular writes `=other` for `other` (its ICU reader takes any key): read so, each `=` a space (the offsets stay)
+    if (/=[A-Za-z]/.test(span)) {
+      try {
+        return parse(span.replace(/=(?=[A-Za-z])/g, ' '));
+      } catch {
+        /* not ICU either */
+      }
+    }
     // not ICU (or nested beyond the parser's stack): the caller reads it as text
     return undefined;
   }

@@ -63,16 +63,25 @@ export function v3Forms(lang: string): { suffix: string; cat: string }[] {
   return V3.get(lang) ?? V3.get(lang.split(/[-_]/)[0].toLowerCase()) ?? V3.get('en')!;
 }
 
-/** Whether a file's keys are of v3: a `key` and `key_plural` pair of strings somewhere. */
+/**
+ * Whether a file's keys are of v3: a `key` and `key_plural` pair of strings somewhere, and no
+ * `key_other` (a file of v4 with a `_plural` left over from before is v4: i18next 21 reads its
+ * `_one`/`_other`, and never the `_plural`).
+ */
 export function looksV3(root: Node): boolean {
+  let v3 = false;
   const visit = (n: Node): boolean => {
     if (n.type === 'array') return (n.children ?? []).some(visit);
     if (n.type !== 'object') return false;
     const strings = new Set((n.children ?? []).filter((p) => p.children![1].type === 'string').map((p) => p.children![0].value as string));
-    for (const k of strings) if (k.endsWith('_plural') && strings.has(k.slice(0, -7))) return true;
+    for (const k of strings) {
+      if (/_(?:ordinal_)?other$/.test(k)) return true;
+      if (k.endsWith('_plural') && strings.has(k.slice(0, -7))) v3 = true;
+    }
     return (n.children ?? []).some((p) => visit(p.children![1]));
   };
-  return visit(root);
+  // (visit is true when it met a v4 plural)
+  return !visit(root) && v3;
 }
 
 /** Runs of siblings whose indexes are consecutive (a group's body is rewritten as one range). */

@@ -78,6 +78,12 @@ function blocks(text: string, mdx: boolean): Block[] {
       };
       const pieces: Piece[] = [];
       let at = start;
+      // a GitHub (and Hugo) alert's marker stays on its own line: `> [!NOTE]` then the text
+      const alert = texts[0]?.[0] === start ? ALERT.exec(text.slice(start, texts[0][1])) : null;
+      if (alert) {
+        pieces.push({ kind: 'token', value: alert[0], tag: 'md' });
+        texts[0][0] = at = start + alert[0].length;
+      }
       for (const [s, e] of texts) {
         if (s > at) pieces.push({ kind: 'token', value: gap(at, s), tag: 'md' });
         pieces.push(...textPieces(text.slice(s, e)));
@@ -111,15 +117,20 @@ function softBreaks(s: string): string {
 /**
  * Hugo and Jekyll shortcodes and Liquid tags: `{{< note >}}`, `{{% /note %}}`, `{% include x.html %}`,
  * `{{ page.title }}`; a block of code (`{% highlight %}...{% endhighlight %}`, `{% raw %}`,
- * `{% comment %}`, `{{< highlight >}}...{{< /highlight >}}`) is one with its content.
+ * `{% comment %}`, `{{< highlight >}}...{{< /highlight >}}`, `{{< code-toggle >}}`) is one with its content.
  */
 const SHORTCODE = /\{\{<[^{}]*>\}\}|\{\{%[^{}]*%\}\}|\{%[^{}]*%\}|\{\{[^{}]*\}\}/g;
 const CODE_BLOCKS: Record<string, RegExp> = {
   highlight: /\{%-?\s*endhighlight\s*-?%\}|\{\{<\s*\/highlight\s*>\}\}/g,
+  // (Hugo's documentation shows configuration in its three formats with it)
+  'code-toggle': /\{\{<\s*\/code-toggle\s*>\}\}/g,
   raw: /\{%-?\s*endraw\s*-?%\}/g,
   comment: /\{%-?\s*endcomment\s*-?%\}/g,
   code: /\{\{<\s*\/code\s*>\}\}/g,
 };
+
+/** `[!NOTE]` and the line break after it (with the next line's `> `), where a paragraph starts */
+const ALERT = /^\[![A-Za-z]+\][ \t]*\r?\n[ \t>]*/;
 
 /** Where a shortcode that opens a block of code ends (after its closing tag), or its own end. */
 function shortcodeEnd(s: string, m: RegExpExecArray): number {
@@ -180,6 +191,8 @@ interface MdSource extends SourceDoc {
 interface MdTarget extends TargetDoc {
   /** each unit's text as the target has it (a front-matter value with its quotes) */
   raw: Map<string, string>;
+  /** each block's pieces, read in the whole target (its link reference definitions known) */
+  pieces: Map<string, Piece[]>;
   /** the target's blocks do not line up with the order vx last wrote (edited structurally by hand) */
   misaligned?: boolean;
 }
@@ -207,6 +220,7 @@ export const markdown: FileFormat = {
     const values = new Map<string, string>();
     const raw = new Map<string, string>();
     const lines = new Map<string, number>();
+    const pieces = new Map<string, Piece[]>();
     for (const f of frontFields(text, (source as MdSource).front.map((x) => x.name))) {
       values.set(`${FRONT}${f.name}`, f.value);
       raw.set(`${FRONT}${f.name}`, text.slice(f.start, f.end));
@@ -221,9 +235,10 @@ export const markdown: FileFormat = {
         values.set(key, r);
         raw.set(key, r);
         lines.set(key, lineAt(text, bs[i].start));
+        pieces.set(key, bs[i].pieces);
       });
     }
-    return { text, values, raw, lines, misaligned: misaligned && bs.length > 0 };
+    return { text, values, raw, lines, pieces, misaligned: misaligned && bs.length > 0 };
   },
 
   render(source, _lang, values, target): string {
@@ -245,8 +260,8 @@ export const markdown: FileFormat = {
     return applyEdits(src.text, edits);
   },
 
-  // the target's block read as the source's blocks are (a heading's text without its #, a cell without its pipes)
-  translations: (unit, value, _lang, source) => [{ source: unit.parts[0], translation: (unit.key.startsWith(FRONT) ? undefined : blocks(value, isMdx(source.file))[0]?.pieces) ?? [{ kind: 'text', value }] }],
+  // the target's block as the whole target reads it (a heading's text without its #, references with their definitions)
+  translations: (unit, value, _lang, _source, target) => [{ source: unit.parts[0], translation: (target as MdTarget).pieces.get(unit.key) ?? [{ kind: 'text', value }] }],
 
   targetName(path, lang, sourceLanguage) {
     const parts = path.split('/');

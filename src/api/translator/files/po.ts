@@ -46,6 +46,7 @@ export const po: FileFormat = {
     const doc = parsePo(text, file);
     const values = new Map<string, string>();
     const lines = new Map<string, number>();
+    const unused = new Set<string>();
     const byKey = new Map<string, Entry>();
     // the active entries, then the obsolete ones (#~) of keys that have none: an entry the template
     // has again gets its obsolete translation back, as msgmerge does, instead of being sent again
@@ -55,9 +56,10 @@ export const po: FileFormat = {
         byKey.set(e.key, e);
         if (e.msgstr.some((s) => s)) values.set(e.key, joinParts(e.msgstr));
         lines.set(e.key, e.start + 1);
+        if (e.obsolete || e.flags.includes('fuzzy')) unused.add(e.key);
       }
     }
-    return { text, values, doc, byKey, lines };
+    return { text, values, doc, byKey, lines, unused };
   },
 
   render(source, lang, values, target, opts): string {
@@ -83,9 +85,9 @@ export const po: FileFormat = {
   previous(source, target, units) {
     const { doc } = source as PoSource;
     const old = target as PoTarget;
-    const keys = new Set(doc.entries.filter((e) => !e.obsolete).map((e) => e.key));
     const candidate = (e: Entry) => ({ key: e.key, msgctxt: e.msgctxt, msgid: e.msgid, plural: e.msgidPlural !== undefined });
-    const candidates = old.doc.entries.filter((e) => !e.obsolete && !keys.has(e.key) && e.msgid !== '' && e.msgstr.some((s) => s)).map(candidate);
+    // every translated entry, as msgmerge searches them: one the template still has may serve a new msgid too
+    const candidates = old.doc.entries.filter((e) => !e.obsolete && e.msgid !== '' && e.msgstr.some((s) => s)).map(candidate);
     const byKey = new Map(doc.entries.map((e) => [e.key, e]));
     return fuzzyMatches(units.map((u) => candidate(byKey.get(u.key)!)), candidates);
   },

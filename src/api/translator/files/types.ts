@@ -78,6 +78,8 @@ export interface TargetDoc {
   aliases?: Map<string, string>;
   /** where each unit's translation is in this file (1-based line), for messages */
   lines?: Map<string, number>;
+  /** units whose translation the file marks as not in use (a PO entry flagged fuzzy: gettext does not use it) */
+  unused?: Set<string>;
 }
 
 /** What reading a source may be told beyond its text (options of the run). */
@@ -143,7 +145,7 @@ export interface FileFormat {
    * beside the source part it translates (a plural form beside the form it comes from). Without
    * it, each part of the value is text beside the unit's part of the same index.
    */
-  translations?(unit: SourceUnit, value: string, lang: string, source: SourceDoc): TranslationPair[];
+  translations?(unit: SourceUnit, value: string, lang: string, source: SourceDoc, target: TargetDoc): TranslationPair[];
   /** the conventional target file name for `lang` (a name only; the directory is the caller's) */
   targetName(sourceName: string, lang: string, sourceLanguage?: string): string;
 }
