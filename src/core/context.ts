@@ -5,7 +5,7 @@ import { oneLine, ServiceError, terminalText, UsageError } from './errors.js';
 import { allowHttpFrom, chooseTransport, Http, type HttpObserver, type Transport } from './http/index.js';
 import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output/index.js';
-import { terminalPrompter, type Prompter } from './prompt.js';
+import { Confirmation, terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
 import { colorEnabled, makeChalk, terminalWidth } from './term.js';
 import type { ChalkInstance } from 'chalk';
@@ -310,6 +310,14 @@ export class Ctx {
   /** --dry-run: the requests that would have been sent, as JSON on stdout (the one place it is printed). */
   writePlan(): Promise<void> {
     return this.write(`${stringifyExact(this.http.planned, 2)}\n`);
+  }
+
+  /**
+   * The confirmation of a change (the one rule, core/prompt.ts): asked at a terminal, `--yes`
+   * without one, never under `--dry-run`. `nothing`: what a refusal says was done.
+   */
+  confirmation(nothing?: string): Confirmation {
+    return new Confirmation(this.prompter, { yes: this.globals.yes, dryRun: this.http.dryRun }, nothing);
   }
 
   /** A message for the person at the terminal (stderr); secrets redacted. */

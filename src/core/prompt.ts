@@ -145,16 +145,45 @@ export function terminalPrompter(signal: AbortSignal | undefined, opts: { noColo
   };
 }
 
+/** What the one rule of confirmation needs to know of the run: --yes, --dry-run. */
+export interface Consent {
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
 /**
- * Asks before a destructive operation. `--yes` skips the question; without a terminal and without
- * `--yes` it is a usage error (exit 2) and nothing is sent; answering no cancels (exit 2). A local
- * change (profile delete) says `nothing was changed` instead.
+ * The one rule of confirmation (docs/cli-contract.md, "Confirmation"): a change that cannot be
+ * undone, or one chosen by a filter or a list, asks at a terminal; `--yes` skips the question;
+ * without a terminal and without `--yes` it is a usage error (exit 2) and nothing is sent;
+ * answering no cancels (exit 2); `--dry-run` never asks. A local change (profile delete) says
+ * `nothing was changed` instead of `nothing was sent`.
  */
-export async function confirmDestructive(prompter: Prompter, yes: boolean | undefined, question: string, nothing = 'nothing was sent'): Promise<void> {
-  if (yes) return;
-  if (!prompter.interactive) {
-    throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed; pass --yes to proceed without a terminal (${nothing})`);
+export class Confirmation {
+  constructor(
+    private readonly prompter: Prompter,
+    private readonly consent: Consent,
+    private readonly nothing = 'nothing was sent',
+  ) {}
+
+  /** whether the question will be put (no --yes, no --dry-run): what it names is read only then */
+  get asks(): boolean {
+    return !this.consent.yes && !this.consent.dryRun;
   }
-  const ok = await prompter.confirm(question, false);
-  if (!ok) throw new UsageError(`cancelled; ${nothing}`);
+
+  /**
+   * Without a terminal the question cannot be put: refused now, before anything is read or sent
+   * (a command that reads first, to name the record in its question, calls this before the read).
+   */
+  early(question: string): void {
+    if (this.asks && !this.prompter.interactive) {
+      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed; pass --yes to proceed without a terminal (${this.nothing})`);
+    }
+  }
+
+  /** Puts the question (at a terminal); no is exit 2. */
+  async ask(question: string): Promise<void> {
+    if (!this.asks) return;
+    this.early(question);
+    if (!(await this.prompter.confirm(question, false))) throw new UsageError(`cancelled; ${this.nothing}`);
+  }
 }

@@ -72,8 +72,8 @@ describe('emulator --state of the wrong shape', () => {
     const env = emu.env();
     const run = async (args: string[]) => expect((await runVx(args, { env })).code, args.join(' ')).toBe(0);
     await run(['erp', 'currencies', 'create', '--set', 'code=NOK', '--set', 'displayName=Krone']);
-    await run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001']);
-    await run(['erp', 'sales-quotes', 'make-order', 'S-QUO1001']);
+    await run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--yes']);
+    await run(['erp', 'sales-quotes', 'make-order', 'S-QUO1001', '--yes']);
     await run(['erp', 'salespeople', 'update', 'AH', '--set', 'blocked=true']);
     await run(['erp', 'refresh', '--project', '1', '--source', 'a', '--target', 'b', '--yes']);
     await run(['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '120', '--no-wait', '--yes']);

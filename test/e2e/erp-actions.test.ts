@@ -17,7 +17,7 @@ const store = (set: string) => e2e.emu.state.erp.data[company()][set] as Record<
 describe('sales-orders ship-and-invoice', () => {
   it('POSTs the bound action Vendor.NAV.shipAndInvoice; 204 prints nothing; the order is shipped', async () => {
     const before = store('salesOrders')[0]['@odata.etag'];
-    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER]);
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER, '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
@@ -25,7 +25,7 @@ describe('sales-orders ship-and-invoice', () => {
     const o = store('salesOrders')[0];
     expect(o).toMatchObject({ fullyShipped: true, status: 'Open' });
     expect(o['@odata.etag']).not.toBe(before);
-    const again = await e2e.run(['erp', 'salesorders', 'ship-and-invoice', ORDER]);
+    const again = await e2e.run(['erp', 'salesorders', 'ship-and-invoice', ORDER, '--yes']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already been shipped and invoiced/);
   });
@@ -34,17 +34,17 @@ describe('sales-orders ship-and-invoice', () => {
     const dry = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER, '--dry-run'], { env: { VX_ERP_ACTION_NAMESPACE: 'Contoso.API' } });
     expect(json(dry.stdout)[0]).toMatchObject({ method: 'POST', url: `${e2e.env.VX_ERP_PREFIX}/api/v2.0/companies(${company()})/salesOrders(${ORDER})/Contoso.API.shipAndInvoice` });
     expect(json(dry.stdout)[0].body).toBeUndefined();
-    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER], { env: { VX_ERP_ACTION_NAMESPACE: 'Contoso.API' } });
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER, '--yes'], { env: { VX_ERP_ACTION_NAMESPACE: 'Contoso.API' } });
     expect(r.code).toBe(4);
-    const bad = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER], { env: { VX_ERP_ACTION_NAMESPACE: 'no spaces/allowed' } });
+    const bad = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER, '--yes'], { env: { VX_ERP_ACTION_NAMESPACE: 'no spaces/allowed' } });
     expect(bad.code).toBe(2);
     expect(e2e.emu.count({ family: 'erp' })).toBe(1);
   });
 
   it('a missing order is exit 4; a malformed id exit 2 with nothing sent', async () => {
-    expect((await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '11111111-2222-4333-8444-555555555555'])).code).toBe(4);
+    expect((await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', '11111111-2222-4333-8444-555555555555', '--yes'])).code).toBe(4);
     // a key longer than an order number can be is neither a GUID nor a number
-    expect((await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD-123456789012345678'])).code).toBe(2);
+    expect((await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD-123456789012345678', '--yes'])).code).toBe(2);
     expect(e2e.emu.count({ family: 'erp' })).toBe(1);
   });
 });
@@ -59,14 +59,14 @@ describe('other bound actions', () => {
   });
 
   it('sales-quotes send, make-order and make-invoice', async () => {
-    expect((await e2e.run(['erp', 'sales-quotes', 'send', QUOTE])).code).toBe(0);
+    expect((await e2e.run(['erp', 'sales-quotes', 'send', QUOTE, '--yes'])).code).toBe(0);
     expect(store('salesQuotes')[0].status).toBe('Sent');
-    expect((await e2e.run(['erp', 'salesquotes', 'make-order', QUOTE])).code).toBe(0);
+    expect((await e2e.run(['erp', 'salesquotes', 'make-order', QUOTE, '--yes'])).code).toBe(0);
     expect(store('salesQuotes').find((q) => q.id === QUOTE)).toBeUndefined();
     expect(store('salesOrders')).toHaveLength(46);
     expect(store('salesOrders')[45]).toMatchObject({ customerNumber: '10000', status: 'Draft' });
     const second = store('salesQuotes')[0].id;
-    expect((await e2e.run(['erp', 'sales-quotes', 'make-invoice', second])).code).toBe(0);
+    expect((await e2e.run(['erp', 'sales-quotes', 'make-invoice', second, '--yes'])).code).toBe(0);
     expect(store('salesQuotes')).toHaveLength(4);
     expect(e2e.emu.log.filter((l) => l.method === 'POST').map((l) => l.path.replace(/^.*\)\//, ''))).toEqual(['Vendor.NAV.send', 'Vendor.NAV.makeOrder', 'Vendor.NAV.makeInvoice']);
   });

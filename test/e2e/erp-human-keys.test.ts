@@ -54,7 +54,7 @@ describe('erp records by their human key', () => {
   });
 
   it('ship-and-invoice by number', async () => {
-    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001']);
+    const r = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--yes']);
     expect(r.code).toBe(0);
     expect(erpLog().map((l) => `${l.method} ${l.path.replace(/\?.*/, '')}`)).toEqual([
       expect.stringMatching(/^GET .*\/salesOrders$/),

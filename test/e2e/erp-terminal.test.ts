@@ -75,11 +75,12 @@ describe('at a terminal', () => {
     await s.ctx.http.close();
   });
 
-  it('ship-and-invoice says what happened on stderr and prints nothing on stdout', async () => {
+  it('ship-and-invoice asks, naming the order, says what happened on stderr and prints nothing on stdout', async () => {
     const s = session(true);
     await runAction(s.ctx, orders, orders.actions![0], {}, ORDER);
     expect(s.stdout.text).toBe('');
-    expect(s.stderr.text).toBe(`sales order ${ORDER} shipped and invoiced\n`);
+    expect(s.asked).toEqual(['Ship and invoice sales order S-ORD101001 (Adatum Corporation)?']);
+    expect(s.stderr.text).toBe('sales order S-ORD101001 (Adatum Corporation) shipped and invoiced\n');
     await s.ctx.http.close();
   });
 

@@ -44,7 +44,7 @@ describe('ambiguous failures of non-idempotent requests: exit 8, outcome unknown
 
   it('bound action (ship-and-invoice) and PATCH: reset after the request was written', async () => {
     e2e.emu.setFaults('erp/reset-after:1x');
-    const a = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER]);
+    const a = await e2e.run(['erp', 'sales-orders', 'ship-and-invoice', ORDER, '--yes']);
     expect(a.code).toBe(8);
     expect(a.stderr).toMatch(new RegExp(`^vx: shipAndInvoice on sales order ${ORDER}: .*outcome is unknown.*check with: vx erp sales-orders get ${ORDER}\\n$`));
     expect(count('erp', 'POST')).toBe(1);

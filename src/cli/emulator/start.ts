@@ -4,7 +4,7 @@ import { shellQuote } from '../../core/child.js';
 import { PROFILE_NAME } from '../../core/config/index.js';
 import type { Ctx } from '../../core/context.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
-import { confirmDestructive } from '../../core/prompt.js';
+import { Confirmation } from '../../core/prompt.js';
 import { isLoopbackHost } from '../../core/url.js';
 import type { StartOptions } from './options.js';
 import { noProxyFor, startServer } from './server.js';
@@ -29,7 +29,8 @@ async function checkSaveProfile(ctx: Ctx, name: string): Promise<void> {
     else if (def.secret && value !== DEFAULT_KEY && value !== DEFAULT_TOKEN) own.push(key);
   }
   if (own.length) {
-    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Replace the settings of profile "${name}" (${own.sort().join(', ')}: a service of its own) with the emulator's?`, 'nothing was changed');
+    // a profile is written also under --dry-run (the emulator runs): the question is put all the same
+    await new Confirmation(ctx.prompter, { yes: ctx.globals.yes }, 'nothing was changed').ask(`Replace the settings of profile "${name}" (${own.sort().join(', ')}: a service of its own) with the emulator's?`);
   }
 }
 

@@ -1,4 +1,5 @@
-// `vx erp <set> <action> <id>`: a bound action on one record, or many with --filter/--ids.
+// `vx erp <set> <action> <id>`: a bound action on one record (asks first when it cannot be undone),
+// or many with --filter/--ids.
 import { ErpClient, recordLabel, type Entity } from '../../api/erp/client.js';
 import { runCreating } from '../../api/erp/created.js';
 import { checkSelection } from '../../api/erp/select.js';
@@ -6,13 +7,14 @@ import type { Ctx } from '../../core/context.js';
 import type { ActionDef, ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts, CompanyOpts } from './options.js';
 import { RECORD_VIEW } from './columns.js';
+import { confirmedRecord } from './question.js';
 
 export async function run(ctx: Ctx, set: ErpSet, action: ActionDef, opts: CompanyOpts & Partial<BulkActionOpts>, key: string | undefined): Promise<void> {
   if (key === undefined) return (await import('./bulk.js')).run(ctx, set, action, opts as BulkActionOpts);
   checkSelection(key, opts);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const ns = ctx.config.checked('erp.actionNamespace') || 'Vendor.NAV';
-  const { id, record } = await client.resolve(set, key);
+  const { id, record } = await confirmedRecord(ctx, client, set, action, key);
   const send = () => client.action(set, id, ns, action.action);
   const creates = action.creates;
   if (!creates || ctx.http.dryRun) {

@@ -8,18 +8,10 @@ import { checkSelection, filterTargets, idTargets, type Target } from '../../api
 import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { confirmDestructive } from '../../core/prompt.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts } from './options.js';
+import { actionQuestion } from './question.js';
 import { finishRun, Results } from './results.js';
-
-/** "Ship and invoice 12 sales order records matching …?", "Turn 3 sales quote records listed in ids.txt into a sales order?" */
-function actionQuestion(action: BulkVerb, records: string): string {
-  if (action === 'delete') return `Delete ${records}?`;
-  const m = /^(.+?) the [\w ]+?((?: (?:into|to) .*)?)$/.exec(action.description);
-  const capital = (s: string) => s.replace(/^\w/, (c) => c.toUpperCase());
-  return m ? `${capital(m[1])} ${records}${m[2]}?` : `${capital(action.description)}: ${records}?`;
-}
 
 async function targets(ctx: Ctx, r: BulkRun, opts: BulkActionOpts, q: ReturnType<typeof listQuery> | undefined): Promise<{ list: Target[]; what: string }> {
   if (q) return { list: await filterTargets(r.client, r.set, q), what: `matching ${opts.filter}` };
@@ -39,18 +31,17 @@ export async function run(ctx: Ctx, set: ErpSet, action: BulkVerb, opts: BulkAct
   if (ctx.http.dryRun && q) return planFilterRun(ctx.http, r, q);
   const plural = `${set.singular} records`;
   const source = opts.filter !== undefined ? `matching ${opts.filter}` : `listed in ${opts.ids === '-' ? 'standard input' : opts.ids}`;
-  // without a terminal and without --yes the question cannot be asked: refuse before the records are
-  // read (exit 2 sends nothing); --dry-run never asks
-  if (!ctx.globals.yes && !ctx.prompter.interactive && !ctx.http.dryRun) {
-    await confirmDestructive(ctx.prompter, false, actionQuestion(action, `the ${plural} ${source}`));
-  }
+  // many records chosen by a filter or a list: always confirmed, whatever the action; off a
+  // terminal refused before the records are read (exit 2 sends nothing)
+  const confirm = ctx.confirmation();
+  confirm.early(actionQuestion(action, `the ${plural} ${source}`));
   const { list, what } = await targets(ctx, r, opts, q);
   if (!list.length) {
     ctx.info(`no ${plural} ${what}; nothing to do`);
     return;
   }
   if (ctx.http.dryRun) return planTargets(ctx.http, r, list);
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`));
+  await confirm.ask(actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`));
   if (ctx.stderrIsTTY) ctx.info(`${list.length} ${plural} ${what}`);
   const results = new Results(ctx, list.length, set);
   const { interrupted, checks } = await runBulkAction(r, list, results);

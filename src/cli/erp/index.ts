@@ -149,7 +149,7 @@ function actionSpecs(set: ErpSet): Spec[] {
     const pipe = set.name === 'salesOrders' ? `vx erp sales-orders list --filter "status eq 'Draft'" --query "[].id" -o tsv | ${p} ${a.command} --ids - --yes` : `${p} ${a.command} --ids <file> --yes`;
     return command({
       name: a.command,
-      summary: `${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)`,
+      summary: `${a.description}, or of every one a filter or list names (bound action <namespace>.${a.action}; namespace from erp.actionNamespace)${a.irreversible ? '; cannot be undone: asks first, --yes without a terminal' : ''}`,
       args: [many],
       options: [...BULK_TARGET, ...co],
       examples: [`${p} ${a.command} <id>`, `${p} ${a.command} --filter "<filter>"`, pipe],

@@ -5,7 +5,6 @@ import type { Ctx } from '../../core/context.js';
 import { ServiceError, UsageError } from '../../core/errors.js';
 import { pollFloorMs } from '../../core/poll.js';
 import { elapsed, startSpinner } from '../../core/progress.js';
-import { confirmDestructive } from '../../core/prompt.js';
 import { REFRESH_WAIT_TIMEOUT_S } from '../../model/lcs.js';
 import { pollInterval, waitTimeoutSeconds } from '../poll.js';
 import type { RefreshOpts } from './options.js';
@@ -19,9 +18,7 @@ export async function run(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   const timeout = waitTimeoutSeconds(opts.waitTimeout, REFRESH_WAIT_TIMEOUT_S);
   const client = await LcsClient.open(ctx.http, ctx.config);
   client.refreshUrl(opts); // checks the path segments before the question
-  if (!ctx.http.dryRun) {
-    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
-  }
+  await ctx.confirmation().ask(`Overwrite the database of environment ${opts.target} with a copy of environment ${opts.source} (project ${opts.project})?`);
   const result = await client.refresh(opts);
   const activity = typeof result.OperationActivityId === 'string' && result.OperationActivityId.trim() ? result.OperationActivityId : undefined;
   // with --wait the final status is the result (it names the operation too); without an operation

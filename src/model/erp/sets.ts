@@ -30,6 +30,12 @@ export interface ActionDef {
    * after the action that did not before.
    */
   creates?: { set: string; match: readonly string[] };
+  /**
+   * It cannot be undone (a posted invoice, a quote turned into an order, a sent e-mail): asked
+   * first at a terminal, --yes without one, as a delete is. An action that can simply be run
+   * again or stopped (a job's restart) asks only when a filter or a list chooses the records.
+   */
+  irreversible?: boolean;
 }
 
 /** A column of a set's table. */
@@ -315,7 +321,7 @@ export const ERP_SETS: readonly ErpSet[] = [
       attachments: { collection: true, description: 'the attachments' },
       documentAttachments: { collection: true, description: 'the document attachments' },
     },
-    actions: [{ command: 'ship-and-invoice', action: 'shipAndInvoice', description: 'ship and invoice the sales order', done: 'shipped and invoiced' }],
+    actions: [{ command: 'ship-and-invoice', action: 'shipAndInvoice', description: 'ship and invoice the sales order', done: 'shipped and invoiced', irreversible: true }],
   },
   {
     name: 'salesQuotes',
@@ -378,10 +384,11 @@ export const ERP_SETS: readonly ErpSet[] = [
         action: 'makeOrder',
         description: 'turn the quote into a sales order',
         done: 'turned into a sales order',
+        irreversible: true,
         creates: { set: 'salesOrders', match: ['customerNumber', 'externalDocumentNumber', 'currencyCode', 'totalAmountIncludingTax'] },
       },
-      { command: 'make-invoice', action: 'makeInvoice', description: 'turn the quote into a sales invoice', done: 'turned into a sales invoice' },
-      { command: 'send', action: 'send', description: 'send the quote to the customer', done: 'sent' },
+      { command: 'make-invoice', action: 'makeInvoice', description: 'turn the quote into a sales invoice', done: 'turned into a sales invoice', irreversible: true },
+      { command: 'send', action: 'send', description: 'send the quote to the customer', done: 'sent', irreversible: true },
     ],
   },
 ];

@@ -8,7 +8,6 @@ import { UsageError } from '../../../core/errors.js';
 import { Http } from '../../../core/http/index.js';
 import { readAllStdin, readTextFile } from '../../../core/input.js';
 import { Pacer } from '../../../core/pacer.js';
-import { confirmDestructive } from '../../../core/prompt.js';
 import { pollInterval } from '../../poll.js';
 import { submitChanges, type SubmitOptions } from './apply-submit.js';
 import { ApplyView, planRow } from './apply-view.js';
@@ -42,7 +41,7 @@ export async function run(ctx: Ctx, opts: ApplyOpts): Promise<void> {
   const entries = await manifestEntries(ctx, opts);
   const dryRun = ctx.http.dryRun;
   // without a terminal the question cannot be asked: refuse before the reads, so exit 2 sends nothing
-  if (!dryRun && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, ctx.globals.yes, 'Apply the quota manifest?');
+  ctx.confirmation().early('Apply the quota manifest?');
   // --dry-run reads the current limits (GETs only) to show the plan; nothing is written
   const http = dryRun ? new Http({ ...ctx.http.opts, dryRun: false }) : ctx.http;
   try {
@@ -73,7 +72,7 @@ async function applyWith(ctx: Ctx, c: MgmtClient, entries: ManifestEntry[], o: S
     return;
   }
   const toSubmit = changes.filter((p) => !p.pending).length;
-  if (toSubmit) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Submit ${toSubmit} quota change${toSubmit > 1 ? 's' : ''}?`);
+  if (toSubmit) await ctx.confirmation().ask(`Submit ${toSubmit} quota change${toSubmit > 1 ? 's' : ''}?`);
   const statuses = await submitChanges(ctx, c, view, plan, o);
   const exit = applyExit(statuses, plan);
   if (exit) throw exit;

@@ -4,7 +4,6 @@ import { getQuota, patchBody, quotaUrl, RECENT_REQUESTS, requestUrl, type QuotaS
 import { checkLimit, checkSegment } from '../../../api/mgmt/validate.js';
 import type { Ctx } from '../../../core/context.js';
 import { UsageError } from '../../../core/errors.js';
-import { confirmDestructive } from '../../../core/prompt.js';
 import { pollInterval } from '../../poll.js';
 import { applyLimit, followRunning } from './follow.js';
 import type { QuotaSetOpts } from './options.js';
@@ -29,7 +28,8 @@ export async function run(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): P
   const scope = quotaScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   // without a terminal the question cannot be asked: refuse before the read, so exit 2 sends nothing
-  if (!c.dryRun && !ctx.prompter.interactive) await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${resourceName} in ${scope.location} to ${limit}?`);
+  const confirm = ctx.confirmation();
+  confirm.early(`Change the limit of ${resourceName} in ${scope.location} to ${limit}?`);
   if (c.dryRun) return planRequests(c, scope, resourceName, limit);
   const current = await getQuota(c, scope, resourceName);
   const p = current.properties ?? {};
@@ -41,6 +41,6 @@ export async function run(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): P
   const change = { scope, resourceName, limit };
   if (await followRunning(ctx, c, change, follow)) return;
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
-  await confirmDestructive(ctx.prompter, ctx.globals.yes, `Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
+  await confirm.ask(`Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
   await applyLimit(ctx, c, change, current, follow);
 }

@@ -5,7 +5,6 @@ import { checkSegment } from '../../../api/mgmt/validate.js';
 import { createRefused, fieldChanges, getVersionSet, mergeProperties, putVersionSet, schemeProblem, versionSetUrl, type ServiceScope, type VersionSet } from '../../../api/mgmt/versionsets.js';
 import type { Ctx } from '../../../core/context.js';
 import { ConflictError, NotFoundError, UsageError } from '../../../core/errors.js';
-import { confirmDestructive } from '../../../core/prompt.js';
 import type { VsCreateOpts } from './options.js';
 import { serviceScope, VERSION_SET_COLUMNS } from './scope.js';
 
@@ -33,7 +32,7 @@ export async function run(ctx: Ctx, opts: VsCreateOpts, id: string): Promise<voi
   }
   if (read) {
     const was = read.body.properties?.displayName;
-    await confirmDestructive(ctx.prompter, ctx.globals.yes, `Replace version set ${id}${was ? ` (${was})` : ''} of service ${scope.service} with the given fields?`, 'nothing was written');
+    await ctx.confirmation('nothing was written').ask(`Replace version set ${id}${was ? ` (${was})` : ''} of service ${scope.service} with the given fields?`);
   }
   // replacing: the ETag of the read guards the PUT, so a change made meanwhile is not lost
   const { status, body, etag, afterLostAttempt } = await putVersionSet(c, scope, id, props, read?.etag).catch((e: unknown) =>

@@ -5,7 +5,6 @@ import { pruneSelection } from '../../../api/translator/memory/select.js';
 import { requireMemoryPath } from '../../../api/translator/run-settings.js';
 import type { Ctx } from '../../../core/context.js';
 import { InterruptedError } from '../../../core/errors.js';
-import { confirmDestructive } from '../../../core/prompt.js';
 import type { MemoryPruneOptions } from '../options.js';
 
 export async function run(ctx: Ctx, opts: MemoryPruneOptions): Promise<void> {
@@ -20,7 +19,7 @@ export async function run(ctx: Ctx, opts: MemoryPruneOptions): Promise<void> {
       ctx.dryRunNote(`would remove ${entries} from ${mem.path}`);
       return;
     }
-    if (matching) await confirmDestructive(ctx.prompter, ctx.globals.yes, `remove ${entries} from the translation memory ${mem.path}?`, 'nothing was changed');
+    if (matching) await ctx.confirmation('nothing was changed').ask(`remove ${entries} from the translation memory ${mem.path}?`);
     let removed = 0;
     if (matching) {
       await mem.prune((e) => {
