@@ -73,7 +73,7 @@ describe('other bound actions', () => {
 
   it('make-order prints the order it made: -o json the record, at a terminal the number on stderr', async () => {
     const quote = store('salesQuotes')[0];
-    const r = await e2e.run(['erp', 'sales-quotes', 'make-order', quote.number, '-o', 'json']);
+    const r = await e2e.run(['erp', 'sales-quotes', 'make-order', quote.number, '-o', 'json', '--yes']);
     expect(r.code).toBe(0);
     const made = store('salesOrders').at(-1)!;
     expect(json(r.stdout)).toMatchObject({ id: made.id, number: made.number, customerNumber: quote.customerNumber, '@odata.etag': made['@odata.etag'] });
@@ -86,7 +86,7 @@ describe('other bound actions', () => {
       `GET salesOrders(${made.id})`,
     ]);
     const second = store('salesQuotes')[0];
-    const t = await runInProc(['erp', 'sales-quotes', 'make-order', second.id], { env: e2e.env, network: true, stderrTTY: true });
+    const t = await runInProc(['erp', 'sales-quotes', 'make-order', second.id, '--yes'], { env: e2e.env, network: true, stderrTTY: true });
     expect(t.code).toBe(0);
     const next = store('salesOrders').at(-1)!;
     expect(t.stderr).toContain(`sales quote ${second.id} turned into a sales order: sales order ${next.number}`);
