@@ -2,14 +2,15 @@
 import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeDir, runVx, tempDir, type RunOptions } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir, type RunOptions } from '../helpers/vx.js';
 
 const SECRET = 'sk-profile-secret-7f3a9c';
 const dirs: string[] = [];
-function cfg(): { dir: string; run: (args: string[], o?: RunOptions) => ReturnType<typeof runVx> } {
+function cfg(): { dir: string; run: (args: string[], o?: RunOptions) => ReturnType<typeof runVxInProc> } {
   const dir = join(tempDir(), 'vx');
   dirs.push(dir);
-  return { dir, run: (args, o = {}) => runVx(args, { ...o, configDir: dir }) };
+  return { dir, run: (args, o = {}) => runVxInProc(args, { ...o, configDir: dir }) };
 }
 afterEach(() => {
   for (const d of dirs.splice(0)) removeDir(join(d, '..'));

@@ -44,20 +44,20 @@ beforeEach(() => void (through.length = 0));
 describe('proxy', () => {
   it('HTTP_PROXY carries the request; NO_PROXY bypasses it', async () => {
     const target = new URL(e2e.env.VX_ERP_PREFIX).host;
-    const via = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-q', 'length(value)'], { spawn: true, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '' } });
+    const via = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-q', 'length(value)'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '' } });
     expect(via.stderr).toBe('');
     expect(via.stdout).toBe('2\n');
     expect(through.length).toBeGreaterThan(0);
     expect(through[0]).toMatch(new RegExp(`^(CONNECT ${target}|GET http://${target}/erp/api/v2.0/companies)$`));
 
     through.length = 0;
-    const direct = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-q', 'length(value)'], { spawn: true, env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const direct = await e2e.run(['api', 'GET', '/api/v2.0/companies', '--service', 'erp', '-q', 'length(value)'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
     expect(direct.stdout).toBe('2\n');
     expect(through).toEqual([]);
   });
 
   it('a proxy that is down is a network error (exit 8)', async () => {
-    const r = await e2e.run(['--retries', '0', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { spawn: true, env: { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '' } });
+    const r = await e2e.run(['--retries', '0', 'api', 'GET', '/api/v2.0/companies', '--service', 'erp'], { env: { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: '' } });
     expect(r.code).toBe(8);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(e2e.emu.count()).toBe(0);

@@ -4,7 +4,8 @@
 // change is still followed to its end). The emulator's PATCH route is wrapped to rewrite Location.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFamilies, Emulator, type EmuReply } from '../../src/emulator/index.js';
-import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
 
 let emu: Emulator;
 let dir: string;
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 const SET = ['mgmt', 'quota', 'set', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '--limit', '150', '--yes'];
-const run = (args: string[]) => runVx(args, { configDir: dir, env: emu.env() });
+const run = (args: string[]) => runVxInProc(args, { configDir: dir, env: emu.env() });
 const polls = () => emu.log.filter((l) => l.family === 'mgmt' && l.method === 'GET' && l.path.includes('/serviceLimitsRequests/')).map((l) => l.path);
 
 describe('the Location header of an accepted quota change', () => {
@@ -122,7 +123,7 @@ describe('202 Accepted in quota apply', () => {
   it('a change answered 202 is followed to its end, not counted as done at the PATCH', async () => {
     accepted = (reply) => ({ status: 202, headers: reply.headers });
     const entry = { subscription: emu.state.mgmt.defaultSubscription, provider: 'Vendor.Compute', location: 'eastus', name: 'cores', limit: 900 };
-    const r = await runVx(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json'], { configDir: dir, env: emu.env(), input: JSON.stringify([entry]) });
+    const r = await runVxInProc(['mgmt', 'quota', 'apply', '-f', '-', '--yes', '-o', 'json'], { configDir: dir, env: emu.env(), input: JSON.stringify([entry]) });
     expect(r.code).toBe(1);
     const [row] = JSON.parse(r.stdout);
     expect(row.state).toBe('Failed');

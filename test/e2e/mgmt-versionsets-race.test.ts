@@ -6,7 +6,8 @@
 // lost (then the repeated PUT's refusal is the success).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allFamilies, Emulator, type EmuReply } from '../../src/emulator/index.js';
-import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
 
 let emu: Emulator;
 let dir: string;
@@ -53,7 +54,7 @@ afterAll(async () => {
 });
 
 const S = ['--resource-group', 'web', '--service', 'contoso-api'];
-const run = (args: string[]) => runVx(args, { configDir: dir, env: emu.env() });
+const run = (args: string[]) => runVxInProc(args, { configDir: dir, env: emu.env() });
 const puts = () => emu.log.filter((l) => l.family === 'mgmt' && l.method === 'PUT').map((l) => l.status);
 
 describe('version-sets create and a set made meanwhile', () => {

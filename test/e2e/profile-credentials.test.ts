@@ -5,7 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runVx, tempDir } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { tempDir } from '../helpers/vx.js';
 
 function signedIn(): string {
   const dir = tempDir();
@@ -24,7 +25,7 @@ function signedIn(): string {
 
 describe('credential records in a profile', () => {
   it('profile show at 80 columns: one masked line per family, keys whole, the SOURCE column kept', async () => {
-    const r = await runVx(['profile', 'show', '-o', 'table'], { configDir: signedIn(), env: { COLUMNS: '80' } });
+    const r = await runVxInProc(['profile', 'show', '-o', 'table'], { configDir: signedIn(), env: { COLUMNS: '80' } });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^KEY\s+VALUE\s+SOURCE$/);
@@ -39,25 +40,25 @@ describe('credential records in a profile', () => {
 
   it('profile set|unset refuse the records, pointing at vx auth', async () => {
     const dir = signedIn();
-    const set = await runVx(['profile', 'set', 'erp.refreshToken', 'x'], { configDir: dir });
+    const set = await runVxInProc(['profile', 'set', 'erp.refreshToken', 'x'], { configDir: dir });
     expect(set.code).toBe(2);
     expect(set.stderr).toBe(
       'vx: erp.refreshToken is a credential record that `vx auth login` writes, not a setting; sign in with `vx auth login --service erp`, or remove it with `vx auth logout --service erp`\n',
     );
-    const unset = await runVx(['profile', 'unset', 'mgmt.signIn'], { configDir: dir });
+    const unset = await runVxInProc(['profile', 'unset', 'mgmt.signIn'], { configDir: dir });
     expect(unset.code).toBe(2);
     expect(unset.stderr).toMatch(/^vx: mgmt\.signIn is a credential record that `vx auth login` writes, not a setting/);
   });
 
   it('profile set --help, unknown-key errors and completion do not offer them', async () => {
-    const help = await runVx(['profile', 'set', '--help']);
+    const help = await runVxInProc(['profile', 'set', '--help']);
     expect(help.stdout).toContain('erp.token');
     expect(help.stdout).not.toMatch(/signIn|refreshToken/);
-    const unknown = await runVx(['profile', 'set', 'nope', 'x']);
+    const unknown = await runVxInProc(['profile', 'set', 'nope', 'x']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('erp.token');
     expect(unknown.stderr).not.toMatch(/signIn|refreshToken/);
-    const bash = await runVx(['completion', 'bash']);
+    const bash = await runVxInProc(['completion', 'bash']);
     expect(bash.stdout).toContain('erp.token');
     expect(bash.stdout).not.toMatch(/signIn|refreshToken/);
   });

@@ -2,7 +2,8 @@
 // every command, values typed by what each option holds (choices, counts, ids, JSON, OData,
 // files) drawn both valid and hostile (invalid enum values, negative and huge numbers, bad GUIDs,
 // unknown flags, missing required options and arguments, extra arguments, any order, globals
-// before or after the command). Each case is a spawned bin/vx.js against an emulator of its own:
+// before or after the command). Each case is a whole command line run in-process (the same
+// run(argv, factory) as bin/vx.js) against an emulator of its own:
 //  - the exit code is one of the contract's (docs/cli-contract.md);
 //  - stderr never shows a stack trace or a JavaScript error class;
 //  - exit 2 means the emulator received nothing;

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, runVx, tempDir } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
 
 let server: Server;
 let origin: string;
@@ -41,7 +42,7 @@ const HEADER = /a header cannot carry \(a line break or another control characte
 describe('header values with a line break (header injection)', () => {
   for (const transport of ['node', 'undici']) {
     it(`--header with CR/LF: exit 2, nothing sent (${transport})`, async () => {
-      const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\r\nX-Injected: 2'], { env: { ...env(), VX_HTTP_CLIENT: transport }, configDir });
+      const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\r\nX-Injected: 2'], { env: { ...env(), VX_HTTP_CLIENT: transport }, configDir });
       expect(r.stderr).toMatch(new RegExp(`^vx: the X-A header holds a character ${HEADER.source}\\n$`));
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
@@ -49,7 +50,7 @@ describe('header values with a line break (header injection)', () => {
     });
 
     it(`a setting with a line break (the translator key): exit 2 naming the variable, the value never shown (${transport})`, async () => {
-      const r = await runVx(['translate', '--to', 'de', 'hello'], { env: { ...env(), VX_TRANSLATOR_KEY: `${KEY}\nX-Injected: 1`, VX_HTTP_CLIENT: transport }, configDir });
+      const r = await runVxInProc(['translate', '--to', 'de', 'hello'], { env: { ...env(), VX_TRANSLATOR_KEY: `${KEY}\nX-Injected: 1`, VX_HTTP_CLIENT: transport }, configDir });
       expect(r.stderr).toBe(
         'vx: VX_TRANSLATOR_KEY holds a character a credential cannot carry (a line ending such as a carriage return, another control character, a space or one beyond ASCII); correct it (nothing was sent)\n',
       );
@@ -61,7 +62,7 @@ describe('header values with a line break (header injection)', () => {
   }
 
   it('--dry-run refuses it too (it would not be sent as shown)', async () => {
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\rX-B: 2', '--dry-run'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '-H', 'X-A: 1\rX-B: 2', '--dry-run'], { env: env(), configDir });
     expect(r.stderr).toMatch(new RegExp(`^vx: the X-A header holds a character ${HEADER.source}\\n$`));
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
@@ -74,7 +75,7 @@ describe('--debug', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'Bad', message: 'boom \u001b]0;pwned\u0007 \u001b[2J \u009b31m' } }));
     };
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--debug', '--retries', '0'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '--debug', '--retries', '0'], { env: env(), configDir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('vx: HTTP 400 Bad Request Bad: boom \\u001b]0;pwned\\u0007 \\u001b[2J \\u009b31m');
     expect(r.stderr).toMatch(/\nServiceError: HTTP 400 Bad Request Bad: boom \\u001b\]0;pwned\\u0007 \\u001b\[2J \\u009b31m\n\s+at /);
@@ -91,7 +92,7 @@ describe('a huge error body in the service\'s own error shape', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: huge }));
     };
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], { env: env(), configDir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const line = r.stderr.trimEnd();
@@ -107,7 +108,7 @@ describe('a huge error body in the service\'s own error shape', () => {
       res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'r'.repeat(500_000) });
       res.end(JSON.stringify({ error: { code: 'Bad', message: 'bad' } }));
     };
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0', '--verbose'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '--retries', '0', '--verbose'], { env: env(), configDir });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^vx: HTTP 400 Bad Request Bad: bad \(request id r{200}… \(500000 chars\)\)\n/);
     expect(r.stderr.length).toBeLessThan(1500);
@@ -118,7 +119,7 @@ describe('a huge error body in the service\'s own error shape', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { code: huge.code, message: huge.message } }));
     };
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x'], { env: env(), configDir });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^vx: HTTP 200 from GET http:\/\/127\.0\.0\.1:\d+\/x carried an error instead of a result: C{200}… \(5000 chars\): start m{994}… \(3000006 chars\)\n$/);
   });
@@ -128,7 +129,7 @@ describe('an id that looks like a --dry-run placeholder', () => {
   const C = '11111111-1111-4111-8111-111111111111';
   for (const verb of ['get', 'restart']) {
     it(`erp job-queue-entries ${verb} '<id of x)/salesOrderLines?$top=1#': exit 2, nothing sent (was sent raw with the token)`, async () => {
-      const r = await runVx(['erp', 'job-queue-entries', verb, '<id of x)/salesOrderLines?$top=1#', '--yes'], { env: { ...env(), VX_ERP_COMPANY: C }, configDir });
+      const r = await runVxInProc(['erp', 'job-queue-entries', verb, '<id of x)/salesOrderLines?$top=1#', '--yes'], { env: { ...env(), VX_ERP_COMPANY: C }, configDir });
       expect(r.stderr).toBe('vx: invalid job queue entry id "<id of x)/salesOrderLines?$top=1#": expected a GUID\n');
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
@@ -180,11 +181,11 @@ describe('profile show', () => {
   it('hides a password in an endpoint address, as errors and --dry-run do (was printed in every format)', async () => {
     const dir = tempDir();
     try {
-      const set = await runVx(['-p', 'p1', 'profile', 'set', 'translator.endpoint', 'http://alice:pw-R13-secret@127.0.0.1:9/x'], { configDir: dir });
+      const set = await runVxInProc(['-p', 'p1', 'profile', 'set', 'translator.endpoint', 'http://alice:pw-R13-secret@127.0.0.1:9/x'], { configDir: dir });
       expect(set.code).toBe(0);
-      const json = await runVx(['profile', 'show', 'p1', '-o', 'json'], { configDir: dir });
+      const json = await runVxInProc(['profile', 'show', 'p1', '-o', 'json'], { configDir: dir });
       expect(JSON.parse(json.stdout).settings['translator.endpoint']).toBe('http://***@127.0.0.1:9/x');
-      const table = await runVx(['-p', 'p1', 'profile', 'show', '-o', 'tsv'], { configDir: dir });
+      const table = await runVxInProc(['-p', 'p1', 'profile', 'show', '-o', 'tsv'], { configDir: dir });
       expect(table.stdout).toContain('translator.endpoint\thttp://***@127.0.0.1:9/x\tprofile\n');
       for (const r of [json, table]) {
         expect(r.code).toBe(0);
@@ -213,7 +214,7 @@ describe('a proxy that refuses the tunnel', () => {
       await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
       try {
         const port = (proxy.address() as AddressInfo).port;
-        const r = await runVx(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], {
+        const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '--retries', '0'], {
           env: { ...env(), HTTP_PROXY: `http://${user}127.0.0.1:${port}`, NO_PROXY: '' },
           configDir,
         });
@@ -233,7 +234,7 @@ describe('a proxy that refuses the tunnel', () => {
 describe('credentials given with --header', () => {
   const H = ['-H', 'X-Auth-Token: hdr-secret-1234', '-H', 'api-key: hdr-secret-5678', '-H', 'Private-Token: hdr-secret-9012', '-H', 'X-Trace: visible'];
   it('are masked in --debug traces by their names, other headers shown (were shown whole)', async () => {
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', ...H, '--debug'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', ...H, '--debug'], { env: env(), configDir });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('[debug] > x-auth-token: ***\n');
     expect(r.stderr).toContain('[debug] > api-key: ***\n');
@@ -245,7 +246,7 @@ describe('credentials given with --header', () => {
   });
 
   it('are masked in --dry-run', async () => {
-    const r = await runVx(['api', '--service', 'erp', 'GET', '/x', ...H, '--dry-run'], { env: env(), configDir });
+    const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', ...H, '--dry-run'], { env: env(), configDir });
     expect(r.code).toBe(0);
     const [plan] = JSON.parse(r.stdout) as { headers: Record<string, string> }[];
     expect(plan!.headers).toMatchObject({ 'x-auth-token': '***', 'api-key': '***', 'private-token': '***', 'x-trace': 'visible' });
@@ -256,11 +257,11 @@ describe('credentials given with --header', () => {
 describe('SAS-like query parameters', () => {
   const PATH = '/x?sig=sas-secret-123&se=2030&Subscription-Key=qk-secret-9&$skiptoken=page2';
   it('a signature or key in a URL is masked in --debug and --dry-run; other parameters shown (were shown whole)', async () => {
-    const debug = await runVx(['api', '--service', 'erp', 'GET', PATH, '--debug'], { env: env(), configDir });
+    const debug = await runVxInProc(['api', '--service', 'erp', 'GET', PATH, '--debug'], { env: env(), configDir });
     expect(debug.code).toBe(0);
     expect(debug.stderr).toContain(`[debug] > GET ${origin}/x?sig=***&se=2030&Subscription-Key=***&$skiptoken=page2\n`);
     expect(seen[0]!.url).toBe(PATH);
-    const dry = await runVx(['api', '--service', 'erp', 'GET', PATH, '--dry-run'], { env: env(), configDir });
+    const dry = await runVxInProc(['api', '--service', 'erp', 'GET', PATH, '--dry-run'], { env: env(), configDir });
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)[0].url).toBe(`${origin}/x?sig=***&se=2030&Subscription-Key=***&$skiptoken=page2`);
     for (const r of [debug, dry]) expect(r.stdout + r.stderr).not.toMatch(/sas-secret|qk-secret/);

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, runVx, tempDir, type RunResult } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir, type RunResult } from '../helpers/vx.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
 interface Fake {
@@ -54,8 +55,8 @@ const LIST = `/api/v2.0/companies(${C})/salesOrders`;
 /** the same page source read by `vx api --paginate` and by `vx erp sales-orders list` */
 async function both(extra: string[] = [], envExtra: Record<string, string> = {}): Promise<[RunResult, RunResult]> {
   const e = { ...env(), ...envExtra };
-  const api = await runVx(['api', 'GET', LIST, '--service', 'erp', '--paginate', ...extra], { env: e, configDir });
-  const erp = await runVx(['erp', 'sales-orders', 'list', ...extra], { env: e, configDir });
+  const api = await runVxInProc(['api', 'GET', LIST, '--service', 'erp', '--paginate', ...extra], { env: e, configDir });
+  const erp = await runVxInProc(['erp', 'sales-orders', 'list', ...extra], { env: e, configDir });
   return [api, erp];
 }
 function oneLine(r: RunResult, code: number, re: RegExp) {
@@ -100,7 +101,7 @@ describe('broken bodies', () => {
     oneLine(api, 1, /the response is not valid JSON \(text\/html: "<html><head><title>Sign in<\/title>/);
     oneLine(erp, 1, /the response is not valid JSON \(text\/html/);
     // without --paginate, vx api passes a non-JSON body through as text
-    const raw = await runVx(['api', 'GET', LIST, '--service', 'erp'], { env: env(), configDir });
+    const raw = await runVxInProc(['api', 'GET', LIST, '--service', 'erp'], { env: env(), configDir });
     expect(raw.code).toBe(0);
     expect(raw.stdout).toContain('please sign in');
   });
@@ -140,7 +141,7 @@ describe('wrong types', () => {
     expect(erp.code).toBe(0);
     expect(JSON.parse(erp.stdout)).toEqual(rows);
     for (const f of ['table', 'tsv', 'yaml', 'text', 'ndjson']) {
-      const t = await runVx(['erp', 'sales-orders', 'list', '-o', f], { env: env(), configDir });
+      const t = await runVxInProc(['erp', 'sales-orders', 'list', '-o', f], { env: env(), configDir });
       expect(t.stderr, f).toBe('');
       expect(t.code, f).toBe(0);
     }
@@ -148,14 +149,14 @@ describe('wrong types', () => {
   it('a single record that is not an object is printed as it came (erp get, vx api); update refuses it without an ETag', async () => {
     a.handler = (_q, res) => json(res, 200, '["unexpected"]');
     const id = '11111111-2222-4333-8444-555555555555';
-    const get = await runVx(['erp', 'sales-orders', 'get', id], { env: env(), configDir });
+    const get = await runVxInProc(['erp', 'sales-orders', 'get', id], { env: env(), configDir });
     expect(get.stderr).toBe('');
     expect(get.code).toBe(0);
     expect(JSON.parse(get.stdout)).toEqual(['unexpected']);
-    const upd = await runVx(['erp', 'sales-orders', 'update', id, '--set', 'discountAmount=1'], { env: env(), configDir });
+    const upd = await runVxInProc(['erp', 'sales-orders', 'update', id, '--set', 'discountAmount=1'], { env: env(), configDir });
     oneLine(upd, 2, /came without an @odata\.etag; pass --if-match <etag> or --force$/);
     expect(a.seen.filter((s) => s.method === 'PATCH')).toEqual([]);
-    const api = await runVx(['api', 'GET', `${LIST}(${id})`, '--service', 'erp'], { env: env(), configDir });
+    const api = await runVxInProc(['api', 'GET', `${LIST}(${id})`, '--service', 'erp'], { env: env(), configDir });
     expect(api.code).toBe(0);
     expect(JSON.parse(api.stdout)).toEqual(['unexpected']);
   });
@@ -166,7 +167,7 @@ describe('huge bodies', () => {
     const item = { number: 'S', note: 'n'.repeat(1000) };
     const body = JSON.stringify({ value: Array.from({ length: 25_000 }, (_, i) => ({ ...item, number: `S-${i}` })) });
     a.handler = (_q, res) => json(res, 200, body);
-    const ok = await runVx(['api', 'GET', LIST, '--service', 'erp', '--paginate', '-q', 'length(@)'], { env: env(), configDir });
+    const ok = await runVxInProc(['api', 'GET', LIST, '--service', 'erp', '--paginate', '-q', 'length(@)'], { env: env(), configDir });
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toBe('25000\n');
     const [api, erp] = await both([], { VX_MAX_RESPONSE_BYTES: '1000000' });
@@ -196,7 +197,7 @@ describe('paging attacks', () => {
 
   it('a link to itself on the first page', async () => {
     a.handler = (req, res) => json(res, 200, { value: [1], nextLink: `${a.origin}${req.url}` });
-    const api = await runVx(['api', 'GET', LIST, '--service', 'erp', '--paginate'], { env: env(), configDir });
+    const api = await runVxInProc(['api', 'GET', LIST, '--service', 'erp', '--paginate'], { env: env(), configDir });
     oneLine(api, 1, /already followed/);
     expect(a.seen).toHaveLength(1);
   });

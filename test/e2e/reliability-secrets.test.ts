@@ -4,7 +4,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { removeDir, runVx, tempDir, type RunResult } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir, type RunResult } from '../helpers/vx.js';
 
 const KEY = 'key-SECRET-translator-3c1d';
 const TOKEN = 'tok-SECRET-bearer-9a7f2e61';
@@ -75,7 +76,7 @@ describe('secrets never leak', () => {
     const results: { args: string[]; r: RunResult }[] = [];
     for (let i = 0; i < runs.length; i += 4) {
       const batch = runs.slice(i, i + 4);
-      results.push(...(await Promise.all(batch.map(async (x) => ({ args: x.args, r: await runVx(x.args, { env: x.env, configDir, cwd }) })))));
+      results.push(...(await Promise.all(batch.map(async (x) => ({ args: x.args, r: await runVxInProc(x.args, { env: x.env, configDir, cwd }) })))));
     }
     const codes = new Set<number | null>();
     for (const { args, r } of results) {

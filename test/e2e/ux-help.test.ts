@@ -1,13 +1,13 @@
 // Help laid out as gh and az do: a group's commands first, its own options next, global options last.
 import { describe, expect, it } from 'vitest';
-import { runVx } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
 
 /** the section headings of a help text, in order */
 const headings = (help: string) => help.split('\n').filter((l) => /^[A-Z][A-Za-z ]*:( |$)/.test(l)).map((l) => l.split(':')[0]);
 
 describe('group help', () => {
   it('vx erp sales-orders --help: usage, commands, options, global options, nothing before the commands', async () => {
-    const r = await runVx(['erp', 'sales-orders', '--help']);
+    const r = await runVxInProc(['erp', 'sales-orders', '--help']);
     expect(r.code).toBe(0);
     expect(headings(r.stdout)).toEqual(['Usage', 'Commands', 'Options', 'Global Options', 'Examples']);
     const lines = r.stdout.split('\n');
@@ -18,7 +18,7 @@ describe('group help', () => {
 
   it('every group (vx, vx erp, vx mgmt quota, vx profile) lists its commands before any option', async () => {
     for (const args of [[], ['erp'], ['mgmt', 'quota'], ['profile'], ['emulator']]) {
-      const r = await runVx([...args, '--help']);
+      const r = await runVxInProc([...args, '--help']);
       const h = headings(r.stdout);
       expect(h[1], args.join(' ')).toBe('Commands');
       expect(h.indexOf('Options'), args.join(' ')).toBeGreaterThan(1);
@@ -27,7 +27,7 @@ describe('group help', () => {
   });
 
   it('a leaf command keeps arguments, options, then global options', async () => {
-    const r = await runVx(['erp', 'sales-orders', 'get', '--help']);
+    const r = await runVxInProc(['erp', 'sales-orders', 'get', '--help']);
     const h = headings(r.stdout);
     expect(h.slice(0, 4)).toEqual(['Usage', 'Arguments', 'Options', 'Global Options']);
     expect(h).not.toContain('Commands');

@@ -100,11 +100,16 @@ export async function runVxInProc(args: readonly string[], opts: RunOptions = {}
   }
   const made = testCtx({ stdin: opts.input ?? '' });
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 25_000);
+  // a run that outlives timeoutMs is stopped, and reported as runVx reports the process it kills
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    controller.abort();
+  }, opts.timeoutMs ?? 25_000);
   await enterDir(opts.cwd ?? ROOT);
   try {
     const code = await run(args, { ...testFactory(made, { network: true, signal: controller.signal }), env });
-    return { code, signal: null, stdout: made.stdout.text, stderr: made.stderr.text };
+    return { code: hung ? null : code, signal: hung ? 'SIGKILL' : null, stdout: made.stdout.text, stderr: made.stderr.text };
   } finally {
     leaveDir();
     clearTimeout(timer);

@@ -1,11 +1,12 @@
-// Shared pieces of the reliability tests (test/e2e/rel-*.test.ts): the contract's exit codes, the
-// signs of a crash, the command tree as data, and a lane (emulator + config dir + working dir)
-// that one spawned vx at a time can use without seeing another run's requests.
+// Shared pieces of the reliability tests: the contract's exit codes, the signs of a crash, the
+// command tree as data, and a lane (emulator + config dir + working dir) that one vx run at a time
+// can use without seeing another run's requests.
 import type { Command, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProgram } from '../../src/cli/program.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runVxInProc } from './inproc.js';
 import { removeDir, runVx, tempDir, type RunOptions, type RunResult } from './vx.js';
 
 /** docs/cli-contract.md, "Exit codes" */
@@ -68,7 +69,7 @@ export interface Lane {
   close(): Promise<void>;
 }
 
-/** An emulator of its own on port 0, a config dir and an empty working directory. */
+/** An emulator of its own on port 0, a config dir and an empty working directory; runs are in-process unless `spawn` is given. */
 export async function openLane(opts: { faults?: string; key?: string; token?: string } = {}): Promise<Lane> {
   const emu = await startEmulator({ port: 0, faults: opts.faults, key: opts.key, token: opts.token });
   const configDir = tempDir('vx-rel-cfg-');
@@ -77,7 +78,7 @@ export async function openLane(opts: { faults?: string; key?: string; token?: st
     emu,
     configDir,
     cwd,
-    run: (args, o = {}) => runVx(args, { configDir, cwd, ...o, env: { ...emu.env(), ...(o.env ?? {}) } }),
+    run: (args, o = {}) => (o.spawn || o.onSpawn ? runVx : runVxInProc)(args, { configDir, cwd, ...o, env: { ...emu.env(), ...(o.env ?? {}) } }),
     async close() {
       await emu.close();
       removeDir(configDir);

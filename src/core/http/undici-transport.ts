@@ -18,12 +18,18 @@ export class UndiciTransport {
       this.undici = mod.default ?? mod;
     }
     if (!this.dispatcher) {
-      checkProxyVariables(this.opts.env ?? {});
+      const env = this.opts.env ?? {};
+      checkProxyVariables(env);
       const timeout = this.opts.timeoutMs ?? 60_000;
       // TLS verification is always on, whatever NODE_TLS_REJECT_UNAUTHORIZED says; extra CAs come
       // from NODE_EXTRA_CA_CERTS (read by Node into the default trust store).
       const tls = { rejectUnauthorized: true };
       this.dispatcher = new this.undici.EnvHttpProxyAgent({
+        // the run's environment, read as undici reads process.env (lower case first), which it
+        // reads for whatever it is not given
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+        noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
         connect: tls,
         requestTls: tls,
         proxyTls: tls,
