@@ -24,9 +24,9 @@ function __vx_cmds
     case 'vx translate'
       printf '%s\n' file sync check memory
     case 'vx translate memory'
-      printf '%s\n' stats export import prune help
+      printf '%s\n' stats export import prune copy help
     case 'vx translate memory help'
-      printf '%s\n' stats export import prune
+      printf '%s\n' stats export import prune copy
     case 'vx erp'
       printf '%s\n' companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh help
     case 'vx erp help'
@@ -141,6 +141,8 @@ function __vx_valued
       printf '%s\n' --from --memory --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory prune'
       printf '%s\n' --from --memory --older-than --output --profile --query --retries --timeout --to -o -p -q
+    case 'vx translate memory copy'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies'
@@ -457,6 +459,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l from-script -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l memory-optional
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-fallback
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l no-pager
@@ -490,6 +493,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l memory-optional
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l out -r
@@ -520,6 +524,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l memory -r
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l memory-optional
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l out -r
@@ -558,7 +563,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate check"' -l to -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune help'
+complete -c vx -n 'test (__vx_path) = "vx translate memory"' -a 'stats export import prune copy help'
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l help
@@ -571,7 +576,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate memory"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx translate memory help"' -a 'stats export import prune'
+complete -c vx -n 'test (__vx_path) = "vx translate memory help"' -a 'stats export import prune copy'
 complete -c vx -n 'test (__vx_path) = "vx translate memory help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx translate memory stats"' -l dry-run
@@ -631,6 +636,18 @@ complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l to -r
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx translate memory prune"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l help
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -s q -l query -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -s V -l version
+complete -c vx -n 'test (__vx_path) = "vx translate memory copy"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx erp"' -a 'companies salespeople salespeoplepurchasers salespeople-purchasers currencies job-queue-entries jobqueueentries sales-orders salesorders sales-quotes salesquotes refresh help'
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp"' -l dry-run

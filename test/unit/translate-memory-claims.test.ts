@@ -1,27 +1,37 @@
 // The claims of concurrent runs sharing a memory (store.ts's contract): a text a run sends is
 // claimed, another run is told it is held (and holds none of its targets), the answer ends the
 // claim, an expired lease is taken over, a run that ends gives up what it still holds; lookups,
-// exports and stats never see a claim. Batched lookups answer whole results and parts.
+// exports and stats never see a claim. Batched lookups answer whole results and parts. The same
+// contract of both stores: the LMDB file, and PostgreSQL (when the test server is there).
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it as itRun } from 'vitest';
+
+const itSkip = itRun.skip;
 import { keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
+import { freshDatabase, NO_PG, PG_URL } from '../helpers/postgres.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const dir = tempDir('vx-tm-claims-');
 afterAll(() => removeDir(dir));
 
 let n = 0;
-/** a fresh memory file, opened by two runs */
-async function twoRuns(opts: OpenMemoryOptions = {}): Promise<[TranslationMemory, TranslationMemory]> {
-  const path = join(dir, `m${n++}.tm`);
-  const a = await TranslationMemory.open(path, { owner: 'run-a', ...opts });
-  const b = await TranslationMemory.open(path, { owner: 'run-b', ...opts });
-  return [a, b];
-}
+const STORES = [
+  { name: 'LMDB', location: async () => join(dir, `m${n++}.tm`), skip: false },
+  { name: `PostgreSQL${PG_URL ? '' : ` (skipped: ${NO_PG})`}`, location: freshDatabase, skip: !PG_URL },
+];
 
 const de = (text: string) => ({ translations: [{ text, to: 'de' }] });
 
-describe('memory claims', () => {
+describe.each(STORES)('memory claims, $name', ({ location, skip }) => {
+  /** a fresh memory, opened by two runs */
+  async function twoRuns(opts: OpenMemoryOptions = {}): Promise<[TranslationMemory, TranslationMemory]> {
+    const path = await location();
+    const a = await TranslationMemory.open(path, { owner: 'run-a', ...opts });
+    const b = await TranslationMemory.open(path, { owner: 'run-b', ...opts });
+    return [a, b];
+  }
+  const it = skip ? itSkip : itRun;
+
   it('a text one run claimed is held for another until the answer is stored, which the other then gets', async () => {
     const [a, b] = await twoRuns();
     const ids = a.idsFor(keyOptions({ to: ['de'] }));
@@ -56,16 +66,12 @@ describe('memory claims', () => {
   });
 
   it('a claim whose lease ran out (its run died) is taken over', async () => {
-    let now = 1_000_000;
-    const [a, b] = await twoRuns({ leaseMs: 30_000, wallClock: () => now });
+    // (a lease of 0 runs out at once, by the store's clock: the database's for PostgreSQL)
+    const [a, b] = await twoRuns({ leaseMs: 0 });
     const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    b.idsFor(keyOptions({ to: ['de'] }));
     await a.claim(ids, ['Save']);
-    now += 29_999;
-    expect(await b.claim(ids, ['Save'])).toEqual(['held']);
-    now += 2;
     expect(await b.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
-    // the run that lost it is now the one told it is held
-    expect(await a.claim(ids, ['Save'])).toEqual(['held']);
     await b.close();
     await a.close();
   });
@@ -89,7 +95,8 @@ describe('memory claims', () => {
   });
 
   it('a read-only memory claims nothing: what is missing is to send', async () => {
-    const [a] = await twoRuns();
+    const [a, b] = await twoRuns();
+    await b.close();
     const ids = a.idsFor(keyOptions({ to: ['de'] }));
     a.store(ids, 'Save', de('Speichern'));
     await a.claim(ids, ['Open']);
@@ -100,9 +107,28 @@ describe('memory claims', () => {
   });
 });
 
-describe('memory lookups in batches', () => {
+describe('memory claims, LMDB', () => {
+  itRun('a lease runs out by the wall clock; the run that lost its claim is then told it is held', async () => {
+    let now = 1_000_000;
+    const path = join(dir, `m${n++}.tm`);
+    const a = await TranslationMemory.open(path, { owner: 'run-a', leaseMs: 30_000, wallClock: () => now });
+    const b = await TranslationMemory.open(path, { owner: 'run-b', leaseMs: 30_000, wallClock: () => now });
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    await a.claim(ids, ['Save']);
+    now += 29_999;
+    expect(await b.claim(ids, ['Save'])).toEqual(['held']);
+    now += 2;
+    expect(await b.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    expect(await a.claim(ids, ['Save'])).toEqual(['held']);
+    await b.close();
+    await a.close();
+  });
+});
+
+describe.each(STORES)('memory lookups in batches, $name', ({ location, skip }) => {
+  const it = skip ? itSkip : itRun;
   it('answers whole results, parts for several targets, and misses, in input order', async () => {
-    const [a] = await twoRuns();
+    const a = await TranslationMemory.open(await location());
     const ids = a.idsFor(keyOptions({ to: ['de', 'fr'] }));
     const long = 'x'.repeat(700);
     a.store(ids, 'both', { translations: [{ text: 'beide', to: 'de' }, { text: 'les deux', to: 'fr' }] });

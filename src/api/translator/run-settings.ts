@@ -1,6 +1,6 @@
 // The pay-once settings of a translation run (vx translate, vx translate file|sync): the memory
-// file (--memory, else the translate.memory setting), the known rate and the budget; and the
-// memory's path for vx translate memory.
+// (--memory, else the translate.memory setting: a file, or a postgres:// URL), the known rate and
+// the budget; and the memory's path for vx translate memory.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -8,6 +8,7 @@ import type { Config } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { sameFile } from '../../core/input.js';
 import { characterCount } from '../../model/families.js';
+import { isPostgresUrl } from './memory/pg-settings.js';
 import { TranslationMemory, type OpenMemoryOptions } from './memory/index.js';
 
 /** Where the settings are read: the profile's configuration and the environment. */
@@ -21,7 +22,7 @@ export interface SettingsSource {
  * set, or when VX_TRANSLATE_MEMORY is set empty or blank (a run without the profile's memory)
  */
 export function memoryPath(src: SettingsSource, flag: string | undefined): string | undefined {
-  if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name');
+  if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name or a postgres:// URL');
   if (flag !== undefined) return home(flag);
   if (src.envVar('VX_TRANSLATE_MEMORY')?.trim() === '') return undefined;
   const setting = src.config.get('translate.memory');
@@ -35,8 +36,15 @@ export function requireMemoryPath(src: SettingsSource, flag: string | undefined)
   return path;
 }
 
-/** `~` and `~/…` name the home directory: no shell expands a profile setting, nor `--memory=~/…` */
+/** A memory named on the command line (memory copy's <from> and <to>): a file (`~/…` expanded) or a postgres:// URL. */
+export function memoryLocation(v: string, what: string): string {
+  if (!v.trim()) throw new UsageError(`${what} needs a file name or a postgres:// URL`);
+  return home(v);
+}
+
+/** `~` and `~/…` name the home directory: no shell expands a profile setting, nor `--memory=~/…` (a URL is left as it is) */
 function home(path: string): string {
+  if (isPostgresUrl(path)) return path.trim();
   return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(homedir(), path.slice(1)) : path;
 }
 
@@ -51,12 +59,14 @@ function characters(flag: string, v: string | undefined, min = 1): number | unde
 
 export interface RunSettings {
   memory?: string;
+  /** --memory-optional: a memory that cannot be opened is left out (said), not an error */
+  memoryOptional?: boolean;
   perMinute?: number;
   budget?: number;
 }
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
-export function runSettings(src: SettingsSource, opts: { memory?: string; maxCharsPerMinute?: string; budget?: string; out?: string }): RunSettings {
+export function runSettings(src: SettingsSource, opts: { memory?: string; memoryOptional?: boolean; maxCharsPerMinute?: string; budget?: string; out?: string }): RunSettings {
   const memory = memoryPath(src, opts.memory);
   if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? src.config.resolve('translate.maxRate') : undefined;
@@ -65,7 +75,7 @@ export function runSettings(src: SettingsSource, opts: { memory?: string; maxCha
   const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
   // (--budget 0: nothing billed, only what the memory holds)
   const budget = characters('--budget', opts.budget, 0);
-  return { memory, perMinute, budget };
+  return { memory, memoryOptional: opts.memoryOptional === true, perMinute, budget };
 }
 
 /**
@@ -73,28 +83,54 @@ export function runSettings(src: SettingsSource, opts: { memory?: string; maxCha
  * complete, would take the memory's place (`--out notes.tm` for notes.tmx or notes.de.txt).
  */
 export function notOverMemory(out: string | undefined, memory: string): void {
-  if (out === undefined || !sameFile(out, memory)) return;
+  if (out === undefined || isPostgresUrl(memory) || !sameFile(out, memory)) return;
   throw new UsageError(`--out ${out} is the translation memory itself: name another file (nothing was written)`);
+}
+
+/** What opening a run's memory is told: the environment, where notes and the trace go, whether it may be left out. */
+export interface RunMemoryOptions {
+  env: OpenMemoryOptions['env'];
+  /** says something once on stderr (a role that may only read, a memory lost or left out) */
+  warn(message: string): void;
+  /** a line of the --debug trace */
+  debug?(message: string): void;
+  /** --memory-optional: a memory that cannot be opened is left out, said, and the run goes on */
+  optional?: boolean;
 }
 
 /**
  * Opens a run's memory, if it has one. A run that only looks (--estimate, --dry-run) only reads it,
- * and a memory that does not exist yet holds nothing: it is not created.
+ * and a memory file that does not exist yet holds nothing: it is not created. A PostgreSQL memory
+ * lost during the run leaves the run to go on without it (closeRunMemory says what was not stored).
  */
-export async function openRunMemory(path: string | undefined, onlyLooking: boolean, env: OpenMemoryOptions['env']): Promise<TranslationMemory | undefined> {
-  if (path === undefined || (onlyLooking && !existsSync(path))) return undefined;
-  return TranslationMemory.open(path, { readOnly: onlyLooking, env });
+export async function openRunMemory(path: string | undefined, onlyLooking: boolean, o: RunMemoryOptions): Promise<TranslationMemory | undefined> {
+  if (path === undefined || (onlyLooking && !isPostgresUrl(path) && !existsSync(path))) return undefined;
+  try {
+    return await TranslationMemory.open(path, { readOnly: onlyLooking, env: o.env, whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
+  } catch (e) {
+    if (!o.optional) throw e;
+    o.warn(`${(e as Error).message}; going on without it (--memory-optional): every text is sent, no answer is stored`);
+    return undefined;
+  }
 }
 
 /**
- * Closes a run's memory (what was answered stays in it). When the run itself failed, its error is
- * the one to tell (it says what was translated): a memory that failed mid-run (a full disk) fails
- * again as it closes, and that second error is dropped.
+ * Closes a run's memory (what was answered stays in it), and says how many answers it did not
+ * store when it was lost during the run. When the run itself failed, its error is the one to tell
+ * (it says what was translated): a memory that failed mid-run (a full disk) fails again as it
+ * closes, and that second error is dropped.
  */
-export async function closeRunMemory(memory: TranslationMemory | undefined, runFailed: boolean): Promise<void> {
+export async function closeRunMemory(memory: TranslationMemory | undefined, runFailed: boolean, warn?: (message: string) => void): Promise<void> {
   try {
     await memory?.close();
   } catch (e) {
     if (!runFailed) throw e;
+  } finally {
+    const lost = memory?.lost;
+    if (lost && warn) {
+      const n = (k: number) => k.toLocaleString('en-US');
+      const perhaps = lost.perhapsStored ? `; ${n(lost.perhapsStored)} of them were being written as it was lost, and may be stored` : '';
+      warn(`translation memory ${memory!.path}: ${n(lost.notStored)} answer${lost.notStored === 1 ? ' was' : 's were'} not stored (lost during the run: ${lost.reason}${perhaps}); the next run sends ${lost.notStored === 1 ? 'it' : 'them'} again`);
+    }
   }
 }

@@ -62,6 +62,8 @@ async function translate(ctx: Ctx, opts: FilesOptions, { plans, needs, params, c
       http: ctx.http,
       config: ctx.config,
       env: ctx.env,
+      warn: (m) => ctx.warn(m),
+      debug: (m) => ctx.debug(m),
       params,
       // (from the language the sources name, when they agree and --from does not say)
       from: sourcesLanguage(plans, params.from),

@@ -4,6 +4,10 @@
 import { PROFANITY_ACTIONS, PROFANITY_MARKERS, TEXT_TYPES } from '../../model/translator.js';
 import { opt, type OptionsOf } from '../define.js';
 
+// a run's memory: a file, or a PostgreSQL database shared by a team
+const MEMORY_RUN = opt('--memory <path|url>', 'translation memory: a file, or postgres://user@host:port/db (shared); what it holds is not sent, what is sent is stored (default: the translate.memory setting)');
+const MEMORY_OPTIONAL = opt('--memory-optional', 'a memory that cannot be opened (a database out of reach) is left out, with a warning, instead of stopping the run');
+
 export const TRANSLATE_OPTIONS = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
   opt('--from <lang>', 'source language (default: detected per item)'),
@@ -23,7 +27,8 @@ export const TRANSLATE_OPTIONS = [
   opt('--whole', 'the whole input is one item (instead of one item per line)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
   opt('--out <file>', 'write the results to this file (it appears only when complete; default format text; - is standard output)'),
-  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  MEMORY_RUN,
+  MEMORY_OPTIONAL,
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
   opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)'),
@@ -56,7 +61,8 @@ export const FILE_OPTIONS = [
   opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
   opt('--concurrency <n>', 'requests in flight at once (default 4, at most 64)'),
   opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
-  opt('--memory <path>', 'translation memory file: what it holds is not sent, what is sent is stored (default: the translate.memory setting)'),
+  MEMORY_RUN,
+  MEMORY_OPTIONAL,
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6, nothing written)'),
 ] as const;
@@ -86,7 +92,7 @@ export type CheckOptions = OptionsOf<typeof CHECK_OPTIONS>;
 export type FilesOptions = OptionsOf<typeof SYNC_OPTIONS>;
 
 // `memory stats|export|import|prune`
-const MEMORY = opt('--memory <path>', 'the translation memory file (default: the translate.memory setting)');
+const MEMORY = opt('--memory <path|url>', 'the translation memory: a file, or postgres://user@host:port/db (default: the translate.memory setting)');
 
 export const MEMORY_STATS_OPTIONS = [MEMORY] as const;
 export type MemoryStatsOptions = OptionsOf<typeof MEMORY_STATS_OPTIONS>;
@@ -96,6 +102,9 @@ export type MemoryExportOptions = OptionsOf<typeof MEMORY_EXPORT_OPTIONS>;
 
 export const MEMORY_IMPORT_OPTIONS = [MEMORY, opt('--from <lang>', 'the source language of units the file names none for (its header says srclang="*all*")')] as const;
 export type MemoryImportOptions = OptionsOf<typeof MEMORY_IMPORT_OPTIONS>;
+
+export const MEMORY_COPY_OPTIONS = [] as const;
+export type MemoryCopyOptions = OptionsOf<typeof MEMORY_COPY_OPTIONS>;
 
 export const MEMORY_PRUNE_OPTIONS = [
   MEMORY,

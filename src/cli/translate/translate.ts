@@ -77,7 +77,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   let failed = false;
   try {
     // --estimate and --dry-run only read the memory
-    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, ctx.env);
+    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional });
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
     // (a line no request can carry is named as the run names it: nothing was sent)
@@ -95,7 +95,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   } finally {
     reading.abort();
     try {
-      await closeRunMemory(memory, failed);
+      await closeRunMemory(memory, failed, (m) => ctx.warn(m));
     } finally {
       await close();
     }

@@ -22,6 +22,10 @@ export interface FilesRunOptions {
   http: Http;
   config: Config;
   env: OpenMemoryOptions['env'];
+  /** says something once on stderr (the memory: a role that may only read it, lost during the run, left out) */
+  warn(message: string): void;
+  /** a line of the --debug trace */
+  debug?(message: string): void;
   /** the parameters of every request (to, category, trace id) */
   params: TranslateParams;
   /** the source language (--from, else the one the sources name) */
@@ -62,7 +66,7 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<
   let result: EngineResult;
   try {
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
-    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, o.env);
+    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional });
     if (!dryRun) o.http.opts.connections = o.concurrency;
     result = await translateItems([...needs.items.values()], {
       memory: memory && filesMemory(memory, groupParams, o.protect, keepsPlaceholders(needs, o.protect)),
@@ -91,7 +95,7 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<
   } finally {
     // what was answered is kept in the memory even when the run fails (a rerun does not pay for it again)
     try {
-      await closeRunMemory(memory, failed);
+      await closeRunMemory(memory, failed, o.warn);
     } catch (e) {
       memoryFailure = e;
     }

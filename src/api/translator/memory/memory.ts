@@ -6,13 +6,18 @@
 // batches, at most one commit behind the run. A run that sends a text claims it first (claims.ts),
 // so that concurrent runs sharing the memory pay for it once.
 import { resolve } from 'node:path';
-import { UsageError } from '../../../core/errors.js';
+import { isVxError } from '../../../core/errors.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 import { badMemory, errText } from './checks.js';
 import { decodeValue, encodeValue, hasText } from './codec.js';
 import { LEASE_MS, RunClaims, runOwner } from './claims.js';
-import { canonical, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, HASHED, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
+import { canonical, ENTRY, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, HASHED, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
+
+/** the end of the key ranges copyTo copies (past the hashed entries) */
+const HASHED_END = '\u0004';
+import { isPostgresUrl } from './pg-settings.js';
 import { openLmdbStore, type OpenStoreOptions } from './store-lmdb.js';
+import type { OpenPgOptions } from './store-pg.js';
 import type { MemoryStore } from './store.js';
 
 /** One stored answer, as export and import see it. */
@@ -35,11 +40,13 @@ export interface MemoryStats {
   newest?: number;
 }
 
-export interface OpenMemoryOptions extends OpenStoreOptions {
+export interface OpenMemoryOptions extends OpenStoreOptions, Pick<OpenPgOptions, 'whenLost' | 'note' | 'debug'> {
   /** the name this run's claims carry (default: host, process and a random part) */
   owner?: string;
   /** how long a claim holds unless renewed (default LEASE_MS) */
   leaseMs?: number;
+  /** a store the role may only read: 'lookups-only' (a run: said with `note`) or an error (default: the commands that write) */
+  readOnlyRole?: 'lookups-only' | 'fail';
 }
 
 /** What is stored for each target of a text: whole, in part (with `parts`), or nothing. */
@@ -103,6 +110,11 @@ export class TranslationMemory {
     return this.backend.path;
   }
 
+  /** why the store was lost during the run, and how many answers it did not store since (a PostgreSQL memory opened with whenLost 'go-on') */
+  get lost(): { reason: string; notStored: number; perhapsStored: number } | undefined {
+    return this.backend.lost;
+  }
+
   /** the name this run's claims carry */
   get owner(): string {
     return this.claims.owner;
@@ -114,14 +126,23 @@ export class TranslationMemory {
    * held past the timeout. An existing file is never recreated.
    */
   static async open(file: string, opts: OpenMemoryOptions = {}): Promise<TranslationMemory> {
-    const backend = await openLmdbStore(resolve(file), opts);
-    const mem = new TranslationMemory(backend, opts.readOnly === true, opts);
+    // (the PostgreSQL store and its client are loaded only for such a memory)
+    const backend: MemoryStore = isPostgresUrl(file) ? await (await import('./store-pg.js')).openPgStore(file, opts) : await openLmdbStore(resolve(file), opts);
+    if (backend.readOnly && !opts.readOnly) {
+      // a role that may only read: a run looks up only (said once); a command that writes stops
+      if (opts.readOnlyRole !== 'lookups-only') {
+        await backend.close().catch(() => undefined);
+        throw badMemory(backend.path, 'it may only be read (the role may not write it); nothing was changed');
+      }
+      opts.note?.(`translation memory ${backend.path}: the role may only read it: lookups only, no answer of this run is stored`);
+    }
+    const mem = new TranslationMemory(backend, opts.readOnly === true || backend.readOnly === true, opts);
     try {
       await mem.checkFormat();
       await mem.readOptions();
     } catch (e) {
       await backend.close().catch(() => undefined);
-      if (e instanceof UsageError) throw e;
+      if (isVxError(e)) throw e;
       throw badMemory(backend.path, errText(e, backend.path));
     }
     return mem;
@@ -129,10 +150,13 @@ export class TranslationMemory {
 
   /** The store's mark is this version's; a new store gets it at once (one that cannot be written is found before anything is sent). */
   private async checkFormat(): Promise<void> {
-    const [format] = await this.backend.getMany([META]);
-    if (format === undefined) {
-      if (await this.backend.hasKeys()) throw badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
-    } else if (format !== FORMAT) {
+    let [format] = await this.backend.getMany([META]);
+    if (format === undefined && (await this.backend.hasKeys())) {
+      // another run that made the memory a moment ago writes its mark first: read once more
+      [format] = await this.backend.getMany([META]);
+      if (format === undefined) throw badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
+    }
+    if (format !== undefined && format !== FORMAT) {
       throw badMemory(this.path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
     }
     if (!this.readOnly && format === undefined) {
@@ -306,6 +330,8 @@ export class TranslationMemory {
   }
 
   private queue(key: string, value: string | undefined): void {
+    // a memory that may only be read (--estimate, --dry-run, a role without the right) keeps nothing
+    if (this.readOnly) return;
     this.batch.push(key, value);
   }
 
@@ -373,6 +399,28 @@ export class TranslationMemory {
         }
       }
     }
+  }
+
+  /**
+   * Copies every entry (and the options records) into `target`, as stored, a page at a time (one
+   * commit each, streamed: memory stays bounded); `page` is called after each page with the
+   * entries copied so far (it may throw to stop: what was copied stays). Returns how many entries.
+   */
+  async copyTo(target: TranslationMemory, page?: (copied: number) => void | Promise<void>): Promise<number> {
+    if (target.readOnly) throw badMemory(target.path, 'it may only be read (the role may not write it): nothing was copied');
+    let n = 0;
+    // entries with their text (\x01), the options records (\x02), entries under a hash (\x03)
+    for await (const pairs of this.backend.scan(ENTRY, HASHED_END, false)) {
+      for (const { key, value } of pairs) {
+        target.queue(key, value);
+        if (key[0] === OPTIONS) target.options.set(key.slice(1), value);
+        else n++;
+      }
+      await target.commit();
+      await page?.(n);
+    }
+    await target.flush();
+    return n;
   }
 
   /** Removes the entries `drop` chooses; returns how many (committed when it returns). */

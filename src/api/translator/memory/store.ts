@@ -58,6 +58,13 @@ export interface MemoryStore {
   claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]>;
   /** Gives up `owner`'s claims on `keys` (those with a value, or held by another, are left as they are). */
   release(keys: readonly string[], owner: string): Promise<void>;
+  /** the store may only be read (a role without the right to write it): the memory looks up only */
+  readonly readOnly?: boolean;
+  /**
+   * why the store was lost during a run, the answers it did not store since, and how many of those
+   * were being written as it was lost (a store that goes on without failing the run)
+   */
+  readonly lost?: { reason: string; notStored: number; perhapsStored: number };
   /** whether it holds any key of any kind (a store that holds keys but no format mark is another program's) */
   hasKeys(): Promise<boolean>;
   /** the bytes it takes */

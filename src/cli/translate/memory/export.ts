@@ -13,7 +13,7 @@ export async function run(ctx: Ctx, given: MemoryExportOptions): Promise<void> {
   const opts = { ...given, out: outFile(given.out) };
   const path = requireMemoryPath(ctx, opts.memory);
   notOverMemory(opts.out, path);
-  const mem = await TranslationMemory.open(path, { readOnly: true, env: ctx.env });
+  const mem = await TranslationMemory.open(path, { readOnly: true, env: ctx.env, debug: (m) => ctx.debug(m) });
   const sink = opts.out !== undefined ? await atomicFileSink(opts.out) : streamSink(ctx.io.stdout);
   let n: number;
   try {

@@ -20,7 +20,7 @@ export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Pr
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
     return;
   }
-  const mem = await TranslationMemory.open(path, { env: ctx.env });
+  const mem = await TranslationMemory.open(path, { env: ctx.env, debug: (m) => ctx.debug(m) });
   let imported: number;
   try {
     imported = await importTmx(mem, file, from, total, ctx.signal);

@@ -1,14 +1,15 @@
-// `vx translate memory stats|export|import|prune`: the declarations only; each verb's work is in
+// `vx translate memory stats|export|import|prune|copy`: the declarations only; each verb's work is in
 // its own module, loaded when it runs.
 import { arg, command, group } from '../../define.js';
-import { MEMORY_EXPORT_OPTIONS, MEMORY_IMPORT_OPTIONS, MEMORY_PRUNE_OPTIONS, MEMORY_STATS_OPTIONS } from '../options.js';
+import { MEMORY_COPY_OPTIONS, MEMORY_EXPORT_OPTIONS, MEMORY_IMPORT_OPTIONS, MEMORY_PRUNE_OPTIONS, MEMORY_STATS_OPTIONS } from '../options.js';
 
 export const TRANSLATE_MEMORY = group({
   name: 'memory',
-  summary: 'the translation memory: statistics, TMX 1.4 export and import, pruning',
+  summary: 'the translation memory: statistics, TMX 1.4 export and import, pruning, copying between stores',
   examples: ['vx translate memory stats --memory <tm>', 'vx translate memory export --memory <tm> --out <tmx>', 'vx translate memory import <tmx> --memory <tm>'],
   more: `
-The memory file is --memory <path>, else the translate.memory setting. See docs/translate.md.
+The memory is --memory <path|url> (a file, or postgres://user@host:port/db), else the
+translate.memory setting. See docs/translate.md.
 `,
   commands: () => [
     command({
@@ -43,6 +44,15 @@ The memory file is --memory <path>, else the translate.memory setting. See docs/
       options: MEMORY_PRUNE_OPTIONS,
       examples: ['vx translate memory prune --memory <tm> --older-than 90d --yes'],
       run: async (ctx, opts) => (await import('./prune.js')).run(ctx, opts),
+    }),
+    command({
+      name: 'copy',
+      ownOptionsOnly: true,
+      summary: 'copy every entry of one memory into another (a file, a PostgreSQL database; streamed)',
+      args: [arg('<from>', 'the memory to copy: a file, or postgres://user@host:port/db'), arg('<to>', 'the memory to copy into (created when new)')],
+      options: MEMORY_COPY_OPTIONS,
+      examples: ['vx translate memory copy <tm> postgres://<user>@<host>:5432/<db>', 'vx translate memory copy postgres://<user>@<host>:5432/<db> <tm>'],
+      run: async (ctx, opts, from, to) => (await import('./copy.js')).run(ctx, opts, from, to),
     }),
   ],
 });

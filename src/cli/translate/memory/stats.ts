@@ -7,7 +7,7 @@ import type { MemoryStatsOptions } from '../options.js';
 const iso = (s: number | undefined) => (s === undefined ? undefined : new Date(s * 1000).toISOString());
 
 export async function run(ctx: Ctx, opts: MemoryStatsOptions): Promise<void> {
-  const mem = await TranslationMemory.open(requireMemoryPath(ctx, opts.memory), { readOnly: true, env: ctx.env });
+  const mem = await TranslationMemory.open(requireMemoryPath(ctx, opts.memory), { readOnly: true, env: ctx.env, debug: (m) => ctx.debug(m) });
   try {
     const s = await mem.stats();
     await ctx.print({ path: s.path, entries: s.entries, bytes: s.bytes, oldest: iso(s.oldest), newest: iso(s.newest), pairs: s.pairs });
