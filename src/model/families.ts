@@ -47,6 +47,11 @@ function guid(v: string): string | undefined {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? undefined : 'a GUID (8-4-4-4-12 hexadecimal digits)';
 }
 
+/** The check of erp.company: a company's id, or its name (one line of text). */
+function companyRef(v: string): string | undefined {
+  return v.trim() && !/\p{Cc}/u.test(v) ? undefined : "a company's id (a GUID) or its name";
+}
+
 /**
  * The check of erp.prefix: the address before `/api/<version>/...`, which vx adds per entity set.
  * The URL people copy from the API's documentation (`…/Production/api/v2.0`, or with
@@ -85,7 +90,7 @@ function characters(min: number): (value: string) => string | undefined {
 
 /**
  * The checks of settings every command that reads them would refuse (profile set refuses them too,
- * as it does a company that is not a GUID): the rules of model/mgmt.ts for the quota defaults, the
+ * as it does a subscription that is not a GUID): the rules of model/mgmt.ts for the quota defaults, the
  * names vx puts before a provider or a bound action.
  */
 const mgmtRule = (rule: Rule, expected: string) => (v: string) => (checkRule(rule, v) ? expected : undefined);
@@ -185,7 +190,7 @@ const REGISTRY = [
     credential: 'erp.token',
     settings: [
       { key: 'erp.prefix', env: 'VX_ERP_PREFIX', description: 'business-data address prefix ({erp_prefix}), the address before /api/v2.0', url: true, check: erpPrefixProblem },
-      { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company id', check: guid },
+      { key: 'erp.company', env: 'VX_ERP_COMPANY', description: 'default company: its id, or its name (looked up with one read)', check: companyRef },
       { key: 'erp.token', env: 'VX_ERP_TOKEN', secret: true, credential: true, description: 'business-data bearer token' },
       { key: 'erp.actionNamespace', env: 'VX_ERP_ACTION_NAMESPACE', default: 'Vendor.NAV', description: 'namespace of bound actions', check: dottedName(/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/, 'dotted names like Vendor.NAV') },
       { key: 'erp.batchSize', env: 'VX_ERP_BATCH_SIZE', default: '100', description: 'operations per $batch request of import and bulk actions (1-100; the service allows 100)', check: wholeNumber(1, 100) },

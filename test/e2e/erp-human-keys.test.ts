@@ -114,10 +114,10 @@ describe('erp records by their human key', () => {
     expect(erpLog()).toEqual([]);
   });
 
-  it('a malformed key where the set has no human key is still a usage error', async () => {
+  it('a job-queue entry is named by its description: one no entry has is not found', async () => {
     const r = await e2e.run(['erp', 'job-queue-entries', 'get', 'JQ-1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe('vx: invalid job queue entry id "JQ-1": expected a GUID\n');
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe("vx: no job queue entry has description 'JQ-1' (name a record by its description or its id; list them with `vx erp job-queue-entries list`)\n");
   });
 });
 

@@ -25,7 +25,7 @@ describe('ErpClient', () => {
   });
 
   it('checks the company and the token before anything is sent', async () => {
-    await expect(ErpClient.open(new Http(), config({ ...env, VX_ERP_COMPANY: 'cronus' }), orders)).rejects.toThrow(/expected a GUID/);
+    await expect(ErpClient.open(new Http(), config({ ...env, VX_ERP_COMPANY: 'two\nlines' }), orders)).rejects.toThrow(/expected a GUID or a name/);
     await expect(ErpClient.open(new Http(), config({ ...env, VX_ERP_COMPANY: '' }), orders)).rejects.toThrow(UsageError);
     await expect(ErpClient.open(new Http(), config({ ...env, VX_ERP_TOKEN: '' }), orders)).rejects.toThrow(AuthError);
   });

@@ -14,7 +14,7 @@ const CASES: [string[], RegExp][] = [
   [['erp', 'sales-orders', 'list', '--page-size', '0'], /^vx: invalid value "0" for --page-size: expected a whole number of at least 1\n$/],
   [['erp', 'sales-orders', 'list', '--skip', 'x'], /^vx: invalid value "x" for --skip: expected a whole number of at least 0\n$/],
   [['erp', 'sales-orders', 'list', '--filter', ' '], /^vx: --filter may not be empty\n$/],
-  [['erp', 'sales-orders', 'list', '--company', 'not-a-guid'], /^vx: invalid company id "not-a-guid": expected a GUID \(list them with `vx erp companies list`\)\n$/],
+  [['erp', 'sales-orders', 'list', '--company', 'two\nlines'], /^vx: invalid company id "two\\nlines": expected a GUID or a name\n$/],
   [['erp', 'sales-orders', 'get', 'not-a-guid-nor-an-order-number'], /^vx: invalid sales order id "not-a-guid-nor-an-order-number": expected a GUID or a number \(at most 20 characters\)\n$/],
   [['erp', 'job-queue-entries', 'create'], /^vx: unknown command 'create' \(run `vx erp job-queue-entries --help` for usage\)\n$/],
   [['erp', 'job-queue-entries', 'update', ORDER], /^vx: unknown command 'update'/],

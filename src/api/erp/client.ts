@@ -7,7 +7,7 @@ import type { Authenticator, Http, HttpRequest, HttpResponse } from '../../core/
 import { memberArraySpans, memberArrayTexts, ndjsonOfSpans } from '../../core/json-texts.js';
 import { paginatePages } from '../../core/paging.js';
 import { buildQuery, type QueryValue } from '../../core/url.js';
-import { collectionPath, isGuid, keySegment, type ErpSet } from '../../model/erp/index.js';
+import { collectionPath, findSet, isGuid, keySegment, type ErpSet } from '../../model/erp/index.js';
 import { authenticator } from '../auth/authenticator.js';
 import { serviceBase } from '../service.js';
 import { erpPrefixProblem } from '../../model/families.js';
@@ -41,6 +41,20 @@ export function recordLabel(set: ErpSet, id: string, record?: Entity): string {
   return `${set.singular} ${key}${typeof title === 'string' && title ? ` (${title})` : ''}`;
 }
 
+/** The company a company-scoped command works in, as given (an id or a name): --company, VX_ERP_COMPANY or the profile's. */
+function companyKey(config: Config, flag: string | undefined): string {
+  const what = 'the company (--company)';
+  const given = config.resolve('erp.company', flag, what);
+  if (given) return given.value;
+  try {
+    return config.require('erp.company', flag, what);
+  } catch (e) {
+    // not set anywhere: say where to find one
+    if (e instanceof UsageError) throw new UsageError(`${e.message} (list the companies with \`vx erp companies list\`)`);
+    throw e;
+  }
+}
+
 /** The OData string literal of a value: quoted, with ' doubled. */
 function literal(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
@@ -57,7 +71,10 @@ export class ErpClient {
     readonly company: string | undefined,
   ) {}
 
-  /** Resolves the prefix, token and (for company-scoped sets) the company; a malformed company id is a usage error. */
+  /**
+   * Resolves the prefix, token and (for company-scoped sets) the company: its id, or its name
+   * looked up with one read (none or several of that name is exit 4, as for any record).
+   */
   static async open(http: Http, config: Config, set: ErpSet, companyFlag?: string): Promise<ErpClient> {
     const base = serviceBase(config, 'erp');
     const prefixProblem = erpPrefixProblem(base);
@@ -66,12 +83,11 @@ export class ErpClient {
       const from = r?.source === 'env' ? ` (from ${r.origin})` : r?.source === 'profile' ? ` (from profile "${r.origin}")` : '';
       throw new UsageError(`invalid erp.prefix "${base}"${from}: expected ${prefixProblem}; nothing was sent`);
     }
-    let company: string | undefined;
-    if (set.scope !== 'root') {
-      company = config.require('erp.company', companyFlag, 'the company (--company)');
-      if (!isGuid(company)) throw new UsageError(`invalid company id "${company}": expected a GUID (list them with \`vx erp companies list\`)`);
-    }
-    return new ErpClient(http, base, await authenticator(config, 'erp', http), company);
+    const company = set.scope === 'root' ? undefined : companyKey(config, companyFlag);
+    const auth = await authenticator(config, 'erp', http);
+    if (company === undefined || isGuid(company)) return new ErpClient(http, base, auth, company);
+    const { id } = await new ErpClient(http, base, auth, undefined).resolve(findSet('companies')!, company);
+    return new ErpClient(http, base, auth, id);
   }
 
   collectionUrl(set: ErpSet, query?: Record<string, QueryValue>): string {

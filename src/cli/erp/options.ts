@@ -3,7 +3,7 @@
 import type { ErpSet } from '../../model/erp/index.js';
 import { opt, type OptionsOf } from '../define.js';
 
-export const COMPANY = opt('--company <id>', 'company id (env VX_ERP_COMPANY, profile erp.company)');
+export const COMPANY = opt('--company <id|name>', 'company id or name (env VX_ERP_COMPANY, profile erp.company)');
 /** --company, for the sets below a company */
 export const company = (set: ErpSet): readonly (typeof COMPANY)[] => (set.scope === 'root' ? [] : [COMPANY]);
 

@@ -119,6 +119,8 @@ export const ERP_SETS: readonly ErpSet[] = [
     apiVersion: 'v2.0',
     scope: 'root',
     operations: ['list'],
+    // --company and erp.company take a company's name as well as its id
+    humanKey: 'name',
     fields: {
       id,
       systemVersion: ro('string'),
@@ -206,6 +208,8 @@ export const ERP_SETS: readonly ErpSet[] = [
     singular: 'job queue entry',
     apiVersion: 'v2.0',
     operations: ['list', 'get'],
+    // named by its description (`restart "Post sales orders"`); one shared by several entries is refused with their ids
+    humanKey: 'description',
     fields: {
       id,
       ...fieldsOf('jobQueueEntryId lastReadyState objectTypeToRun objectCaptionToRun reportOutputType recordIdToProcess parameterString', ro('string')),
