@@ -149,6 +149,34 @@ const CASES: Case[] = [
   { name: 'Flutter ARB', source: 'app_en.arb', text: '{\n  "@@locale": "en",\n  "a": "Delete {name}?",\n  "b": "Open"\n}\n', target: 'app_de.arb', unit: 'unit "a" (line 3 of $SRC)', fate: 'left untranslated', read: (t) => [(JSON.parse(t) as Record<string, string>).a, (JSON.parse(t) as Record<string, string>).b] },
 ];
 
+describe('unnumbered printf directives the service moved (%s and %d trading places)', () => {
+  const swap = (h: string) => {
+    const spans = h.match(/<span class="notranslate">[^<]*<\/span>/g)!;
+    return h.replace(spans[0], '\u0000').replace(spans[1], spans[0]).replace('\u0000', spans[1]);
+  };
+
+  it('PO c-format: written fuzzy (msgfmt -c accepts the catalogue), Android and Apple: left out / in English; a JSON {{a}} {{b}} may move', async () => {
+    writeFileSync(join(dir, 'messages.pot'), 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n#, c-format\nmsgid "Delete %s from %d folders?"\nmsgstr ""\n');
+    mkdirSync(join(dir, 'res/values'), { recursive: true });
+    writeFileSync(join(dir, 'res/values/strings.xml'), '<resources>\n    <string name="a">Delete %s from %d folders?</string>\n</resources>\n');
+    mkdirSync(join(dir, 'en.lproj'), { recursive: true });
+    writeFileSync(join(dir, 'en.lproj/Localizable.strings'), '"a" = "Delete %@ from %d folders?";\n');
+    writeFileSync(join(dir, 'en.json'), '{ "a": "Delete {{name}} from {{count}} folders?" }\n');
+    const r = await runInProc(['translate', 'file', join(dir, 'messages.pot'), join(dir, 'res/values/strings.xml'), join(dir, 'en.lproj/Localizable.strings'), join(dir, 'en.json'), '--to', 'de'], { env: { ...offlineEnv(), VX_CONFIG_DIR: join(dir, '.config') }, setup: service(swap) });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.map((l) => l.replace(dir, '.').replace(/ \(line .*/, ''))).toEqual([
+      'warning: ./de.po: unit "Delete %s from %d folders?"',
+      'warning: ./res/values-de/strings.xml: unit "a"',
+      'warning: ./de.lproj/Localizable.strings: unit "a"',
+      'vx: 3 units were not translated (listed above); everything else was written',
+    ]);
+    expect(lines[0]).toMatch(/c-format: argument 1 is %d in the translation, %s in the source/);
+    execFileSync('msgfmt', ['-c', '--check-format', '-o', '/dev/null', join(dir, 'de.po')], { stdio: 'pipe' });
+    expect(JSON.parse(readFileSync(join(dir, 'de.json'), 'utf8'))).toEqual({ a: 'Delete {{count}} from {{name}} folders?' });
+  });
+});
+
 describe.each(CASES)('$name', (c) => {
   it.each(ANSWERS)('%s: the unit is not written as translated, named on stderr, exit 1; the rest written, the target read by its own reader', async (_what, bad, problem) => {
     const src = join(dir, c.source);

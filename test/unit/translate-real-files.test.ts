@@ -131,6 +131,23 @@ describe('i18next JSON of Rocket.Chat Desktop', () => {
   });
 });
 
+describe("Rails' own locale (Active Support's en.yml)", () => {
+  it('a Polish target: PyYAML reads it, the Ruby symbols, nil and date formats as the source has them, the names translated; check finds nothing', async () => {
+    const r = await vx('translate', 'file', 'rails/en.yml', '--to', 'pl');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    type Locale = { date: Record<string, unknown> & { month_names: (string | null)[] }; time: { formats: Record<string, string> }; support: { array: Record<string, string> } };
+    const en = (parseYaml(read('rails/en.yml')) as { en: Locale }).en;
+    const pl = (parseYaml(read('rails/pl.yml')) as { pl: Locale }).pl;
+    expect(pl.date.order).toEqual([':year', ':month', ':day']);
+    expect(pl.date.formats).toEqual(en.date.formats);
+    expect(pl.time.formats).toEqual(en.time.formats);
+    expect(pl.date.month_names[0]).toBeNull();
+    expect(pl.date.month_names[1]).toBe('[pl] Ĵåñûåŕý');
+    expect(pl.support.array).toEqual({ words_connector: ', ', two_words_connector: ' [pl] åñð ', last_word_connector: '[pl] , åñð ' });
+    expect((await vx('translate', 'check', 'rails/en.yml', '--to', 'pl')).code).toBe(0);
+  });
+});
+
 describe('Markdown docs with shortcodes', () => {
   it("Jekyll's docs: {% raw %} blocks and Liquid tags byte for byte, the front-matter title translated; check finds nothing", async () => {
     const r = await vx('translate', 'file', 'jekyll/includes.md', '--to', 'de', '--front-matter', 'title');
