@@ -42,6 +42,9 @@ pg_start() {
   # the password tests' role authenticates with SCRAM; every other one is trusted
   { echo "host all vx_test_password 127.0.0.1/32 scram-sha-256"; cat "$dir/data/pg_hba.conf"; } >"$dir/hba" && cat "$dir/hba" >"$dir/data/pg_hba.conf"
   local tls=""
+  # tests need no durability; PG_DURABLE=1 (the benchmarks) keeps PostgreSQL's defaults, as a team's server has them
+  local fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${PG_DURABLE:-}" = 1 ] && fast=""
   if command -v openssl >/dev/null &&
     openssl req -new -x509 -days 2 -nodes -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
       -keyout "$dir/data/server.key" -out "$dir/data/server.crt" >/dev/null 2>&1; then
@@ -50,7 +53,7 @@ pg_start() {
     tls="-c ssl=on"
   fi
   runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 $tls" start >/dev/null ||
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $fast -c max_connections=200 $tls" start >/dev/null ||
     { echo "postgresql: the server did not start:" >&2; tail -n 5 "$dir/server.log" >&2; return 1; }
   echo "VX_TEST_PG_URL=postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable" >"$out"
   [ -n "$tls" ] && echo "VX_TEST_PG_CA=$dir/ca.crt" >>"$out"

@@ -12,9 +12,10 @@ import { files } from './files.mjs';
 import { fleet } from './fleet.mjs';
 import { bulk } from './bulk.mjs';
 import { translateMemoryVolume, translateReuse } from './translate-reuse.mjs';
+import { translatePostgres } from './translate-postgres.mjs';
 import { allResults, resultsTable, ROOT } from './lib.mjs';
 
-const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, bulk, fleet, files };
+const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, translatePostgres, bulk, fleet, files };
 const write = process.argv.includes('--write');
 const named = process.argv.slice(2).filter((a) => a !== '--write');
 // the table is of the whole run: a subset would leave the other rows out
