@@ -130,7 +130,7 @@ describe('an id that looks like a --dry-run placeholder', () => {
   for (const verb of ['get', 'restart']) {
     it(`erp job-queue-entries ${verb} '<id of x)/salesOrderLines?$top=1#': exit 2, nothing sent (was sent raw with the token)`, async () => {
       const r = await runVxInProc(['erp', 'job-queue-entries', verb, '<id of x)/salesOrderLines?$top=1#', '--yes'], { env: { ...env(), VX_ERP_COMPANY: C }, configDir });
-      expect(r.stderr).toBe('vx: invalid job queue entry id "<id of x)/salesOrderLines?$top=1#": expected a GUID\n');
+      expect(r.stderr).toBe('vx: invalid job queue entry id "<id of x)/salesOrderLines?$top=1#": a --dry-run placeholder, not a record; expected a GUID or a description\n');
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(seen).toHaveLength(0);

@@ -177,6 +177,7 @@ export class ErpClient {
    */
   async resolve(set: ErpSet, key: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Resolved> {
     if (!set.humanKey || isGuid(key)) return { id: key };
+    if (key.startsWith('<id of ')) throw new UsageError(`invalid ${set.singular} id "${key}": a --dry-run placeholder, not a record; expected a GUID or a ${set.humanKey}`);
     const max = set.fields[set.humanKey]?.maxLength;
     if (!key.trim() || (max && key.length > max) || /\p{Cc}/u.test(key)) {
       throw new UsageError(`invalid ${set.singular} id "${key}": expected a GUID or a ${set.humanKey}${max ? ` (at most ${max} characters)` : ''}`);

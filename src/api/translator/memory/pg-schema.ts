@@ -4,7 +4,7 @@
 // once on an empty database do it once); a database whose schema is newer than this vx knows is
 // refused, never changed.
 import { UsageError } from '../../../core/errors.js';
-import type { PgClient } from './store-pg.js';
+import type { PgClient } from './pg-driver.js';
 
 export const TABLE = 'vx_translation_memory';
 export const MIGRATIONS = 'vx_translation_memory_migrations';

@@ -15,38 +15,8 @@ import type { Env } from './checks.js';
 import { pgSettings, type PgSettings, type TlsOptions } from './pg-settings.js';
 import { prepareSchema, TABLE } from './pg-schema.js';
 import type { ClaimState, MemoryStore, StoredPair } from './store.js';
+import type { PgClient, PgModule, PgPool, PgResult } from './pg-driver.js';
 
-// the part of node-postgres vx uses
-interface PgQuery {
-  name?: string;
-  text: string;
-  values?: unknown[];
-}
-export interface PgResult {
-  rows: Record<string, unknown>[];
-}
-export interface PgClient {
-  query(q: PgQuery | string, values?: unknown[]): Promise<PgResult>;
-  connect(): Promise<void>;
-  end(): Promise<void>;
-  on(event: 'error', listener: (e: Error) => void): void;
-  connection?: { stream?: { destroy(): void } };
-}
-interface PgPoolClient {
-  query(q: PgQuery): Promise<PgResult>;
-  release(destroy?: Error): void;
-  on(event: 'error', listener: (e: Error) => void): void;
-  removeListener(event: 'error', listener: (e: Error) => void): void;
-}
-interface PgPool {
-  connect(): Promise<PgPoolClient>;
-  end(): Promise<void>;
-  on(event: 'error', listener: (e: Error) => void): void;
-}
-interface PgModule {
-  Pool: new (config: Record<string, unknown>) => PgPool;
-  Client: new (config: Record<string, unknown>) => PgClient;
-}
 
 /** connections at most (a run asks for lookups, claims and writes at once: one each, and one for renewals) */
 export const POOL_MAX = 4;
