@@ -99,6 +99,8 @@ export class Journal {
   private lockFile: string | undefined;
   /** the last entry of each row read from an earlier run */
   readonly previous = new Map<number, JournalEntry>();
+  /** this run created the file (said once, the first time: it appears beside the user's input) */
+  created = false;
 
   private constructor(readonly path: string) {}
 
@@ -161,8 +163,10 @@ export class Journal {
     const planted = () =>
       new UsageError(`cannot create the journal ${path}: a symbolic link to a file that does not exist is there (another user's, in a shared directory?); remove it, or name another file with --journal`);
     if (fresh && danglingLink(path)) throw planted();
+    const create = fresh && !existsSync(path);
     try {
-      this.fd = openSync(path, fresh && !existsSync(path) ? 'ax' : 'a', 0o600);
+      this.fd = openSync(path, create ? 'ax' : 'a', 0o600);
+      this.created = create;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw planted();
       throw new UsageError(`cannot write the journal ${path}: ${(e as Error).message}; name a writable file with --journal`);

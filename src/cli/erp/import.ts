@@ -11,6 +11,7 @@ import { oneLine, UsageError } from '../../core/errors.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import type { ImportOpts } from './options.js';
 import { finishRun, Results } from './results.js';
+import { tellCreated } from '../created.js';
 
 function checkFlags(opts: ImportOpts): void {
   if (opts.resendUnknown && opts.checkUnknown) throw new UsageError('--check-unknown and --resend-unknown do not go together: --check-unknown sends only the rows the service proves it does not have');
@@ -53,6 +54,7 @@ export async function run(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void
     return;
   }
   const journal = openJournal(set, opts, client.company);
+  if (journal.created) tellCreated(ctx, `created ${journal.path}: the journal of this import (each row's outcome; a rerun goes on from it), and ${journal.path}.lock while it runs`);
   const results = new Results(ctx, parsed.total, set);
   // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)
   // does not cut the run short with batches out (their rows would be left unknown) and exit 0

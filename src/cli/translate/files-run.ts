@@ -6,7 +6,7 @@
 // was); then the problems, the summary and, with --verbose, what was sent.
 import { fmt } from '../../api/translator/batcher.js';
 import { EXIT_CHECK } from '../../api/translator/files/check.js';
-import { commitFiles } from '../../api/translator/files/commit.js';
+import { commitFiles, createdNotes } from '../../api/translator/files/commit.js';
 import { mergeTargets, type Merged } from '../../api/translator/files/merge.js';
 import { planSources, sourcesLanguage, unitNeeds, type FilesMode, type Needs, type SourcePlan, type StaleUnit } from '../../api/translator/files/plan.js';
 import type { ProtectOptions } from '../../api/translator/files/protect.js';
@@ -20,6 +20,7 @@ import { serviceLanguage } from '../../model/translator.js';
 import { checkNaming, protectOf, readingOf, refuseOptions } from './files-checks.js';
 import { LanguageBars } from './language-bars.js';
 import type { FilesOptions } from './options.js';
+import { tellCreated } from '../created.js';
 
 export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], mode: FilesMode): Promise<void> {
   refuseOptions(ctx, opts, mode);
@@ -39,6 +40,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
     if (e instanceof OutputError) e.hint = `no target was written (each stays as it was); the translations were sent${translated.memory && translated.memoryFailure === undefined ? ' and are in the translation memory: a rerun sends none of them again' : ''}`;
     throw e;
   });
+  for (const note of createdNotes(plans, merged.writes, translated.memoryCreated)) tellCreated(ctx, note);
   await report(ctx, plans, merged, needs, translated);
 }
 

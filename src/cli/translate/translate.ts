@@ -3,7 +3,7 @@
 // rendered as it arrives (render.ts); or, with --estimate or --dry-run, what the run would send.
 import { TranslatorClient } from '../../api/translator/client.js';
 import { explainFailure, sourceItems, textItems, type Items } from '../../api/translator/input.js';
-import { keyOptions } from '../../api/translator/memory/index.js';
+import { createdNote, keyOptions } from '../../api/translator/memory/index.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags } from '../../api/translator/options.js';
 import { closeRunMemory, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
 import { estimateRun, planRun } from '../../api/translator/session.js';
@@ -14,6 +14,7 @@ import { outFile, type Format } from '../../core/output/index.js';
 import type { Assert, Covers } from '../define.js';
 import type { TranslateOptions } from './options.js';
 import { render } from './render.js';
+import { tellCreated } from '../created.js';
 
 // parseParams reads these flags: each must be an option of the command (a renamed one fails here)
 export type FlagsCovered = Assert<Covers<TranslateOptions, TranslateFlags>>;
@@ -78,6 +79,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   try {
     // --estimate and --dry-run only read the memory
     memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional });
+    if (memory?.created) tellCreated(ctx, createdNote(memory.path));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
     // (a line no request can carry is named as the run names it: nothing was sent)

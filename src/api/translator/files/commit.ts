@@ -4,6 +4,7 @@ import { renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InterruptedError, OutputError } from '../../../core/errors.js';
+import { createdNote } from '../memory/index.js';
 import type { FileWrite } from './merge.js';
 
 /**
@@ -72,4 +73,17 @@ async function writeTemp(w: FileWrite, temps: { tmp: string; path: string }[]): 
   } finally {
     await file.close();
   }
+}
+
+/**
+ * What stderr says of the files a run created beside the user's, the first time: the lock file of
+ * each source that had none, and the translation memory when the run created it.
+ */
+export function createdNotes(plans: readonly { path: string; lockPath: string; lockText?: string }[], writes: readonly FileWrite[], memoryCreated: string | undefined): string[] {
+  const notes = memoryCreated !== undefined ? [createdNote(memoryCreated)] : [];
+  const written = new Set(writes.map((w) => w.path));
+  for (const p of plans) {
+    if (p.lockText === undefined && written.has(p.lockPath)) notes.push(`created ${p.lockPath}: what was translated from ${p.path}, so that \`vx translate sync\` sends only what changed; keep it with the targets`);
+  }
+  return notes;
 }

@@ -44,6 +44,8 @@ export interface FilesTranslated {
   memory: boolean;
   /** the memory failed as it closed (the translations are in: the targets are written all the same) */
   memoryFailure?: unknown;
+  /** the memory's path when this run created it */
+  memoryCreated?: string;
 }
 
 /** Units per service language: the bars' totals. */
@@ -100,5 +102,5 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<
       memoryFailure = e;
     }
   }
-  return { result, memory: memory !== undefined, memoryFailure };
+  return { result, memory: memory !== undefined, memoryFailure, ...(memory?.created ? { memoryCreated: memory.path } : {}) };
 }

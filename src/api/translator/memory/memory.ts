@@ -5,6 +5,7 @@
 // Lookups come in batches (one store round trip each); writes are queued and committed in
 // batches, at most one commit behind the run. A run that sends a text claims it first (claims.ts),
 // so that concurrent runs sharing the memory pay for it once.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isVxError } from '../../../core/errors.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
@@ -87,6 +88,11 @@ export type Recall = { result: TranslateResult } | { parts: (TranslateResult | u
  */
 export type Claimed = Recall | 'held';
 
+/** What stderr says the first time a memory is created: the file and the lock LMDB keeps beside it. */
+export function createdNote(path: string): string {
+  return `created the translation memory ${path} (and ${path}-lock beside it, the lock of its store): keep it to pay for each text once`;
+}
+
 export class TranslationMemory {
   /** canonical options -> options id, of the ids handed out */
   private readonly ids = new Map<string, string>();
@@ -105,6 +111,9 @@ export class TranslationMemory {
   ) {
     this.claims = new RunClaims(backend, lease.owner ?? runOwner(), lease.leaseMs ?? LEASE_MS);
   }
+
+  /** this run created the file (and LMDB its `-lock` beside it): said once, the first time */
+  created = false;
 
   get path(): string {
     return this.backend.path;
@@ -126,6 +135,8 @@ export class TranslationMemory {
    * held past the timeout. An existing file is never recreated.
    */
   static async open(file: string, opts: OpenMemoryOptions = {}): Promise<TranslationMemory> {
+    // (a file created now is said once: see created)
+    const existed = isPostgresUrl(file) || existsSync(file);
     // (the PostgreSQL store and its client are loaded only for such a memory)
     const backend: MemoryStore = isPostgresUrl(file) ? await (await import('./store-pg.js')).openPgStore(file, opts) : await openLmdbStore(resolve(file), opts);
     if (backend.readOnly && !opts.readOnly) {
@@ -138,7 +149,9 @@ export class TranslationMemory {
     }
     const mem = new TranslationMemory(backend, opts.readOnly === true || backend.readOnly === true, opts);
     try {
-      await mem.checkFormat();
+      // (created: the file was not there and this process marked the new store; of two runs that
+      // start at once on no file, the one whose mark went in first)
+      mem.created = (await mem.checkFormat()) && !existed;
       await mem.readOptions();
     } catch (e) {
       await backend.close().catch(() => undefined);
@@ -148,8 +161,8 @@ export class TranslationMemory {
     return mem;
   }
 
-  /** The store's mark is this version's; a new store gets it at once (one that cannot be written is found before anything is sent). */
-  private async checkFormat(): Promise<void> {
+  /** The store's mark is this version's; a new store gets it at once (one that cannot be written is found before anything is sent). True when this call marked it. */
+  private async checkFormat(): Promise<boolean> {
     let [format] = await this.backend.getMany([META]);
     if (format === undefined && (await this.backend.hasKeys())) {
       // another run that made the memory a moment ago writes its mark first: read once more
@@ -159,10 +172,10 @@ export class TranslationMemory {
     if (format !== undefined && format !== FORMAT) {
       throw badMemory(this.path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
     }
-    if (!this.readOnly && format === undefined) {
-      this.queue(META, FORMAT);
-      await this.flush();
-    }
+    if (this.readOnly || format !== undefined) return false;
+    this.queue(META, FORMAT);
+    await this.flush();
+    return true;
   }
 
   /** The options records (a few: one per target and options ever used), read once. */

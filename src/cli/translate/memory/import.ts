@@ -2,11 +2,12 @@
 // file checked first (a problem anywhere imports nothing), then read again and stored.
 import { fmt } from '../../../api/translator/batcher.js';
 import { checkTmx, checkTmxFile, importTmx } from '../../../api/translator/memory/exchange.js';
-import { TranslationMemory } from '../../../api/translator/memory/index.js';
+import { createdNote, TranslationMemory } from '../../../api/translator/memory/index.js';
 import { language } from '../../../api/translator/options.js';
 import { requireMemoryPath } from '../../../api/translator/run-settings.js';
 import type { Ctx } from '../../../core/context.js';
 import type { MemoryImportOptions } from '../options.js';
+import { tellCreated } from '../../created.js';
 
 export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Promise<void> {
   const path = requireMemoryPath(ctx, opts.memory);
@@ -21,6 +22,7 @@ export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Pr
     return;
   }
   const mem = await TranslationMemory.open(path, { env: ctx.env, debug: (m) => ctx.debug(m) });
+  if (mem.created) tellCreated(ctx, createdNote(mem.path));
   let imported: number;
   try {
     imported = await importTmx(mem, file, from, total, ctx.signal);
