@@ -110,9 +110,9 @@ function __vx_cmds
     case 'vx auth help'
       printf '%s\n' login status logout token
     case 'vx profile'
-      printf '%s\n' list show set unset use delete help
+      printf '%s\n' list show get set unset use delete help
     case 'vx profile help'
-      printf '%s\n' list show set unset use delete
+      printf '%s\n' list show get set unset use delete
     case 'vx emulator'
       printf '%s\n' start exec help
     case 'vx emulator help'
@@ -398,6 +398,8 @@ function __vx_valued
     case 'vx profile list'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx profile show'
+      printf '%s\n' --output --profile --query --retries --timeout -o -p -q
+    case 'vx profile get'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx profile set'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
@@ -2849,7 +2851,7 @@ complete -c vx -n 'test (__vx_path) = "vx auth token"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx auth token"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show set unset use delete help'
+complete -c vx -n 'test (__vx_path) = "vx profile"' -a 'list show get set unset use delete help'
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l help
@@ -2862,7 +2864,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile help"' -a 'list show set unset use delete'
+complete -c vx -n 'test (__vx_path) = "vx profile help"' -a 'list show get set unset use delete'
 complete -c vx -n 'test (__vx_path) = "vx profile help"' -l help
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile list"' -l dry-run
@@ -2888,6 +2890,20 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l debug
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l help
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l no-color
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -s q -l query -r
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l retries -r
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l show-source
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l timeout -r
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -l verbose
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -s V -l version
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run

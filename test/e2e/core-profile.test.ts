@@ -35,11 +35,13 @@ describe('vx profile', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
 
     const json = await run(['profile', 'show', '-o', 'json']);
-    expect(JSON.parse(json.stdout)).toEqual({
-      profile: 'default',
-      active: true,
-      settings: { 'translator.key': '********', 'translator.endpoint': 'http://127.0.0.1:4010/translator' },
-    });
+    const shown = JSON.parse(json.stdout);
+    expect(shown).toMatchObject({ profile: 'default', active: true });
+    // every setting's effective value and its source, as the table shows them
+    expect(shown.settings.filter((r: { source: string | null }) => r.source === 'profile')).toEqual([
+      { key: 'translator.endpoint', value: 'http://127.0.0.1:4010/translator', source: 'profile' },
+      { key: 'translator.key', value: '********', source: 'profile' },
+    ]);
     clean(json);
 
     // table: the effective value of every setting and where it comes from

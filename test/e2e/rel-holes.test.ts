@@ -73,7 +73,7 @@ describe('13. profile names that are Object.prototype members', () => {
       expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { output: 'json' } } });
       expect((await run(['-p', 'toString', 'profile', 'set', 'output', 'yaml'])).code).toBe(0);
       const show = await run(['-p', 'toString', 'profile', 'show', '-o', 'json']);
-      expect(JSON.parse(show.stdout)).toMatchObject({ profile: 'toString', settings: { output: 'yaml' } });
+      expect(JSON.parse(show.stdout)).toMatchObject({ profile: 'toString', settings: expect.arrayContaining([{ key: 'output', value: 'yaml', source: 'profile' }]) });
       const list = await run(['profile', 'list', '-o', 'json']);
       expect(JSON.parse(list.stdout).map((p: { name: string; settings: number }) => [p.name, p.settings])).toEqual([['default', 1], ['toString', 1]]);
       expect((await run(['profile', 'delete', 'toString', '--yes'])).code).toBe(0);

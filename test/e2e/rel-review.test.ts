@@ -184,7 +184,7 @@ describe('profile show', () => {
       const set = await runVxInProc(['-p', 'p1', 'profile', 'set', 'translator.endpoint', 'http://alice:pw-R13-secret@127.0.0.1:9/x'], { configDir: dir });
       expect(set.code).toBe(0);
       const json = await runVxInProc(['profile', 'show', 'p1', '-o', 'json'], { configDir: dir });
-      expect(JSON.parse(json.stdout).settings['translator.endpoint']).toBe('http://***@127.0.0.1:9/x');
+      expect(JSON.parse(json.stdout).settings).toContainEqual({ key: 'translator.endpoint', value: 'http://***@127.0.0.1:9/x', source: 'profile' });
       const table = await runVxInProc(['-p', 'p1', 'profile', 'show', '-o', 'tsv'], { configDir: dir });
       expect(table.stdout).toContain('translator.endpoint\thttp://***@127.0.0.1:9/x\tprofile\n');
       for (const r of [json, table]) {

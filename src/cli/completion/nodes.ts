@@ -49,7 +49,7 @@ export function commandNodes(program: Command): Node[] {
     const firstArg = cmd.registeredArguments[0];
     const at = path.join(' ');
     // setting keys are checked by vx (with its own message), so commander does not know them as choices
-    const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);
+    const argChoices = firstArg?.argChoices ?? (/^vx profile (set|unset|get)$/.test(at) ? SETTINGS.filter((d) => !d.internal).map((d) => d.key) : []);
     // commander's own `help` command (`vx help erp`, `vx erp help sales-orders`), on a command that
     // has subcommands and no action of its own (`vx translate help` translates "help"): offered
     // with them, and the word after it completed with theirs

@@ -1,5 +1,6 @@
 // The `vx profile` tree: named profiles of settings. Declarations only; each action loads its verb's module when it runs.
 import { arg, command, group } from '../define.js';
+import { PROFILE_GET } from './options.js';
 import { settingsHelp } from './settings-help.js';
 
 export const PROFILE = group({
@@ -15,10 +16,19 @@ export const PROFILE = group({
     }),
     command({
       name: 'show',
-      summary: 'show the settings of a profile (secrets masked) and where each effective value comes from',
-      args: [arg('[name]', '')],
+      summary: 'show the effective value of every setting for a profile (secrets masked) and where each comes from',
+      args: [arg('[name]', 'the profile (default: the one in use)')],
       examples: ['vx profile show', 'vx profile show staging -o json'],
       run: async (ctx, _o, name) => (await import('./show.js')).run(ctx, name),
+    }),
+    command({
+      name: 'get',
+      summary: 'print the effective value of one setting (flag > env > profile > default), for scripts; exit 1 when it has none',
+      args: [arg('<key>', 'the setting, e.g. erp.company')],
+      options: PROFILE_GET,
+      examples: ['vx profile get mgmt.namespace', 'vx profile get mgmt.namespace --show-source', 'vx -p staging profile get erp.company'],
+      more: settingsHelp,
+      run: async (ctx, o, key) => (await import('./get.js')).run(ctx, o, key),
     }),
     command({
       name: 'set',

@@ -3,7 +3,7 @@ import type { Ctx } from '../../core/context.js';
 
 export async function run(ctx: Ctx, name: string): Promise<void> {
   if (ctx.http.dryRun) {
-    if (!ctx.config.profileExists(name)) throw ctx.config.noSuchProfile(name);
+    if (!ctx.config.profileKnown(name)) throw ctx.config.noSuchProfile(name);
     ctx.dryRunNote(`would make "${name}" the active profile`);
     return;
   }

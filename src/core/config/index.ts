@@ -30,6 +30,9 @@ export function maskSecret(value: string | undefined): string {
   return '********';
 }
 
+/** The profile in use when none is chosen; it may be stored or not (settings from the environment). */
+export const DEFAULT_PROFILE = 'default';
+
 function emptyFlag(what: string): UsageError {
   return new UsageError(`${what} was given as an empty value; leave the option out to use the environment or profile setting (nothing was sent)`);
 }
@@ -128,7 +131,16 @@ export class Config {
 
   /** flag > VX_PROFILE > the active profile > "default" */
   profileName(): string {
-    return this.opts.profileFlag || this.env.VX_PROFILE || this.lookupStore().activeProfile || 'default';
+    return this.opts.profileFlag || this.activeProfile();
+  }
+
+  /**
+   * The active profile: the one every command of this environment uses unless `-p` names another
+   * (VX_PROFILE, else the one `profile use` chose, else "default"). What `profile list` and
+   * `profile show` mark active: a `-p` on their own line does not change it.
+   */
+  activeProfile(): string {
+    return this.env.VX_PROFILE || this.lookupStore().activeProfile || DEFAULT_PROFILE;
   }
 
   /** The named profile's settings; without a name, the profile in use (looked up as lookupStore says). */
@@ -172,7 +184,7 @@ export class Config {
     const flag = this.opts.profileFlag;
     const env = this.env.VX_PROFILE;
     const name = flag || env;
-    if (!name || name === 'default' || this.profileExists(name)) return;
+    if (!name || this.profileKnown(name)) return;
     throw this.noSuchProfile(name, flag ? '--profile' : 'VX_PROFILE');
   }
 
@@ -189,6 +201,14 @@ export class Config {
   }
 
   resolve(key: string, flag?: string, what?: string): Resolved | undefined {
+    return this.resolveIn(undefined, key, flag, what);
+  }
+
+  /**
+   * The effective value of a setting for the commands that use profile `name` (undefined: the
+   * one in use): flag > environment > that profile > default (then its fallback setting).
+   */
+  resolveIn(name: string | undefined, key: string, flag?: string, what?: string): Resolved | undefined {
     const def = this.defs.get(key);
     // an empty flag ("--subscription $UNSET_VAR") must not fall back to another subscription or company
     if (flag === '') throw emptyFlag(what ?? def?.description ?? key);
@@ -200,10 +220,10 @@ export class Config {
         return { value: v, source: 'env', origin: def.env };
       }
     }
-    const p = this.profile()[key];
-    if (typeof p === 'string' && p !== '') return { value: p, source: 'profile', origin: this.profileName() };
+    const p = this.profile(name)[key];
+    if (typeof p === 'string' && p !== '') return { value: p, source: 'profile', origin: name ?? this.profileName() };
     if (def?.default !== undefined) return { value: def.default, source: 'default' };
-    if (def?.fallback) return this.resolve(def.fallback);
+    if (def?.fallback) return this.resolveIn(name, def.fallback);
     return undefined;
   }
 
@@ -405,12 +425,22 @@ export class Config {
     return had;
   }
 
+  /** Makes a stored profile the active one; "default" is always one (settings from the environment when it stores none). */
   async use(name: string): Promise<void> {
+    if (name === DEFAULT_PROFILE) {
+      await this.mutate((d) => void delete d.activeProfile);
+      return;
+    }
     if (!this.profileExists(name)) throw this.noSuchProfile(name);
     await this.mutate((d) => {
       if (!d.profiles || !Object.hasOwn(d.profiles, name)) throw this.noSuchProfile(name); // deleted meanwhile
       d.activeProfile = name;
     });
+  }
+
+  /** A profile that `-p`, `profile use` and `profile show` may name: a stored one, or the implicit "default". */
+  profileKnown(name: string): boolean {
+    return name === DEFAULT_PROFILE || this.profileExists(name);
   }
 
   async deleteProfile(name: string): Promise<void> {
@@ -423,7 +453,7 @@ export class Config {
 
   listProfiles(): { name: string; active: boolean; settings: number }[] {
     const s = this.store();
-    const active = this.profileName();
+    const active = this.activeProfile();
     const names = new Set(Object.keys(s.profiles ?? {}));
     names.add(active);
     return [...names].sort().map((name) => ({ name, active: name === active, settings: Object.keys(this.profile(name)).length }));
