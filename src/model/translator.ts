@@ -210,3 +210,17 @@ export interface Translation {
   alignment?: { proj: string };
   sentLen?: { srcSentLen: number[]; transSentLen: number[] };
 }
+
+/**
+ * The dynamic dictionary: `<mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>`
+ * puts the given translation in place of the element (it needs `from`; the markup is
+ * case-sensitive: `<MSTRANS:DICTIONARY>` is an unknown tag). The attribute is double-quoted, its
+ * `"`, `&`, `<` and `>` written as entities.
+ */
+export const DICTIONARY_ENTRY = /<mstrans:dictionary translation="([^"]*)">([\s\S]*?)<\/mstrans:dictionary>/g;
+
+/** The five XML entities of an attribute value, written back as their characters. */
+export function decodeAttribute(value: string): string {
+  return value.replace(/&(quot|amp|lt|gt|apos);/g, (_, e: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" })[e]!);
+}
+

@@ -86,6 +86,37 @@ describe('HTML mode', () => {
   });
 });
 
+describe('dynamic dictionary', () => {
+  const entry = '<mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>';
+
+  it('plain mode: the translation in place of the element, the rest translated; its entities as characters', () => {
+    expect(translatePlain(`Your ${entry} is ready.`, '[de] ', {}, true, true).text).toBe('[de] Ýöûŕ Kontoauszug îš ŕéåðý.');
+    expect(translatePlain('<mstrans:dictionary translation="A &amp; &quot;B&quot; &lt;1&gt;">x</mstrans:dictionary> y', '[de] ', {}, true, true).text).toBe('[de] A & "B" <1> ý');
+    // the alignment names only the words translated
+    const { text, proj } = translatePlain(`Open ${entry} now`, '[de] ', {}, true, true);
+    expect(text).toBe('[de] Öþéñ Kontoauszug ñöŵ');
+    expect(parse(proj).map(([a, b]) => `Open ${entry} now`.slice(a, b + 1))).toEqual(['Open', 'now']);
+  });
+
+  it('is case-sensitive: another spelling of the element is an unknown tag, its content translated', () => {
+    const src = 'The <MSTRANS:DICTIONARY translation="Kontoauszug">statement</MSTRANS:DICTIONARY> is here';
+    expect(translatePlain(src, '[de] ', {}, true, true).text).toBe('[de] Ţĥé <MSTRANS:DICTIONARY translation="Kontoauszug">šţåţéɱéñţ</MSTRANS:DICTIONARY> îš ĥéŕé');
+    expect(translateHtml(src, '[de] ', {}, true, true)).toBe('[de] Ţĥé <MSTRANS:DICTIONARY translation="Kontoauszug">šţåţéɱéñţ</MSTRANS:DICTIONARY> îš ĥéŕé');
+  });
+
+  it('an element with blanks in its tag comes back as sent (the recorded session), as does every entry without a source language', () => {
+    const odd = 'The word < mstrans:dictionary translation ="wordomatic">wordomatic</mstrans:dictionary> is';
+    expect(translatePlain(odd, '[es] ', {}, true, true).text).toBe('[es] Ţĥé ŵöŕð < mstrans:dictionary translation ="wordomatic">wordomatic</mstrans:dictionary> îš');
+    expect(translatePlain(`A ${entry}`, '[de] ', {}, true, false).text).toBe(`[de] Å ${entry}`);
+    expect(translateHtml(`<p>A ${entry}</p>`, '[de] ', {}, true, false)).toBe(`<p>[de] Å ${entry}</p>`);
+  });
+
+  it('HTML mode: the translation as written (entities stay entities), none inside notranslate', () => {
+    const src = '<p>The <mstrans:dictionary translation="A &amp; B">x</mstrans:dictionary> <span class="notranslate"><mstrans:dictionary translation="Q">x</mstrans:dictionary></span> y</p>';
+    expect(translateHtml(src, '[de] ', {}, true, true)).toBe('<p>[de] Ţĥé A &amp; B <span class="notranslate"><mstrans:dictionary translation="Q">x</mstrans:dictionary></span> ý</p>');
+  });
+});
+
 describe('scripts and sentences', () => {
   it('transliterates between Latin, Cyrillic, Greek and Arabic letters', () => {
     expect(transliterate('Ĝööð', 'Latn')).toBe('Good');

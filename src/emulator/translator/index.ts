@@ -276,8 +276,10 @@ function translation(text: string, source: string, target: string, k: number, sy
   const prof = { action: q.profanityAction, marker: q.profanityMarker };
   const t: Translation = { to: target, text: '' };
   let proj = '';
-  if (q.html) t.text = translateHtml(text, marker, prof, !same);
-  else ({ text: t.text, proj } = translatePlain(text, marker, prof, !same));
+  // the dynamic dictionary needs the source language named (`from`): without it an entry is kept as sent
+  const dictionary = q.from !== undefined;
+  if (q.html) t.text = translateHtml(text, marker, prof, !same, dictionary);
+  else ({ text: t.text, proj } = translatePlain(text, marker, prof, !same, dictionary));
   if (q.toScript) t.transliteration = { script: q.toScript[k], text: transliterate(t.text, q.toScript[k]) };
   if (q.alignment) t.alignment = { proj: !q.html && alignmentSupported(source, target) ? proj : '' };
   if (q.sentenceLength) t.sentLen = { srcSentLen: sentenceLengths(text, source), transSentLen: sentenceLengths(t.text, target) };

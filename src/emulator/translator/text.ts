@@ -4,7 +4,7 @@
 // profanity actions and markers over a small word list, HTML with markup and class=notranslate
 // kept, transliteration between Latin, Cyrillic, Greek and Arabic letters, and sentence lengths
 // from Intl.Segmenter.
-import type { ProfanityAction, ProfanityMarker } from '../../model/translator.js';
+import { decodeAttribute, DICTIONARY_ENTRY, type ProfanityAction, type ProfanityMarker } from '../../model/translator.js';
 
 const PLAIN = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCENTED = 'ÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽåƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýž';
@@ -40,16 +40,21 @@ export interface ProfanityOptions {
 /** A word: letters, marks and digits, with inner apostrophes (don't, l'eau). */
 const WORD_SRC = String.raw`[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*`;
 /**
- * A markup token: a tag, comment or entity, or a whole dynamic-dictionary entry
- * (`<mstrans:dictionary translation="...">...</mstrans:dictionary>`, kept with its content as the
- * recorded sessions show). The real service keeps them intact in plain mode too (an HTML item sent
- * without textType=html keeps its tags); only the text between them changes.
+ * A markup token: a tag, comment or entity, or a dictionary element the service does not read as
+ * one (`< mstrans:dictionary translation ="...">`, with blanks in its tag, comes back with its
+ * content as sent, as the recorded session shows). The real service keeps them intact in plain
+ * mode too (an HTML item sent without textType=html keeps its tags); only the text between them changes.
  */
 const MARKUP_SRC = String.raw`<\s*mstrans:dictionary\b[^<>]*>[\s\S]*?<\/mstrans:dictionary>|<!--[\s\S]*?-->|<\/?[A-Za-z](?:[^<>"']|"[^"]*"|'[^']*')*>|<![^<>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);`;
-/** a markup token (kept) or a word (translated) */
-const WORD = new RegExp(`(${MARKUP_SRC})|${WORD_SRC}`, 'gu');
+/**
+ * A dynamic-dictionary entry written as the service reads it (model/translator.ts: lower-case
+ * element, a double-quoted translation): its translation takes its place, the element is gone.
+ */
+const ENTRY_SRC = DICTIONARY_ENTRY.source;
+/** a dictionary entry (its translation), a markup token (kept) or a word (translated) */
+const WORD = new RegExp(`(${ENTRY_SRC})|(${MARKUP_SRC})|${WORD_SRC}`, 'gu');
 /** markup tokens only, to tell whether a text has letters outside them */
-const MARKUP = new RegExp(MARKUP_SRC, 'g');
+const MARKUP = new RegExp(`${ENTRY_SRC}|${MARKUP_SRC}`, 'g');
 
 export interface Pseudo {
   text: string;
@@ -60,9 +65,10 @@ export interface Pseudo {
 /**
  * Translates a plain text: the marker, then each word swapped letter by letter (a profane word
  * passes unchanged, or is replaced by asterisks, tagged, or deleted); everything between words is
- * kept. `change` false keeps the words (source = target language).
+ * kept. `change` false keeps the words (source = target language). With `dictionary` (the request
+ * names its source language) a dictionary entry is answered by its translation, else kept as sent.
  */
-export function translatePlain(src: string, marker: string, prof: ProfanityOptions = {}, change = true): Pseudo {
+export function translatePlain(src: string, marker: string, prof: ProfanityOptions = {}, change = true, dictionary = false): Pseudo {
   // a text without letters (empty, digits, punctuation) comes back as it is
   let out = /\p{L}/u.test(src.replace(MARKUP, '')) ? marker : '';
   const proj: string[] = [];
@@ -73,6 +79,11 @@ export function translatePlain(src: string, marker: string, prof: ProfanityOptio
     last = m.index + m[0].length;
     const word = m[0];
     if (m[1] !== undefined) {
+      // the translation attribute as the characters it stands for (plain text has no entities)
+      out += dictionary ? decodeAttribute(m[2]) : word;
+      continue;
+    }
+    if (m[4] !== undefined) {
       out += word;
       continue;
     }
@@ -115,7 +126,9 @@ export function languageText(src: string, html: boolean): string {
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW = new Set(['script', 'style']);
 /** a tag: its quoted attribute values may hold `>` (`title="a > b"`) */
-const TOKEN = /<!--[\s\S]*?-->|<\/?[A-Za-z](?:[^>"']|"[^"]*"|'[^']*')*>|<![^>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|[^<&]+|[<&]/g;
+const TOKEN = new RegExp(`${ENTRY_SRC}|${String.raw`<!--[\s\S]*?-->|<\/?[A-Za-z](?:[^>"']|"[^"]*"|'[^']*')*>|<![^>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|[^<&]+|[<&]`}`, 'g');
+/** a dictionary entry among TOKEN's tokens */
+const ENTRY_START = '<mstrans:dictionary translation="';
 
 function hasNoTranslate(tag: string): boolean {
   const m = /\sclass\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
@@ -126,9 +139,10 @@ function hasNoTranslate(tag: string): boolean {
 /**
  * Translates HTML: tags, comments and entities kept as they are, text inside an element with
  * class=notranslate (and inside script/style) kept, other text translated; the marker goes in
- * front of the first translated text.
+ * front of the first translated text. With `dictionary`, a dictionary entry outside those elements is
+ * answered by its translation attribute as written (HTML: its entities stay entities).
  */
-export function translateHtml(src: string, marker: string, prof: ProfanityOptions = {}, change = true): string {
+export function translateHtml(src: string, marker: string, prof: ProfanityOptions = {}, change = true, dictionary = false): string {
   const stack: { name: string; keep: boolean }[] = [];
   let out = '';
   let pendingMarker = marker;
@@ -136,7 +150,9 @@ export function translateHtml(src: string, marker: string, prof: ProfanityOption
   for (let m = TOKEN.exec(src); m; m = TOKEN.exec(src)) {
     const tok = m[0];
     const keep = stack.length ? stack[stack.length - 1].keep : false;
-    if (tok.startsWith('</')) {
+    if (tok.startsWith(ENTRY_START)) {
+      out += dictionary && !keep ? /^<[^>]*translation="([^"]*)"/.exec(tok)![1] : tok;
+    } else if (tok.startsWith('</')) {
       const name = /^<\/\s*([A-Za-z][\w:-]*)/.exec(tok)?.[1]?.toLowerCase();
       const i = stack.map((s) => s.name).lastIndexOf(name ?? '');
       if (i >= 0) stack.length = i;
