@@ -98,6 +98,16 @@ describe('erp refresh', () => {
     expect(e2e.emu.count({ family: 'lcs', method: 'POST' })).toBe(1);
   });
 
+  it('--wait off a terminal tells the operation and how to check it on stderr when the wait starts (a job killed during the wait has it)', async () => {
+    const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    const id = json(r.stdout).OperationActivityId;
+    expect(r.stderr).toBe(`database refresh of uat-1 from prod-1 started: operation ${id}\ncheck it with: vx erp refresh status ${id} --project 1234 --environment uat-1\n`);
+    // without --wait the answer on stdout names it, and stderr stays quiet for scripts
+    const started = await e2e.run([...args('uat-2'), '--yes']);
+    expect([started.code, started.stderr]).toEqual([0, '']);
+  });
+
   it('--wait exits 1 when the operation fails', async () => {
     const r = await e2e.run([...args('fail-uat'), '--yes', '--wait', '--poll-interval', '0']);
     expect(r.code).toBe(1);
@@ -164,7 +174,11 @@ describe('erp refresh --wait: the real OperationStatus values', () => {
     expect(r.code, r.stderr).toBe(1);
     const final = json(r.stdout);
     expect(final).toMatchObject({ IsSuccess: true, OperationStatus: 'RollbackCompleted', EnvironmentId: 'rollback-uat' });
-    expect(r.stderr).toBe(`vx: the database refresh of rollback-uat ended as RollbackCompleted: ${final.ErrorMessage}\n`);
+    const id = final.OperationActivityId;
+    expect(r.stderr).toBe(
+      `database refresh of rollback-uat from prod-1 started: operation ${id}\ncheck it with: vx erp refresh status ${id} --project 1234 --environment rollback-uat\n` +
+        `vx: the database refresh of rollback-uat ended as RollbackCompleted: ${final.ErrorMessage}\n`,
+    );
     // NotStarted, InProgress, RollbackInProgress (still going), RollbackCompleted: four reads, no more
     expect(e2e.emu.count({ family: 'lcs', method: 'GET' })).toBe(4);
     const status = await e2e.run(['erp', 'refresh', 'status', final.OperationActivityId, '--project', '1234', '--environment', 'rollback-uat']);
@@ -192,7 +206,8 @@ describe('erp refresh --wait against a status that never ends', () => {
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
-        'vx: the database refresh did not end within --wait-timeout 3 s (operation op-2, last seen InProgress); it goes on; check it with: vx erp refresh status op-2 --project 1234 --environment uat-1\n',
+        'database refresh of uat-1 from prod-1 started: operation op-2\ncheck it with: vx erp refresh status op-2 --project 1234 --environment uat-1\n' +
+          'vx: the database refresh did not end within --wait-timeout 3 s (operation op-2, last seen InProgress); it goes on; check it with: vx erp refresh status op-2 --project 1234 --environment uat-1\n',
       );
       // pauses of 1, 1.5 and then what is left of the 3 s: four reads, not thousands
       expect(polls).toBeGreaterThanOrEqual(3);

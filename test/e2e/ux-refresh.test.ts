@@ -59,7 +59,7 @@ describe('erp refresh --wait', () => {
     const r = await e2e.run(refresh('fail-uat', '--wait', '--poll-interval', '0'));
     expect(r.code).toBe(1);
     expect(json(r.stdout).OperationStatus).toBe('Failed');
-    expect(r.stderr).toMatch(/^vx: the database refresh of fail-uat ended as Failed: /);
+    expect(r.stderr).toMatch(/^database refresh of fail-uat from prod-1 started: operation \S+\ncheck it with: vx erp refresh status \S+ --project 1234 --environment fail-uat\nvx: the database refresh of fail-uat ended as Failed: /);
   });
 
   it('Ctrl-C while waiting: exit 130 naming the operation and the command that checks it', async () => {

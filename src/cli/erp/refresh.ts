@@ -26,7 +26,9 @@ export async function run(ctx: Ctx, opts: RefreshOpts): Promise<void> {
   if (!opts.wait || !result.IsSuccess || !activity) await ctx.print(result);
   if (!result.IsSuccess) throw new ServiceError(`the database refresh was not started: ${result.ErrorMessage ?? 'the service gave no reason'}`);
   const check = activity ? statusCommand(opts.project, opts.target, activity) : undefined;
-  if (ctx.stderrIsTTY || (opts.wait && ctx.globals.verbose)) {
+  // a wait may last a day: a job killed meanwhile must have learnt which operation to check, so
+  // the id is told when the wait starts, off a terminal too
+  if (ctx.stderrIsTTY || ctx.globals.verbose || (opts.wait && activity)) {
     ctx.info(`database refresh of ${opts.target} from ${opts.source} started: operation ${activity ?? 'unknown'}${check ? `\ncheck it with: ${check}` : ''}`);
   }
   if (!opts.wait) return;
