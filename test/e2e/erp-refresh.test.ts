@@ -265,7 +265,7 @@ describe('erp refresh --wait against a status that sends Retry-After', () => {
     try {
       const port = (server.address() as import('node:net').AddressInfo).port;
       const r = await e2e.run([...args(), '--yes', '--wait', '--poll-interval', '0'], { spawn: true, env: { VX_LCS_ENDPOINT: `http://127.0.0.1:${port}`, VX_LCS_TOKEN: 't' } });
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toBe('database refresh of uat-1 from prod-1 started: operation op-1\ncheck it with: vx erp refresh status op-1 --project 1234 --environment uat-1\n');
       expect(r.code).toBe(0);
       const status = '/databasemovement/v1/fetchstatus/project/1234/environment/uat-1/operationactivity/op-1';
       expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`POST ${refreshPath()}`, `GET ${status}`, `GET ${status}`, `GET ${status}`]);
