@@ -77,6 +77,26 @@ export function runMeasured(file, args, { env = process.env, input } = {}) {
   });
 }
 
+/**
+ * Runs a command with stdout to /dev/null under GNU time: wall ms, peak RSS (kB) and the CPU time
+ * of the command itself (user + system, ms: on a shared, loaded machine wall time says little).
+ */
+export function measureChild(file, args, { env = process.env, cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', 'bench-time %U %S %M', file, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const m = /bench-time ([\d.]+) ([\d.]+) (\d+)/.exec(err);
+      if (code !== 0 || !m) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-1500)}`));
+      else resolve({ ms, cpu: (Number(m[1]) + Number(m[2])) * 1000, rss: Number(m[3]), stderr: err });
+    });
+  });
+}
+
 const results = [];
 /** Prints and records one target: the ratio, the two medians and the goal. */
 export function report(target, value, baseline, goal, { unit = 'ms', higherIsBetter = false, note = '', informational = false } = {}) {

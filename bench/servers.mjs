@@ -58,10 +58,12 @@ export function quotaServer() {
 
 /**
  * A minimal translate server: answers the translator's result shape for every item and every
- * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares).
+ * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares),
+ * after `delayMs` (a service's latency: concurrent clients overlap); counts the billed characters.
  */
-export function translateServer() {
+export function translateServer({ delayMs = 0 } = {}) {
   let requests = 0;
+  let billed = 0;
   const server = listen((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -73,16 +75,21 @@ export function translateServer() {
       const body = JSON.stringify(out);
       let chars = 0;
       for (const it of items) chars += (it.Text ?? it.text).length;
-      res.writeHead(200, {
-        'content-type': 'application/json; charset=utf-8',
-        'x-requestid': `bench-${requests}`,
-        'x-mt-system': 'Neural',
-        'x-metered-usage': String(chars * to.length),
-      });
-      res.end(body);
+      billed += chars * to.length;
+      if (delayMs) setTimeout(() => answer(res, body, chars * to.length), delayMs);
+      else answer(res, body, chars * to.length);
     });
   });
-  return server.then((s) => ({ ...s, requests: () => requests }));
+  const answer = (res, body, cost) => {
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-requestid': `bench-${requests}`,
+      'x-mt-system': 'Neural',
+      'x-metered-usage': String(cost),
+    });
+    res.end(body);
+  };
+  return server.then((s) => ({ ...s, requests: () => requests, billed: () => billed }));
 }
 
 /**

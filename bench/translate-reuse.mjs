@@ -8,14 +8,14 @@
 //   second (a bucket of one second, 429 + Retry-After in whole seconds): the effective rate against
 //   the best any client can do (the bucket at once, the rest at the rate), goal >= 0.9x, and
 //   rejected requests at most 10% of accepted.
-// (Throughput and peak RSS with the memory: bench/translate.mjs.)
+// (Peak RSS with a fresh memory: translateMemoryVolume below; throughput against a raw client that
+// dedupes, with and without a memory, and paying once at scale: bench/translate-scale.mjs.)
 import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { spawn } from 'node:child_process';
 import { translateServer, translateServer429 } from './servers.mjs';
-import { report, ROOT, runMeasured, VX } from './lib.mjs';
+import { measureChild, report, runMeasured, VX } from './lib.mjs';
 
 const UI = ['Save', 'Cancel', 'Open file', 'Close', 'Settings', 'Delete item', 'Are you sure?', 'Export all rows to spreadsheet'];
 
@@ -80,69 +80,19 @@ export async function translateReuse() {
   }
 }
 
-/** Runs a command with stdout to /dev/null: wall ms and peak RSS (MB, from /usr/bin/time -v). */
-function measured(args, env) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (b) => (err += b));
-    child.on('close', (code) => {
-      const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN) / 1024;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-1500)}`));
-      else resolve({ ms: performance.now() - t0, rss });
-    });
-  });
-}
-
-/**
- * Throughput and peak RSS with the memory (heavy: run once): 100,000 lines against the ideal raw
- * client, with a fresh memory (every line stored) and again (every line a hit); peak RSS at
- * `bigLines` with a fresh memory.
- */
-export async function translateMemoryVolume({ lines = 100_000, bigLines = 1_000_000 } = {}) {
+/** Peak RSS with the memory (heavy: run once): `bigLines` lines with a fresh memory. */
+export async function translateMemoryVolume({ bigLines = 1_000_000 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'vx-bench-tmvol-'));
   const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog', 'morning', 'report', 'quarterly', 'invoice', 'shipping'];
   const line = (i) => `Line ${i}:${[0, 1, 2, 3].map((w) => ` ${words[(i * 7 + w * 3) % words.length]}`).join('')}`;
-  const small = join(dir, 'small.txt');
-  await writeLines(small, lines, line);
   const server = await translateServer();
-  const env = { ...process.env, VX_CONFIG_DIR: join(dir, 'cfg'), VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key' };
-  const vxArgs = (f, mem) => [VX, 'translate', '--to', 'de', '--file', f, '--concurrency', '4', ...(mem ? ['--memory', mem] : [])];
+  const env = { ...process.env, VX_CONFIG_DIR: join(dir, 'cfg'), VX_TRANSLATOR_ENDPOINT: server.url, VX_TRANSLATOR_KEY: 'bench-key', TMPDIR: dir };
   try {
-    const raw = await measured([join(ROOT, 'bench', 'raw-translate.cjs'), server.url, small, 'de', '4'], env);
-    const plain = await measured(vxArgs(small), env);
-    const mem = join(dir, 'small.tm');
-    const fresh = await measured(vxArgs(small, mem), env);
-    const again = await measured(vxArgs(small, mem), env);
-    report(`vx translate ${lines} lines throughput vs ideal raw client, no memory`, raw.ms, plain.ms, 0.8, { unit: 'ms', higherIsBetter: true });
-    report(`vx translate ${lines} lines throughput vs ideal raw client, fresh memory (all stored)`, raw.ms, fresh.ms, 0.8, { unit: 'ms', higherIsBetter: true });
-    report(`vx translate ${lines} lines throughput vs ideal raw client, memory rerun (all hits)`, raw.ms, again.ms, 0.8, { unit: 'ms', higherIsBetter: true });
-    // the floor under the last two: the lean client of bench/raw-translate-dedupe.cjs with an LMDB
-    // store of its own (a lookup per distinct text, a put per answer), fresh and then all hits
-    const floorMem = join(dir, 'floor.tm');
-    const floorArgs = [join(ROOT, 'bench', 'raw-translate-dedupe.cjs'), server.url, small, 'de', '4', floorMem];
-    const floorFresh = await measured(floorArgs, env);
-    const floorAgain = await measured(floorArgs, env);
-    for (const [what, floor, vx] of [
-      ['fresh memory', floorFresh, fresh],
-      ['memory rerun', floorAgain, again],
-    ]) {
-      report(`  the floor with a ${what}: a minimal client with the dedupe, checks and an LMDB store (bench/raw-translate-dedupe.cjs <memory>) vs the raw client`, raw.ms, floor.ms, 0.8, {
-        unit: 'ms',
-        higherIsBetter: true,
-        informational: true,
-        note: `(vx ${vx.ms.toFixed(0)} ms is ${(floor.ms / vx.ms).toFixed(2)}x that floor)`,
-      });
-    }
-    console.log(`      peak RSS at ${lines} lines: raw ${raw.rss.toFixed(0)} MB, vx ${plain.rss.toFixed(0)} MB, fresh memory ${fresh.rss.toFixed(0)} MB, rerun ${again.rss.toFixed(0)} MB`);
-    if (bigLines) {
-      const big = join(dir, 'big.txt');
-      await writeLines(big, bigLines, line);
-      const b = await measured(vxArgs(big, join(dir, 'big.tm')), env);
-      report(`vx translate peak RSS at ${bigLines} lines with a fresh memory vs 150 MB`, b.rss, 150, 1, { unit: 'MB' });
-      console.log(`      ${bigLines} lines with a fresh memory: ${(b.ms / 1000).toFixed(1)} s`);
-    }
+    const big = join(dir, 'big.txt');
+    await writeLines(big, bigLines, line);
+    const b = await measureChild(process.execPath, [VX, 'translate', '--to', 'de', '--file', big, '--concurrency', '4', '--memory', join(dir, 'big.tm')], { env });
+    report(`vx translate peak RSS at ${bigLines} lines with a fresh memory vs 150 MB`, b.rss / 1024, 150, 1, { unit: 'MB' });
+    console.log(`      ${bigLines} lines with a fresh memory: ${(b.ms / 1000).toFixed(1)} s, CPU ${(b.cpu / 1000).toFixed(1)} s`);
   } finally {
     await server.close();
   }

@@ -127,6 +127,8 @@ export interface TextSource {
   readonly name: string;
   /** a regular file (or stdin redirected from one): reading it twice gives the same text */
   readonly rereadable: boolean;
+  /** its size in bytes, when it is a regular file */
+  readonly size?: number;
   /** a fresh stream from the start (a pipe can be opened once) */
   open(): NodeJS.ReadableStream;
   close(): Promise<void>;
@@ -164,8 +166,11 @@ export async function openTextSource(path: string, stdinStream?: NodeJS.Readable
     const stdin = stdinStream ?? process.stdin;
     notADirectory(stdin);
     let regular = false;
+    let size: number | undefined;
     try {
-      regular = stdin === process.stdin && fstatSync(0).isFile();
+      const st = stdin === process.stdin ? fstatSync(0) : undefined;
+      regular = st?.isFile() === true;
+      if (regular) size = st!.size;
     } catch {
       regular = false;
     }
@@ -173,6 +178,7 @@ export async function openTextSource(path: string, stdinStream?: NodeJS.Readable
     return {
       name: 'standard input',
       rereadable: regular,
+      size,
       open() {
         if (regular) return createReadStream('', { fd: 0, start: 0, autoClose: false, highWaterMark: CHUNK });
         if (opened) throw new Error('standard input can be read once');
@@ -195,6 +201,7 @@ export async function openTextSource(path: string, stdinStream?: NodeJS.Readable
     return {
       name: path,
       rereadable: regular,
+      size: regular ? st.size : undefined,
       open() {
         if (!regular && opened) throw new Error(`${path} can be read once`);
         opened = true;

@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyOptions, TranslationMemory } from '../../src/api/translator/memory/index.js';
-import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse.js';
+import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse/index.js';
+import { Spill } from '../../src/api/translator/spill/spill.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { TranslateResult } from '../../src/model/translator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -66,13 +67,22 @@ describe('translateReusing', () => {
     expect(totals).toEqual({ items: 2_000, sent: 4, memoryHits: 0, duplicates: 1_996 });
   });
 
-  it('remembers the last `window` distinct texts at least, forgets those beyond twice the window (sent again)', async () => {
-    const given: string[] = [];
-    const { texts, results } = await collect(translateReusing(['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b'], fakeInner(1, given), { window: 2 }));
-    // a and b leave when c, d fill the next generation; a's return starts a new one, c and d stay known
-    expect(given).toEqual(['a', 'b', 'c', 'd', 'a', 'e', 'b']);
-    expect(texts).toEqual(['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b']);
-    expect(results.map((r) => r.translations[0].text)).toEqual(texts.map((t) => `[de] ${t}`));
+  it('sends each distinct text once at any distance: the texts that leave the budget are spilled and read back', async () => {
+    const spill = Spill.open(dir);
+    try {
+      const given: string[] = [];
+      const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+      const input = ['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b', 'a'];
+      // one item a chunk, one answered before the next is read, a budget of nothing: every text leaves memory at once
+      const { texts, results } = await collect(translateReusing(input, fakeInner(1, given), { spill, budget: 1, maxPending: 1 }, totals));
+      expect(given).toEqual(['a', 'b', 'c', 'd', 'e']);
+      expect(texts).toEqual(input);
+      expect(results).toEqual(input.map(answer));
+      expect(totals).toEqual({ items: 10, sent: 5, memoryHits: 0, duplicates: 5 });
+      expect(spill.count).toBeGreaterThanOrEqual(4);
+    } finally {
+      spill.close();
+    }
   });
 
   it('answers memory hits without sending them and stores what was sent', async () => {
@@ -128,12 +138,13 @@ describe('translateReusing', () => {
     const store = await TranslationMemory.open(join(dir, 'partial2.tm'));
     const ids = store.idsFor(keyOptions({ to }));
     store.store([ids[0]], 'Save', { translations: [{ text: 'Speichern', to: 'de' }] });
+    store.store([ids[0]], 'Close', { translations: [{ text: 'Schließen', to: 'de' }] });
     await store.flush();
     const full: string[] = [];
     await collect(translateReusing(['Save', 'New'], fakeInnerTo(5, full, to), { memory: { store, ids } }));
     expect(full).toEqual(['Save', 'New']);
     const boom = new Error('HTTP 503');
-    const err = await collect(translateReusing(['Save', 'New', 'Other'], fakeInnerTo(5, [], to), { memory: { store, ids }, partial: (t) => fakeInnerTo(5, [], t.map((k) => to[k]), boom) })).catch((e: unknown) => e);
+    const err = await collect(translateReusing(['Close', 'New', 'Other'], fakeInnerTo(5, [], to), { memory: { store, ids }, partial: (t) => fakeInnerTo(5, [], t.map((k) => to[k]), boom) })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ReuseFailure);
     expect((err as ReuseFailure).item).toBe(1);
     expect((err as ReuseFailure).cause).toBe(boom);
@@ -184,25 +195,36 @@ describe('translateReusing', () => {
 });
 
 describe('estimateReuse', () => {
-  it('with a memory, a text back after it left the window counts as a memory hit: the run stored it when it was sent (the estimate counted it twice)', async () => {
+  it('counts as the run does, exactly at any distance (spilled texts are duplicates), and the memory\'s hits and parts', async () => {
     const to = ['de', 'fr'];
     const store = await TranslationMemory.open(join(dir, 'estimate.tm'));
     const ids = store.idsFor(keyOptions({ to }));
-    // stored for de only: sent for fr, after which the memory holds both
+    // stored for de only: sent for fr
     store.store([ids[0]], 'b', { translations: [{ text: 'B', to: 'de' }] });
+    store.store(ids, 'z', { translations: [{ text: 'Z', to: 'de' }, { text: 'Z', to: 'fr' }] });
     await store.flush();
-    const input = ['a', 'b', 'c', 'd', 'a', 'd', 'c', 'e', 'b'];
-    const est = await estimateReuse(input, { memory: { store, ids }, window: 2 });
-    const full: string[] = [];
-    const lanes: string[] = [];
-    const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
-    const partial = (targets: readonly number[]) => fakeInnerTo(1, lanes, targets.map((k) => to[k]));
-    await collect(translateReusing(input, fakeInnerTo(1, full, to), { memory: { store, ids }, window: 2, partial }, totals));
-    expect([full, lanes]).toEqual([['a', 'c', 'd', 'e'], ['b']]);
-    expect(totals).toEqual({ items: 9, sent: 5, memoryHits: 2, partialHits: 1, duplicates: 2 });
-    expect(est).toEqual({ items: 9, sent: 5, memoryHits: 2, partialHits: 1, partialSaved: 1, duplicates: 2, chars: 5 });
-    // without a memory the run sends them again, and so does the estimate
-    expect(await estimateReuse(input, { window: 2 })).toEqual({ items: 9, sent: 7, memoryHits: 0, duplicates: 2, chars: 7 });
-    await store.close();
+    const input = ['a', 'b', 'c', 'd', 'a', 'z', 'd', 'c', 'e', 'b'];
+    const spill = Spill.open(dir);
+    try {
+      const est = await estimateReuse(input, { memory: { store, ids }, spill, budget: 1 });
+      const full: string[] = [];
+      const lanes: string[] = [];
+      const totals: ReuseTotals = { items: 0, sent: 0, memoryHits: 0, duplicates: 0 };
+      const partial = (targets: readonly number[]) => fakeInnerTo(1, lanes, targets.map((k) => to[k]));
+      await collect(translateReusing(input, fakeInnerTo(1, full, to), { memory: { store, ids }, partial }, totals));
+      expect([full, lanes]).toEqual([['a', 'c', 'd', 'e'], ['b']]);
+      expect(totals).toEqual({ items: 10, sent: 5, memoryHits: 1, partialHits: 1, duplicates: 4 });
+      expect(est).toEqual({ items: 10, sent: 5, memoryHits: 1, partialHits: 1, partialSaved: 1, duplicates: 4, chars: 5 });
+    } finally {
+      spill.close();
+    }
+    // without a memory z is sent too
+    const other = Spill.open(dir);
+    try {
+      expect(await estimateReuse(input, { spill: other, budget: 1 })).toEqual({ items: 10, sent: 6, memoryHits: 0, duplicates: 4, chars: 6 });
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 });

@@ -45,6 +45,8 @@ export interface Items {
   label: Labeller;
   /** the number of items when known before sending */
   total?: number;
+  /** the UTF-16 units of all items at most, when known before sending (a file's bytes) */
+  units?: number;
   /** the items arrive over time (a pipe, a socket, a terminal; not a regular file) */
   live: boolean;
   items: ItemInput;
@@ -55,7 +57,7 @@ export function textItems(texts: readonly string[], targets: number, whole = fal
   const all = whole ? [texts.join(' ')] : texts;
   const label = labeller(whole ? 'whole' : 'argument');
   all.forEach((text, i) => checkItem(() => label.one(i + 1), countChars(text)));
-  return { label, total: all.length, live: false, items: [all] };
+  return { label, total: all.length, units: all.reduce((n, t) => n + t.length, 0), live: false, items: [all] };
 }
 
 /**
@@ -70,7 +72,7 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
     const text = raw.replace(/\r?\n$/, '');
     const chars = countChars(text);
     checkItem(() => label.one(1), chars);
-    return { label, total: 1, live: false, items: [text] };
+    return { label, total: 1, units: text.length, live: false, items: [text] };
   }
   const label = labeller('line', source.name);
   const lineOpts = {
@@ -89,7 +91,8 @@ export async function sourceItems(source: TextSource, opts: { targets: number; w
     const longBytes = LIMITS.maxItemChars;
     total = await scanLines(source.open(), (line, n) => checkItem(() => label.one(n), countChars(line)), { ...lineOpts, longBytes });
   }
-  return { label, total, live: !source.rereadable, items: readLines(source.open(), lineOpts) };
+  // (a UTF-8 file has no more UTF-16 units than bytes)
+  return { label, total, units: source.size, live: !source.rereadable, items: readLines(source.open(), lineOpts) };
 }
 
 /**

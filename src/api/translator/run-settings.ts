@@ -106,12 +106,21 @@ export interface RunMemoryOptions {
 export async function openRunMemory(path: string | undefined, onlyLooking: boolean, o: RunMemoryOptions): Promise<TranslationMemory | undefined> {
   if (path === undefined || (onlyLooking && !isPostgresUrl(path) && !existsSync(path))) return undefined;
   try {
-    return await TranslationMemory.open(path, { readOnly: onlyLooking, env: o.env, whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
+    return await TranslationMemory.open(path, { readOnly: onlyLooking, env: o.env, leaseMs: leaseMs(o.env), whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
   } catch (e) {
     if (!o.optional) throw e;
     o.warn(`${(e as Error).message}; going on without it (--memory-optional): every text is sent, no answer is stored`);
     return undefined;
   }
+}
+
+/**
+ * How long a run's claims on the texts it sends hold when it stops renewing them (memory/claims.ts):
+ * VX_TRANSLATE_MEMORY_LEASE_MS (a test hook, whole milliseconds from 1), else the default.
+ */
+function leaseMs(env: OpenMemoryOptions['env']): number | undefined {
+  const v = env?.VX_TRANSLATE_MEMORY_LEASE_MS;
+  return v !== undefined && /^\d+$/.test(v) && Number(v) >= 1 ? Number(v) : undefined;
 }
 
 /**

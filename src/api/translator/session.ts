@@ -7,7 +7,7 @@ import { fmt } from './batcher.js';
 import type { Items } from './input.js';
 import { billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
 import { mismatch } from './rows.js';
-import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse.js';
+import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse/index.js';
 import type { TranslatorClient } from './client.js';
 import { BatchFailure, planTranslation, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
@@ -21,7 +21,7 @@ export interface SessionOptions {
   /** the target languages, in --to order (each answer is checked against them) */
   to: readonly string[];
   concurrency: number;
-  reuse: Pick<ReuseOptions, 'memory'>;
+  reuse: Pick<ReuseOptions, 'memory' | 'spill' | 'budget'>;
   /** the rate the user knows (characters a minute); else learned from 429s */
   perMinute?: number;
   /** billed characters the run may spend (exit 6 before a batch that would cross it) */
@@ -81,7 +81,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
   const partial = forTargets && ((targets: readonly number[]) => streamTo(targets.map((k) => o.to[k]), forTargets(targets)));
   // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
   const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
-  return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending, signal: o.signal }, counts.totals), counts };
+  return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending, targets: o.to.length }, counts.totals), counts };
 }
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */
@@ -128,7 +128,7 @@ export async function planSession(
   input: Items,
   o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number },
   est: ReuseEstimate,
-  plan: (texts: readonly string[], missing?: readonly number[]) => void,
+  plan?: (texts: readonly string[], missing?: readonly number[]) => void,
 ): Promise<void> {
   let spent = 0;
   let stop: BudgetExceeded | undefined;
@@ -137,29 +137,34 @@ export async function planSession(
     stop ??= overBudget(o.budget, spent, billedChars(texts, targets));
     if (stop) return false;
     spent += billedChars(texts, targets);
-    plan(texts, missing);
+    plan?.(texts, missing);
     return true;
   };
-  // each text's input item (1-based), and how many of them are planned: the first unplanned one is where the run stops
-  const all = { items: [] as number[], at: 0 };
-  const partial = new Map<string, { missing: readonly number[]; texts: string[]; items: number[]; at: number }>();
-  const onPartial = (text: string, missing: readonly number[]) => {
+  // the input items (1-based) of the texts given and not yet planned: the first one unplanned is
+  // where the run stops (what the batcher holds: one batch at most)
+  const all = { items: [] as number[] };
+  const partial = new Map<string, { missing: readonly number[]; texts: string[]; items: number[] }>();
+  // (a count alone needs no texts kept: they are kept for a plan, or for where a budget stops it)
+  const keep = plan !== undefined || o.budget !== undefined;
+  const onPartial = (text: string, missing: readonly number[], item: number) => {
+    if (!keep) return;
     const key = missing.join(',');
     let p = partial.get(key);
-    if (!p) partial.set(key, (p = { missing, texts: [], items: [], at: 0 }));
+    if (!p) partial.set(key, (p = { missing, texts: [], items: [] }));
     p.texts.push(text);
-    p.items.push(est.items);
+    p.items.push(item);
   };
   async function* misses() {
-    for await (const text of reuseMisses(input.items, { ...o.reuse, targets: o.targets }, est, onPartial)) {
-      all.items.push(est.items);
+    for await (const { text, item } of reuseMisses(input.items, { ...o.reuse, targets: o.targets }, est, onPartial)) {
+      if (!stop) all.items.push(item);
       yield text;
     }
   }
-  await planTranslation({ plan: (texts) => void (admit(texts, o.targets) && (all.at += texts.length)) }, misses(), o.targets);
-  for (const p of partial.values()) await planTranslation({ plan: (texts) => void (admit(texts, p.missing.length, p.missing) && (p.at += texts.length)) }, p.texts, p.missing.length);
+  const planned = (group: { items: number[] }) => (texts: readonly string[], targets: number, missing?: readonly number[]) => void (admit(texts, targets, missing) && group.items.splice(0, texts.length));
+  await planTranslation({ plan: (texts) => planned(all)(texts, o.targets) }, misses(), o.targets);
+  for (const p of partial.values()) await planTranslation({ plan: (texts) => planned(p)(texts, p.missing.length, p.missing) }, p.texts, p.missing.length);
   if (!stop) return;
-  const unplanned = [all, ...partial.values()].map((g) => g.items[g.at]).filter((i) => i !== undefined);
+  const unplanned = [all, ...partial.values()].map((g) => g.items[0]).filter((i) => i !== undefined);
   throw failureAt(Math.min(...unplanned), stop);
 }
 
@@ -185,7 +190,7 @@ export function planRun(client: Pick<TranslatorClient, 'plan' | 'forTargets'>, i
 /** --estimate: what the run would send and bill (estimateRecord), nothing sent; and the budget's stop, as the run would meet it. */
 export async function estimateRun(input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<{ record: ReturnType<typeof estimateRecord>; stopped?: BatchFailure<Batch> }> {
   const est = newEstimate();
-  const stopped = await budgetStop(planSession(input, o, est, () => undefined));
+  const stopped = await budgetStop(planSession(input, o, est));
   return { record: estimateRecord(est, o.targets), stopped };
 }
 

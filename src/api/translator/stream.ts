@@ -274,19 +274,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     return;
   }
   const it = items[Symbol.asyncIterator]();
-  // the next read, or an InterruptedError as soon as `stop` fires (a listener per read, removed
-  // after it: a Promise.race against one long-lived promise would keep every chunk read alive)
-  const next = () =>
-    new Promise<IteratorResult<string | readonly string[]>>((resolve, reject) => {
-      if (stop.aborted) return reject(new InterruptedError());
-      const interrupted = () => reject(new InterruptedError());
-      stop.addEventListener('abort', interrupted, { once: true });
-      const settle = () => stop.removeEventListener('abort', interrupted);
-      it.next().then(
-        (r) => (settle(), resolve(r)),
-        (e: unknown) => (settle(), reject(e)),
-      );
-    });
+  const next = () => nextOrStop(it, stop);
   let waiting = false;
   let done = false;
   try {
@@ -304,6 +292,24 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     // a source left early is closed (unless a read is still pending: its owner ends it)
     if (!done && !waiting) void Promise.resolve(it.return?.()).catch(() => undefined);
   }
+}
+
+/**
+ * The next read of `it`, or an InterruptedError as soon as `stop` fires, also while the input is
+ * waiting for more (a listener per read, removed after it: a Promise.race against one long-lived
+ * promise would keep every chunk read alive). The read left pending is its source's to end.
+ */
+export function nextOrStop<T>(it: AsyncIterator<T>, stop: AbortSignal): Promise<IteratorResult<T>> {
+  return new Promise<IteratorResult<T>>((resolve, reject) => {
+    if (stop.aborted) return reject(new InterruptedError());
+    const interrupted = () => reject(new InterruptedError());
+    stop.addEventListener('abort', interrupted, { once: true });
+    const settle = () => stop.removeEventListener('abort', interrupted);
+    it.next().then(
+      (r) => (settle(), resolve(r)),
+      (e: unknown) => (settle(), reject(e)),
+    );
+  });
 }
 
 /** --dry-run: the request of every batch, in order, nothing sent. */

@@ -5,7 +5,7 @@ import type { TranslatorClient } from '../../api/translator/client.js';
 import { flushDelay } from '../../api/translator/idle-flush.js';
 import { explainFailure, type Items } from '../../api/translator/input.js';
 import type { TranslateParams } from '../../api/translator/options.js';
-import type { ReuseEvent } from '../../api/translator/reuse.js';
+import type { ReuseEvent } from '../../api/translator/reuse/index.js';
 import { columnsFor, rowsOf, textOf, type Row } from '../../api/translator/rows.js';
 import { asStreamFailure, describeRun, translateSession, type SessionOptions } from '../../api/translator/session.js';
 import type { Batch, BatchOutcome } from '../../api/translator/stream.js';

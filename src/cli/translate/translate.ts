@@ -6,10 +6,12 @@ import { explainFailure, sourceItems, textItems, type Items } from '../../api/tr
 import { createdNote, keyOptions } from '../../api/translator/memory/index.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags } from '../../api/translator/options.js';
 import { closeRunMemory, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
+import { runBudget, runSpill } from '../../api/translator/reuse/index.js';
 import { estimateRun, planRun } from '../../api/translator/session.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { openTextSource, sameFile } from '../../core/input.js';
+import { tmpdir } from 'node:os';
 import { outFile, type Format } from '../../core/output/index.js';
 import type { Assert, Covers } from '../define.js';
 import type { TranslateOptions } from './options.js';
@@ -75,12 +77,16 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
   let memory;
+  let spill;
   let failed = false;
   try {
+    // the distinct texts that do not fit the run's memory budget go to the temporary directory
+    const budget = runBudget(ctx.env);
+    spill = runSpill(input, params.to.length, ctx.envVar('TMPDIR') || tmpdir(), budget);
     // --estimate and --dry-run only read the memory
     memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional });
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
-    const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) } };
+    const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
     // (a line no request can carry is named as the run names it: nothing was sent)
     const nothingSent = (e: unknown) => {
@@ -99,6 +105,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     try {
       await closeRunMemory(memory, failed, (m) => ctx.warn(m));
     } finally {
+      spill?.close();
       await close();
     }
   }

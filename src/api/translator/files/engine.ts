@@ -3,6 +3,7 @@
 // of languages that need it so that one request translates it to all of them, each group sent
 // through translateStream (stream.ts: batches at 1,000 items and 50,000 characters counted across
 // the targets, several requests in flight, results in order).
+import { sleep } from '../../../core/sleep.js';
 import type { TranslatorClient } from '../client.js';
 import { planTranslation, translateStream, type BatchSender } from '../stream.js';
 import type { TranslateResult } from '../../../model/translator.js';
@@ -41,6 +42,11 @@ export interface FilesMemory {
   ids(langs: string[]): string[];
   /** what is stored for each of `texts` for every target (one round trip), else undefined */
   lookupMany(ids: readonly string[], texts: readonly string[]): Promise<(TranslateResult | undefined)[]>;
+  /**
+   * Claims each of `texts` for this run (memory/claims.ts): its stored result (answered meanwhile),
+   * 'claimed' (this run sends it), or 'held' (another run is translating it: asked again later).
+   */
+  claim(ids: readonly string[], texts: readonly string[]): Promise<(TranslateResult | 'claimed' | 'held')[]>;
   store(ids: readonly string[], text: string, result: TranslateResult): void;
 }
 
@@ -84,90 +90,171 @@ export function groupItems(items: readonly WorkItem[], tooLong: Map<string, stri
   return [...groups.values()];
 }
 
-/** lookups of one batch at most */
+/** lookups (and claims) of one batch at most */
 const RECALL_BATCH = 2048;
+/** the first wait before the units another run is translating are asked for again; it doubles up to POLL_MAX_MS */
+const POLL_MS = 50;
+const POLL_MAX_MS = 1000;
 
-/** What the memory holds of each item, language by language (indexed as `items`), a batch of lookups at a time. */
-async function recallItems(items: readonly WorkItem[], memory: FilesMemory): Promise<Map<string, (TranslateResult | undefined)[]>> {
-  const byLang = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    for (const l of item.langs.keys()) (byLang.get(l) ?? byLang.set(l, []).get(l)!).push(i);
-  });
-  const out = new Map<string, (TranslateResult | undefined)[]>();
-  for (const [l, which] of byLang) {
-    const ids = memory.ids([l]);
-    const found = new Array<TranslateResult | undefined>(items.length);
-    for (let k = 0; k < which.length; k += RECALL_BATCH) {
-      const batch = which.slice(k, k + RECALL_BATCH);
-      const results = await memory.lookupMany(ids, batch.map((i) => items[i].html));
-      batch.forEach((i, j) => (found[i] = results[j]));
+/** One unit of work for one language: an item and a language it needs. */
+interface Need {
+  item: WorkItem;
+  lang: string;
+}
+
+/** The needs by language (in the order met). */
+function byLanguage(needs: readonly Need[]): Map<string, Need[]> {
+  const out = new Map<string, Need[]>();
+  for (const n of needs) (out.get(n.lang) ?? out.set(n.lang, []).get(n.lang)!).push(n);
+  return out;
+}
+
+/** `ask` over `needs` a language and a batch at a time: its answers in the order of `needs`' language groups. */
+async function perLanguage<T>(needs: readonly Need[], ask: (lang: string, htmls: string[]) => Promise<T[]>): Promise<[Need, T][]> {
+  const out: [Need, T][] = [];
+  for (const [lang, group] of byLanguage(needs)) {
+    for (let k = 0; k < group.length; k += RECALL_BATCH) {
+      const batch = group.slice(k, k + RECALL_BATCH);
+      const answers = await ask(
+        lang,
+        batch.map((n) => n.item.html),
+      );
+      batch.forEach((n, j) => out.push([n, answers[j]]));
     }
-    out.set(l, found);
   }
   return out;
 }
 
-export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
-  const tooLong = new Map<string, string>();
-  const translations = new Map<string, Map<string, string>>();
-  let requests = 0;
-  let billed: number | undefined;
-  const done = new Map<string, number>();
-  let memoryHits = 0;
-  let partialHits = 0;
-  const record = (langs: readonly string[], item: WorkItem, r: TranslateResult) => {
-    let m = translations.get(item.html);
-    if (!m) translations.set(item.html, (m = new Map()));
+/** The needs as work items: one per item, with the languages it needs. */
+function asWork(needs: readonly Need[]): WorkItem[] {
+  const out = new Map<WorkItem, WorkItem>();
+  for (const { item, lang } of needs) {
+    let w = out.get(item);
+    if (!w) out.set(item, (w = { html: item.html, langs: new Map() }));
+    w.langs.set(lang, item.langs.get(lang)!);
+  }
+  // an item needed for all its languages goes as itself (its group is its language set)
+  return [...out].map(([item, w]) => (w.langs.size === item.langs.size ? item : w));
+}
+
+/** A run of translateItems: what it recorded, what it sent. */
+class FilesRun {
+  readonly tooLong = new Map<string, string>();
+  readonly translations = new Map<string, Map<string, string>>();
+  requests = 0;
+  billed: number | undefined;
+  readonly done = new Map<string, number>();
+  memoryHits = 0;
+  partialHits = 0;
+
+  constructor(private readonly opts: EngineOptions) {}
+
+  record(langs: readonly string[], item: WorkItem, r: TranslateResult): void {
+    let m = this.translations.get(item.html);
+    if (!m) this.translations.set(item.html, (m = new Map()));
     // one translation per `to`, in the order asked (the service's code may differ from the file's: de for de-DE);
     // one without its text is none (the unit is left untranslated, and not stored in the memory)
     (r.translations ?? []).forEach((t, k) => {
       if (k < langs.length && typeof t?.text === 'string') m.set(langs[k], t.text);
     });
-    for (const l of langs) done.set(l, (done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
-  };
-  // what the memory holds is taken language by language: a text it holds for some languages is
-  // sent for the others only (a language added to a project pays for that language alone)
-  let work: readonly WorkItem[] = items;
-  if (opts.memory) {
-    const rest: WorkItem[] = [];
-    work = rest;
-    const stored = await recallItems(items, opts.memory);
-    items.forEach((item, i) => {
-      let missing: Map<string, number> | undefined;
-      for (const [l, units] of item.langs) {
-        const r = stored.get(l)![i];
-        if (r) record([l], item, r);
-        else (missing ??= new Map()).set(l, units);
+    for (const l of langs) this.done.set(l, (this.done.get(l) ?? 0) + (item.langs.get(l) ?? 0));
+  }
+
+  /**
+   * What the memory holds, language by language (a text it holds for some languages is sent for
+   * the others only: a language added to a project pays for that language alone); what it lacks is
+   * claimed for this run: the needs to send, and those another run is translating.
+   */
+  async fromMemory(items: readonly WorkItem[], memory: FilesMemory): Promise<{ send: Need[]; held: Need[] }> {
+    const needs = items.flatMap((item) => [...item.langs.keys()].map((lang) => ({ item, lang })));
+    /** the languages the memory lacks, per item */
+    const missing = new Map<WorkItem, number>();
+    const lacking: Need[] = [];
+    for (const [n, r] of await perLanguage(needs, (lang, htmls) => memory.lookupMany(memory.ids([lang]), htmls))) {
+      if (r) this.record([n.lang], n.item, r);
+      else {
+        lacking.push(n);
+        missing.set(n.item, (missing.get(n.item) ?? 0) + 1);
       }
-      if (!missing) memoryHits++;
-      else if (missing.size < item.langs.size) partialHits++;
-      if (missing) rest.push(missing.size === item.langs.size ? item : { html: item.html, langs: missing });
-    });
-    opts.progress?.(done);
-  }
-  const groups = groupItems(work, tooLong);
-  for (const g of groups) {
-    const ids = opts.memory?.ids(g.langs);
-    const items = g.items;
-    const client = await opts.client(g.langs);
-    const texts = items.map((i) => i.html);
-    const sender = opts.sender?.(client, g.langs) ?? client;
-    if (opts.dryRun) {
-      // through the sender when it plans: the budget stops the plan where it would stop the run
-      await planTranslation(sender.plan ? { plan: (t) => sender.plan!(t) } : client, texts, g.langs.length);
-      continue;
     }
-    for await (const ev of translateStream(sender, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
-      if (ev.type !== 'batch') continue;
-      requests++;
-      if (ev.outcome.billed !== undefined) billed = (billed ?? 0) + ev.outcome.billed;
-      ev.outcome.results.forEach((r, i) => {
-        const item = items[ev.batch.first + i];
-        record(g.langs, item, r);
-        if (ids) opts.memory!.store(ids, item.html, r);
-      });
-      opts.progress?.(done);
+    for (const item of items) {
+      const m = missing.get(item);
+      if (m === undefined) this.memoryHits++;
+      else if (m < item.langs.size) this.partialHits++;
+    }
+    const claimed = await this.claim(lacking, memory);
+    this.opts.progress?.(this.done);
+    return claimed;
+  }
+
+  /** Claims `needs` (see FilesMemory.claim): those answered meanwhile are recorded. */
+  async claim(needs: readonly Need[], memory: FilesMemory): Promise<{ send: Need[]; held: Need[] }> {
+    const send: Need[] = [];
+    const held: Need[] = [];
+    for (const [n, c] of await perLanguage(needs, (lang, htmls) => memory.claim(memory.ids([lang]), htmls))) {
+      if (c === 'held') held.push(n);
+      else if (c === 'claimed') send.push(n);
+      else this.record([n.lang], n.item, c);
+    }
+    return { send, held };
+  }
+
+  /** Sends the work in groups of languages, each answer recorded (and stored). */
+  async send(work: readonly WorkItem[]): Promise<void> {
+    const opts = this.opts;
+    for (const g of groupItems(work, this.tooLong)) {
+      const ids = opts.memory?.ids(g.langs);
+      const client = await opts.client(g.langs);
+      const texts = g.items.map((i) => i.html);
+      const sender = opts.sender?.(client, g.langs) ?? client;
+      if (opts.dryRun) {
+        // through the sender when it plans: the budget stops the plan where it would stop the run
+        await planTranslation(sender.plan ? { plan: (t) => sender.plan!(t) } : client, texts, g.langs.length);
+        continue;
+      }
+      for await (const ev of translateStream(sender, texts, { targets: g.langs.length, concurrency: opts.concurrency, signal: opts.signal })) {
+        if (ev.type !== 'batch') continue;
+        this.requests++;
+        if (ev.outcome.billed !== undefined) this.billed = (this.billed ?? 0) + ev.outcome.billed;
+        ev.outcome.results.forEach((r, i) => {
+          const item = g.items[ev.batch.first + i];
+          this.record(g.langs, item, r);
+          if (ids) opts.memory!.store(ids, item.html, r);
+        });
+        opts.progress?.(this.done);
+      }
     }
   }
+
+  /**
+   * Waits for the units another run is translating, asking again after a wait that doubles while
+   * nothing comes: its answers are recorded, what this run takes over (the other run's lease ran
+   * out: it died) is sent.
+   */
+  async waitFor(held: Need[], memory: FilesMemory): Promise<void> {
+    let delay = POLL_MS;
+    while (held.length) {
+      await sleep(delay, this.opts.signal);
+      const before = held.length;
+      const next = await this.claim(held, memory);
+      held = next.held;
+      if (next.send.length) await this.send(asWork(next.send));
+      delay = held.length < before ? POLL_MS : Math.min(POLL_MAX_MS, delay * 2);
+      this.opts.progress?.(this.done);
+    }
+  }
+}
+
+export async function translateItems(items: readonly WorkItem[], opts: EngineOptions): Promise<EngineResult> {
+  const run = new FilesRun(opts);
+  if (!opts.memory) await run.send(items);
+  else {
+    // this run's own claims are sent before it waits for another's: two runs each waiting for the
+    // other's texts before sending their own would wait for ever
+    const { send, held } = await run.fromMemory(items, opts.memory);
+    await run.send(asWork(send));
+    await run.waitFor(held, opts.memory);
+  }
+  const { translations, requests, billed, tooLong, memoryHits, partialHits } = run;
   return { translations, requests, billed, tooLong, memoryHits, partialHits };
 }

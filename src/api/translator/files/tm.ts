@@ -53,6 +53,11 @@ export function filesMemory(memory: TranslationMemory, params: (langs: string[])
       rest.forEach((i, j) => (out[i] = answers[j] && fromPlain(texts[j], answers[j]!, protect)));
       return out;
     },
+    async claim(ids, htmls) {
+      const states = await memory.claim(ids, htmls);
+      // a stored answer that fails the unit's check is sent again (and the answer replaces it)
+      return states.map((c, i) => (c === 'held' ? c : 'result' in c && c.result.translations.every((t) => accept(htmls[i], t.text)) ? c.result : 'claimed'));
+    },
     // a translation that fails the check leaves a hole: store() keeps the others
     store: (ids, html, result) => memory.store(ids, html, { ...result, translations: result.translations.map((t) => (typeof t?.text === 'string' && accept(html, t.text) ? t : (undefined as unknown as Translation))) }),
   };

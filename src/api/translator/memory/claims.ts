@@ -13,6 +13,23 @@ export function runOwner(pid = process.pid): string {
   return `${hostname()}:${pid}:${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Whether `owner` (a runOwner name) is a process of this machine that no longer runs: its claims
+ * need not wait for their lease (a run killed with kill -9 and started again goes on at once). A
+ * process of another machine, or one that runs (or whose number another process took since), is
+ * not: its claims hold until their lease runs out.
+ */
+export function ownerGone(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 export class RunClaims {
   /** the keys this run holds and has not written yet */
   private readonly held = new Set<string>();

@@ -103,6 +103,7 @@ export class TranslationMemory {
   /** the commit under way, if any */
   private committing?: Promise<void>;
   private readonly claims: RunClaims;
+  private wasNew = false;
 
   private constructor(
     private readonly backend: MemoryStore,
@@ -122,6 +123,14 @@ export class TranslationMemory {
   /** why the store was lost during the run, and how many answers it did not store since (a PostgreSQL memory opened with whenLost 'go-on') */
   get lost(): { reason: string; notStored: number; perhapsStored: number } | undefined {
     return this.backend.lost;
+  }
+
+  /**
+   * It held nothing when opened (a new memory): what a run could find there is what another run
+   * stored since, which a claim answers as well (so a run claims without looking first).
+   */
+  get fresh(): boolean {
+    return this.wasNew;
   }
 
   /** the name this run's claims carry */
@@ -172,6 +181,7 @@ export class TranslationMemory {
     if (format !== undefined && format !== FORMAT) {
       throw badMemory(this.path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
     }
+    this.wasNew = format === undefined;
     if (this.readOnly || format !== undefined) return false;
     this.queue(META, FORMAT);
     await this.flush();
@@ -291,6 +301,10 @@ export class TranslationMemory {
   async claim(ids: readonly string[], texts: readonly string[]): Promise<Claimed[]> {
     if (this.readOnly) return (await this.recall(ids, texts)).map((r) => r ?? { parts: ids.map(() => undefined), missing: ids.map((_, k) => k) });
     const keys = this.keysOf(ids, texts);
+    // a claim reads the store as a lookup does (a run on a new memory claims without looking first):
+    // what the store holds of what was read is let go of as after lookups, and no claim meets a reopen
+    if (this.backend.relieveDue) await this.relieve();
+    if (this.backend.remapping) await this.backend.remapping;
     const states = await this.claims.claim(keys);
     const n = ids.length;
     const giveUp: string[] = [];

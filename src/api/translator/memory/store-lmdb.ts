@@ -7,12 +7,14 @@
 // A claim (store.ts) is kept under the key it claims, in place of the value that ends it:
 // CLAIM + owner + \0 + the lease's end (unix milliseconds); lookups and scans skip it. Claims are
 // taken in one write transaction per batch (LMDB's writers take turns on the file's lock, so two
-// processes never both take a key).
+// processes never both take a key). A claim of a process of this machine that no longer runs is
+// taken over at once (claims.ts: ownerGone).
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { capYoungGeneration } from '../../../core/heap.js';
 import { UsageError } from '../../../core/errors.js';
 import { badMemory, checkBeforeOpen, errText, lockedPast, openElsewhere, probeLock, type Env } from './checks.js';
+import { ownerGone } from './claims.js';
 import type { ClaimState, MemoryStore, StoredPair } from './store.js';
 
 /** how long a write waits for another process holding the store's write lock */
@@ -189,6 +191,8 @@ export class LmdbStore implements MemoryStore {
   }
 
   claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]> {
+    // (the keys it reads map the store's pages as lookups do: see relieve)
+    this.looked += keys.length;
     const db = this.db;
     const mine = CLAIM + owner + '\0';
     return this.guard(() =>
@@ -199,7 +203,7 @@ export class LmdbStore implements MemoryStore {
         return keys.map((k): ClaimState => {
           const v = db.get(k);
           if (v !== undefined && !isClaim(v)) return { value: v };
-          if (v !== undefined && !v.startsWith(mine) && Number(v.slice(v.lastIndexOf('\0') + 1)) > now) return 'held';
+          if (v !== undefined && !v.startsWith(mine) && Number(v.slice(v.lastIndexOf('\0') + 1)) > now && !ownerGone(v.slice(1, v.lastIndexOf('\0')))) return 'held';
           db.putSync(k, taken);
           return 'claimed';
         });

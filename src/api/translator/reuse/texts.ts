@@ -1,0 +1,125 @@
+// The distinct texts of a run, each once: in memory while they fit the run's budget, on disk (the
+// run's spill) once they no longer do, so that a text seen again at any distance is answered by
+// its first answer instead of being paid for again.
+//
+// In memory, two generations (maps): the newest and the one before. A text found in the older one
+// moves to the newest (a text that keeps coming back stays in memory); when the newest holds half
+// the budget, the older one goes: its answered texts to the spill in one batch, the texts still
+// out (sent, waited for) into the newest. No per-key deletes: a map that only grows stays fast.
+// Without a spill nothing goes (an input too short to need one).
+import type { TranslateResult } from '../../../model/translator.js';
+import type { Spill } from '../spill/spill.js';
+import { newSlot, type Slot } from './types.js';
+
+/**
+ * the heap the distinct texts of a run and their answers may take, about (~27,000 short lines to
+ * two targets): with what a run holds besides, a million-line run peaks at ~120 MB of RSS
+ */
+export const BUDGET = 16 * 1024 * 1024;
+/** a slot, its map entry and an answer's object and array, about (bytes) */
+const ENTRY = 160;
+/** a string's header and a translation's object, about (bytes, beside its characters) */
+const PER_TEXT = 64;
+
+/**
+ * Whether the distinct texts of `items` items of `units` UTF-16 units in all (to `targets`
+ * targets) surely fit the budget: such a run never spills (and needs no spill directory).
+ */
+export function fitsBudget(items: number, units: number, targets: number, budget = BUDGET): boolean {
+  return items * (ENTRY + PER_TEXT * (1 + targets)) + units * 2 * (1 + targets) <= budget / 2;
+}
+
+export class RunTexts {
+  private newest = new Map<string, Slot>();
+  private older = new Map<string, Slot>();
+  private gen = 1;
+  /** what the newest generation takes, about (bytes) */
+  private used = 0;
+  private readonly half: number;
+
+  constructor(
+    budget: number,
+    /** the translations of each answer */
+    private readonly targets: number,
+    private readonly spill?: Spill,
+    /** an estimate's texts have no answers: spilled as texts alone */
+    private readonly answers = true,
+  ) {
+    this.half = budget / 2;
+  }
+
+  /** The slot of `text`, if the run holds it in memory. */
+  get(text: string): Slot | undefined {
+    const s = this.newest.get(text);
+    if (s) return s;
+    const o = this.older.get(text);
+    if (o) this.keep(text, o);
+    return o;
+  }
+
+  /**
+   * The slot of a text the run spilled (its answer read back, in memory again), or undefined when
+   * the run never had it.
+   */
+  fromSpill(text: string, item: number): Slot | undefined {
+    if (!this.spill?.count || !this.spill.mayHold(text)) return undefined;
+    const found = this.spill.get(text);
+    if (!found) return undefined;
+    const slot = newSlot(text, item, found.result ?? ANSWERED);
+    slot.spilled = true;
+    this.add(text, slot);
+    return slot;
+  }
+
+  /** Holds a text new to the run (`slot.text` becomes a copy of its own, see own). */
+  add(text: string, slot: Slot): void {
+    slot.text = own(text);
+    this.keep(slot.text, slot);
+  }
+
+  private keep(text: string, slot: Slot): void {
+    slot.gen = this.gen;
+    this.newest.set(text, slot);
+    this.used += ENTRY + (text.length * 2 + PER_TEXT) * (1 + this.targets);
+  }
+
+  /** Whether the newest generation is full: the older one should go (see rotate). */
+  get full(): boolean {
+    return this.spill !== undefined && this.used >= this.half;
+  }
+
+  /** Lets the older generation go: its answered texts to the spill (one batch), those still out into the newest. */
+  rotate(): void {
+    const texts: string[] = [];
+    const results: (TranslateResult | undefined)[] = [];
+    const out: Slot[] = [];
+    for (const [text, slot] of this.older) {
+      // moved to the newest already
+      if (slot.gen === this.gen) continue;
+      if (slot.result === undefined || slot.parts !== undefined || slot.waiting) out.push(slot);
+      else if (!slot.spilled) {
+        texts.push(text);
+        if (this.answers) results.push(slot.result);
+      }
+    }
+    if (texts.length) this.spill!.add(texts, this.answers ? results : undefined);
+    this.older = this.newest;
+    this.newest = new Map();
+    this.gen++;
+    this.used = 0;
+    for (const slot of out) this.keep(slot.text, slot);
+  }
+}
+
+/**
+ * A copy of `text` that holds nothing else: a line read from the input is a slice of the chunk it
+ * was read in (64 kB), and a text kept for the rest of the run would keep its whole chunk (16 MB
+ * held by 60,000 texts). Joining it to a character flattens it into a string of its own, which
+ * the slice then refers to.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
+/** the answer of an estimate's text read back from the spill (it has none: it counts) */
+export const ANSWERED: TranslateResult = { translations: [] };

@@ -1,0 +1,169 @@
+// The run's spill (src/api/translator/spill/): what a run spills is found again exactly, whatever
+// the number of batches and merges; what it never held is answered without it (the Bloom filter);
+// the directory is the run's alone and is gone once it is closed; a directory that cannot be used
+// is one UsageError naming it.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Spill, SpillFailure } from '../../src/api/translator/spill/spill.js';
+import { TextFilter } from '../../src/api/translator/spill/bloom.js';
+import { H, hashText } from '../../src/api/translator/spill/hash.js';
+import { UsageError } from '../../src/core/errors.js';
+import type { TranslateResult } from '../../src/model/translator.js';
+
+const parents: string[] = [];
+const parent = () => {
+  const d = mkdtempSync(join(tmpdir(), 'vx-spill-test-'));
+  parents.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of parents.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const answer = (text: string, i: number): TranslateResult =>
+  i % 3 === 0
+    ? { translations: [{ text: `[de] ${text}`, to: 'de' }, { text: `[fr] ${text}`, to: 'fr' }] }
+    : i % 3 === 1
+      ? { detectedLanguage: { language: 'en', score: 0.75 }, translations: [{ text: `[de] ${text}`, to: 'de' }] }
+      : { translations: [{ text: `[de]\0${text}`, to: 'de', transliteration: { text: 'x', script: 'Latn' } }] as TranslateResult['translations'] };
+
+describe('the spill', () => {
+  it('finds every text spilled, with its result exactly, across batches and merges', () => {
+    const spill = Spill.open(parent());
+    try {
+      const texts = Array.from({ length: 20_000 }, (_, i) => `text ${i} ${'é'.repeat(i % 7)}`);
+      // 20 batches of 1,000: the runs are merged as they come (a binary counter)
+      for (let b = 0; b < 20; b++) {
+        const batch = texts.slice(b * 1000, (b + 1) * 1000);
+        spill.add(
+          batch,
+          batch.map((t, i) => answer(t, b * 1000 + i)),
+        );
+      }
+      expect(spill.count).toBe(20_000);
+      expect(readdirSync(spill.dir).filter((f) => f.startsWith('run-')).length).toBeLessThanOrEqual(5);
+      for (let i = 0; i < texts.length; i += 7) {
+        expect(spill.mayHold(texts[i])).toBe(true);
+        expect(spill.get(texts[i])).toEqual({ result: answer(texts[i], i) });
+      }
+      let maybe = 0;
+      for (let i = 0; i < 20_000; i++) {
+        const other = `never spilled ${i}`;
+        if (spill.mayHold(other)) {
+          maybe++;
+          expect(spill.get(other)).toBeUndefined();
+        }
+      }
+      // the filter lets through well under 1% of the texts it never held
+      expect(maybe).toBeLessThan(200);
+    } finally {
+      spill.close();
+    }
+  });
+
+  it('a text spilled without a result (an estimate) is found as a text', () => {
+    const spill = Spill.open(parent());
+    try {
+      spill.add(['a', 'b;c', '']);
+      expect(spill.mayHold('b;c') && spill.get('b;c')).toEqual({ result: undefined });
+      expect(spill.mayHold('') && spill.get('')).toEqual({ result: undefined });
+      expect(spill.mayHold('b') ? spill.get('b') : undefined).toBeUndefined();
+    } finally {
+      spill.close();
+    }
+  });
+
+  it('is a directory of its own in the temporary directory, gone once closed', () => {
+    const p = parent();
+    const spill = Spill.open(p);
+    spill.add(['x'], [answer('x', 0)]);
+    expect(readdirSync(p)).toEqual([spill.dir.slice(p.length + 1)]);
+    expect(spill.dir.slice(p.length + 1)).toMatch(/^vx-spill-/);
+    spill.close();
+    spill.close();
+    expect(readdirSync(p)).toEqual([]);
+  });
+
+  it('a temporary directory that cannot be used is one UsageError naming it, and leaves nothing', () => {
+    const p = parent();
+    const file = join(p, 'a-file');
+    writeFileSync(file, '');
+    for (const [dir, why] of [
+      [join(p, 'missing'), 'no such directory'],
+      [file, 'not a directory'],
+    ]) {
+      const e = (() => {
+        try {
+          Spill.open(dir);
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as Error).message).toBe(
+        `the spill directory ${dir} is ${why}: a long input that does not fit the run's memory is deduplicated there; set TMPDIR to another directory (nothing was sent)`,
+      );
+    }
+    expect(readdirSync(p)).toEqual(['a-file']);
+  });
+
+  it('a spill whose directory went away mid-run is a SpillFailure naming it', () => {
+    const p = parent();
+    const spill = Spill.open(p);
+    try {
+      spill.add(['x'], [answer('x', 0)]);
+      // the directory removed under the run: a new run file cannot be made
+      rmSync(spill.dir, { recursive: true });
+      expect(() => spill.add(['y'], [answer('y', 1)])).toThrow(SpillFailure);
+      expect(() => spill.add(['y'], [answer('y', 1)])).toThrow(`the spill directory ${p} is no such directory: the run cannot go on without paying again for texts it sent`);
+    } finally {
+      spill.close();
+    }
+  });
+});
+
+describe('the Bloom filter', () => {
+  it('holds every text added and lets about 0.5% of the others through', () => {
+    const f = new TextFilter(50_000, 1 << 20);
+    for (let i = 0; i < 50_000; i++) {
+      hashText(`in ${i}`);
+      f.add(H.hi, H.lo);
+    }
+    for (let i = 0; i < 50_000; i++) {
+      hashText(`in ${i}`);
+      expect(f.has(H.hi, H.lo)).toBe(true);
+    }
+    let wrong = 0;
+    for (let i = 0; i < 50_000; i++) {
+      hashText(`out ${i}`);
+      if (f.has(H.hi, H.lo)) wrong++;
+    }
+    expect(wrong).toBeLessThan(350);
+  });
+
+  it('grows past its first size: no text it holds is missed', () => {
+    const f = new TextFilter(1000, 1 << 20);
+    for (let i = 0; i < 50_000; i++) {
+      hashText(`in ${i}`);
+      f.add(H.hi, H.lo);
+    }
+    for (let i = 0; i < 50_000; i++) {
+      hashText(`in ${i}`);
+      expect(f.has(H.hi, H.lo)).toBe(true);
+    }
+  });
+
+  it('past its cap the last filter takes every text: still no text it holds is missed', () => {
+    const f = new TextFilter(64, 256);
+    for (let i = 0; i < 5_000; i++) {
+      hashText(`in ${i}`);
+      f.add(H.hi, H.lo);
+    }
+    for (let i = 0; i < 5_000; i++) {
+      hashText(`in ${i}`);
+      expect(f.has(H.hi, H.lo)).toBe(true);
+    }
+  });
+});
