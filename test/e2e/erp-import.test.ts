@@ -1,5 +1,5 @@
 // vx erp <set> import: rows checked first, sent over $batch, one result per row, the journal.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,17 @@ function file(name: string, text: string | Buffer): string {
 }
 const batches = () => e2e.emu.log.filter((e) => e.family === 'erp' && e.method === 'POST' && e.path.endsWith('/$batch'));
 const lines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+/**
+ * The journal as an earlier run left it long enough ago that its requests can no longer be
+ * running on the service (--check-unknown looks up only those): send times and the file's time an hour back.
+ */
+function aged(journal: string): void {
+  const hour = 3_600_000;
+  writeFileSync(journal, readFileSync(journal, 'utf8').replace(/"at":(\d+)/g, (_, at: string) => `"at":${Number(at) - hour}`));
+  const then = (Date.now() - hour) / 1000;
+  utimesSync(journal, then, then);
+}
+
 async function codes(): Promise<string[]> {
   const r = await e2e.run(['erp', 'salespeople', 'list', '--query', '[].code', '-o', 'json']);
   return JSON.parse(r.stdout);
@@ -204,6 +215,7 @@ describe('erp import', () => {
     expect((await e2e.run(['erp', 'salespeople', 'delete', k2.id, '--yes', '--force'])).code).toBe(0);
     const before = readFileSync(`${p}.vx-journal`, 'utf8');
     const n = batches().length;
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(r.stderr).toBe(
       '--check-unknown: 2 rows looked up: 1 found done, 1 not there (sent now), 0 still unknown\n' + `imported 3 rows: 2 created, 1 skipped (done before, per the journal)\njournal: ${p}.vx-journal\n`,
@@ -223,12 +235,13 @@ describe('erp import', () => {
     expect(sent[1][0].body).toEqual({ code: 'K2', displayName: 'Two' });
     expect((await codes()).filter((c) => /^K\d$/.test(c)).sort()).toEqual(['K1', 'K2', 'K3']);
     const hash = (c: string, d: string) => hashFields([c, d]);
-    expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length)).toBe(
+    expect(readFileSync(`${p}.vx-journal`, 'utf8').slice(before.length).replace(/"at":\d+/, '"at":0')).toBe(
       `{"row":2,"hash":"${hash('K1', 'One')}","state":"done","id":"${k1.id}","key":"K1"}\n` +
-        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"sent"}\n` +
+        `{"row":3,"hash":"${hash('K2', 'Two')}","state":"sent","at":0}\n` +
         `{"row":3,"hash":"${hash('K2', 'Two')}","state":"done","id":"${out[1].id}","key":"K2"}\n`,
     );
     // the journal now has every row done: a rerun sends nothing and exits 0
+    aged(`${p}.vx-journal`);
     const again = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(again.code).toBe(0);
     expect(lines(again.stdout).map((x) => x.status)).toEqual(['skipped', 'skipped', 'skipped']);
@@ -241,6 +254,7 @@ describe('erp import', () => {
     const lost = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '-o', 'ndjson']);
     expect(lines(lost.stdout).map((x) => x.status)).toEqual(['unknown', 'unknown']);
     const n = batches().length;
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     const out = lines(r.stdout).sort((a, b) => a.row - b.row);
@@ -265,6 +279,7 @@ describe('erp import', () => {
     expect(lines(lost.stdout).map((x) => [x.row, x.status])).toEqual([[2, 'skipped'], [3, 'unknown']]);
     const before = readFileSync(`${p}.vx-journal`, 'utf8');
     const n = batches().length;
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
@@ -294,6 +309,7 @@ describe('erp import', () => {
     const n = batches().length;
     // the lookup of the first batch is answered with a lost connection: K9 is not provably absent
     e2e.emu.setFaults('erp/POST/reset:1x');
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson', '--retries', '0']);
     expect(r.code).toBe(1);
     const out = lines(r.stdout);
@@ -305,6 +321,7 @@ describe('erp import', () => {
     expect(r.stderr).toContain('2 of 2 rows did not succeed');
     // answered: low1 is not there as written, but the service keeps codes in capitals: not sent; K9 is sent
     const m = batches().length;
+    aged(`${p}.vx-journal`);
     const s = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(s.code).toBe(1);
     const res = lines(s.stdout).sort((a, b) => a.row - b.row);
@@ -321,6 +338,7 @@ describe('erp import', () => {
     const o = file('check-orders.csv', 'customerNumber\n10000\n');
     writeFileSync(`${o}.vx-journal`, [head(o, 'erp sales-orders import'), { row: 2, hash: hashFields(['10000']), state: 'unknown' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
     const k = batches().length;
+    aged(`${o}.vx-journal`);
     const so = await e2e.run(['erp', 'sales-orders', 'import', '--file', o, '--check-unknown', '-o', 'ndjson']);
     expect(so.code).toBe(1);
     expect(lines(so.stdout)).toEqual([
@@ -348,6 +366,7 @@ describe('erp import', () => {
     const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp sales-orders import', company: e2e.env.VX_ERP_COMPANY, input: p };
     writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields(['PO-77', '10000']), state: 'unknown' }, { row: 3, hash: hashFields(['PO-78', '10000']), state: 'unknown' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
     const n = batches().length;
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'sales-orders', 'import', '--file', p, '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).sort((a, b) => a.row - b.row)).toEqual([
@@ -371,6 +390,7 @@ describe('erp import', () => {
     writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields(['I1']), state: 'unknown' }, { row: 3, hash: hashFields(['I2']), state: 'sent' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
     const before = readFileSync(`${p}.vx-journal`, 'utf8');
     e2e.emu.setFaults('erp/POST/hang:1x');
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--check-unknown', '-o', 'ndjson'], {
       onSpawn: (child) => {
         const wait = setInterval(() => {
@@ -399,6 +419,7 @@ describe('erp import', () => {
     const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp salespeople import --update', company: e2e.env.VX_ERP_COMPANY, input: p };
     writeFileSync(`${p}.vx-journal`, [head, { row: 2, hash: hashFields([a.code, 'Checked']), state: 'unknown', id: a.id }, { row: 3, hash: hashFields([b.code, 'Checked']), state: 'sent' }].map((l) => `${JSON.stringify(l)}\n`).join(''));
     const before = readFileSync(`${p}.vx-journal`, 'utf8');
+    aged(`${p}.vx-journal`);
     const r = await e2e.run(['erp', 'salespeople', 'import', '--file', p, '--update', '--check-unknown', '-o', 'ndjson']);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).sort((x, y) => x.row - y.row)).toEqual([

@@ -28,10 +28,11 @@ describe('import hot path', () => {
       fc.property(
         fc.nat(),
         text,
+        fc.nat(),
         fc.constantFrom<RowState>('done', 'failed', 'unknown', 'rolled-back'),
         fc.record({ id: fc.option(text, { nil: undefined }), key: fc.option(text, { nil: undefined }), httpStatus: fc.option(fc.nat(599), { nil: undefined }), code: fc.option(text, { nil: undefined }) }),
-        (row, hash, state, r) => {
-          expect(sentLine(row, hash)).toBe(`${JSON.stringify({ row, hash, state: 'sent' })}\n`);
+        (row, hash, at, state, r) => {
+          expect(sentLine(row, hash, at)).toBe(`${JSON.stringify({ row, hash, state: 'sent', at })}\n`);
           const entry: Record<string, unknown> = { row, hash, state };
           if (r.id) entry.id = r.id;
           if (r.key) entry.key = r.key;

@@ -4,12 +4,12 @@
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import { readAllBytes } from '../../core/input.js';
-import { BATCH_MAX_OPERATIONS, type ErpSet } from '../../model/erp/index.js';
+import { BATCH_MAX_OPERATIONS, MAX_REQUEST_MS, REQUEST_MARGIN_MS, type ErpSet } from '../../model/erp/index.js';
 import type { BatchClient } from './batch.js';
 import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
 import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
 import type { ErpClient } from './client.js';
-import { outcomeLine, sentLine, type Journal } from './journal.js';
+import { outcomeLine, sentLine, type Journal, type JournalEntry } from './journal.js';
 import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row, type RowMode, type RowProblem } from './rows.js';
 
 /** One import: the set, its clients, create or update, and how the batches go. */
@@ -54,26 +54,48 @@ export function planImport(http: Http, r: ImportRun, rows: readonly Row[]): numb
   return ops.length;
 }
 
+/** A time as stderr and the results say it: UTC, to the second. */
+const timeText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/**
+ * Until when the request that carried a row an earlier run sent may still be running on the
+ * service: its send time (for a journal without one, the journal's last write before this run)
+ * plus the longest the service works on a request, and a margin. Before then a lookup can miss a
+ * record the request is about to create, and sending the row again would create it twice.
+ */
+function runningUntil(journal: Journal, prev: JournalEntry): number {
+  return (prev.at ?? journal.writtenBefore) + MAX_REQUEST_MS + REQUEST_MARGIN_MS;
+}
+
 /**
  * What an earlier run did, from the journal: rows done are skipped, failed ones sent again,
- * unknown ones handled by `policy`. A row sent before with other content means the journal is
- * another input's: a usage error, nothing sent.
+ * unknown ones handled by `policy` (with 'check', those whose request may still be running stay
+ * unknown, said until when: `stillRunning`). A row sent before with other content means the
+ * journal is another input's: a usage error, nothing sent.
  */
-function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], policy: UnknownPolicy, results: ResultLog): { send: Row[]; toCheck: UnknownRow[] } {
+function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], policy: UnknownPolicy, results: ResultLog, now: number): { send: Row[]; toCheck: UnknownRow[]; stillRunning: number[] } {
   const send: Row[] = [];
   const toCheck: UnknownRow[] = [];
   const changed: number[] = [];
+  const stillRunning: number[] = [];
   for (const row of rows) {
     const prev = journal.previous.get(row.row);
     if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') send.push(row);
-    else if (prev.hash !== row.hash) changed.push(row.row);
+    // ('' : the hash was lost with a last line cut short)
+    else if (prev.hash !== row.hash && prev.hash !== '') changed.push(row.row);
     else if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
     else if (policy === 'resend') send.push(row);
-    else if (policy === 'check') toCheck.push({ row, id: prev.id });
+    else if (policy === 'check' && runningUntil(journal, prev) <= now) toCheck.push({ row, id: prev.id });
     else {
       const check = checksFor(r.set, r.mode, [row], () => prev.id)[0];
       const key = ownKey(r.set, row);
-      results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), ...(key ? { key } : {}), message: 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)', ...(check ? { check } : {}) });
+      let message = 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)';
+      if (policy === 'check') {
+        const until = runningUntil(journal, prev);
+        stillRunning.push(until);
+        message = `sent by an earlier run${prev.at !== undefined ? ` at ${timeText(prev.at)}` : ''} whose outcome is unknown; its request may still be running on the service until ${timeText(until)} (the service ends a request after at most ${MAX_REQUEST_MS / 60_000} minutes): not looked up and not sent again; run with --check-unknown after that`;
+      }
+      results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), ...(key ? { key } : {}), message, ...(check ? { check } : {}) });
     }
   }
   if (changed.length) {
@@ -83,7 +105,7 @@ function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], polic
       `the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
     );
   }
-  return { send, toCheck };
+  return { send, toCheck, stillRunning };
 }
 
 /** The record's own key as the row gives it (its humanKey field, or the key that finds it on update), when the answer did not. */
@@ -140,7 +162,8 @@ class Outcomes {
   /** The `sent` lines of a batch about to leave, with the outcomes learned before it. */
   sent(rows: readonly Row[]): void {
     let text = this.learned;
-    for (const row of rows) text += sentLine(row.row, row.hash);
+    const at = Date.now();
+    for (const row of rows) text += sentLine(row.row, row.hash, at);
     this.journal.appendLines(text);
     this.learned = '';
   }
@@ -217,7 +240,11 @@ function invalidRows(problems: readonly RowProblem[]): RowProblem[] {
  * `checks` are the commands that tell whether the rows with an unknown outcome were done.
  */
 export async function importRows(r: ImportRun, journal: Journal, parsed: ParsedRows, policy: UnknownPolicy, results: ResultLog, info: (line: string) => void): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
-  const { send, toCheck } = fromJournal(r, journal, parsed.rows, policy, results);
+  const { send, toCheck, stillRunning } = fromJournal(r, journal, parsed.rows, policy, results, Date.now());
+  if (stillRunning.length) {
+    const n = stillRunning.length;
+    info(`--check-unknown: ${n} row${n === 1 ? '' : 's'} sent by an earlier run may still be running on the service (it ends a request after at most ${MAX_REQUEST_MS / 60_000} minutes): left unknown, neither looked up nor sent; run again after ${timeText(stillRunning.reduce((a, b) => Math.max(a, b), 0))}`);
+  }
   for (const p of invalidRows(parsed.problems)) results.add({ row: p.row, status: 'invalid', message: p.message });
   const out = new Outcomes(r, journal, results);
   for (const x of send) out.byRow[x.row] = x;

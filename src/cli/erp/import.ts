@@ -54,6 +54,7 @@ export async function run(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void
     return;
   }
   const journal = openJournal(set, opts, client.company);
+  for (const note of journal.notes) ctx.info(note);
   if (journal.created) tellCreated(ctx, `created ${journal.path}: the journal of this import (each row's outcome; a rerun goes on from it), and ${journal.path}.lock while it runs`);
   const results = new Results(ctx, parsed.total, set);
   // outcomes go to the journal as they come: a reader of the results that goes away (`| head`)

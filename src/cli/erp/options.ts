@@ -51,8 +51,8 @@ export const importOptions = (set: ErpSet) =>
     opt('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`),
     opt('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)'),
     opt('--journal <file>', "where each row's outcome is recorded, so a rerun skips what was done (default: <file>.vx-journal)"),
-    opt('--check-unknown', 'look up the rows whose outcome an earlier run could not learn: those found are journaled done, those the service shows it lacks are sent'),
-    opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn (on create, those it did are created twice: --check-unknown is the safe way)'),
+    opt('--check-unknown', 'look up the rows whose outcome an earlier run could not learn, once their request cannot be running on the service any more (11 minutes after it was sent): those found are journaled done, those the service shows it lacks are sent'),
+    opt('--resend-unknown', 'send again the rows whose outcome an earlier run could not learn (on create, those it did are created twice: --check-unknown looks them up first)'),
   ] as const;
 export const EXPORT = [
   opt('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\""),

@@ -12,3 +12,10 @@ export function collectionPath(set: ErpSet, company?: string): string {
 /** operations one `$batch` request may hold */
 export const BATCH_MAX_OPERATIONS = 100;
 
+/**
+ * the longest the service works on one request: it ends one that runs 10 minutes with 504 Gateway
+ * Timeout (the platform's "Current API limits"; an OData operation times out after 8)
+ */
+export const MAX_REQUEST_MS = 10 * 60_000;
+/** added to it before a request is taken for over: the two machines' clocks, and the wait of a request queued behind the 5 a user may have running */
+export const REQUEST_MARGIN_MS = 60_000;
