@@ -1,6 +1,7 @@
 // Every example printed by `--help` that can run unattended runs, as written, against the emulator
 // (a `vx` on PATH, the emulator's VX_* variables, a scratch directory): an example that fails is a
-// user's first command failing. The examples of README.md and docs/ are run by
+// user's first command failing. One vx command (or `echo … | vx …`) runs in-process, read as the
+// shell reads it; lines that need a shell (pipes into other programs, emulator exec) are spawned. The examples of README.md and docs/ are run by
 // test/unit/docs-examples.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { runVxInProc } from '../helpers/inproc.js';
+import { inProcess } from '../helpers/shell-line.js';
 import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator({ resetEach: false });
@@ -62,14 +65,21 @@ describe('help examples', () => {
             resolve({ code, stderr });
           });
         });
+      let spawned = 0;
+      const run = (line: string) => {
+        const simple = inProcess(line, env, dir);
+        if (simple) return runVxInProc(simple.argv, { cwd: dir, configDir: cfg, env, input: simple.stdin ?? '', timeoutMs: 25_000 });
+        spawned++;
+        return sh(line);
+      };
       // the profiles the profile and auth examples name
-      for (const p of ['staging', 'old']) expect((await sh(`vx -p ${p} profile set output json`)).code).toBe(0);
+      for (const p of ['staging', 'old']) expect((await run(`vx -p ${p} profile set output json`)).code).toBe(0);
       const failed: string[] = [];
       let ran = 0;
       for (const line of examples()) {
         if (skipReason(line, hasJq)) continue;
         ran++;
-        const r = await sh(line);
+        const r = await run(line);
         // a destructive example without --yes asks at a terminal; without one it must say so (exit 2)
         const asks = r.code === 2 && /confirmation needed; pass --yes/.test(r.stderr);
         // health check answers with monitoring-plugin codes: 1 warning and 2 critical are answers too
@@ -78,6 +88,8 @@ describe('help examples', () => {
       }
       expect(failed).toEqual([]);
       expect(ran).toBeGreaterThan(90);
+      // spawning costs ~0.3 s a line: the examples are simple enough to run in-process
+      expect(spawned).toBeLessThan(15);
     } finally {
       removeDir(dir);
     }

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 /** Words of a simple command line, or undefined when it needs a shell (pipes, redirections, globs, substitutions). */
 function words(line: string, env: Record<string, string>, cwd: string): string[] | undefined {
   const out: string[] = [];
+  // words holding an unquoted `*` are matched against file names; a quoted one ('*') is kept as is
+  const globbed = new Set<number>();
   let cur: string | undefined;
   const expand = (s: string) => s.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (_, n: string) => env[n] ?? '');
   for (let i = 0; i < line.length; i++) {
@@ -27,7 +29,10 @@ function words(line: string, env: Record<string, string>, cwd: string): string[]
       if (cur !== undefined) out.push(cur);
       cur = undefined;
     } else if (c === '#' && cur === undefined) break;
-    else if (c === '*' && cur !== undefined && !cur.includes('*') && !line.slice(i + 1).split(' ')[0]!.includes('/')) cur += c;
+    else if (c === '*' && cur !== undefined && !cur.includes('*') && !line.slice(i + 1).split(' ')[0]!.includes('/')) {
+      cur += c;
+      globbed.add(out.length);
+    }
     else if ('|&;<>(){}*?[`~'.includes(c) || (c === '$' && line[i + 1] === '(')) return undefined;
     else if (c === '$') {
       const m = /^\$\{?([A-Z_][A-Z0-9_]*)\}?/.exec(line.slice(i))!;
@@ -36,12 +41,11 @@ function words(line: string, env: Record<string, string>, cwd: string): string[]
     } else cur = (cur ?? '') + (c === '\\' ? line[++i] : c);
   }
   if (cur !== undefined) out.push(cur);
-  return out.flatMap((w) => glob(w, cwd));
+  return out.flatMap((w, n) => (globbed.has(n) ? glob(w, cwd) : [w]));
 }
 
 /** `locales/en/*.json`: one `*` in a file name, matched in the working directory `cwd`, as sh does (sorted; kept as is when nothing matches). */
 function glob(word: string, cwd: string): string[] {
-  if (!word.includes('*')) return [word];
   const slash = word.lastIndexOf('/');
   const dir = slash < 0 ? '' : word.slice(0, slash + 1);
   const [head, tail] = word.slice(slash + 1).split('*') as [string, string];
