@@ -58,6 +58,26 @@ describe('the PostgreSQL client is loaded only for a PostgreSQL memory', () => {
   });
 });
 
+describe('a PostgreSQL memory URL in a profile', () => {
+  it('profile show and get never print its password: the table and -o json, from the profile or VX_TRANSLATE_MEMORY', async () => {
+    const url = 'postgres://ci:pw-in-profile-7@db.example:5432/l10n?sslmode=require';
+    expect((await e2e.run(['profile', 'set', 'translate.memory', url])).code).toBe(0);
+    try {
+      const table = await e2e.run(['profile', 'show', '-o', 'table']);
+      expect(table.stdout).toMatch(/^translate\.memory\s+postgres:\/\/\*\*\*@db\.example:5432\/l10n\?sslmode=require\s+profile$/m);
+      const json = await e2e.run(['profile', 'show', '-o', 'json']);
+      expect((JSON.parse(json.stdout) as { settings: { key: string }[] }).settings.find((r) => r.key === 'translate.memory')).toEqual({ key: 'translate.memory', value: 'postgres://***@db.example:5432/l10n?sslmode=require', source: 'profile' });
+      const get = await e2e.run(['profile', 'get', 'translate.memory']);
+      expect(get.stdout).toBe('postgres://***@db.example:5432/l10n?sslmode=require\n');
+      const env = await e2e.run(['profile', 'show', '-o', 'table'], { env: { VX_TRANSLATE_MEMORY: url.replace('pw-in-profile-7', 'pw-in-env-8') } });
+      expect(env.stdout).toMatch(/^translate\.memory\s+postgres:\/\/\*\*\*@db\.example:5432\/l10n\?sslmode=require\s+env VX_TRANSLATE_MEMORY$/m);
+      for (const r of [table, json, get, env]) expect(r.stdout + r.stderr).not.toMatch(/pw-in-/);
+    } finally {
+      await e2e.run(['profile', 'unset', 'translate.memory']);
+    }
+  });
+});
+
 describe('a PostgreSQL memory out of reach at the start', () => {
   it('one line naming host and port, exit 7, nothing sent; --memory-optional goes on without it, saying so', async () => {
     const port = await closedPort();
@@ -147,9 +167,13 @@ describe.runIf(PG_URL)('a PostgreSQL memory', () => {
     expect(body(tmx2)).toBe(body(tmx));
     const shown = url.replace('postgres@', '***@');
     expect((await e2e.run(['translate', 'memory', 'copy', url, url])).stderr).toBe(`vx: ${shown} and ${shown} are the same memory: nothing was copied\n`);
+    // the same database however the URL says it (another user, no sslmode)
+    const other = urlOf({ user: 'someone', query: '' }, url);
+    expect((await e2e.run(['translate', 'memory', 'copy', url, other])).stderr).toBe(`vx: ${shown} and ${other.replace('someone@', '***@')} are the same memory: nothing was copied\n`);
     // import into a third, prune from it
     const url3 = await freshDatabase();
-    const imp = await e2e.run(['translate', 'memory', 'import', tmx, '--memory', url3, '-o', 'json']);
+    // (a password in the URL is not printed: the server trusts the test's user and ignores it)
+    const imp = await e2e.run(['translate', 'memory', 'import', tmx, '--memory', urlOf({ password: 'pw-import-9' }, url3), '-o', 'json']);
     expect([imp.code, JSON.parse(imp.stdout)]).toEqual([0, { imported: 6, memory: url3 }]);
     const pruned = await e2e.run(['translate', 'memory', 'prune', '--memory', url3, '--to', 'fr', '--yes', '-o', 'json']);
     expect([pruned.code, JSON.parse(pruned.stdout)]).toEqual([0, { removed: 3, remaining: 3, memory: url3 }]);

@@ -3,7 +3,7 @@
 import { signInRows } from '../../api/auth/status.js';
 import type { Ctx } from '../../core/context.js';
 import { isTable } from '../../core/output/index.js';
-import { redact } from '../../core/redact.js';
+import { shownValue } from '../../core/config/index.js';
 
 export interface SettingRow {
   key: string;
@@ -18,7 +18,7 @@ export function settingRow(ctx: Ctx, key: string, name?: string): SettingRow {
   const def = ctx.config.def(key);
   const r = ctx.config.resolveIn(name, key);
   if (!r) return { key, value: null, source: null };
-  const value = def?.secret ? '********' : def?.url ? redact(r.value) : r.value;
+  const value = shownValue(def, r.value);
   return { key, value, source: r.source === 'env' ? `env ${r.origin}` : r.source };
 }
 

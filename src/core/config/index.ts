@@ -20,9 +20,12 @@ export { lockHolderAlive } from './lock.js';
 export { defaultConfigDir } from './files.js';
 export { PROFILE_NAME, type ProfileData, type Resolved, type Source, type StoreData } from './store.js';
 
-/** A setting's value as `profile show` prints it: a secret masked, a `user:password@` in an address hidden. */
-function shownValue(def: Pick<SettingDef, 'secret' | 'url'> | undefined, value: unknown): string {
-  return def?.secret ? maskSecret(value as string) : def?.url ? redact(String(value)) : String(value);
+/**
+ * A setting's value as `profile show` prints it: a secret masked; in any other, a `user:password@`
+ * of an address hidden (an endpoint, or a translation memory's postgres:// URL) and any known secret.
+ */
+export function shownValue(def: Pick<SettingDef, 'secret'> | undefined, value: unknown): string {
+  return def?.secret ? maskSecret(value as string) : redact(String(value));
 }
 
 export function maskSecret(value: string | undefined): string {

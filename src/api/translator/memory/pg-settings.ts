@@ -102,6 +102,15 @@ export function pgSettings(raw: string, env: Env = {}): PgSettings {
   return settings;
 }
 
+/** Whether two URLs name one database (the same host, port and database, whoever connects and however). */
+export function sameDatabase(a: string, b: string, env: Env = {}): boolean {
+  const at = (url: string) => {
+    const s = pgSettings(url, env);
+    return `${s.host.toLowerCase()}:${s.port}/${s.database}`;
+  };
+  return at(a) === at(b);
+}
+
 function osUser(): string {
   try {
     return userInfo().username;

@@ -3,7 +3,7 @@
 import { fmt } from '../../../api/translator/batcher.js';
 import { TranslationMemory } from '../../../api/translator/memory/index.js';
 import { memoryLocation } from '../../../api/translator/run-settings.js';
-import { isPostgresUrl } from '../../../api/translator/memory/pg-settings.js';
+import { isPostgresUrl, sameDatabase } from '../../../api/translator/memory/pg-settings.js';
 import type { Ctx } from '../../../core/context.js';
 import { sameFile } from '../../../core/input.js';
 import { InterruptedError, UsageError } from '../../../core/errors.js';
@@ -12,7 +12,7 @@ import type { MemoryCopyOptions } from '../options.js';
 export async function run(ctx: Ctx, _opts: MemoryCopyOptions, fromArg: string, toArg: string): Promise<void> {
   const from = memoryLocation(fromArg, '<from>');
   const to = memoryLocation(toArg, '<to>');
-  if (isPostgresUrl(from) ? from === to : !isPostgresUrl(to) && sameFile(from, to)) throw new UsageError(`${fromArg} and ${toArg} are the same memory: nothing was copied`);
+  if (isPostgresUrl(from) ? isPostgresUrl(to) && sameDatabase(from, to, ctx.env) : !isPostgresUrl(to) && sameFile(from, to)) throw new UsageError(`${fromArg} and ${toArg} are the same memory: nothing was copied`);
   const open = { env: ctx.env, debug: (m: string) => ctx.debug(m) };
   const source = await TranslationMemory.open(from, { ...open, readOnly: true });
   try {

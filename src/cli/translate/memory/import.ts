@@ -29,5 +29,6 @@ export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Pr
   } finally {
     await mem.close();
   }
-  await ctx.print({ imported, memory: path }, { notTTY: 'json' });
+  // the memory as messages name it (a URL's password left out)
+  await ctx.print({ imported, memory: mem.path }, { notTTY: 'json' });
 }
