@@ -147,7 +147,8 @@ async function fourAtOnce(server, dir, url, { runs = 4, perRun = 50_000, shared 
   report(`translate memory in PostgreSQL, the ${runs} runs again: billed characters + 1 (goal 0)`, server.stats.billed - again + 1, 1, 1, { unit: 'chars+1' });
 }
 
-export async function translatePostgres() {
+/** `parts`: which cases (`one`, `four`; `node bench/translate-postgres.mjs four` runs the 4 runs at once alone) */
+export async function translatePostgres(parts = ['one', 'four']) {
   const dir = mkdtempSync(join(tmpdir(), 'vx-bench-pg-'));
   const server = await billingServer();
   let pg;
@@ -160,8 +161,8 @@ export async function translatePostgres() {
     return;
   }
   try {
-    await oneRun(server, dir, pg.url);
-    await fourAtOnce(server, dir, pg.url);
+    if (parts.includes('one')) await oneRun(server, dir, pg.url);
+    if (parts.includes('four')) await fourAtOnce(server, dir, pg.url);
   } finally {
     await pg.stop();
     await server.close();
@@ -169,4 +170,4 @@ export async function translatePostgres() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await translatePostgres();
+if (import.meta.url === `file://${process.argv[1]}`) await translatePostgres(process.argv.length > 2 ? process.argv.slice(2) : undefined);
