@@ -8,6 +8,7 @@ import type { Config } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { sameFile } from '../../core/input.js';
 import { characterCount } from '../../model/families.js';
+import { writeProblem } from './memory/checks.js';
 import { isPostgresUrl } from './memory/pg-settings.js';
 import { TranslationMemory, type OpenMemoryOptions } from './memory/index.js';
 
@@ -61,13 +62,16 @@ export interface RunSettings {
   memory?: string;
   /** --memory-optional: a memory that cannot be opened is left out (said), not an error */
   memoryOptional?: boolean;
+  /** --memory-read-only: the memory is read, nothing stored in it */
+  memoryReadOnly?: boolean;
   perMinute?: number;
   budget?: number;
 }
 
 /** The run's pay-once settings: the memory file (flag, else profile), the known rate, the budget. */
-export function runSettings(src: SettingsSource, opts: { memory?: string; memoryOptional?: boolean; maxCharsPerMinute?: string; budget?: string; out?: string }): RunSettings {
+export function runSettings(src: SettingsSource, opts: { memory?: string; memoryOptional?: boolean; memoryReadOnly?: boolean; maxCharsPerMinute?: string; budget?: string; out?: string }): RunSettings {
   const memory = memoryPath(src, opts.memory);
+  if (opts.memoryReadOnly && memory === undefined) throw new UsageError('--memory-read-only needs a translation memory: give --memory <path> or set translate.memory; nothing was sent');
   if (memory !== undefined) notOverMemory(opts.out, memory);
   const fromProfile = opts.maxCharsPerMinute === undefined ? src.config.resolve('translate.maxRate') : undefined;
   // a bad value names where it came from: the variable, or the profile
@@ -75,7 +79,7 @@ export function runSettings(src: SettingsSource, opts: { memory?: string; memory
   const perMinute = characters(where, opts.maxCharsPerMinute ?? fromProfile?.value);
   // (--budget 0: nothing billed, only what the memory holds)
   const budget = characters('--budget', opts.budget, 0);
-  return { memory, memoryOptional: opts.memoryOptional === true, perMinute, budget };
+  return { memory, memoryOptional: opts.memoryOptional === true, memoryReadOnly: opts.memoryReadOnly === true, perMinute, budget };
 }
 
 /**
@@ -96,17 +100,34 @@ export interface RunMemoryOptions {
   debug?(message: string): void;
   /** --memory-optional: a memory that cannot be opened is left out, said, and the run goes on */
   optional?: boolean;
+  /** --memory-read-only: read it, store nothing */
+  readOnly?: boolean;
+  /** the permissions a new memory file gets: its sources' (modeOfSources) */
+  mode?: number;
 }
 
 /**
- * Opens a run's memory, if it has one. A run that only looks (--estimate, --dry-run) only reads it,
- * and a memory file that does not exist yet holds nothing: it is not created. A PostgreSQL memory
+ * Opens a run's memory, if it has one. A run that only looks (--estimate, --dry-run) or is told so
+ * (--memory-read-only) only reads it, and a memory file that does not exist yet holds nothing: it
+ * is not created. A memory file the user may read but not write (another user's, a read-only
+ * disk) is only read too, said once: its hits still save their characters. A PostgreSQL memory
  * lost during the run leaves the run to go on without it (closeRunMemory says what was not stored).
  */
 export async function openRunMemory(path: string | undefined, onlyLooking: boolean, o: RunMemoryOptions): Promise<TranslationMemory | undefined> {
-  if (path === undefined || (onlyLooking && !isPostgresUrl(path) && !existsSync(path))) return undefined;
+  if (path === undefined) return undefined;
+  let readOnly = onlyLooking || o.readOnly === true;
+  if (!isPostgresUrl(path)) {
+    if (!existsSync(path)) {
+      if (o.readOnly && !onlyLooking) o.warn(`translation memory ${path} does not exist: nothing to read (--memory-read-only creates none)`);
+      if (readOnly) return undefined;
+    } else if (!readOnly) {
+      const why = writeProblem(path);
+      if (why) o.warn(`translation memory ${path}: ${why}: it is only read in this run (what it holds is used, new answers are not stored; --memory-read-only says so without this note)`);
+      readOnly = why !== undefined;
+    }
+  }
   try {
-    return await TranslationMemory.open(path, { readOnly: onlyLooking, env: o.env, leaseMs: leaseMs(o.env), whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
+    return await TranslationMemory.open(path, { readOnly, mode: o.mode, env: o.env, leaseMs: leaseMs(o.env), whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
   } catch (e) {
     if (!o.optional) throw e;
     o.warn(`${(e as Error).message}; going on without it (--memory-optional): every text is sent, no answer is stored`);

@@ -58,6 +58,7 @@ const IGNORED_BY_CHECK = [
   ['concurrency', '--concurrency'],
   ['traceId', '--trace-id'],
   ['memory', '--memory'],
+  ['memoryReadOnly', '--memory-read-only'],
   ['maxCharsPerMinute', '--max-chars-per-minute'],
   ['budget', '--budget'],
 ] as const satisfies readonly (readonly [keyof FilesOptions, string])[];

@@ -16,6 +16,7 @@ import { parseConcurrency, parseParams, type TranslateParams } from '../../api/t
 import { runSettings } from '../../api/translator/run-settings.js';
 import type { Ctx } from '../../core/context.js';
 import { ExitStatus, InterruptedError, OutputError, VxError } from '../../core/errors.js';
+import { modeOfSources } from '../../core/output/index.js';
 import { serviceLanguage } from '../../model/translator.js';
 import { checkNaming, protectOf, readingOf, refuseOptions } from './files-checks.js';
 import { LanguageBars } from './language-bars.js';
@@ -74,6 +75,7 @@ async function translate(ctx: Ctx, opts: FilesOptions, { plans, needs, params, c
       protect,
       signal: ctx.signal,
       progress: (done) => bars?.update(perLang(done)),
+      mode: modeOfSources(plans.map((p) => p.path)),
     });
   } catch (e) {
     // --dry-run: the requests up to the budget's stop, then the stop, as the run would meet it

@@ -7,6 +7,7 @@ import { opt, type OptionsOf } from '../define.js';
 // a run's memory: a file, or a PostgreSQL database shared by a team
 const MEMORY_RUN = opt('--memory <path|url>', 'translation memory: a file, or postgres://user@host:port/db (shared); what it holds is not sent, what is sent is stored (default: the translate.memory setting)');
 const MEMORY_OPTIONAL = opt('--memory-optional', 'a memory that cannot be opened (a database out of reach) is left out, with a warning, instead of stopping the run');
+const MEMORY_READ_ONLY = opt('--memory-read-only', 'only read the translation memory: its hits are used, nothing new is stored (a memory file you may not write is read so anyway)');
 
 export const TRANSLATE_OPTIONS = [
   opt('--to <lang>', 'target language (repeatable, or comma-separated: --to de,fr); required', { repeat: true }),
@@ -29,6 +30,7 @@ export const TRANSLATE_OPTIONS = [
   opt('--out <file>', 'write the results to this file (it appears only when complete; default format text; - is standard output)'),
   MEMORY_RUN,
   MEMORY_OPTIONAL,
+  MEMORY_READ_ONLY,
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
   opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)'),
@@ -63,6 +65,7 @@ export const FILE_OPTIONS = [
   opt('--trace-id <guid>', 'X-ClientTraceId sent with every request (default: a fresh GUID per request)'),
   MEMORY_RUN,
   MEMORY_OPTIONAL,
+  MEMORY_READ_ONLY,
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6, nothing written)'),
 ] as const;

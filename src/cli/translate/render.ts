@@ -17,6 +17,8 @@ import type { TranslateResult } from '../../model/translator.js';
 export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget'> {
   format: Format;
   out?: string;
+  /** the permissions of a new --out file (its source's) */
+  newMode?: number;
   whole?: boolean;
 }
 
@@ -79,7 +81,7 @@ function debugLine(ctx: Ctx, params: TranslateParams): (b: Batch, o: BatchOutcom
 }
 
 export async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: RenderOptions): Promise<void> {
-  const sink = run.out !== undefined ? await atomicFileSink(run.out) : ctx.stdoutSink(run.format);
+  const sink = run.out !== undefined ? await atomicFileSink(run.out, { newMode: run.newMode }) : ctx.stdoutSink(run.format);
   const out = new Output(ctx, params, run, sink);
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total, env: ctx.env }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);

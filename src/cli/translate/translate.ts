@@ -12,7 +12,7 @@ import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { openTextSource, sameFile } from '../../core/input.js';
 import { tmpdir } from 'node:os';
-import { outFile, type Format } from '../../core/output/index.js';
+import { modeOfSources, outFile, type Format } from '../../core/output/index.js';
 import type { Assert, Covers } from '../define.js';
 import type { TranslateOptions } from './options.js';
 import { render } from './render.js';
@@ -76,6 +76,8 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   const settings = runSettings(ctx, opts);
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
+  // what vx makes of a private file (--out, a new memory) is private too
+  const newMode = opts.file !== undefined && opts.file !== '-' ? modeOfSources([opts.file]) : undefined;
   let memory;
   let spill;
   let failed = false;
@@ -84,7 +86,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     const budget = runBudget(ctx.env);
     spill = runSpill(input, params.to.length, ctx.envVar('TMPDIR') || tmpdir(), budget);
     // --estimate and --dry-run only read the memory
-    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional });
+    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional, readOnly: settings.memoryReadOnly, mode: newMode });
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
@@ -96,7 +98,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     const client = await TranslatorClient.open(ctx.http, ctx.config, params);
     if (ctx.http.dryRun) return await dryRun(ctx, client, input, planned).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
-    await render(ctx, client, params, input, { concurrency, format, out: opts.out, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
+    await render(ctx, client, params, input, { concurrency, format, out: opts.out, newMode, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
   } catch (e) {
     failed = true;
     throw e;

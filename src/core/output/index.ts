@@ -13,7 +13,7 @@ export { renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './pl
 export { isBlank, renderTable } from './table.js';
 export { displayWidth, loadTextWidth, truncateToWidth, wrapToWidth } from './width.js';
 export { STREAMABLE, StreamRenderer } from './stream.js';
-export { atomicFileSink, outFile, streamSink, type ResultSink } from './sink.js';
+export { atomicFileSink, modeOfSources, outFile, streamSink, type ResultSink } from './sink.js';
 
 export async function render(value: unknown, format: Format, opts: RenderOptions = {}): Promise<string> {
   if (isTable(format)) await loadTextWidth();

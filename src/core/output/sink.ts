@@ -1,4 +1,5 @@
 // Where results go: standard output, or a file written whole or not at all.
+import { statSync } from 'node:fs';
 import { isVxError, OutputError, UsageError } from '../errors.js';
 
 /** Where results go: stdout, or a file that appears under its name only when complete. */
@@ -58,13 +59,32 @@ export function streamSink(stream: NodeJS.WritableStream): ResultSink {
  * it (a full disk) comes after the requests were made: exit 1 (`OutputError`), and the caller says
  * what was sent.
  */
-export async function atomicFileSink(path: string, opts: { randomName?: () => string } = {}): Promise<ResultSink> {
+export async function atomicFileSink(path: string, opts: { randomName?: () => string; newMode?: number } = {}): Promise<ResultSink> {
   const fail = (e: unknown): UsageError => new UsageError(`cannot write ${path}: ${fileProblem(e)}`);
   const failedWrite = (e: unknown): OutputError => (isVxError(e) ? (e as OutputError) : new OutputError(`cannot write ${path}: ${fileProblem(e)}; the file was not kept`));
   const place = await placeOf(path, fail);
   if ('sink' in place) return place.sink;
-  const { tmp, file } = await openTemporary(place.target, place.mode, fail, opts.randomName);
+  const { tmp, file } = await openTemporary(place.target, place.mode, fail, opts.randomName, opts.newMode);
   return renamingSink(file, tmp, place.target, failedWrite);
+}
+
+/**
+ * The permissions a new file made from these files gets (`newMode` of atomicFileSink): the read
+ * and write bits all of them share, so that a private source (0600) makes a private target, not
+ * one the umask leaves readable by all (0644). Undefined when none is a file vx can look at
+ * (standard input, arguments).
+ */
+export function modeOfSources(paths: readonly string[]): number | undefined {
+  let mode: number | undefined;
+  for (const p of paths) {
+    try {
+      const st = statSync(p);
+      if (st.isFile()) mode = (mode ?? 0o666) & st.mode & 0o666;
+    } catch {
+      // not a file to follow
+    }
+  }
+  return mode;
 }
 
 /**
@@ -100,6 +120,7 @@ async function openTemporary(
   mode: number | undefined,
   fail: (e: unknown) => UsageError,
   randomName?: () => string,
+  newMode?: number,
 ): Promise<{ tmp: string; file: import('node:fs').WriteStream }> {
   const { createWriteStream, fchmodSync } = await import('node:fs');
   const { basename, dirname, join } = await import('node:path');
@@ -108,7 +129,8 @@ async function openTemporary(
   let out: import('node:fs').WriteStream | undefined;
   for (let attempt = 0; !out; attempt++) {
     tmp = join(dirname(target), `.${basename(target)}.${randomName?.() ?? randomBytes(6).toString('hex')}.tmp`);
-    const stream = createWriteStream(tmp, { flags: 'wx', mode: mode ?? 0o666 });
+    // a new file: its sources' permissions when given (narrowed by the umask, as any new file)
+    const stream = createWriteStream(tmp, { flags: 'wx', mode: mode ?? newMode ?? 0o666 });
     try {
       await new Promise<void>((resolve, reject) => {
         stream.once('open', () => resolve());

@@ -4,6 +4,7 @@ import { renameSync, unlinkSync } from 'node:fs';
 import { mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InterruptedError, OutputError } from '../../../core/errors.js';
+import { modeOfSources } from '../../../core/output/index.js';
 import { createdNote } from '../memory/index.js';
 import type { FileWrite } from './merge.js';
 
@@ -13,7 +14,7 @@ import type { FileWrite } from './merge.js';
  * the renames themselves run without yielding, so Ctrl-C cannot stop them half way. As --out's
  * atomicFileSink (core/output/): the temporary file is created with O_EXCL (never through a link
  * planted at its name), a target that is a symbolic link keeps pointing at its file (the new
- * content replaces that file) and an existing file keeps its mode.
+ * content replaces that file) and an existing file keeps its mode; a new one gets its source's.
  */
 export async function commitFiles(writes: readonly FileWrite[], signal: AbortSignal): Promise<void> {
   const temps: { tmp: string; path: string }[] = [];
@@ -53,11 +54,13 @@ async function writeTemp(w: FileWrite, temps: { tmp: string; path: string }[]): 
   const path = existing ? await realpath(w.path) : w.path;
   // (its permissions; never set-user-ID, set-group-ID or sticky, as atomicFileSink)
   const mode = existing ? existing.mode & 0o777 : undefined;
+  // a new file gets its source's permissions (a private source, a private target), narrowed by the umask
+  const newMode = w.modeFrom !== undefined ? modeOfSources([w.modeFrom]) : undefined;
   let file: FileHandle | undefined;
   let tmp = '';
   for (let attempt = 0; !file; attempt++) {
     tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-    file = await open(tmp, 'wx', mode ?? 0o666).catch((e: NodeJS.ErrnoException) => {
+    file = await open(tmp, 'wx', mode ?? newMode ?? 0o666).catch((e: NodeJS.ErrnoException) => {
       // a name taken meanwhile (or a planted link): another random name
       if (e.code !== 'EEXIST' || attempt >= 8) throw cannot(e);
       return undefined;

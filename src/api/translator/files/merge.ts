@@ -27,6 +27,8 @@ export interface FileWrite {
   path: string;
   /** text (UTF-8), or the bytes of a format with its own charset */
   text: string | Uint8Array;
+  /** the source whose permissions the file gets when it is new */
+  modeFrom?: string;
 }
 
 export interface Merged {
@@ -61,9 +63,9 @@ export function mergeTargets(plans: readonly SourcePlan[], result: MergeContext[
       merged.summaries.push(summary);
     }
     const first = p.langs[0];
-    if (inPlace !== undefined && first.existing?.text !== inPlace) merged.writes.push({ path: first.path, text: encodeTarget(p, inPlace) });
+    if (inPlace !== undefined && first.existing?.text !== inPlace) merged.writes.push({ path: first.path, text: encodeTarget(p, inPlace), modeFrom: p.path });
     const lockText = renderLock(lock);
-    if (lockText !== p.lockText) merged.writes.push({ path: p.lockPath, text: lockText });
+    if (lockText !== p.lockText) merged.writes.push({ path: p.lockPath, text: lockText, modeFrom: p.path });
   }
   return merged;
 }
@@ -130,7 +132,7 @@ function mergeLanguage(mc: MergeContext, p: SourcePlan, l: LangPlan, base?: stri
   sum.removed = Object.keys(before).filter((k) => !keys.has(k)).length;
   const language: LockLanguage = { target: relative(dirname(p.lockPath), l.path).split(sep).join('/'), units, ...(order ? { order } : {}) };
   const changed = !l.existing || l.existing.text !== body || l.existing.bom !== p.bom;
-  return { write: changed ? { path: l.path, text: encodeTarget(p, body) } : undefined, summary: sum, language, body };
+  return { write: changed ? { path: l.path, text: encodeTarget(p, body), modeFrom: p.path } : undefined, summary: sum, language, body };
 }
 
 /**

@@ -36,6 +36,8 @@ export interface FilesRunOptions {
   signal: AbortSignal;
   /** units done so far per service language */
   progress?(done: ReadonlyMap<string, number>): void;
+  /** the permissions a new memory file gets (its sources') */
+  mode?: number;
 }
 
 export interface FilesTranslated {
@@ -68,7 +70,7 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<
   let result: EngineResult;
   try {
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
-    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional });
+    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional, readOnly: o.settings.memoryReadOnly, mode: o.mode });
     if (!dryRun) o.http.opts.connections = o.concurrency;
     result = await translateItems([...needs.items.values()], {
       memory: memory && filesMemory(memory, groupParams, o.protect, keepsPlaceholders(needs, o.protect)),

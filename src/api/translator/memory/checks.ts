@@ -162,6 +162,38 @@ export function checkBeforeOpen(path: string, opts: { readOnly?: boolean; create
 }
 
 /**
+ * Why the user may read the existing memory at `path` but not write it (the file, its lock file,
+ * or the directory that must take a new lock file), or undefined when it can be written: such a
+ * memory is still read (its hits used), nothing new stored.
+ */
+export function writeProblem(path: string): string | undefined {
+  const cannot = (e: unknown, what: string) => {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'EROFS' ? 'it is on a read-only file system' : code === 'EACCES' || code === 'EPERM' ? `you may not write ${what}` : undefined;
+  };
+  let real: string;
+  try {
+    real = realpathSync(path);
+    accessSync(real, fsConstants.R_OK);
+  } catch {
+    // not a file that can be read: the open says why
+    return undefined;
+  }
+  try {
+    accessSync(real, fsConstants.W_OK);
+  } catch (e) {
+    return cannot(e, 'it');
+  }
+  const lock = `${real}-lock`;
+  try {
+    accessSync(existsSync(lock) ? lock : dirname(lock), fsConstants.W_OK);
+  } catch (e) {
+    return cannot(e, existsSync(lock) ? `its lock file ${lock}` : `${dirname(lock)}, where its lock file goes`);
+  }
+  return undefined;
+}
+
+/**
  * Whether another process may have the store open: LMDB holds a POSIX lock on its lock file
  * (`<file>-lock`) in every process that has the store open, and Linux lists those in /proc/locks.
  * Anywhere /proc/locks cannot tell (another system, no lock file yet): yes. A process that opens

@@ -9,7 +9,7 @@
 // taken in one write transaction per batch (LMDB's writers take turns on the file's lock, so two
 // processes never both take a key). A claim of a process of this machine that no longer runs is
 // taken over at once (claims.ts: ownerGone).
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { capYoungGeneration } from '../../../core/heap.js';
 import { UsageError } from '../../../core/errors.js';
@@ -150,6 +150,8 @@ export interface OpenStoreOptions {
   env?: Env;
   /** the wall clock leases are measured by (unix milliseconds; every process on the machine reads the same) */
   wallClock?: () => number;
+  /** the permissions of a new file (and its lock file), narrowed by the umask (LMDB's own: 0664) */
+  mode?: number;
 }
 
 /** The LMDB store of the memory file at `path` (absolute); see openLmdbStore. */
@@ -322,6 +324,17 @@ export class LmdbStore implements MemoryStore {
   }
 }
 
+/** Creates a new memory's file and lock file empty with `mode` (LMDB then makes them a store). */
+function createWithMode(path: string, mode: number): void {
+  for (const f of [path, `${path}-lock`]) {
+    try {
+      closeSync(openSync(f, 'wx', mode));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw badMemory(path, `cannot create it: ${errText(e, f)}`);
+    }
+  }
+}
+
 /**
  * Opens (or, unless read-only, creates) the LMDB store of the memory at `path` (absolute). Any
  * problem is a UsageError naming the path: another format, a damaged file, no permission, a
@@ -345,6 +358,7 @@ export async function openLmdbStore(path: string, opts: OpenStoreOptions = {}): 
     throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
   }
   if (locks && openElsewhere(real, await locks)) await probeLock(real, lockMs, env);
+  if (!exists && !opts.readOnly && opts.mode !== undefined) createWithMode(real, opts.mode);
   const reopen = () =>
     empty && opts.readOnly
       ? NOTHING
