@@ -4,6 +4,7 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
+import { csvUnguard } from '../../core/output/index.js';
 import { isExactNumber, jsonErrorWithoutText, parseExact, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
@@ -354,7 +355,8 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
       problems.push({ row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
       continue;
     }
-    const r = build!(start, record, hashFields(record));
+    // a field vx's own -o csv guarded against spreadsheets ('=...) is read as it was
+    const r = build!(start, record.map(csvUnguard), hashFields(record));
     if (!Array.isArray(r)) rows.push(r);
     else for (const m of r) problems.push({ row: start, message: m });
   }

@@ -9,7 +9,7 @@ import { renderYaml } from './yaml.js';
 export { FORMATS, isTable, parseFormat, type Column, type Format, type RenderOptions } from './formats.js';
 export { applyQuery, checkQuery } from './query.js';
 export { amountText, groupedAmount, inferColumns, shortTime } from './cells.js';
-export { renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './plain.js';
+export { csvUnguard, renderCsv, renderJson, renderNdjson, renderText, renderTsv } from './plain.js';
 export { isBlank, renderTable } from './table.js';
 export { displayWidth, loadTextWidth, truncateToWidth, wrapToWidth } from './width.js';
 export { STREAMABLE, StreamRenderer } from './stream.js';

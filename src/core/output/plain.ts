@@ -48,10 +48,31 @@ export function renderText(value: unknown, columns?: Column[]): string {
   return renderTsv(value, columns);
 }
 
-/** A CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR or LF; quotes doubled. */
+/** a text a spreadsheet would take for a formula: = + - @ first, or a tab or CR (after any ' of an earlier escape) */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+/** a plain decimal number (-12.50, +3, 1e-7): a spreadsheet reads it as a number, never a formula */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR or LF; quotes doubled.
+ * A text that a spreadsheet would run as a formula (`=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)`)
+ * gets a `'` before it, as OWASP's CSV injection advice says: shown as text, never run. Numbers,
+ * and texts that are plain numbers (`-12.50`), are written as they are; `vx erp <set> import` takes
+ * the `'` off again (csvUnguard).
+ */
 function csvField(v: unknown): string {
   const s = scalarText(v);
+  return csvQuoted(typeof v === 'string' && FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s);
+}
+
+/** RFC 4180 quoting alone (the header: vx's own names, `@odata.etag` among them, read back as they are) */
+function csvQuoted(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The text of a CSV field as it was before csvField guarded it against spreadsheets (one `'` less). */
+export function csvUnguard(s: string): string {
+  return s.startsWith("'") && FORMULA_START.test(s) && !PLAIN_NUMBER.test(s.slice(1)) ? s.slice(1) : s;
 }
 
 /** A CSV line of the given fields, ended by LF. */
@@ -77,7 +98,7 @@ const csvHeader = (c: Column): string => c.name ?? c.header;
 
 /** The header line of csv rows in these columns. */
 export function csvHeaderLine(columns: Column[]): string {
-  return csvLine(columns.map(csvHeader));
+  return `${columns.map((c) => csvQuoted(csvHeader(c))).join(',')}\n`;
 }
 
 /** csv lines of rows in these columns (no header). */
