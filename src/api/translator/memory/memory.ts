@@ -7,7 +7,7 @@
 // so that concurrent runs sharing the memory pay for it once.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isVxError } from '../../../core/errors.js';
+import { isVxError, type UsageError } from '../../../core/errors.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 import { badMemory, errText } from './checks.js';
 import { decodeValue, encodeValue, hasText } from './codec.js';
@@ -176,7 +176,7 @@ export class TranslationMemory {
     if (format === undefined && (await this.backend.hasKeys())) {
       // another run that made the memory a moment ago writes its mark first: read once more
       [format] = await this.backend.getMany([META]);
-      if (format === undefined) throw badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
+      if (format === undefined) throw await this.withoutMark();
     }
     if (format !== undefined && format !== FORMAT) {
       throw badMemory(this.path, `not a translation memory of this version (${JSON.stringify(format.slice(0, 60))})`);
@@ -186,6 +186,23 @@ export class TranslationMemory {
     this.queue(META, FORMAT);
     await this.flush();
     return true;
+  }
+
+  /**
+   * Why a store that counts entries lacks vx's mark: its first keys are vx's, or none can be read
+   * (garbage in its pages: damaged), or they are another program's.
+   */
+  private async withoutMark(): Promise<UsageError> {
+    const damaged = badMemory(this.path, "damaged (its entries cannot be read, nor vx's mark in it); vx does not change it: restore it from a copy, or move it away to start a new one");
+    try {
+      for await (const page of this.backend.scan('\u0000', '\uffff', false)) {
+        if (page.some((p) => p.key >= ENTRY && p.key < '\u0004')) return damaged;
+        return badMemory(this.path, 'not a translation memory (an LMDB file of another program); vx does not change it');
+      }
+    } catch {
+      // (LMDB's own error on a page it cannot make sense of)
+    }
+    return damaged;
   }
 
   /** The options records (a few: one per target and options ever used), read once. */
