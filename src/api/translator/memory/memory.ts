@@ -1,7 +1,7 @@
 // The translation memory: every answer of the service kept under a key made of everything that
 // changes it (key.ts), so the same (text, options) is never paid for twice, across runs and
 // processes. What it stores is one entry per (source text, target and options) in codec.ts's
-// form; where it stores it is a MemoryStore (store.ts): the embedded LMDB file (store-lmdb.ts).
+// form (whole or in part: recall.ts); where it stores it is a MemoryStore (store.ts): the embedded LMDB file (store-lmdb.ts).
 // Lookups come in batches (one store round trip each); writes are queued and committed in
 // batches, at most one commit behind the run. A run that sends a text claims it first (claims.ts),
 // so that concurrent runs sharing the memory pay for it once.
@@ -17,6 +17,7 @@ import { canonical, ENTRY, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, HASHED
 /** the end of the key ranges copyTo copies (past the hashed entries) */
 const HASHED_END = '\u0004';
 import { isPostgresUrl } from './pg-settings.js';
+import { joinParts, toRecall, type Claimed, type Recall } from './recall.js';
 import { openLmdbStore, type OpenStoreOptions } from './store-lmdb.js';
 import type { OpenPgOptions } from './store-pg.js';
 import type { MemoryStore } from './store.js';
@@ -50,43 +51,6 @@ export interface OpenMemoryOptions extends OpenStoreOptions, Pick<OpenPgOptions,
   readOnlyRole?: 'lookups-only' | 'fail';
 }
 
-/** What is stored for each target of a text: whole, in part (with `parts`), or nothing. */
-function toRecall(found: (TranslateResult | undefined)[], parts: boolean): Recall | undefined {
-  const missing: number[] = [];
-  found.forEach((p, k) => p || missing.push(k));
-  if (!missing.length) return { result: joinParts(found as TranslateResult[]) };
-  return parts && missing.length < found.length ? { parts: found, missing } : undefined;
-}
-
-/** The result of an item for every target from what is stored for each (in --to order): the first one's item fields, each one's translation. */
-function joinParts(parts: readonly TranslateResult[]): TranslateResult {
-  return { ...parts[0], translations: parts.map((p) => p.translations[0]) };
-}
-
-/**
- * The result for every target of an item partly answered by the memory: the stored parts (in --to
- * order; undefined where missing) and the service's answer `fresh` for the missing targets (in
- * `missing` order). What the item carries beside its translations (detectedLanguage, sourceText)
- * comes from the answer; the translations are in --to order, as one request for all would give.
- */
-export function completeResult(parts: readonly (TranslateResult | undefined)[], missing: readonly number[], fresh: TranslateResult): TranslateResult {
-  const translations = parts.map((p) => p?.translations[0]);
-  missing.forEach((k, j) => (translations[k] = fresh.translations[j]));
-  return { ...fresh, translations: translations as Translation[] };
-}
-
-/**
- * What the memory holds of a text for each target (`ids` in --to order): the whole result when
- * every target is there; when some are, the stored parts (undefined where one is missing) and the
- * indexes of the missing targets, which alone need sending (see completeResult).
- */
-export type Recall = { result: TranslateResult } | { parts: (TranslateResult | undefined)[]; missing: number[] };
-
-/**
- * What a claim of a text gives (see claim): the whole result (answered meanwhile), the stored parts
- * and the missing targets this run now holds and sends, or 'held' (another run is translating it).
- */
-export type Claimed = Recall | 'held';
 
 /** What stderr says the first time a memory is created: the file and the lock LMDB keeps beside it. */
 export function createdNote(path: string): string {
