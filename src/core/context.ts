@@ -132,6 +132,8 @@ export class Ctx {
       dryRun: globals.dryRun,
       signal,
       backoffBaseMs: envInteger('VX_BACKOFF_BASE_MS', 60_000),
+      // the waits between attempts are the run's clock's (a test's fake clock moves them at once)
+      sleep: (ms, sig) => this.clock.sleep(ms, sig),
       // responses larger than this are refused (default 256 MiB)
       maxBodyBytes: envInteger('VX_MAX_RESPONSE_BYTES', Number.MAX_SAFE_INTEGER, 1),
       allowHttp: allowHttpFrom(env),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { FakeClock } from '../helpers/fake-clock.js';
+import { driveClock, FakeClock } from '../helpers/fake-clock.js';
 import { runInProc, type InProcResult } from '../helpers/inproc.js';
 import { baseEnv, BIN } from '../helpers/vx.js';
 
@@ -33,14 +33,7 @@ function alive(pid: number): boolean {
 /** Runs `vx <args>` in-process on the emulated network with a fake clock that the test moves as the run waits. */
 async function withFakeClock(args: string[], o: { signal?: AbortSignal; until?: () => boolean } = {}): Promise<InProcResult> {
   const clock = new FakeClock();
-  let done = false;
-  const run = runInProc(args, { env: e2e.env, network: true, clock, signal: o.signal }).finally(() => (done = true));
-  // time moves only while the run waits for it (a timer of its own): each turn fires what is due
-  while (!done) {
-    if (o.until?.() !== false) await clock.run();
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return run;
+  return driveClock(clock, runInProc(args, { env: e2e.env, network: true, clock, signal: o.signal }), o);
 }
 
 describe('health watch --exec: the state is saved after each news', () => {

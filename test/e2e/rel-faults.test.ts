@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../src/emulator/index.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { driveClock, FakeClock } from '../helpers/fake-clock.js';
+import { runInProc } from '../helpers/inproc.js';
 import { tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -51,7 +53,9 @@ describe('translate under 10% faults', () => {
     e2e.emu.reset();
     // every kind at least once, then 10% at random: 429 (Retry-After 1 s), 503, 500, resets before and after the work, slow answers
     e2e.emu.setFaults('429:1x,503:1x,500:1x,reset:1x,reset-after:1x,slow:1x,429:0.025,503:0.02,500:0.02,reset:0.015,reset-after:0.01,slow:0.01,slow-ms:400,retry-after:1,seed:8');
-    const r = await e2e.run(args, { timeoutMs: 120_000 });
+    // the waits between attempts (Retry-After, back-off) on a fake clock: no real sleeps
+    const clock = new FakeClock();
+    const r = await driveClock(clock, runInProc(args, { env: e2e.env, network: true, clock }));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(clean.stdout);

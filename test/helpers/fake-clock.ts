@@ -56,3 +56,18 @@ export class FakeClock implements Clock {
     }
   }
 }
+
+/**
+ * Waits for `work` (a run on a real loopback network) while moving `clock`: each turn fires every
+ * timer the run has set (time moves only while the run waits for it), then lets real I/O go on.
+ * `until` holds the clock still while it answers false.
+ */
+export async function driveClock<T>(clock: FakeClock, work: Promise<T>, o: { until?: () => boolean } = {}): Promise<T> {
+  let done = false;
+  const settled = work.finally(() => (done = true));
+  while (!done) {
+    if (o.until?.() !== false) await clock.run();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return settled;
+}

@@ -11,6 +11,7 @@ import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStr
 import type { TranslatorClient } from './client.js';
 import { BatchFailure, planTranslation, translateStream, type Batch, type BatchOutcome } from './stream.js';
 import { InterruptedError, ServiceError } from '../../core/errors.js';
+import type { Clock } from '../../core/clock.js';
 import { Pacer } from '../../core/pacer.js';
 import { LIMITS } from '../../model/translator.js';
 
@@ -24,6 +25,8 @@ export interface SessionOptions {
   reuse: Pick<ReuseOptions, 'memory' | 'spill' | 'budget'>;
   /** the rate the user knows (characters a minute); else learned from 429s */
   perMinute?: number;
+  /** the pacer's time (the run's clock: a test's fake clock paces without real waits) */
+  clock?: Clock;
   /** billed characters the run may spend (exit 6 before a batch that would cross it) */
   budget?: number;
   signal: AbortSignal;
@@ -49,7 +52,7 @@ export interface SessionCounts {
 }
 
 export function translateSession(client: SessionClient, input: Items, o: SessionOptions): { events: AsyncIterable<ReuseEvent>; counts: SessionCounts } {
-  const pacer = new Pacer({ perMinute: o.perMinute });
+  const pacer = new Pacer({ perMinute: o.perMinute, clock: o.clock });
   // one budget for every request of the run, whatever its targets
   const account = { spent: 0 };
   const counts: SessionCounts = { requests: 0, billed: 0, texts: 0, unmetered: 0, totals: { items: 0, sent: 0, memoryHits: 0, duplicates: 0 }, pacer };

@@ -86,7 +86,7 @@ export async function render(ctx: Ctx, client: TranslatorClient, params: Transla
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total, env: ctx.env }) : undefined;
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
-  const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
+  const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, clock: ctx.clock, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
   const started = performance.now();
   try {
     for await (const ev of events) {
