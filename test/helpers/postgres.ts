@@ -9,6 +9,8 @@ export const PG_URL = process.env.VX_TEST_PG_URL || undefined;
 
 /** why the PostgreSQL tests are skipped, for the skip's name */
 export const NO_PG = 'needs PostgreSQL: VX_TEST_PG_URL is not set (.ci/run starts a server; locally: eval "$(bash .ci/postgres.sh)")';
+// said where a run shows it (a skipped test's name is shown only by the verbose reporter)
+if (!PG_URL) console.warn(`the tests of the PostgreSQL memory are skipped: ${NO_PG}`);
 
 interface Pg {
   Client: new (o: { connectionString: string }) => { connect(): Promise<void>; query(sql: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
