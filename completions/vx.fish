@@ -124,7 +124,7 @@ function __vx_valued
     case 'vx'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate'
-      printf '%s\n' --budget --category --concurrency --file --from --from-script --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
+      printf '%s\n' --budget --category --concurrency --file --from --from-script --glossary --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
       printf '%s\n' --budget --category --concurrency --format --from --front-matter --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
@@ -148,13 +148,13 @@ function __vx_valued
     case 'vx erp companies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies list'
-      printf '%s\n' --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp companies export'
-      printf '%s\n' --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeople get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeople create'
@@ -166,11 +166,11 @@ function __vx_valued
     case 'vx erp salespeople import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeoplepurchasers create'
@@ -182,11 +182,11 @@ function __vx_valued
     case 'vx erp salespeoplepurchasers import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeople-purchasers create'
@@ -198,11 +198,11 @@ function __vx_valued
     case 'vx erp salespeople-purchasers import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp currencies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp currencies get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp currencies create'
@@ -214,31 +214,31 @@ function __vx_valued
     case 'vx erp currencies import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp job-queue-entries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp job-queue-entries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp job-queue-entries restart'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp jobqueueentries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp jobqueueentries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp jobqueueentries restart'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-orders get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp sales-orders create'
@@ -252,13 +252,13 @@ function __vx_valued
     case 'vx erp sales-orders import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders related'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salesorders create'
@@ -272,13 +272,13 @@ function __vx_valued
     case 'vx erp salesorders import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesorders related'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp sales-quotes create'
@@ -296,11 +296,11 @@ function __vx_valued
     case 'vx erp sales-quotes import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesquotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes list'
-      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesquotes get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salesquotes create'
@@ -318,7 +318,7 @@ function __vx_valued
     case 'vx erp salesquotes import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes export'
-      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout --wait-timeout -o -p -q
     case 'vx erp refresh status'
@@ -458,6 +458,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate"' -l estimate
 complete -c vx -n 'test (__vx_path) = "vx translate"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l from-script -r
+complete -c vx -n 'test (__vx_path) = "vx translate"' -l glossary -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l max-chars-per-minute -r
 complete -c vx -n 'test (__vx_path) = "vx translate"' -l memory -r
@@ -688,7 +689,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l orderby -r
@@ -707,7 +707,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l orderby -r
@@ -743,7 +742,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l orderby -r
@@ -853,7 +851,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l orderby -r
@@ -889,7 +886,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l dr
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l orderby -r
@@ -999,7 +995,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l orderby -r
@@ -1035,7 +1030,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l d
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l orderby -r
@@ -1145,7 +1139,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l orderby -r
@@ -1181,7 +1174,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l orderby -r
@@ -1291,7 +1283,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l orderby -r
@@ -1327,7 +1318,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l dry-ru
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l orderby -r
@@ -1380,7 +1370,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l debu
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l orderby -r
@@ -1416,7 +1405,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l orderby -r
@@ -1469,7 +1457,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l orderby -r
@@ -1505,7 +1492,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l orderby -r
@@ -1633,7 +1619,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l orderby -r
@@ -1654,7 +1639,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l orderby -r
@@ -1691,7 +1675,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l orderby -r
@@ -1819,7 +1802,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l orderby -r
@@ -1840,7 +1822,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l orderby -r
@@ -1877,7 +1858,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l orderby -r
@@ -2041,7 +2021,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l orderby -r
@@ -2077,7 +2056,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l orderby -r
@@ -2241,7 +2219,6 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l help
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l orderby -r
@@ -2917,7 +2894,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile show"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile show"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile get"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile get"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.glossary translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -l help
@@ -2931,7 +2908,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile get"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile get"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile set"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.glossary translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l help
@@ -2944,7 +2921,7 @@ complete -c vx -n 'test (__vx_path) = "vx profile set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx profile set"' -s y -l yes
-complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
+complete -c vx -n 'test (__vx_path) = "vx profile unset"' -a 'translator.endpoint translator.key translator.region translate.memory translate.maxRate translate.glossary translate.skipKeys erp.prefix erp.company erp.token erp.actionNamespace erp.batchSize erp.concurrency erp.rateLimit lcs.endpoint lcs.token mgmt.endpoint mgmt.token mgmt.subscription mgmt.provider mgmt.location mgmt.namespace auth.url auth.tenant auth.clientId auth.browser auth.clientSecret erp.tenant erp.clientId erp.scope lcs.tenant lcs.clientId lcs.scope mgmt.tenant mgmt.clientId mgmt.scope output'
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx profile unset"' -l help

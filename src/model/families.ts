@@ -175,6 +175,7 @@ const REGISTRY = [
       { key: 'translator.region', env: 'VX_TRANSLATOR_REGION', description: 'translator region (sent as Vendor-Subscription-Region)' },
       { key: 'translate.memory', env: 'VX_TRANSLATE_MEMORY', description: 'translation memory used by every `vx translate` (as --memory): a file (created when missing) or a postgres:// URL' },
       { key: 'translate.maxRate', env: 'VX_TRANSLATE_MAX_RATE', description: 'billed characters a minute the translator subscription allows (as --max-chars-per-minute; e.g. 33300 on the free tier)', check: characters(1) },
+      { key: 'translate.glossary', env: 'VX_TRANSLATE_GLOSSARY', description: 'glossary file used by every `vx translate` (TBX, CSV, TSV, YAML or JSON; as --glossary)' },
       { key: 'translate.skipKeys', env: 'VX_TRANSLATE_SKIP_KEYS', description: 'keys of locale files never sent by `vx translate file|sync` (globs, comma-separated: meta.*,**.url; as --skip-keys)' },
     ],
     errorShape: 'error-object',

@@ -224,3 +224,17 @@ export function decodeAttribute(value: string): string {
   return value.replace(/&(quot|amp|lt|gt|apos);/g, (_, e: string) => ({ quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" })[e]!);
 }
 
+
+/** Text for HTML: `&`, `<`, `>` and `"` written as entities. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The dictionary element that makes the service translate `term` as `translation` (the
+ * translation as text: in plain mode the service gives back its characters, in HTML mode the
+ * entities as written, which read as the same characters).
+ */
+export function dictionaryEntry(term: string, translation: string): string {
+  return `<mstrans:dictionary translation="${escapeHtml(translation)}">${term}</mstrans:dictionary>`;
+}

@@ -69,11 +69,7 @@ export class BatchClient {
     readonly root: string,
     /** how its requests are authenticated (the client's) */
     readonly auth: Authenticator,
-    /**
-     * the run's pacing: a $batch costs one request per operation it holds (the service counts each
-     * operation toward the user's rate limit; the $batch itself is one of the user's concurrent
-     * requests, which --concurrency bounds)
-     */
+    /** the run's pacing: each $batch request costs one of the user's requests */
     private readonly pacer?: Paced,
   ) {}
 
@@ -144,7 +140,7 @@ export class BatchClient {
         body: this.bodyText(ops),
         signal: opts.signal,
         describe: opts.label ?? `$batch of ${ops.length} operations`,
-        ...(this.pacer ? { pace: { pacer: this.pacer, cost: ops.length } } : {}),
+        ...(this.pacer ? { pace: { pacer: this.pacer, cost: 1 } } : {}),
       });
     } catch (e) {
       if (!isVxError(e)) throw e;

@@ -27,6 +27,8 @@ export interface MeteredOptions {
   budget?: number;
   /** the spending shared with other senders of the run (to other targets), counted against one budget */
   account?: { spent: number };
+  /** billed characters of a request of `texts` when they are not the texts as sent (a glossary's markup is added to them) */
+  weigh?(texts: readonly string[]): number;
 }
 
 /** Billed characters of one request of `texts` to `targets` languages. */
@@ -34,20 +36,6 @@ export function billedChars(texts: readonly string[], targets: number): number {
   let chars = 0;
   for (const t of texts) chars += countChars(t);
   return chars * targets;
-}
-
-/**
- * How many of `texts`, from the first, one request may carry within the budget when `spent` is
- * billed already: all of them without a budget, else as many as fit what is left (0: none).
- */
-export function affordable(texts: readonly string[], targets: number, budget: number | undefined, spent: number): number {
-  if (budget === undefined) return texts.length;
-  let left = budget - spent;
-  for (let i = 0; i < texts.length; i++) {
-    left -= countChars(texts[i]!) * targets;
-    if (left < 0) return i;
-  }
-  return texts.length;
 }
 
 /** The stop of a request billing `cost` when `spent` is billed already: undefined within the budget. */
@@ -70,11 +58,6 @@ export class MeteredSender {
     return this.account.spent;
   }
 
-  /** how many of `texts`, from the first, the next request may carry within the budget */
-  affordable(texts: readonly string[]): number {
-    return affordable(texts, this.opts.targets, this.opts.budget, this.spent);
-  }
-
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
     let cost: number;
     try {
@@ -94,7 +77,7 @@ export class MeteredSender {
 
   /** The request's billed characters, counted as spent; a BudgetExceeded (nothing counted) when it would cross the budget. */
   private charge(texts: readonly string[]): number {
-    const cost = billedChars(texts, this.opts.targets);
+    const cost = this.opts.weigh ? this.opts.weigh(texts) : billedChars(texts, this.opts.targets);
     const over = overBudget(this.opts.budget, this.spent, cost);
     if (over) throw over;
     this.account.spent += cost;

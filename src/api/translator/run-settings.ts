@@ -19,15 +19,25 @@ export interface SettingsSource {
 }
 
 /**
- * --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY); undefined when neither is
- * set, or when VX_TRANSLATE_MEMORY is set empty or blank (a run without the profile's memory)
+ * A run's file named by a flag, else by the profile's setting (and its variable); undefined when
+ * neither names one, or when the variable is set empty or blank (a run without the profile's).
  */
-export function memoryPath(src: SettingsSource, flag: string | undefined): string | undefined {
-  if (flag !== undefined && !flag.trim()) throw new UsageError('--memory needs a file name or a postgres:// URL');
+function pathSetting(src: SettingsSource, flag: string | undefined, o: { flag: string; key: 'translate.memory' | 'translate.glossary'; env: string; what: string }): string | undefined {
+  if (flag !== undefined && !flag.trim()) throw new UsageError(`${o.flag} needs ${o.what}`);
   if (flag !== undefined) return home(flag);
-  if (src.envVar('VX_TRANSLATE_MEMORY')?.trim() === '') return undefined;
-  const setting = src.config.get('translate.memory');
+  if (src.envVar(o.env)?.trim() === '') return undefined;
+  const setting = src.config.get(o.key);
   return setting ? home(setting) : undefined;
+}
+
+/** --memory, else the profile's translate.memory (VX_TRANSLATE_MEMORY) */
+export function memoryPath(src: SettingsSource, flag: string | undefined): string | undefined {
+  return pathSetting(src, flag, { flag: '--memory', key: 'translate.memory', env: 'VX_TRANSLATE_MEMORY', what: 'a file name or a postgres:// URL' });
+}
+
+/** --glossary, else the profile's translate.glossary (VX_TRANSLATE_GLOSSARY) */
+export function glossaryPath(src: SettingsSource, flag: string | undefined): string | undefined {
+  return pathSetting(src, flag, { flag: '--glossary', key: 'translate.glossary', env: 'VX_TRANSLATE_GLOSSARY', what: 'a file name' });
 }
 
 /** The memory's path (memoryPath), which must be given one way or another. */

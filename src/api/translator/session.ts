@@ -5,7 +5,7 @@
 // is one event per answered run of input items, in input order, and the run's counts. No terminal.
 import { fmt } from './batcher.js';
 import type { Items } from './input.js';
-import { affordable, billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
+import { billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
 import { mismatch } from './rows.js';
 import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse/index.js';
 import type { TranslatorClient } from './client.js';
@@ -32,6 +32,8 @@ export interface SessionOptions {
   signal: AbortSignal;
   /** the pause that sends a partial batch of a live input (see idle-flush.ts) */
   flushMs?: number;
+  /** billed characters of `texts` sent to `to` when the client adds to them (a glossary's markup) */
+  weigh?(texts: readonly string[], to: readonly string[]): number;
   /** called with each answered request (the --debug line): `to` the targets it was sent to */
   onBatch?(batch: Batch, outcome: BatchOutcome, items: string, to: readonly string[]): void;
 }
@@ -59,12 +61,11 @@ export function translateSession(client: SessionClient, input: Items, o: Session
   /** the inner stream of the requests to `to` (every target, or those the memory lacks for some texts) */
   const streamTo = (to: readonly string[], c: Pick<TranslatorClient, 'translate'>): InnerStream => async function* (texts, itemOf) {
     const targets = to.length;
-    const sender = new MeteredSender(c, { targets, pacer, budget: o.budget, account });
+    const sender = new MeteredSender(c, { targets, pacer, budget: o.budget, account, weigh: o.weigh && ((texts) => o.weigh!(texts, to)) });
     const name = (i: number) => input.label.one(itemOf(i) ?? 0);
     // a partial batch goes when no new distinct text comes for a while: the input's pause when it
     // is live, else shortly (the reader may be waiting for the output to catch up)
-    const affordable = (batch: readonly string[]) => sender.affordable(batch);
-    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal, affordable })) {
+    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: out } = ev;
       const wrong = mismatch(out.results, to);
@@ -136,16 +137,13 @@ export async function planSession(
 ): Promise<void> {
   let spent = 0;
   let stop: BudgetExceeded | undefined;
-  /** how many of the texts the run sends (as the run does: those that fit the budget, then it stops) */
+  /** whether the run sends the request (not from the first one over the budget on) */
   const admit = (texts: readonly string[], targets: number, missing?: readonly number[]) => {
-    if (stop) return 0;
-    const fits = affordable(texts, targets, o.budget, spent);
-    if (fits < texts.length) stop = overBudget(o.budget, spent + billedChars(texts.slice(0, fits), targets), billedChars(texts.slice(fits), targets));
-    if (!fits) return 0;
-    const sent = fits < texts.length ? texts.slice(0, fits) : texts;
-    spent += billedChars(sent, targets);
-    plan?.(sent, missing);
-    return fits;
+    stop ??= overBudget(o.budget, spent, billedChars(texts, targets));
+    if (stop) return false;
+    spent += billedChars(texts, targets);
+    plan?.(texts, missing);
+    return true;
   };
   // the input items (1-based) of the texts given and not yet planned: the first one unplanned is
   // where the run stops (what the batcher holds: one batch at most)
@@ -167,7 +165,7 @@ export async function planSession(
       yield text;
     }
   }
-  const planned = (group: { items: number[] }) => (texts: readonly string[], targets: number, missing?: readonly number[]) => void group.items.splice(0, admit(texts, targets, missing));
+  const planned = (group: { items: number[] }) => (texts: readonly string[], targets: number, missing?: readonly number[]) => void (admit(texts, targets, missing) && group.items.splice(0, texts.length));
   await planTranslation({ plan: (texts) => planned(all)(texts, o.targets) }, misses(), o.targets);
   for (const p of partial.values()) await planTranslation({ plan: (texts) => planned(p)(texts, p.missing.length, p.missing) }, p.texts, p.missing.length);
   if (!stop) return;
@@ -190,7 +188,13 @@ async function budgetStop(planned: Promise<void>): Promise<BatchFailure<Batch> |
  * --dry-run: the request of every batch the run would send, planned on `client` (up to the
  * budget's stop), nothing sent; the stop is returned, to be thrown once the plan is printed.
  */
-export function planRun(client: Pick<TranslatorClient, 'plan' | 'forTargets'>, input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<BatchFailure<Batch> | undefined> {
+/** What plans a run's requests: the client (or a layer around it) and the same for some of the targets. */
+export interface Planner {
+  plan(texts: readonly string[]): void;
+  forTargets(targets: readonly number[]): Planner;
+}
+
+export function planRun(client: Planner, input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<BatchFailure<Batch> | undefined> {
   return budgetStop(planSession(input, o, newEstimate(), (texts, missing) => void (missing ? client.forTargets(missing) : client).plan(texts)));
 }
 

@@ -82,11 +82,6 @@ export interface StreamOptions {
   keepTexts?: boolean;
   /** an interruption: requests are cancelled, the iterator throws an InterruptedError */
   signal?: AbortSignal;
-  /**
-   * How many of a batch's texts, from the first, its request may carry (a budget): a batch cut
-   * short is sent as two, the second failing as the sender refuses it, so what fits is answered.
-   */
-  affordable?(texts: readonly string[]): number;
 }
 
 /** the consumer went away (it broke out of the loop or threw): nothing more is delivered */
@@ -184,13 +179,8 @@ async function drive(
 ): Promise<void> {
   const batcher = new Batcher(opts.targets);
   let submitted = 0;
-  const submit = async (b: Batch) => {
+  const submit = (b: Batch) => {
     submitted++;
-    const fits = opts.affordable?.(b.texts) ?? b.count;
-    if (fits > 0 && fits < b.count) {
-      await pipeline.submit(splitBatch(b, 0, fits));
-      b = splitBatch(b, fits, b.count);
-    }
     return pipeline.submit(b);
   };
   // a live input: a partial batch is sent once no item came for a while (never for a regular file)
@@ -320,12 +310,6 @@ export function nextOrStop<T>(it: AsyncIterator<T>, stop: AbortSignal): Promise<
       (e: unknown) => (settle(), reject(e)),
     );
   });
-}
-
-/** The texts `from` to `to` (exclusive) of a batch, as a batch of their own. */
-function splitBatch(b: Batch, from: number, to: number): Batch {
-  const texts = b.texts.slice(from, to);
-  return { texts, count: texts.length, chars: texts.reduce((n, t) => n + countChars(t), 0), first: b.first + from, seq: b.seq };
 }
 
 /** --dry-run: the request of every batch, in order, nothing sent. */

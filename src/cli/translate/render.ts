@@ -1,25 +1,27 @@
 // vx translate's output: each event of the run (api/translator/session.ts) rendered as it arrives,
 // to stdout or to a file renamed into place at the end, with a progress bar at a terminal.
 import { fmt } from '../../api/translator/batcher.js';
-import type { TranslatorClient } from '../../api/translator/client.js';
 import { flushDelay } from '../../api/translator/idle-flush.js';
 import { explainFailure, type Items } from '../../api/translator/input.js';
 import type { TranslateParams } from '../../api/translator/options.js';
 import type { ReuseEvent } from '../../api/translator/reuse/index.js';
 import { columnsFor, rowsOf, textOf, type Row } from '../../api/translator/rows.js';
-import { asStreamFailure, describeRun, translateSession, type SessionOptions } from '../../api/translator/session.js';
+import { asStreamFailure, describeRun, translateSession, type SessionClient, type SessionOptions } from '../../api/translator/session.js';
 import type { Batch, BatchOutcome } from '../../api/translator/stream.js';
 import type { Ctx } from '../../core/context.js';
+import { VxError } from '../../core/errors.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, type Format, type ResultSink } from '../../core/output/index.js';
 import { Progress } from '../../core/progress.js';
 import type { TranslateResult } from '../../model/translator.js';
 
-export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget'> {
+export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget' | 'weigh'> {
   format: Format;
   out?: string;
   /** the permissions of a new --out file (its source's) */
   newMode?: number;
   whole?: boolean;
+  /** what is wrong with an answer (a glossary's term not translated as it says): said per item on stderr, exit 1 once all is written */
+  check?(text: string, result: TranslateResult): string[];
 }
 
 /** Where the results go and how: streamed (a renderer), or kept for formats that need everything at once. */
@@ -74,13 +76,24 @@ class Output {
   }
 }
 
+/** Says on stderr what is wrong with each answer of an event (its item named); how many items had something. */
+function checkEvent(ctx: Ctx, input: Items, ev: ReuseEvent, check: NonNullable<RenderOptions['check']>): number {
+  let n = 0;
+  for (let i = 0; i < ev.results.length; i++) {
+    const problems = check(ev.texts[i], ev.results[i]);
+    for (const p of problems) ctx.warn(`${input.label.one(ev.first + i + 1)}: ${p}`);
+    if (problems.length) n++;
+  }
+  return n;
+}
+
 /** The --debug line of each answered request. */
 function debugLine(ctx: Ctx, params: TranslateParams): (b: Batch, o: BatchOutcome, items: string, to: readonly string[]) => void {
   return (b, o, items, to) =>
     ctx.debug(`batch ${b.seq + 1}: ${items} (${b.count} items, ${fmt(b.chars)} characters x ${to.length}${to.length < params.to.length ? ` (${to.join(',')}: the memory holds the others)` : ''}): X-RequestId ${o.requestId ?? '-'}, X-MT-System ${o.mtSystem ?? '-'}, X-Metered-Usage ${o.billed ?? '-'}, X-ClientTraceId ${o.traceId}`);
 }
 
-export async function render(ctx: Ctx, client: TranslatorClient, params: TranslateParams, input: Items, run: RenderOptions): Promise<void> {
+export async function render(ctx: Ctx, client: SessionClient, params: TranslateParams, input: Items, run: RenderOptions): Promise<void> {
   const sink = run.out !== undefined ? await atomicFileSink(run.out, { newMode: run.newMode }) : ctx.stdoutSink(run.format);
   const out = new Output(ctx, params, run, sink);
   const progress = ctx.stderrIsTTY && !ctx.globals.debug ? new Progress(ctx.io.stderr, { unit: input.label.unit, total: input.total, env: ctx.env }) : undefined;
@@ -88,8 +101,10 @@ export async function render(ctx: Ctx, client: TranslatorClient, params: Transla
   let delivered = 0;
   const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, clock: ctx.clock, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
   const started = performance.now();
+  let unfit = 0;
   try {
     for await (const ev of events) {
+      if (run.check) unfit += checkEvent(ctx, input, ev, run.check);
       delivered = ev.first + ev.results.length;
       const chunk = out.add(ev);
       if (chunk) {
@@ -118,4 +133,5 @@ export async function render(ctx: Ctx, client: TranslatorClient, params: Transla
       for (const line of describeRun(delivered, counts, ms)) ctx.verbose(line);
     }
   }
+  if (unfit) throw new VxError(`${fmt(unfit)} ${unfit === 1 ? 'item lacks' : 'items lack'} a translation the glossary asks for (listed above); every translation was written`);
 }

@@ -3,11 +3,12 @@
 // rendered as it arrives (render.ts); or, with --estimate or --dry-run, what the run would send.
 import { TranslatorClient } from '../../api/translator/client.js';
 import { explainFailure, sourceItems, textItems, type Items } from '../../api/translator/input.js';
+import { glossarySource, openGlossary } from '../../api/translator/glossary/index.js';
 import { createdNote, keyOptions } from '../../api/translator/memory/index.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags } from '../../api/translator/options.js';
-import { closeRunMemory, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
+import { closeRunMemory, glossaryPath, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
 import { runBudget, runSpill } from '../../api/translator/reuse/index.js';
-import { estimateRun, planRun } from '../../api/translator/session.js';
+import { estimateRun, planRun, type Planner } from '../../api/translator/session.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { openTextSource, sameFile } from '../../core/input.js';
@@ -58,7 +59,7 @@ async function estimate(ctx: Ctx, input: Items, planned: Planned): Promise<void>
 }
 
 /** --dry-run: the request of every batch the run would send (up to the budget's stop: printed, then the stop), nothing sent. */
-async function dryRun(ctx: Ctx, client: TranslatorClient, input: Items, planned: Planned): Promise<void> {
+async function dryRun(ctx: Ctx, client: Planner, input: Items, planned: Planned): Promise<void> {
   const stopped = await planRun(client, input, planned);
   if (!stopped) return;
   if (ctx.http.planned.length) await ctx.writePlan();
@@ -74,6 +75,8 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   // ends the reading when the run ends early (a quiet pipe would otherwise hold it)
   const reading = new AbortController();
   const settings = runSettings(ctx, opts);
+  const glossaryFile = glossaryPath(ctx, opts.glossary);
+  const glossary = glossaryFile === undefined ? undefined : await openGlossary(glossaryFile, glossarySource(params.from, 'give --from <lang>'), params.to, params.textType === 'html');
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
   // what vx makes of a private file (--out, a new memory) is private too
@@ -88,6 +91,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     // --estimate and --dry-run only read the memory
     memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional, readOnly: settings.memoryReadOnly, mode: newMode });
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
+    if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };
     const planned = { reuse, budget: settings.budget, targets: params.to.length };
     // (a line no request can carry is named as the run names it: nothing was sent)
@@ -95,10 +99,13 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
       throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });
     };
     if (opts.estimate) return await estimate(ctx, input, planned).catch(nothingSent);
-    const client = await TranslatorClient.open(ctx.http, ctx.config, params);
+    const service = await TranslatorClient.open(ctx.http, ctx.config, params);
+    // with a glossary, a text that holds terms goes to each target with its terms in the markup
+    const client = glossary ? glossary.client(service) : service;
     if (ctx.http.dryRun) return await dryRun(ctx, client, input, planned).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
-    await render(ctx, client, params, input, { concurrency, format, out: opts.out, newMode, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget });
+    const terms = glossary && { weigh: glossary.weigh.bind(glossary), check: glossary.problems.bind(glossary) };
+    await render(ctx, client, params, input, { concurrency, format, out: opts.out, newMode, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget, ...terms });
   } catch (e) {
     failed = true;
     throw e;

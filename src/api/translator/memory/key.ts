@@ -86,6 +86,32 @@ export function entryKey(id: string, text: string): string {
   return text.length <= KEY_TEXT_MAX && isWellFormed(text) ? ENTRY + id + text : HASHED + id + createHash('sha256').update(text, 'utf16le').digest('hex');
 }
 
+/**
+ * The entry key of `text` under options `id` translated with a glossary's terms (`applied`: the
+ * terms and their translations that applied to it, see api/translator/glossary): hashed with
+ * them, so that a changed term sends again exactly the texts that hold it (the value keeps the text).
+ */
+function glossaryKey(id: string, text: string, applied: string): string {
+  return HASHED + id + createHash('sha256').update(`${text}\u0000glossary\u0000${applied}`, 'utf16le').digest('hex');
+}
+
+/** The entry keys of a memory's options ids: with a run's glossary, those of the texts its terms applied to hold them. */
+export class EntryKeys {
+  /** options id -> its target language (what a glossary applied depends on it) */
+  private readonly targetOf = new Map<string, string>();
+  /** what of a run's glossary applied to a text for a target */
+  applied?: (text: string, to: string) => string | undefined;
+
+  target(id: string, to: string): void {
+    this.targetOf.set(id, to);
+  }
+
+  of(id: string, text: string): string {
+    const terms = this.applied?.(text, this.targetOf.get(id) ?? '');
+    return terms === undefined ? entryKey(id, text) : glossaryKey(id, text, terms);
+  }
+}
+
 /** whether an entry key holds its source text (else the text's hash, and the value holds the text) */
 export function textKeyed(key: string): boolean {
   return key[0] === ENTRY;

@@ -12,7 +12,7 @@ import type { TranslateResult, Translation } from '../../../model/translator.js'
 import { badMemory, errText } from './checks.js';
 import { decodeValue, encodeValue, hasText } from './codec.js';
 import { LEASE_MS, RunClaims, runOwner } from './claims.js';
-import { canonical, ENTRY, entryKey, ENTRY_RANGES, FORMAT, fromCanonical, HASHED, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
+import { canonical, ENTRY, entryKey, EntryKeys, ENTRY_RANGES, FORMAT, fromCanonical, HASHED, ID_END, META, OPTIONS, optionsId, textKeyed, type KeyOptions } from './key.js';
 
 /** the end of the key ranges copyTo copies (past the hashed entries) */
 const HASHED_END = '\u0004';
@@ -68,6 +68,8 @@ export class TranslationMemory {
   private committing?: Promise<void>;
   private readonly claims: RunClaims;
   private wasNew = false;
+  /** the entry keys of the ids handed out (with a run's glossary) */
+  private readonly keys = new EntryKeys();
 
   private constructor(
     private readonly backend: MemoryStore,
@@ -200,6 +202,7 @@ export class TranslationMemory {
       if (!id) {
         id = optionsId(o);
         this.ids.set(c, id);
+        this.keys.target(id, o.to);
         if (!this.readOnly && !this.options.has(id)) {
           this.options.set(id, c);
           this.queue(OPTIONS + id, c);
@@ -235,11 +238,16 @@ export class TranslationMemory {
     return textKeyed(key) || v.source === text ? v.result : undefined;
   }
 
+  /** A run with a glossary: the key of a text holds the terms that applied to it for the target (a changed term misses exactly its texts). */
+  useGlossary(applied: (text: string, to: string) => string | undefined): void {
+    this.keys.applied = applied;
+  }
+
   /** The keys of `texts` for every target: text by text, target by target. */
   private keysOf(ids: readonly string[], texts: readonly string[]): string[] {
     const keys = new Array<string>(texts.length * ids.length);
     let k = 0;
-    for (const text of texts) for (const id of ids) keys[k++] = entryKey(id, text);
+    for (const text of texts) for (const id of ids) keys[k++] = this.keys.of(id, text);
     return keys;
   }
 
@@ -324,7 +332,7 @@ export class TranslationMemory {
       // a translation the service sent without its text is not an answer to keep
       if (!hasText(t)) continue;
       const one: TranslateResult = ids.length === 1 && translations.length === 1 ? result : { ...result, translations: [t] };
-      const key = entryKey(ids[i], text);
+      const key = this.keys.of(ids[i], text);
       this.claims.written(key);
       this.queue(key, encodeValue(now, one, textKeyed(key) ? undefined : text));
     }

@@ -1,0 +1,173 @@
+// A run with a glossary: each text's terms found once (bounded cache), the text sent to each
+// target with that target's terms in the dictionary markup, one `to` per request that carries
+// markup (a batch without any goes to all its targets at once, as without a glossary), the markup
+// never handed on (an element the service left is replaced by its translation), and each answer
+// checked for the translations the glossary asks for.
+import { countChars, LIMITS, type TranslateResult } from '../../../model/translator.js';
+import type { BatchOutcome, TranslatorClient } from '../client.js';
+import type { HttpRequest } from '../../../core/http/index.js';
+import { appliedTerms, markText, missingTerms, stripMarkup, type Hit, type TermMatcher } from './match.js';
+
+type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
+type Pace = HttpRequest['pace'];
+
+/** texts whose terms are kept found (a run's window of distinct texts is about as large) */
+const CACHE = 8192;
+
+export class GlossaryRun {
+  private cache = new Map<string, Hit[]>();
+  private readonly lower: string[];
+
+  constructor(
+    readonly matcher: TermMatcher,
+    /** the texts are HTML (--text-type html; locale files) */
+    readonly html: boolean,
+    /** the run's targets, in --to order */
+    readonly to: readonly string[],
+  ) {
+    this.lower = to.map((t) => t.toLowerCase());
+  }
+
+  /** The occurrences of terms in a text. */
+  hits(text: string): Hit[] {
+    let h = this.cache.get(text);
+    if (!h) {
+      if (this.cache.size >= CACHE) this.cache = new Map();
+      h = this.matcher.find(text, this.html);
+      this.cache.set(text, h);
+    }
+    return h;
+  }
+
+  /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
+  sent(text: string, k: number): string {
+    const hits = this.hits(text);
+    const m = hits.length ? markText(text, hits, k) : undefined;
+    return m !== undefined && countChars(m) <= LIMITS.maxItemChars ? m : text;
+  }
+
+  /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
+  weigh(texts: readonly string[], to: readonly string[]): number {
+    let n = 0;
+    for (const t of to) {
+      const k = this.index(t);
+      for (const text of texts) n += countChars(k < 0 ? text : this.sent(text, k));
+    }
+    return n;
+  }
+
+  /** What of the glossary applied to a text for target `to` (the memory key holds it), undefined when nothing did. */
+  applied(text: string, to: string): string | undefined {
+    const k = this.index(to);
+    return k < 0 ? undefined : appliedTerms(this.hits(text), k);
+  }
+
+  private index(to: string): number {
+    return this.lower.indexOf(to.toLowerCase());
+  }
+
+  /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
+  problems(text: string, result: TranslateResult): string[] {
+    const hits = this.hits(text);
+    if (!hits.length) return [];
+    return (result.translations ?? []).flatMap((t, k) => (typeof t?.text === 'string' ? missingTerms(hits, k, t.text).map((p) => `${this.to[k]}: ${p}`) : []));
+  }
+
+  /** The client of the run around the translator's (its `forTargets` too). */
+  client(inner: Inner): GlossaryClient {
+    return new GlossaryClient(this, inner, this.to.map((_, k) => k));
+  }
+}
+
+/** Sends a batch per target when any text of it carries markup for that target; otherwise as it is. */
+export class GlossaryClient {
+  constructor(
+    private readonly run: GlossaryRun,
+    private readonly inner: Inner,
+    /** the run's target indexes this client sends to, in its own order */
+    private readonly targets: readonly number[],
+  ) {}
+
+  forTargets(ts: readonly number[]): GlossaryClient {
+    return new GlossaryClient(this.run, this.inner.forTargets(ts), ts.map((j) => this.targets[j]));
+  }
+
+  /** each target's texts (undefined when no text carries markup) */
+  private marked(texts: readonly string[]): string[][] | undefined {
+    const per = this.targets.map((k) => texts.map((t) => this.run.sent(t, k)));
+    return per.some((m) => m.some((s, i) => s !== texts[i])) ? per : undefined;
+  }
+
+  plan(texts: readonly string[]): void {
+    const per = this.marked(texts);
+    if (!per) return this.inner.plan(texts);
+    per.forEach((m, j) => {
+      for (const part of within(m)) (per.length === 1 ? this.inner : this.inner.forTargets([j])).plan(part);
+    });
+  }
+
+  async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
+    const per = this.marked(texts);
+    if (!per) return this.strip(await this.inner.translate(texts, signal, pace));
+    const outs: BatchOutcome[] = [];
+    for (let j = 0; j < per.length; j++) {
+      const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
+      for (const part of within(per[j])) {
+        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: countAll(part) })), target: j } as BatchOutcome & { target: number });
+      }
+    }
+    return this.strip(joinOutcomes(outs as (BatchOutcome & { target: number })[], texts.length, per.length));
+  }
+
+  private strip(out: BatchOutcome): BatchOutcome {
+    const html = this.run.html;
+    for (const r of out.results) for (const t of r.translations ?? []) if (typeof t?.text === 'string') t.text = stripMarkup(t.text, html);
+    return out;
+  }
+}
+
+function countAll(texts: readonly string[]): number {
+  let n = 0;
+  for (const t of texts) n += countChars(t);
+  return n;
+}
+
+/** `texts` in requests of one target within the service's limits (markup makes a batch longer than it was counted) */
+function within(texts: readonly string[]): (readonly string[])[] {
+  if (countAll(texts) <= LIMITS.maxRequestChars) return [texts];
+  const parts: string[][] = [];
+  let part: string[] = [];
+  let chars = 0;
+  for (const t of texts) {
+    const n = countChars(t);
+    if (part.length && chars + n > LIMITS.maxRequestChars) {
+      parts.push(part);
+      part = [];
+      chars = 0;
+    }
+    part.push(t);
+    chars += n;
+  }
+  if (part.length) parts.push(part);
+  return parts;
+}
+
+/** The answers of the requests per target (in target order, each target's parts in order) as one request to every target gives. */
+function joinOutcomes(outs: readonly (BatchOutcome & { target: number })[], count: number, targets: number): BatchOutcome {
+  const byTarget: TranslateResult[][] = Array.from({ length: targets }, () => []);
+  for (const o of outs) byTarget[o.target].push(...o.results);
+  const results: TranslateResult[] = [];
+  for (let i = 0; i < count; i++) {
+    const first = byTarget[0][i];
+    results.push({ ...first, translations: byTarget.map((rs) => rs[i]?.translations?.[0]).filter((t) => t !== undefined) });
+  }
+  const join = (values: (string | undefined)[]) => (values.every((v) => v === undefined) ? undefined : values.map((v) => v ?? '-').join(', '));
+  return {
+    results,
+    requestId: join(outs.map((o) => o.requestId)),
+    mtSystem: outs.every((o) => o.mtSystem !== undefined) ? outs.map((o) => o.mtSystem).join(',') : undefined,
+    billed: outs.every((o) => o.billed !== undefined) ? outs.reduce((n, o) => n + o.billed!, 0) : undefined,
+    traceId: outs.map((o) => o.traceId).join(', '),
+    requests: outs.reduce((n, o) => n + (o.requests ?? 1), 0),
+  };
+}

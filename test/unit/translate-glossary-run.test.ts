@@ -1,0 +1,96 @@
+// vx translate --glossary, in-process against the emulator: each text holding terms goes to each
+// target with its terms in the dictionary markup (one `to` per such request), the markup never
+// reaches the output, --from is required, the translate.glossary setting, a memory keyed by the
+// terms that applied, and the check of each answer (a service that drops a term: exit 1, the
+// item named).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { json } from '../helpers/httpmock.js';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const e2e = useEmulator();
+const dir = tempDir('vx-glossary-run-');
+afterAll(() => removeDir(dir));
+const glossary = join(dir, 'terms.csv');
+writeFileSync(glossary, 'en,de,fr\naccount statement,Kontoauszug,relevé de compte\nContoso,Contoso,\n');
+const calls = () => e2e.emu.state.translator.calls.map((c) => ({ to: new URLSearchParams(c.query).getAll('to').join(','), texts: c.texts }));
+
+describe('vx translate --glossary', () => {
+  it('sends the markup per target, only for texts that hold terms; the translation is in place and the markup never in the output', async () => {
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--glossary', glossary, '-o', 'json', 'Your account statement is ready', 'Good morning']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const out = JSON.parse(r.stdout) as { translations: { to: string; text: string }[] }[];
+    expect(out[0].translations).toEqual([
+      { to: 'de', text: '[de] Ýöûŕ Kontoauszug îš ŕéåðý' },
+      { to: 'fr', text: '[fr] Ýöûŕ relevé de compte îš ŕéåðý' },
+    ]);
+    expect(out[1].translations.map((t) => t.text)).toEqual(['[de] Ĝööð ɱöŕñîñĝ', '[fr] Ĝööð ɱöŕñîñĝ']);
+    expect(calls()).toEqual([
+      { to: 'de', texts: ['Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary> is ready', 'Good morning'] },
+      { to: 'fr', texts: ['Your <mstrans:dictionary translation="relevé de compte">account statement</mstrans:dictionary> is ready', 'Good morning'] },
+    ]);
+    // a batch without terms goes to every target at once
+    e2e.emu.reset();
+    const plain = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--glossary', glossary, 'Good night']);
+    expect(plain.code).toBe(0);
+    expect(calls()).toEqual([{ to: 'de,fr', texts: ['Good night'] }]);
+  });
+
+  it('needs --from (exit 2 saying why, nothing sent); the setting names the glossary; a bad file is one line', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--glossary', glossary, 'account statement']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--glossary needs the source language: give --from <lang> \(the service applies a glossary's terms only when the source language is given/);
+    const env = { VX_TRANSLATE_GLOSSARY: glossary };
+    const s = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'account statement'], { env });
+    expect([s.code, s.stdout]).toEqual([0, 'Kontoauszug\n']);
+    const bad = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', join(dir, 'none.tbx'), 'x']);
+    expect([bad.code, bad.stderr.trim().split('\n')]).toEqual([2, [expect.stringMatching(/glossary .*none\.tbx: no such file$/)]]);
+    expect(e2e.emu.state.translator.calls).toHaveLength(1);
+  });
+
+  it('HTML: the markup goes into the text, not into tags or notranslate elements', async () => {
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--glossary', glossary, '<p title="account statement">Your account statement <code>account statement</code></p>']);
+    expect([r.code, r.stdout]).toEqual([0, '<p title="account statement">[de] Ýöûŕ Kontoauszug <code>åççöûñţ šţåţéɱéñţ</code></p>\n']);
+    expect(calls()[0].texts).toEqual(['<p title="account statement">Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary> <code>account statement</code></p>']);
+  });
+
+  it('the memory key holds the terms that applied: a changed term sends again only the texts that hold it', async () => {
+    const memory = join(dir, 'notes.tm');
+    const g = join(dir, 'edit.yaml');
+    writeFileSync(g, 'account statement:\n  de: Kontoauszug\ninvoice:\n  de: Rechnung\n');
+    const texts = ['Your account statement', 'Your invoice', 'Good morning'];
+    const first = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', g, '--memory', memory, ...texts]);
+    expect(first.code).toBe(0);
+    e2e.emu.reset();
+    writeFileSync(g, 'account statement:\n  de: Kontoübersicht\ninvoice:\n  de: Rechnung\n');
+    const second = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', g, '--memory', memory, ...texts]);
+    expect([second.code, second.stdout.split('\n')[0]]).toEqual([0, '[de] Ýöûŕ Kontoübersicht']);
+    expect(calls()).toEqual([{ to: 'de', texts: ['Your <mstrans:dictionary translation="Kontoübersicht">account statement</mstrans:dictionary>'] }]);
+    // without the glossary the texts that held terms are other entries: sent as they are
+    e2e.emu.reset();
+    const none = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', memory, ...texts]);
+    expect(none.code).toBe(0);
+    expect(calls()).toEqual([{ to: 'de', texts: ['Your account statement', 'Your invoice'] }]);
+  });
+});
+
+describe('the missing-term check', () => {
+  it('a service answer that drops the term: the item named on stderr, every translation written, exit 1', async () => {
+    // a service that ignores the dictionary: the term comes back translated its own way
+    const answer = (req: { text: string }) => {
+      const texts = JSON.parse(req.text) as { Text: string }[];
+      return json(200, texts.map((t) => ({ translations: [{ to: 'de', text: t.Text.replace(/<mstrans:dictionary[^>]*>[^<]*<\/mstrans:dictionary>/g, 'Kontoübersicht') }] })));
+    };
+    const r = await runInProc(['translate', '--to', 'de', '--from', 'en', '--glossary', glossary, 'Hello', 'Your account statement'], {
+      env: offlineEnv(),
+      setup: (t) => t.http.stub('POST', /\/translate\?/, answer),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('Hello\nYour Kontoübersicht\n');
+    expect(r.stderr.trim().split('\n')).toEqual(['warning: argument 2: de: the term "account statement" is not translated as "Kontoauszug"', 'vx: 1 item lacks a translation the glossary asks for (listed above); every translation was written']);
+    expect(JSON.parse(r.http.requests[0].text)).toEqual([{ Text: 'Hello' }, { Text: 'Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>' }]);
+  });
+});

@@ -1,0 +1,150 @@
+// Glossaries: the readers (TBX with several languages and forbidden terms, CSV/TSV, YAML/JSON maps,
+// bad files named in one line), the table for a run's languages, and term matching (case, whole
+// words, overlaps, punctuation, CJK without spaces, right-to-left, placeholders and markup).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readGlossary } from '../../src/api/translator/glossary/read.js';
+import { termTable, type TermTable } from '../../src/api/translator/glossary/terms.js';
+import { forbiddenTerms, markText, missingTerms, stripMarkup, TermMatcher } from '../../src/api/translator/glossary/match.js';
+import { removeDir, tempDir } from '../helpers/vx.js';
+
+const dir = tempDir('vx-glossary-');
+afterAll(() => removeDir(dir));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const table = (entries: Record<string, Record<string, string>>, to = ['de']): TermTable => ({
+  file: 'g',
+  entries: Object.entries(entries).map(([term, tr]) => ({ term, to: to.map((l) => tr[l]) })),
+  forbidden: to.map(() => []),
+});
+const found = (t: TermTable, text: string, html = false) => new TermMatcher(t).find(text, html).map((h) => text.slice(h.start, h.end));
+
+describe('glossary files', () => {
+  it('TBX: several languages, the preferred term as the translation, deprecated and superseded terms forbidden', async () => {
+    const g = await readGlossary('test/fixtures/glossary/terms.tbx');
+    const t = termTable(g, 'en', ['de', 'fr', 'ar']);
+    expect(t.entries).toEqual([
+      { term: 'account statement', to: ['Kontoauszug', 'relevé de compte', undefined] },
+      { term: 'Contoso Cloud', to: ['Contoso Cloud', undefined, 'سحابة كونتوسو'] },
+      { term: 'invoice', to: [undefined, 'facture', undefined] },
+    ]);
+    expect(t.forbidden).toEqual([['Kontoübersicht', 'Contoso-Wolke'], [], []]);
+  });
+
+  it('CSV and TSV: a header of language codes, an empty cell is no entry, quoted cells', async () => {
+    const csv = await readGlossary(file('g.csv', 'en,de,fr\n"account statement",Kontoauszug,"relevé de compte"\ninvoice,,facture\n"Save, then exit","Speichern, dann beenden",\n'));
+    expect(termTable(csv, 'en', ['de', 'fr']).entries).toEqual([
+      { term: 'account statement', to: ['Kontoauszug', 'relevé de compte'] },
+      { term: 'invoice', to: [undefined, 'facture'] },
+      { term: 'Save, then exit', to: ['Speichern, dann beenden', undefined] },
+    ]);
+    const tsv = await readGlossary(file('g.tsv', 'de\ten\nKontoauszug\taccount statement\n'));
+    // the source language is any column: here the second
+    expect(termTable(tsv, 'en', ['de']).entries).toEqual([{ term: 'account statement', to: ['Kontoauszug'] }]);
+  });
+
+  it('YAML and JSON maps: keys in the source language; an empty translation is none', async () => {
+    const y = await readGlossary(file('g.yaml', 'account statement:\n  de: Kontoauszug\n  fr: ""\ninvoice:\n  fr: facture\n'));
+    expect(termTable(y, 'en', ['de', 'fr']).entries).toEqual([
+      { term: 'account statement', to: ['Kontoauszug', undefined] },
+      { term: 'invoice', to: [undefined, 'facture'] },
+    ]);
+    const j = await readGlossary(file('g.json', '{"Konto": {"en": "account"}}'));
+    expect(termTable(j, 'de', ['en-GB']).entries).toEqual([{ term: 'Konto', to: ['account'] }]);
+  });
+
+  it('a file vx cannot use is one line naming it and what is wrong', async () => {
+    const bad = async (name: string, text?: string) => {
+      const p = text === undefined ? join(dir, name) : file(name, text);
+      const e = (await readGlossary(p).catch((x: Error) => x)) as Error & { exitCode: number };
+      expect(e.exitCode).toBe(2);
+      expect(e.message).not.toContain('\n');
+      return e.message;
+    };
+    expect(await bad('none.tbx')).toBe(`glossary ${join(dir, 'none.tbx')}: no such file`);
+    expect(await bad('g.txt', 'x')).toMatch(/unknown kind of file/);
+    expect(await bad('b.tbx', '<martif><text><body><termEntry></body></martif>')).toMatch(/^glossary .*b\.tbx: not well-formed XML \(\d+:\d+: /);
+    expect(await bad('e.tbx', '<martif/>')).toMatch(/no termEntry/);
+    expect(await bad('h.csv', 'en,Notes\na,b\n')).toMatch(/column 2 of the header is "Notes", not a language code/);
+    expect(await bad('r.csv', 'en,de\na,b,c\n')).toMatch(/line 2 has 3 cells, the header 2/);
+    expect(await bad('m.json', '["a"]')).toMatch(/not a map of terms/);
+    expect(await bad('v.yaml', 'a:\n  de: [1]\n')).toMatch(/the de translation of the term "a" is not a text/);
+    expect(await bad('j.json', '{')).toMatch(/not valid JSON/);
+    const tbx = await readGlossary('test/fixtures/glossary/terms.tbx');
+    expect(() => termTable(tbx, 'ja', ['de'])).toThrow(/has no terms in the source language ja/);
+  });
+});
+
+describe('term matching', () => {
+  it('is case-sensitive and by whole words', () => {
+    const t = table({ Cloud: { de: 'Wolke' } });
+    expect(found(t, 'Cloud, cloud, CLOUD, Clouds, MyCloud, Cloud_x, (Cloud).')).toEqual(['Cloud', 'Cloud']);
+  });
+
+  it('punctuation: apostrophes, periods and colons inside a word join it (Unicode word boundaries); at its edge they do not', () => {
+    const t = table({ Contoso: { de: 'Contoso' } });
+    expect(found(t, "Contoso's app")).toEqual([]);
+    expect(found(t, 'see contoso.com and Contoso.com')).toEqual([]);
+    expect(found(t, "Contoso. 'Contoso' Contoso: Contoso! «Contoso» Contoso-Pro")).toHaveLength(6);
+    // the same boundaries Intl.Segmenter finds
+    const seg = new Intl.Segmenter('en', { granularity: 'word' });
+    for (const s of ["Contoso's app", 'Contoso.com', 'x Contoso.', 'Contoso:x', 'a_Contoso', 'Contoso-Pro', '3Contoso']) {
+      expect(found(t, s).length, s).toBe([...seg.segment(s)].filter((w) => w.segment === 'Contoso').length);
+    }
+  });
+
+  it('the longest term wins where terms overlap, the first of two as long', () => {
+    const t = table({ account: { de: 'Konto' }, 'account statement': { de: 'Kontoauszug' }, 'statement balance due': { de: 'fälliger Saldo' }, 'balance sheet': { de: 'Bilanz' }, 'Open account': { de: 'Offenes Konto' } });
+    expect(found(t, 'your account statement balance due')).toEqual(['account', 'statement balance due']);
+    expect(found(t, 'account statement balance sheet')).toEqual(['account statement', 'balance sheet']);
+    expect(found(t, 'the account statement')).toEqual(['account statement']);
+    expect(found(t, 'Open account statement')).toEqual(['account statement']);
+    expect(found(t, 'an account, an account statement')).toEqual(['account', 'account statement']);
+  });
+
+  it('CJK without spaces: a term matches inside a run; a Latin term beside Han characters is a word', () => {
+    const t = table({ 账户: { en: 'account' }, 账户余额: { en: 'account balance' }, Contoso: { en: 'Contoso' } }, ['en']);
+    expect(found(t, '您的账户余额和账户已更新')).toEqual(['账户余额', '账户']);
+    expect(found(t, '使用Contoso云')).toEqual(['Contoso']);
+    const ja = table({ 請求書: { en: 'invoice' } }, ['en']);
+    expect(found(ja, 'この請求書は')).toEqual(['請求書']);
+  });
+
+  it('right-to-left text: Arabic and Hebrew terms by whole words', () => {
+    const t = table({ 'كشف الحساب': { en: 'account statement' }, חשבון: { en: 'account' } }, ['en']);
+    expect(found(t, 'تم إرسال كشف الحساب، والحساب')).toEqual(['كشف الحساب']);
+    expect(found(t, 'חשבון חדש, החשבון')).toEqual(['חשבון']);
+    expect(markText('تم كشف الحساب.', new TermMatcher(t).find('تم كشف الحساب.', false), 0)).toBe('تم <mstrans:dictionary translation="account statement">كشف الحساب</mstrans:dictionary>.');
+  });
+
+  it('never inside placeholders, URLs, code, markup or notranslate elements; right next to a placeholder it matches', () => {
+    const t = table({ name: { de: 'Name' }, Cloud: { de: 'Wolke' } });
+    expect(found(t, '{name} {{name}} %1$s ${name} $t(name) `name` https://x.example/name name@example.com')).toEqual([]);
+    expect(found(t, '{0}Cloud and Cloud{1}, %sCloud')).toEqual(['Cloud', 'Cloud', 'Cloud']);
+    const html = '<p title="Cloud">Cloud <code>Cloud</code> <span class="notranslate">Cloud</span> <mstrans:dictionary translation="X">Cloud</mstrans:dictionary> &Cloud; Cloud</p>';
+    expect(found(t, html, true)).toEqual(['Cloud', 'Cloud']);
+    // a tag in plain text is markup too
+    expect(found(t, '<b class="Cloud">Cloud</b>')).toEqual(['Cloud']);
+  });
+
+  it('marks per target, strips what the service left, finds missing and forbidden terms', () => {
+    const t = table({ 'account statement': { de: 'Kontoauszug', fr: 'relevé & compte' } }, ['de', 'fr', 'it']);
+    const text = 'Your account statement is ready';
+    const hits = new TermMatcher(t).find(text, false);
+    expect(markText(text, hits, 0)).toBe('Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary> is ready');
+    expect(markText(text, hits, 1)).toBe('Your <mstrans:dictionary translation="relevé &amp; compte">account statement</mstrans:dictionary> is ready');
+    expect(markText(text, hits, 2)).toBeUndefined();
+    expect(stripMarkup('a <mstrans:dictionary translation="relevé &amp; compte">x</mstrans:dictionary> b', false)).toBe('a relevé & compte b');
+    expect(stripMarkup('a <mstrans:dictionary translation="relevé &amp; compte">x</mstrans:dictionary> b', true)).toBe('a relevé &amp; compte b');
+    expect(missingTerms(hits, 0, 'Ihr Kontoauszug ist fertig')).toEqual([]);
+    expect(missingTerms(hits, 0, 'Ihre Kontoübersicht ist fertig')).toEqual(['the term "account statement" is not translated as "Kontoauszug"']);
+    expect(missingTerms(hits, 1, '<p>relevé &amp; compte</p>')).toEqual([]);
+    const f: TermTable = { ...t, forbidden: [['Kontoübersicht'], [], []] };
+    expect(forbiddenTerms(f, 0, 'Ihre Kontoübersicht ist fertig')).toEqual(['the forbidden term "Kontoübersicht"']);
+    expect(forbiddenTerms(f, 0, 'Ihre Kontoübersichten')).toEqual([]);
+  });
+});
