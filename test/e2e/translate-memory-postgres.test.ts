@@ -1,10 +1,11 @@
 // A translation memory the whole team shares, in PostgreSQL, end to end against the emulator
 // (in-process) and a real server (skipped, saying so, without one): vx translate, translate
 // file|sync and the memory commands with a postgres:// memory as with a file (a second run sends
-// nothing; the profile setting); memory copy between the stores and back, byte for byte; a server
-// out of reach at the start (exit 7, nothing sent; --memory-optional goes on, saying so); one lost
-// mid-run (the run finishes, saying how many answers were not stored); a role that may only read
-// (lookups only, said once); the password never printed (--debug, errors).
+// nothing; the profile setting); runs at once into one database send each text once; memory copy
+// between the stores and back, byte for byte; a server out of reach at the start (exit 7, nothing
+// sent; --memory-optional goes on, saying so); one lost mid-run (the run finishes, saying how many
+// answers were not stored); a role that may only read (lookups only, said once); the password
+// never printed (--debug, errors, profile show, what the memory commands print).
 import { spawnSync } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -181,6 +182,36 @@ describe.runIf(PG_URL)('a PostgreSQL memory', () => {
     e2e.emu.reset();
     expect((await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input, '--memory', url3, '-o', 'none'])).code).toBe(0);
     expect(calls()).toEqual([]);
+  });
+
+  it('runs at once into one database (machines of a team) send each text once: the others wait for its answer; every output complete', async () => {
+    const url = await freshDatabase();
+    const shared = Array.from({ length: 300 }, (_, i) => `Shared string ${i}`);
+    // each in an order of its own, with texts of its own
+    const inputs = [0, 1, 2].map((k) => [...(k === 1 ? [...shared].reverse() : shared), ...Array.from({ length: 40 }, (_, i) => `Run ${k} string ${i}`)]);
+    // a request takes long enough for every run to want the shared texts while another sends them
+    e2e.emu.setFaults('latency:300');
+    const results = await Promise.all(inputs.map((lines) => e2e.run(['translate', '--to', 'de', '--from', 'en', '--memory', url], { input: `${lines.join('\n')}\n` })));
+    e2e.emu.setFaults('');
+    expect(results.map((r) => [r.code, r.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+      [0, ''],
+    ]);
+    expect(sentTexts().length).toBe(300 + 3 * 40);
+    expect(new Set(sentTexts()).size).toBe(300 + 3 * 40);
+    // the same text has the same translation in every output, one line per input line
+    const translated = new Map<string, string>();
+    results.forEach((r, k) => {
+      const out = r.stdout.split('\n').slice(0, -1);
+      expect(out.length).toBe(inputs[k].length);
+      out.forEach((t, i) => {
+        expect(t).toBe(translated.get(inputs[k][i]) ?? t);
+        translated.set(inputs[k][i], t);
+      });
+    });
+    // no claim is left behind
+    expect(await sql('SELECT count(*)::int AS n FROM vx_translation_memory WHERE value IS NULL', [], url)).toEqual([{ n: 0 }]);
   });
 
   it('a role that may only read: the run looks up, sends the rest, stores nothing, said once', async () => {
