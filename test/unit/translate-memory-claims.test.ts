@@ -3,10 +3,12 @@
 // claim, an expired lease is taken over, a run that ends gives up what it still holds; lookups,
 // exports and stats never see a claim. Batched lookups answer whole results and parts. The same
 // contract of both stores: the LMDB file, and PostgreSQL (when the test server is there).
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it as itRun } from 'vitest';
 
 const itSkip = itRun.skip;
+import { runOwner } from '../../src/api/translator/memory/claims.js';
 import { keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
 import { freshDatabase, NO_PG, PG_URL } from '../helpers/postgres.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
@@ -74,6 +76,21 @@ describe.each(STORES)('memory claims, $name', ({ location, skip }) => {
     expect(await b.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
     await b.close();
     await a.close();
+  });
+
+  it('the claims of a process of this machine that no longer runs are taken over at once; of one that runs, not', async () => {
+    const path = await location();
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = await TranslationMemory.open(path, { owner: runOwner(ended) });
+    const alive = await TranslationMemory.open(path, { owner: runOwner() });
+    const b = await TranslationMemory.open(path, { owner: 'run-b' });
+    const ids = [dead, alive, b].map((m) => m.idsFor(keyOptions({ to: ['de'] })))[0];
+    await dead.claim(ids, ['Save', 'Open']);
+    await alive.claim(ids, ['Quit']);
+    expect(await b.claim(ids, ['Save', 'Quit', 'Open'])).toEqual([{ parts: [undefined], missing: [0] }, 'held', { parts: [undefined], missing: [0] }]);
+    // (taken: the dead run's claims are b's now)
+    expect(await alive.claim(ids, ['Save'])).toEqual(['held']);
+    for (const m of [dead, alive, b]) await m.close();
   });
 
   it('with several targets, a text is claimed for the missing ones, all or none (a run waiting holds nothing)', async () => {

@@ -12,6 +12,7 @@
 // the answers it could not store are counted (see lost). The memory commands fail instead.
 import { AuthError, UnavailableError, UsageError, isVxError } from '../../../core/errors.js';
 import type { Env } from './checks.js';
+import { ownerGone } from './claims.js';
 import { pgSettings, type PgSettings, type TlsOptions } from './pg-settings.js';
 import { prepareSchema, TABLE } from './pg-schema.js';
 import type { ClaimState, MemoryStore, StoredPair } from './store.js';
@@ -138,10 +139,11 @@ const SQL = {
       INSERT INTO ${TABLE} AS m (key, claimed_by, lease_until)
       SELECT k, $2, now() + $3 * interval '1 millisecond' FROM unnest($1::text[]) AS k
       ON CONFLICT (key) DO UPDATE SET claimed_by = excluded.claimed_by, lease_until = excluded.lease_until
-      WHERE m.value IS NULL AND (m.claimed_by = excluded.claimed_by OR m.lease_until <= now())
+      WHERE m.value IS NULL AND (m.claimed_by = excluded.claimed_by OR m.lease_until <= now() OR m.claimed_by = ANY($4::text[]))
       RETURNING m.key)
-    SELECT key, NULL AS value FROM taken
-    UNION ALL SELECT key, value FROM ${TABLE} WHERE key = ANY($1::text[]) AND value IS NOT NULL`,
+    SELECT key, NULL AS value, NULL AS owner FROM taken
+    UNION ALL SELECT key, value, NULL FROM ${TABLE} WHERE key = ANY($1::text[]) AND value IS NOT NULL
+    UNION ALL SELECT key, NULL, claimed_by FROM ${TABLE} WHERE key = ANY($1::text[]) AND value IS NULL AND key NOT IN (SELECT key FROM taken)`,
   release: `DELETE FROM ${TABLE} WHERE key = ANY($1::text[]) AND value IS NULL AND claimed_by = $2`,
   scan: `SELECT key, value FROM ${TABLE} WHERE key >= $1 AND key < $2 AND value IS NOT NULL ORDER BY key LIMIT ${PAGE}`,
   scanOn: `SELECT key, value FROM ${TABLE} WHERE key > $1 AND key < $2 AND value IS NOT NULL ORDER BY key LIMIT ${PAGE}`,
@@ -277,10 +279,22 @@ export class PgStore implements MemoryStore {
   async claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]> {
     const mine = (): ClaimState[] => keys.map(() => 'claimed');
     if (!keys.length) return [];
+    const lease = Math.max(0, Math.round(leaseMs));
     return this.guarded(async () => {
-      const { rows } = await this.run('vx-claim', SQL.claim, [sortedUnique(keys).map(escapeText), owner, Math.max(0, Math.round(leaseMs))]);
       const state = new Map<string, ClaimState>();
-      for (const r of rows) state.set(unescapeText(r.key as string), r.value === null ? 'claimed' : { value: unescapeText(r.value as string) });
+      const held = new Map<string, string[]>();
+      const take = async (which: readonly string[], gone: readonly string[]) => {
+        const { rows } = await this.run('vx-claim', SQL.claim, [which.map(escapeText), owner, lease, gone]);
+        for (const r of rows) {
+          const key = unescapeText(r.key as string);
+          if (r.owner !== null) (held.get(r.owner as string) ?? held.set(r.owner as string, []).get(r.owner as string)!).push(key);
+          else state.set(key, r.value === null ? 'claimed' : { value: unescapeText(r.value as string) });
+        }
+      };
+      await take(sortedUnique(keys), []);
+      // the claims of a process of this machine that no longer runs are taken over at once (claims.ts: ownerGone)
+      const gone = [...held.keys()].filter(ownerGone);
+      if (gone.length) await take(sortedUnique(gone.flatMap((o) => held.get(o)!)), gone);
       return keys.map((k) => state.get(k) ?? 'held');
     }, mine);
   }
