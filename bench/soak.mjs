@@ -168,7 +168,7 @@ async function quotaScenario() {
 async function fuzzScenario() {
   const pairs = Math.ceil(FUZZ_RUNS / 2);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/e2e/rel-fuzz.test.ts'], {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/e2e/cli-fuzz-options.test.ts'], {
     cwd: ROOT,
     env: { ...process.env, VX_REL_FUZZ_RUNS: String(pairs), VX_REL_FUZZ_SEED: String(SEED * 1000 + 7) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 // The CLI contract's usage errors (docs/cli-contract.md), run in-process (test/helpers/inproc.ts): the
 // command parser's errors as one vx line naming the command, exit 2, and empty per-family options;
-// nothing sent (the httpmock registry has no stubs). Moved from e2e/contract-audit, which keeps one
+// nothing sent (the httpmock registry has no stubs). e2e/cli-contract keeps one
 // spawned parser case and help for the exit code of the real process.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

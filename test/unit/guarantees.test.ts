@@ -1,4 +1,4 @@
-// The pure layers under the guarantees of docs/reliability.md that test/e2e/rel-holes.test.ts holds end to end.
+// The pure layers under the guarantees of docs/reliability.md that test/e2e/guarantees.test.ts holds end to end.
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -305,7 +305,7 @@ describe('vx api --data <json|@file|->', () => {
       removeDir(dir);
     }
     expect(e2e.emu.log).toEqual([]);
-    // a JSON content type named by hand is checked too; another type is sent as is (reliability-input)
+    // a JSON content type named by hand is checked too; another type is sent as is (data-input.test.ts)
     const jsonCt = await e2e.run(['api', 'POST', '/x', '--service', 'erp', '--data', 'x=1', '-H', 'Content-Type: application/json']);
     expect(jsonCt.code).toBe(2);
     expect(e2e.emu.log).toEqual([]);

@@ -1,4 +1,4 @@
-// The emulator against a web page (session 6 security review). A page the person visits can reach a
+// The emulator against a web page. A page the person visits can reach a
 // loopback port too: through DNS rebinding (a name of the page's own that it makes resolve to
 // 127.0.0.1) it reads the answers, with its name in the Host header, which the emulator also
 // used to build absolute links (nextLink, Location); and a plain cross-site POST (no preflight)

@@ -1,4 +1,4 @@
-// Issue 13, item 11: the emulator's request log is bounded (a ring of requests, a byte budget for
+// The emulator's request log is bounded (a ring of requests, a byte budget for
 // bodies) and `/_emulator/requests` shows no credential in clear.
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';

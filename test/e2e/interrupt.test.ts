@@ -60,7 +60,7 @@ function ctrlCAt(question: RegExp): { react: (screen: string, type: (k: string) 
 }
 
 describe('Ctrl-C during a long translate with --out', () => {
-  const dir = tempDir('vx-rel-sigint-');
+  const dir = tempDir('vx-interrupt-');
   const lines = Array.from({ length: 6000 }, (_, i) => `Line ${i} of a long file`);
   const input = join(dir, 'long.txt');
   writeFileSync(input, `${lines.join('\n')}\n`);

@@ -1,4 +1,5 @@
-// A second hostile review (after issue 13): holes of the same kinds found elsewhere. Each case is
+// Hostile servers and inputs: header injection, terminal escapes in --debug stacks, huge error
+// bodies, credentials in headers, query strings and endpoint addresses, emulator state files. Each case is
 // reproduced with the built CLI against a small loopback server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -14,7 +14,7 @@ import { runInProc } from '../helpers/inproc.js';
 import { tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
-const dir = tempDir('vx-rel-faults-');
+const dir = tempDir('vx-faults-');
 const SCOPE = ['--provider', 'Vendor.Compute', '--location', 'eastus'];
 const VS = ['--resource-group', 'web', '--service', 'contoso-api'];
 const SUB = () => e2e.emu.state.mgmt.defaultSubscription as string;

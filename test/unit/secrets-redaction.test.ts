@@ -1,4 +1,4 @@
-// A hostile review of where secrets can surface (session 6): typed secrets echoed by usage errors,
+// Where secrets can surface: typed secrets echoed by usage errors,
 // credential forms the redaction did not know, run in-process (test/helpers/inproc.ts).
 import { chmodSync, closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
