@@ -166,7 +166,7 @@ describe.runIf(PG_URL)('PostgreSQL memory, against a server', () => {
     await expect(TranslationMemory.open(reader)).rejects.toThrow(`translation memory ${reader}: it may only be read (the role may not write it); nothing was changed`);
   });
 
-  it('the password is asked for only when the server wants one: from the URL or the run environment; none, or a wrong one, is exit 3 naming host and port, never the password', async () => {
+  it('the password is asked for only when the server wants one: from the URL or the run environment; none, a wrong one, or a role barred from the database is exit 3 naming host and port, never the password', async () => {
     const url = await freshDatabase();
     const db = new URL(url).pathname.slice(1);
     await sql(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'vx_test_password') THEN CREATE ROLE vx_test_password LOGIN; END IF; END $$`);
@@ -183,6 +183,11 @@ describe.runIf(PG_URL)('PostgreSQL memory, against a server', () => {
     expect(wrong).toBeInstanceOf(AuthError);
     expect((wrong as Error).message).toBe(`translation memory ${at()}: password authentication failed for user "vx_test_password" (PostgreSQL at ${host}:${port})`);
     expect(`${(wrong as Error).message} ${(wrong as Error).stack}`).not.toContain('pw-wrong-2');
+    // a role without CONNECT on the database is refused too (exit 3), not a server out of reach
+    await sql(`REVOKE CONNECT ON DATABASE ${db} FROM PUBLIC`);
+    const barred = await TranslationMemory.open(at('pw-right-1')).catch((e: unknown) => e);
+    expect(barred).toBeInstanceOf(AuthError);
+    expect((barred as Error).message).toBe(`translation memory ${at()}: permission denied for database "${db}" (PostgreSQL at ${host}:${port})`);
   });
 
   it.runIf(process.env.VX_TEST_PG_CA)('TLS as sslmode says: verify-full with the root certificate; disable is plain', async () => {

@@ -82,7 +82,8 @@ function connectError(s: PgSettings, e: unknown): Error {
   const at = `${s.host}:${s.port}`;
   const code = (e as { code?: string })?.code ?? '';
   const say = (why: string) => `translation memory ${s.display}: ${why}`;
-  if (/^28/.test(code)) return new AuthError(say(`${reason(e)} (PostgreSQL at ${at})`));
+  // the password or the role refused (28...), or a role without CONNECT on the database (42501)
+  if (/^28/.test(code) || code === '42501') return new AuthError(say(`${reason(e)} (PostgreSQL at ${at})`));
   if (code === '3D000') return new UsageError(say(`${reason(e)} (PostgreSQL at ${at})`));
   if (/does not support SSL/i.test((e as Error)?.message ?? '')) return new UsageError(say(`the server at ${at} offers no TLS, which sslmode=${s.sslmode} asks for`));
   if (/certificate|self.signed|altnames|Hostname\/IP/i.test((e as Error)?.message ?? '')) return new UsageError(say(`the TLS certificate of ${at} is not trusted (sslmode=${s.sslmode}): ${reason(e)}`));
