@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TranslateCall } from '../../src/emulator/translator/index.js';
 import { translatePlain } from '../../src/emulator/translator/text.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 const e2e = useEmulator();
 const calls = () => e2e.emu.state.translator.calls as TranslateCall[];
@@ -107,7 +108,7 @@ describe('retries', () => {
   it('429, 503, connection resets and lost answers are retried per batch: every line once, in order', async () => {
     e2e.emu.setFaults('429:1x,503:1x,reset:1x,reset-after:1x,429:0.1,503:0.1,reset:0.05,reset-after:0.05,retry-after:0,seed:5');
     const lines = Array.from({ length: 6000 }, (_, i) => `Row ${i}: Good morning`);
-    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '4', '--retries', '8', '-o', 'ndjson', '-f', write('faults.txt', lines)], { timeoutMs: 60_000 });
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '4', '--retries', '8', '-o', 'ndjson', '-f', write('faults.txt', lines)], { timeoutMs: 60_000, clock: new FakeClock() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).translations[0].text);

@@ -3,6 +3,7 @@
 // or the real network to a server on loopback). Only what is about the process itself (signals,
 // terminals, pipes closing, install) is spawned (test/helpers/vx.ts).
 import type { Factory } from '../../src/cli/factory.js';
+import { driveClock } from './fake-clock.js';
 import { run } from '../../src/cli/run.js';
 import { emulatorEnv } from '../../src/model/families.js';
 import { systemClock, type Clock } from '../../src/core/clock.js';
@@ -108,7 +109,8 @@ export async function runVxInProc(args: readonly string[], opts: RunOptions = {}
   }, opts.timeoutMs ?? 25_000);
   await enterDir(opts.cwd ?? ROOT);
   try {
-    const code = await run(args, { ...testFactory(made, { network: true, signal: controller.signal }), env });
+    const running = run(args, { ...testFactory(made, { network: true, signal: controller.signal, clock: opts.clock }), env });
+    const code = await (opts.clock ? driveClock(opts.clock, running) : running);
     return { code: hung ? null : code, signal: hung ? 'SIGKILL' : null, stdout: made.stdout.text, stderr: made.stderr.text };
   } finally {
     leaveDir();

@@ -24,6 +24,8 @@ export interface RunOptions {
   spawn?: boolean;
   /** called with the child right after spawn (to send signals) */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** in-process runs only: the run's clock, a fake one moved while the run works (waits, pacing, retries take no real time) */
+  clock?: import('./fake-clock.js').FakeClock;
 }
 
 export function tempDir(prefix = 'vx-test-'): string {
@@ -50,6 +52,7 @@ export function baseEnv(configDir: string): Record<string, string> {
 }
 
 export function runVx(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (opts.clock) throw new Error('runVx: a fake clock needs an in-process run (runVxInProc)');
   const configDir = opts.configDir ?? tempDir();
   const env: Record<string, string> = { ...baseEnv(configDir) };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
