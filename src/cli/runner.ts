@@ -73,7 +73,6 @@ export function act(fn: (ctx: Ctx, opts: unknown, ...args: unknown[]) => Promise
     await fn(ctx, opts, ...positionals);
     // commands that plan several requests (translate batches) return normally in --dry-run
     if (ctx.http.dryRun && ctx.http.planned.length) await ctx.writePlan();
-    ctx.verboseExchanges();
   };
 }
 

@@ -138,6 +138,8 @@ export class Ctx {
       maxBodyBytes: envInteger('VX_MAX_RESPONSE_BYTES', Number.MAX_SAFE_INTEGER, 1),
       allowHttp: allowHttpFrom(env),
       observer: this.retryObserver(),
+      // each answer told as it comes (a long list, a watch, a run stopped by Ctrl-C keep theirs)
+      exchanged: globals.verbose ? (x) => this.verbose(`${x.method} ${x.url} -> ${x.status} in ${x.ms} ms${x.requestId ? ` (request id ${x.requestId})` : ''}`) : undefined,
       waitingAfterMs: envInteger('VX_WAITING_AFTER_MS', 86_400_000),
       transport: deps.transport,
       env,
@@ -341,16 +343,11 @@ export class Ctx {
     this.http.opts.debug?.(redact(message));
   }
 
-  /** Only with --verbose. */
+  /**
+   * Only with --verbose. At a terminal the line first clears the one the cursor is on (a retry's
+   * status line, a progress bar or spinner, redrawn below it at their next turn).
+   */
   verbose(message: string): void {
-    if (this.globals.verbose) this.io.stderr.write(`${this.errChalk.dim(terminalText(redact(message)))}\n`);
-  }
-
-  /** Summarises request ids and timings with --verbose: those not summarised yet (a command may do it before its own last lines). */
-  verboseExchanges(): void {
-    if (!this.globals.verbose) return;
-    for (const x of this.http.exchanges.splice(0)) {
-      this.verbose(`${x.method} ${x.url} -> ${x.status} in ${x.ms} ms${x.requestId ? ` (request id ${x.requestId})` : ''}`);
-    }
+    if (this.globals.verbose) this.io.stderr.write(`${this.stderrIsTTY ? '\r\u001b[K' : ''}${this.errChalk.dim(terminalText(redact(message)))}\n`);
   }
 }

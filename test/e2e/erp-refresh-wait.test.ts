@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { hasPty, runOnPty } from '../helpers/pty.js';
+import { withoutRequestLines } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const json = (s: string) => JSON.parse(s);
@@ -45,7 +46,7 @@ describe('erp refresh --wait', () => {
     const final = json(r.stdout);
     expect(final).toMatchObject({ IsSuccess: true, OperationStatus: 'Completed', EnvironmentId: 'uat-1' });
     const id = final.OperationActivityId;
-    const lines = r.stderr.split('\n');
+    const lines = withoutRequestLines(r.stderr).split('\n');
     expect(lines.slice(0, 5)).toEqual([
       `database refresh of uat-1 from prod-1 started: operation ${id}`,
       `check it with: vx erp refresh status ${id} --project 1234 --environment uat-1`,

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runVxInProc } from '../helpers/inproc.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { removeDir, tempDir, withoutRequestLines } from '../helpers/vx.js';
 
 let server: Server;
 let origin: string;
@@ -111,7 +111,8 @@ describe('a huge error body in the service\'s own error shape', () => {
     };
     const r = await runVxInProc(['api', '--service', 'erp', 'GET', '/x', '--retries', '0', '--verbose'], { env: env(), configDir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^vx: HTTP 400 Bad Request Bad: bad \(request id r{200}… \(500000 chars\)\)\n/);
+    expect(withoutRequestLines(r.stderr)).toMatch(/^vx: HTTP 400 Bad Request Bad: bad \(request id r{200}… \(500000 chars\)\)\n/);
+    expect(r.stderr).toMatch(/^GET \S+ -> 400 in \d+ ms \(request id r{200}… \(500000 chars\)\)\n/);
     expect(r.stderr.length).toBeLessThan(1500);
   });
 

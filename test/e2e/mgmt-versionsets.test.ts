@@ -7,6 +7,7 @@ import { NotFoundError, UsageError } from '../../src/core/errors.js';
 import { confirmingPrompter } from '../helpers/ctx.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { tty } from '../helpers/tty.js';
+import { withoutRequestLines } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const json = (s: string) => JSON.parse(s);
@@ -72,7 +73,7 @@ describe('vx mgmt version-sets get', () => {
     const r = await e2e.run(['mgmt', 'version-sets', 'get', 'customers', ...S, '--verbose']);
     expect(r.code).toBe(0);
     expect(json(r.stdout).properties).toEqual({ displayName: 'Customers', versioningScheme: 'Header', versionHeaderName: 'Api-Version', description: 'Customer master data' });
-    expect(r.stderr).toMatch(/^ETag: "[0-9a-f]{8}"\n/);
+    expect(withoutRequestLines(r.stderr)).toMatch(/^ETag: "[0-9a-f]{8}"\n/);
     const missing = await e2e.run(['mgmt', 'version-sets', 'get', 'nosuch', ...S]);
     expect(missing.code).toBe(4);
   });

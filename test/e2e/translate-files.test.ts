@@ -453,8 +453,8 @@ describe('translation memory and budget', () => {
     try {
       const first = await e2e.run(['translate', 'file', 'en.json', '--to', 'de', '--memory', 'vx.tm', '--verbose', '-o', 'none'], { cwd: dir });
       expect(first.code).toBe(0);
-      // --verbose names the files it creates, then each request's line, and ends with the summary
-      expect(first.stderr).toMatch(/^created the translation memory \S+vx\.tm .*\ncreated en\.json\.vxlock: .*\nPOST \S+ -> 200 in \d+ ms \(request id [^)]+\)\nsent 12 distinct texts in 1 request; .*; memory hits: 0\n$/);
+      // --verbose tells each request when its answer arrives, names the files it creates, and ends with the summary
+      expect(first.stderr).toMatch(/^POST \S+ -> 200 in \d+ ms \(request id [^)]+\)\ncreated the translation memory \S+vx\.tm .*\ncreated en\.json\.vxlock: .*\nsent 12 distinct texts in 1 request; .*; memory hits: 0\n$/);
       const n = calls();
       // the targets are gone (a fresh checkout): everything is translated again, from the memory
       for (const f of ['de.json', 'en.json.vxlock']) (await import('node:fs')).rmSync(join(dir, f));

@@ -78,3 +78,8 @@ export function runVx(args: string[], opts: RunOptions = {}): Promise<RunResult>
     opts.onSpawn?.(child);
   });
 }
+
+/** stderr without --verbose's line per answered request (`GET <url> -> 200 in 3 ms (request id …)`), told as each answer arrives among the others */
+export function withoutRequestLines(stderr: string): string {
+  return stderr.replace(/^(GET|POST|PUT|PATCH|DELETE|HEAD) \S+ -> \d+ in \d+ ms.*\n/gm, '');
+}

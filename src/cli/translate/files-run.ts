@@ -108,8 +108,7 @@ async function report(ctx: Ctx, plans: readonly SourcePlan[], merged: Merged, ne
     ],
   });
   if (ctx.globals.verbose) {
-    // the summary comes last, after each request's line
-    ctx.verboseExchanges();
+    // the summary comes last, after each request's line (told as it was answered)
     const { result } = translated;
     const billed = result.billed === undefined ? 'billed characters: not reported' : `billed characters: ${fmt(result.billed)}`;
     const sent = needs.items.size - result.memoryHits - result.tooLong.size;

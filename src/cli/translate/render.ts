@@ -127,9 +127,8 @@ export async function render(ctx: Ctx, client: SessionClient, params: TranslateP
     throw explainFailure(asStreamFailure(e), input, delivered, run.out, counts, Boolean(run.reuse.memory));
   } finally {
     if (ctx.globals.verbose) {
-      // the run's summary comes last, after each request's line
+      // the run's summary comes last, after each request's line (told as it was answered)
       const ms = performance.now() - started;
-      ctx.verboseExchanges();
       for (const line of describeRun(delivered, counts, ms)) ctx.verbose(line);
     }
   }

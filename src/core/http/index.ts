@@ -23,7 +23,7 @@ export { USER_AGENT, VERSION } from './outgoing.js';
 export { DryRunHalt } from './plan.js';
 export { isIdempotent, parseRetryAfter, retryDelay } from './policy.js';
 export { allowHttpFrom, chooseTransport } from './proxy.js';
-export type { HttpObserver, HttpOptions, HttpRequest, HttpResponse, Transport, TransportRequest, TransportResponse } from './types.js';
+export type { Exchange, HttpObserver, HttpOptions, HttpRequest, HttpResponse, Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** A failure thrown by the deadline, as the transports' own timeouts are. */
 function timedOutError(message: string): Error {
@@ -40,8 +40,6 @@ export class Http {
   readonly transport: 'undici' | 'node';
   /** requests recorded in dry-run mode */
   readonly planned: RequestDescription[] = [];
-  /** every response's timing and request id, for --verbose */
-  readonly exchanges: { method: string; url: string; status: number; ms: number; requestId?: string }[] = [];
 
   constructor(readonly opts: HttpOptions = {}) {
     this.transport = chooseTransport(opts.env ?? {});
@@ -109,7 +107,7 @@ export class Http {
           continue;
         }
         const ms = Math.round(performance.now() - started);
-        this.exchanges.push({ method: run.method, url: req.url, status: res.status, ms, requestId: res.requestId });
+        this.opts.exchanged?.({ method: run.method, url: req.url, status: res.status, ms, requestId: res.requestId });
         run.traceResponse(res, ms);
         const done = await run.answered(res, ticket);
         if (done) return done;

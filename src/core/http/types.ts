@@ -69,6 +69,8 @@ export interface HttpOptions {
   random?: () => number;
   /** told about retries and long waits, for a line of progress (rendered by the caller) */
   observer?: HttpObserver;
+  /** told of every answer as it arrives (--verbose prints each at once: nothing is held until the end) */
+  exchanged?: (x: Exchange) => void;
   /** after how long without an answer `observer.waiting` is first called (default 5 s), then every second */
   waitingAfterMs?: number;
   /**
@@ -81,6 +83,15 @@ export interface HttpOptions {
    * timeouts, tracing, redaction and error mapping around it stay the real ones.
    */
   transport?: Transport;
+}
+
+/** One answered attempt: its timing and the service's request id. */
+export interface Exchange {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  requestId?: string;
 }
 
 /** One request as a transport sends it, and what it answers. */
