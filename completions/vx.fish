@@ -346,7 +346,7 @@ function __vx_valued
     case 'vx mgmt quota requests'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx mgmt quota requests get'
-      printf '%s\n' --location --output --profile --provider --query --retries --subscription --timeout -o -p -q
+      printf '%s\n' --location --output --poll-interval --profile --provider --query --retries --subscription --timeout --wait-timeout -o -p -q
     case 'vx mgmt quota requests list'
       printf '%s\n' --filter --location --output --profile --provider --query --retries --subscription --timeout --top -o -p -q
     case 'vx mgmt quota wizard'
@@ -2449,6 +2449,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l location 
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l provider -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -s q -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l retries -r
@@ -2456,6 +2457,8 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l subscript
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -s V -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l wait
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests get"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests list"' -l dry-run

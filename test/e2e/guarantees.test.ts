@@ -289,7 +289,7 @@ describe('12. following a quota request that never ends, with Retry-After: 0', (
     e2e.emu.state.mgmt.retryAfter = 0;
     e2e.emu.state.mgmt.pollsToFinish = 1_000_000;
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...QUOTA, '--limit', '150', '--yes', '--wait-timeout', '3'], { env: { VX_POLL_FLOOR_MS: undefined } });
-    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\n/.exec(r.stderr)?.[1];
+    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36} --wait\n/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeDefined();
     expect(r.stderr).toMatch(/\nvx: quota request [0-9a-f-]{36} did not end within --wait-timeout 3 s \(last state InProgress, [234] status reads\); the change was accepted and goes on\n$/);
     expect(r.code).toBe(1);

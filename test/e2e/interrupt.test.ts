@@ -170,7 +170,7 @@ describe('Ctrl-C after a change was accepted', () => {
     child!.kill('SIGINT');
     const r = await run;
     expect(r.code).toBe(130);
-    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\n/.exec(r.stderr)?.[1];
+    const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36} --wait\n/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeDefined();
     expect(r.stderr.endsWith('vx: interrupted\n')).toBe(true);
     expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
@@ -302,7 +302,7 @@ describe('SIGTERM and SIGHUP stop a run like Ctrl-C (exit 143 / 129)', () => {
       child!.kill(sig);
       const r = await run;
       expect(r.code).toBe(code);
-      expect(r.stderr).toMatch(/quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\nvx: interrupted \(SIG(TERM|HUP)\)\n$/);
+      expect(r.stderr).toMatch(/quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36} --wait\nvx: interrupted \(SIG(TERM|HUP)\)\n$/);
       expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
     });
   }

@@ -438,7 +438,7 @@ describe('vx mgmt quota apply --wait-timeout', () => {
     const [row] = json(r.stdout);
     expect(row.state).toBe('Unknown');
     expect(row.message).toBe(
-      `quota request ${row.requestId} did not end within --wait-timeout 1 s (last state InProgress, 1 status read); the change was accepted and goes on; follow it with: vx mgmt quota requests get ${row.requestId} --provider Vendor.Compute --location westus2 --subscription ${SUB()}`,
+      `quota request ${row.requestId} did not end within --wait-timeout 1 s (last state InProgress, 1 status read); the change was accepted and goes on; follow it with: vx mgmt quota requests get ${row.requestId} --provider Vendor.Compute --location westus2 --subscription ${SUB()} --wait`,
     );
     expect(patches()).toHaveLength(1);
   });

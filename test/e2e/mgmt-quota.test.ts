@@ -183,7 +183,7 @@ describe('vx mgmt quota set', () => {
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `vx: quota request ${id} for cores (235) is still InProgress; a second change now would race it: wait for its end (vx mgmt quota requests get ${id} --provider Vendor.Compute --location eastus --subscription ${SUB()}), then run this again; nothing was changed\n`,
+      `vx: quota request ${id} for cores (235) is still InProgress; a second change now would race it: wait for its end (vx mgmt quota requests get ${id} --provider Vendor.Compute --location eastus --subscription ${SUB()} --wait), then run this again; nothing was changed\n`,
     );
     expect(writes().filter((w) => w.method === 'PATCH')).toHaveLength(1);
   });
@@ -201,7 +201,7 @@ describe('vx mgmt quota set', () => {
       },
     });
     expect(r.code).toBe(130);
-    expect(withoutRequestLines(r.stderr)).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus --subscription [0-9a-f-]{36}\nvx: interrupted\n$/);
+    expect(withoutRequestLines(r.stderr)).toMatch(/^quota request ([0-9a-f-]+): InProgress\nquota request \1 was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor.Compute --location eastus --subscription [0-9a-f-]{36} --wait\nvx: interrupted\n$/);
     expect(r.stdout).toBe('');
   });
 
@@ -210,7 +210,7 @@ describe('vx mgmt quota set', () => {
     e2e.emu.state.mgmt.retryAfter = 30;
     const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--subscription', other, '--limit', '150', '--yes', '--wait-timeout', '1']);
     expect(r.code).toBe(1);
-    const id = /follow it with: vx mgmt quota requests get ([0-9a-f-]{36}) --provider Vendor\.Compute --location eastus --subscription b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11\n/.exec(r.stderr)?.[1];
+    const id = /follow it with: vx mgmt quota requests get ([0-9a-f-]{36}) --provider Vendor\.Compute --location eastus --subscription b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11 --wait\n/.exec(r.stderr)?.[1];
     expect(id).toBeDefined();
     // the hint works as written: without the subscription it would ask the default one (404)
     const follow = await e2e.run(['mgmt', 'quota', 'requests', 'get', id!, ...SCOPE, '--subscription', other, '-o', 'json']);
@@ -228,7 +228,7 @@ describe('vx mgmt quota set', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36}\nvx: HTTP 500 Internal Server Error InternalServerError: emulated fault: HTTP 500 \(request id [0-9a-f-]+\)\n$/,
+      /^quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36} --wait\nvx: HTTP 500 Internal Server Error InternalServerError: emulated fault: HTTP 500 \(request id [0-9a-f-]+\)\n$/,
     );
     expect(e2e.emu.count({ family: 'mgmt', method: 'PATCH' })).toBe(1);
   });

@@ -2,7 +2,7 @@
 // location, request a new limit (PATCH), and follow the request until it ends.
 import { EXIT, isVxError, ServiceError, type VxError } from '../../core/errors.js';
 import { POLL_FLOOR_MS, pollDelay } from '../../core/poll.js';
-import { sleep } from '../../core/sleep.js';
+import { systemClock, type Clock } from '../../core/clock.js';
 import { resolveNextLink } from '../../core/paging.js';
 import { ASYNC_OPERATION_HEADERS, checkRule, MGMT_API_VERSION, OPERATION_FINAL_STATUSES, QUOTA_FAILED_STATES, QUOTA_FINAL_STATES, RULES } from '../../model/mgmt.js';
 import { seg, withApiVersion, type MgmtClient } from './client.js';
@@ -235,6 +235,8 @@ export interface PollOptions {
   timeoutSeconds?: number;
   /** the shortest pause between two reads (default POLL_FLOOR_MS; VX_POLL_FLOOR_MS changes it for tests) */
   floorMs?: number;
+  /** the clock of the waits and the timeout (the run's; a test's fake one) */
+  clock?: Clock;
 }
 
 /** --wait-timeout's default: half an hour (a quota increase normally ends within minutes) */
@@ -267,7 +269,8 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
   let retryAfter = o.retryAfter;
   const floor = o.floorMs ?? POLL_FLOOR_MS;
   const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
-  const started = Date.now();
+  const clock = o.clock ?? systemClock;
+  const started = clock.now();
   let state: string | undefined;
   // the operation resource first (it takes precedence over Location); when it has ended, the
   // request itself is read at once for the result
@@ -279,17 +282,17 @@ export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: strin
   const seen = { operation: false, request: false };
   const notShown = () =>
     new RequestNotShownError(
-      `the quota change was accepted (request ${requestId}), but the service did not show its status: ${misses} read${misses === 1 ? '' : 's'} over ${Math.round((Date.now() - started) / 1000)} s answered 404${lastMiss?.code ? ` ${lastMiss.code}` : ''}; the change goes on; find its request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
+      `the quota change was accepted (request ${requestId}), but the service did not show its status: ${misses} read${misses === 1 ? '' : 's'} over ${Math.round((clock.now() - started) / 1000)} s answered 404${lastMiss?.code ? ` ${lastMiss.code}` : ''}; the change goes on; find its request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
     );
   for (let k = 0; ; k++) {
-    const left = timeout - (Date.now() - started);
+    const left = timeout - (clock.now() - started);
     if (left <= 0) {
       if (lastMiss) throw notShown();
       throw new ServiceError(
         `quota request ${requestId} did not end within --wait-timeout ${Math.round(timeout / 1000)} s (last state ${state ?? 'unknown'}, ${k} status read${k === 1 ? '' : 's'}); the change was accepted and goes on`,
       );
     }
-    await sleep(Math.min(lastMiss ? floor * 2 ** (misses - 1) : pollDelay(k - misses, retryAfter, o.intervalSeconds, floor), left), o.signal);
+    await clock.sleep(Math.min(lastMiss ? floor * 2 ** (misses - 1) : pollDelay(k - misses, retryAfter, o.intervalSeconds, floor), left), o.signal);
     try {
       if (operation) {
         const op = await getOperation(c, operation);

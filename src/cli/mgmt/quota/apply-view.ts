@@ -6,6 +6,7 @@ import type { ManifestEntry } from '../../../api/mgmt/manifest.js';
 import type { Ctx } from '../../../core/context.js';
 import { loadTextWidth, renderTable, type Column } from '../../../core/output/index.js';
 import { num, tableWidth } from './fleet.js';
+import { followCommand } from './scope.js';
 
 export interface ApplyRow {
   subscription: string;
@@ -31,8 +32,7 @@ export function statusRow(s: ChangeStatus): ApplyRow {
 }
 
 export function followHint(s: ChangeStatus): string {
-  const sc = s.item.scope;
-  return `follow it with: vx mgmt quota requests get ${s.requestId ?? '<requestId>'} --provider ${sc.provider} --location ${sc.location} --subscription ${sc.subscription}`;
+  return `follow it with: ${followCommand(s.requestId ?? '<requestId>', s.item.scope)}`;
 }
 
 export class ApplyView {

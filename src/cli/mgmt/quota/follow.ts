@@ -20,7 +20,7 @@ import type { Ctx } from '../../../core/context.js';
 import { asVxError, ConflictError, ServiceError } from '../../../core/errors.js';
 import { pollFloorMs } from '../../../core/poll.js';
 import { startSpinner } from '../../../core/progress.js';
-import { whereFlags } from './scope.js';
+import { followCommand } from './scope.js';
 import { REQUEST_COLUMNS } from './view.js';
 
 export interface FollowOptions {
@@ -42,12 +42,12 @@ function progressLine(ctx: Ctx, m: string): void {
   if (ctx.globals.verbose && !ctx.stderrIsTTY) ctx.info(m);
 }
 
-/** The end of a change: the request printed; Failed or Invalid is exit 1. */
-async function ended(ctx: Ctx, ch: LimitChange, body: QuotaRequest, what: string): Promise<void> {
+/** The end of a request: the request printed; Failed or Invalid is exit 1. `ch`: the change it made, told at a terminal. */
+async function ended(ctx: Ctx, ch: LimitChange | undefined, body: QuotaRequest, what: string): Promise<void> {
   const state = stateOf(body);
   await ctx.print(body, { columns: REQUEST_COLUMNS });
   if (isFailure(state)) throw new ServiceError(`${what} ended ${state}: ${body.properties?.message ?? 'no reason given'}`);
-  if (ctx.stderrIsTTY) ctx.info(`the limit of ${ch.resourceName} in ${ch.scope.location} is now ${ch.limit}`);
+  if (ctx.stderrIsTTY && ch) ctx.info(`the limit of ${ch.resourceName} in ${ch.scope.location} is now ${ch.limit}`);
 }
 
 /**
@@ -66,30 +66,33 @@ export async function applyLimit(ctx: Ctx, c: MgmtClient, ch: LimitChange, curre
   if (!o.wait) {
     await ctx.print(submitted.body, { columns: REQUEST_COLUMNS });
     // the id is in the printed request; an accepted answer without a body (202) has it only here
-    if (ctx.stderrIsTTY || !requestIdFrom(submitted.body)) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: vx mgmt quota requests get ${id} ${whereFlags(scope)}`);
+    if (ctx.stderrIsTTY || !requestIdFrom(submitted.body)) ctx.info(`quota request ${id} accepted (${stateOf(submitted.body) ?? 'no state'}); follow it with: ${followCommand(id, scope)}`);
     return;
   }
   const from = { retryAfter: submitted.retryAfter, url: submitted.location, asyncUrl: submitted.asyncOperation };
-  await followRequest(ctx, c, ch, { id, state: stateOf(submitted.body) ?? 'Accepted', from }, o);
+  await followRequest(ctx, c, ch.scope, { id, state: stateOf(submitted.body) ?? 'Accepted', from, change: ch }, o);
 }
 
-interface Follow {
+export interface Follow {
   id: string;
   state: string;
   from: { retryAfter?: string; url?: string; asyncUrl?: string };
+  /** the change the request makes, when this run submitted it */
+  change?: LimitChange;
 }
 
 /** Follows an accepted (or already running) request to its end (spinner on a terminal); Failed or Invalid is printed, then exit 1. */
-async function followRequest(ctx: Ctx, c: MgmtClient, ch: LimitChange, f: Follow, o: FollowOptions): Promise<void> {
+export async function followRequest(ctx: Ctx, c: MgmtClient, scope: QuotaScope, f: Follow, o: FollowOptions): Promise<void> {
   const { id } = f;
   const spinner = startSpinner(ctx.io.stderr, `quota request ${id}: ${f.state}`, { env: ctx.env });
   progressLine(ctx, `quota request ${id}: ${f.state}`);
   let final: QuotaRequest;
   try {
-    final = await pollRequest(c, ch.scope, id, {
+    final = await pollRequest(c, scope, id, {
       intervalSeconds: o.intervalSeconds,
       timeoutSeconds: o.timeoutSeconds,
       floorMs: pollFloorMs(ctx.env),
+      clock: ctx.clock,
       ...f.from,
       signal: ctx.signal,
       onState: (state) => {
@@ -101,12 +104,12 @@ async function followRequest(ctx: Ctx, c: MgmtClient, ch: LimitChange, f: Follow
     spinner.stop();
     // interrupted, or a status read failed: the change was accepted all the same (a request the
     // service never showed: the error says so and how to find it)
-    if (!(e instanceof RequestNotShownError)) ctx.info(`quota request ${id} was submitted; follow it with: vx mgmt quota requests get ${id} ${whereFlags(ch.scope)}`);
+    if (!(e instanceof RequestNotShownError)) ctx.info(`quota request ${id} ${f.change ? 'was submitted' : 'goes on'}; follow it with: ${followCommand(id, scope)}`);
     throw e;
   }
   if (o.progress) o.progress.ended = true;
   spinner.stop(ctx.stderrIsTTY ? `quota request ${id}: ${stateOf(final)}` : undefined);
-  await ended(ctx, ch, final, `quota request ${id}`);
+  await ended(ctx, f.change, final, `quota request ${id}`);
 }
 
 /**
@@ -117,20 +120,19 @@ async function followRequest(ctx: Ctx, c: MgmtClient, ch: LimitChange, f: Follow
 export async function followRunning(ctx: Ctx, c: MgmtClient, ch: LimitChange, o: FollowOptions): Promise<boolean> {
   const running = await runningRequestOf(ctx, c, ch.scope, ch.resourceName);
   if (!running) return false;
-  const where = whereFlags(ch.scope);
   const what = `quota request ${running.requestId} for ${ch.resourceName}${running.limit === undefined ? '' : ` (${running.limit})`} is still ${running.state}`;
   if (running.limit !== undefined && running.limit !== ch.limit) {
-    throw new ConflictError(`${what}; a second change now would race it: wait for its end (vx mgmt quota requests get ${running.requestId} ${where}), then run this again; nothing was changed`);
+    throw new ConflictError(`${what}; a second change now would race it: wait for its end (${followCommand(running.requestId, ch.scope)}), then run this again; nothing was changed`);
   }
   if (!o.wait) {
     await ctx.print(running.body, { columns: REQUEST_COLUMNS });
-    ctx.info(`${what}; nothing was submitted again; follow it with: vx mgmt quota requests get ${running.requestId} ${where}`);
+    ctx.info(`${what}; nothing was submitted again; follow it with: ${followCommand(running.requestId, ch.scope)}`);
     return true;
   }
   ctx.info(`${what}: following it instead of submitting the same change again`);
   if (o.progress) o.progress.accepted = true;
   // (its state is already known from the list: the first status read comes after the floor, not --poll-interval)
-  await followRequest(ctx, c, ch, { id: running.requestId, state: running.state, from: { retryAfter: '0' } }, o);
+  await followRequest(ctx, c, ch.scope, { id: running.requestId, state: running.state, from: { retryAfter: '0' }, change: ch }, o);
   return true;
 }
 

@@ -2,7 +2,7 @@
 // report, check, apply). Declarations only: every action loads its verb's module when it runs.
 import { arg, command, group } from '../../define.js';
 import { QUOTA_SCOPE } from '../options.js';
-import { APPLY, CHECK, LIST, QUOTA_SET, REPORT, REQUESTS_LIST, WIZARD } from './options.js';
+import { APPLY, CHECK, LIST, QUOTA_SET, REPORT, REQUESTS_GET, REQUESTS_LIST, WIZARD } from './options.js';
 
 const REQUESTS = group({
   name: 'requests',
@@ -11,10 +11,10 @@ const REQUESTS = group({
   commands: () => [
     command({
       name: 'get',
-      summary: 'show one quota request',
+      summary: 'show one quota request; --wait follows it until it ends',
       args: [arg('<requestId>', 'the request id (the name in the accepted request; its full id or <subscription>/<id> work too)')],
-      options: QUOTA_SCOPE,
-      examples: ['vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus'],
+      options: REQUESTS_GET,
+      examples: ['vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus', 'vx mgmt quota requests get <requestId> --provider Vendor.Compute --location eastus --wait'],
       run: async (ctx, opts, id) => (await import('./requests-get.js')).run(ctx, opts, id),
     }),
     command({

@@ -12,6 +12,13 @@ export const QUOTA_SET = [
   waitTimeoutOpt,
 ] as const;
 
+export const REQUESTS_GET = [
+  ...QUOTA_SCOPE,
+  opt('--wait', 'follow a request still running until it ends (Succeeded; Failed or Invalid: exit 1)'),
+  pollIntervalOpt,
+  waitTimeoutOpt,
+] as const;
+
 export const REQUESTS_LIST = [
   ...QUOTA_SCOPE,
   opt('--filter <f>', "service's $filter on requestSubmitTime, e.g. \"requestSubmitTime ge 2025-07-01T00:00:00Z\""),
@@ -68,6 +75,7 @@ export const APPLY = [
 ] as const;
 
 export type QuotaSetOpts = OptionsOf<typeof QUOTA_SET>;
+export type RequestsGetOpts = OptionsOf<typeof REQUESTS_GET>;
 export type RequestsListOpts = OptionsOf<typeof REQUESTS_LIST>;
 export type WizardOpts = OptionsOf<typeof WIZARD>;
 export type QuotaListOpts = OptionsOf<typeof LIST>;

@@ -25,3 +25,8 @@ export function whereFlags(scope: QuotaScope): string {
   // run may have come from a flag the person will not think of repeating
   return `--provider ${scope.provider} --location ${scope.location} --subscription ${scope.subscription}`;
 }
+
+/** The command that follows a request to its end (`requests get --wait`), for the hints of every wait that stops early. */
+export function followCommand(requestId: string, scope: QuotaScope): string {
+  return `vx mgmt quota requests get ${requestId} ${whereFlags(scope)} --wait`;
+}
