@@ -23,7 +23,7 @@ export { USER_AGENT, VERSION } from './outgoing.js';
 export { DryRunHalt } from './plan.js';
 export { isIdempotent, parseRetryAfter, retryDelay } from './policy.js';
 export { allowHttpFrom, chooseTransport } from './proxy.js';
-export type { Exchange, HttpObserver, HttpOptions, HttpRequest, HttpResponse, Transport, TransportRequest, TransportResponse } from './types.js';
+export type { HttpObserver, HttpOptions, HttpRequest, HttpResponse, Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** A failure thrown by the deadline, as the transports' own timeouts are. */
 function timedOutError(message: string): Error {
