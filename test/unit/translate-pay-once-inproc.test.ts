@@ -39,7 +39,7 @@ const lines = (() => {
   return [...first, ...first, ...first.slice(0, 500)];
 })();
 
-const run = (env: Record<string, string>, args: string[] = []) => e2e.run(['translate', '--to', 'de', ...args], { env: { TMPDIR: tmp, VX_TRANSLATE_BUDGET: '20000', ...env }, input: `${lines.join('\n')}\n` });
+const run = (env: Record<string, string>, args: string[] = []) => e2e.run(['translate', '--to', 'de', ...args], { env: { TMPDIR: tmp, VX_TRANSLATE_BUDGET: '100000', ...env }, input: `${lines.join('\n')}\n` });
 
 describe('a long input, most of its texts spilled', () => {
   it('sends each distinct text once, answers every line in order, and leaves nothing in TMPDIR', async () => {

@@ -44,18 +44,23 @@ describe('the spill', () => {
       }
       expect(spill.count).toBe(20_000);
       expect(readdirSync(spill.dir).filter((f) => f.startsWith('run-')).length).toBeLessThanOrEqual(5);
+      const found: (TranslateResult | undefined)[] = [];
+      const wanted: TranslateResult[] = [];
       for (let i = 0; i < texts.length; i += 7) {
-        expect(spill.mayHold(texts[i])).toBe(true);
-        expect(spill.get(texts[i])).toEqual({ result: answer(texts[i], i) });
+        found.push(spill.mayHold(texts[i]) ? spill.get(texts[i])?.result : undefined);
+        wanted.push(answer(texts[i], i));
       }
+      expect(found).toEqual(wanted);
       let maybe = 0;
+      let wrong = 0;
       for (let i = 0; i < 20_000; i++) {
         const other = `never spilled ${i}`;
         if (spill.mayHold(other)) {
           maybe++;
-          expect(spill.get(other)).toBeUndefined();
+          if (spill.get(other) !== undefined) wrong++;
         }
       }
+      expect(wrong).toBe(0);
       // the filter lets through well under 1% of the texts it never held
       expect(maybe).toBeLessThan(200);
     } finally {
@@ -131,10 +136,13 @@ describe('the Bloom filter', () => {
       hashText(`in ${i}`);
       f.add(H.hi, H.lo);
     }
+    // (counted, one expect: an expect per text would take most of the test's time)
+    let missed = 0;
     for (let i = 0; i < 50_000; i++) {
       hashText(`in ${i}`);
-      expect(f.has(H.hi, H.lo)).toBe(true);
+      if (!f.has(H.hi, H.lo)) missed++;
     }
+    expect(missed).toBe(0);
     let wrong = 0;
     for (let i = 0; i < 50_000; i++) {
       hashText(`out ${i}`);
@@ -149,10 +157,13 @@ describe('the Bloom filter', () => {
       hashText(`in ${i}`);
       f.add(H.hi, H.lo);
     }
+    // (counted, one expect: an expect per text would take most of the test's time)
+    let missed = 0;
     for (let i = 0; i < 50_000; i++) {
       hashText(`in ${i}`);
-      expect(f.has(H.hi, H.lo)).toBe(true);
+      if (!f.has(H.hi, H.lo)) missed++;
     }
+    expect(missed).toBe(0);
   });
 
   it('past its cap the last filter takes every text: still no text it holds is missed', () => {
@@ -161,9 +172,11 @@ describe('the Bloom filter', () => {
       hashText(`in ${i}`);
       f.add(H.hi, H.lo);
     }
+    let missed = 0;
     for (let i = 0; i < 5_000; i++) {
       hashText(`in ${i}`);
-      expect(f.has(H.hi, H.lo)).toBe(true);
+      if (!f.has(H.hi, H.lo)) missed++;
     }
+    expect(missed).toBe(0);
   });
 });
