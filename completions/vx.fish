@@ -126,11 +126,11 @@ function __vx_valued
     case 'vx translate'
       printf '%s\n' --budget --category --concurrency --file --from --from-script --glossary --max-chars-per-minute --memory --out --output --profanity-action --profanity-marker --profile --query --retries --suggested-from --text-type --timeout --to --to-script --trace-id -f -o -p -q
     case 'vx translate file'
-      printf '%s\n' --budget --category --concurrency --format --from --front-matter --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --front-matter --glossary --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
     case 'vx translate sync'
-      printf '%s\n' --budget --category --concurrency --format --from --front-matter --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
+      printf '%s\n' --budget --category --concurrency --format --from --front-matter --glossary --i18next-format --max-chars-per-minute --memory --out --out-dir --output --profile --protect --query --retries --skip-keys --state --timeout --to --trace-id -o -p -q
     case 'vx translate check'
-      printf '%s\n' --format --from --front-matter --i18next-format --out --out-dir --output --profile --protect --query --retries --skip-keys --timeout --to -o -p -q
+      printf '%s\n' --format --from --front-matter --glossary --i18next-format --out --out-dir --output --profile --protect --query --retries --skip-keys --timeout --to -o -p -q
     case 'vx translate memory'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx translate memory stats'
@@ -493,6 +493,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate file"' -l format -x -a 'xlif
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l front-matter -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate file"' -l glossary -r
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate file"' -l max-chars-per-minute -r
@@ -525,6 +526,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l format -x -a 'xlif
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l front-matter -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l fuzzy
+complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l glossary -r
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate sync"' -l max-chars-per-minute -r
@@ -553,6 +555,7 @@ complete -c vx -n 'test (__vx_path) = "vx translate check"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l format -x -a 'xliff json yaml po md android resx properties strings stringsdict arb xcstrings auto'
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l from -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l front-matter -r
+complete -c vx -n 'test (__vx_path) = "vx translate check"' -l glossary -r
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l help
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l i18next-format -x -a 'v3 v4'
 complete -c vx -n 'test (__vx_path) = "vx translate check"' -l no-color

@@ -5,6 +5,8 @@ import type { Ctx } from '../../core/context.js';
 import { ExitStatus, UsageError } from '../../core/errors.js';
 import { customPatterns } from '../../api/translator/files/protect.js';
 import { parseParams } from '../../api/translator/options.js';
+import { checkGlossary } from '../../api/translator/glossary/files.js';
+import { glossaryPath } from '../../api/translator/run-settings.js';
 import { readingOf } from './files-checks.js';
 import type { CheckOptions } from './options.js';
 
@@ -24,7 +26,8 @@ export async function run(ctx: Ctx, opts: CheckOptions, files: string[]): Promis
     throw new UsageError((e as Error).message);
   }
   const to = opts.to ? parseParams({ to: opts.to, from: opts.from }).to : undefined;
-  const problems = await checkFiles(files, { to, from: opts.from, format: opts.format, out: opts.out, outDir: opts.outDir, protect: { custom }, ...readingOf(ctx, opts) });
+  const glossary = await checkGlossary(glossaryPath(ctx, opts.glossary), files);
+  const problems = await checkFiles(files, { to, from: opts.from, format: opts.format, out: opts.out, outDir: opts.outDir, protect: { custom }, glossary, ...readingOf(ctx, opts) });
   await ctx.print(problems, {
     notTTY: 'text',
     text: (v) => (v as CheckProblem[]).map((p) => `${lineOf(p)}\n`).join(''),

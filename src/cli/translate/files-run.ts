@@ -10,10 +10,11 @@ import { commitFiles, createdNotes } from '../../api/translator/files/commit.js'
 import { mergeTargets, type Merged } from '../../api/translator/files/merge.js';
 import { planSources, sourcesLanguage, unitNeeds, type FilesMode, type Needs, type SourcePlan, type StaleUnit } from '../../api/translator/files/plan.js';
 import type { ProtectOptions } from '../../api/translator/files/protect.js';
-import { translateNeeds, unitTotals, type FilesTranslated } from '../../api/translator/files/run.js';
+import { translateNeeds, unitTotals, type FilesGlossaryRun, type FilesTranslated } from '../../api/translator/files/run.js';
+import { openFilesGlossary } from '../../api/translator/glossary/files.js';
 import { BudgetExceeded } from '../../api/translator/metered.js';
 import { parseConcurrency, parseParams, type TranslateParams } from '../../api/translator/options.js';
-import { runSettings } from '../../api/translator/run-settings.js';
+import { glossaryPath, runSettings } from '../../api/translator/run-settings.js';
 import type { Ctx } from '../../core/context.js';
 import { ExitStatus, InterruptedError, OutputError, VxError } from '../../core/errors.js';
 import { modeOfSources } from '../../core/output/index.js';
@@ -30,11 +31,13 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   checkNaming(opts, sources, mode);
   const protect = protectOf(opts);
   const plans = await planSources(sources, { to: params.to, from: params.from, format: opts.format, out: opts.out, outDir: opts.outDir, state: opts.state, fuzzy: opts.fuzzy, ...readingOf(ctx, opts) }, mode, (m) => ctx.warn(m));
-  const needs = unitNeeds(plans, mode, { check: opts.check, protect, retranslateChanged: opts.retranslateChanged });
+  // a glossary's terms: in the markup of what is sent, in each unit's lock entry, checked in each answer
+  const glossary = await openFilesGlossary(glossaryPath(ctx, opts.glossary), sources, sourcesLanguage(plans, params.from), params.to);
+  const needs = unitNeeds(plans, mode, { check: opts.check, protect, retranslateChanged: opts.retranslateChanged, applied: glossary?.applied.bind(glossary) });
   if (opts.check) return check(ctx, needs.stale);
-  const translated = await translate(ctx, opts, { plans, needs, params, concurrency, protect });
+  const translated = await translate(ctx, opts, { plans, needs, params, concurrency, protect, glossary });
   if (ctx.http.dryRun) return;
-  const merged = mergeTargets(plans, translated.result, protect, { state: opts.state, fuzzy: opts.fuzzy }, (m) => ctx.info(m));
+  const merged = mergeTargets(plans, translated.result, protect, { state: opts.state, fuzzy: opts.fuzzy }, (m) => ctx.info(m), glossary?.missingFor.bind(glossary));
   if (ctx.signal.aborted) throw new InterruptedError();
   await commitFiles(merged.writes, ctx.signal).catch((e: unknown) => {
     // after the requests (exit 1, not 2: something was sent), and what became of the answers
@@ -45,7 +48,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   await report(ctx, plans, merged, needs, translated);
 }
 
-interface Planned {
+interface Planned extends FilesGlossaryRun {
   plans: SourcePlan[];
   needs: Needs;
   params: TranslateParams;
@@ -54,7 +57,7 @@ interface Planned {
 }
 
 /** Sends what the plan needs with vx translate's pay-once settings, a bar per language at a terminal. */
-async function translate(ctx: Ctx, opts: FilesOptions, { plans, needs, params, concurrency, protect }: Planned): Promise<FilesTranslated> {
+async function translate(ctx: Ctx, opts: FilesOptions, { plans, needs, params, concurrency, protect, glossary }: Planned): Promise<FilesTranslated> {
   // a bar per language of --to (languages the service knows as one share their progress)
   const perLang = (m: ReadonlyMap<string, number>) => new Map(params.to.map((l) => [l, m.get(serviceLanguage(l)) ?? 0]));
   const bars = ctx.stderrIsTTY && !ctx.globals.debug && !ctx.http.dryRun && needs.items.size ? new LanguageBars(ctx.io.stderr, params.to, perLang(unitTotals(needs))) : undefined;
@@ -73,6 +76,7 @@ async function translate(ctx: Ctx, opts: FilesOptions, { plans, needs, params, c
       concurrency,
       settings,
       protect,
+      glossary,
       signal: ctx.signal,
       progress: (done) => bars?.update(perLang(done)),
       mode: modeOfSources(plans.map((p) => p.path)),

@@ -59,6 +59,7 @@ export const FILE_OPTIONS = [
   SKIP_KEYS,
   I18NEXT_FORMAT,
   FRONT_MATTER,
+  opt('--glossary <file>', 'terms translated as this glossary says (TBX, CSV/TSV, YAML/JSON); default: the translate.glossary setting, else a .vxglossary.<tbx|csv|tsv|yaml|yml|json> beside the sources'),
   opt('--state <state>', 'XLIFF: state of machine-translated units (default 1.2 needs-review-translation, 2.0 translated)'),
   opt('--fuzzy', 'PO: mark machine translations fuzzy (for review)'),
   opt('--category <id>', 'category (domain) of a custom translation system (default: general)'),
@@ -79,6 +80,7 @@ export const SYNC_OPTIONS = [
 
 /** `vx translate check`: where the targets are and what counts as a placeholder; nothing is sent */
 export const CHECK_OPTIONS = [
+  opt('--glossary <file>', "also check the glossary's terms: each translated as it says, none of its forbidden terms used (default: the translate.glossary setting, else a .vxglossary.* beside the files)"),
   opt('--to <lang>', "check the targets of these languages (repeatable, or comma-separated); default: each file's own translations (PO, XLIFF)", { repeat: true }),
   opt('--from <lang>', 'source language (default: the one the file names)'),
   opt('--out-dir <dir>', 'the targets are in this directory (as given to vx translate sync)'),

@@ -5,10 +5,12 @@
 // against its targets, found where vx translate sync finds them. Nothing is sent.
 import { UsageError } from '../../../core/errors.js';
 import { translationProblem } from './checks.js';
+import { glossaryChecker } from '../glossary/files.js';
+import type { Glossary } from '../glossary/types.js';
 import { FORMATS, formatOf, loadFormat } from './formats.js';
 import { formPairs } from './plurals.js';
 import { planSources, skipKeys, type PlanOptions } from './plan.js';
-import { syntaxOf, tokenize, type ProtectOptions } from './protect.js';
+import { syntaxOf, tokenize, toHtml, type ProtectOptions } from './protect.js';
 import { readText } from './read.js';
 import type { FileFormat, SourceDoc, SourceUnit, TargetDoc, TranslationPair } from './types.js';
 
@@ -34,7 +36,11 @@ export interface CheckFilesOptions extends Omit<PlanOptions, 'to' | 'state' | 'f
   /** the languages whose targets are checked; none: each file is a bilingual catalogue checked in itself */
   to?: readonly string[];
   protect: ProtectOptions;
+  /** a glossary: each term translated as it says, none of its forbidden terms used */
+  glossary?: Glossary;
 }
+
+type TermCheck = (source: string, translation: string, lang: string) => string[];
 
 /** Every translation of the files that fails a check, in file order. */
 export async function checkFiles(files: readonly string[], o: CheckFilesOptions): Promise<CheckProblem[]> {
@@ -44,7 +50,7 @@ export async function checkFiles(files: readonly string[], o: CheckFilesOptions)
     for (const p of plans) {
       for (const l of p.langs) {
         if (!l.target) problems.push({ file: l.path, language: l.lang, unit: '', problem: `no such file (the ${l.lang} target of ${p.path})` });
-        else checkDoc(p.format, p.doc, l.target, l.lang, l.path, o.protect, problems);
+        else checkDoc(p.format, p.doc, l.target, l.lang, l.path, o, problems);
       }
     }
     return problems;
@@ -60,7 +66,7 @@ export async function checkFiles(files: readonly string[], o: CheckFilesOptions)
     await skipKeys(doc, file, o.skipKeys ?? []);
     const lang = doc.targetLanguage;
     if (!lang) continue;
-    checkDoc(format, doc, format.parseTarget(read.text, file, doc, lang), lang, file, o.protect, problems);
+    checkDoc(format, doc, format.parseTarget(read.text, file, doc, lang), lang, file, o, problems);
   }
   return problems;
 }
@@ -68,11 +74,14 @@ export async function checkFiles(files: readonly string[], o: CheckFilesOptions)
 const articled = (name: string) => (/^[aeiou]/.test(name) ? `an ${name.toUpperCase()}` : `a ${name === 'md' ? 'Markdown' : name.toUpperCase()}`);
 
 /** The translations a target holds of a source's units, checked. */
-function checkDoc(format: FileFormat, doc: SourceDoc, target: TargetDoc, lang: string, file: string, protect: ProtectOptions, out: CheckProblem[]): void {
+function checkDoc(format: FileFormat, doc: SourceDoc, target: TargetDoc, lang: string, file: string, o: CheckFilesOptions, out: CheckProblem[]): void {
+  const protect = o.protect;
+  // (a PO catalogue's Language is its translations', not its msgids')
+  const terms = o.glossary && glossaryChecker(o.glossary, o.from ?? (doc.format === 'po' ? undefined : doc.language), doc.file);
   for (const u of doc.units) {
     // (what the file marks as not in use is for a translator to review: PO fuzzy, an XLIFF target in state new)
     if (!target.values.has(u.key) || target.unused?.has(u.key) || target.pending?.has(u.key)) continue;
-    const problem = unitProblem(format, doc, target, u, lang, protect);
+    const problem = unitProblem(format, doc, target, u, lang, protect, terms);
     if (problem === undefined) continue;
     const line = target.lines?.get(u.key) ?? (file === doc.file ? u.line : undefined);
     out.push({ file, ...(line !== undefined ? { line } : {}), language: lang, unit: u.key, problem, ...(format.inPlace ? { shared: true } : {}) });
@@ -80,7 +89,7 @@ function checkDoc(format: FileFormat, doc: SourceDoc, target: TargetDoc, lang: s
 }
 
 /** What is wrong with a unit's translation (the first problem of its parts), or undefined. */
-export function unitProblem(format: FileFormat, doc: SourceDoc, target: TargetDoc, u: SourceUnit, lang: string, protect: ProtectOptions): string | undefined {
+export function unitProblem(format: FileFormat, doc: SourceDoc, target: TargetDoc, u: SourceUnit, lang: string, protect: ProtectOptions, terms?: TermCheck): string | undefined {
   const value = target.values.get(u.key)!;
   const pairs: TranslationPair[] = format.translations
     ? format.translations(u, value, lang, doc, target)
@@ -95,6 +104,8 @@ export function unitProblem(format: FileFormat, doc: SourceDoc, target: TargetDo
     const translation = tokenize(pair.translation, { ...protect, syntax: syntaxOf(source) });
     const problem = translationProblem(source, translation, { ...protect, languages, mayOmit: pair.mayOmit }) ?? format.check?.(source, translation);
     if (problem) return problem;
+    const unfit = terms?.(toHtml(source), toHtml(translation), lang);
+    if (unfit?.length) return unfit.join('; ');
   }
   return undefined;
 }

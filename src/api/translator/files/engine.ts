@@ -13,6 +13,8 @@ import { countChars, LIMITS } from '../../../model/translator.js';
 export interface WorkItem {
   html: string;
   langs: Map<string, number>;
+  /** the text sent, when it is not `html` (a glossary's terms in the dictionary markup, for its one language) */
+  send?: string;
 }
 
 /** Texts that go to the same languages, sent together. */
@@ -34,6 +36,16 @@ export interface EngineOptions {
   sender?(client: TranslatorClient, langs: string[]): BatchSender & { plan?(texts: readonly string[]): void };
   /** a translation memory: what it holds (language by language) is not sent; what is sent is stored */
   memory?: FilesMemory;
+  /** a glossary: a text its terms apply to goes to each such language alone, its terms in the markup; the markup never comes back */
+  glossary?: FilesGlossary;
+}
+
+/** What the engine needs of a glossary (api/translator/glossary/). */
+export interface FilesGlossary {
+  /** the text as sent to a service language when its terms apply to it, else undefined */
+  markFor(html: string, to: string): string | undefined;
+  /** a translation with any markup the service left replaced by its translation */
+  strip(text: string): string;
 }
 
 /** What the engine needs of a translation memory (api/translator/memory/). */
@@ -68,7 +80,7 @@ export interface EngineResult {
  * Work items grouped by their language set; an item whose characters times its languages exceed
  * one request is sent language by language, one longer than an item may be is not sent at all.
  */
-export function groupItems(items: readonly WorkItem[], tooLong: Map<string, string>): Group[] {
+export function groupItems(items: readonly WorkItem[], tooLong: Map<string, string>, glossary?: FilesGlossary): Group[] {
   const groups = new Map<string, Group>();
   const add = (langs: string[], item: WorkItem) => {
     const key = langs.join(',');
@@ -83,9 +95,15 @@ export function groupItems(items: readonly WorkItem[], tooLong: Map<string, stri
       tooLong.set(item.html, `${chars} characters with its placeholders protected; one item may have at most ${LIMITS.maxItemChars}`);
       continue;
     }
-    if (chars * langs.length > LIMITS.maxRequestChars) {
-      for (const l of langs) add([l], { html: item.html, langs: new Map([[l, item.langs.get(l)!]]) });
-    } else add(langs, item);
+    // each language a glossary's terms apply to gets the text alone, its terms in the markup
+    const marked = glossary ? langs.flatMap((l) => ((m) => (m !== undefined && countChars(m) <= LIMITS.maxItemChars ? [[l, m] as const] : []))(glossary.markFor(item.html, l))) : [];
+    for (const [l, send] of marked) add([l], { html: item.html, send, langs: new Map([[l, item.langs.get(l)!]]) });
+    const rest = marked.length ? langs.filter((l) => !marked.some(([m]) => m === l)) : langs;
+    if (!rest.length) continue;
+    const one = rest.length === langs.length ? item : { html: item.html, langs: new Map(rest.map((l) => [l, item.langs.get(l)!])) };
+    if (chars * rest.length > LIMITS.maxRequestChars) {
+      for (const l of rest) add([l], { html: item.html, langs: new Map([[l, item.langs.get(l)!]]) });
+    } else add(rest, one);
   }
   return [...groups.values()];
 }
@@ -202,10 +220,10 @@ class FilesRun {
   /** Sends the work in groups of languages, each answer recorded (and stored). */
   async send(work: readonly WorkItem[]): Promise<void> {
     const opts = this.opts;
-    for (const g of groupItems(work, this.tooLong)) {
+    for (const g of groupItems(work, this.tooLong, opts.glossary)) {
       const ids = opts.memory?.ids(g.langs);
       const client = await opts.client(g.langs);
-      const texts = g.items.map((i) => i.html);
+      const texts = g.items.map((i) => i.send ?? i.html);
       const sender = opts.sender?.(client, g.langs) ?? client;
       if (opts.dryRun) {
         // through the sender when it plans: the budget stops the plan where it would stop the run
@@ -218,6 +236,8 @@ class FilesRun {
         if (ev.outcome.billed !== undefined) this.billed = (this.billed ?? 0) + ev.outcome.billed;
         ev.outcome.results.forEach((r, i) => {
           const item = g.items[ev.batch.first + i];
+          // (the markup a glossary's terms went in never reaches a target, nor the memory)
+          if (opts.glossary) for (const t of r.translations ?? []) if (typeof t?.text === 'string') t.text = opts.glossary.strip(t.text);
           this.record(g.langs, item, r);
           if (ids) opts.memory!.store(ids, item.html, r);
         });

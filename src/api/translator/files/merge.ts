@@ -6,7 +6,7 @@ import { basename, dirname, relative, sep } from 'node:path';
 import { serviceLanguage } from '../../../model/translator.js';
 import type { EngineResult } from './engine.js';
 import { dict, renderLock, type LockEntry, type LockFile, type LockLanguage } from './lock.js';
-import { lockEntry, type LangPlan, type SourcePlan } from './plan.js';
+import { lockEntry, unitHash, type LangPlan, type SourcePlan } from './plan.js';
 import { fromHtml, placeholderProblem, toHtml, translatable, type Piece, type ProtectOptions } from './protect.js';
 import { hash, type RenderOptions, type SourceUnit, type FileFormat, type UnitValue } from './types.js';
 
@@ -45,12 +45,14 @@ interface MergeContext {
   /** a note for stderr (kept manual edits) */
   info(message: string): void;
   problems: string[];
+  /** a glossary: what a translation of a text into a service language lacks of its terms */
+  terms?(html: string, translated: string, to: string): string[];
 }
 
 /** Renders every target and lock file with the run's translations (`render`: --state, --fuzzy). */
-export function mergeTargets(plans: readonly SourcePlan[], result: MergeContext['result'], protect: ProtectOptions, render: RenderOptions, info: (message: string) => void): Merged {
+export function mergeTargets(plans: readonly SourcePlan[], result: MergeContext['result'], protect: ProtectOptions, render: RenderOptions, info: (message: string) => void, terms?: MergeContext['terms']): Merged {
   const merged: Merged = { writes: [], summaries: [], problems: [] };
-  const mc: MergeContext = { result, protect, render, info, problems: merged.problems };
+  const mc: MergeContext = { result, protect, render, info, problems: merged.problems, terms };
   for (const p of plans) {
     const lock: LockFile = { vx: 1, source: basename(p.path), format: p.format.name, languages: Object.assign(dict<LockLanguage>(), p.lock.languages) };
     // a file that holds every language (FileFormat.inPlace) gets them one after the other, written once
@@ -165,7 +167,7 @@ function translateUnit(mc: MergeContext, parts: readonly Piece[][], lang: string
     if (translated === undefined) return { out, problem: 'the service gave no translation' };
     const back = fromHtml(translated, pieces, mc.protect);
     const pp = placeholderProblem(pieces, back);
-    const unfit = pp === undefined ? format.check?.(pieces, back) : undefined;
+    const unfit = pp === undefined ? (format.check?.(pieces, back) ?? mc.terms?.(html, translated, serviceLanguage(lang)).join('; ')) || undefined : undefined;
     // (a character the translation should not have is no placeholder's)
     if (pp) problem = pp.startsWith('the translation has') ? pp : `placeholders changed (${pp})`;
     else if (unfit) problem ??= unfit;
@@ -185,7 +187,7 @@ function lockUnits(p: SourcePlan, l: LangPlan, values: Map<string, UnitValue>, o
     const value = values.get(u.key);
     const v = value?.kind === 'new' && !(value.review && p.format.keepsSource) && p.format.written ? p.format.written(p.doc, u, value, l.lang, l.target) : written?.values.get(u.key);
     if (origin !== undefined) {
-      if (v !== undefined) units[u.key] = [u.hash, hash(v), origin];
+      if (v !== undefined) units[u.key] = [unitHash(l, u), hash(v), origin];
     } else {
       const keep = l.keepEntries.get(u.key);
       if (keep) units[u.key] = keep;

@@ -43,6 +43,12 @@ export interface NeedsOptions {
    * is kept, marked for review where the format can say so)
    */
   retranslateChanged?: boolean;
+  /**
+   * a glossary: the terms (and their translations) that apply to a text sent to a service
+   * language; a unit's lock entry then records them with its source, so that a changed term makes
+   * exactly the units that hold it stale
+   */
+  applied?(html: string, to: string): string | undefined;
 }
 
 export interface LangPlan {
@@ -61,6 +67,13 @@ export interface LangPlan {
    * key (PO: the entry msgmerge matches fuzzily): unit key -> that key
    */
   carried: Map<string, string>;
+  /** units whose source hash, in this language, includes the glossary's terms that apply to them */
+  hashes?: Map<string, string>;
+}
+
+/** A unit's source hash as this language's lock entry records it (with the glossary's terms that apply to it). */
+export function unitHash(l: LangPlan, u: SourceUnit): string {
+  return l.hashes?.get(u.key) ?? u.hash;
 }
 
 export interface SourcePlan {
@@ -187,6 +200,7 @@ function statusOf(l: LangPlan, entries: Record<string, LockEntry>, u: SourceUnit
     return 'missing';
   }
   const entry = lockEntry(entries, l.target, u.key);
+  if (l.hashes?.has(u.key)) u = { ...u, hash: unitHash(l, u) };
   // a value the target marks as not translated yet counts as one only when vx wrote it (with such a --state)
   const s = unitStatus(u, entry || !l.target?.pending?.has(u.key) ? l.target?.values.get(u.key) : undefined, entry);
   // --retranslate-changed: a translation by hand of an older source is not kept
@@ -205,6 +219,7 @@ export function unitNeeds(plans: readonly SourcePlan[], mode: FilesMode, o: Need
   for (const p of plans) {
     for (const l of p.langs) {
       const entries = p.lock.languages[l.lang]?.units ?? dict<LockEntry>();
+      if (o.applied) l.hashes = glossaryHashes(p.doc.units, l.lang, o, tokenized);
       for (const u of p.doc.units) l.statuses.set(u.key, statusOf(l, entries, u, mode, o.retranslateChanged));
       if (mode === 'sync' && !o.retranslateChanged) carryPrevious(p, l, entries);
       for (const u of p.doc.units) {
@@ -248,8 +263,21 @@ function carryPrevious(p: SourcePlan, l: LangPlan, entries: Record<string, LockE
     const u = byKey.get(key)!;
     l.statuses.set(key, 'manual-stale');
     l.carried.set(key, from);
-    l.keepEntries.set(key, [u.hash, hash(value), 'm']);
+    l.keepEntries.set(key, [unitHash(l, u), hash(value), 'm']);
   }
+}
+
+/** The source hashes of the units a glossary's terms apply to in `lang`, with those terms. */
+function glossaryHashes(units: readonly SourceUnit[], lang: string, o: NeedsOptions, tokenized: Map<SourceUnit, Piece[][]>): Map<string, string> {
+  const hashes = new Map<string, string>();
+  const to = serviceLanguage(lang);
+  for (const u of units) {
+    let parts = tokenized.get(u);
+    if (!parts) tokenized.set(u, (parts = u.parts.map((part) => tokenize(part, o.protect))));
+    const applied = parts.map((pieces) => (translatable(pieces) ? (o.applied!(toHtml(pieces), to) ?? '') : ''));
+    if (applied.some(Boolean)) hashes.set(u.key, hash(`${u.hash}\u0000${applied.join('\u0001')}`));
+  }
+  return hashes;
 }
 
 /** The translatable parts of a unit, as texts to send to `lang`. */

@@ -17,6 +17,7 @@ import { translateItems, type EngineResult } from './engine.js';
 import { keepsPlaceholders, type Needs } from './plan.js';
 import type { ProtectOptions } from './protect.js';
 import { filesMemory } from './tm.js';
+import type { GlossaryRun } from '../glossary/index.js';
 
 export interface FilesRunOptions {
   http: Http;
@@ -40,6 +41,11 @@ export interface FilesRunOptions {
   mode?: number;
 }
 
+export interface FilesGlossaryRun {
+  /** a glossary: its terms go in the markup to each language they apply to, the memory keys hold them */
+  glossary?: GlossaryRun;
+}
+
 export interface FilesTranslated {
   result: EngineResult;
   /** whether a memory took part */
@@ -58,7 +64,7 @@ export function unitTotals(needs: Needs): Map<string, number> {
 }
 
 /** Sends what the plan needs (--dry-run: plans the requests). A failure says that no target was written. */
-export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<FilesTranslated> {
+export async function translateNeeds(needs: Needs, o: FilesRunOptions & FilesGlossaryRun): Promise<FilesTranslated> {
   const clients = new Map<string, TranslatorClient>();
   const pacer = new Pacer({ perMinute: o.settings.perMinute });
   const groupParams = (langs: string[]) => ({ ...o.params, from: o.from && serviceLanguage(o.from), to: langs.map(serviceLanguage), textType: 'html' as const });
@@ -72,7 +78,10 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions): Promise<
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
     if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional, readOnly: o.settings.memoryReadOnly, mode: o.mode });
     if (!dryRun) o.http.opts.connections = o.concurrency;
+    const glossary = o.glossary;
+    if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));
     result = await translateItems([...needs.items.values()], {
+      glossary,
       memory: memory && filesMemory(memory, groupParams, o.protect, keepsPlaceholders(needs, o.protect)),
       // one budget for the whole run: each group's sender spends from the same account
       sender: (client, langs) => new MeteredSender(client, { targets: langs.length, pacer, budget: o.settings.budget, account }),

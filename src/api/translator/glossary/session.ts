@@ -66,6 +66,25 @@ export class GlossaryRun {
     return this.lower.indexOf(to.toLowerCase());
   }
 
+  /** The text as sent to target `to` when its terms apply to it; undefined when none does. */
+  markFor(text: string, to: string): string | undefined {
+    const k = this.index(to);
+    if (k < 0 || !this.hits(text).length) return undefined;
+    const m = this.sent(text, k);
+    return m === text ? undefined : m;
+  }
+
+  /** A translation with any dictionary element the service left replaced by its translation. */
+  strip(text: string): string {
+    return stripMarkup(text, this.html);
+  }
+
+  /** What a translation into `to` lacks of the terms of its source text. */
+  missingFor(text: string, translation: string, to: string): string[] {
+    const k = this.index(to);
+    return k < 0 ? [] : missingTerms(this.hits(text), k, translation);
+  }
+
   /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
   problems(text: string, result: TranslateResult): string[] {
     const hits = this.hits(text);
