@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runVxInProc } from '../helpers/inproc.js';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 const dirs: string[] = [];
@@ -57,7 +58,7 @@ describe('vx emulator start', () => {
       'VX_LCS_TOKEN', 'VX_MGMT_ENDPOINT', 'VX_MGMT_TOKEN', 'VX_SUBSCRIPTION', 'VX_AUTH_URL',
     ]);
     expect(env.VX_ERP_PREFIX).toBe(`http://127.0.0.1:${port}/erp`);
-    const r = await runVx(['erp', 'companies', 'list', '-q', 'length(@)'], { env });
+    const r = await runVxInProc(['erp', 'companies', 'list', '-q', 'length(@)'], { env });
     expect(r.stdout).toBe('2\n');
     emu.child.kill('SIGINT');
     expect(await emu.exited).toBe(130);
@@ -72,7 +73,7 @@ describe('vx emulator start', () => {
     const a = start(['--port', '0', '--state', state, '--save-profile', 'emu'], cfg);
     const env = await a.ready;
     expect(a.out().stderr).toContain('saved profile "emu"');
-    const created = await runVx(['-p', 'emu', 'erp', 'currencies', 'create', '--set', 'code=XPS', '--set', 'displayName=Persisted'], { configDir: cfg });
+    const created = await runVxInProc(['-p', 'emu', 'erp', 'currencies', 'create', '--set', 'code=XPS', '--set', 'displayName=Persisted'], { configDir: cfg });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     a.child.kill('SIGINT');
@@ -83,7 +84,7 @@ describe('vx emulator start', () => {
     const b = start(['--port', '0', '--state', state], join(dir, 'cfg2'));
     const env2 = await b.ready;
     expect(env2.VX_ERP_PREFIX).not.toBe(env.VX_ERP_PREFIX);
-    const list = await runVx(['erp', 'currencies', 'list', '--filter', "code eq 'XPS'", '-q', '[].displayName'], { env: env2 });
+    const list = await runVxInProc(['erp', 'currencies', 'list', '--filter', "code eq 'XPS'", '-q', '[].displayName'], { env: env2 });
     expect(JSON.parse(list.stdout)).toEqual(['Persisted']);
     b.child.kill('SIGTERM');
     expect(await b.exited).toBe(0);
@@ -91,13 +92,13 @@ describe('vx emulator start', () => {
 
   it('refuses a --port that is not a plain number (an empty "$PORT" picked a random port), and an address that is no address', async () => {
     for (const port of ['', ' ', '0x1f90', '1e3', '-0', '4010.0']) {
-      const r = await runVx(['emulator', 'exec', '--port', port, '--', 'node', '-e', 'console.log("ran")']);
+      const r = await runVxInProc(['emulator', 'exec', '--port', port, '--', 'node', '-e', 'console.log("ran")']);
       expect([r.code, r.stdout, r.stderr], port).toEqual([2, '', `vx: invalid --port "${port}": expected 0-65535\n`]);
     }
-    const r = await runVx(['emulator', 'exec', '--host', '127.999.0.1', '--', 'node', '-e', 'console.log("ran")']);
+    const r = await runVxInProc(['emulator', 'exec', '--host', '127.999.0.1', '--', 'node', '-e', 'console.log("ran")']);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'vx: --host 127.999.0.1 is not a loopback address; the emulator serves loopback only (127.0.0.1, ::1, localhost)\n']);
     for (const host of ['LOCALHOST', '[::1]']) {
-      const ok = await runVx(['emulator', 'exec', '--host', host, '--', 'node', '-e', 'console.log(new URL(process.env.VX_ERP_PREFIX).hostname)']);
+      const ok = await runVxInProc(['emulator', 'exec', '--host', host, '--', 'node', '-e', 'console.log(new URL(process.env.VX_ERP_PREFIX).hostname)']);
       expect([ok.code, ok.stderr], host).toEqual([0, '']);
     }
   });
@@ -105,25 +106,25 @@ describe('vx emulator start', () => {
   it('refuses a --save-profile name that no other command takes (or an empty one), before starting and saving anything', async () => {
     const cfg = join(tempDir(), 'cfg');
     for (const name of ['a b', '', '-x', '../x']) {
-      const r = await runVx(['emulator', 'start', '--port', '0', '--save-profile', name], { configDir: cfg, timeoutMs: 8000 });
+      const r = await runVxInProc(['emulator', 'start', '--port', '0', '--save-profile', name], { configDir: cfg, timeoutMs: 8000 });
       expect([r.code, r.stdout, r.stderr], name).toEqual([2, '', `vx: invalid --save-profile "${name}": a profile name is a letter or digit followed by up to 63 letters, digits, dots, underscores or dashes\n`]);
     }
     expect(existsSync(join(cfg, 'config.json'))).toBe(false);
   });
 
   it('refuses a non-loopback host and a bad port (exit 2)', async () => {
-    const h = await runVx(['emulator', 'start', '--host', '0.0.0.0']);
+    const h = await runVxInProc(['emulator', 'start', '--host', '0.0.0.0']);
     expect(h.code).toBe(2);
     expect(h.stderr).toMatch(/--host 0\.0\.0\.0 is not a loopback address/);
-    const p = await runVx(['emulator', 'start', '--port', '70000']);
+    const p = await runVxInProc(['emulator', 'start', '--port', '70000']);
     expect(p.code).toBe(2);
-    const f = await runVx(['emulator', 'start', '--port', '0', '--faults', 'explode:1']);
+    const f = await runVxInProc(['emulator', 'start', '--port', '0', '--faults', 'explode:1']);
     expect(f.code).toBe(2);
     expect(f.stderr).toMatch(/unknown fault "explode"/);
   });
 
   it('exec without -- refuses the options it would swallow (they would never reach the command)', async () => {
-    const r = await runVx(['emulator', 'exec', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
+    const r = await runVxInProc(['emulator', 'exec', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', "vx: --query would be read by `vx emulator exec` itself, not by vx; put the command after --: vx emulator exec -- vx ...\n"]);
     const ok = await runVx(['emulator', 'exec', '--', 'vx', 'erp', 'companies', 'list', '-q', 'length(@)']);
     expect([ok.code, ok.stdout]).toEqual([0, '2\n']);
@@ -169,11 +170,11 @@ describe('vx emulator start', () => {
     const env = await emu.ready;
     rmSync(stateDir, { recursive: true });
     for (const code of ['RM1', 'RM2']) {
-      const created = await runVx(['erp', 'currencies', 'create', '--set', `code=${code}`, '--set', 'displayName=x', '-o', 'none'], { env });
+      const created = await runVxInProc(['erp', 'currencies', 'create', '--set', `code=${code}`, '--set', 'displayName=x', '-o', 'none'], { env });
       expect(created.code).toBe(0);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const read = await runVx(['erp', 'currencies', 'get', 'RM2', '-q', 'code'], { env });
+    const read = await runVxInProc(['erp', 'currencies', 'get', 'RM2', '-q', 'code'], { env });
     expect([read.code, read.stdout]).toEqual([0, '"RM2"\n']);
     emu.child.kill('SIGTERM');
     expect(await emu.exited).toBe(1);
@@ -185,7 +186,7 @@ describe('vx emulator start', () => {
 
   it('refuses a --state file in a directory that does not exist before listening (exit 2), instead of failing at the first change', async () => {
     const missing = join(tempDir(), 'no-such-dir');
-    const r = await runVx(['emulator', 'start', '--port', '0', '--state', join(missing, 'emu.json')]);
+    const r = await runVxInProc(['emulator', 'start', '--port', '0', '--state', join(missing, 'emu.json')]);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: invalid --state "${join(missing, 'emu.json')}": the directory ${missing} does not exist or is not writable\n`]);
   });
 });

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { runVxInProc } from '../helpers/inproc.js';
 import { removeDir, runVx, tempDir } from '../helpers/vx.js';
 
 let dir: string;
@@ -46,7 +47,7 @@ describe('emulator --state of the wrong shape', () => {
       const p = join(dir, `bad-${name.replace(/\W+/g, '-')}.json`);
       const text = JSON.stringify(content);
       writeFileSync(p, text);
-      const r = await runVx(['emulator', 'start', '--port', '0', '--state', p]);
+      const r = await runVxInProc(['emulator', 'start', '--port', '0', '--state', p]);
       expect([r.code, r.stdout, r.stderr], name).toEqual([2, '', `vx: cannot load emulator state from ${p}: ${why}\n`]);
       expect(readFileSync(p, 'utf8'), name).toBe(text);
     }
@@ -54,7 +55,7 @@ describe('emulator --state of the wrong shape', () => {
 
   it('an empty --state (an unset "$STATE") is refused rather than run with nothing saved', async () => {
     for (const cmd of [['start', '--port', '0'], ['exec']]) {
-      const r = await runVx(['emulator', ...cmd, '--state', '', ...(cmd[0] === 'exec' ? ['--', 'node', '-e', 'console.log("ran")'] : [])], { timeoutMs: 8000 });
+      const r = await runVxInProc(['emulator', ...cmd, '--state', '', ...(cmd[0] === 'exec' ? ['--', 'node', '-e', 'console.log("ran")'] : [])], { timeoutMs: 8000 });
       expect([r.code, r.stdout, r.stderr], cmd[0]).toEqual([2, '', 'vx: invalid --state "": name the JSON file to load the state from and save it to\n']);
     }
   });
@@ -62,7 +63,7 @@ describe('emulator --state of the wrong shape', () => {
   it('emulator exec refuses it the same way, before running the command', async () => {
     const p = join(dir, 'exec.json');
     writeFileSync(p, '[]');
-    const r = await runVx(['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']);
+    const r = await runVxInProc(['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: cannot load emulator state from ${p}: expected a JSON object with an entry per family (${FAMILIES}), got an array\n`]);
   });
 
@@ -70,7 +71,7 @@ describe('emulator --state of the wrong shape', () => {
     const p = join(dir, 'worked.json');
     const emu = await startEmulator({ port: 0, statePath: p });
     const env = emu.env();
-    const run = async (args: string[]) => expect((await runVx(args, { env })).code, args.join(' ')).toBe(0);
+    const run = async (args: string[]) => expect((await runVxInProc(args, { env })).code, args.join(' ')).toBe(0);
     await run(['erp', 'currencies', 'create', '--set', 'code=NOK', '--set', 'displayName=Krone']);
     await run(['erp', 'sales-orders', 'ship-and-invoice', 'S-ORD101001', '--yes']);
     await run(['erp', 'sales-quotes', 'make-order', 'S-QUO1001', '--yes']);
@@ -81,7 +82,7 @@ describe('emulator --state of the wrong shape', () => {
     await run(['translate', 'Hello', '--to', 'de']);
     await emu.close();
     const again = await startEmulator({ port: 0, statePath: p });
-    expect((await runVx(['erp', 'currencies', 'get', 'NOK', '-q', 'displayName', '-o', 'json'], { env: again.env() })).stdout).toBe('"Krone"\n');
+    expect((await runVxInProc(['erp', 'currencies', 'get', 'NOK', '-q', 'displayName', '-o', 'json'], { env: again.env() })).stdout).toBe('"Krone"\n');
     await again.close();
     const some = join(dir, 'some.json');
     writeFileSync(some, JSON.stringify({ lcs: { operations: [] } }));
@@ -95,7 +96,7 @@ describe('one emulator per --state file', () => {
   it('a second emulator on the same file is refused (exit 2, naming the first); once the first stops it starts and sees its changes', async () => {
     const p = join(dir, 'shared.json');
     const first = await startEmulator({ port: 0, statePath: p });
-    expect((await runVx(['erp', 'currencies', 'create', '--set', 'code=ONE', '--set', 'displayName=One', '-o', 'none'], { env: first.env() })).code).toBe(0);
+    expect((await runVxInProc(['erp', 'currencies', 'create', '--set', 'code=ONE', '--set', 'displayName=One', '-o', 'none'], { env: first.env() })).code).toBe(0);
     for (const args of [['emulator', 'start', '--port', '0', '--state', p], ['emulator', 'exec', '--state', p, '--', 'node', '-e', 'console.log("ran")']]) {
       const r = await runVx(args);
       expect([r.code, r.stdout, r.stderr], args[1]).toEqual([2, '', `vx: ${p} is in use by another emulator (process ${process.pid}): stop it, or give this one another --state (if no emulator runs, delete ${p}.lock)\n`]);
@@ -145,7 +146,7 @@ describe('the emulated clock in --state', () => {
     const first = await startEmulator({ port: 0, statePath: p });
     const advanced = await fetch(`${first.url}/_emulator/clock`, { method: 'POST', body: '{"advanceSeconds": 3600}' });
     expect(advanced.status).toBe(200);
-    const events = async (env: Record<string, string>) => (await runVx(['mgmt', 'health', 'events', 'list', '-q', 'length(@)', '-o', 'json'], { env })).stdout;
+    const events = async (env: Record<string, string>) => (await runVxInProc(['mgmt', 'health', 'events', 'list', '-q', 'length(@)', '-o', 'json'], { env })).stdout;
     const before = await events(first.env());
     await first.close();
     expect(JSON.parse(readFileSync(p, 'utf8')).clock).toEqual({ offsetSeconds: 3600 });
@@ -158,7 +159,7 @@ describe('the emulated clock in --state', () => {
   it('a clock entry of the wrong shape is refused at start (exit 2)', async () => {
     const p = join(dir, 'bad-clock.json');
     writeFileSync(p, JSON.stringify({ clock: { offsetSeconds: -5 } }));
-    const r = await runVx(['emulator', 'start', '--port', '0', '--state', p]);
+    const r = await runVxInProc(['emulator', 'start', '--port', '0', '--state', p]);
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `vx: cannot load emulator state from ${p}: clock: expected {"offsetSeconds": <seconds, 0 or more>}, got a number\n`]);
   });
 });

@@ -6,6 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runVxInProc } from '../helpers/inproc.js';
 
 let emu: Emulator;
 let port = 0;
@@ -134,8 +135,8 @@ describe('emulator start --save-profile over a profile of a real service', () =>
     const dir = tempDir('vx-save-profile-');
     const stopSoon = { onSpawn: (child: import('node:child_process').ChildProcess) => child.stderr!.on('data', (d: Buffer) => /listening/.test(String(d)) && setTimeout(() => child.kill('SIGINT'), 100)) };
     try {
-      await runVx(['-p', 'prod', 'profile', 'set', 'translator.key'], { configDir: dir, input: 'REAL-KEY-0123456789' });
-      await runVx(['-p', 'prod', 'profile', 'set', 'translator.endpoint', 'https://api.example.com'], { configDir: dir });
+      await runVxInProc(['-p', 'prod', 'profile', 'set', 'translator.key'], { configDir: dir, input: 'REAL-KEY-0123456789' });
+      await runVxInProc(['-p', 'prod', 'profile', 'set', 'translator.endpoint', 'https://api.example.com'], { configDir: dir });
       const before = readFileSync(join(dir, 'config.json'), 'utf8');
       const r = await runVx(['emulator', 'start', '--port', '0', '--save-profile', 'prod'], { configDir: dir, ...stopSoon });
       expect(r.stderr).toBe('vx: Replace the settings of profile "prod" (translator.endpoint, translator.key: a service of its own) with the emulator\'s: confirmation needed; pass --yes to proceed without a terminal (nothing was changed)\n');
@@ -157,13 +158,13 @@ describe('emulator start --save-profile over a profile of a real service', () =>
 
 describe('emulator start --state naming a file that is not JSON', () => {
   it('says where, never a piece of it', async () => {
-    const { runVx, tempDir, removeDir } = await import('../helpers/vx.js');
+    const { tempDir, removeDir } = await import('../helpers/vx.js');
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const dir = tempDir('vx-emu-state-');
     try {
       writeFileSync(join(dir, '.env'), 'SK_live_9f8e7d6c5b4a\n');
-      const r = await runVx(['emulator', 'start', '--port', '0', '--state', join(dir, '.env')], { configDir: dir });
+      const r = await runVxInProc(['emulator', 'start', '--port', '0', '--state', join(dir, '.env')], { configDir: dir });
       expect(r.stderr).toBe(`vx: cannot load emulator state from ${join(dir, '.env')}: Unexpected token 'S'\n`);
       expect(r.code).toBe(2);
     } finally {
