@@ -2560,6 +2560,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l location -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l plan
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -l provider -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota apply"' -s q -l query -r

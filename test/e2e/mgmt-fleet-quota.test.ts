@@ -229,8 +229,8 @@ quotas:
 `,
     );
 
-  it('--dry-run reads and prints the plan with the PATCHes it would send; nothing is written', async () => {
-    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', manifest(), '--dry-run', '-o', 'json']);
+  it('--plan reads and prints the plan with the PATCHes it would send; nothing is written', async () => {
+    const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', manifest(), '--plan', '-o', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('dry run: 4 of 6 quotas would change; nothing was changed\n');
     const plan = json(r.stdout);
@@ -250,6 +250,33 @@ quotas:
     // six reads, and the running requests of the three locations with changes (eastus has two pages)
     expect(mgmtLog().map((e) => e.method)).toEqual(Array(10).fill('GET'));
     expect(mgmtLog().filter((e) => e.path.includes('/serviceLimitsRequests?'))).toHaveLength(4);
+  });
+
+  it('--dry-run prints the PATCHes a run would send as every --dry-run does, one JSON array of requests (-o does not apply); the reads are made, nothing is written', async () => {
+    for (const o of [[], ['-o', 'ndjson'], ['-o', 'table']]) {
+      e2e.emu.log.length = 0;
+      const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', manifest(), '--dry-run', ...o]);
+      expect([r.code, r.stderr], o.join(' ')).toEqual([0, 'dry run: 4 of 6 quotas would change; nothing was changed\n']);
+      const requests = json(r.stdout);
+      expect(requests.map((q: any) => `${q.method} ${q.url.replace(/^.*\/locations\//, '')} ${q.body.properties.limit}`)).toEqual([
+        'PATCH eastus/serviceLimits/cores?api-version=2020-10-25 120',
+        'PATCH westus2/serviceLimits/standardNCFamily?api-version=2020-10-25 32',
+        'PATCH eastus/serviceLimits/standardDSv3Family?api-version=2020-10-25 300',
+        'PATCH northeurope/serviceLimits/cores?api-version=2020-10-25 60',
+      ]);
+      expect(requests[0]).toEqual({
+        method: 'PATCH',
+        url: `${e2e.env.VX_MGMT_ENDPOINT}/subscriptions/${SUB()}/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus/serviceLimits/cores?api-version=2020-10-25`,
+        headers: expect.objectContaining({ authorization: 'Bearer ***' }),
+        body: { properties: { limit: 120, unit: 'Count', name: { value: 'cores' } } },
+      });
+      expect(mgmtLog().every((e) => e.method === 'GET')).toBe(true);
+    }
+    // nothing to change: an empty array
+    const none = await e2e.run(['mgmt', 'quota', 'apply', '-f', file('none.yaml', `- { location: eastus, name: cores, limit: 100, subscription: ${SUB()}, provider: Vendor.Compute }\n`), '--dry-run']);
+    expect([none.code, json(none.stdout)]).toEqual([0, []]);
+    const both = await e2e.run(['mgmt', 'quota', 'apply', '-f', manifest(), '--dry-run', '--plan']);
+    expect([both.code, both.stdout, both.stderr]).toEqual([2, '', 'vx: --plan prints the plan and changes nothing; --dry-run prints the requests a run would send; give one of them; nothing was sent\n']);
   });
 
   it('without a terminal and without --yes it refuses before sending anything', async () => {
@@ -396,7 +423,7 @@ describe('vx mgmt quota apply after an interruption', () => {
 
   it('a request still running for a quota is followed to its end, not submitted again', async () => {
     const { id, m } = await running(260, 'pending.json', 260);
-    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
+    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--plan', '-o', 'json']);
     expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress: followed, not submitted again` });
     expect(json(dry.stdout)[0].request).toBeUndefined();
     const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
@@ -408,7 +435,7 @@ describe('vx mgmt quota apply after an interruption', () => {
 
   it('a running request for another limit is followed to its end, then the quota is read again and the manifest\'s limit submitted once', async () => {
     const { id, m } = await running(235, 'pending-other.json', 240);
-    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--dry-run', '-o', 'json']);
+    const dry = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--plan', '-o', 'json']);
     expect(json(dry.stdout)[0]).toMatchObject({ action: 'increase', message: `request ${id} for it is still InProgress (for 235, not 240): followed to its end, then read again and 240 submitted if still needed` });
     const r = await e2e.run(['mgmt', 'quota', 'apply', '-f', m, '--yes', '-o', 'json']);
     expect(r.stderr).toBe('');

@@ -4,6 +4,7 @@ import { changeRequest, isChange, planExit, type ChangeStatus, type PlanItem } f
 import type { MgmtClient } from '../../../api/mgmt/client.js';
 import type { ManifestEntry } from '../../../api/mgmt/manifest.js';
 import type { Ctx } from '../../../core/context.js';
+import type { ExitStatus } from '../../../core/errors.js';
 import { loadTextWidth, renderTable, type Column } from '../../../core/output/index.js';
 import { num, tableWidth } from './fleet.js';
 import { followCommand } from './scope.js';
@@ -71,15 +72,34 @@ export class ApplyView {
     return renderTable(rows, { columns: this.columns(withState), width: tableWidth(this.ctx) });
   }
 
-  /** --dry-run: the plan with the request of each change that would be submitted */
-  async dryRun(c: MgmtClient, plan: PlanItem[], total: number): Promise<void> {
+  /** --plan: the plan, with the request of each change that would be submitted, as the result (in the -o format) */
+  async showPlan(c: MgmtClient, plan: PlanItem[], total: number): Promise<void> {
     const rows = plan.map((p) => (isChange(p) && !p.pending ? { ...planRow(p), request: changeRequest(c, p) } : planRow(p)));
     if (this.stream) for (const r of rows) await this.line({ event: 'plan', ...r });
     else await this.ctx.print(rows, { columns: this.columns(false) });
+    const exit = this.summary(plan, total);
+    if (exit) throw exit;
+  }
+
+  /**
+   * --dry-run: the PATCH of each change that would be submitted, planned on `c` (the run prints
+   * them as every --dry-run does: one JSON array); the plan's table on stderr at a terminal.
+   */
+  async dryRun(c: MgmtClient, plan: PlanItem[], total: number): Promise<ExitStatus | undefined> {
+    for (const p of plan) if (isChange(p) && !p.pending) c.plan(changeRequest(c, p));
+    if (this.ctx.stderrIsTTY) {
+      await loadTextWidth();
+      this.ctx.io.stderr.write(this.table(plan.map(planRow), false));
+    }
+    return this.summary(plan, total);
+  }
+
+  /** What would change, on stderr; the exit when some entries cannot be applied. */
+  private summary(plan: PlanItem[], total: number): ExitStatus | undefined {
     const changes = plan.filter(isChange);
     const running = changes.filter((p) => p.pending).length;
     this.ctx.info(`dry run: ${changes.length} of ${total} quotas would change${running ? ` (${running} by a request already running)` : ''}; nothing was changed`);
-    if (plan.some((p) => p.action === 'failed' || p.action === 'refused')) throw planExit(plan);
+    return plan.some((p) => p.action === 'failed' || p.action === 'refused') ? planExit(plan) : undefined;
   }
 
   /** the plan before anything is submitted: its lines, or its table on stderr at a terminal */

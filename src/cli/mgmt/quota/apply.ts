@@ -4,7 +4,7 @@ import { MgmtClient } from '../../../api/mgmt/client.js';
 import { listValues } from '../../../api/mgmt/fleet.js';
 import { checkManifest, parseManifestText, type ManifestEntry } from '../../../api/mgmt/manifest.js';
 import type { Ctx } from '../../../core/context.js';
-import { UsageError } from '../../../core/errors.js';
+import { UsageError, type ExitStatus } from '../../../core/errors.js';
 import { Http } from '../../../core/http/index.js';
 import { readAllStdin, readTextFile } from '../../../core/input.js';
 import { Pacer } from '../../../core/pacer.js';
@@ -34,26 +34,40 @@ async function manifestEntries(ctx: Ctx, opts: ApplyOpts): Promise<ManifestEntry
   });
 }
 
+type Mode = 'run' | 'plan' | 'dry-run';
+
 export async function run(ctx: Ctx, opts: ApplyOpts): Promise<void> {
+  const dryRun = ctx.http.dryRun;
+  if (opts.plan && dryRun) throw new UsageError('--plan prints the plan and changes nothing; --dry-run prints the requests a run would send; give one of them; nothing was sent');
   const concurrency = concurrencyOf(ctx, opts.concurrency);
   const intervalSeconds = pollInterval(opts.pollInterval);
   const timeoutSeconds = waitTimeout(opts.waitTimeout);
   const entries = await manifestEntries(ctx, opts);
-  const dryRun = ctx.http.dryRun;
+  const mode: Mode = opts.plan ? 'plan' : dryRun ? 'dry-run' : 'run';
   // without a terminal the question cannot be asked: refuse before the reads, so exit 2 sends nothing
-  ctx.confirmation().early('Apply the quota manifest?');
-  // --dry-run reads the current limits (GETs only) to show the plan; nothing is written
+  if (mode === 'run') ctx.confirmation().early('Apply the quota manifest?');
+  // --dry-run reads the current limits (GETs only) to plan the PATCHes; nothing is written
   const http = dryRun ? new Http({ ...ctx.http.opts, dryRun: false }) : ctx.http;
+  let unapplicable: ExitStatus | undefined;
   try {
     const c = await MgmtClient.open(http, ctx.config);
     c.pacer = new Pacer();
-    await applyWith(ctx, c, entries, { concurrency, intervalSeconds, timeoutSeconds, dryRun });
+    unapplicable = await applyWith(ctx, c, entries, { concurrency, intervalSeconds, timeoutSeconds, mode });
   } finally {
     if (http !== ctx.http) await http.close();
   }
+  if (mode === 'dry-run') {
+    // the PATCHes planned on the reading client are the output of --dry-run, as every command's:
+    // one JSON array (empty when nothing would change), also when some entries cannot be applied
+    ctx.http.planned.push(...http.planned.splice(0));
+    await ctx.writePlan();
+    ctx.http.planned.length = 0;
+  }
+  if (unapplicable) throw unapplicable;
 }
 
-async function applyWith(ctx: Ctx, c: MgmtClient, entries: ManifestEntry[], o: SubmitOptions & { dryRun: boolean }): Promise<void> {
+/** Plans, then shows (--plan, --dry-run) or submits; returns the exit of a --dry-run whose manifest has entries that cannot be applied. */
+async function applyWith(ctx: Ctx, c: MgmtClient, entries: ManifestEntry[], o: SubmitOptions & { mode: Mode }): Promise<ExitStatus | undefined> {
   const view = new ApplyView(ctx, entries);
   const plan = await makePlan(c, entries, { concurrency: o.concurrency, signal: ctx.signal });
   // a request still running from an earlier (interrupted) run is followed, never submitted twice
@@ -62,14 +76,18 @@ async function applyWith(ctx: Ctx, c: MgmtClient, entries: ManifestEntry[], o: S
     signal: ctx.signal,
     onListFailure: (s, e) => ctx.warn(`cannot list the running quota requests of ${s.provider} in ${s.location} (${e.message}); its changes are submitted as planned`),
   });
-  if (o.dryRun) return view.dryRun(c, plan, entries.length);
+  if (o.mode === 'plan') {
+    await view.showPlan(c, plan, entries.length);
+    return undefined;
+  }
+  if (o.mode === 'dry-run') return view.dryRun(c, plan, entries.length);
   await view.plan(plan);
   const changes = plan.filter(isChange);
   if (!changes.length) {
     if (!view.stream) await ctx.print(plan.map(planRow), { columns: view.columns(false) });
     if (notApplicable(plan).length) throw planExit(plan);
     ctx.info(`nothing to change: every limit of the manifest is already in place (${entries.length} quota${entries.length === 1 ? '' : 's'})`);
-    return;
+    return undefined;
   }
   const toSubmit = changes.filter((p) => !p.pending).length;
   if (toSubmit) await ctx.confirmation().ask(`Submit ${toSubmit} quota change${toSubmit > 1 ? 's' : ''}?`);
@@ -77,4 +95,5 @@ async function applyWith(ctx: Ctx, c: MgmtClient, entries: ManifestEntry[], o: S
   const exit = applyExit(statuses, plan);
   if (exit) throw exit;
   if (ctx.stderrIsTTY) ctx.info(`all ${statuses.length} quota changes succeeded`);
+  return undefined;
 }

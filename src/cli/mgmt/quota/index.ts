@@ -93,7 +93,7 @@ const FLEET = () => [
     name: 'apply',
     summary: 'raise limits to a manifest (YAML or JSON): plan, confirm, submit concurrently, follow every request to its end',
     options: APPLY,
-    examples: ['vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson'],
+    examples: ['vx mgmt quota apply -f <manifest> --plan', 'vx mgmt quota apply -f <manifest> --dry-run', 'vx mgmt quota apply -f <manifest> --yes', 'cat <manifest> | vx mgmt quota apply -f - --yes -o ndjson'],
     more: '\nA limit is never lowered unless its entry (or the manifest) says allowDecrease: true. Each\nquota is PATCHed at most once per run; a rerun submits only what is still short. Exit 0 only\nwhen every change succeeded. Manifest format: docs/mgmt.md.\n',
     run: async (ctx, opts) => (await import('./apply.js')).run(ctx, opts),
   }),

@@ -70,6 +70,7 @@ export const APPLY = [
   opt('--location <loc>', 'location of the entries that name none (one; env VX_MGMT_LOCATION, profile mgmt.location)', { repeat: true }),
   opt('--concurrency <n>', CONCURRENCY),
   opt('-f, --file <path|->', 'the manifest: a list of {subscription, provider, location, name, limit, allowDecrease} (- reads stdin)'),
+  opt('--plan', 'read the current limits and print the plan (from, to, action and the PATCH of each change) in the -o format; change nothing'),
   pollIntervalOpt,
   opt('--wait-timeout <seconds>', 'give up following a request after this long, printing how to follow it (default 1800)'),
 ] as const;
