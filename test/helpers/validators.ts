@@ -71,9 +71,21 @@ public class P { public static void main(String[] a) throws Exception {
 }
 static String q(String s) { StringBuilder b = new StringBuilder("\\""); for (char c : s.toCharArray()) { if (c == '"' || c == '\\\\') b.append('\\\\').append(c); else if (c < 0x20 || c > 0x7e) b.append(String.format("\\\\u%04x", (int) c)); else b.append(c); } return b.append('"').toString(); }
 }`;
-  return withFile(data, 'x.properties', (p) => {
-    const javaFile = join(p, '..', 'P.java');
-    writeFileSync(javaFile, src);
-    return JSON.parse(execFileSync('java', [javaFile, p, charset], { encoding: 'utf8' })) as Record<string, string>;
-  });
+  return withFile(data, 'x.properties', (p) => JSON.parse(execFileSync('java', ['-cp', compiled('P', src), 'P', p, charset], { encoding: 'utf8' })) as Record<string, string>);
+}
+
+const classDirs = new Map<string, string>();
+
+/** A directory holding the class compiled from `src` (javac once per test process: `java P.java` compiles at every run, ~1 s). */
+function compiled(name: string, src: string): string {
+  let dir = classDirs.get(src);
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), 'vx-java-'));
+    const d = dir;
+    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
+    writeFileSync(join(dir, `${name}.java`), src);
+    execFileSync('javac', ['-d', dir, join(dir, `${name}.java`)]);
+    classDirs.set(src, dir);
+  }
+  return dir;
 }
