@@ -1,9 +1,10 @@
-// Pay once: each distinct text sent once per run (within the window), memory hits never sent, one
-// result per input item in input order, bounded waiting, failures naming the first unanswered item.
+// Pay once: each distinct text sent once per run (at any distance), memory hits never sent, one
+// result per input item in input order, bounded waiting, failures naming the first unanswered item;
+// the run's memory budget.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyOptions, TranslationMemory } from '../../src/api/translator/memory/index.js';
-import { estimateReuse, ReuseFailure, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse/index.js';
+import { estimateReuse, ReuseFailure, runBudget, translateReusing, type InnerBatch, type ReuseEvent, type ReuseTotals } from '../../src/api/translator/reuse/index.js';
 import { Spill } from '../../src/api/translator/spill/spill.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { TranslateResult } from '../../src/model/translator.js';
@@ -226,5 +227,16 @@ describe('estimateReuse', () => {
       other.close();
       await store.close();
     }
+  });
+});
+
+describe('the run budget', () => {
+  const MB = 1024 * 1024;
+  it("is 16 MB in node's default heap, a quarter of the old generation in a small one, the test hook over both", () => {
+    expect(runBudget({}, 4144 * MB)).toBe(16 * MB);
+    // --max-old-space-size=24: heap_size_limit 72 MB, 48 of them the young generation's
+    expect(runBudget({}, 72 * MB)).toBe(6 * MB);
+    expect(runBudget({ VX_TRANSLATE_BUDGET: '20000' }, 72 * MB)).toBe(20_000);
+    expect(runBudget({ VX_TRANSLATE_BUDGET: 'lots' }, 4144 * MB)).toBe(16 * MB);
   });
 });
