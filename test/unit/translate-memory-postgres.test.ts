@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyOptions, TranslationMemory } from '../../src/api/translator/memory/index.js';
 import { pgSettings, passwordFile } from '../../src/api/translator/memory/pg-settings.js';
 import { SCHEMA_VERSION } from '../../src/api/translator/memory/pg-schema.js';
+import type { PgPool, PgPoolClient, PgQuery } from '../../src/api/translator/memory/pg-driver.js';
+import { PgStore } from '../../src/api/translator/memory/store-pg.js';
 import { AuthError, EXIT, UnavailableError, UsageError } from '../../src/core/errors.js';
 import { redact } from '../../src/core/redact.js';
 import { freshDatabase, NO_PG, PG_URL, sql, urlOf } from '../helpers/postgres.js';
@@ -98,6 +100,47 @@ describe('PostgreSQL memory, the server out of reach at the start', () => {
     expect(err).toBeInstanceOf(UnavailableError);
     expect((err as UnavailableError).exitCode).toBe(EXIT.unavailable);
     expect((err as Error).message).toBe(`translation memory postgres://u@127.0.0.1:${port}/db?sslmode=disable: cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused`);
+  });
+});
+
+describe('PostgreSQL memory, through a connection pooler', () => {
+  it('the startup message holds only parameters PgBouncer accepts (it refuses a connection with any other, such as options)', async () => {
+    const params: Record<string, string> = {};
+    const server = createServer((socket) => {
+      socket.once('data', (b: Buffer) => {
+        // length, protocol 3.0, then name NUL value NUL ... NUL
+        const fields = b.subarray(8, b.readInt32BE(0) - 1).toString('utf8').split('\0');
+        for (let i = 0; i + 1 < fields.length; i += 2) params[fields[i]] = fields[i + 1];
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await TranslationMemory.open(`postgres://ci@127.0.0.1:${port}/l10n?sslmode=disable`).catch(() => undefined);
+    await new Promise((r) => server.close(r));
+    expect(params).toEqual({ user: 'ci', database: 'l10n', application_name: 'vx', client_encoding: 'UTF8' });
+  });
+
+  it('in transaction mode (the name of a prepared statement does not hold from one statement to the next): statements go unnamed, nothing is lost', async () => {
+    const sent: PgQuery[] = [];
+    const client: PgPoolClient = {
+      query: async (q: PgQuery) => {
+        sent.push(q);
+        if (q.name) throw Object.assign(new Error(`prepared statement "${q.name}" does not exist`), { code: '26000' });
+        return { rows: q.text.startsWith('SELECT key') ? [{ key: 'k', value: 'v' }] : [] };
+      },
+      release: () => undefined,
+      on: () => undefined,
+      removeListener: () => undefined,
+    };
+    const pool: PgPool = { connect: async () => client, end: async () => undefined, on: () => undefined };
+    const debug: string[] = [];
+    const store = new PgStore(pool, pgSettings('postgres://u@h/db?sslmode=disable', {}), true, false, { whenLost: 'go-on', debug: (m) => debug.push(m) });
+    expect(await store.getMany(['k', 'x'])).toEqual(['v', undefined]);
+    await store.write(['x', 'y']);
+    expect(store.lost).toBeUndefined();
+    expect(sent.map((q) => q.name)).toEqual(['vx-get', undefined, undefined]);
+    expect(debug).toEqual(['translation memory: prepared statements do not hold (a pooler in transaction mode?): statements go unnamed']);
   });
 });
 

@@ -113,7 +113,6 @@ function clientConfig(s: PgSettings, tls: TlsOptions): Record<string, unknown> {
     },
     ssl: tls,
     application_name: s.applicationName,
-    options: '-c client_min_messages=warning',
     client_encoding: 'UTF8',
     connectionTimeoutMillis: s.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
@@ -175,9 +174,24 @@ export class PgStore implements MemoryStore {
   }
 
   /**
-   * Runs a statement (prepared once per connection), once more when the connection broke or it
-   * deadlocked. A failure says whether the statement may have been applied (`maybeApplied`): it
-   * was sent and the connection broke before the answer.
+   * statements go unnamed: a pooler in transaction mode (PgBouncer before 1.21, or without
+   * max_prepared_statements) sends each statement to whichever server connection is free, where a
+   * name this connection prepared is unknown (26000) or another's is already there (42P05)
+   */
+  private unnamed = false;
+
+  /** Whether `e` says the statement's name did not hold (see unnamed): from now on they go unnamed. */
+  private namesDidNotHold(e: unknown): boolean {
+    if (this.unnamed || !['26000', '42P05'].includes((e as { code?: string })?.code ?? '')) return false;
+    this.unnamed = true;
+    this.opts.debug?.('translation memory: prepared statements do not hold (a pooler in transaction mode?): statements go unnamed');
+    return true;
+  }
+
+  /**
+   * Runs a statement (prepared once per connection, unless names do not hold: see unnamed), once
+   * more when the connection broke or it deadlocked. A failure says whether the statement may have
+   * been applied (`maybeApplied`): it was sent and the connection broke before the answer.
    */
   private async run(name: string, text: string, values: unknown[]): Promise<PgResult> {
     let sent = false;
@@ -188,7 +202,7 @@ export class PgStore implements MemoryStore {
       client.on('error', quiet);
       try {
         sent = true;
-        const r = await client.query({ name, text, values });
+        const r = await client.query(this.unnamed ? { text, values } : { name, text, values });
         client.removeListener('error', quiet);
         client.release();
         return r;
@@ -207,7 +221,7 @@ export class PgStore implements MemoryStore {
       return await once();
     } catch (e) {
       maybeApplied = sent && connectionLost(e);
-      if (!connectionLost(e) && !transient(e)) throw e;
+      if (!connectionLost(e) && !transient(e) && !this.namesDidNotHold(e)) throw e;
       sent = false;
       try {
         return await once();
