@@ -70,7 +70,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
   let interrupted: InterruptedError | undefined;
   try {
     await readEtags(r, list, results);
-    const reported = new Set(results.all.map((x) => x.row));
+    const reported = new Set(results.kept.map((x) => x.row));
     const items: BulkItem[] = [];
     for (const t of list) if ((r.action !== 'delete' || r.force || t.etag) && !reported.has(t.row)) items.push({ row: t.row, op: opFor(r, t, r.force ? '*' : t.etag!) });
     await runBatches(r.batch, items, r.bulk, () => undefined, (chunk, res, no) => {
@@ -86,7 +86,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
     if (!(e instanceof InterruptedError)) throw e;
     interrupted = e;
   }
-  const unknown = results.all.filter((x) => x.status === 'unknown').map((x) => x.id!);
+  const unknown = results.kept.filter((x) => x.status === 'unknown').map((x) => x.id!);
   const checks = unknown.length ? [checkCommand(r.set, 'id', unknown)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
   return { interrupted, checks };
 }

@@ -38,7 +38,8 @@ export interface ResultLog {
   add(r: RowResult): void;
   /** the results added since the last flush may be written out (once per batch) */
   flush(): void;
-  readonly all: readonly RowResult[];
+  /** the results that did not succeed (those that did are counted and written out, not kept) */
+  readonly kept: readonly RowResult[];
 }
 
 export interface BulkOptions {
@@ -80,28 +81,40 @@ export function bulkOptions(config: Config, flags: { batchSize?: string; concurr
   };
 }
 
-/** Splits into batches and sends them, `concurrency` at a time; `onSent` before, `onDone` after each. */
+/**
+ * Splits into batches and sends them, `concurrency` at a time; `onSent` before, `onDone` after each.
+ * `items` is read as batches are made (a generator may read its rows from the input as they go).
+ */
 export async function runBatches(
   batch: BatchClient,
-  items: readonly BulkItem[],
+  items: Iterable<BulkItem>,
   opts: BulkOptions,
   onSent: (items: readonly BulkItem[], batchNo: number) => void,
   onDone: (items: readonly BulkItem[], results: OpResult[], batchNo: number) => void,
 ): Promise<void> {
   const size = Math.min(BATCH_MAX_OPERATIONS, Math.max(1, opts.batchSize ?? BATCH_MAX_OPERATIONS));
-  const chunks: BulkItem[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  let next = 0;
+  const source = items[Symbol.iterator]();
+  let made = 0;
+  const take = (): BulkItem[] | undefined => {
+    const chunk: BulkItem[] = [];
+    while (chunk.length < size) {
+      const x = source.next();
+      if (x.done) break;
+      chunk.push(x.value);
+    }
+    return chunk.length ? chunk : undefined;
+  };
   let interrupted: InterruptedError | undefined;
   let fatal: unknown;
   const worker = async () => {
-    while (next < chunks.length && !interrupted && !fatal) {
+    while (!interrupted && !fatal) {
       if (opts.signal?.aborted) {
         interrupted = new InterruptedError();
         return;
       }
-      const no = next++;
-      const chunk = chunks[no];
+      const chunk = take();
+      if (!chunk) return;
+      const no = made++;
       onSent(chunk, no + 1);
       const first = chunk[0].row;
       const last = chunk[chunk.length - 1].row;
@@ -127,7 +140,7 @@ export async function runBatches(
       onDone(chunk, results, no + 1);
     }
   };
-  const n = Math.max(1, Math.min(opts.concurrency ?? 4, chunks.length || 1));
+  const n = Math.max(1, opts.concurrency ?? 4);
   await Promise.all(Array.from({ length: n }, worker));
   if (fatal) throw fatal;
   if (interrupted) throw interrupted;

@@ -10,7 +10,8 @@ import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
 import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
 import type { ErpClient } from './client.js';
 import { outcomeLine, sentLine, type Journal, type JournalEntry } from './journal.js';
-import { formatOf, readCsv, readJsonRows, type ParsedRows, type Row, type RowMode, type RowProblem } from './rows.js';
+import { formatOf, readCsv, type ReadRows, type Row, type RowMode, type RowProblem } from './rows.js';
+import { readJsonRows } from './rows-json.js';
 
 /** One import: the set, its clients, create or update, and how the batches go. */
 export interface ImportRun {
@@ -25,7 +26,7 @@ export interface ImportRun {
 export type UnknownPolicy = 'leave' | 'check' | 'resend';
 
 /** Reads and checks the rows of the input file (`-`: standard input), CSV, NDJSON or JSON by `format` or the file's name. */
-export async function readImportFile(set: ErpSet, mode: RowMode, file: string | undefined, format: string | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ parsed: ParsedRows; name: string }> {
+export async function readImportFile(set: ErpSet, mode: RowMode, file: string | undefined, format: string | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ parsed: ReadRows; name: string }> {
   if (!file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const kind = formatOf(file, format);
   const { name, bytes } = await readAllBytes(file, stdin);
@@ -35,15 +36,16 @@ export async function readImportFile(set: ErpSet, mode: RowMode, file: string | 
   } catch {
     throw new UsageError(`${name} is not valid UTF-8 text`);
   }
-  if (kind === 'csv') return { parsed: await readCsv(set, mode, text, name), name };
-  return { parsed: await readJsonRows(set, mode, kind, text, name), name };
+  // (the rows are checked now, and read again from the text as they are sent)
+  if (kind === 'csv') return { parsed: await readCsv(set, mode, text, name, true), name };
+  return { parsed: await readJsonRows(set, mode, kind, text, name, true), name };
 }
 
 /** --dry-run: the batches that would be sent (updates: the writes, with placeholders for what reads would find). Returns how many operations. */
-export function planImport(http: Http, r: ImportRun, rows: readonly Row[]): number {
+export function planImport(http: Http, r: ImportRun, rows: Iterable<Row>): number {
   const { client, set, batch, bulk } = r;
   const size = bulk.batchSize ?? BATCH_MAX_OPERATIONS;
-  const ops = rows.map((row) =>
+  const ops = [...rows].map((row) =>
     r.mode === 'create'
       ? { method: 'POST' as const, url: client.collectionUrl(set), body: row.body }
       : { method: 'PATCH' as const, url: client.itemUrl(set, row.key!.field === 'id' ? row.key!.value : `${row.key!.field}=${row.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': row.etag ?? '<@odata.etag of a fresh read>' }, body: row.body },
@@ -67,25 +69,36 @@ function runningUntil(journal: Journal, prev: JournalEntry): number {
   return (prev.at ?? journal.writtenBefore) + MAX_REQUEST_MS + REQUEST_MARGIN_MS;
 }
 
+type Decision = 'send' | 'changed' | 'done' | 'check' | 'unknown';
+
+/** What becomes of a row, from its entry in the journal (none: sent). */
+function decide(journal: Journal, row: Row, prev: JournalEntry | undefined, policy: UnknownPolicy, now: number): Decision {
+  if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') return 'send';
+  // ('' : the hash was lost with a last line cut short)
+  if (prev.hash !== row.hash && prev.hash !== '') return 'changed';
+  if (prev.state === 'done') return 'done';
+  if (policy === 'resend') return 'send';
+  return policy === 'check' && runningUntil(journal, prev) <= now ? 'check' : 'unknown';
+}
+
 /**
- * What an earlier run did, from the journal: rows done are skipped, failed ones sent again,
+ * What an earlier run did, from the journal: rows done are skipped, failed ones will be sent again,
  * unknown ones handled by `policy` (with 'check', those whose request may still be running stay
  * unknown, said until when: `stillRunning`). A row sent before with other content means the
- * journal is another input's: a usage error, nothing sent.
+ * journal is another input's: a usage error, nothing sent. Read before anything is sent.
  */
-function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], policy: UnknownPolicy, results: ResultLog, now: number): { send: Row[]; toCheck: UnknownRow[]; stillRunning: number[] } {
-  const send: Row[] = [];
+function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy: UnknownPolicy, results: ResultLog, now: number): { toCheck: UnknownRow[]; stillRunning: number[] } {
   const toCheck: UnknownRow[] = [];
   const changed: number[] = [];
   const stillRunning: number[] = [];
+  if (!journal.previous.size) return { toCheck, stillRunning };
   for (const row of rows) {
     const prev = journal.previous.get(row.row);
-    if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') send.push(row);
-    // ('' : the hash was lost with a last line cut short)
-    else if (prev.hash !== row.hash && prev.hash !== '') changed.push(row.row);
-    else if (prev.state === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
-    else if (policy === 'resend') send.push(row);
-    else if (policy === 'check' && runningUntil(journal, prev) <= now) toCheck.push({ row, id: prev.id });
+    const d = decide(journal, row, prev, policy, now);
+    if (d === 'send' || !prev) continue;
+    if (d === 'changed') changed.push(row.row);
+    else if (d === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
+    else if (d === 'check') toCheck.push({ row, id: prev.id });
     else {
       const check = checksFor(r.set, r.mode, [row], () => prev.id)[0];
       const key = ownKey(r.set, row);
@@ -105,7 +118,15 @@ function fromJournal(r: ImportRun, journal: Journal, rows: readonly Row[], polic
       `the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
     );
   }
-  return { send, toCheck, stillRunning };
+  return { toCheck, stillRunning };
+}
+
+/** The rows to send, read as the batches are made: those the journal does not record as done or unknown, and those --check-unknown found absent. */
+function* toSend(journal: Journal, rows: Iterable<Row>, policy: UnknownPolicy, now: number, absent: ReadonlySet<number>): Generator<Row> {
+  for (const row of rows) {
+    const d = decide(journal, row, journal.previous.get(row.row), policy, now);
+    if (d === 'send' || (d === 'check' && absent.has(row.row))) yield row;
+  }
 }
 
 /** The record's own key as the row gives it (its humanKey field, or the key that finds it on update), when the answer did not. */
@@ -125,8 +146,8 @@ function ownKey(set: ErpSet, row: Row): string | undefined {
  * per-batch write kept.
  */
 class Outcomes {
-  /** rows by row number (an array: a Map of 10,000 entries cost more to build and to keep) */
-  readonly byRow: Row[] = [];
+  /** the rows in flight (sent or about to be, or being looked up), by row number: each is dropped once its outcome is recorded */
+  readonly byRow = new Map<number, Row>();
   private learned = '';
   private pending = false;
 
@@ -137,7 +158,8 @@ class Outcomes {
   ) {}
 
   record(x: RowResult): void {
-    const row = this.byRow[x.row] as Row | undefined;
+    const row = this.byRow.get(x.row);
+    this.byRow.delete(x.row);
     if (row && x.key === undefined) x.key = ownKey(this.r.set, row);
     if (x.status === 'unknown' && row) x.check = checksFor(this.r.set, this.r.mode, [row], () => x.id)[0];
     this.results.add(x);
@@ -170,14 +192,18 @@ class Outcomes {
 }
 
 /** --check-unknown: asks the service about each row an earlier run left unknown; returns those it shows it lacks (to be sent, on create). */
-async function lookUpUnknown(r: ImportRun, journal: Journal, toCheck: readonly UnknownRow[], out: Outcomes, results: ResultLog, info: (line: string) => void): Promise<Row[]> {
+async function lookUpUnknown(r: ImportRun, journal: Journal, toCheck: readonly UnknownRow[], out: Outcomes, info: (line: string) => void): Promise<Row[]> {
   // the records the journal has other rows created (done, with an id): an unknown row that finds one cannot have created it
   const createdBy = new Map<string, number>();
   if (r.mode === 'create') for (const e of journal.previous.values()) if (e.state === 'done' && e.id) createdBy.set(e.id.toLowerCase(), e.row);
-  const absent = await checkUnknown(r.client, r.set, r.batch, r.mode, toCheck, r.bulk, (x) => out.record(x), createdBy);
+  const counts = new Map<RowResult['status'], number>();
+  const record = (x: RowResult) => {
+    counts.set(x.status, (counts.get(x.status) ?? 0) + 1);
+    out.record(x);
+  };
+  const absent = await checkUnknown(r.client, r.set, r.batch, r.mode, toCheck, r.bulk, record, createdBy);
   out.flush();
-  const checked = new Set(toCheck.map((t) => t.row.row));
-  const c = (status: RowResult['status']) => results.all.filter((x) => x.status === status && checked.has(x.row)).length;
+  const c = (status: RowResult['status']) => counts.get(status) ?? 0;
   const parts = [`${c(r.mode === 'create' ? 'created' : 'updated')} found done`, ...(r.mode === 'create' ? [`${absent.length} not there (sent now)`] : []), `${c('unknown')} still unknown`];
   info(`--check-unknown: ${toCheck.length} row${toCheck.length === 1 ? '' : 's'} looked up: ${parts.join(', ')}`);
   return absent;
@@ -214,10 +240,16 @@ async function sendUpdates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
   });
 }
 
-async function sendCreates(r: ImportRun, rows: readonly Row[], out: Outcomes): Promise<void> {
+async function sendCreates(r: ImportRun, rows: Iterable<Row>, out: Outcomes): Promise<void> {
   const url = r.client.collectionUrl(r.set);
-  const items: BulkItem[] = rows.map((x) => ({ row: x.row, op: { method: 'POST', url, body: x.body } }));
-  await runBatches(r.batch, items, r.bulk, (chunk) => out.sent(chunk.map((c) => out.byRow[c.row])), (chunk, res, no) => {
+  // (read as the batches are made: only the rows in flight are held)
+  function* items(): Generator<BulkItem> {
+    for (const x of rows) {
+      out.byRow.set(x.row, x);
+      yield { row: x.row, op: { method: 'POST', url, body: x.body } };
+    }
+  }
+  await runBatches(r.batch, items(), r.bulk, (chunk) => out.sent(chunk.map((c) => out.byRow.get(c.row)!)), (chunk, res, no) => {
     chunk.forEach((c, i) => out.record(resultOf(c.row, res[i], 'created', no, r.set.humanKey)));
     out.flushSoon();
   });
@@ -239,26 +271,22 @@ function invalidRows(problems: readonly RowProblem[]): RowProblem[] {
  * the run with what was learned (`interrupted`; the rows never reached are sent by a rerun);
  * `checks` are the commands that tell whether the rows with an unknown outcome were done.
  */
-export async function importRows(r: ImportRun, journal: Journal, parsed: ParsedRows, policy: UnknownPolicy, results: ResultLog, info: (line: string) => void): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
-  const { send, toCheck, stillRunning } = fromJournal(r, journal, parsed.rows, policy, results, Date.now());
+export async function importRows(r: ImportRun, journal: Journal, parsed: ReadRows, policy: UnknownPolicy, results: ResultLog, info: (line: string) => void): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
+  const now = Date.now();
+  const { toCheck, stillRunning } = fromJournal(r, journal, parsed.rows, policy, results, now);
   if (stillRunning.length) {
     const n = stillRunning.length;
     info(`--check-unknown: ${n} row${n === 1 ? '' : 's'} sent by an earlier run may still be running on the service (it ends a request after at most ${MAX_REQUEST_MS / 60_000} minutes): left unknown, neither looked up nor sent; run again after ${timeText(stillRunning.reduce((a, b) => Math.max(a, b), 0))}`);
   }
   for (const p of invalidRows(parsed.problems)) results.add({ row: p.row, status: 'invalid', message: p.message });
   const out = new Outcomes(r, journal, results);
-  for (const x of send) out.byRow[x.row] = x;
-  for (const c of toCheck) out.byRow[c.row.row] = c.row;
+  for (const c of toCheck) out.byRow.set(c.row.row, c.row);
   let interrupted: InterruptedError | undefined;
   try {
-    if (toCheck.length) {
-      const absent = await lookUpUnknown(r, journal, toCheck, out, results, info);
-      for (const x of absent) out.byRow[x.row] = x;
-      send.push(...absent);
-      send.sort((a, b) => a.row - b.row);
-    }
+    const absent = toCheck.length ? new Set((await lookUpUnknown(r, journal, toCheck, out, info)).map((x) => x.row)) : new Set<number>();
+    const send = toSend(journal, parsed.rows, policy, now, absent);
     if (r.mode === 'create') await sendCreates(r, send, out);
-    else await sendUpdates(r, send, out);
+    else await sendUpdates(r, [...send], out);
   } catch (e) {
     if (!(e instanceof InterruptedError)) throw e;
     interrupted = e;
@@ -266,7 +294,8 @@ export async function importRows(r: ImportRun, journal: Journal, parsed: ParsedR
     out.flush();
   }
   // (those of an earlier run too: they are checked the same way)
-  const unknownIds = new Map(results.all.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
-  const unknownRows = parsed.rows.filter((x) => unknownIds.has(x.row));
+  const unknownIds = new Map(results.kept.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+  const unknownRows: Row[] = [];
+  if (unknownIds.size) for (const x of parsed.rows) if (unknownIds.has(x.row)) unknownRows.push(x);
   return { interrupted, checks: checksFor(r.set, r.mode, unknownRows, (x) => unknownIds.get(x.row)) };
 }

@@ -5,7 +5,7 @@
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
 import { csvUnguard } from '../../core/output/index.js';
-import { isExactNumber, jsonErrorWithoutText, parseExact, stringifyExact } from '../../core/json.js';
+import { isExactNumber, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
 
@@ -37,6 +37,14 @@ export interface ParsedRows {
   total: number;
   /** read-only columns (not keys) the input has: not sent, the service sets them (an export's id, lastModifiedDateTime) */
   ignored: string[];
+}
+
+/**
+ * ParsedRows whose valid rows are (when an import creates) read again from the text each time
+ * they are iterated, so that no more than the rows in flight are held at once.
+ */
+export interface ReadRows extends Omit<ParsedRows, 'rows'> {
+  rows: Iterable<Row>;
 }
 
 export function formatOf(path: string, given?: string): InputFormat {
@@ -132,7 +140,7 @@ type Column =
 
 /** A row's outcome: the row, or its problems. */
 type Built = Row | string[];
-type RowBuilder = (row: number, values: readonly unknown[], hash: string) => Built;
+export type RowBuilder = (row: number, values: readonly unknown[], hash: string) => Built;
 
 /** What one column of the input does to a row (see Column), worked out from its name. */
 function compileColumn(set: ErpSet, name: string, keys: readonly string[], fromText: boolean): Column {
@@ -165,7 +173,7 @@ function compileColumn(set: ErpSet, name: string, keys: readonly string[], fromT
  * (parseFieldText for CSV text, like --set; checkValue for JSON values, like --data) are looked
  * up once, so a row costs one pass over its values.
  */
-function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromText: boolean): RowBuilder {
+export function rowBuilder(set: ErpSet, mode: RowMode, names: readonly string[], fromText: boolean): RowBuilder {
   const keys = mode === 'update' ? updateKeys(set) : [];
   const required = mode === 'create' ? Object.entries(set.fields).filter(([, f]) => f.required) : [];
   const columns = names.map((name) => compileColumn(set, name, keys, fromText));
@@ -257,7 +265,20 @@ function breaks(fields: readonly string[]): number {
  * text goes to papaparse.
  */
 export async function csvRecords(body: string, delimiter = ','): Promise<{ next(): string[] | undefined; quoteError?: { row: number; message: string } }> {
-  if (!body.includes('"') && !body.includes('\r')) {
+  return csvRecordsWith(await papaFor(body), body, delimiter);
+}
+
+type Papa = typeof import('papaparse');
+
+/** papaparse, loaded only for text that needs it (a quote or a CR). */
+async function papaFor(body: string): Promise<Papa | undefined> {
+  if (!body.includes('"') && !body.includes('\r')) return undefined;
+  const m = (await import('papaparse')) as { default?: Papa } & Papa;
+  return m.default ?? m;
+}
+
+function csvRecordsWith(Papa: Papa | undefined, body: string, delimiter: string): { next(): string[] | undefined; quoteError?: { row: number; message: string } } {
+  if (!Papa) {
     let at = 0;
     return {
       next() {
@@ -270,7 +291,6 @@ export async function csvRecords(body: string, delimiter = ','): Promise<{ next(
       },
     };
   }
-  const Papa = ((await import('papaparse')) as { default?: typeof import('papaparse') } & typeof import('papaparse')).default ?? (await import('papaparse'));
   const parsed = Papa.parse<string[]>(body, { delimiter, quoteChar: '"', escapeChar: '"' });
   const records = parsed.data;
   let k = 0;
@@ -321,19 +341,29 @@ export function csvDelimiter(body: string): ',' | ';' | '\t' {
  * problems. A row whose every cell is empty (what a spreadsheet writes for a blank row) is skipped
  * like a blank line.
  */
-export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string): Promise<ParsedRows> {
-  const rows: Row[] = [];
-  const problems: RowProblem[] = [];
+export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string): Promise<ParsedRows>;
+export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string, lazy: true): Promise<ReadRows>;
+export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string, lazy = false): Promise<ReadRows> {
+  const body = text.replace(/^\uFEFF/, '');
+  const Papa = await papaFor(body);
+  const info = { ignored: [] as string[], total: 0 };
+  const scan = () => csvScan(set, mode, body, name, Papa, info);
+  return collect(set, mode, scan, info, lazy);
+}
+
+/**
+ * The rows and problems of CSV text, one at a time (`info` gets the read-only columns and, once
+ * the scan is done, the count of records). Header problems and malformed quoting are thrown.
+ */
+function* csvScan(set: ErpSet, mode: RowMode, body: string, name: string, Papa: Papa | undefined, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
   let header: string[] | undefined;
-  let ignored: string[] = [];
   let total = 0;
   // lines are counted here: a record spans one line plus the line breaks inside its quoted
   // fields, and an empty line comes as a record of one empty field
   let line = 1;
-  const body = text.replace(/^\uFEFF/, '');
   // without a quote no field holds a line break
   const quoted = body.includes('"');
-  const records = await csvRecords(body, csvDelimiter(body));
+  const records = csvRecordsWith(Papa, body, csvDelimiter(body));
   const quoteError = records.quoteError;
   let build: RowBuilder | undefined;
   for (let k = 0, record = records.next(); record; k++, record = records.next()) {
@@ -346,23 +376,52 @@ export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: st
       const bad = checkColumns(set, mode, header);
       if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
       build = rowBuilder(set, mode, header, true);
-      ignored = readOnlyColumns(set, mode, header);
+      info.ignored = readOnlyColumns(set, mode, header);
       continue;
     }
     if (blank(record)) continue; // a spreadsheet's blank row: ",,,"
     total++;
     if (record.length !== header.length) {
-      problems.push({ row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` });
+      yield { row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` };
       continue;
     }
     // a field vx's own -o csv guarded against spreadsheets ('=...) is read as it was
     const r = build!(start, record.map(csvUnguard), hashFields(record));
-    if (!Array.isArray(r)) rows.push(r);
-    else for (const m of r) problems.push({ row: start, message: m });
+    if (!Array.isArray(r)) yield r;
+    else for (const m of r) yield { row: start, message: m };
   }
   if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
-  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored };
+  info.total = total;
+}
+
+const isRow = (x: Row | RowProblem): x is Row => 'body' in x;
+
+/** The valid rows of a scan, read again from the text each time they are iterated. */
+function rescanned(scan: () => Iterator<Row | RowProblem>): Iterable<Row> {
+  return {
+    *[Symbol.iterator]() {
+      const it = scan();
+      for (let x = it.next(); !x.done; x = it.next()) if (isRow(x.value)) yield x.value;
+    },
+  };
+}
+
+/**
+ * The whole scan once (every problem listed, the count); the rows kept on update (two rows for
+ * one record are problems: onePerRecord), and on create read again from the text when sent.
+ */
+export function collect(set: ErpSet, mode: RowMode, scan: () => Iterator<Row | RowProblem>, info: { ignored: string[]; total: number }, lazy: boolean): ReadRows {
+  const keep = !lazy || mode === 'update';
+  const rows: Row[] = [];
+  const problems: RowProblem[] = [];
+  const it = scan();
+  for (let x = it.next(); !x.done; x = it.next()) {
+    if (!isRow(x.value)) problems.push(x.value);
+    else if (keep) rows.push(x.value);
+  }
+  const { total, ignored } = info;
+  return { rows: keep ? onePerRecord(set, mode, rows, problems) : rescanned(scan), problems, total, ignored };
 }
 
 /**
@@ -387,85 +446,4 @@ function onePerRecord(set: ErpSet, mode: RowMode, rows: Row[], problems: RowProb
   problems.sort((a, b) => a.row - b.row);
   const bad = new Set(problems.map((p) => p.row));
   return rows.filter((r) => !bad.has(r.row));
-}
-
-/**
- * A JSON parse error of a whole file with its line and column (Node 20 names only the offset), and
- * a hint when the file is one object per line (NDJSON named .json).
- */
-function jsonProblem(body: string, message: string): string {
-  const at = /at position (\d+)/.exec(message);
-  let out = message;
-  if (at && !/line \d/.test(message)) {
-    const before = body.slice(0, Number(at[1]));
-    const line = before.split('\n').length;
-    out += ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
-  }
-  const first = body.trimStart().split('\n', 1)[0];
-  if (first.startsWith('{')) {
-    try {
-      JSON.parse(first);
-      out += '; it holds one object per line: for NDJSON pass --format ndjson';
-    } catch {
-      // (not NDJSON either)
-    }
-  }
-  return out;
-}
-
-/** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects. */
-export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string): Promise<ParsedRows> {
-  const rows: Row[] = [];
-  const problems: RowProblem[] = [];
-  let total = 0;
-  const builders = new Map<string, RowBuilder>();
-  const ignored = new Set<string>();
-  const take = (row: number, v: unknown) => {
-    total++;
-    if (!v || typeof v !== 'object' || Array.isArray(v) || isExactNumber(v)) {
-      problems.push({ row, message: 'expected a JSON object' });
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    const names = Object.keys(o);
-    // rows of a file usually share their keys: one builder per distinct list of keys
-    const id = JSON.stringify(names);
-    let build = builders.get(id);
-    if (!build) {
-      build = rowBuilder(set, mode, names, false);
-      for (const n of readOnlyColumns(set, mode, names)) ignored.add(n);
-      if (builders.size < 64) builders.set(id, build);
-    }
-    const r = build(row, Object.values(o), hashText(stringifyExact(o)));
-    if (!Array.isArray(r)) rows.push(r);
-    else for (const m of r) problems.push({ row, message: m });
-  };
-  const body = text.replace(/^\uFEFF/, '');
-  if (format === 'json') {
-    let all: unknown;
-    try {
-      all = parseExact(body);
-    } catch (e) {
-      throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, jsonErrorWithoutText(body, e as Error))}`);
-    }
-    if (!Array.isArray(all)) throw new UsageError(`${name}: expected a JSON array of objects`);
-    all.forEach((v, i) => take(i + 1, v));
-  } else {
-    const lines = body.split('\n');
-    lines.forEach((l, i) => {
-      const s = l.replace(/\r$/, '');
-      if (!s.trim()) return;
-      let v: unknown;
-      try {
-        v = parseExact(s);
-      } catch (e) {
-        total++;
-        problems.push({ row: i + 1, message: `not valid JSON: ${jsonErrorWithoutText(s, e as Error)}` });
-        return;
-      }
-      take(i + 1, v);
-    });
-  }
-  if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
-  return { rows: onePerRecord(set, mode, rows, problems), problems, total, ignored: [...ignored] };
 }

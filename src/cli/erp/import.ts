@@ -5,7 +5,7 @@ import { batchFor, bulkOptions } from '../../api/erp/bulk.js';
 import { ErpClient } from '../../api/erp/client.js';
 import { importRows, planImport, readImportFile, type ImportRun } from '../../api/erp/import.js';
 import { Journal } from '../../api/erp/journal.js';
-import type { ParsedRows } from '../../api/erp/rows.js';
+import type { ReadRows } from '../../api/erp/rows.js';
 import type { Ctx } from '../../core/context.js';
 import { oneLine, UsageError } from '../../core/errors.js';
 import type { ErpSet } from '../../model/erp/index.js';
@@ -21,7 +21,7 @@ function checkFlags(opts: ImportOpts): void {
 }
 
 /** The read-only columns left out, and the invalid rows (a usage error unless --skip-invalid). */
-function tellProblems(ctx: Ctx, parsed: ParsedRows, name: string, skipInvalid?: boolean): void {
+function tellProblems(ctx: Ctx, parsed: ReadRows, name: string, skipInvalid?: boolean): void {
   const n = parsed.ignored.length;
   if (n) ctx.info(`${name}: read-only column${n > 1 ? 's' : ''} ${parsed.ignored.map((c) => `"${c}"`).join(', ')} ${n > 1 ? 'are' : 'is'} not sent (the service sets ${n > 1 ? 'them' : 'it'})`);
   if (!parsed.problems.length || skipInvalid) return;

@@ -4,7 +4,8 @@ import { rowList, SUCCEEDED, type ResultLog, type ResultStatus, type RowResult }
 import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { InterruptedError, oneLine, ServiceError } from '../../core/errors.js';
-import type { Column } from '../../core/output/index.js';
+import { StreamRenderer, type Column, type Format } from '../../core/output/index.js';
+import { ResultSpool } from './result-spool.js';
 import type { ErpSet } from '../../model/erp/index.js';
 
 /**
@@ -38,11 +39,24 @@ function resultView(keyName: string): (r: RowResult) => Record<string, unknown> 
   };
 }
 
-/** Where results go: ndjson line by line as they come; other formats at the end, in row order. */
+/** The formats written at the end a result at a time, read back from the spool. */
+const STREAMED: ReadonlySet<Format> = new Set<Format>(['json', 'csv', 'tsv', 'ndjson']);
+
+/**
+ * Where results go: ndjson line by line as they come; other formats at the end, in row order,
+ * from a spool on disk (memory holds the counts and the results that did not succeed, not one
+ * result per row). At a terminal without -o only those that did not succeed are listed.
+ */
 export class Results implements ResultLog {
-  readonly all: RowResult[] = [];
+  /** the results that did not succeed, in the order they came */
+  readonly kept: RowResult[] = [];
   readonly counts = new Map<ResultStatus, number>();
+  /** how many results came */
+  added = 0;
   private readonly streaming: boolean;
+  /** a person at a terminal, no -o: the summary covers the rows that succeeded */
+  private readonly forPerson: boolean;
+  private readonly spool?: ResultSpool;
   private pending: Promise<void> = Promise.resolve();
   private lines = '';
   /** whether standard output failed (its reader went away: `| head`): the results still count, and the journal has them */
@@ -59,13 +73,18 @@ export class Results implements ResultLog {
     this.view = resultView(set.humanKey ?? 'key');
     this.columns = resultColumns(set.humanKey);
     this.streaming = ctx.explicitFormat() === 'ndjson';
+    this.forPerson = !ctx.explicitFormat() && ctx.stdoutIsTTY;
+    // (-o none writes nothing: nothing to keep)
+    if (!this.streaming && !this.forPerson && ctx.format() !== 'none') this.spool = new ResultSpool();
     ctx.io.stdout.once('error', () => (this.outputGone = true));
   }
 
   add(r: RowResult): void {
-    this.all.push(r);
+    this.added++;
     this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
+    if (!SUCCEEDED.has(r.status)) this.kept.push(r);
     if (this.streaming) this.lines += `${JSON.stringify(this.view(r))}\n`;
+    else this.spool?.add(r.row, `${JSON.stringify(this.view(r))}\n`);
   }
 
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
@@ -81,25 +100,50 @@ export class Results implements ResultLog {
   }
 
   get failed(): number {
-    return this.all.filter((r) => !SUCCEEDED.has(r.status)).length;
+    return this.kept.length;
   }
 
   async finish(): Promise<void> {
     this.flush();
     await this.pending;
-    if (this.streaming || this.outputGone) return;
-    this.all.sort((a, b) => a.row - b.row);
-    // at a terminal without -o the summary covers the rows that succeeded: only the others are listed
-    const rows = this.ctx.explicitFormat() || !this.ctx.stdoutIsTTY ? this.all : this.all.filter((r) => !SUCCEEDED.has(r.status));
-    if (!rows.length && !this.ctx.explicitFormat() && this.ctx.stdoutIsTTY) return;
-    await this.ctx.print(rows.map(this.view), { columns: this.columns, empty: 'no rows' });
+    try {
+      if (this.streaming || this.outputGone) return;
+      if (this.forPerson) {
+        const rows = [...this.kept].sort((a, b) => a.row - b.row);
+        if (rows.length) await this.ctx.print(rows.map(this.view), { columns: this.columns, empty: 'no rows' });
+        return;
+      }
+      const format = this.ctx.format();
+      if (!this.spool) return;
+      if (STREAMED.has(format) && this.ctx.globals.query === undefined) return await this.writeSpooled(format);
+      // a table, yaml or --query: every result at once
+      const all: unknown[] = [];
+      for (const line of this.spool!.lines()) all.push(JSON.parse(line));
+      await this.ctx.print(all, { columns: this.columns, empty: 'no rows' });
+    } finally {
+      this.spool?.close();
+    }
+  }
+
+  /** The spooled results in row order, a thousand at a time: what the whole list renders in `format`. */
+  private async writeSpooled(format: Format): Promise<void> {
+    const renderer = new StreamRenderer(format, { columns: this.columns });
+    const sink = this.ctx.stdoutSink(format);
+    let chunk: unknown[] = [];
+    for (const line of this.spool!.lines()) {
+      chunk.push(JSON.parse(line));
+      if (chunk.length < 1000) continue;
+      await sink.write(renderer.items(chunk));
+      chunk = [];
+    }
+    await sink.write(renderer.items(chunk) + renderer.end());
   }
 
   summary(verb: string, interrupted?: boolean): string {
     const order: ResultStatus[] = ['created', 'updated', 'deleted', 'done', 'skipped', 'failed', 'rolled-back', 'unknown', 'invalid'];
     const parts = order.filter((s) => this.counts.get(s)).map((s) => `${fmt(this.counts.get(s)!)} ${s === 'skipped' ? 'skipped (done before, per the journal)' : s}`);
     // the rows Ctrl-C kept from being sent have no result: say how many
-    if (interrupted && this.all.length < this.total) parts.push(`${fmt(this.total - this.all.length)} not sent (interrupted)`);
+    if (interrupted && this.added < this.total) parts.push(`${fmt(this.total - this.added)} not sent (interrupted)`);
     return `${verb} ${fmt(this.total)} row${this.total === 1 ? '' : 's'}: ${parts.join(', ') || 'nothing to do'}`;
   }
 }
@@ -107,7 +151,7 @@ export class Results implements ResultLog {
 /** The batches rolled back (--atomic), each named with its rows (batch numbers alone mean nothing to a rerun, which numbers its own). */
 function rolledBack(results: Results): string[] {
   const rolled = new Map<number, { first: number; last: number }>();
-  for (const r of results.all) {
+  for (const r of results.kept) {
     if (r.batch === undefined) continue;
     const b = rolled.get(r.batch);
     if (!b) rolled.set(r.batch, { first: r.row, last: r.row });
@@ -117,7 +161,7 @@ function rolledBack(results: Results): string[] {
 }
 
 function tellUnknown(ctx: Ctx, results: Results, checks: readonly string[], journaled: boolean): void {
-  const unknown = results.all.filter((r) => r.status === 'unknown');
+  const unknown = results.kept.filter((r) => r.status === 'unknown');
   if (!unknown.length) return;
   ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
   for (const c of checks) ctx.info(`  check with: ${c}`);
@@ -131,7 +175,7 @@ export async function finishRun(ctx: Ctx, results: Results, verb: string, interr
   const batches = rolledBack(results);
   if (batches.length) ctx.info(`rolled back (--atomic): ${batches.join(', ')}; their rows were not changed`);
   tellUnknown(ctx, results, checks, journal !== undefined);
-  const failures = results.all.filter((r) => !SUCCEEDED.has(r.status) && r.status !== 'unknown' && r.status !== 'rolled-back');
+  const failures = results.kept.filter((r) => r.status !== 'unknown' && r.status !== 'rolled-back');
   for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
   if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
   if (results.outputGone) ctx.info("standard output was closed by its reader: the results after that were not written there (the journal has each row's outcome)");
