@@ -148,13 +148,13 @@ function __vx_valued
     case 'vx erp companies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp companies list'
-      printf '%s\n' --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp companies export'
-      printf '%s\n' --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeople get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeople create'
@@ -166,11 +166,11 @@ function __vx_valued
     case 'vx erp salespeople import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeoplepurchasers create'
@@ -182,11 +182,11 @@ function __vx_valued
     case 'vx erp salespeoplepurchasers import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salespeople-purchasers create'
@@ -198,11 +198,11 @@ function __vx_valued
     case 'vx erp salespeople-purchasers import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp currencies'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp currencies get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp currencies create'
@@ -214,31 +214,31 @@ function __vx_valued
     case 'vx erp currencies import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp job-queue-entries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp job-queue-entries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp job-queue-entries restart'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp job-queue-entries export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp jobqueueentries'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp jobqueueentries get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp jobqueueentries restart'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp jobqueueentries export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-orders get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp sales-orders create'
@@ -252,13 +252,13 @@ function __vx_valued
     case 'vx erp sales-orders import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders related'
-      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesorders get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salesorders create'
@@ -272,13 +272,13 @@ function __vx_valued
     case 'vx erp salesorders import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesorders related'
-      printf '%s\n' --company --expand --filter --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp sales-quotes get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp sales-quotes create'
@@ -296,11 +296,11 @@ function __vx_valued
     case 'vx erp sales-quotes import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesquotes'
       printf '%s\n' --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes list'
-      printf '%s\n' --company --expand --filter --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
+      printf '%s\n' --company --expand --filter --max-pages --orderby --output --page-size --profile --query --retries --select --skip --timeout --top -o -p -q
     case 'vx erp salesquotes get'
       printf '%s\n' --company --expand --output --profile --query --retries --select --timeout -o -p -q
     case 'vx erp salesquotes create'
@@ -318,7 +318,7 @@ function __vx_valued
     case 'vx erp salesquotes import'
       printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes export'
-      printf '%s\n' --company --filter --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
+      printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
       printf '%s\n' --output --poll-interval --profile --project --query --retries --source --target --timeout --wait-timeout -o -p -q
     case 'vx erp refresh status'
@@ -692,6 +692,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp companies list"' -l orderby -r
@@ -710,6 +711,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp companies export"' -l orderby -r
@@ -745,6 +747,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople list"' -l orderby -r
@@ -854,6 +857,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople export"' -l orderby -r
@@ -889,6 +893,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l dr
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers list"' -l orderby -r
@@ -998,6 +1003,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers export"' -l orderby -r
@@ -1033,6 +1039,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l d
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers list"' -l orderby -r
@@ -1142,6 +1149,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers export"' -l orderby -r
@@ -1177,6 +1185,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp currencies list"' -l orderby -r
@@ -1286,6 +1295,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp currencies export"' -l orderby -r
@@ -1321,6 +1331,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l dry-ru
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries list"' -l orderby -r
@@ -1373,6 +1384,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l debu
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp job-queue-entries export"' -l orderby -r
@@ -1408,6 +1420,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries list"' -l orderby -r
@@ -1460,6 +1473,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp jobqueueentries export"' -l orderby -r
@@ -1495,6 +1509,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders list"' -l orderby -r
@@ -1622,6 +1637,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders export"' -l orderby -r
@@ -1642,6 +1658,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders related"' -l orderby -r
@@ -1678,6 +1695,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders list"' -l orderby -r
@@ -1805,6 +1823,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders export"' -l orderby -r
@@ -1825,6 +1844,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders related"' -l orderby -r
@@ -1861,6 +1881,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes list"' -l orderby -r
@@ -2024,6 +2045,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes export"' -l orderby -r
@@ -2059,6 +2081,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l expand -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes list"' -l orderby -r
@@ -2222,6 +2245,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l filter -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l help
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l max-pages -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes export"' -l orderby -r

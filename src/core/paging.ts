@@ -17,9 +17,14 @@ export interface PagingOptions {
   nextKey?: string;
   /** stop after this many items in total */
   max?: number;
-  /** safety bound on the number of pages */
+  /** safety bound on the number of pages (default MAX_PAGES) */
   maxPages?: number;
+  /** the option that sets maxPages, named when the bound stops a walk */
+  maxPagesOption?: string;
 }
+
+/** The pages a walk reads at most unless told otherwise: a next-page chain that never ends stops here. */
+export const MAX_PAGES = 100_000;
 
 /** Reads one page body: items and next link. A body without an items array is a ServiceError. */
 export function readPage<T>(body: unknown, opts: PagingOptions = {}): Page<T> {
@@ -67,9 +72,12 @@ export async function* paginatePages<T>(
   let url: string | undefined = firstUrl;
   let count = 0;
   let pages = 0;
-  const maxPages = opts.maxPages ?? 100_000;
+  const maxPages = opts.maxPages ?? MAX_PAGES;
   while (url) {
-    if (++pages > maxPages) throw new ServiceError(`stopped after ${maxPages} pages`);
+    if (++pages > maxPages) {
+      const raise = opts.maxPagesOption ? ` (${opts.maxPagesOption} raises the limit)` : '';
+      throw new ServiceError(`stopped after ${maxPages.toLocaleString('en-US')} pages: the service's next-page links did not end${raise}; the records of those pages were read`);
+    }
     const page: Page<T> = readPage<T>(await fetchPage(url), opts);
     const room = opts.max === undefined ? Infinity : opts.max - count;
     const items = page.items.length > room ? page.items.slice(0, room) : page.items;

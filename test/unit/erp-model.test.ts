@@ -126,7 +126,7 @@ describe('one generic command tree', () => {
     expect(items.aliases()).toEqual(['products']);
     expect(items.commands.map((c) => c.name())).toEqual(['list', 'get', 'create', 'update', 'delete', 'block', 'import', 'export']);
     const list = items.commands.find((c) => c.name() === 'list')!;
-    expect(list.options.map((o) => o.long)).toEqual(['--filter', '--select', '--expand', '--orderby', '--top', '--skip', '--page-size', '--company']);
+    expect(list.options.map((o) => o.long)).toEqual(['--filter', '--select', '--expand', '--orderby', '--top', '--skip', '--page-size', '--max-pages', '--company']);
     const update = items.commands.find((c) => c.name() === 'update')!;
     expect(update.options.map((o) => o.long)).toEqual(['--data', '--set', '--if-match', '--force', '--company']);
     expect(fieldHelp(extra)).toMatch(/unitPrice\s+number/);

@@ -69,7 +69,11 @@ export class BatchClient {
     readonly root: string,
     /** how its requests are authenticated (the client's) */
     readonly auth: Authenticator,
-    /** the run's pacing: each $batch request costs one of the user's requests */
+    /**
+     * the run's pacing: a $batch costs one request per operation it holds (the service counts each
+     * operation toward the user's rate limit; the $batch itself is one of the user's concurrent
+     * requests, which --concurrency bounds)
+     */
     private readonly pacer?: Paced,
   ) {}
 
@@ -140,7 +144,7 @@ export class BatchClient {
         body: this.bodyText(ops),
         signal: opts.signal,
         describe: opts.label ?? `$batch of ${ops.length} operations`,
-        ...(this.pacer ? { pace: { pacer: this.pacer, cost: 1 } } : {}),
+        ...(this.pacer ? { pace: { pacer: this.pacer, cost: ops.length } } : {}),
       });
     } catch (e) {
       if (!isVxError(e)) throw e;

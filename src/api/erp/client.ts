@@ -21,6 +21,8 @@ export interface ListQuery {
   skip?: number;
   /** asked for with `Prefer: odata.maxpagesize=N` */
   pageSize?: number;
+  /** the most pages read (default core/paging's MAX_PAGES): a next-page chain longer than that is exit 1 */
+  maxPages?: number;
 }
 
 export type Entity = Record<string, unknown>;
@@ -119,6 +121,8 @@ export class ErpClient {
     return paginatePages<Entity>(url, async (u) => (await this.send({ method: 'GET', url: u, headers })).json(), {
       max: q.top,
       nextKey: '@odata.nextLink',
+      maxPages: q.maxPages,
+      maxPagesOption: '--max-pages',
     });
   }
 
@@ -159,7 +163,7 @@ export class ErpClient {
       cut.set(marker, ndjson);
       return { value: marker, '@odata.nextLink': body!['@odata.nextLink'] };
     };
-    for await (const items of paginatePages<unknown>(this.collectionUrl(set, odataQuery(q)), fetchPage, { nextKey: '@odata.nextLink' })) {
+    for await (const items of paginatePages<unknown>(this.collectionUrl(set, odataQuery(q)), fetchPage, { nextKey: '@odata.nextLink', maxPages: q.maxPages, maxPagesOption: '--max-pages' })) {
       const ndjson = cut.get(items);
       yield ndjson !== undefined ? { count: items.length, ndjson } : { count: items.length, items: items as Entity[] };
     }

@@ -47,9 +47,10 @@ async function* pagesOf(pages: AsyncIterable<Entity[]>): AsyncGenerator<{ count:
 /**
  * Writes every record the query finds to `sink` and commits it (or aborts it on a failure, leaving
  * nothing behind); `onProgress` gets the count so far after each page. Returns the count.
+ * `columns`: those of csv and tsv (default: every field of the set and the ETag, as export writes).
  */
-export async function exportRecords(client: ErpClient, set: ErpSet, q: ListQuery, format: Format, sink: ResultSink, onProgress?: (count: number) => void): Promise<number> {
-  const renderer = new StreamRenderer(format, { columns: exportColumns(set, q) });
+export async function exportRecords(client: ErpClient, set: ErpSet, q: ListQuery, format: Format, sink: ResultSink, onProgress?: (count: number) => void, columns?: Column[]): Promise<number> {
+  const renderer = new StreamRenderer(format, { columns: columns ?? exportColumns(set, q) });
   let count = 0;
   try {
     // the next page is asked for before this one is written: at most two pages are held at once.

@@ -12,6 +12,7 @@ export interface ListFlags {
   top?: string;
   skip?: string;
   pageSize?: string;
+  maxPages?: string;
 }
 
 function count(name: string, v: string | undefined, min: number): number | undefined {
@@ -39,6 +40,7 @@ export function listQuery(opts: ListFlags): ListQuery {
     top: count('--top', opts.top, 1),
     skip: count('--skip', opts.skip, 0),
     pageSize: count('--page-size', opts.pageSize, 1),
+    maxPages: count('--max-pages', opts.maxPages, 1),
   };
 }
 

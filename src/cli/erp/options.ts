@@ -7,6 +7,7 @@ export const COMPANY = opt('--company <id|name>', 'company id or name (env VX_ER
 /** --company, for the sets below a company */
 export const company = (set: ErpSet): readonly (typeof COMPANY)[] => (set.scope === 'root' ? [] : [COMPANY]);
 
+const MAX_PAGES = opt('--max-pages <n>', "stop with exit 1 after n pages: a next-page chain that never ends (default 100000)");
 export const LIST = [
   opt('--filter <odata>', "OData $filter, e.g. \"status eq 'Open'\""),
   opt('--select <fields>', 'OData $select: comma-separated fields'),
@@ -15,6 +16,7 @@ export const LIST = [
   opt('--top <n>', 'at most n items in total ($top)'),
   opt('--skip <n>', 'skip the first n items ($skip)'),
   opt('--page-size <n>', 'items per page (Prefer: odata.maxpagesize=n); all pages are still read'),
+  MAX_PAGES,
 ] as const;
 export const GET = [opt('--select <fields>', 'OData $select: comma-separated fields'), opt('--expand <navigation>', 'OData $expand')] as const;
 export const BODY = [
@@ -60,6 +62,7 @@ export const EXPORT = [
   opt('--orderby <fields>', 'OData $orderby'),
   opt('--top <n>', 'at most n records'),
   opt('--page-size <n>', 'records per page (Prefer: odata.maxpagesize=n; default 500)'),
+  MAX_PAGES,
   opt('--out <file>', 'write to this file (complete or not at all) instead of standard output (- is standard output)'),
 ] as const;
 export const RELATED_OUT = opt('--out <file>', 'pdfDocument only: save the document content to this file (- writes it to standard output)');
