@@ -14,9 +14,10 @@ import { bulk } from './bulk.mjs';
 import { translateMemoryVolume, translateReuse } from './translate-reuse.mjs';
 import { translatePostgres } from './translate-postgres.mjs';
 import { translateConcurrent, translateMixed, translateScale } from './translate-scale.mjs';
+import { translateGlossary } from './translate-glossary.mjs';
 import { allResults, resultsTable, ROOT } from './lib.mjs';
 
-const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, translateMixed, translateConcurrent, translateScale, translatePostgres, bulk, fleet, files };
+const all = { startup, get, paging, translate, translateReuse, translateMemoryVolume, translateMixed, translateConcurrent, translateScale, translatePostgres, translateGlossary, bulk, fleet, files };
 const write = process.argv.includes('--write');
 const named = process.argv.slice(2).filter((a) => a !== '--write');
 // the table is of the whole run: a subset would leave the other rows out

@@ -82,6 +82,8 @@ export interface StreamOptions {
   keepTexts?: boolean;
   /** an interruption: requests are cancelled, the iterator throws an InterruptedError */
   signal?: AbortSignal;
+  /** the characters a text takes in a request when it is sent longer than it is (a glossary's markup; default: its own) */
+  measure?(text: string): number;
 }
 
 /** the consumer went away (it broke out of the loop or threw): nothing more is delivered */
@@ -198,7 +200,7 @@ async function drive(
   try {
     let late: UsageError | undefined;
     try {
-      await feedBatches(items, batcher, submit, idle, stop);
+      await feedBatches(items, batcher, submit, idle, stop, opts.measure);
       idle?.stop();
       // a send the timer started goes first (it may be waiting for room)
       if (idle?.pending) await idle.pending;
@@ -234,7 +236,7 @@ async function drive(
  * for that send before it adds the next item. `stop` ends the reading at once (an InterruptedError),
  * even while the input is waiting for more.
  */
-async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal): Promise<void> {
+async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, measure?: (text: string) => number): Promise<void> {
   let n = 0;
   const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
     if (a) await send(a);
@@ -243,13 +245,14 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
   const add = (text: string): void | Promise<void> => {
     n++;
     const chars = countChars(text);
-    const fits = batcher.fits(chars);
+    const size = measure ? measure(text) : chars;
+    const fits = batcher.fits(size);
     if (!fits || chars > LIMITS.maxItemChars) {
       const problem = itemProblem(chars);
       if (problem) throw new ItemTooLong(n, problem);
     }
     const before = fits ? undefined : batcher.take();
-    batcher.push(text, chars);
+    batcher.push(text, size);
     const full = batcher.full ? batcher.take() : undefined;
     if (!full) idle?.line();
     if (!before && !full) return;

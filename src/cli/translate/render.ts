@@ -14,7 +14,7 @@ import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, type Format, type 
 import { Progress } from '../../core/progress.js';
 import type { TranslateResult } from '../../model/translator.js';
 
-export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget' | 'weigh'> {
+export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget' | 'weigh' | 'measure'> {
   format: Format;
   out?: string;
   /** the permissions of a new --out file (its source's) */

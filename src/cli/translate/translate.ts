@@ -104,7 +104,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     const client = glossary ? glossary.client(service) : service;
     if (ctx.http.dryRun) return await dryRun(ctx, client, input, planned).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
-    const terms = glossary && { weigh: glossary.weigh.bind(glossary), check: glossary.problems.bind(glossary) };
+    const terms = glossary && { weigh: glossary.weigh.bind(glossary), measure: glossary.measure.bind(glossary), check: glossary.problems.bind(glossary) };
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, newMode, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget, ...terms });
   } catch (e) {
     failed = true;

@@ -13,6 +13,9 @@
 import { DICTIONARY_ENTRY, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
+/** what a text without terms holds */
+const NONE: readonly Hit[] = Object.freeze([]);
+
 /** one occurrence: [start, end) in the text, and its entry */
 export interface Hit {
   start: number;
@@ -52,6 +55,14 @@ function isWord(ch: string | undefined): boolean {
   if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
   return WORD_CHAR.test(ch);
 }
+/** whether a UTF-16 unit is a word character of a script written with spaces (no word boundary after it before another): ASCII at once */
+function isWordUnit(c: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  // (a low surrogate: its pair is read where a boundary is checked; it may be a letter)
+  if (c >= 0xdc00 && c <= 0xdfff) return false;
+  const ch = String.fromCharCode(c);
+  return WORD_CHAR.test(ch) && !noSpace(ch);
+}
 const noSpace = (ch: string | undefined) => ch !== undefined && ch.charCodeAt(0) >= 0x0e00 && NO_SPACE.test(ch);
 /** apostrophes, periods and colons join the letters either side into one word (UAX #29 MidLetter, MidNumLet) */
 const isMid = (ch: string | undefined) => ch === "'" || ch === '\u2019' || ch === '.' || ch === ':' || ch === '\u00b7';
@@ -75,22 +86,39 @@ interface Indexed {
   endBound: boolean;
 }
 
+/** a trie of the terms by UTF-16 unit: a text is walked from each position only as far as some term goes */
+interface Node {
+  next: Map<number, Node>;
+  /** the terms that end here */
+  terms?: Indexed[];
+}
+
 /** Finds a table's terms in texts (see the top of this file). */
 export class TermMatcher {
-  /** first UTF-16 unit -> the terms starting with it, longest first */
-  private readonly byFirst = new Map<number, Indexed[]>();
+  private readonly root: Node = { next: new Map() };
+  /**
+   * per UTF-16 unit: 1 when a term starts with it, 2 when one of those needs no word boundary
+   * before it (CJK, punctuation): most positions of a text are passed over on one look
+   */
+  private readonly first = new Uint8Array(65536);
 
   constructor(readonly table: TermTable) {
     for (const entry of table.entries) {
       const t = entry.term;
+      if (!t) continue;
       const last = charBefore(t, t.length);
       const item = { entry, startBound: isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), endBound: isWord(last) && !noSpace(last) };
-      const c = t.charCodeAt(0);
-      const list = this.byFirst.get(c);
-      if (list) list.push(item);
-      else this.byFirst.set(c, [item]);
+      const c0 = t.charCodeAt(0);
+      this.first[c0] = Math.max(this.first[c0], item.startBound ? 1 : 2);
+      let node = this.root;
+      for (let i = 0; i < t.length; i++) {
+        const c = t.charCodeAt(i);
+        let n = node.next.get(c);
+        if (!n) node.next.set(c, (n = { next: new Map() }));
+        node = n;
+      }
+      (node.terms ??= []).push(item);
     }
-    for (const list of this.byFirst.values()) list.sort((a, b) => b.entry.term.length - a.entry.term.length);
   }
 
   get size(): number {
@@ -98,9 +126,9 @@ export class TermMatcher {
   }
 
   /** The occurrences of terms in `text` (HTML when `html`), in order, never overlapping. */
-  find(text: string, html: boolean): Hit[] {
+  find(text: string, html: boolean): readonly Hit[] {
+    if (!this.root.next.size || !this.mayHold(text)) return NONE;
     const hits: Hit[] = [];
-    if (!this.byFirst.size || !text) return hits;
     let from = 0;
     if (MAY_PROTECT.test(text)) {
       const re = html ? PROTECTED_HTML : PROTECTED_PLAIN;
@@ -115,24 +143,38 @@ export class TermMatcher {
       }
     }
     this.scan(text, from, text.length, hits);
+    if (!hits.length) return NONE;
     return overlapping(hits) ? longestFirst(hits) : hits;
   }
 
+  /** whether any character of the text starts a term */
+  private mayHold(text: string): boolean {
+    const first = this.first;
+    for (let i = 0; i < text.length; i++) if (first[text.charCodeAt(i)]) return true;
+    return false;
+  }
+
   /**
-   * the terms at each position of text[from, to), longest first (a protected span beside the
-   * range is a boundary: `%sCloud` holds the word Cloud)
+   * every term at each position of text[from, to) (a protected span beside the range is a
+   * boundary: `%sCloud` holds the word Cloud)
    */
   private scan(text: string, from: number, to: number, hits: Hit[]): void {
+    const root = this.root.next;
+    const first = this.first;
     for (let i = from; i < to; i++) {
-      const list = this.byFirst.get(text.charCodeAt(i));
-      if (!list) continue;
-      for (const x of list) {
-        const t = x.entry.term;
-        const end = i + t.length;
-        if (end > to || !text.startsWith(t, i)) continue;
-        if (x.startBound && i !== from && !boundaryAt(text, i)) continue;
-        if (x.endBound && end !== to && !boundaryAt(text, end)) continue;
-        hits.push({ start: i, end, entry: x.entry });
+      const f = first[text.charCodeAt(i)];
+      // (inside a word no term that needs a boundary before it starts)
+      if (f === 0 || (f === 1 && i > from && isWordUnit(text.charCodeAt(i - 1)) && !noSpace(charAt(text, i)))) continue;
+      let node = root.get(text.charCodeAt(i));
+      for (let j = i + 1; node; j++) {
+        if (node.terms) {
+          for (const x of node.terms) {
+            if (x.startBound && i !== from && !boundaryAt(text, i)) continue;
+            if (x.endBound && j !== to && !boundaryAt(text, j)) continue;
+            hits.push({ start: i, end: j, entry: x.entry });
+          }
+        }
+        node = j < to ? node.next.get(text.charCodeAt(j)) : undefined;
       }
     }
   }

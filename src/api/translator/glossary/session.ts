@@ -11,11 +11,21 @@ import { appliedTerms, markText, missingTerms, stripMarkup, type Hit, type TermM
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
 
-/** texts whose terms are kept found (a run's window of distinct texts is about as large) */
-const CACHE = 8192;
+const NOTHING: Found = Object.freeze({ hits: Object.freeze([]) });
+
+/** texts whose terms are kept found, per generation (a text is found, weighed, sent and checked within a few batches) */
+const CACHE = 16_384;
+
+/** a text's terms, and the text as sent to each target (found once) */
+interface Found {
+  hits: readonly Hit[];
+  sent?: string[];
+}
 
 export class GlossaryRun {
-  private cache = new Map<string, Hit[]>();
+  /** the newest texts, and the generation before (a text is found again only once both let it go) */
+  private cache = new Map<string, Found>();
+  private older = new Map<string, Found>();
   private readonly lower: string[];
 
   constructor(
@@ -28,22 +38,37 @@ export class GlossaryRun {
     this.lower = to.map((t) => t.toLowerCase());
   }
 
-  /** The occurrences of terms in a text. */
-  hits(text: string): Hit[] {
-    let h = this.cache.get(text);
-    if (!h) {
-      if (this.cache.size >= CACHE) this.cache = new Map();
-      h = this.matcher.find(text, this.html);
-      this.cache.set(text, h);
+  private found(text: string): Found {
+    let f = this.cache.get(text);
+    if (f) return f;
+    f = this.older.get(text);
+    if (!f) {
+      const hits = this.matcher.find(text, this.html);
+      f = hits.length ? { hits } : NOTHING;
     }
-    return h;
+    if (this.cache.size >= CACHE) {
+      this.older = this.cache;
+      this.cache = new Map();
+    }
+    this.cache.set(text, f);
+    return f;
+  }
+
+  /** The occurrences of terms in a text. */
+  hits(text: string): readonly Hit[] {
+    return this.found(text).hits;
   }
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
   sent(text: string, k: number): string {
-    const hits = this.hits(text);
-    const m = hits.length ? markText(text, hits, k) : undefined;
-    return m !== undefined && countChars(m) <= LIMITS.maxItemChars ? m : text;
+    const f = this.found(text);
+    if (!f.hits.length) return text;
+    const sent = (f.sent ??= []);
+    if (sent[k] === undefined) {
+      const m = markText(text, f.hits, k);
+      sent[k] = m !== undefined && countChars(m) <= LIMITS.maxItemChars ? m : text;
+    }
+    return sent[k];
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
@@ -52,6 +77,17 @@ export class GlossaryRun {
     for (const t of to) {
       const k = this.index(t);
       for (const text of texts) n += countChars(k < 0 ? text : this.sent(text, k));
+    }
+    return n;
+  }
+
+  /** The characters a text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
+  measure(text: string, to: readonly string[]): number {
+    if (!this.hits(text).length) return countChars(text);
+    let n = 0;
+    for (const t of to) {
+      const k = this.index(t);
+      n = Math.max(n, countChars(k < 0 ? text : this.sent(text, k)));
     }
     return n;
   }
@@ -128,6 +164,7 @@ export class GlossaryClient {
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
     const per = this.marked(texts);
     if (!per) return this.strip(await this.inner.translate(texts, signal, pace));
+    if (per.length === 1 && within(per[0]).length === 1) return this.strip(await this.inner.translate(per[0], signal, pace && { pacer: pace.pacer, cost: countAll(per[0]) }));
     const outs: BatchOutcome[] = [];
     for (let j = 0; j < per.length; j++) {
       const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
