@@ -50,7 +50,8 @@ describe('quota set with the async-operation header', () => {
 });
 
 describe('odd answers of an operation resource (stubbed)', () => {
-  const env = offlineEnv();
+  // the floor between status reads (core/poll.ts) lowered, as test/helpers/vx.ts does for spawned runs
+  const env = { ...offlineEnv(), VX_POLL_FLOOR_MS: '5' };
   const base = 'http://127.0.0.1:9/mgmt/subscriptions/7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f/providers/Vendor.Capacity/resourceProviders/Vendor.Compute/locations/eastus';
   const ID = '2b5c8515-37d8-4b6a-879b-cd641a2cf605';
   const quota = { name: 'cores', properties: { limit: 100, currentValue: 40, unit: 'Count', name: { value: 'cores', localizedValue: 'Total Regional vCPUs' } } };
