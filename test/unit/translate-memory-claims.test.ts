@@ -90,7 +90,12 @@ describe.each(STORES)('memory claims, $name', ({ location, skip }) => {
     expect(await b.claim(ids, ['Save', 'Quit', 'Open'])).toEqual([{ parts: [undefined], missing: [0] }, 'held', { parts: [undefined], missing: [0] }]);
     // (taken: the dead run's claims are b's now)
     expect(await alive.claim(ids, ['Save'])).toEqual(['held']);
-    for (const m of [dead, alive, b]) await m.close();
+    // the same host name and number in another process space (a container of that name, on this
+    // host or another): that number says nothing here, the claim holds until its lease runs out
+    const elsewhere = await TranslationMemory.open(path, { owner: runOwner(ended).replace(/:[^:]*$/, ':0ther5pc') });
+    await elsewhere.claim(ids, ['Help']);
+    expect(await b.claim(ids, ['Help'])).toEqual(['held']);
+    for (const m of [dead, alive, b, elsewhere]) await m.close();
   });
 
   it('with several targets, a text is claimed for the missing ones, all or none (a run waiting holds nothing)', async () => {

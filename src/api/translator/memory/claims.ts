@@ -1,27 +1,47 @@
 // The claims of one run (store.ts's contract): the keys it holds while their texts are out, the
 // leases renewed while it runs, and what is still held given up when it ends, so that a run that
 // waits for them need not wait for the lease to run out.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ClaimState, MemoryStore } from './store.js';
 
 /** how long a claim holds when its run stops renewing it (dies, hangs): another run takes it over then */
 export const LEASE_MS = 30_000;
 
-/** A name for a run that tells where it runs (a claim names its run): host, process, and a random part. */
+/**
+ * Where this process's numbers mean something: on Linux, the kernel's boot and the process-ID
+ * namespace (containers of one host name, on one host or several, each number their processes
+ * anew: a number alone says nothing of another one's), else nothing (the host name alone).
+ */
+function processSpace(): string {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const ns = readlinkSync('/proc/self/ns/pid');
+    return createHash('sha256').update(`${boot} ${ns}`).digest('hex').slice(0, 8);
+  } catch {
+    return '';
+  }
+}
+
+let space: string | undefined;
+const thisSpace = () => (space ??= processSpace());
+
+/** A name for a run that tells where it runs (a claim names its run): host, process, a random part, and the process's space. */
 export function runOwner(pid = process.pid): string {
-  return `${hostname()}:${pid}:${randomBytes(4).toString('hex')}`;
+  return `${hostname()}:${pid}:${randomBytes(4).toString('hex')}:${thisSpace()}`;
 }
 
 /**
  * Whether `owner` (a runOwner name) is a process of this machine that no longer runs: its claims
  * need not wait for their lease (a run killed with kill -9 and started again goes on at once). A
- * process of another machine, or one that runs (or whose number another process took since), is
- * not: its claims hold until their lease runs out.
+ * process of another machine (another host name, or the same one in another container or boot),
+ * or one that runs (or whose number another process took since), is not: its claims hold until
+ * their lease runs out.
  */
 export function ownerGone(owner: string): boolean {
-  const [host, pid] = owner.split(':');
-  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  const [host, pid, , where] = owner.split(':');
+  if (host !== hostname() || where !== thisSpace() || !/^\d+$/.test(pid ?? '')) return false;
   try {
     process.kill(Number(pid), 0);
     return false;
