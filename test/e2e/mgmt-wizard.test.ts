@@ -92,7 +92,8 @@ function session(steps: Step[], env: Record<string, string | undefined> = {}, gl
   const script = scripted(steps);
   const stdout = tty();
   const stderr = tty();
-  const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', ...env } as NodeJS.ProcessEnv;
+  // the floor between status reads (core/poll.ts) lowered, as test/helpers/vx.ts does for spawned runs
+  const fullEnv = { ...emu.env(), VX_CONFIG_DIR: configDir, NO_COLOR: '1', VX_POLL_FLOOR_MS: '5', ...env } as NodeJS.ProcessEnv;
   const ctx = new Ctx({ output: 'json', ...globals }, SETTINGS, { io: { stdout: stdout as any, stderr: stderr as any, stdin: process.stdin }, signal: new AbortController().signal, prompter: script.prompter, env: fullEnv });
   return { ctx, stdout, stderr, ...script };
 }
@@ -240,7 +241,6 @@ describe('vx mgmt quota wizard', () => {
 
   it('a request the service shows only after a lag (404 to the first reads) is read again; one never shown: exit 1, accepted, how to find it', async () => {
     const flags = { subscription: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f', provider: 'Vendor.Compute', location: 'eastus', name: 'standardDSv3Family' };
-    // the floor between status reads (core/poll.ts) lowered, as test/helpers/vx.ts does for spawned runs
     const fast = { VX_POLL_FLOOR_MS: '5' };
     const statusReads = () => emu.log.filter((l) => l.method === 'GET' && /\/serviceLimitsRequests\//.test(l.path)).map((l) => l.status);
     emu.state.mgmt.requestLag = 3;
