@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { DEVICE_URL, drive, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
-import { runVx } from '../helpers/vx.js';
+import { runVxInProc } from '../helpers/inproc.js';
 
 const t = useAuthEmulator();
 // these tests set up stored sign-ins (some already expired, tokenTtl 0): stored without the check login makes
@@ -33,7 +33,8 @@ const secretsOf = (p: Record<string, string>) => Object.entries(p).filter(([k]) 
 describe('a signed-in profile', () => {
   it('makes every family work with no environment variables at all', async () => {
     const dir = t.configDir;
-    const bare = (args: string[], input?: string) => runVx(args, { configDir: dir, input });
+    // the environment of a bare shell: baseEnv alone (vx reads its environment only through the factory)
+    const bare = (args: string[], input?: string) => runVxInProc(args, { configDir: dir, input });
     const env = t.env;
     for (const [k, v] of [
       ['translator.endpoint', env.VX_TRANSLATOR_ENDPOINT],

@@ -6,6 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { allFamilies, Emulator } from '../../src/emulator/index.js';
+import { runVxInProc } from './inproc.js';
 import { removeDir, runVx, tempDir, type RunOptions, type RunResult } from './vx.js';
 
 export interface AuthE2E {
@@ -39,7 +40,8 @@ export function useAuthEmulator(): AuthE2E {
     const { VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN, ...endpoints } = t.emu.env();
     void [VX_TRANSLATOR_KEY, VX_ERP_TOKEN, VX_LCS_TOKEN, VX_MGMT_TOKEN];
     t.env = { ...endpoints, VX_BROWSER: 'none' };
-    t.run = (args, o = {}) => runVx(args, { configDir: t.configDir, ...o, env: { ...t.env, ...(o.env ?? {}) } });
+    // in-process by default (the same run() as the process); spawned where the process is the subject
+    t.run = (args, o = {}) => (o.spawn || o.onSpawn ? runVx : runVxInProc)(args, { configDir: t.configDir, ...o, env: { ...t.env, ...(o.env ?? {}) } });
     t.profile = () => {
       const p = join(t.configDir, 'config.json');
       if (!existsSync(p)) return {};
