@@ -82,7 +82,10 @@ const CASES: Case[] = [
     target: 'A.de.xlf',
     unit: 'unit "A/a" (line 2 of $SRC)',
     fate: 'left untranslated',
-    read: (t) => [parseXliff(t).a ?? undefined, parseXliff(t).b],
+    read: (t) => {
+      const x = parseXliff(t);
+      return [x.a ?? undefined, x.b];
+    },
   },
   {
     name: 'XLIFF 2.0',
@@ -91,7 +94,10 @@ const CASES: Case[] = [
     target: 'm.de.xlf',
     unit: 'unit "f/a/0" (line 2 of $SRC)',
     fate: 'left untranslated',
-    read: (t) => [parseXliff(t).a ?? undefined, parseXliff(t).b],
+    read: (t) => {
+      const x = parseXliff(t);
+      return [x.a ?? undefined, x.b];
+    },
   },
   { name: 'Markdown', source: 'doc.md', text: 'Delete `tmp` now.\n\nOpen\n', target: 'doc.de.md', unit: 'the block at line 1 of $SRC', fate: 'left in the source language', read: (t) => [t.startsWith('Delete `tmp` now.\n') ? undefined : t, t.split('\n\n')[1].trim()] },
   {
@@ -101,7 +107,10 @@ const CASES: Case[] = [
     target: 'res/values-de/strings.xml',
     unit: 'unit "a" (line 2 of $SRC)',
     fate: 'left untranslated',
-    read: (t) => [parseAndroid(t).strings.get('a')?.text, parseAndroid(t).strings.get('b')?.text],
+    read: (t) => {
+      const x = parseAndroid(t).strings;
+      return [x.get('a')?.text, x.get('b')?.text];
+    },
   },
   {
     name: '.resx',
@@ -110,7 +119,10 @@ const CASES: Case[] = [
     target: 'Strings.de.resx',
     unit: 'unit "a" (line 3 of $SRC)',
     fate: 'left untranslated',
-    read: (t) => [parseResx(t).a?.value ?? undefined, parseResx(t).b?.value],
+    read: (t) => {
+      const x = parseResx(t);
+      return [x.a?.value ?? undefined, x.b?.value];
+    },
   },
   { name: '.properties', source: 'messages.properties', text: 'a=Delete {0}?\nb=Open\n', target: 'messages_de.properties', unit: 'unit "a" (line 1 of $SRC)', fate: 'left untranslated', read: (t) => [/^a=(.*)$/m.exec(t)?.[1], /^b=(.*)$/m.exec(t)?.[1]] },
   {
