@@ -94,7 +94,7 @@ describe('translation memory', () => {
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
     e2e.emu.reset();
     await e2e.run(['profile', 'set', 'translate.memory', mem]);
-    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { spawn: true, env: { VX_TRANSLATE_MEMORY: '' } });
+    await e2e.run(['translate', '--to', 'de', '--from', 'en', '-f', input], { env: { VX_TRANSLATE_MEMORY: '' } });
     await e2e.run(['profile', 'unset', 'translate.memory']);
     expect(sentTexts()).toEqual(['Good morning', 'Hello']);
   });
