@@ -1,7 +1,11 @@
 // The only door to @inquirer/prompts. Prompts are drawn on stderr so stdout stays clean for data.
 // Commands receive a Prompter; tests inject one. Without a terminal nothing is ever asked.
 import { isatty } from 'node:tty';
+import { stripVTControlCharacters } from 'node:util';
+import type { ChalkInstance } from 'chalk';
 import { InterruptedError, terminalText, UsageError } from './errors.js';
+import { displayWidth } from './output/width.js';
+import { colorEnabled, makeChalk, terminalWidth } from './term.js';
 
 export interface Choice<T = string> {
   name: string;
@@ -27,9 +31,25 @@ export interface Steppable {
   back?: boolean;
 }
 
+/**
+ * What a dialogue of questions asked with `back` left on the terminal (each answer, and the lines
+ * written between questions), so that going back erases the answers given since: the question
+ * asked again stands where it stood, without its old answer above it.
+ */
+export interface ScreenTrail {
+  /** lines written on the terminal between questions (ctx.info's, as written) */
+  wrote(text: string): void;
+  /** where the dialogue stands now */
+  mark(): number;
+  /** erases what was written since `mark` */
+  rewind(mark: number): void;
+}
+
 export interface Prompter {
   /** true when questions can be asked (stdin and stderr are terminals) */
   readonly interactive: boolean;
+  /** the terminal's trail of the dialogue (absent where nothing is drawn) */
+  readonly screen?: ScreenTrail;
   confirm(message: string, defaultValue?: boolean, opts?: Steppable): Promise<boolean>;
   input(message: string, opts?: { default?: string; validate?: (v: string) => true | string } & Steppable): Promise<string>;
   password(message: string): Promise<string>;
@@ -80,9 +100,11 @@ interface PromptContext {
 
 /**
  * Runs one prompt; with `back`, Esc (a keypress event on stdin, which the prompt's readline
- * emits) aborts it and the call throws GoBack. Ctrl-C stays an interruption.
+ * emits) aborts it and the call throws GoBack. Ctrl-C stays an interruption. A prompt asked with
+ * `back` is erased when it ends, and its answer written on the trail (`answered`), so that going
+ * back can erase it again.
  */
-async function askOnce<T>(ctx: PromptContext, back: boolean | undefined, run: (c: PromptContext) => Promise<T>): Promise<T> {
+async function askOnce<T>(ctx: PromptContext, back: boolean | undefined, run: (c: PromptContext) => Promise<T>, answered?: (v: T) => void): Promise<T> {
   if (!back) return run(ctx).catch(wrapCancel);
   const { signal } = ctx;
   const esc = new AbortController();
@@ -91,12 +113,48 @@ async function askOnce<T>(ctx: PromptContext, back: boolean | undefined, run: (c
   };
   process.stdin.on('keypress', onKey);
   try {
-    return await run({ ...ctx, signal: signal ? AbortSignal.any([signal, esc.signal]) : esc.signal });
+    const v = await run({ ...ctx, signal: signal ? AbortSignal.any([signal, esc.signal]) : esc.signal, clearPromptOnDone: true });
+    answered?.(v);
+    return v;
   } catch (e) {
     if (esc.signal.aborted && !signal?.aborted) throw new GoBack();
     return wrapCancel(e);
   } finally {
     process.stdin.off('keypress', onKey);
+  }
+}
+
+/** The terminal's ScreenTrail: the lines of a dialogue, counted in rows of the terminal's width to erase them. */
+class Trail implements ScreenTrail {
+  private readonly lines: string[] = [];
+
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly chalk: ChalkInstance,
+    private readonly env: Record<string, string | undefined>,
+  ) {}
+
+  /** an answer as @inquirer's own theme shows it once given */
+  answer(message: string, shown: string): void {
+    const { chalk } = this;
+    this.stream.write(`${chalk.green('✔')} ${chalk.bold(message)} ${chalk.cyan(shown)}\n`);
+    this.lines.push(`✔ ${message} ${shown}`);
+  }
+
+  wrote(text: string): void {
+    this.lines.push(...text.split('\n'));
+  }
+
+  mark(): number {
+    return this.lines.length;
+  }
+
+  rewind(mark: number): void {
+    const cols = terminalWidth(this.stream, this.env) || 80;
+    let rows = 0;
+    for (const l of this.lines.splice(mark)) rows += Math.max(1, Math.ceil(displayWidth(stripVTControlCharacters(l)) / cols));
+    // to the first column of the first line written since the mark, and everything below it erased
+    if (rows) this.stream.write(`\u001b[${rows}F\u001b[J`);
   }
 }
 
@@ -115,18 +173,21 @@ export function terminalPrompter(signal: AbortSignal | undefined, opts: { noColo
     signal,
     clearPromptOnDone: false,
   };
-  const ask = <T>(back: boolean | undefined, run: (c: PromptContext) => Promise<T>) => askOnce(ctx, back, run);
+  const trail = new Trail(process.stderr, makeChalk(colorEnabled(process.stderr, opts.noColor === true, opts.env)), opts.env);
+  const ask = <T>(back: boolean | undefined, run: (c: PromptContext) => Promise<T>, message: string, shown: (v: T) => string = String) =>
+    askOnce(ctx, back, run, (v) => trail.answer(terminalText(message), terminalText(shown(v))));
   return {
     get interactive() {
       return (interactive ??= isInteractive());
     },
+    screen: trail,
     async confirm(message, defaultValue = false, opts = {}) {
       const m = await load();
-      return ask(opts.back, (c) => m.confirm({ message: terminalText(message), default: defaultValue }, c));
+      return ask(opts.back, (c) => m.confirm({ message: terminalText(message), default: defaultValue }, c), message, (v) => (v ? 'Yes' : 'No'));
     },
     async input(message, opts = {}) {
       const m = await load();
-      return ask(opts.back, (c) => m.input({ message: terminalText(message), default: opts.default, validate: opts.validate }, c));
+      return ask(opts.back, (c) => m.input({ message: terminalText(message), default: opts.default, validate: opts.validate }, c), message);
     },
     async password(message) {
       const m = await load();
@@ -134,13 +195,14 @@ export function terminalPrompter(signal: AbortSignal | undefined, opts: { noColo
     },
     async select<T>(message: string, choices: Choice<T>[], opts: { default?: T } & Steppable = {}) {
       const m = await load();
-      return ask(opts.back, (c) => m.select({ message: terminalText(message), choices: choices.map((ch) => ({ ...ch, name: terminalText(ch.name) })), default: opts.default, pageSize: 12 }, c) as Promise<T>);
+      const shown = (v: T) => choices.find((ch) => ch.value === v)?.name ?? String(v);
+      return ask(opts.back, (c) => m.select({ message: terminalText(message), choices: choices.map((ch) => ({ ...ch, name: terminalText(ch.name) })), default: opts.default, pageSize: 12 }, c) as Promise<T>, message, shown);
     },
     async search<T>(message: string, source: (term: string | undefined) => Promise<Choice<T>[]> | Choice<T>[], opts: Steppable = {}) {
       const m = await load();
       // the entries escaped as select's are (a quota's name comes from the service)
       const shown = async (term: string | undefined) => (await source(term)).map((ch) => ({ ...ch, name: terminalText(ch.name) }));
-      return ask(opts.back, (c) => m.search({ message: terminalText(message), source: shown, pageSize: 12 }, c) as Promise<T>);
+      return ask(opts.back, (c) => m.search({ message: terminalText(message), source: shown, pageSize: 12 }, c) as Promise<T>, message);
     },
   };
 }

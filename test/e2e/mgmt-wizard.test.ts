@@ -10,6 +10,7 @@ import { Ctx } from '../../src/core/context.js';
 import { InterruptedError, ServiceError, UsageError, type VxError } from '../../src/core/errors.js';
 import { GoBack, type Choice, type Prompter } from '../../src/core/prompt.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { screenOf } from '../helpers/screen.js';
 import { tty } from '../helpers/tty.js';
 import { baseEnv, BIN, removeDir, runVx, tempDir } from '../helpers/vx.js';
 
@@ -105,11 +106,11 @@ const limitOf = (provider: string, name: string) => emu.state.mgmt.quotas[`${emu
 const PROVIDER_REFUSED = 'no dots — the resource provider id must match the pattern ^[A-Za-z][A-Za-z0-9]*(\\.[A-Za-z][A-Za-z0-9]*)+$ (dotted names such as Vendor.Compute)';
 
 const HAPPY: Step[] = [
-  { kind: 'input', message: /^Subscription id$/, answers: [''] },
+  { kind: 'search', message: /^Subscription \(type to search or enter another\)$/, term: '', pick: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)' },
   { kind: 'search', message: /^Resource provider \(type to search or enter another\)$/, term: '', pick: 'Vendor.Compute' },
   { kind: 'search', message: /^Location \(type to search or enter another\)$/, term: 'east', pick: 'eastus' },
   { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
-  { kind: 'input', message: /^New limit \(48 to 2147483647, now 50\)$/, answers: ['120'] },
+  { kind: 'input', message: /^New limit \(from 48, no upper bound; now 50\)$/, answers: ['120'] },
   { kind: 'confirm', message: /^Submit this quota change\?$/, answer: true },
 ];
 
@@ -119,11 +120,11 @@ describe('vx mgmt quota wizard', () => {
     await runQuotaWizard(s.ctx, {});
     expect(s.left()).toBe(0);
     expect(s.asked).toEqual([
-      'input: Subscription id',
+      'search: Subscription (type to search or enter another)',
       'search: Resource provider (type to search or enter another)',
       'search: Location (type to search or enter another)',
       'search: Quota (type to search)',
-      'input: New limit (48 to 2147483647, now 50)',
+      'input: New limit (from 48, no upper bound; now 50)',
       'confirm: Submit this quota change?',
     ]);
     const err = s.stderr.text;
@@ -145,7 +146,7 @@ describe('vx mgmt quota wizard', () => {
   it('defaults come from the profile settings (env here): the preselected choices are marked', async () => {
     const s = session(
       [
-        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'search', message: /^Subscription \(type to search or enter another\)$/, term: '', pick: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)' },
         { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Network (default)' },
         { kind: 'search', message: /^Location/, term: '', pick: 'eastus (default)' },
         // the service cannot list Network quotas: the name is typed; an unknown one is asked again
@@ -167,7 +168,7 @@ describe('vx mgmt quota wizard', () => {
 
   it('a location that lists no quota is said to be empty (not "cannot list"); Esc goes back to choose another', async () => {
     const s = session([
-      { kind: 'input', message: /^Subscription id$/, answers: [''] },
+      { kind: 'search', message: /^Subscription \(type to search or enter another\)$/, term: '', pick: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)' },
       { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
       { kind: 'search', message: /^Location/, term: 'eastus2', pick: 'eastus2' },
       { kind: 'back' },
@@ -191,7 +192,7 @@ describe('vx mgmt quota wizard', () => {
   it('a default provider or location that breaks its rule is not offered (it would fail later, less clearly)', async () => {
     const s = session(
       [
-        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'search', message: /^Subscription \(type to search or enter another\)$/, term: '', pick: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)' },
         { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute', offered: ['Vendor.Compute', 'Vendor.Network', 'Vendor.Storage', 'Vendor.MachineLearningServices', 'Vendor.Web'] },
         { kind: 'search', message: /^Location/, term: '', pick: 'eastus', offered: ['eastus', 'eastus2', 'westus2', 'centralus', 'northeurope', 'westeurope', 'uksouth', 'southeastasia', 'japaneast', 'australiaeast'] },
         { kind: 'interrupt' },
@@ -227,6 +228,38 @@ describe('vx mgmt quota wizard', () => {
     await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(InterruptedError);
     const t = session([HAPPY[0]!, { kind: 'search', message: /^Resource provider/, term: 'no dots', pick: '', offered: [PROVIDER_REFUSED] }]);
     await expect(runQuotaWizard(t.ctx, {})).rejects.toThrow(InterruptedError);
+  });
+
+  it('the subscription is chosen from those vx knows (the one in use, every profile\'s) or typed', async () => {
+    const dir = tempDir();
+    const s = session(
+      [
+        {
+          kind: 'search',
+          message: /^Subscription/,
+          term: '',
+          pick: '0f0e0d0c-0b0a-4909-8807-060504030201',
+          offered: ['7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)', '0f0e0d0c-0b0a-4909-8807-060504030201 (profile prod)'],
+        },
+        { kind: 'interrupt' },
+      ],
+      { VX_CONFIG_DIR: dir },
+    );
+    await s.ctx.config.set('mgmt.subscription', '0f0e0d0c-0b0a-4909-8807-060504030201', 'prod');
+    await s.ctx.config.set('mgmt.subscription', '7C1B3E5A-2F4D-4B6A-9C8E-1A2B3C4D5E6F', 'same');
+    await expect(runQuotaWizard(s.ctx, {})).rejects.toThrow(InterruptedError);
+    expect(s.left()).toBe(0);
+    removeDir(dir);
+  });
+
+  it('with every other answer a flag, the subscription in use (VX_SUBSCRIPTION) is taken, not asked', async () => {
+    const s = session([{ kind: 'confirm', message: /^Submit this quota change\?$/, answer: true }]);
+    await runQuotaWizard(s.ctx, { provider: 'Vendor.CognitiveServices', location: 'eastus', name: 'TokensPerMinute', limit: '2,000' });
+    expect(s.asked).toEqual(['confirm: Submit this quota change?']);
+    expect(s.stderr.text).toContain('  subscription  7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\n');
+    // thousands grouped by commas, as a person writes them
+    expect(writes().map((w) => w.body.properties.limit)).toEqual([2000]);
+    await s.ctx.http.close();
   });
 
   it('flags skip their questions: with all five only the review is asked', async () => {
@@ -301,7 +334,7 @@ describe('vx mgmt quota wizard', () => {
     const s = session(
       [
         { kind: 'back' }, // Esc at the first question: asked again
-        { kind: 'input', message: /^Subscription id$/, answers: [''] },
+        { kind: 'search', message: /^Subscription \(type to search or enter another\)$/, term: '', pick: '7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f (default, VX_SUBSCRIPTION)' },
         { kind: 'search', message: /^Location/, term: 'west', pick: 'westeurope' },
         { kind: 'search', message: /^Quota/, term: 'cores', pick: 'cores' },
         { kind: 'back' }, // at the new limit: back to the quota
@@ -325,10 +358,10 @@ describe('vx mgmt quota wizard', () => {
 
   it('an unknown subscription is asked again (not quota names); the later answers are offered as they were', async () => {
     const s = session([
-      { kind: 'input', message: /^Subscription id$/, answers: ['0f0e0d0c-0b0a-4909-8807-060504030299'] },
+      { kind: 'search', message: /^Subscription/, term: '0f0e0d0c-0b0a-4909-8807-060504030299', pick: '0f0e0d0c-0b0a-4909-8807-060504030299 (use what you typed)' },
       { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute' },
       { kind: 'search', message: /^Location/, term: '', pick: 'eastus' },
-      { kind: 'input', message: /^Subscription id$/, answers: [emu.state.mgmt.defaultSubscription] },
+      { kind: 'search', message: /^Subscription/, term: '', pick: emu.state.mgmt.defaultSubscription },
       { kind: 'search', message: /^Resource provider/, term: '', pick: 'Vendor.Compute (default)' },
       { kind: 'search', message: /^Location/, term: '', pick: 'eastus (default)' },
       { kind: 'search', message: /^Quota/, term: 'dsv3', pick: 'standardDSv3Family' },
@@ -362,7 +395,7 @@ describe('vx mgmt quota wizard', () => {
   });
 
   it('invalid limits are refused with the rule until a valid one is typed', async () => {
-    const steps = HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['lots', '12.5', '-3', '2147483648', '47', '50', '64'] } : x));
+    const steps = HAPPY.map((x) => (x.kind === 'input' && x.message.source.includes('New limit') ? { ...x, answers: ['lots', '12.5', '-3', '2147483648', '2,147,483,648', '1,00', '47', '50', '64'] } : x));
     const s = session(steps);
     await runQuotaWizard(s.ctx, {});
     expect(s.rejected).toEqual([
@@ -370,6 +403,8 @@ describe('vx mgmt quota wizard', () => {
       '12.5: the limit must be a whole number',
       '-3: the limit must be at least 0',
       '2147483648: the limit must be at most 2147483647 (a 32-bit integer)',
+      '2,147,483,648: the limit must be at most 2147483647 (a 32-bit integer)',
+      '1,00: the limit must be a whole number',
       '47: the limit may not be below the current usage of 48',
       '50: 50 is the current limit; enter a different number',
     ]);
@@ -472,7 +507,7 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
   const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 
   /** Runs the wizard on a pseudo-terminal; each step waits for its text (after the previous one) and types its keys. */
-  function onTerminal(steps: [RegExp, string][], o: { args?: string[]; env?: Record<string, string | undefined> } = {}): Promise<{ code: number | null; screen: string; raw: string; left: number }> {
+  function onTerminal(steps: [RegExp, string][], o: { args?: string[]; env?: Record<string, string | undefined> } = {}): Promise<{ code: number | null; screen: string; raw: string; left: number; seen: string[] }> {
     const sh = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
     const cmd = [process.execPath, BIN, 'mgmt', 'quota', 'wizard', ...(o.args ?? [])].map(sh).join(' ');
     const env: Record<string, string | undefined> = { ...baseEnv(configDir), ...emu.env(), TERM: 'xterm', COLUMNS: '160', ...o.env };
@@ -483,6 +518,8 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     });
     let raw = '';
     let from = 0;
+    // the bytes written when each step's text was seen (what the terminal showed then: screenOf)
+    const seen: string[] = [];
     const queue = [...steps];
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.stdout.on('data', (c) => {
@@ -493,6 +530,7 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
       const m = next[0].exec(screen.slice(from));
       if (!m) return;
       from += m.index + m[0].length;
+      seen.push(raw);
       queue.shift();
       // give the prompt a moment to start reading keys
       setTimeout(() => child.stdin.write(next[1]), 60);
@@ -500,14 +538,14 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     return new Promise((resolve) => {
       child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve({ code, screen: plain(raw), raw, left: queue.length });
+        resolve({ code, screen: plain(raw), raw, left: queue.length, seen });
       });
     });
   }
 
   it('happy path with a searched quota and a refused limit: the PATCH, the spinner, the outcome', async () => {
     const r = await onTerminal([
-      [/\? Subscription id \(7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f\)/, '\r'],
+      [/\? Subscription \(type to search or enter another\)\s*\n❯ 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f \(default, VX_SUBSCRIPTION\)/, '\r'],
       [/\? Resource provider \(type to search or enter another\)[\s\S]*❯ Vendor\.Compute/, '\r'],
       [/\? Location[\s\S]*❯ eastus/, '\r'],
       [/\? Quota \(type to search\)[\s\S]*standardFSv2Family/, 'fsv'],
@@ -527,24 +565,35 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
     expect(limitOf('Vendor.Compute', 'standardFSv2Family')).toBe(40);
   }, 30_000);
 
-  it('Esc on a real terminal goes back to the question before; the flow then goes on', async () => {
+  it('Esc on a real terminal goes back to the question before, its old answer erased; the flow then goes on', async () => {
     const r = await onTerminal([
-      [/\? Subscription id/, '\r'],
+      [/\? Subscription[\s\S]*❯ 7c1b/, '\r'],
       [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
-      [/\? Location[\s\S]*❯ eastus/, '\u001b'],
+      [/\? Location[\s\S]*❯ eastus/, 'west\u001b'],
       [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
       [/\? Location[\s\S]*❯ eastus/, '\r'],
       [/\? Quota \(type to search\)[\s\S]*❯ cores/, '\r'],
-      [/\? New limit \(\d+ to 2147483647, now \d+\)/, '\u0003'],
+      [/\? New limit \(from \d+, no upper bound; now \d+\)/, '1,000\u001b'],
+      [/\? Quota \(type to search\)[\s\S]*❯ cores/, '\u0003'],
     ]);
     expect(r.left, r.screen).toBe(0);
     expect(r.code, r.screen).toBe(130);
+    const top = (raw: string) => screenOf(raw, 160).slice(0, 3);
+    const intro = '(Esc goes back one question, Ctrl-C stops; nothing is changed before the last question)';
+    const sub = '✔ Subscription (type to search or enter another) 7c1b3e5a-2f4d-4b6a-9c8e-1a2b3c4d5e6f';
+    // the provider asked again stands where it stood: neither its old answer nor the location left above or below it
+    expect(top(r.seen[3]!)).toEqual([intro, sub, '? Resource provider (type to search or enter another)']);
+    expect(screenOf(r.seen[3]!, 160).join('\n')).not.toMatch(/Location|west/);
+    // back from the limit: the quota's answer and the line about it are gone too
+    const quota = screenOf(r.seen[7]!, 160);
+    expect(quota.slice(0, 5)).toEqual([intro, sub, '✔ Resource provider (type to search or enter another) Vendor.Compute', '✔ Location (type to search or enter another) eastus', '? Quota (type to search)']);
+    expect(quota.join('\n')).not.toMatch(/limit 100|New limit|1,000/);
     expect(writes()).toEqual([]);
   }, 30_000);
 
   it('--no-color draws the prompts without colour (without it, and without NO_COLOR, they have colour)', async () => {
     const steps: [RegExp, string][] = [
-      [/\? Subscription id/, '\r'],
+      [/\? Subscription[\s\S]*❯ 7c1b/, '\r'],
       [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\u0003'],
     ];
     const sgr = /\u001b\[(?:[0-9;]*)m/;
@@ -559,7 +608,7 @@ describe('on a real terminal (util-linux script): the @inquirer prompts themselv
 
   it('Ctrl-C at the review exits 130 and sends no PATCH', async () => {
     const r = await onTerminal([
-      [/\? Subscription id/, '\r'],
+      [/\? Subscription[\s\S]*❯ 7c1b/, '\r'],
       [/\? Resource provider[\s\S]*❯ Vendor\.Compute/, '\r'],
       [/\? Location[\s\S]*❯ eastus/, '\r'],
       [/\? Quota \(type to search\)[\s\S]*❯ cores/, '\r'],

@@ -5,8 +5,6 @@ import { checkInt32, checkRule, RULES, type RuleName } from '../../model/mgmt.js
 import type { MgmtClient } from './client.js';
 import { listQuotas, type Quota, type QuotaScope } from './quota.js';
 
-const INT32_MAX = 2147483647;
-
 /** A check of an answer against a rule of the spec: true, or why not. */
 export function validator(rule: RuleName): (v: string) => true | string {
   return (v) => {
@@ -29,14 +27,23 @@ export function checkWizardFlags(opts: { subscription?: string; provider?: strin
     }
   }
   if (opts.limit !== undefined) {
-    const r = checkInt32(opts.limit, 0);
+    const r = parseLimit(opts.limit);
     if (r.error) throw new UsageError(`invalid --limit "${opts.limit}": the limit ${r.error}; nothing was sent`);
   }
 }
 
+/**
+ * A limit as a person types it: a whole number, its thousands grouped by commas or not (`1,000`
+ * is 1000; `1,00` is not a number), at most the int32 maximum.
+ */
+export function parseLimit(text: string): { value?: number; error?: string } {
+  const t = text.trim();
+  return checkInt32(/^\d{1,3}(,\d{3})+$/.test(t) ? t.replace(/,/g, '') : t, 0);
+}
+
 /** The new limit's rules: whole number, int32, not below usage, not the current limit. */
 export function checkNewLimit(text: string, q: Quota): true | string {
-  const r = checkInt32(text, 0);
+  const r = parseLimit(text);
   if (r.error) return `the limit ${r.error}`;
   const used = q.properties?.currentValue;
   if (typeof used === 'number' && r.value! < used) return `the limit may not be below the current usage of ${used}`;
@@ -44,12 +51,15 @@ export function checkNewLimit(text: string, q: Quota): true | string {
   return true;
 }
 
-/** The range a new limit may take, for the question: from the usage (or 0) to the int32 maximum. */
+/**
+ * The range a new limit may take, for the question: from the usage (or 0); the service gives no
+ * upper bound (only the int32 field's, which the answer's check names when it is passed).
+ */
 export function limitRange(q: Quota): string {
   const used = q.properties?.currentValue;
   const from = typeof used === 'number' && used > 0 ? Math.ceil(used) : 0;
   const now = q.properties?.limit;
-  return `${from} to ${INT32_MAX}${typeof now === 'number' ? `, now ${now}` : ''}`;
+  return `from ${from}, no upper bound${typeof now === 'number' ? `; now ${now}` : ''}`;
 }
 
 /** The quota set command that makes the same change without the wizard. */

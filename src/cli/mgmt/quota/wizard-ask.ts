@@ -13,18 +13,45 @@ import { percentUsed } from './view.js';
 export const PROVIDERS = ['Compute', 'Network', 'Storage', 'MachineLearningServices', 'Web'];
 export const LOCATIONS = ['eastus', 'eastus2', 'westus2', 'centralus', 'northeurope', 'westeurope', 'uksouth', 'southeastasia', 'japaneast', 'australiaeast'];
 
+/** A line on stderr between questions, on the dialogue's trail (going back erases it). */
+export function say(ctx: Ctx, text: string): void {
+  ctx.info(text);
+  ctx.prompter.screen?.wrote(text);
+}
+
+/**
+ * The subscriptions vx knows, to choose from (the service's list is not part of the API vx
+ * speaks): the one in use (--profile, VX_SUBSCRIPTION or the profile's) and every profile's, each
+ * with where it comes from.
+ */
+export function knownSubscriptions(ctx: Ctx): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (value: string | undefined, note: string) => {
+    if (value && ![...out.keys()].some((k) => k.toLowerCase() === value.toLowerCase())) out.set(value, note);
+  };
+  const inUse = ctx.config.resolve('mgmt.subscription');
+  add(inUse?.value, inUse?.source === 'env' ? `${inUse.origin}` : `profile ${inUse?.origin ?? ''}`);
+  for (const name of ctx.config.profileNames()) {
+    const v = ctx.config.profile(name)['mgmt.subscription'];
+    add(typeof v === 'string' ? v : undefined, `profile ${name}`);
+  }
+  return out;
+}
+
 /**
  * A searchable list of common values with the profile's first; what the person types is offered
  * too ("use what you typed") when it passes the rule, so any provider or location can be given;
  * when nothing matches and it breaks the rule, a line that cannot be picked says which rule.
+ * `notes` says where a value comes from (shown after it).
  */
-export async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, given?: string): Promise<string> {
+export async function chooseOrType(p: Prompter, message: string, options: string[], rule: RuleName, given?: string, notes?: Map<string, string>): Promise<string> {
   const check = validator(rule);
   // a default that breaks the rule (a VX_MGMT_PROVIDER of "Compute") is not offered: picked, it would
   // only fail later with a less clear error
   const preferred = given !== undefined && check(given) === true ? given : undefined;
   const values = [...new Set([preferred, ...options].filter((x): x is string => Boolean(x)))];
-  const choices: Choice<string>[] = values.map((v) => ({ name: v === preferred ? `${v} (default)` : v, value: v }));
+  const note = (v: string) => [v === preferred ? 'default' : '', notes?.get(v) ?? ''].filter(Boolean).join(', ');
+  const choices: Choice<string>[] = values.map((v) => ({ name: note(v) ? `${v} (${note(v)})` : v, value: v }));
   return p.search(
     `${message} (type to search or enter another)`,
     (term) => {
@@ -65,7 +92,8 @@ export async function pickResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): 
     );
     return { name, quota: await getQuota(c, scope, name) };
   }
-  ctx.info(
+  say(
+    ctx,
     list
       ? // listed, but empty: most often a location or provider typed wrong, which a typed name cannot mend
         `(no quotas of ${scope.provider} in ${scope.location} are listed: is the location right? Esc goes back; or type the resource name)`
@@ -81,7 +109,7 @@ async function typeResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
       return { name, quota: await getQuota(c, scope, name) };
     } catch (e) {
       if (!(e instanceof NotFoundError) || unknownScope(e)) throw e;
-      ctx.info(`no quota named ${name} for ${scope.provider} in ${scope.location}; try another name`);
+      say(ctx, `no quota named ${name} for ${scope.provider} in ${scope.location}; try another name`);
     }
   }
 }
@@ -89,7 +117,8 @@ async function typeResource(ctx: Ctx, c: MgmtClient, scope: QuotaScope): Promise
 export function describeQuota(ctx: Ctx, name: string, quota: Quota): void {
   const q = quota.properties ?? {};
   const unit = q.unit ? ` ${q.unit}` : '';
-  ctx.info(
+  say(
+    ctx,
     `${name}${q.name?.localizedValue && q.name.localizedValue !== name ? ` (${q.name.localizedValue})` : ''}: limit ${q.limit ?? '?'}${unit}, usage ${q.currentValue ?? '?'} (${percentUsed(quota) || '?'} used)${q.quotaPeriod ? `, period ${q.quotaPeriod}` : ''}`,
   );
 }

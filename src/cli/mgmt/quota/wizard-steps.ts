@@ -2,11 +2,11 @@
 // Esc at a question goes back to the one asked before it.
 import type { MgmtClient } from '../../../api/mgmt/client.js';
 import { getQuota, type Quota, type QuotaScope } from '../../../api/mgmt/quota.js';
-import { checkNewLimit, equivalentCommand, limitRange, unknownScope, validator } from '../../../api/mgmt/wizard.js';
+import { checkNewLimit, equivalentCommand, limitRange, parseLimit, unknownScope } from '../../../api/mgmt/wizard.js';
 import type { Ctx } from '../../../core/context.js';
 import { UsageError } from '../../../core/errors.js';
 import { GoBack } from '../../../core/prompt.js';
-import { chooseOrType, describeQuota, LOCATIONS, pickResource, PROVIDERS } from './wizard-ask.js';
+import { chooseOrType, describeQuota, knownSubscriptions, LOCATIONS, pickResource, PROVIDERS, say } from './wizard-ask.js';
 import type { WizardOpts } from './options.js';
 
 export interface Wizard {
@@ -30,7 +30,8 @@ type Step = (w: Wizard) => Promise<boolean>;
 const subscription: Step = async (w) => {
   if (w.opts.subscription !== undefined) return false;
   const given = w.subscription ?? w.ctx.config.get('mgmt.subscription');
-  w.subscription = (await w.ctx.prompter.input('Subscription id', { default: given, validate: validator('subscriptionUuid'), back: true })).trim();
+  const known = knownSubscriptions(w.ctx);
+  w.subscription = await chooseOrType(w.ctx.prompter, 'Subscription', [...known.keys()], 'subscriptionUuid', given, known);
   return true;
 };
 
@@ -62,19 +63,20 @@ const quota: Step = async (w) => {
 const limit: Step = async (w) => {
   const q = w.quota!;
   if (w.opts.limit === undefined) {
-    w.limit = Number((await w.ctx.prompter.input(`New limit (${limitRange(q)})`, { validate: (v) => checkNewLimit(v, q), back: true })).trim());
+    w.limit = parseLimit(await w.ctx.prompter.input(`New limit (${limitRange(q)})`, { validate: (v) => checkNewLimit(v, q), back: true })).value;
     return true;
   }
   const ok = checkNewLimit(w.opts.limit, q);
   if (ok !== true) throw new UsageError(`invalid --limit ${w.opts.limit}: ${ok}; nothing was sent`);
-  w.limit = Number(w.opts.limit.trim());
+  w.limit = parseLimit(w.opts.limit).value;
   return false;
 };
 
 const confirm: Step = async (w) => {
   const { ctx } = w;
   const q = w.quota!.properties ?? {};
-  ctx.info(
+  say(
+    ctx,
     [
       'Summary:',
       `  subscription  ${w.subscription}`,
@@ -86,7 +88,7 @@ const confirm: Step = async (w) => {
   );
   if (ctx.globals.yes) {
     // -y/--yes skips the confirmation of a change (docs/cli-contract.md), here as in quota set
-    ctx.info('(--yes: submitted without asking)');
+    say(ctx, '(--yes: submitted without asking)');
     return false;
   }
   if (!(await ctx.prompter.confirm('Submit this quota change?', false, { back: true }))) {
@@ -98,26 +100,34 @@ const confirm: Step = async (w) => {
 
 const STEPS: readonly Step[] = [subscription, provider, location, quota, limit, confirm];
 
-/** Asks every step in turn; Esc goes back to the step asked before, a subscription the service does not know starts again. */
+/**
+ * Asks every step in turn; Esc goes back to the step asked before (what was written since it was
+ * asked is erased, its old answer too), a subscription the service does not know starts again.
+ */
 export async function askAll(w: Wizard): Promise<void> {
   const asked: number[] = [];
+  /** where the trail stood when each step began */
+  const marks: number[] = [];
+  const screen = w.ctx.prompter.screen;
   let at = 0;
   w.ctx.info('(Esc goes back one question, Ctrl-C stops; nothing is changed before the last question)');
   while (at < STEPS.length) {
     let wasAsked: boolean;
+    marks[at] = screen?.mark() ?? 0;
     try {
       wasAsked = await STEPS[at]!(w);
     } catch (e) {
       if (unknownScope(e) && w.opts.subscription === undefined) {
         // a subscription typed wrong (the service knows none by that id): ask for it again rather
         // than end the wizard; the later answers are offered again as they were
-        w.ctx.info(`${(e as Error).message}\ncheck the subscription id (Ctrl-C stops)`);
+        say(w.ctx, `${(e as Error).message}\ncheck the subscription id (Ctrl-C stops)`);
         at = 0;
         asked.length = 0;
         continue;
       }
       if (!(e instanceof GoBack)) throw e;
       at = asked.pop() ?? at; // Esc at the first question stays there
+      screen?.rewind(marks[at]!);
       continue;
     }
     if (wasAsked) asked.push(at);

@@ -1,7 +1,7 @@
 // `vx mgmt quota wizard`: the interactive quota change. Every question goes through the Prompter
 // (core/prompt.ts); nothing is sent that changes anything before the final confirmation, and
 // Ctrl-C at any question exits 130.
-import { MgmtClient } from '../../../api/mgmt/client.js';
+import { MgmtClient, resolveSubscription } from '../../../api/mgmt/client.js';
 import { checkWizardFlags, equivalentCommand } from '../../../api/mgmt/wizard.js';
 import type { Ctx } from '../../../core/context.js';
 import { ServiceError, UsageError } from '../../../core/errors.js';
@@ -22,9 +22,20 @@ export async function run(ctx: Ctx, opts: WizardOpts): Promise<void> {
   checkWizardFlags(opts);
   // endpoint and token first: no point asking questions that cannot be acted on
   const c = await MgmtClient.open(ctx.http, ctx.config);
-  const w: Wizard = { ctx, opts, c, subscription: opts.subscription, provider: opts.provider, location: opts.location };
+  const w: Wizard = { ctx, opts: withSubscription(ctx, opts), c, provider: opts.provider, location: opts.location };
+  w.subscription = w.opts.subscription;
   await askAll(w);
   await submit(w, follow);
+}
+
+/**
+ * With every other answer given as a flag, the subscription in use (VX_SUBSCRIPTION, the profile's)
+ * is taken as quota set takes it, not asked: as if given as --subscription.
+ */
+function withSubscription(ctx: Ctx, opts: WizardOpts): WizardOpts {
+  const rest = [opts.provider, opts.location, opts.name, opts.limit].every((v) => v !== undefined);
+  if (opts.subscription !== undefined || !rest || !ctx.config.get('mgmt.subscription')) return opts;
+  return { ...opts, subscription: resolveSubscription(ctx.config, undefined) };
 }
 
 async function submit(w: Wizard, follow: FollowOptions): Promise<void> {
