@@ -58,6 +58,14 @@ export function percentOf(usage: number, limit: number): number {
   return Math.round((usage / limit) * 1000) / 10;
 }
 
+/** The share of a limit in use from which a quota reads as a warning, and as critical (nearly no room left). */
+export const USAGE_LEVELS = { warning: 80, critical: 95 } as const;
+
+/** How full a quota is: ok, warning (USAGE_LEVELS.warning % or more used) or critical (USAGE_LEVELS.critical % or more). */
+export function usageLevel(percent: number): 'ok' | 'warning' | 'critical' {
+  return percent >= USAGE_LEVELS.critical ? 'critical' : percent >= USAGE_LEVELS.warning ? 'warning' : 'ok';
+}
+
 export function quotaRow(scope: QuotaScope, q: Quota, fallbackName = ''): QuotaRow {
   const p = q.properties ?? {};
   const row: QuotaRow = { subscription: scope.subscription, provider: scope.provider, location: scope.location, name: p.name?.value ?? (typeof q.name === 'string' ? q.name : fallbackName) };

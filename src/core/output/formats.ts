@@ -33,6 +33,8 @@ export interface Column {
    * the column; tsv and csv carry it in a column of its own
    */
   unit?: string | RowGetter;
+  /** colours the cell's text (padded to the column's width, which it keeps) in a table at a colour terminal */
+  paint?: (text: string, row: unknown) => string;
 }
 
 export interface RenderOptions {

@@ -146,11 +146,12 @@ function drawTable(l: Layout, opts: RenderOptions): string {
   const last = cols.length - 1;
   const wrapLast = Boolean(opts.width) && last > 0 && !cols[last].keep && cols[last].align !== 'right' && widths[last] >= 20;
   const indent = ' '.repeat(widths.slice(0, last).reduce((a, b) => a + b + SEP, 0));
-  for (const row of l.body) {
+  const paint = (c: Column, text: string, r: number) => (opts.color && c.paint ? c.paint(text, l.rows[r]) : text);
+  for (const [r, row] of l.body.entries()) {
     // a word longer than the column cannot wrap: then the cell is cut on one line as before
     const wrapped = wrapLast ? wrapToWidth(row[last], widths[last]) : [row[last]];
     const tail = wrapped.every((t) => displayWidth(t) <= widths[last]) ? wrapped : [truncateToWidth(row[last], widths[last])];
-    const cells = cols.map((c, i) => (i === last && wrapLast ? tail[0] : pad(truncateToWidth(row[i], widths[i]), widths[i], c.align)));
+    const cells = cols.map((c, i) => paint(c, i === last && wrapLast ? tail[0] : pad(truncateToWidth(row[i], widths[i]), widths[i], c.align), r));
     lines.push(cells.join(sep).trimEnd());
     for (const more of tail.slice(1)) lines.push(`${indent}${more}`);
   }

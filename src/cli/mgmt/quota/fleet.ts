@@ -43,7 +43,7 @@ export function tableWidth(ctx: Ctx): number | undefined {
 }
 
 export const num = (get: Column['get'], header: string, extra: Partial<Column> = {}): Column => ({ header, get, align: 'right', ...extra });
-const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '');
+export const pct = (v: unknown) => (typeof v === 'number' ? `${v}%` : '');
 
 /**
  * The columns of the report's (and check's) rows. The table names the subscription only when there

@@ -5,7 +5,8 @@ import { checkCount, checkFilter } from '../../../api/mgmt/validate.js';
 import type { Ctx } from '../../../core/context.js';
 import type { QuotaListOpts } from './options.js';
 import { quotaScope } from './scope.js';
-import { QUOTA_COLUMNS } from './view.js';
+import { usageBars } from './usage-bar.js';
+import { percentUsed, QUOTA_COLUMNS, quotaPercent } from './view.js';
 
 export async function run(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
   const filter = checkFilter(opts.filter);
@@ -14,5 +15,6 @@ export async function run(ctx: Ctx, opts: QuotaListOpts): Promise<void> {
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const items: Quota[] = [];
   for await (const q of listQuotas(c, scope, { filter, max })) items.push(q);
-  await ctx.print(items, { columns: QUOTA_COLUMNS, empty: `no quotas of ${scope.provider} in ${scope.location}` });
+  const columns = usageBars(ctx, QUOTA_COLUMNS, quotaPercent, percentUsed);
+  await ctx.print(items, { columns, empty: `no quotas of ${scope.provider} in ${scope.location}` });
 }

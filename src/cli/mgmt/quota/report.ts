@@ -1,13 +1,14 @@
 // `vx mgmt quota report`: every quota of every subscription x location, least headroom first.
 import { MgmtClient } from '../../../api/mgmt/client.js';
-import { belowHeadroom, exitOf, listValues, parseHeadroom, quotaReport, scopesOf, sortByHeadroom } from '../../../api/mgmt/fleet.js';
+import { belowHeadroom, exitOf, listValues, parseHeadroom, quotaReport, scopesOf, sortByHeadroom, type QuotaRow } from '../../../api/mgmt/fleet.js';
 import { quotaUrl } from '../../../api/mgmt/quota.js';
 import { checkSegment } from '../../../api/mgmt/validate.js';
 import type { Ctx } from '../../../core/context.js';
 import { ExitStatus } from '../../../core/errors.js';
 import { Pacer } from '../../../core/pacer.js';
-import { concurrencyOf, locationsOf, providerOf, rowColumns, subscriptionsOf } from './fleet.js';
+import { concurrencyOf, locationsOf, pct, providerOf, rowColumns, subscriptionsOf } from './fleet.js';
 import type { ReportOpts } from './options.js';
+import { usageBars } from './usage-bar.js';
 
 export async function run(ctx: Ctx, opts: ReportOpts): Promise<void> {
   const names = listValues(opts.name).map((n) => checkSegment('resourceName', n, '--name'));
@@ -30,7 +31,12 @@ export async function run(ctx: Ctx, opts: ReportOpts): Promise<void> {
   await ctx.print(
     shown.map((r) => r.row),
     {
-      columns: rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)),
+      columns: usageBars(
+        ctx,
+        rowColumns(subscriptions.length > 1, shown.some((r) => r.failure)),
+        (r: QuotaRow) => r.percentUsed,
+        (r: QuotaRow) => pct(r.percentUsed),
+      ),
       empty: threshold ? `every quota has at least ${opts.minHeadroom} free` : 'no quotas',
     },
   );

@@ -1,13 +1,19 @@
 // How quotas and quota requests read in a table.
+import { percentOf } from '../../../api/mgmt/fleet.js';
 import { requestIdFrom, type Quota, type QuotaRequest } from '../../../api/mgmt/quota.js';
 import { shortTime, type Column } from '../../../core/output/index.js';
 
 export function percentUsed(q: Quota): string {
+  const p = quotaPercent(q);
+  if (p === undefined) return '';
+  return q.properties?.limit === 0 && p > 0 ? '100%+' : `${p}%`;
+}
+
+/** the share of its limit a quota uses, in percent with one decimal (a limit of 0 with usage: 100) */
+export function quotaPercent(q: Quota): number | undefined {
   const limit = q.properties?.limit;
   const used = q.properties?.currentValue;
-  if (typeof limit !== 'number' || typeof used !== 'number') return '';
-  if (limit === 0) return used > 0 ? '100%+' : '0%';
-  return `${(Math.round((used / limit) * 1000) / 10).toString()}%`;
+  return typeof limit === 'number' && typeof used === 'number' ? percentOf(used, limit) : undefined;
 }
 
 export const QUOTA_COLUMNS: Column[] = [
