@@ -65,6 +65,9 @@ function compact(n: number): string {
   return String(n);
 }
 
+/** how long a run of unknown length goes before its bar is drawn */
+const FIRST_DRAW_MS = 300;
+
 export class Progress {
   private done = 0;
   private extra = '';
@@ -81,11 +84,17 @@ export class Progress {
     this.started = this.now();
   }
 
-  /** Sets the count (and an extra note such as the retries so far); redraws when due. */
+  /**
+   * Sets the count (and an extra note such as the retries so far); redraws when due. A count that
+   * completes a known total is not drawn, nor is one in the run's first FIRST_DRAW_MS when the total
+   * is unknown: the bar would be cleared at once, a flash (one phrase, one short batch).
+   */
   update(done: number, extra = ''): void {
     this.done = done;
     this.extra = extra;
     const t = this.now();
+    const { total } = this.opts;
+    if (total !== undefined ? done >= total : t - this.started < FIRST_DRAW_MS) return;
     if (t - this.lastDraw >= 100) this.draw(t);
   }
 

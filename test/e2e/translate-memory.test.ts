@@ -177,16 +177,18 @@ describe('translation memory', () => {
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);
   });
 
-  it('--budget stops before the request that would cross it: exit 6, the translated part written, the rest named', async () => {
+  it('--budget translates what fits: the batch that would cross it is cut there, exit 6, the translated part written, the rest named', async () => {
     const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', file('budget.txt', lines)]);
     expect(r.code).toBe(6);
-    expect(r.stdout.split('\n').slice(0, -1)).toHaveLength(1000);
-    expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n');
-    expect(calls().map((c) => c.billed)).toEqual([9000]);
+    // 1,111 lines of 9 characters fit 10,000: the second batch of 1,000 is sent as 111 and 889, which stops
+    expect(r.stdout.split('\n').slice(0, -1)).toHaveLength(1111);
+    expect(r.stdout.split('\n')[1110]).toBe('[de] îţéɱ 1110');
+    expect(r.stderr).toBe('vx: --budget 10,000 characters reached: 9,999 billed so far, the next request would bill 8,001 more\nnot translated: lines 1,112-2,500; the output holds lines 1-1,111\n');
+    expect(calls().map((c) => c.billed)).toEqual([9000, 999]);
     // --verbose counts the texts sent, not those the budget kept back (it said 2,500)
     const v = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--concurrency', '1', '--budget', '10000', '-f', join(dir, 'budget.txt'), '--verbose', '-o', 'none']);
-    expect(v.stderr).toMatch(/\ntranslated 1,000 items in 1 request; billed characters: 9,000 \(X-Metered-Usage of 1 request\)\nmemory hits: 0; duplicates not sent: 0; distinct texts sent: 1,000; /);
+    expect(v.stderr).toMatch(/\ntranslated 1,111 items in 2 requests; billed characters: 9,999 \(X-Metered-Usage of 2 requests\)\nmemory hits: 0; duplicates not sent: 0; distinct texts sent: 1,111; /);
     for (const bad of ['-1', '1.5', '2k', 'abc', '']) {
       const r = await e2e.run(['translate', '--to', 'de', '--budget', bad, 'x']);
       expect([r.code, r.stderr]).toEqual([2, `vx: invalid value "${bad}" for --budget: expected a whole number of characters from 0, e.g. 2000000\n`]);
@@ -199,11 +201,11 @@ describe('translation memory', () => {
   it('--dry-run and --estimate with --budget plan the run: the requests up to the one that would cross it, then its exit 6 and message', async () => {
     const lines = Array.from({ length: 2500 }, (_, i) => `item ${String(i).padStart(4, '0')}`); // 9 characters each, 1,000 a request
     const input = file('budget-dry.txt', lines);
-    const stop = 'vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 9,000 more\nnot translated: lines 1,001-2,500; the output holds lines 1-1,000\n';
+    const stop = 'vx: --budget 10,000 characters reached: 9,999 billed so far, the next request would bill 8,001 more\nnot translated: lines 1,112-2,500; the output holds lines 1-1,111\n';
     const dry = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '--dry-run', '-o', 'json']);
     expect([dry.code, dry.stderr]).toEqual([6, stop]);
     const planned = JSON.parse(dry.stdout) as { body: { Text: string }[] }[];
-    expect(planned.map((p) => [p.body[0].Text, p.body.length])).toEqual([['item 0000', 1000]]);
+    expect(planned.map((p) => [p.body[0].Text, p.body.length])).toEqual([['item 0000', 1000], ['item 1000', 111]]);
     // within the budget: every request, exit 0
     const all = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '22500', '-f', input, '--dry-run', '-o', 'json']);
     expect([all.code, all.stderr, (JSON.parse(all.stdout) as unknown[]).length]).toEqual([0, '', 3]);
@@ -259,16 +261,16 @@ describe('translation memory', () => {
     // (they printed nothing while the second line said "the output holds lines 1-1,000")
     const lines = Array.from({ length: 1500 }, (_, i) => `item ${String(i).padStart(4, '0')}`);
     const input = file('budget-kept.txt', lines);
-    const hint = 'not translated: lines 1,001-1,500; the output holds lines 1-1,000\n';
+    const hint = 'not translated: lines 1,112-1,500; the output holds lines 1-1,111\n';
     const q = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'json', '--query', '[-1].translations[0].text']);
-    expect([q.code, q.stdout, q.stderr.split('\n')[1] + '\n']).toEqual([6, '"[de] îţéɱ 0999"\n', hint]);
+    expect([q.code, q.stdout, q.stderr.split('\n')[1] + '\n']).toEqual([6, '"[de] îţéɱ 1110"\n', hint]);
     const y = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'yaml']);
     expect(y.code).toBe(6);
-    expect(y.stdout.match(/^- translations:$/gm)).toHaveLength(1000);
+    expect(y.stdout.match(/^- translations:$/gm)).toHaveLength(1111);
     const t = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--budget', '10000', '-f', input, '-o', 'table']);
     expect(t.code).toBe(6);
-    expect(t.stdout.split('\n').filter((l) => l.startsWith('item '))).toHaveLength(1000);
-    expect(t.stderr).toBe(`vx: --budget 10,000 characters reached: 9,000 billed so far, the next request would bill 4,500 more\n${hint}`);
+    expect(t.stdout.split('\n').filter((l) => l.startsWith('item '))).toHaveLength(1111);
+    expect(t.stderr).toBe(`vx: --budget 10,000 characters reached: 9,999 billed so far, the next request would bill 3,501 more\n${hint}`);
   });
 
   it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {

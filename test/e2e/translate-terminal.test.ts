@@ -45,6 +45,12 @@ describe('translate at a terminal', () => {
     expect(stderr.text.endsWith('\r\u001b[K')).toBe(true);
   });
 
+  it('no progress bar flashes for one phrase: a count that completes the total is not drawn', async () => {
+    const { ctx, stdout, stderr } = session({ stdoutTTY: false, stderrTTY: true });
+    await runTranslate(ctx, { fallback: true, to: ['de'], from: 'en' }, ['Good morning']);
+    expect([stdout.text, stderr.text]).toEqual(['[de] Ĝööð ɱöŕñîñĝ\n', '']);
+  });
+
   it('no progress bar when stderr is not a terminal', async () => {
     const { ctx, stderr } = session({ stdoutTTY: false, stderrTTY: false });
     await runTranslate(ctx, { fallback: true, to: ['de'], from: 'en' }, ['a', 'b']);
@@ -119,5 +125,26 @@ describe('progress line', () => {
     t = 2000;
     q.update(123_456);
     expect(q.line(80, t)).toBe('123k lines  61.7k lines/s');
+  });
+
+  it('draws nothing for a count that completes its total, nor in the first 300 ms of a run of unknown length', () => {
+    let t = 0;
+    const known = stream(true);
+    const p = new Progress(known as any, { unit: 'lines', total: 2, now: () => t });
+    t = 1000;
+    p.update(2);
+    p.stop();
+    expect(known.text).toBe('');
+    p.update(1);
+    expect(known.text).toBe('\r\u001b[K[####################--------------------]  50%  1/2 lines  1 lines/s');
+    const unknown = stream(true);
+    t = 0;
+    const q = new Progress(unknown as any, { unit: 'lines', now: () => t });
+    t = 299;
+    q.update(1);
+    expect(unknown.text).toBe('');
+    t = 300;
+    q.update(2);
+    expect(unknown.text).toBe('\r\u001b[K2 lines  7 lines/s');
   });
 });

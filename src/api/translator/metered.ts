@@ -38,6 +38,20 @@ export function billedChars(texts: readonly string[], targets: number): number {
   return chars * targets;
 }
 
+/**
+ * How many of `texts`, from the first, one request may carry within the budget when `spent` is
+ * billed already: all of them without a budget, else as many as fit what is left (0: none).
+ */
+export function affordable(texts: readonly string[], targets: number, budget: number | undefined, spent: number): number {
+  if (budget === undefined) return texts.length;
+  let left = budget - spent;
+  for (let i = 0; i < texts.length; i++) {
+    left -= countChars(texts[i]!) * targets;
+    if (left < 0) return i;
+  }
+  return texts.length;
+}
+
 /** The stop of a request billing `cost` when `spent` is billed already: undefined within the budget. */
 export function overBudget(budget: number | undefined, spent: number, cost: number): BudgetExceeded | undefined {
   return budget !== undefined && spent + cost > budget ? new BudgetExceeded(budget, spent, cost) : undefined;
@@ -56,6 +70,11 @@ export class MeteredSender {
   /** billed characters of the requests sent (or being sent), by every sender sharing the account */
   get spent(): number {
     return this.account.spent;
+  }
+
+  /** how many of `texts`, from the first, the next request may carry within the budget */
+  affordable(texts: readonly string[]): number {
+    return affordable(texts, this.opts.targets, this.opts.budget, this.spent);
   }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {

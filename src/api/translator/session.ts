@@ -5,7 +5,7 @@
 // is one event per answered run of input items, in input order, and the run's counts. No terminal.
 import { fmt } from './batcher.js';
 import type { Items } from './input.js';
-import { billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
+import { affordable, billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
 import { mismatch } from './rows.js';
 import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse/index.js';
 import type { TranslatorClient } from './client.js';
@@ -67,7 +67,8 @@ export function translateSession(client: SessionClient, input: Items, o: Session
     const name = (i: number) => input.label.one(itemOf(i) ?? 0);
     // a partial batch goes when no new distinct text comes for a while: the input's pause when it
     // is live, else shortly (the reader may be waiting for the output to catch up)
-    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal, measure: o.measure && ((t) => o.measure!(t, to)) })) {
+    const affordable = (batch: readonly string[]) => sender.affordable(batch);
+    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal, measure: o.measure && ((t) => o.measure!(t, to)), affordable })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: out } = ev;
       const wrong = mismatch(out.results, to);
@@ -139,13 +140,16 @@ export async function planSession(
 ): Promise<void> {
   let spent = 0;
   let stop: BudgetExceeded | undefined;
-  /** whether the run sends the request (not from the first one over the budget on) */
+  /** how many of the texts the run sends (as the run does: those that fit the budget, then it stops) */
   const admit = (texts: readonly string[], targets: number, missing?: readonly number[]) => {
-    stop ??= overBudget(o.budget, spent, billedChars(texts, targets));
-    if (stop) return false;
-    spent += billedChars(texts, targets);
-    plan?.(texts, missing);
-    return true;
+    if (stop) return 0;
+    const fits = affordable(texts, targets, o.budget, spent);
+    if (fits < texts.length) stop = overBudget(o.budget, spent + billedChars(texts.slice(0, fits), targets), billedChars(texts.slice(fits), targets));
+    if (!fits) return 0;
+    const sent = fits < texts.length ? texts.slice(0, fits) : texts;
+    spent += billedChars(sent, targets);
+    plan?.(sent, missing);
+    return fits;
   };
   // the input items (1-based) of the texts given and not yet planned: the first one unplanned is
   // where the run stops (what the batcher holds: one batch at most)
@@ -167,7 +171,7 @@ export async function planSession(
       yield text;
     }
   }
-  const planned = (group: { items: number[] }) => (texts: readonly string[], targets: number, missing?: readonly number[]) => void (admit(texts, targets, missing) && group.items.splice(0, texts.length));
+  const planned = (group: { items: number[] }) => (texts: readonly string[], targets: number, missing?: readonly number[]) => void group.items.splice(0, admit(texts, targets, missing));
   await planTranslation({ plan: (texts) => planned(all)(texts, o.targets) }, misses(), o.targets);
   for (const p of partial.values()) await planTranslation({ plan: (texts) => planned(p)(texts, p.missing.length, p.missing) }, p.texts, p.missing.length);
   if (!stop) return;

@@ -84,6 +84,11 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** the characters a text takes in a request when it is sent longer than it is (a glossary's markup; default: its own) */
   measure?(text: string): number;
+  /**
+   * How many of a batch's texts, from the first, its request may carry (a budget): a batch cut
+   * short is sent as two, the second failing as the sender refuses it, so what fits is answered.
+   */
+  affordable?(texts: readonly string[]): number;
 }
 
 /** the consumer went away (it broke out of the loop or threw): nothing more is delivered */
@@ -181,8 +186,14 @@ async function drive(
 ): Promise<void> {
   const batcher = new Batcher(opts.targets);
   let submitted = 0;
-  const submit = (b: Batch) => {
+  const submit = async (b: Batch) => {
     submitted++;
+    const fits = opts.affordable?.(b.texts) ?? b.count;
+    if (fits > 0 && fits < b.count) {
+      const size = opts.measure ?? countChars;
+      await pipeline.submit(splitBatch(b, 0, fits, size));
+      b = splitBatch(b, fits, b.count, size);
+    }
     return pipeline.submit(b);
   };
   // a live input: a partial batch is sent once no item came for a while (never for a regular file)
@@ -313,6 +324,12 @@ export function nextOrStop<T>(it: AsyncIterator<T>, stop: AbortSignal): Promise<
       (e: unknown) => (settle(), reject(e)),
     );
   });
+}
+
+/** The texts `from` to `to` (exclusive) of a batch, as a batch of their own. */
+function splitBatch(b: Batch, from: number, to: number, size: (text: string) => number): Batch {
+  const texts = b.texts.slice(from, to);
+  return { texts, count: texts.length, chars: texts.reduce((n, t) => n + size(t), 0), first: b.first + from, seq: b.seq };
 }
 
 /** --dry-run: the request of every batch, in order, nothing sent. */

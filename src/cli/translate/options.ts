@@ -34,7 +34,7 @@ export const TRANSLATE_OPTIONS = [
   opt('--glossary <file>', 'terms translated as this glossary says (TBX, CSV/TSV with a header of language codes, YAML/JSON map); needs --from (default: the translate.glossary setting)'),
   opt('--max-chars-per-minute <n>', "the subscription's limit in billed characters a minute, to pace by from the start (default: translate.maxRate; else learned from 429s)"),
   opt('--estimate', 'send nothing: print items, distinct items, memory hits and the characters that would be billed'),
-  opt('--budget <chars>', 'bill at most this many characters: stop before a request that would cross it (exit 6)'),
+  opt('--budget <chars>', 'bill at most this many characters: the lines that fit are translated, then exit 6'),
 ] as const;
 
 export type TranslateOptions = OptionsOf<typeof TRANSLATE_OPTIONS>;
