@@ -24,4 +24,16 @@ describe('MeteredSender', () => {
     await alone.translate(['abc']);
     expect(alone.spent).toBe(3);
   });
+
+  it('affordable: how many texts of a batch, from the first, fit what the budget has left (weighed with a glossary\'s markup when given)', async () => {
+    const plain = new MeteredSender(client, { targets: 2, budget: 21 });
+    expect(plain.affordable(['abcde', 'fghij', 'k'])).toBe(2); // 10 + 10 + 2 > 21
+    await plain.translate(['abcde']);
+    expect(plain.affordable(['abcde', 'fghij'])).toBe(1);
+    expect(new MeteredSender(client, { targets: 1 }).affordable(['a', 'b'])).toBe(2);
+    // markup of 4 characters a text: 9, 18, 27
+    const weighed = new MeteredSender(client, { targets: 1, budget: 20, weigh: (texts) => texts.reduce((n, t) => n + t.length + 4, 0) });
+    expect(weighed.affordable(['abcde', 'fghij', 'klmno'])).toBe(2);
+    expect(weighed.affordable(['x'.repeat(30)])).toBe(0);
+  });
 });

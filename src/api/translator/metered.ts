@@ -74,7 +74,19 @@ export class MeteredSender {
 
   /** how many of `texts`, from the first, the next request may carry within the budget */
   affordable(texts: readonly string[]): number {
-    return affordable(texts, this.opts.targets, this.opts.budget, this.spent);
+    const { budget, weigh } = this.opts;
+    if (!weigh) return affordable(texts, this.opts.targets, budget, this.spent);
+    const left = budget === undefined ? Infinity : budget - this.spent;
+    if (weigh(texts) <= left) return texts.length;
+    // a glossary's markup is weighed per request: the longest prefix that fits, found by halving
+    let lo = 0;
+    let hi = texts.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (weigh(texts.slice(0, mid)) <= left) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {
