@@ -74,6 +74,7 @@ function scratch(dir: string): void {
   };
   put('notes.txt', 'Good morning\nSee you tomorrow\n');
   put('page.html', '<p>Hello <b>world</b></p>\n');
+  put('terms.csv', 'en,de,fr\nGood morning,Guten Morgen,Bonjour\n');
   put('vendor.tmx', TMX);
   put('config/locales/en.yml', 'en:\n  hello: "Hello"\n  bye: "Goodbye"\n');
   copy('SalesTools.g.xlf', 'Translations/SalesTools.g.xlf');
