@@ -3,6 +3,7 @@
 // demand. Signals, the process's streams and its exit live here; everything else in cli/run.ts.
 import { processFactory } from './cli/factory.js';
 import { run } from './cli/run.js';
+import { exitHeld } from './core/exit-hold.js';
 
 /** the signals that stop a run, and its exit code for each (128 + the signal's number) */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -53,9 +54,22 @@ function onSignal(sig: StopSignal): void {
 }
 for (const sig of Object.keys(SIGNAL_EXIT) as StopSignal[]) process.on(sig, () => onSignal(sig));
 
+/**
+ * Leaves with `code`. A run stopped by a signal while the process holds work its exit would wait
+ * for (core/exit-hold.ts) leaves by that signal, as an uncaught one ends a process: at once, and
+ * the shell sees the same 128 + its number.
+ */
+function leave(code: number): void {
+  if (interrupted && exitHeld()) {
+    process.removeAllListeners(interrupted.by);
+    process.kill(process.pid, interrupted.by);
+  }
+  process.exit(code);
+}
+
 void run(process.argv.slice(2), factory).then((code) => {
   process.exitCode = code;
   // flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
-  if (streamsUsed) process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  else process.exit(code);
+  if (streamsUsed) process.stdout.write('', () => process.stderr.write('', () => leave(code)));
+  else leave(code);
 });

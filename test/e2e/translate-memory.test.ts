@@ -32,6 +32,21 @@ function file(name: string, lines: string[]): string {
  * vx under a file size limit of `blocks` (sh counts 512-byte blocks), as on a full disk: writes past
  * it fail (EFBIG) instead of killing the process (SIGXFSZ ignored)
  */
+/**
+ * Another process that takes the memory's write lock and keeps it `ms`: at once (it prints a line
+ * once it holds it), or once the file `when` exists (it prints a line when it is ready).
+ */
+function holdLock(mem: string, ms: number, when?: string): ChildProcess {
+  return spawn(process.execPath, ['--input-type=module', '-e', `
+    import { existsSync } from 'node:fs';
+    import { open } from 'lmdb';
+    const db = open({ path: ${JSON.stringify(mem)}, noSubdir: true });
+    const when = ${JSON.stringify(when ?? null)};
+    if (when) { console.log('ready'); while (!existsSync(when)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); }
+    db.transactionSync(() => { db.putSync('held', 'x'); console.log('locked'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${ms}); });
+  `], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
 function runUnderFileLimit(blocks: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('sh', ['-c', `trap "" XFSZ; ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, BIN, ...args], { env: { ...baseEnv(e2e.configDir), ...e2e.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -364,22 +379,46 @@ describe('translation memory', () => {
     expect(readFileSync(mem).equals(whole.subarray(0, 4 * 4096))).toBe(true);
   });
 
-  it('a memory locked by another process past the timeout: exit 2 naming it, nothing sent', async () => {
+  it('a memory locked by another process past the timeout: exit 2 naming it and the process, nothing sent', async () => {
     const mem = join(dir, 'locked.tm');
     await e2e.run(['translate', '--to', 'de', '--memory', mem, 'x']);
     e2e.emu.reset();
-    // another process holds the write lock for 5 s
-    const holder = spawn(process.execPath, ['--input-type=module', '-e', `
-      import { open } from 'lmdb';
-      const db = open({ path: ${JSON.stringify(mem)}, noSubdir: true });
-      db.transactionSync(() => { db.putSync('held', 'x'); console.log('locked'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); });
-    `], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const holder = holdLock(mem, 5000);
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
     const r = await e2e.run(['translate', '--to', 'de', '--memory', mem, 'Hello'], { spawn: true, env: { VX_TRANSLATE_MEMORY_LOCK_MS: '500' } });
     holder.kill();
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`vx: translation memory ${mem}: locked by another process for more than 1 s\n`);
+    expect(r.stderr).toBe(`vx: translation memory ${mem}: locked by process ${holder.pid} (node) for more than 1 s\n`);
     expect(e2e.emu.count({ family: 'translator' })).toBe(0);
+  });
+
+  // the answer had arrived, its write queued behind the other process's lock: vx said nothing and
+  // took ~3 s to leave on SIGTERM (the process waited for the write as it exited)
+  it("SIGTERM while the answer waits for another process's lock: said who holds it, gone at once (143)", async () => {
+    const mem = join(dir, 'locked-late.tm');
+    const go = join(dir, 'locked-late.go');
+    await e2e.run(['translate', '--to', 'de', '--memory', mem, 'x']);
+    // the holder takes the lock once the request is out (its answer comes 1.5 s later)
+    const holder = holdLock(mem, 20_000, go);
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    e2e.emu.setFaults('latency:1500');
+    let stoppedAt = 0;
+    const r = await e2e.run(['translate', '--to', 'de', '--memory', mem, '--debug', 'Hello'], {
+      onSpawn: (child) => {
+        child.stderr!.on('data', (c: Buffer) => {
+          if (c.toString().includes('> POST ')) writeFileSync(go, '');
+          if (!stoppedAt && c.toString().includes('is locked by')) (stoppedAt = Date.now()), child.kill('SIGTERM');
+        });
+      },
+    });
+    const leftAfter = Date.now() - stoppedAt;
+    e2e.emu.setFaults('');
+    holder.kill();
+    expect(r.stderr).toContain(`\nwarning: translation memory ${mem} is locked by process ${holder.pid} (node): waiting for it, at most 15 s\n`);
+    expect(r.stderr).toMatch(/\nvx: interrupted \(SIGTERM\)\n$/);
+    // the write stays queued behind the lock: vx leaves by the signal itself (a shell sees 143)
+    expect([r.code, r.signal]).toEqual([null, 'SIGTERM']);
+    expect(leftAfter).toBeLessThan(1000);
   });
 
   it('two processes at once share one memory; a run killed mid-way leaves every stored entry valid', async () => {

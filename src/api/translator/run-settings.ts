@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
+import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { sameFile } from '../../core/input.js';
@@ -114,6 +115,10 @@ export interface RunMemoryOptions {
   readOnly?: boolean;
   /** the permissions a new memory file gets: its sources' (modeOfSources) */
   mode?: number;
+  /** a stop of the run: a wait for another process's lock on the memory ends at once */
+  signal?: AbortSignal;
+  /** the clock that wait is measured by */
+  clock?: Clock;
 }
 
 /**
@@ -137,7 +142,7 @@ export async function openRunMemory(path: string | undefined, onlyLooking: boole
     }
   }
   try {
-    return await TranslationMemory.open(path, { readOnly, mode: o.mode, env: o.env, leaseMs: leaseMs(o.env), whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
+    return await TranslationMemory.open(path, { readOnly, mode: o.mode, signal: o.signal, clock: o.clock, env: o.env, leaseMs: leaseMs(o.env), whenLost: 'go-on', readOnlyRole: 'lookups-only', note: o.warn, debug: o.debug });
   } catch (e) {
     if (!o.optional) throw e;
     o.warn(`${(e as Error).message}; going on without it (--memory-optional): every text is sent, no answer is stored`);

@@ -89,7 +89,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     const budget = runBudget(ctx.env);
     spill = runSpill(input, params.to.length, ctx.envVar('TMPDIR') || tmpdir(), budget);
     // --estimate and --dry-run only read the memory
-    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional, readOnly: settings.memoryReadOnly, mode: newMode });
+    memory = await openRunMemory(settings.memory, Boolean(opts.estimate) || ctx.http.dryRun, { env: ctx.env, warn: (m) => ctx.warn(m), debug: (m) => ctx.debug(m), optional: settings.memoryOptional, readOnly: settings.memoryReadOnly, mode: newMode, signal: ctx.signal, clock: ctx.clock });
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
     if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };

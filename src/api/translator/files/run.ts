@@ -76,7 +76,7 @@ export async function translateNeeds(needs: Needs, o: FilesRunOptions & FilesGlo
   let result: EngineResult;
   try {
     // --dry-run only reads the memory (one that does not exist yet holds nothing)
-    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional, readOnly: o.settings.memoryReadOnly, mode: o.mode });
+    if (needs.items.size) memory = await openRunMemory(o.settings.memory, dryRun, { env: o.env, warn: o.warn, debug: o.debug, optional: o.settings.memoryOptional, readOnly: o.settings.memoryReadOnly, mode: o.mode, signal: o.signal });
     if (!dryRun) o.http.opts.connections = o.concurrency;
     const glossary = o.glossary;
     if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));

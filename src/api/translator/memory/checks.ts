@@ -1,6 +1,6 @@
 // The checks of an LMDB memory file made before LMDB opens it (LMDB crashes the process on a file
-// it cannot use instead of failing), the probe of another process's write lock, and the wording
-// of the store's errors: one line naming the path, exit 2; the file is never touched.
+// it cannot use instead of failing), and the wording of the store's errors: one line naming the
+// path, exit 2; the file is never touched.
 import { constants as fsConstants, accessSync, closeSync, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../../../core/errors.js';
@@ -11,11 +11,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** A memory file that cannot be used: one line naming the path, exit 2; the file is never touched. */
 export function badMemory(path: string, why: string): UsageError {
   return new UsageError(`translation memory ${path}: ${why}`);
-}
-
-/** The write lock was held by another process for longer than `ms`. */
-export function lockedPast(path: string, ms: number): UsageError {
-  return badMemory(path, `locked by another process for more than ${Math.max(1, Math.round(ms / 1000))} s`);
 }
 
 /** P_INVALID: the root of an empty tree */
@@ -191,68 +186,6 @@ export function writeProblem(path: string): string | undefined {
     return cannot(e, existsSync(lock) ? `its lock file ${lock}` : `${dirname(lock)}, where its lock file goes`);
   }
   return undefined;
-}
-
-/**
- * Whether another process may have the store open: LMDB holds a POSIX lock on its lock file
- * (`<file>-lock`) in every process that has the store open, and Linux lists those in /proc/locks.
- * Anywhere /proc/locks cannot tell (another system, no lock file yet): yes. A process that opens
- * the store between this look and vx's own open is not seen (it would have to hold its write lock
- * from its first moment, for longer than the lock timeout, to be noticed as a hang).
- */
-export function openElsewhere(path: string, locks: string | undefined): boolean {
-  let ino: number;
-  try {
-    ino = statSync(`${path}-lock`).ino;
-  } catch {
-    return true;
-  }
-  if (locks === undefined) return true;
-  // "1: POSIX  ADVISORY  READ 29960 fe:00:2146349 0 0": the inode closes the third field
-  const own = String(process.pid);
-  for (const line of locks.split('\n')) {
-    const f = line.trim().split(/\s+/);
-    const at = f.findIndex((x) => /^[0-9a-f]+:[0-9a-f]+:\d+$/.test(x));
-    if (at > 0 && f[at].endsWith(`:${ino}`) && f[at - 1] !== own) return true;
-  }
-  return false;
-}
-
-/**
- * Opens the store for writing in a child process and waits at most `ms` for it: LMDB's open takes
- * the writer lock, which another process may hold (a long import, a stuck process), and waits for
- * it without returning to the event loop. A child is killed cleanly (its lock, if it got one, goes
- * with it); a thread could not be.
- */
-export async function probeLock(path: string, ms: number, env: Env): Promise<void> {
-  const { spawn } = await import('node:child_process');
-  // lmdb is found from vx's own files (bin/vx.js, or the test runner's)
-  let base = process.argv[1] ?? process.cwd();
-  try {
-    base = realpathSync(base);
-  } catch {
-    // as given
-  }
-  const code = `
-    const [path, base] = process.argv.slice(-2);
-    const { open } = require('node:module').createRequire(base)('lmdb');
-    const db = open({ path, noSubdir: true, encoding: 'binary', keyEncoding: 'binary', compression: false });
-    db.close().then(() => process.stdout.write('ok'), () => process.stdout.write('failed'));
-  `;
-  const child = spawn(process.execPath, ['-e', code, '--', path, base], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...env, NODE_OPTIONS: '' } });
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const outcome = await new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), ms);
-      child.once('error', () => resolve('error'));
-      child.once('close', () => resolve('done'));
-    });
-    if (outcome === 'timeout') throw lockedPast(path, ms);
-    // any other problem is found (and worded) by the real open
-  } finally {
-    clearTimeout(timer);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
 }
 
 /** An error of the store as the end of a one-line message. */

@@ -12,8 +12,11 @@
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { capYoungGeneration } from '../../../core/heap.js';
-import { UsageError } from '../../../core/errors.js';
-import { badMemory, checkBeforeOpen, errText, lockedPast, openElsewhere, probeLock, type Env } from './checks.js';
+import { systemClock, type Clock } from '../../../core/clock.js';
+import { isVxError } from '../../../core/errors.js';
+import { holdExit } from '../../../core/exit-hold.js';
+import { badMemory, checkBeforeOpen, errText, type Env } from './checks.js';
+import { openElsewhere, probeLock, waitForLock, type LockWait } from './lock.js';
 import { ownerGone } from './claims.js';
 import type { ClaimState, MemoryStore, StoredPair } from './store.js';
 
@@ -152,6 +155,12 @@ export interface OpenStoreOptions {
   wallClock?: () => number;
   /** the permissions of a new file (and its lock file), narrowed by the umask (LMDB's own: 0664) */
   mode?: number;
+  /** a stop of the run (Ctrl-C, SIGTERM): a wait for another process's lock ends at once */
+  signal?: AbortSignal;
+  /** the clock waits for another process's lock are measured by */
+  clock?: Clock;
+  /** says that the run waits for another process's lock, and whose (after LOCK_NOTICE_MS) */
+  note?: (message: string) => void;
 }
 
 /** The LMDB store of the memory file at `path` (absolute); see openLmdbStore. */
@@ -168,7 +177,7 @@ export class LmdbStore implements MemoryStore {
   constructor(
     readonly path: string,
     private db: LmdbDb,
-    private readonly lockTimeoutMs: number,
+    private readonly lockWait: LockWait,
     private readonly reopen: () => LmdbDb,
     private readonly wallClock: () => number = Date.now,
   ) {}
@@ -297,22 +306,19 @@ export class LmdbStore implements MemoryStore {
     }
   }
 
-  /** Waits for a write, at most the lock timeout (another process may hold the write lock). */
+  /** Waits for a write as for another process's write lock (waitForLock: said, limited, ended by a stop of the run). */
   private async guard<T>(start: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(lockedPast(this.path, this.lockTimeoutMs)), this.lockTimeoutMs);
-    });
+    let pending = true;
     try {
-      return await Promise.race([start(), timeout, commitFailed]);
+      return await waitForLock(this.path, () => Promise.race([start(), commitFailed]).finally(() => (pending = false)), this.lockWait);
     } catch (e) {
       this.failed = true;
-      if (e instanceof UsageError) throw e;
+      // the write stays queued behind the other process's lock: the process cannot wait for it as it exits
+      if (pending) holdExit();
+      if (isVxError(e)) throw e;
       // a failed commit (a full disk) says why in its commitError
       const cause = (e as { commitError?: Promise<unknown> }).commitError;
       throw badMemory(this.path, errText(cause instanceof Promise ? await cause.then(() => e, (c: unknown) => c) : e, this.path));
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -357,7 +363,8 @@ export async function openLmdbStore(path: string, opts: OpenStoreOptions = {}): 
   } catch (e) {
     throw badMemory(path, `the embedded store (lmdb) cannot be loaded: ${(e as Error).message}`);
   }
-  if (locks && openElsewhere(real, await locks)) await probeLock(real, lockMs, env);
+  const lockWait: LockWait = { ms: lockMs, clock: opts.clock ?? systemClock, signal: opts.signal, note: opts.note };
+  if (locks && openElsewhere(real, await locks)) await probeLock(real, path, lockWait, env);
   if (!exists && !opts.readOnly && opts.mode !== undefined) createWithMode(real, opts.mode);
   const reopen = () =>
     empty && opts.readOnly
@@ -374,7 +381,7 @@ export async function openLmdbStore(path: string, opts: OpenStoreOptions = {}): 
           maxReaders: 510,
         });
   try {
-    return new LmdbStore(path, reopen(), lockMs, reopen, opts.wallClock);
+    return new LmdbStore(path, reopen(), { ...lockWait, mine: true, stopsAfterNotice: true }, reopen, opts.wallClock);
   } catch (e) {
     throw badMemory(path, errText(e, path));
   }

@@ -13,7 +13,7 @@ export async function run(ctx: Ctx, _opts: MemoryCopyOptions, fromArg: string, t
   const from = memoryLocation(fromArg, '<from>');
   const to = memoryLocation(toArg, '<to>');
   if (isPostgresUrl(from) ? isPostgresUrl(to) && sameDatabase(from, to, ctx.env) : !isPostgresUrl(to) && sameFile(from, to)) throw new UsageError(`${fromArg} and ${toArg} are the same memory: nothing was copied`);
-  const open = { env: ctx.env, debug: (m: string) => ctx.debug(m) };
+  const open = { env: ctx.env, debug: (m: string) => ctx.debug(m), note: (m: string) => ctx.warn(m), signal: ctx.signal, clock: ctx.clock };
   const source = await TranslationMemory.open(from, { ...open, readOnly: true });
   try {
     if (ctx.globals.dryRun) {

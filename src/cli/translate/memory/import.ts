@@ -21,7 +21,7 @@ export async function run(ctx: Ctx, opts: MemoryImportOptions, file: string): Pr
     ctx.info(`dry run: ${file} holds ${fmt(total)} entr${total === 1 ? 'y' : 'ies'}; nothing was imported`);
     return;
   }
-  const mem = await TranslationMemory.open(path, { env: ctx.env, debug: (m) => ctx.debug(m) });
+  const mem = await TranslationMemory.open(path, { env: ctx.env, debug: (m) => ctx.debug(m), note: (m) => ctx.warn(m), signal: ctx.signal, clock: ctx.clock });
   if (mem.created) tellCreated(ctx, createdNote(mem.path));
   let imported: number;
   try {

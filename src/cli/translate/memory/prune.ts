@@ -10,7 +10,7 @@ import type { MemoryPruneOptions } from '../options.js';
 export async function run(ctx: Ctx, opts: MemoryPruneOptions): Promise<void> {
   const path = requireMemoryPath(ctx, opts.memory);
   const drop = pruneSelection(opts);
-  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false, env: ctx.env, debug: (m) => ctx.debug(m) });
+  const mem = await TranslationMemory.open(path, { readOnly: ctx.globals.dryRun, create: false, env: ctx.env, debug: (m) => ctx.debug(m), note: (m) => ctx.warn(m), signal: ctx.signal, clock: ctx.clock });
   try {
     let matching = 0;
     for await (const e of mem.entries()) if (drop(e)) matching++;
