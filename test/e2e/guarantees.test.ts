@@ -222,6 +222,7 @@ describe('2. translate -o text stays aligned with its input', () => {
     ['a missing text', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { translations: [{ to: 'de' }] }, { translations: [tr('de', 'C')] }], /for argument 2 does not match the request: the translation to de has no text \(missing\)/],
     ['a null text', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { translations: [tr('de', 'B')] }, { translations: [tr('de', null)] }], /for argument 3 does not match the request: the translation to de has no text \(null\)/],
     ['targets out of --to order', ['--to', 'de,fr'], [{ translations: [tr('fr', 'A'), tr('de', 'A')] }, { translations: [tr('de', 'B'), tr('fr', 'B')] }, { translations: [tr('de', 'C'), tr('fr', 'C')] }], /for argument 1 does not match the request: translation 1 is to "fr", expected de \(the --to order\)/],
+    ['a detected language\'s score "NaN"', ['--to', 'de'], [{ translations: [tr('de', 'A')] }, { detectedLanguage: { language: 'en', score: 'NaN' }, translations: [tr('de', 'B')] }, { translations: [tr('de', 'C')] }], /for argument 2 does not match the request: the score of its detected language is "NaN", not a number from 0 to 1/],
     ['one translation too many', ['--to', 'de'], [{ translations: [tr('de', 'A'), tr('fr', 'A')] }, { translations: [tr('de', 'B')] }, { translations: [tr('de', 'C')] }], /for argument 1 does not match the request: 2 translations for 1 target \(de\)/],
   ];
   for (const [name, flags, results, message] of cases) {

@@ -75,10 +75,19 @@ function sameLanguage(a: string, b: string): boolean {
   return ca !== undefined && ca === findLanguage(b);
 }
 
+/** What is wrong with a result's detected language, if anything: a language code and a score from 0 to 1 (never "NaN"). */
+function detectionProblem(d: unknown): string | undefined {
+  if (d === undefined) return undefined;
+  const { language, score } = (d ?? {}) as { language?: unknown; score?: unknown };
+  if (typeof language !== 'string' || !language) return `its detected language is ${JSON.stringify(language ?? null)}, not a language code`;
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) return `the score of its detected language is ${JSON.stringify(score ?? null)}, not a number from 0 to 1`;
+  return undefined;
+}
+
 /**
  * The first result that does not match its item: one translation per target, in --to order, each
- * with a text (a missing one would print "undefined" or shift every later line). Undefined when
- * all match.
+ * with a text (a missing one would print "undefined" or shift every later line), and a detected
+ * language that is one. Undefined when all match.
  */
 export function mismatch(results: readonly TranslateResult[], to: readonly string[]): { index: number; why: string } | undefined {
   const lower = to.map((t) => t.toLowerCase());
@@ -95,6 +104,8 @@ export function mismatch(results: readonly TranslateResult[], to: readonly strin
       }
       if (typeof t.text !== 'string') return { index: i, why: `the translation to ${to[k]} has no text (${t.text === undefined ? 'missing' : JSON.stringify(t.text)})` };
     }
+    const detected = detectionProblem(results[i]!.detectedLanguage);
+    if (detected) return { index: i, why: detected };
   }
   return undefined;
 }
