@@ -164,7 +164,7 @@ function __vx_valued
     case 'vx erp salespeople delete'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp salespeople export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeoplepurchasers'
@@ -180,7 +180,7 @@ function __vx_valued
     case 'vx erp salespeoplepurchasers delete'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeoplepurchasers import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp salespeoplepurchasers export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salespeople-purchasers'
@@ -196,7 +196,7 @@ function __vx_valued
     case 'vx erp salespeople-purchasers delete'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salespeople-purchasers import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp salespeople-purchasers export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp currencies'
@@ -212,7 +212,7 @@ function __vx_valued
     case 'vx erp currencies delete'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --if-match --output --profile --query --retries --timeout -o -p -q
     case 'vx erp currencies import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp currencies export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp job-queue-entries'
@@ -250,7 +250,7 @@ function __vx_valued
     case 'vx erp sales-orders ship-and-invoice'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-orders import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp sales-orders export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp sales-orders related'
@@ -270,7 +270,7 @@ function __vx_valued
     case 'vx erp salesorders ship-and-invoice'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesorders import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp salesorders export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesorders related'
@@ -294,7 +294,7 @@ function __vx_valued
     case 'vx erp sales-quotes send'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp sales-quotes import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp sales-quotes export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp salesquotes'
@@ -316,7 +316,7 @@ function __vx_valued
     case 'vx erp salesquotes send'
       printf '%s\n' --batch-size --company --concurrency --filter --ids --output --profile --query --retries --timeout -o -p -q
     case 'vx erp salesquotes import'
-      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -o -p -q
+      printf '%s\n' --batch-size --company --concurrency --file --format --journal --output --profile --query --retries --timeout -f -o -p -q
     case 'vx erp salesquotes export'
       printf '%s\n' --company --filter --max-pages --orderby --out --output --page-size --profile --query --retries --select --timeout --top -o -p -q
     case 'vx erp refresh'
@@ -334,7 +334,7 @@ function __vx_valued
     case 'vx mgmt health events details'
       printf '%s\n' --output --profile --query --retries --subscription --timeout -o -p -q
     case 'vx mgmt health watch'
-      printf '%s\n' --exec --exec-timeout --interval --output --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
+      printf '%s\n' --exec --exec-timeout --output --poll-interval --profile --query --resource --retries --state --subscription --timeout --type -o -p -q
     case 'vx mgmt health check'
       printf '%s\n' --critical --output --profile --query --resource --retries --subscription --timeout --warn -o -p -q
     case 'vx mgmt quota'
@@ -836,7 +836,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople import"' -l journal -r
@@ -982,7 +982,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l 
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeoplepurchasers import"' -l journal -r
@@ -1128,7 +1128,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salespeople-purchasers import"' -l journal -r
@@ -1274,7 +1274,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp currencies import"' -l journal -r
@@ -1616,7 +1616,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l company -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-orders import"' -l journal -r
@@ -1802,7 +1802,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesorders import"' -l journal -r
@@ -2024,7 +2024,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l company -
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp sales-quotes import"' -l journal -r
@@ -2224,7 +2224,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l company -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l concurrency -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l dry-run
-complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l file -r
+complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -s f -l file -r
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l format -x -a 'csv ndjson json'
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp salesquotes import"' -l journal -r
@@ -2266,6 +2266,7 @@ complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l help
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l no-pager
+complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l no-wait
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx erp refresh"' -l project -r
@@ -2374,11 +2375,11 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l exec-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l help
-complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l no-color
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l no-pager
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l once
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -s o -l output -x -a 'json yaml table wide tsv csv ndjson text none'
+complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l poll-interval -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -s q -l query -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l resource -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt health watch"' -l retries -r
@@ -2435,6 +2436,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -s V -l version
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota get"' -s y -l yes
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l allow-decrease
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l dry-run
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l help
@@ -2452,6 +2454,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l subscription -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l verbose
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -s V -l version
+complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l wait
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -l wait-timeout -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota set"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt quota requests"' -a 'get list help'
@@ -2668,6 +2671,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -l if-match -r
@@ -2687,6 +2691,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -s V -l ver
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets update"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt version-sets delete"' -l no-color
@@ -2774,6 +2779,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l description -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l display-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l header-name -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -l if-match -r
@@ -2793,6 +2799,7 @@ complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -s V -l vers
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets update"' -s y -l yes
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l debug
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l dry-run
+complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l force
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l help
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l if-match -r
 complete -c vx -n 'test (__vx_path) = "vx mgmt versionsets delete"' -l no-color

@@ -51,6 +51,8 @@ export interface OptExtra {
    */
   requiredToRun?: boolean;
   default?: string;
+  /** an old spelling kept working: accepted, left out of help, completion and the reference */
+  hidden?: boolean;
 }
 
 type ValueOf<F extends string, X> =
@@ -195,6 +197,7 @@ export function toOption(o: Opt): Option {
   if (o.repeat) option.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), parse(v)]);
   if (o.default !== undefined) option.default(o.default);
   if (o.required) option.makeOptionMandatory();
+  if (o.hidden) option.hideHelp();
   return option;
 }
 

@@ -102,7 +102,7 @@ describe('at a terminal', () => {
 
   it('refresh asks, naming source and target; "no" sends nothing; with --wait progress goes to stderr', async () => {
     const no = session(false);
-    await expect(runRefresh(no.ctx, { project: '9', source: 'prod-1', target: 'uat-1' })).rejects.toThrow(/cancelled/);
+    await expect(runRefresh(no.ctx, { project: '9', source: 'prod-1', target: 'uat-1', wait: false })).rejects.toThrow(/cancelled/);
     expect(no.asked).toEqual(['Overwrite the database of environment uat-1 with a copy of environment prod-1 (project 9)?']);
     expect(emu.count({ family: 'lcs' })).toBe(0);
     const yes = session(true);

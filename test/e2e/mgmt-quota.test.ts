@@ -99,7 +99,7 @@ describe('vx mgmt quota set', () => {
   });
 
   it('a request that ends Invalid exits 1 too', async () => {
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '10', '--yes']);
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '10', '--allow-decrease', '--yes']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ended Invalid: The requested limit 10 is below the current usage of 42/);
   });
@@ -208,7 +208,7 @@ describe('vx mgmt quota set', () => {
   it('the way to follow a request names its subscription (a --subscription the default does not have)', async () => {
     const other = 'b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11';
     e2e.emu.state.mgmt.retryAfter = 30;
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--subscription', other, '--limit', '150', '--yes', '--wait-timeout', '1']);
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--subscription', other, '--limit', '150', '--allow-decrease', '--yes', '--wait-timeout', '1']);
     expect(r.code).toBe(1);
     const id = /follow it with: vx mgmt quota requests get ([0-9a-f-]{36}) --provider Vendor\.Compute --location eastus --subscription b2c4e6f8-1a3c-4e5f-9a7b-2c4d6e8f0a11 --wait\n/.exec(r.stderr)?.[1];
     expect(id).toBeDefined();
@@ -234,7 +234,7 @@ describe('vx mgmt quota set', () => {
   });
 
   it('a 200 to the PATCH means done at once (a decrease above usage)', async () => {
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--yes']);
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '60', '--allow-decrease', '--yes']);
     expect(r.code).toBe(0);
     const done = json(r.stdout);
     // patchComputeQuotaRequest.json's 200: the request path as id, type serviceLimits, an empty message, the quota nested

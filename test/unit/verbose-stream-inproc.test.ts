@@ -35,7 +35,7 @@ describe('--verbose streams', () => {
     const seen: string[] = [];
     let polls = 0;
     let done = false;
-    const running = runInProc(['mgmt', 'health', 'watch', '--interval', '60', '--verbose', '-o', 'ndjson'], {
+    const running = runInProc(['mgmt', 'health', 'watch', '--poll-interval', '60', '--verbose', '-o', 'ndjson'], {
       env: offlineEnv(),
       clock,
       signal: stop.signal,

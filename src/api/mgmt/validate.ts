@@ -44,7 +44,12 @@ export function checkLimit(value: string | undefined, flag = '--limit'): number 
  * value, never a valid entity tag, would only buy a 412 read as "changed by someone else". A value
  * without quotes is quoted; `*` and quoted tags (or lists of them) are sent as given.
  */
-export function checkIfMatch(value: string | undefined): string | undefined {
+export function checkIfMatch(value: string | undefined, force?: boolean): string | undefined {
+  // --force is If-Match: * (as in erp update|delete): whatever the version set holds now
+  if (force) {
+    if (value !== undefined) throw new UsageError('--force sends If-Match: * and --if-match names the ETag; give one of them; nothing was sent');
+    return '*';
+  }
   if (value === undefined) return undefined;
   const v = value.trim();
   if (!v) throw new UsageError('--if-match may not be empty; nothing was sent');

@@ -62,9 +62,10 @@ export function limitRange(q: Quota): string {
   return `from ${from}, no upper bound${typeof now === 'number' ? `; now ${now}` : ''}`;
 }
 
-/** The quota set command that makes the same change without the wizard. */
-export function equivalentCommand(scope: QuotaScope, name: string, limit: number): string {
-  return `vx mgmt quota set ${name} --subscription ${scope.subscription} --provider ${scope.provider} --location ${scope.location} --limit ${limit} --yes`;
+/** The quota set command that makes the same change without the wizard (a lower limit needs --allow-decrease there). */
+export function equivalentCommand(scope: QuotaScope, name: string, limit: number, current?: number): string {
+  const lower = typeof current === 'number' && limit < current ? ' --allow-decrease' : '';
+  return `vx mgmt quota set ${name} --subscription ${scope.subscription} --provider ${scope.provider} --location ${scope.location} --limit ${limit}${lower} --yes`;
 }
 
 /** A 404 about the subscription, not the quota: asking for another quota name cannot help. */

@@ -48,7 +48,7 @@ function updateKeyText(set: ErpSet): string {
 
 export const importOptions = (set: ErpSet) =>
   [
-    opt('--file <path|->', 'the rows: a file, or - for standard input'),
+    opt('-f, --file <path|->', 'the rows: a file, or - for standard input'),
     opt('--format <format>', 'the file format (default: from the file name)', { choices: ['csv', 'ndjson', 'json'] }),
     opt('--update', `change existing records found by ${updateKeyText(set)} (If-Match: the row's @odata.etag or a fresh read)`),
     opt('--skip-invalid', 'send the valid rows when some are invalid (the invalid ones are reported and count as failed)'),
@@ -72,6 +72,7 @@ export const REFRESH_OPTIONS = [
   opt('--source <envId>', 'source environment id (required)', { requiredToRun: true }),
   opt('--target <envId>', 'target environment id, whose database is overwritten (required)', { requiredToRun: true }),
   opt('--wait', 'follow the operation until it completes or fails: a spinner with its state and the time waited at a terminal; the final status on stdout'),
+  opt('--no-wait', 'print the start answer and return without following the operation (the default)'),
   opt('--poll-interval <seconds>', 'seconds between status polls when the service sends no Retry-After (default 15)'),
   opt('--wait-timeout <seconds>', 'with --wait: stop following the operation after this long, saying how to check it (it goes on; exit 1; default 86400, a day)'),
 ] as const;

@@ -38,7 +38,7 @@ const WATCH_COMMAND = command({
   name: 'watch',
   summary: 'poll health events and print each new event and each change once; remembers what it saw in --state',
   options: WATCH,
-  examples: ['vx mgmt health watch --once', 'vx mgmt health watch --type ServiceIssue,PlannedMaintenance --interval 120 --state <file>', 'vx mgmt health watch --once --state <file> --exec ./notify.sh'],
+  examples: ['vx mgmt health watch --once', 'vx mgmt health watch --type ServiceIssue,PlannedMaintenance --poll-interval 120 --state <file>', 'vx mgmt health watch --once --state <file> --exec ./notify.sh'],
   more:
     '\nNews in the order they happened (last update time). At a terminal one line per news, wrapped at\nspaces to its width; otherwise ndjson: one JSON object {change, trackingId, previous, event} a line;\n-o json: one JSON array per poll ([] when nothing is new).\n' +
     'With --exec and --state the state is saved after each news: a kill or `| head` never runs a\ncommand twice for one news. Backs off under 429/5xx; Ctrl-C exits 130 and SIGTERM 143, a running\n--exec stopped (SIGKILL 2 s later), the state saved.\n',

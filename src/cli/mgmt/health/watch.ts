@@ -11,18 +11,21 @@ import { execTimeoutOf, judgeExec, runExec } from './exec.js';
 import { NewsOutput } from './news.js';
 import type { WatchOpts } from './options.js';
 
-function intervalOf(value: string | undefined): number {
+function intervalOf(value: string | undefined, flag: string): number {
   if (value === undefined) return 60;
   const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid --interval "${value}": expected seconds from 1 to 86400; nothing was sent`);
+  if (!value.trim() || !Number.isFinite(n) || n < 1 || n > 86_400) throw new UsageError(`invalid ${flag} "${value}": expected seconds from 1 to 86400; nothing was sent`);
   return n;
 }
 
 export async function run(ctx: Ctx, opts: WatchOpts): Promise<void> {
   const types = parseTypes(opts.type, '--type');
-  const intervalSeconds = intervalOf(opts.interval);
+  // --interval: the old spelling of --poll-interval, the name every command that polls uses
+  const flag = opts.pollInterval === undefined && opts.interval !== undefined ? '--interval' : '--poll-interval';
+  const interval = opts.pollInterval ?? opts.interval;
+  const intervalSeconds = intervalOf(interval, flag);
   // one poll has no interval to wait (and --once ends on a failure rather than backing off)
-  if (opts.once && opts.interval !== undefined) throw new UsageError('--interval has no effect with --once (one poll, then exit); leave one of them out; nothing was sent');
+  if (opts.once && interval !== undefined) throw new UsageError(`${flag} has no effect with --once (one poll, then exit); leave one of them out; nothing was sent`);
   const resource = checkResourceAndSubscription(opts.resource, opts.subscription);
   if (opts.exec !== undefined && !opts.exec.trim()) throw new UsageError('--exec may not be empty; nothing was sent');
   if (opts.execTimeout !== undefined && opts.exec === undefined) throw new UsageError('--exec-timeout applies to --exec commands; give --exec or leave it out; nothing was sent');

@@ -44,7 +44,7 @@ const ONE_QUOTA = () => [
     options: QUOTA_SET,
     examples: [
       'vx mgmt quota set standardDSv3Family --provider Vendor.Compute --location eastus --limit 200',
-      'vx mgmt quota set cores --provider Vendor.Compute --location eastus --limit 64 --yes --no-wait',
+      'vx mgmt quota set cores --provider Vendor.Compute --location eastus --limit 128 --yes --no-wait',
     ],
     more: '\nA request of this quota still running for the same limit is followed, not submitted again (another limit: exit 5).\nExit 1 when the request ends Failed or Invalid; follow an accepted request with `vx mgmt quota requests get <id>`.\n',
     run: async (ctx, opts, name) => (await import('./set.js')).run(ctx, opts, name),

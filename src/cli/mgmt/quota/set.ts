@@ -38,9 +38,15 @@ export async function run(ctx: Ctx, opts: QuotaSetOpts, resourceName: string): P
     await ctx.print(current, { columns: QUOTA_COLUMNS });
     return;
   }
+  // lowering a limit takes room from what runs there: the consent quota apply asks of a manifest
+  // entry (allowDecrease: true) is asked here too, before anything is submitted
+  const lower = typeof p.limit === 'number' && limit < p.limit;
+  if (lower && !opts.allowDecrease) {
+    throw new UsageError(`--limit ${limit} would lower the limit of ${resourceName} in ${scope.location} from ${p.limit}; add --allow-decrease to lower it; nothing was changed`);
+  }
   const change = { scope, resourceName, limit };
   if (await followRunning(ctx, c, change, follow)) return;
   const label = p.name?.localizedValue && p.name.localizedValue !== resourceName ? `${resourceName} (${p.name.localizedValue})` : resourceName;
-  await confirm.ask(`Change the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
+  await confirm.ask(`${lower ? 'Lower' : 'Change'} the limit of ${label} in ${scope.location} from ${p.limit ?? '?'} to ${limit}${p.unit ? ` ${p.unit}` : ''}?`);
   await applyLimit(ctx, c, change, current, follow);
 }

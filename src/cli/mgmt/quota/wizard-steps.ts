@@ -86,13 +86,17 @@ const confirm: Step = async (w) => {
       `  limit         ${q.limit ?? '?'} -> ${w.limit}${q.unit ? ` ${q.unit}` : ''}`,
     ].join('\n'),
   );
+  // lowering a limit takes room from what runs there: said as quota set and quota apply say it
+  // (they need --allow-decrease, allowDecrease: true)
+  const lower = typeof q.limit === 'number' && w.limit! < q.limit;
+  if (lower) ctx.warn(`this LOWERS the limit of ${w.name} by ${q.limit! - w.limit!}, from ${q.limit} to ${w.limit}${typeof q.currentValue === 'number' ? ` (in use now: ${q.currentValue})` : ''}`);
   if (ctx.globals.yes) {
     // -y/--yes skips the confirmation of a change (docs/cli-contract.md), here as in quota set
     say(ctx, '(--yes: submitted without asking)');
     return false;
   }
-  if (!(await ctx.prompter.confirm('Submit this quota change?', false, { back: true }))) {
-    ctx.info(`the same change without the wizard: ${equivalentCommand(scopeOf(w), w.name!, w.limit!)}`);
+  if (!(await ctx.prompter.confirm(lower ? 'Submit this quota change, lowering the limit?' : 'Submit this quota change?', false, { back: true }))) {
+    ctx.info(`the same change without the wizard: ${equivalentCommand(scopeOf(w), w.name!, w.limit!, q.limit)}`);
     throw new UsageError('cancelled; nothing was sent');
   }
   return true;

@@ -41,7 +41,7 @@ function withSubscription(ctx: Ctx, opts: WizardOpts): WizardOpts {
 async function submit(w: Wizard, follow: FollowOptions): Promise<void> {
   const { ctx, c } = w;
   const change = { scope: scopeOf(w), resourceName: w.name!, limit: w.limit! };
-  const same = `the same change without the wizard: ${equivalentCommand(change.scope, change.resourceName, change.limit)}`;
+  const same = `the same change without the wizard: ${equivalentCommand(change.scope, change.resourceName, change.limit, w.quota?.properties?.limit)}`;
   const progress = follow.progress!;
   try {
     // a request of this quota still running: followed for the same limit, exit 5 for another (as quota set)

@@ -8,7 +8,7 @@ import { serviceScope } from './scope.js';
 
 export async function run(ctx: Ctx, opts: VsDeleteOpts, id: string): Promise<void> {
   checkSegment('versionSetId', id, 'version set id');
-  const ifMatch = checkIfMatch(opts.ifMatch);
+  const ifMatch = checkIfMatch(opts.ifMatch, opts.force);
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const confirm = ctx.confirmation();

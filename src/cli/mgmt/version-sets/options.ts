@@ -4,6 +4,9 @@ import { subscription } from '../options.js';
 
 const SCHEMES = ['Segment', 'Query', 'Header'] as const;
 
+/** --force: write whatever the version set holds now (If-Match: *), as erp update|delete --force */
+const FORCE = opt('--force', "send If-Match: * (whatever changed since; the same as --if-match '*')");
+
 export const SERVICE_SCOPE = [
   subscription(true),
   opt('-g, --resource-group <rg>', 'resource group of the API management service (1-90 characters)', { required: true }),
@@ -30,7 +33,7 @@ export const VS_CREATE = [
   opt('--display-name <s>', 'display name (1-100 characters)', { required: true }),
   opt('--scheme <scheme>', schemeHelp, { choices: SCHEMES, required: true }),
   ...fieldsTail(true),
-  opt('--force', 'replace the version set when it exists (asks first; --yes without a terminal)'),
+  opt('--force', 'replace the version set when it exists, whatever it holds (asks first; --yes without a terminal)'),
 ] as const;
 
 export const VS_UPDATE = [
@@ -39,9 +42,10 @@ export const VS_UPDATE = [
   opt('--scheme <scheme>', schemeHelp, { choices: SCHEMES }),
   ...fieldsTail(false),
   opt('--if-match <etag>', 'change the version set only if it still has this ETag (the service answers 412, exit 5, when it changed); default: the ETag of the read'),
+  FORCE,
 ] as const;
 
-export const VS_DELETE = [...SERVICE_SCOPE, opt('--if-match <etag>', "the ETag it must still have (default: the ETag of a fresh read; '*' for any)")] as const;
+export const VS_DELETE = [...SERVICE_SCOPE, opt('--if-match <etag>', "the ETag it must still have (default: the ETag of a fresh read; '*' for any)"), FORCE] as const;
 
 export type ServiceOpts = OptionsOf<typeof SERVICE_SCOPE>;
 export type VsListOpts = OptionsOf<typeof VS_LIST>;

@@ -22,7 +22,7 @@ async function target(c: MgmtClient, scope: ServiceScope, id: string, changes: C
   // the fields not given are kept from a read; --if-match only says which version the change
   // applies to (the service answers 412 when the set has changed since: exit 5)
   const current = await getVersionSet(c, scope, id);
-  if (!current.etag && o.ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> (or '*')`);
+  if (!current.etag && o.ifMatch === undefined) throw new UsageError(`the version set ${id} came without an ETag; pass --if-match <etag> or --force`);
   return { props: updatedProperties(id, current.body.properties, changes, o.schemeGiven), etag: o.ifMatch ?? current.etag! };
 }
 
@@ -32,7 +32,7 @@ export async function run(ctx: Ctx, opts: VsUpdateOpts, id: string): Promise<voi
   if (Object.values(changes).every((v) => v === undefined)) {
     throw new UsageError('nothing to change: give at least one of --display-name, --scheme, --description, --header-name, --query-name; nothing was sent');
   }
-  const ifMatch = checkIfMatch(opts.ifMatch);
+  const ifMatch = checkIfMatch(opts.ifMatch, opts.force);
   const scope = serviceScope(ctx, opts);
   const c = await MgmtClient.open(ctx.http, ctx.config);
   const { props, etag } = await target(c, scope, id, changes, { ifMatch, schemeGiven: opts.scheme !== undefined });
