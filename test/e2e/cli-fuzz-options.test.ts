@@ -16,7 +16,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuid } from '../../src/emulator/erp/seed.js';
-import { CONTRACT_CODES, crashSigns, leafCommands, openLane, ownExitCodes, type Lane, type LeafCommand } from '../helpers/rel.js';
+import { CONTRACT_CODES, crashSigns, leafCommands, openLane, ownExitCodes, type Lane, type LeafCommand } from '../helpers/lanes.js';
 
 const SEED = Number(process.env.VX_REL_FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.VX_REL_FUZZ_RUNS ?? 100);

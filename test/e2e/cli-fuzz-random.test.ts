@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { ownExitCodes } from '../helpers/rel.js';
+import { ownExitCodes } from '../helpers/lanes.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator({ resetEach: false });

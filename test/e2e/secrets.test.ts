@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedGuid } from '../../src/emulator/erp/seed.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { runVxInProc } from '../helpers/inproc.js';
-import { filesUnder, openLane, type Lane } from '../helpers/rel.js';
+import { filesUnder, openLane, type Lane } from '../helpers/lanes.js';
 import { removeDir, tempDir, type RunResult } from '../helpers/vx.js';
 
 const ENV = {

@@ -1,4 +1,4 @@
-// Shared pieces of the reliability tests: the contract's exit codes, the signs of a crash, the
+// Shared pieces of the fuzz and secrets tests: the contract's exit codes, the signs of a crash, the
 // command tree as data, and a lane (emulator + config dir + working dir) that one vx run at a time
 // can use without seeing another run's requests.
 import type { Command, Option } from 'commander';
