@@ -59,8 +59,8 @@ async function both(extra: string[] = [], envExtra: Record<string, string> = {})
   const erp = await runVxInProc(['erp', 'sales-orders', 'list', ...extra], { env: e, configDir });
   return [api, erp];
 }
-function oneLine(r: RunResult, code: number, re: RegExp) {
-  expect(r.stdout).toBe('');
+function oneLine(r: RunResult, code: number, re: RegExp, stdout = '') {
+  expect(r.stdout).toBe(stdout);
   expect(r.stderr.trimEnd()).toMatch(re);
   expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(r.stderr).not.toContain(TOKEN);
@@ -179,7 +179,12 @@ describe('paging attacks', () => {
   it('a nextLink to another host is refused; the token never reaches it', async () => {
     for (const foreign of [`${b.origin}${'/erp'}${LIST}?$skiptoken=2`, `${b.origin.replace('127.0.0.1', 'localhost')}/erp${LIST}`]) {
       a.handler = (_q, res) => json(res, 200, { value: [{ number: 'S-1' }], '@odata.nextLink': foreign });
-      for (const r of await both()) oneLine(r, 1, /^vx: the service's next-page link points at http:\/\/(127\.0\.0\.1|localhost):\d+, not at the configured endpoint http:\/\/127\.0\.0\.1:\d+; refusing to send credentials there$/);
+      const refused = /^vx: the service's next-page link points at http:\/\/(127\.0\.0\.1|localhost):\d+, not at the configured endpoint http:\/\/127\.0\.0\.1:\d+; refusing to send credentials there$/;
+      const [api, erp] = await both();
+      oneLine(api, 1, refused);
+      // erp list streams its pages off a terminal: the first page stays written, the JSON array left
+      // open so that no reader takes it for the whole list (docs/erp.md)
+      oneLine(erp, 1, refused, '[\n  {\n    "number": "S-1"\n  }');
     }
     expect(b.seen).toEqual([]);
   });
@@ -191,7 +196,7 @@ describe('paging attacks', () => {
     };
     const [api, erp] = await both();
     oneLine(api, 1, /^vx: the service returned a next-page link that was already followed \(.*\); stopping to avoid an endless loop$/);
-    oneLine(erp, 1, /already followed/);
+    oneLine(erp, 1, /already followed/, '[\n  {\n    "number": "a"\n  },\n  {\n    "number": "b"\n  }');
     expect(a.seen.length).toBeLessThanOrEqual(4);
   });
 
