@@ -2,6 +2,7 @@
 // whose outcome it could not learn are left alone, looked up (--check-unknown) or sent again
 // (--resend-unknown); every outcome is journaled as it is learned, so a rerun goes on from there.
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import { capYoungGeneration, limitHeapGrowth } from '../../core/heap.js';
 import type { Http } from '../../core/http/index.js';
 import { readAllBytes } from '../../core/input.js';
 import { BATCH_MAX_OPERATIONS, MAX_REQUEST_MS, REQUEST_MARGIN_MS, type ErpSet } from '../../model/erp/index.js';
@@ -22,6 +23,12 @@ export interface ImportRun {
   bulk: BulkOptions;
 }
 
+/** From this many rows on, an import is a long run that keeps V8's heap close to what it holds (core/heap.ts). */
+const LONG_RUN_ROWS = 10_000;
+const LONG_RUN_BYTES = 4 << 20;
+const YOUNG_GENERATION_MB = 4;
+const HEAP_GROWTH_PERCENT = 30;
+
 /** What becomes of the rows an earlier run sent without learning their outcome. */
 export type UnknownPolicy = 'leave' | 'check' | 'resend';
 
@@ -30,6 +37,9 @@ export async function readImportFile(set: ErpSet, mode: RowMode, file: string | 
   if (!file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const kind = formatOf(file, format);
   const { name, bytes } = await readAllBytes(file, stdin);
+  // a large input is a long run from the start: its rows are all built once to be checked, then
+  // again as they are sent, and V8's heap is kept close to what the run holds (core/heap.ts)
+  if (bytes.length >= LONG_RUN_BYTES) limitHeapGrowth(HEAP_GROWTH_PERCENT);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -243,8 +253,12 @@ async function sendUpdates(r: ImportRun, rows: readonly Row[], out: Outcomes): P
 async function sendCreates(r: ImportRun, rows: Iterable<Row>, out: Outcomes): Promise<void> {
   const url = r.client.collectionUrl(r.set);
   // (read as the batches are made: only the rows in flight are held)
+  let n = 0;
   function* items(): Generator<BulkItem> {
     for (const x of rows) {
+      // a long run keeps V8's heap close to what it holds: the rows in flight outlive a young
+      // collection or two and are promoted, and the old generation would grow to several times them
+      if (++n % 1000 === 0 && n >= LONG_RUN_ROWS && capYoungGeneration(YOUNG_GENERATION_MB)) limitHeapGrowth(HEAP_GROWTH_PERCENT);
       out.byRow.set(x.row, x);
       yield { row: x.row, op: { method: 'POST', url, body: x.body } };
     }

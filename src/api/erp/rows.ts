@@ -4,12 +4,16 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
+import { capYoungGeneration } from '../../core/heap.js';
 import { csvUnguard } from '../../core/output/index.js';
 import { isExactNumber, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
+
+/** the young generation a long scan keeps (MB per semi-space) */
+const YOUNG_GENERATION_MB = 4;
 export type RowMode = 'create' | 'update';
 
 export interface Row {
@@ -416,9 +420,12 @@ export function collect(set: ErpSet, mode: RowMode, scan: () => Iterator<Row | R
   const rows: Row[] = [];
   const problems: RowProblem[] = [];
   const it = scan();
+  let n = 0;
   for (let x = it.next(); !x.done; x = it.next()) {
     if (!isRow(x.value)) problems.push(x.value);
     else if (keep) rows.push(x.value);
+    // (a long scan whose rows are dropped keeps V8's young generation small: core/heap.ts)
+    else if (++n % 1000 === 0) capYoungGeneration(YOUNG_GENERATION_MB);
   }
   const { total, ignored } = info;
   return { rows: keep ? onePerRecord(set, mode, rows, problems) : rescanned(scan), problems, total, ignored };
