@@ -328,6 +328,10 @@ describe('auth status, logout and token', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const rows = JSON.parse(r.stdout);
     expect(rows.filter((x: any) => x.service === 'erp' || x.service === 'lcs').map((x: any) => x.check)).toEqual(['ok (HTTP 200)', 'ok (HTTP 200)']);
+    // renewed by the check: signed in again, until the new expiry
+    const erp = rows.find((x: any) => x.service === 'erp');
+    expect(erp.status).toBe('signed in');
+    expect(Date.parse(erp.expiresAt)).toBeGreaterThan(Date.now());
     expect(t.emu.count({ family: 'auth', method: 'POST' })).toBe(1);
   });
 

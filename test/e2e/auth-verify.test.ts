@@ -79,7 +79,9 @@ describe('auth status --check', () => {
     await t.run(['auth', 'login', '--service', 'mgmt', '--with-token'], { input: DEFAULT_TOKEN });
     const r = await t.run(['auth', 'status', '--check', '-o', 'json']);
     expect(r.code).toBe(3);
-    const rows = JSON.parse(r.stdout) as { service: string; check: string }[];
+    const rows = JSON.parse(r.stdout) as { service: string; status: string; check: string }[];
+    // the status agrees with the check (it said "signed in" beside "refused (HTTP 401)")
+    expect(Object.fromEntries(rows.map((x) => [x.service, x.status]))).toEqual({ translator: 'signed in', erp: 'refused', lcs: 'refused', mgmt: 'signed in' });
     expect(Object.fromEntries(rows.map((x) => [x.service, x.check]))).toEqual({
       translator: 'ok (HTTP 200)',
       erp: expect.stringMatching(/^refused \(HTTP 401 \S+\)$/),

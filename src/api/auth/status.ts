@@ -12,7 +12,8 @@ import { answered, verifyCredential } from './verify.js';
 
 export interface StatusRow {
   service: ServiceName;
-  status: 'signed in' | 'expired' | 'not signed in';
+  /** with --check, what the check found: 'refused' when the service refused the credential */
+  status: 'signed in' | 'expired' | 'not signed in' | 'refused';
   method: string | null;
   expiresAt: string | null;
   renewable: boolean;
@@ -59,7 +60,8 @@ export function statusRows(config: Config, services: readonly ServiceName[]): St
 }
 
 /**
- * `status --check`: each credential tried with its family's probe. Returns the first failure that
+ * `status --check`: each credential tried with its family's probe; the row's status follows what
+ * the check found. Returns the first failure that
  * was not an answer (no connection, a timeout, a 5xx), to end with after the table is printed.
  */
 export async function checkRows(config: Config, http: Http, rows: StatusRow[]): Promise<unknown> {
@@ -70,6 +72,10 @@ export async function checkRows(config: Config, http: Http, rows: StatusRow[]): 
       try {
         const v = await verifyCredential(http, config, row.service, await credential(config, row.service, http));
         row.check = v.accepted ? `ok (${answered(v)})` : `refused (${answered(v)})`;
+        // the status says what the check found: a refused credential is not "signed in", and an
+        // expired sign-in the check renewed is signed in again, until its new expiry
+        if (!v.accepted) row.status = 'refused';
+        else if (row.status === 'expired') Object.assign(row, statusRows(config, [row.service])[0], { check: row.check });
       } catch (e) {
         row.check = `not checked: ${isVxError(e) ? e.message : String(e)}`;
         failure ??= e;
