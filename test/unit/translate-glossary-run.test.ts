@@ -39,6 +39,17 @@ describe('vx translate --glossary', () => {
     expect(calls()).toEqual([{ to: 'de,fr', texts: ['Good night'] }]);
   });
 
+  it('--dry-run prints the requests as the run sends them: one per target, the markup in; nothing sent', async () => {
+    const r = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--glossary', glossary, '--dry-run', 'Your account statement', 'Hi']);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as { url: string; body: { Text: string }[] }[];
+    expect(plan.map((p) => [new URL(p.url).searchParams.getAll('to').join(','), p.body.map((b) => b.Text)])).toEqual([
+      ['de', ['Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>', 'Hi']],
+      ['fr', ['Your <mstrans:dictionary translation="relevé de compte">account statement</mstrans:dictionary>', 'Hi']],
+    ]);
+    expect(e2e.emu.state.translator.calls).toEqual([]);
+  });
+
   it('needs --from (exit 2 saying why, nothing sent); the setting names the glossary; a bad file is one line', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--glossary', glossary, 'account statement']);
     expect(r.code).toBe(2);
