@@ -108,16 +108,14 @@ describe('the examples of README.md and docs/', () => {
     emu = await startEmulator({ port: 0 });
     dir = tempDir('vx-docs-');
     scratch(dir);
-    // PATH: `emulator exec` runs the `vx` of PATH, the shim to the built bin/vx.js
-    env = { ...emu.env(), VX_CONFIG_DIR: join(dir, '.config'), NO_COLOR: '1', TOKEN: 'emulator-token', COMPANY: emu.env().VX_ERP_COMPANY!, HOME: dir, PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    // PATH: `emulator exec` runs the `vx` of PATH, the shim to the built bin/vx.js; no floor of 1 s
+    // between status reads (core/poll.ts: a knob for tests), in-process and spawned alike
+    env = { ...emu.env(), VX_CONFIG_DIR: join(dir, '.config'), NO_COLOR: '1', VX_POLL_FLOOR_MS: '5', TOKEN: 'emulator-token', COMPANY: emu.env().VX_ERP_COMPANY!, HOME: dir, PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}` };
     process.chdir(dir);
-    // no floor of 1 s between those reads either (core/poll.ts: a knob for tests)
-    process.env.VX_POLL_FLOOR_MS = '5';
   });
 
   afterAll(async () => {
     process.chdir(home);
-    delete process.env.VX_POLL_FLOOR_MS;
     await emu?.close();
     if (dir) removeDir(dir);
   });
