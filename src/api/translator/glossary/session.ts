@@ -74,11 +74,25 @@ export class GlossaryRun {
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
   weigh(texts: readonly string[], to: readonly string[]): number {
     let n = 0;
+    const per = new Map<number, string[]>();
     for (const t of to) {
       const k = this.index(t);
-      for (const text of texts) n += countChars(k < 0 ? text : this.sent(text, k));
+      const sent = k < 0 ? texts : texts.map((text) => this.sent(text, k));
+      if (k >= 0) per.set(k, sent as string[]);
+      for (const text of sent) n += countChars(text);
     }
+    // (the request of these texts is made next, at once: it takes them from here)
+    this.weighed = { texts, per };
     return n;
+  }
+
+  /** the texts of the batch weighed last as sent to each target (its request is made right after) */
+  private weighed?: { texts: readonly string[]; per: Map<number, string[]> };
+
+  /** `texts` as sent to target `k` */
+  sentAll(texts: readonly string[], k: number): string[] {
+    const w = this.weighed;
+    return (w?.texts === texts && w.per.get(k)) || texts.map((t) => this.sent(t, k));
   }
 
   /** The characters a text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
@@ -149,7 +163,7 @@ export class GlossaryClient {
 
   /** each target's texts (undefined when no text carries markup) */
   private marked(texts: readonly string[]): string[][] | undefined {
-    const per = this.targets.map((k) => texts.map((t) => this.run.sent(t, k)));
+    const per = this.targets.map((k) => this.run.sentAll(texts, k));
     return per.some((m) => m.some((s, i) => s !== texts[i])) ? per : undefined;
   }
 
