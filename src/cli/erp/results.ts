@@ -125,16 +125,23 @@ export class Results implements ResultLog {
     }
   }
 
-  /** The spooled results in row order, a thousand at a time: what the whole list renders in `format`. */
+  /**
+   * The spooled results in row order, a hundred at a time: what the whole list renders in
+   * `format`, with a turn of the event loop every 10,000: the texts written to a file or a pipe
+   * become buffers that are let go only there (a million results written without a pause took
+   * the run from 135 MB to 270 MB in its last seconds).
+   */
   private async writeSpooled(format: Format): Promise<void> {
     const renderer = new StreamRenderer(format, { columns: this.columns });
     const sink = this.ctx.stdoutSink(format);
     let chunk: unknown[] = [];
+    let chunks = 0;
     for (const line of this.spool!.lines()) {
       chunk.push(JSON.parse(line));
-      if (chunk.length < 1000) continue;
+      if (chunk.length < 100) continue;
       await sink.write(renderer.items(chunk));
       chunk = [];
+      if (++chunks % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await sink.write(renderer.items(chunk) + renderer.end());
   }
