@@ -10,8 +10,9 @@
 //   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
 //   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -192,9 +193,31 @@ await build({
   logLevel: 'warning',
 });
 
-// The code cache of main.cjs, made by running the root help once so that what every start needs
-// is compiled into it. A cache from another Node version is rejected by V8 and ignored.
-execFileSync(process.execPath, [join(root, 'bin', 'vx.js'), '--help'], {
-  env: { ...process.env, VX_WRITE_CODE_CACHE: '1' },
-  stdio: 'ignore',
-});
+// The code cache of main.cjs, made by running one whole command that sends a request, so that what
+// a command's start, its request and its output need (the tree, the config, the HTTP transport,
+// the renderer) is compiled into it: `vx mgmt quota get` against the emulator on loopback, the
+// cheapest command of that kind and the one scripts call in loops. Whatever that run does not
+// compile (the root help's formatting, another command's adapter) is compiled on first use, as
+// without a cache. A cache from another Node version is rejected by V8 and ignored.
+await writeCodeCache();
+
+async function writeCodeCache() {
+  const { startEmulator } = (await import(pathToFileURL(join(dist, 'vendor', 'emulator.js')).href)).__vxNs;
+  const emu = await startEmulator({ port: 0 });
+  const configDir = mkdtempSync(join(tmpdir(), 'vx-build-'));
+  try {
+    // the user's own VX_* settings (a profile, an output format) stay out of the run
+    const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VX_')));
+    const env = { ...own, ...emu.env(), VX_CONFIG_DIR: configDir, VX_WRITE_CODE_CACHE: '1' };
+    const args = [join(root, 'bin', 'vx.js'), 'mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'json'];
+    const code = await new Promise((done, fail) => {
+      const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+      child.on('error', fail);
+      child.on('close', done);
+    });
+    if (code !== 0) throw new Error(`the run that writes dist/main.cjs.cache exited ${code}`);
+  } finally {
+    await emu.close();
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
