@@ -193,12 +193,12 @@ await build({
   logLevel: 'warning',
 });
 
-// The code cache of main.cjs, made by running one whole command that sends a request, so that what
-// a command's start, its request and its output need (the tree, the config, the HTTP transport,
-// the renderer) is compiled into it: `vx mgmt quota get` against the emulator on loopback, the
-// cheapest command of that kind and the one scripts call in loops. Whatever that run does not
-// compile (the root help's formatting, another command's adapter) is compiled on first use, as
-// without a cache. A cache from another Node version is rejected by V8 and ignored.
+// The code cache of main.cjs, made in one process that runs the root help and then one whole command
+// that sends a request (`vx mgmt quota get` against the emulator on loopback, the cheapest command
+// of that kind and the one scripts call in loops), so that the tree, the help, the config, the HTTP
+// transport and the renderer come compiled. Whatever those runs do not compile (another command's
+// adapter) is compiled on first use, as without a cache. A cache from another Node version is
+// rejected by V8 and ignored.
 await writeCodeCache();
 
 async function writeCodeCache() {
@@ -208,10 +208,10 @@ async function writeCodeCache() {
   try {
     // the user's own VX_* settings (a profile, an output format) stay out of the run
     const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VX_')));
-    const env = { ...own, ...emu.env(), VX_CONFIG_DIR: configDir, VX_WRITE_CODE_CACHE: '1' };
-    const args = [join(root, 'bin', 'vx.js'), 'mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'json'];
+    const lines = [['--help'], ['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'json']];
+    const env = { ...own, ...emu.env(), VX_CONFIG_DIR: configDir, VX_WRITE_CODE_CACHE: JSON.stringify(lines) };
     const code = await new Promise((done, fail) => {
-      const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [join(root, 'bin', 'vx.js')], { env, stdio: 'ignore' });
       child.on('error', fail);
       child.on('close', done);
     });

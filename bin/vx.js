@@ -41,10 +41,27 @@ try {
   cachedData = undefined;
 }
 const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
-const entry = new Module(file, module);
-entry.filename = file;
-entry.paths = Module._nodeModulePaths(dirname(file));
-if (process.env.VX_WRITE_CODE_CACHE === '1') {
-  process.once('exit', () => writeFileSync(`${file}.cache`, script.createCachedData()));
+function start() {
+  const entry = new Module(file, module);
+  entry.filename = file;
+  entry.paths = Module._nodeModulePaths(dirname(file));
+  script.runInThisContext().call(entry.exports, entry.exports, Module.createRequire(file), entry, file, dirname(file));
 }
-script.runInThisContext().call(entry.exports, entry.exports, Module.createRequire(file), entry, file, dirname(file));
+if (process.env.VX_WRITE_CODE_CACHE) {
+  // The build: run each command line of VX_WRITE_CODE_CACHE (a JSON array of argument arrays) in
+  // turn from this one compiled script, then write the cache of everything they compiled. Each
+  // run ends in process.exit(), which starts the next one instead.
+  const lines = JSON.parse(process.env.VX_WRITE_CODE_CACHE);
+  const exit = process.exit;
+  let failed = 0;
+  process.exit = (code) => {
+    if (code) failed = code;
+    if (lines.length === 0) {
+      writeFileSync(`${file}.cache`, script.createCachedData());
+      exit(failed);
+    }
+    process.argv = [process.argv[0], process.argv[1], ...lines.shift()];
+    setImmediate(start);
+  };
+  process.exit(0);
+} else start();
