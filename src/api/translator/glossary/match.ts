@@ -89,13 +89,32 @@ interface Indexed {
 /** a trie of the terms by UTF-16 unit: a text is walked from each position only as far as some term goes */
 interface Node {
   next: Map<number, Node>;
+  /** the only unit that may follow (-1 when none or several): most of a term's length is such a chain, walked without a map lookup */
+  one: number;
+  oneNext?: Node;
   /** the terms that end here */
   terms?: Indexed[];
 }
 
+const newNode = (): Node => ({ next: new Map(), one: -1 });
+
+/** The node after `node` by the unit `c`. */
+function step(node: Node, c: number): Node | undefined {
+  return node.one >= 0 ? (node.one === c ? node.oneNext : undefined) : node.next.get(c);
+}
+
+/** Marks each node that one unit only may follow (see Node.one). */
+function chain(root: Node): void {
+  const todo = [root];
+  for (let node = todo.pop(); node; node = todo.pop()) {
+    if (node.next.size === 1) [[node.one, node.oneNext]] = node.next;
+    todo.push(...node.next.values());
+  }
+}
+
 /** Finds a table's terms in texts (see the top of this file). */
 export class TermMatcher {
-  private readonly root: Node = { next: new Map() };
+  private readonly root: Node = newNode();
   /**
    * per UTF-16 unit: 1 when a term starts with it, 2 when one of those needs no word boundary
    * before it (CJK, punctuation): most positions of a text are passed over on one look
@@ -114,11 +133,12 @@ export class TermMatcher {
       for (let i = 0; i < t.length; i++) {
         const c = t.charCodeAt(i);
         let n = node.next.get(c);
-        if (!n) node.next.set(c, (n = { next: new Map() }));
+        if (!n) node.next.set(c, (n = newNode()));
         node = n;
       }
       (node.terms ??= []).push(item);
     }
+    chain(this.root);
   }
 
   get size(): number {
@@ -174,7 +194,7 @@ export class TermMatcher {
             hits.push({ start: i, end: j, entry: x.entry });
           }
         }
-        node = j < to ? node.next.get(text.charCodeAt(j)) : undefined;
+        node = j < to ? step(node, text.charCodeAt(j)) : undefined;
       }
     }
   }

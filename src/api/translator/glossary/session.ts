@@ -6,6 +6,7 @@
 import { countChars, LIMITS, type TranslateResult } from '../../../model/translator.js';
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
+import { Recent } from './recent.js';
 import { appliedTerms, markText, missingTerms, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
@@ -13,8 +14,15 @@ type Pace = HttpRequest['pace'];
 
 const NOTHING: Found = Object.freeze({ hits: Object.freeze([]) });
 
-/** texts whose terms are kept found, per generation (a text is found, weighed, sent and checked within a few batches) */
-const CACHE = 16_384;
+/** texts whose terms are kept found (a text is found, weighed, sent and checked within a few batches; finding one again is cheap) */
+const CACHE = 32_768;
+
+/** the texts measured lately that weighing, requests and checks find by their order (2^14) */
+const RECENT_BITS = 14;
+
+/** the readers of the texts measured lately, each where it last stopped */
+const WEIGH = 0;
+const CHECK = 1;
 
 /** a text's terms, and the text as sent to each target (found once) */
 interface Found {
@@ -23,10 +31,14 @@ interface Found {
 }
 
 export class GlossaryRun {
-  /** the newest texts, and the generation before (a text is found again only once both let it go) */
+  /** the texts found lately: emptied when full (one lookup a text; a text let go is found again, as it was) */
   private cache = new Map<string, Found>();
-  private older = new Map<string, Found>();
   private readonly lower: string[];
+  /** the target indexes of the `to` array resolved last (each batch passes the same one) */
+  private lastTo?: { to: readonly string[]; ks: number[] };
+  /** the texts measured lately, in order, and where each reader of them last stopped */
+  private readonly recent = new Recent<Found>(RECENT_BITS);
+  private readonly cursors = [0, 0];
 
   constructor(
     readonly matcher: TermMatcher,
@@ -38,20 +50,31 @@ export class GlossaryRun {
     this.lower = to.map((t) => t.toLowerCase());
   }
 
-  private found(text: string): Found {
+  /** a text's terms: from the texts measured lately when `reader` finds it there, else the cache, else found now */
+  private found(text: string, reader?: number): Found {
+    if (reader !== undefined) {
+      const p = this.recent.locate(text, this.cursors[reader]);
+      if (p >= 0) {
+        this.cursors[reader] = p + 1;
+        return this.recent.at(p);
+      }
+    }
     let f = this.cache.get(text);
     if (f) return f;
-    f = this.older.get(text);
-    if (!f) {
-      const hits = this.matcher.find(text, this.html);
-      f = hits.length ? { hits } : NOTHING;
-    }
-    if (this.cache.size >= CACHE) {
-      this.older = this.cache;
-      this.cache = new Map();
-    }
+    const hits = this.matcher.find(text, this.html);
+    f = hits.length ? { hits } : NOTHING;
+    if (this.cache.size >= CACHE) this.cache.clear();
     this.cache.set(text, f);
     return f;
+  }
+
+  /** the run's target index of each of `to` (-1 when not one of them) */
+  private indexes(to: readonly string[]): number[] {
+    const last = this.lastTo;
+    if (last?.to === to) return last.ks;
+    const ks = to.map((t) => this.index(t));
+    this.lastTo = { to, ks };
+    return ks;
   }
 
   /** The occurrences of terms in a text. */
@@ -61,7 +84,10 @@ export class GlossaryRun {
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
   sent(text: string, k: number): string {
-    const f = this.found(text);
+    return this.sentOf(text, this.found(text), k);
+  }
+
+  private sentOf(text: string, f: Found, k: number): string {
     if (!f.hits.length) return text;
     const sent = (f.sent ??= []);
     if (sent[k] === undefined) {
@@ -75,9 +101,10 @@ export class GlossaryRun {
   weigh(texts: readonly string[], to: readonly string[]): number {
     let n = 0;
     const per = new Map<number, string[]>();
-    for (const t of to) {
-      const k = this.index(t);
-      const sent = k < 0 ? texts : texts.map((text) => this.sent(text, k));
+    const ks = this.indexes(to);
+    const found = ks.some((k) => k >= 0) ? texts.map((text) => this.found(text, WEIGH)) : [];
+    for (const k of ks) {
+      const sent = k < 0 ? texts : texts.map((text, i) => this.sentOf(text, found[i], k));
       if (k >= 0) per.set(k, sent as string[]);
       for (const text of sent) n += countChars(text);
     }
@@ -97,12 +124,13 @@ export class GlossaryRun {
 
   /** The characters a text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
   measure(text: string, to: readonly string[]): number {
-    if (!this.hits(text).length) return countChars(text);
+    // (each text of a stream is measured once, as it is batched: its terms are found here and kept in order)
+    const hits = this.matcher.find(text, this.html);
+    const f = hits.length ? { hits } : NOTHING;
+    this.recent.add(text, f);
+    if (!f.hits.length) return countChars(text);
     let n = 0;
-    for (const t of to) {
-      const k = this.index(t);
-      n = Math.max(n, countChars(k < 0 ? text : this.sent(text, k)));
-    }
+    for (const k of this.indexes(to)) n = Math.max(n, countChars(k < 0 ? text : this.sentOf(text, f, k)));
     return n;
   }
 
@@ -137,7 +165,7 @@ export class GlossaryRun {
 
   /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
   problems(text: string, result: TranslateResult): string[] {
-    const hits = this.hits(text);
+    const hits = this.found(text, CHECK).hits;
     if (!hits.length) return [];
     return (result.translations ?? []).flatMap((t, k) => (typeof t?.text === 'string' ? missingTerms(hits, k, t.text).map((p) => `${this.to[k]}: ${p}`) : []));
   }
