@@ -76,7 +76,9 @@ export class MeteredSender {
   affordable(texts: readonly string[]): number {
     const { budget, weigh } = this.opts;
     if (!weigh) return affordable(texts, this.opts.targets, budget, this.spent);
-    const left = budget === undefined ? Infinity : budget - this.spent;
+    // (without a budget every batch fits: the request weighs it once, when it is charged)
+    if (budget === undefined) return texts.length;
+    const left = budget - this.spent;
     if (weigh(texts) <= left) return texts.length;
     // a glossary's markup is weighed per request: the longest prefix that fits, found by halving
     let lo = 0;

@@ -245,11 +245,12 @@ export function stripMarkup(text: string, html: boolean): string {
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */
 export function missingTerms(hits: readonly Hit[], k: number, translation: string): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
+  // (a term found twice is said once; most texts hold one term, and need no set)
+  const seen = hits.length > 1 ? new Set<string>() : undefined;
   for (const h of hits) {
     const tr = h.entry.to[k];
-    if (tr === undefined || seen.has(h.entry.term)) continue;
-    seen.add(h.entry.term);
+    if (tr === undefined || seen?.has(h.entry.term)) continue;
+    seen?.add(h.entry.term);
     if (!translation.includes(tr) && !translation.includes(escapeHtml(tr))) out.push(`the term ${JSON.stringify(h.entry.term)} is not translated as ${JSON.stringify(tr)}`);
   }
   return out;

@@ -167,7 +167,13 @@ export class GlossaryRun {
   problems(text: string, result: TranslateResult): string[] {
     const hits = this.found(text, CHECK).hits;
     if (!hits.length) return [];
-    return (result.translations ?? []).flatMap((t, k) => (typeof t?.text === 'string' ? missingTerms(hits, k, t.text).map((p) => `${this.to[k]}: ${p}`) : []));
+    const out: string[] = [];
+    const ts = result.translations ?? [];
+    for (let k = 0; k < ts.length; k++) {
+      const t = ts[k];
+      if (typeof t?.text === 'string') for (const p of missingTerms(hits, k, t.text)) out.push(`${this.to[k]}: ${p}`);
+    }
+    return out;
   }
 
   /** The client of the run around the translator's (its `forTargets` too). */
