@@ -213,6 +213,15 @@ function longestFirst(hits: readonly Hit[]): Hit[] {
   return taken.sort((a, b) => a.start - b.start);
 }
 
+/** each entry's dictionary element per target, made once (a hit is the term itself: matching is exact) */
+const ELEMENTS = new WeakMap<TermEntry, string[]>();
+
+function elementOf(entry: TermEntry, k: number, tr: string): string {
+  let els = ELEMENTS.get(entry);
+  if (!els) ELEMENTS.set(entry, (els = []));
+  return (els[k] ??= dictionaryEntry(entry.term, tr));
+}
+
 /** `text` with each hit that has a translation into target `k` wrapped in the dictionary markup; undefined when none has. */
 export function markText(text: string, hits: readonly Hit[], k: number): string | undefined {
   let out = '';
@@ -220,7 +229,7 @@ export function markText(text: string, hits: readonly Hit[], k: number): string 
   for (const h of hits) {
     const tr = h.entry.to[k];
     if (tr === undefined) continue;
-    out += text.slice(last, h.start) + dictionaryEntry(text.slice(h.start, h.end), tr);
+    out += text.slice(last, h.start) + elementOf(h.entry, k, tr);
     last = h.end;
   }
   return last === 0 ? undefined : out + text.slice(last);
@@ -239,7 +248,7 @@ export function appliedTerms(hits: readonly Hit[], k: number): string | undefine
 /** A translation with any dictionary element the service left in it replaced by its translation (the markup never reaches the output). */
 export function stripMarkup(text: string, html: boolean): string {
   if (!text.includes('<mstrans:dictionary')) return text;
-  return text.replace(DICTIONARY_ENTRY, (_, tr: string) => (html ? tr : decodeAttribute(tr)));
+  return text.replace(DICTIONARY_ENTRY, (_, tr: string) => (html || !tr.includes('&') ? tr : decodeAttribute(tr)));
 }
 
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */
