@@ -92,11 +92,17 @@ interface Node {
   /** the only unit that may follow (-1 when none or several): most of a term's length is such a chain, walked without a map lookup */
   one: number;
   oneNext?: Node;
+  /**
+   * the units that must follow, when nothing ends and nothing branches until after them (''
+   * when not so), and the node after them: a term's tail is compared at once, not walked
+   */
+  tail: string;
+  tailEnd?: Node;
   /** the terms that end here */
   terms?: Indexed[];
 }
 
-const newNode = (): Node => ({ next: new Map(), one: -1 });
+const newNode = (): Node => ({ next: new Map(), one: -1, tail: '' });
 
 /** The node after `node` by the unit `c`. */
 function step(node: Node, c: number): Node | undefined {
@@ -109,6 +115,23 @@ function chain(root: Node): void {
   for (let node = todo.pop(); node; node = todo.pop()) {
     if (node.next.size === 1) [[node.one, node.oneNext]] = node.next;
     todo.push(...node.next.values());
+  }
+  const chains = [root];
+  for (let node = chains.pop(); node; node = chains.pop()) {
+    let end = node.oneNext;
+    let tail = '';
+    if (end) {
+      tail = String.fromCharCode(node.one);
+      while (!end.terms && end.oneNext) {
+        tail += String.fromCharCode(end.one);
+        end = end.oneNext;
+      }
+    }
+    if (tail.length > 1) {
+      node.tail = tail;
+      node.tailEnd = end;
+    }
+    chains.push(...node.next.values());
   }
 }
 
@@ -194,7 +217,12 @@ export class TermMatcher {
             hits.push({ start: i, end: j, entry: x.entry });
           }
         }
-        node = j < to ? step(node, text.charCodeAt(j)) : undefined;
+        if (node.tail) {
+          // (the loop's j++ then stands after the tail)
+          const t = node.tail;
+          node = j + t.length <= to && text.startsWith(t, j) ? node.tailEnd : undefined;
+          j += t.length - 1;
+        } else node = j < to ? step(node, text.charCodeAt(j)) : undefined;
       }
     }
   }
