@@ -3,8 +3,9 @@
 import { InterruptedError } from '../../core/errors.js';
 import type { Http } from '../../core/http/index.js';
 import type { ActionDef, ErpSet } from '../../model/erp/index.js';
+import { beforeCreating, createdAfter, type CreatingPlan } from './created.js';
 import type { BatchClient, BatchOp } from './batch.js';
-import { checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultLog } from './bulk.js';
+import { checkCommand, getCommand, idFields, lookup, lookupItems, resultOf, runBatches, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
 import { odataQuery, type ErpClient, type ListQuery } from './client.js';
 import type { Target } from './select.js';
 
@@ -61,15 +62,69 @@ async function readEtags(r: BulkRun, list: Target[], results: ResultLog): Promis
 }
 
 /**
+ * An action that creates a record its answer does not carry (a quote's makeOrder): the records of
+ * the target set holding each source's values are read before, and after the run the one new
+ * record of each is its result (those made by the other records of the run set aside).
+ */
+class MadeRecords {
+  private readonly plans = new Map<number, CreatingPlan>();
+  private readonly held: RowResult[] = [];
+
+  constructor(private readonly r: BulkRun) {}
+
+  get active(): boolean {
+    return this.r.action !== 'delete' && this.r.action.creates !== undefined;
+  }
+
+  async prepare(list: readonly Target[]): Promise<void> {
+    const creates = (this.r.action as ActionDef).creates!;
+    const keyField = this.r.set.humanKey;
+    for (const t of list) {
+      const plan = await beforeCreating(this.r.client, this.r.set, creates, t.id);
+      this.plans.set(t.row, plan);
+      // (a record listed by its id is named by its own key, read here, as one chosen by a filter is)
+      const key = keyField !== undefined ? plan.source[keyField] : undefined;
+      if (t.key === undefined && typeof key === 'string' && key) t.key = key;
+    }
+  }
+
+  /** Keeps a result that succeeded until its record is found; true when kept. */
+  hold(x: RowResult): boolean {
+    if (x.status !== 'done' || !this.plans.has(x.row)) return false;
+    this.held.push(x);
+    return true;
+  }
+
+  /** The held results, each with the record it made (or why it could not be told; not looked for after Ctrl-C). */
+  async release(results: ResultLog, look: boolean): Promise<void> {
+    const taken = new Set<string>();
+    for (const x of this.held.sort((a, b) => a.row - b.row)) {
+      if (look) {
+        const c = await createdAfter(this.r.client, this.plans.get(x.row)!, taken);
+        const key = c.set.humanKey !== undefined ? c.record?.[c.set.humanKey] : undefined;
+        if (c.record) taken.add(String(c.record.id));
+        if (c.record) x.made = { id: String(c.record.id), ...(typeof key === 'string' && key ? { key } : {}) };
+        else x.message = `which ${c.set.singular} it made could not be told (${c.candidates} new records hold its values): list them with: ${c.look}`;
+      }
+      results.add(x);
+    }
+    this.held.length = 0;
+    results.flush();
+  }
+}
+
+/**
  * Runs the operation on every record, `results` getting one result per record as batches come
  * back. Ctrl-C ends the run with what was learned (`interrupted`); `checks` are the commands that
  * tell whether the operations with an unknown outcome took effect.
  */
 export async function runBulkAction(r: BulkRun, list: Target[], results: ResultLog): Promise<{ interrupted?: InterruptedError; checks: string[] }> {
   const byRow = new Map(list.map((t) => [t.row, t]));
+  const made = new MadeRecords(r);
   let interrupted: InterruptedError | undefined;
   try {
     await readEtags(r, list, results);
+    if (made.active) await made.prepare(list);
     const reported = new Set(results.kept.map((x) => x.row));
     const items: BulkItem[] = [];
     for (const t of list) if ((r.action !== 'delete' || r.force || t.etag) && !reported.has(t.row)) items.push({ row: t.row, op: opFor(r, t, r.force ? '*' : t.etag!) });
@@ -78,7 +133,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
         const t = byRow.get(c.row)!;
         const x = resultOf(c.row, res[i], r.action === 'delete' ? 'deleted' : 'done', no, undefined, { id: t.id, ...(t.key ? { key: t.key } : {}) });
         if (x.status === 'unknown') x.check = getCommand(r.set, t.id);
-        results.add(x);
+        if (!made.hold(x)) results.add(x);
       });
       results.flush();
     });
@@ -86,6 +141,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
     if (!(e instanceof InterruptedError)) throw e;
     interrupted = e;
   }
+  await made.release(results, !interrupted);
   const unknown = results.kept.filter((x) => x.status === 'unknown').map((x) => x.id!);
   const checks = unknown.length ? [checkCommand(r.set, 'id', unknown)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
   return { interrupted, checks };

@@ -28,6 +28,8 @@ export interface RowResult {
   batch?: number;
   /** a command that tells whether an unknown outcome took effect */
   check?: string;
+  /** the record the action created (a quote's sales order): its id and own key */
+  made?: { id: string; key?: string };
 }
 
 /** The statuses of a row that succeeded (done now, or before: skipped). */

@@ -34,18 +34,38 @@ async function idsMatching(client: ErpClient, set: ErpSet, filter: string): Prom
   return ids;
 }
 
+/** What is known before the action: where the record it creates goes, how it is told, the records already there. */
+export interface CreatingPlan {
+  target: ErpSet;
+  filter: string;
+  before: Set<string>;
+  /** the source record as read */
+  source: Entity;
+}
+
+/** Reads the records of the target set holding the source's values (the source `id` read unless `source` has them). */
+export async function beforeCreating(client: ErpClient, set: ErpSet, creates: NonNullable<ActionDef['creates']>, id: string, source?: Entity): Promise<CreatingPlan> {
+  const target = ERP_SETS.find((s) => s.name === creates.set)!;
+  const from = source && creates.match.every((f) => f in source) ? source : await client.get(set, id);
+  const filter = matchFilter(from, creates.match);
+  return { target, filter, before: await idsMatching(client, target, filter), source: from };
+}
+
+/** The record the action made: the one holding the source's values now that did not before (and is not in `taken`, made by another record of the run). */
+export async function createdAfter(client: ErpClient, plan: CreatingPlan, taken?: ReadonlySet<string>): Promise<Created> {
+  const { target, filter, before } = plan;
+  const fresh = [...(await idsMatching(client, target, filter))].filter((x) => !before.has(x) && !taken?.has(x));
+  if (fresh.length === 1) return { set: target, record: await client.get(target, fresh[0]) };
+  const look = `vx erp ${target.noun} list${filter ? ` --filter "${filter.replace(/["\\$`]/g, '\\$&')}"` : ''} --orderby "lastModifiedDateTime desc" --top 5`;
+  return { set: target, candidates: fresh.length, look };
+}
+
 /**
  * Runs the action on the record `id` (`source`: the record as read, if it was) and finds the record
  * it created: the result of the action, and what was created (or why it could not be told).
  */
 export async function runCreating(client: ErpClient, set: ErpSet, def: ActionDef & { creates: NonNullable<ActionDef['creates']> }, id: string, source: Entity | undefined, run: () => Promise<unknown>): Promise<{ result: unknown; created: Created }> {
-  const target = ERP_SETS.find((s) => s.name === def.creates.set)!;
-  const from = source && def.creates.match.every((f) => f in source) ? source : await client.get(set, id);
-  const filter = matchFilter(from, def.creates.match);
-  const before = await idsMatching(client, target, filter);
+  const plan = await beforeCreating(client, set, def.creates, id, source);
   const result = await run();
-  const fresh = [...(await idsMatching(client, target, filter))].filter((x) => !before.has(x));
-  if (fresh.length === 1) return { result, created: { set: target, record: await client.get(target, fresh[0]) } };
-  const look = `vx erp ${target.noun} list${filter ? ` --filter "${filter.replace(/["\\$`]/g, '\\$&')}"` : ''} --orderby "lastModifiedDateTime desc" --top 5`;
-  return { result, created: { set: target, candidates: fresh.length, look } };
+  return { result, created: await createdAfter(client, plan) };
 }

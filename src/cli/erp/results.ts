@@ -13,19 +13,28 @@ import type { ErpSet } from '../../model/erp/index.js';
  * NUMBER of a sales order), the id (dropped first on a narrow terminal where a key names the
  * record), the failure's HTTP status and the service's error code (ERROR), the message.
  */
-function resultColumns(keyName: string | undefined): Column[] {
+function resultColumns(keyName: string | undefined, made: ErpSet | undefined): Column[] {
+  const madeKey = (r: Record<string, unknown>) => {
+    const c = r.created as Record<string, unknown> | undefined;
+    return c?.[made?.humanKey ?? 'id'] ?? c?.id;
+  };
   return [
     { header: 'ROW', get: 'row', align: 'right', keep: true },
     { header: 'STATUS', get: 'status', keep: true },
     ...(keyName ? [{ header: keyName.toUpperCase(), get: keyName, keep: true }] : []),
+    ...(made ? [{ header: made.singular.toUpperCase(), get: madeKey, keep: true }] : []),
     { header: 'ID', get: 'id', optional: keyName !== undefined || undefined },
     { header: 'ERROR', get: (r: Record<string, unknown>) => [r.httpStatus, r.errorCode].filter((x) => x !== undefined).join(' '), optional: true },
     { header: 'MESSAGE', get: 'message' },
   ];
 }
 
-/** A result as printed (JSON, ndjson, tables): the record's own key under its field's name, the service's error code as `errorCode`. */
-function resultView(keyName: string): (r: RowResult) => Record<string, unknown> {
+/**
+ * A result as printed (JSON, ndjson, tables): the record's own key under its field's name, the
+ * service's error code as `errorCode`, the record an action created as `created` (its id and its
+ * own key under its field's name).
+ */
+function resultView(keyName: string, made: ErpSet | undefined): (r: RowResult) => Record<string, unknown> {
   return (r) => {
     const o: Record<string, unknown> = { row: r.row, status: r.status };
     if (r.id !== undefined) o.id = r.id;
@@ -35,6 +44,7 @@ function resultView(keyName: string): (r: RowResult) => Record<string, unknown> 
     if (r.message !== undefined) o.message = r.message;
     if (r.batch !== undefined) o.batch = r.batch;
     if (r.check !== undefined) o.check = r.check;
+    if (r.made !== undefined) o.created = { id: r.made.id, ...(r.made.key !== undefined ? { [made?.humanKey ?? 'key']: r.made.key } : {}) };
     return o;
   };
 }
@@ -50,6 +60,8 @@ const STREAMED: ReadonlySet<Format> = new Set<Format>(['json', 'csv', 'tsv', 'nd
 export class Results implements ResultLog {
   /** the results that did not succeed, in the order they came */
   readonly kept: RowResult[] = [];
+  /** for a person at a terminal: the results that succeeded and created a record (each is named) */
+  private readonly made: RowResult[] = [];
   readonly counts = new Map<ResultStatus, number>();
   /** how many results came */
   added = 0;
@@ -69,9 +81,11 @@ export class Results implements ResultLog {
     private readonly ctx: Ctx,
     readonly total: number,
     set: ErpSet,
+    /** the set of the records the action creates, if it does */
+    creates?: ErpSet,
   ) {
-    this.view = resultView(set.humanKey ?? 'key');
-    this.columns = resultColumns(set.humanKey);
+    this.view = resultView(set.humanKey ?? 'key', creates);
+    this.columns = resultColumns(set.humanKey, creates);
     this.streaming = ctx.explicitFormat() === 'ndjson';
     this.forPerson = !ctx.explicitFormat() && ctx.stdoutIsTTY;
     // (-o none writes nothing: nothing to keep)
@@ -83,6 +97,7 @@ export class Results implements ResultLog {
     this.added++;
     this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
     if (!SUCCEEDED.has(r.status)) this.kept.push(r);
+    else if (this.forPerson && (r.made || r.message)) this.made.push(r);
     if (this.streaming) this.lines += `${JSON.stringify(this.view(r))}\n`;
     else this.spool?.add(r.row, `${JSON.stringify(this.view(r))}\n`);
   }
@@ -109,7 +124,7 @@ export class Results implements ResultLog {
     try {
       if (this.streaming || this.outputGone) return;
       if (this.forPerson) {
-        const rows = [...this.kept].sort((a, b) => a.row - b.row);
+        const rows = [...this.kept, ...this.made].sort((a, b) => a.row - b.row);
         if (rows.length) await this.ctx.print(rows.map(this.view), { columns: this.columns, empty: 'no rows' });
         return;
       }
