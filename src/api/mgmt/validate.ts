@@ -30,10 +30,19 @@ export function checkCount(flag: string, value: string | undefined, min: number)
   return r.value;
 }
 
-/** A quota limit: a whole int32 of at least 0. */
+/**
+ * A limit as a person types it: a whole number, its thousands grouped by commas or not (`1,000`
+ * is 1000; `1,00` is not a number), at most the int32 maximum.
+ */
+export function parseLimit(text: string): { value?: number; error?: string } {
+  const t = text.trim();
+  return checkInt32(/^\d{1,3}(,\d{3})+$/.test(t) ? t.replace(/,/g, '') : t, 0);
+}
+
+/** A quota limit (`--limit`): a whole int32 of at least 0, its thousands grouped by commas or not. */
 export function checkLimit(value: string | undefined, flag = '--limit'): number {
   if (value === undefined) throw new UsageError(`${flag} is required; nothing was sent`);
-  const r = checkInt32(value, 0);
+  const r = parseLimit(value);
   if (r.error) throw new UsageError(`invalid ${flag} ${shown(value)}: a quota limit ${r.error}; nothing was sent`);
   return r.value!;
 }

@@ -1,9 +1,10 @@
 // The rules of `quota wizard`'s answers and what it offers, apart from the questions themselves:
 // which quotas can be picked, what a new limit may be, the command that makes the same change.
 import { NotFoundError, ServiceError, UsageError } from '../../core/errors.js';
-import { checkInt32, checkRule, RULES, type RuleName } from '../../model/mgmt.js';
+import { checkRule, RULES, type RuleName } from '../../model/mgmt.js';
 import type { MgmtClient } from './client.js';
 import { listQuotas, type Quota, type QuotaScope } from './quota.js';
+import { parseLimit } from './validate.js';
 
 /** A check of an answer against a rule of the spec: true, or why not. */
 export function validator(rule: RuleName): (v: string) => true | string {
@@ -30,15 +31,6 @@ export function checkWizardFlags(opts: { subscription?: string; provider?: strin
     const r = parseLimit(opts.limit);
     if (r.error) throw new UsageError(`invalid --limit "${opts.limit}": the limit ${r.error}; nothing was sent`);
   }
-}
-
-/**
- * A limit as a person types it: a whole number, its thousands grouped by commas or not (`1,000`
- * is 1000; `1,00` is not a number), at most the int32 maximum.
- */
-export function parseLimit(text: string): { value?: number; error?: string } {
-  const t = text.trim();
-  return checkInt32(/^\d{1,3}(,\d{3})+$/.test(t) ? t.replace(/,/g, '') : t, 0);
 }
 
 /** The new limit's rules: whole number, int32, not below usage, not the current limit. */

@@ -6,7 +6,7 @@ const waitTimeoutOpt = opt('--wait-timeout <seconds>', 'give up following the re
 
 export const QUOTA_SET = [
   ...QUOTA_SCOPE,
-  opt('--limit <n>', 'the new limit (a whole number from 0 to 2147483647)'),
+  opt('--limit <n>', 'the new limit (a whole number from 0 to 2147483647, as 1000 or 1,000)'),
   opt('--allow-decrease', "let --limit lower the limit (as a manifest entry's allowDecrease: true); without it a lower limit is exit 2"),
   opt('--wait', 'follow the request until it ends (the default)'),
   opt('--no-wait', 'print the accepted request and exit without following it'),

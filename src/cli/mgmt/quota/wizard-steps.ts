@@ -2,7 +2,8 @@
 // Esc at a question goes back to the one asked before it.
 import type { MgmtClient } from '../../../api/mgmt/client.js';
 import { getQuota, type Quota, type QuotaScope } from '../../../api/mgmt/quota.js';
-import { checkNewLimit, equivalentCommand, limitRange, parseLimit, unknownScope } from '../../../api/mgmt/wizard.js';
+import { parseLimit } from '../../../api/mgmt/validate.js';
+import { checkNewLimit, equivalentCommand, limitRange, unknownScope } from '../../../api/mgmt/wizard.js';
 import type { Ctx } from '../../../core/context.js';
 import { UsageError } from '../../../core/errors.js';
 import { GoBack } from '../../../core/prompt.js';
