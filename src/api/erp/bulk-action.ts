@@ -100,11 +100,18 @@ class MadeRecords {
     const taken = new Set<string>();
     for (const x of this.held.sort((a, b) => a.row - b.row)) {
       if (look) {
-        const c = await createdAfter(this.r.client, this.plans.get(x.row)!, taken);
-        const key = c.set.humanKey !== undefined ? c.record?.[c.set.humanKey] : undefined;
-        if (c.record) taken.add(String(c.record.id));
-        if (c.record) x.made = { id: String(c.record.id), ...(typeof key === 'string' && key ? { key } : {}) };
-        else x.message = `which ${c.set.singular} it made could not be told (${c.candidates} new records hold its values): list them with: ${c.look}`;
+        const plan = this.plans.get(x.row)!;
+        try {
+          const c = await createdAfter(this.r.client, plan, taken);
+          const key = c.set.humanKey !== undefined ? c.record?.[c.set.humanKey] : undefined;
+          if (c.record) taken.add(String(c.record.id));
+          if (c.record) x.made = { id: String(c.record.id), ...(typeof key === 'string' && key ? { key } : {}) };
+          else x.message = `which ${c.set.singular} it made could not be told (${c.candidates} new records hold its values): list them with: ${c.look}`;
+        } catch (e) {
+          // the action was done: its result is reported whatever happens to the lookup after it
+          if (e instanceof InterruptedError) look = false;
+          else x.message = `which ${plan.target.singular} it made was not looked up (${e instanceof Error ? e.message : String(e)})`;
+        }
       }
       results.add(x);
     }
@@ -138,7 +145,11 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
       results.flush();
     });
   } catch (e) {
-    if (!(e instanceof InterruptedError)) throw e;
+    if (!(e instanceof InterruptedError)) {
+      // the results held for their made records were done: they are reported before the error
+      await made.release(results, false);
+      throw e;
+    }
     interrupted = e;
   }
   await made.release(results, !interrupted);
