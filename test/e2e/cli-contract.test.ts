@@ -2,11 +2,10 @@
 // exact stderr lines, exit codes and the emulator's request log ("nothing sent").
 // docs/reliability.md, "The contract, item by item", maps each item to its tests.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { removeDir, tempDir, type RunOptions } from '../helpers/vx.js';
+import { closedPort, removeDir, tempDir, type RunOptions } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -30,13 +29,6 @@ function writeConfig(dir: string, data: unknown): void {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(data), { mode: 0o600 });
 }
 
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('usage errors from the command parser: one vx line naming the command, exit 2, nothing sent', () => {
   // every parser error runs in-process (unit/contract-usage-inproc); this one proves the real process's exit code

@@ -2,7 +2,6 @@
 // every family, SIGINT, --help examples on every command, completion scripts in sync.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -10,19 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { hasPty, runOnPty } from '../helpers/pty.js';
-import { ROOT, runVx, tempDir, removeDir } from '../helpers/vx.js';
+import { closedPort, ROOT, runVx, tempDir, removeDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const company = () => e2e.emu.state.erp.defaultCompany as string;
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .*:\d+/);
 
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('usage errors exit 2 and send nothing', () => {
   // every usage error runs in-process (unit/core-cli-inproc); this one proves the real process's exit code

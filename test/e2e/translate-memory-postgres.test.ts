@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { freshDatabase, NO_PG, PG_URL, sql, urlOf } from '../helpers/postgres.js';
-import { baseEnv, BIN, removeDir, ROOT, tempDir } from '../helpers/vx.js';
+import { baseEnv, BIN, closedPort, removeDir, ROOT, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
 const dir = tempDir('vx-tm-pg-e2e-');
@@ -31,14 +31,6 @@ function file(name: string, lines: string[]): string {
   return p;
 }
 
-/** A port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('the PostgreSQL client is loaded only for a PostgreSQL memory', () => {
   it('vx --help does not load it; a postgres:// memory does (the process is the subject: spawned, with a loader hook listing what it loads)', async () => {

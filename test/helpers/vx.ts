@@ -1,4 +1,5 @@
 // Spawns the built bin/vx.js with an isolated VX_CONFIG_DIR and a clean environment.
+import { createServer } from 'node:net';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,4 +83,13 @@ export function runVx(args: string[], opts: RunOptions = {}): Promise<RunResult>
 /** stderr without --verbose's line per answered request (`GET <url> -> 200 in 3 ms (request id …)`), told as each answer arrives among the others */
 export function withoutRequestLines(stderr: string): string {
   return stderr.replace(/^(GET|POST|PUT|PATCH|DELETE|HEAD) \S+ -> \d+ in \d+ ms.*\n/gm, '');
+}
+
+/** A loopback port nothing listens on (bound, then closed): a server out of reach. */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -17,7 +17,7 @@ import { PgStore } from '../../src/api/translator/memory/store-pg.js';
 import { AuthError, EXIT, UnavailableError, UsageError } from '../../src/core/errors.js';
 import { redact } from '../../src/core/redact.js';
 import { freshDatabase, NO_PG, PG_URL, sql, urlOf } from '../helpers/postgres.js';
-import { removeDir, tempDir } from '../helpers/vx.js';
+import { closedPort, removeDir, tempDir } from '../helpers/vx.js';
 
 const dir = tempDir('vx-tm-pg-');
 afterAll(() => removeDir(dir));
@@ -84,14 +84,6 @@ describe('PostgreSQL memory URL', () => {
   });
 });
 
-/** A port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('PostgreSQL memory, the server out of reach at the start', () => {
   it('one line naming host and port, exit 7', async () => {

@@ -62,6 +62,10 @@ function literal(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
+/** the id --dry-run plans where a record named by its key would be looked up; never a record's id when requests go out */
+const PLACEHOLDER_ID = '<id of ';
+const placeholderId = (set: ErpSet, key: string) => `${PLACEHOLDER_ID}${set.singular} ${key}>`;
+
 /** the placeholder used in --dry-run where the ETag of a fresh read would go */
 export const ETAG_PLACEHOLDER = '<@odata.etag of a fresh GET>';
 
@@ -99,7 +103,7 @@ export class ErpClient {
   itemUrl(set: ErpSet, id: string, rest = '', query?: Record<string, QueryValue>): string {
     if (set.fields.id?.type === 'guid' && !isGuid(id)) {
       // the placeholder resolve() plans in --dry-run; never a way around the check when requests go out
-      if (this.http.dryRun && id.startsWith('<id of ')) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`;
+      if (this.http.dryRun && id.startsWith(PLACEHOLDER_ID)) return `${this.base}${collectionPath(set, this.company)}(${id})${rest}${buildQuery(query)}`;
       throw new UsageError(`invalid ${set.singular} id "${id}": expected a GUID${set.humanKey ? ` or a ${set.humanKey}` : ''}`);
     }
     if (!id) throw new UsageError(`invalid ${set.singular} id: empty`);
@@ -181,7 +185,7 @@ export class ErpClient {
    */
   async resolve(set: ErpSet, key: string, q: Pick<ListQuery, 'select' | 'expand'> = {}): Promise<Resolved> {
     if (!set.humanKey || isGuid(key)) return { id: key };
-    if (key.startsWith('<id of ')) throw new UsageError(`invalid ${set.singular} id "${key}": a --dry-run placeholder, not a record; expected a GUID or a ${set.humanKey}`);
+    if (key.startsWith(PLACEHOLDER_ID)) throw new UsageError(`invalid ${set.singular} id "${key}": a --dry-run placeholder, not a record; expected a GUID or a ${set.humanKey}`);
     const max = set.fields[set.humanKey]?.maxLength;
     if (!key.trim() || (max && key.length > max) || /\p{Cc}/u.test(key)) {
       throw new UsageError(`invalid ${set.singular} id "${key}": expected a GUID or a ${set.humanKey}${max ? ` (at most ${max} characters)` : ''}`);
@@ -190,7 +194,7 @@ export class ErpClient {
     if (this.http.dryRun) {
       this.http.plan({ method: 'GET', url, auth: this.auth });
       // that read's record would give the @odata.etag too: update/delete plan no second read
-      return { id: `<id of ${set.singular} ${key}>`, record: { '@odata.etag': ETAG_PLACEHOLDER }, planned: true };
+      return { id: placeholderId(set, key), record: { '@odata.etag': ETAG_PLACEHOLDER }, planned: true };
     }
     const page = (await this.send({ method: 'GET', url })).json<{ value?: Entity[] }>();
     const found = Array.isArray(page.value) ? page.value : [];
