@@ -273,10 +273,6 @@ function entityValue(v: string): string | undefined {
   return ok ? text : undefined;
 }
 
-/**
- * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
- * the line) at the first problem: call it once with a no-op to check a file whole before importing.
- */
 export interface ReadTmxOptions {
   /** the date of entries the file does not date (unix seconds; default now) */
   now?: number;
@@ -286,126 +282,152 @@ export interface ReadTmxOptions {
   from?: string;
 }
 
-export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, opts: ReadTmxOptions = {}): Promise<number> {
-  const { now = Math.floor(Date.now() / 1000), skipped, from } = opts;
-  const { SaxesParser } = (await import('saxes')) as typeof import('saxes');
-  const parser = new SaxesParser({ xmlns: false, position: true });
-  let headerSrc: string | undefined;
-  let sawTmx = false;
-  let unit: Unit | undefined;
-  let tuv: Partial<Tuv> | undefined;
-  let prop: { type: string; value: string } | undefined;
-  let seg: string | undefined;
-  let count = 0;
-  let failure: TmxError | undefined;
-  const ready: MemoryEntry[] = [];
-  const fail = (e: unknown) => {
+type Saxes = import('saxes').SaxesParser;
+
+/** What the parser's events build: the unit, variant, property and segment open, and the entries a closed unit made. */
+class TmxEvents {
+  headerSrc: string | undefined;
+  sawTmx = false;
+  unit: Unit | undefined;
+  tuv: Partial<Tuv> | undefined;
+  prop: { type: string; value: string } | undefined;
+  seg: string | undefined;
+  failure: TmxError | undefined;
+  readonly ready: MemoryEntry[] = [];
+
+  constructor(
+    private readonly parser: Saxes,
+    private readonly opts: { now: number; skipped?: TmxSkipped; from?: string },
+  ) {
+    parser.on('error', (e) => this.fail(e));
+    parser.on('doctype', (d) => this.doctype(d));
+    parser.on('opentag', (tag) => this.guard(() => this.open(tag.name, tag.attributes as Record<string, string>)));
+    parser.on('closetag', (tag) => this.guard(() => this.close(tag.name)));
+    parser.on('text', (t) => this.text(t));
+    parser.on('cdata', (t) => this.text(t));
+  }
+
+  fail(e: unknown): void {
     // saxes says "<line>:<column>: <what>." (after the file name when it has one)
-    failure ??= e instanceof TmxError ? e : new TmxError(parser.line, (e as Error).message.replace(/^(?:.*?:)?\d+:\d+: /, '').replace(/\.$/, ''));
-  };
-  parser.on('error', fail);
-  // entities the file declares itself (<!DOCTYPE tmx [<!ENTITY nbsp "&#160;">]>): saxes reads no DTD,
-  // and an entity it does not know is an error; an external DTD's entities stay unknown
-  parser.on('doctype', (doctype) => {
+    this.failure ??= e instanceof TmxError ? e : new TmxError(this.parser.line, (e as Error).message.replace(/^(?:.*?:)?\d+:\d+: /, '').replace(/\.$/, ''));
+  }
+
+  private guard(f: () => void): void {
+    if (this.failure) return;
+    try {
+      f();
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /**
+   * Entities the file declares itself (<!DOCTYPE tmx [<!ENTITY nbsp "&#160;">]>): saxes reads no DTD,
+   * and an entity it does not know is an error; an external DTD's entities stay unknown.
+   */
+  private doctype(doctype: string): void {
     for (const [, name, v1, v2] of doctype.matchAll(/<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g)) {
       const value = entityValue(v1 ?? v2);
-      if (value !== undefined) parser.ENTITIES[name] ??= value;
+      if (value !== undefined) this.parser.ENTITIES[name] ??= value;
     }
-  });
-  parser.on('opentag', (tag) => {
-    if (failure) return;
-    const a = tag.attributes as Record<string, string>;
-    try {
-      switch (tag.name) {
-        case 'tmx':
-          sawTmx = true;
-          // 1.1 to 1.3 have the structure of 1.4 (1.1 names a <tuv>'s language with lang, read too): old translation memories are in them
-          if (!/^1\.[1-4]b?$/.test(a.version ?? '')) throw new TmxError(parser.line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.1 to 1.4`);
-          break;
-        case 'header':
-          headerSrc = a.srclang;
-          if (headerSrc && headerSrc !== '*all*') checkLang(headerSrc, parser.line, 'the header\'s srclang');
-          break;
-        case 'tu':
-          unit = { line: parser.line, srclang: a.srclang, created: parseDate(a.creationdate), props: {}, tuvs: [] };
-          break;
-        case 'tuv':
-          if (!unit) throw new TmxError(parser.line, '<tuv> outside a <tu>');
-          tuv = { lang: checkLang(a['xml:lang'] ?? a.lang, parser.line, 'the <tuv> language (xml:lang)'), line: parser.line };
-          break;
-        case 'seg':
-          if (!tuv) throw new TmxError(parser.line, '<seg> outside a <tuv>');
-          seg = '';
-          break;
-        case 'prop':
-          if (unit && !tuv) prop = { type: a.type ?? '', value: '' };
-          break;
-      }
-    } catch (e) {
-      fail(e);
+  }
+
+  private open(name: string, a: Record<string, string>): void {
+    const line = this.parser.line;
+    switch (name) {
+      case 'tmx':
+        this.sawTmx = true;
+        // 1.1 to 1.3 have the structure of 1.4 (1.1 names a <tuv>'s language with lang, read too): old translation memories are in them
+        if (!/^1\.[1-4]b?$/.test(a.version ?? '')) throw new TmxError(line, `TMX version ${a.version ?? '(none)'}; vx reads TMX 1.1 to 1.4`);
+        break;
+      case 'header':
+        this.headerSrc = a.srclang;
+        if (this.headerSrc && this.headerSrc !== '*all*') checkLang(this.headerSrc, line, "the header's srclang");
+        break;
+      case 'tu':
+        this.unit = { line, srclang: a.srclang, created: parseDate(a.creationdate), props: {}, tuvs: [] };
+        break;
+      case 'tuv':
+        if (!this.unit) throw new TmxError(line, '<tuv> outside a <tu>');
+        this.tuv = { lang: checkLang(a['xml:lang'] ?? a.lang, line, 'the <tuv> language (xml:lang)'), line };
+        break;
+      case 'seg':
+        if (!this.tuv) throw new TmxError(line, '<seg> outside a <tuv>');
+        this.seg = '';
+        break;
+      case 'prop':
+        if (this.unit && !this.tuv) this.prop = { type: a.type ?? '', value: '' };
+        break;
     }
-  });
-  parser.on('text', (t) => {
-    // inline markup inside a segment: its text is part of the segment (bpt, ept, it and ph hold the
-    // native code that stood there in the original, <b> or %s; hi and sub hold text)
-    if (seg !== undefined) seg += t;
-    else if (prop) prop.value += t;
-  });
-  parser.on('cdata', (t) => {
-    if (seg !== undefined) seg += t;
-    else if (prop) prop.value += t;
-  });
-  parser.on('closetag', (tag) => {
-    if (failure) return;
-    try {
-      switch (tag.name) {
-        case 'seg':
-          if (tuv) tuv.seg = seg ?? '';
-          seg = undefined;
-          break;
-        case 'tuv':
-          if (unit && tuv) {
-            if (tuv.seg === undefined) throw new TmxError(tuv.line ?? parser.line, '<tuv> without <seg>');
-            unit.tuvs.push(tuv as Tuv);
-          }
-          tuv = undefined;
-          break;
-        case 'prop':
-          if (unit && prop) unit.props[prop.type] = prop.value;
-          prop = undefined;
-          break;
-        case 'tu':
-          if (unit) ready.push(...entriesOf(unit, headerSrc, now, skipped, from));
-          unit = undefined;
-          break;
-      }
-    } catch (e) {
-      fail(e);
+  }
+
+  /**
+   * Inline markup inside a segment: its text is part of the segment (bpt, ept, it and ph hold the
+   * native code that stood there in the original, <b> or %s; hi and sub hold text).
+   */
+  private text(t: string): void {
+    if (this.seg !== undefined) this.seg += t;
+    else if (this.prop) this.prop.value += t;
+  }
+
+  private close(name: string): void {
+    switch (name) {
+      case 'seg':
+        if (this.tuv) this.tuv.seg = this.seg ?? '';
+        this.seg = undefined;
+        break;
+      case 'tuv':
+        if (this.unit && this.tuv) {
+          if (this.tuv.seg === undefined) throw new TmxError(this.tuv.line ?? this.parser.line, '<tuv> without <seg>');
+          this.unit.tuvs.push(this.tuv as Tuv);
+        }
+        this.tuv = undefined;
+        break;
+      case 'prop':
+        if (this.unit && this.prop) this.unit.props[this.prop.type] = this.prop.value;
+        this.prop = undefined;
+        break;
+      case 'tu':
+        if (this.unit) this.ready.push(...entriesOf(this.unit, this.headerSrc, this.opts.now, this.opts.skipped, this.opts.from));
+        this.unit = undefined;
+        break;
     }
-  });
+  }
+
+  /** Hands the entries ready to `each`, in order; the number handed. */
+  async drain(each: (e: MemoryEntry) => void | Promise<void>): Promise<number> {
+    if (this.failure) throw this.failure;
+    const n = this.ready.length;
+    for (const e of this.ready) {
+      const p = each(e);
+      if (p) await p;
+    }
+    this.ready.length = 0;
+    return n;
+  }
+}
+
+/**
+ * Reads a TMX file, streamed, calling `each` for every entry in order. Throws a TmxError (with
+ * the line) at the first problem: call it once with a no-op to check a file whole before importing.
+ */
+export async function readTmx(path: string, each: (e: MemoryEntry) => void | Promise<void>, opts: ReadTmxOptions = {}): Promise<number> {
+  const { SaxesParser } = (await import('saxes')) as typeof import('saxes');
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const events = new TmxEvents(parser, { now: opts.now ?? Math.floor(Date.now() / 1000), skipped: opts.skipped, from: opts.from });
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   let text: TmxText | undefined;
+  let count = 0;
   try {
     for await (const chunk of stream) {
       text ??= new TmxText(chunk as Buffer);
       parser.write(text.decode(chunk as Buffer, () => parser.line));
-      if (failure) throw failure;
-      for (const e of ready) {
-        count++;
-        const p = each(e);
-        if (p) await p;
-      }
-      ready.length = 0;
+      count += await events.drain(each);
     }
     if (text) parser.write(text.decode(Buffer.alloc(0), () => parser.line, true));
     parser.close();
-    if (failure) throw failure;
-    for (const e of ready) {
-      count++;
-      const p = each(e);
-      if (p) await p;
-    }
-    if (!sawTmx) throw new TmxError(1, 'not a TMX file (no <tmx> element)');
+    count += await events.drain(each);
+    if (!events.sawTmx) throw new TmxError(1, 'not a TMX file (no <tmx> element)');
     return count;
   } finally {
     stream.destroy();
