@@ -84,124 +84,142 @@ function local(name: string): string {
   return i >= 0 ? name.slice(i + 1) : name;
 }
 
-/** Reads the structure of an XLIFF document; a malformed one is a usage error naming file:line:column. */
-export function scan(text: string, file: string): XDoc {
-  const parser = new saxes!.SaxesParser({ position: true, fileName: file });
-  const stack: Frame[] = [];
-  const units: XUnit[] = [];
-  const unitInfos = new Map<string, XUnitInfo>();
-  const langTags: Range[] = [];
-  let version: XDoc['version'] | undefined;
-  let sourceLanguage: string | undefined;
-  let targetLanguage: string | undefined;
-  let fileIndex = -1;
-  let fileId = '';
-  let current: { id: string; translate: boolean; segments: XUnit[]; info: XUnitInfo } | undefined;
-  let segIndex = 0;
-  let segment: Partial<XUnit> | undefined;
-  const ids = new Set<string>();
-  parser.on('opentag', (tag: SaxesTag) => {
-    const end = parser.position;
-    const start = text.lastIndexOf('<', end - 1);
+type OpenUnit = { id: string; translate: boolean; segments: XUnit[]; info: XUnitInfo };
+
+/** What the parser's events build: the open elements, the unit and segment being read, and what is done. */
+class Scan {
+  readonly stack: Frame[] = [];
+  readonly units: XUnit[] = [];
+  readonly unitInfos = new Map<string, XUnitInfo>();
+  readonly langTags: Range[] = [];
+  version: XDoc['version'] | undefined;
+  sourceLanguage: string | undefined;
+  targetLanguage: string | undefined;
+  private fileIndex = -1;
+  private fileId = '';
+  private current: OpenUnit | undefined;
+  private segIndex = 0;
+  private segment: Partial<XUnit> | undefined;
+  private readonly ids = new Set<string>();
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+  ) {}
+
+  private at(pos: number): string {
+    return `${this.file}:${lineAt(this.text, pos)}`;
+  }
+
+  private isUnit(name: string): boolean {
+    return (this.version === '1.2' && name === 'trans-unit') || (this.version === '2.0' && name === 'unit');
+  }
+
+  open(tag: SaxesTag, end: number): void {
+    const start = this.text.lastIndexOf('<', end - 1);
     const name = local(tag.name);
     const attrs = tag.attributes as Record<string, string>;
-    const parent = stack[stack.length - 1];
+    const parent = this.stack[this.stack.length - 1];
     const translate = attrs.translate !== undefined ? attrs.translate !== 'no' : (parent?.translate ?? true);
-    const frame: Frame = { name, start, openEnd: end, attrs, translate };
+    const current = this.current;
     if (current && current.info.firstChild === undefined && parent?.start === current.info.tag.start) current.info.firstChild = start;
-    if (!tag.isSelfClosing) stack.push(frame);
-    if (name === 'xliff' && stack.length <= 1) {
-      const v = attrs.version;
-      if (v === '1.2') version = '1.2';
-      else if (v === '2.0' || v === '2.1' || v === '2.2') version = '2.0';
-      else throw new UsageError(`${file}:${lineAt(text, start)}: unsupported XLIFF version "${v ?? ''}" (vx reads 1.2 and 2.x)`);
-      if (version === '2.0') {
-        langTags.push({ start, end });
-        sourceLanguage = attrs.srcLang;
-        targetLanguage = attrs.trgLang;
-      }
-      return;
-    }
-    if (!version) throw new UsageError(`${file}:${lineAt(text, start)}: not an XLIFF document (the root element is <${tag.name}>, not <xliff>)`);
+    if (!tag.isSelfClosing) this.stack.push({ name, start, openEnd: end, attrs, translate });
+    if (name === 'xliff' && this.stack.length <= 1) return this.openRoot(attrs, { start, end });
+    if (!this.version) throw new UsageError(`${this.at(start)}: not an XLIFF document (the root element is <${tag.name}>, not <xliff>)`);
     if (name === 'file') {
-      fileIndex++;
-      fileId = attrs.id ?? attrs.original ?? String(fileIndex);
-      if (version === '1.2') {
-        langTags.push({ start, end });
-        sourceLanguage ??= attrs['source-language'];
-        targetLanguage ??= attrs['target-language'];
+      this.fileIndex++;
+      this.fileId = attrs.id ?? attrs.original ?? String(this.fileIndex);
+      if (this.version === '1.2') {
+        this.langTags.push({ start, end });
+        this.sourceLanguage ??= attrs['source-language'];
+        this.targetLanguage ??= attrs['target-language'];
       }
-      return;
+    } else if (this.isUnit(name)) {
+      const info: XUnitInfo = { key: `${this.fileId}/${attrs.id ?? ''}`, tag: { start, end }, attrs, notes: [] };
+      this.unitInfos.set(info.key, info);
+      this.current = { id: attrs.id ?? '', translate, segments: [], info };
+      if (this.version === '1.2') this.segment = {};
+      else this.segIndex = 0;
+    } else if (this.version === '2.0' && name === 'segment' && current) {
+      this.segment = { segmentTag: { start, end }, segId: attrs.id };
     }
-    if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
-      const info: XUnitInfo = { key: `${fileId}/${attrs.id ?? ''}`, tag: { start, end }, attrs, notes: [] };
-      unitInfos.set(info.key, info);
-      current = { id: attrs.id ?? '', translate, segments: [], info };
-      if (version === '1.2') segment = {};
-      else segIndex = 0;
-      return;
+  }
+
+  private openRoot(attrs: Record<string, string>, tag: Range): void {
+    const v = attrs.version;
+    if (v === '1.2') this.version = '1.2';
+    else if (v === '2.0' || v === '2.1' || v === '2.2') this.version = '2.0';
+    else throw new UsageError(`${this.at(tag.start)}: unsupported XLIFF version "${v ?? ''}" (vx reads 1.2 and 2.x)`);
+    if (this.version === '2.0') {
+      this.langTags.push(tag);
+      this.sourceLanguage = attrs.srcLang;
+      this.targetLanguage = attrs.trgLang;
     }
-    if (version === '2.0' && name === 'segment' && current) {
-      segment = { segmentTag: { start, end }, segId: attrs.id };
-      return;
-    }
-  });
-  parser.on('closetag', (tag: SaxesTag) => {
-    const end = parser.position;
+  }
+
+  close(tag: SaxesTag, end: number): void {
     const name = local(tag.name);
     // an empty <target/> (or <source/>) is an element like any other: a second <target> must not be added beside it
     const empty = tag.isSelfClosing && (name === 'source' || name === 'target' || name === 'notes');
-    const frame = empty ? { name, start: text.lastIndexOf('<', end - 1), openEnd: end } : tag.isSelfClosing ? undefined : stack.pop();
+    const frame = empty ? { name, start: this.text.lastIndexOf('<', end - 1), openEnd: end } : tag.isSelfClosing ? undefined : this.stack.pop();
     if (!frame) return;
-    const closeStart = empty ? end : text.lastIndexOf('</', end - 1);
-    const inner = { start: frame.openEnd, end: closeStart };
+    const inner = { start: frame.openEnd, end: empty ? end : this.text.lastIndexOf('</', end - 1) };
     const whole = { start: frame.start, end };
+    const { current, segment, stack, version } = this;
     const parent = stack[stack.length - 1];
     const inUnit = current && segment && parent && (version === '1.2' ? local(parent.name) === 'trans-unit' : local(parent.name) === 'segment');
     const unitLevel = current && parent?.start === current.info.tag.start;
-    if (unitLevel && version === '1.2' && (name === 'note' || name === 'alt-trans')) current!.info.notes.push(whole);
-    else if (unitLevel && version === '2.0' && name === 'notes') current!.info.notesEl = whole;
+    if (unitLevel && version === '1.2' && (name === 'note' || name === 'alt-trans')) current.info.notes.push(whole);
+    else if (unitLevel && version === '2.0' && name === 'notes') current.info.notesEl = whole;
     else if (current && version === '2.0' && name === 'note' && parent && local(parent.name) === 'notes' && stack[stack.length - 2]?.start === current.info.tag.start) current.info.notes.push(whole);
-    else if (name === 'source' && inUnit) {
-      segment!.source = inner;
-      segment!.sourceEl = whole;
-    } else if (name === 'seg-source' && inUnit && version === '1.2') {
-      segment!.segSource = inner;
-      segment!.segSourceEl = whole;
-      segment!.segs = segRanges(text, inner);
-    } else if (name === 'target' && inUnit) {
-      segment!.target = whole;
-      segment!.targetInner = inner;
-    } else if (version === '2.0' && name === 'segment' && current && segment) {
-      if (segment.source) {
-        // by its id (unique within the unit): inserting or removing a segment leaves the others' keys alone
-        const { segId } = segment;
-        const at = `${fileId}/${current.id}/${segIndex}`;
-        const key = segId === undefined ? at : `${fileId}/${current.id}#${segId}`;
-        if (segId !== undefined && current.segments.some((s) => s.key === key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the segment id "${segId}" appears twice in unit "${current.id}"`);
-        current.segments.push({ ...(segment as XUnit), key, ...(segId !== undefined ? { legacyKey: at } : {}), translate: current.translate, unit: current.info });
-      }
-      segIndex++;
-      segment = undefined;
-    } else if ((version === '1.2' && name === 'trans-unit') || (version === '2.0' && name === 'unit')) {
-      if (current) {
-        if (version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${fileId}/${current.id}`, translate: current.translate, unit: current.info });
-        for (const s of current.segments) {
-          if (ids.has(s.key)) throw new UsageError(`${file}:${lineAt(text, frame.start)}: the unit id "${current.id}" appears twice${fileIndex > 0 ? ` in file "${fileId}"` : ''}`);
-          ids.add(s.key);
-          units.push(s);
-        }
-      }
-      current = undefined;
-      segment = undefined;
+    else if (name === 'source' && inUnit) Object.assign(segment, { source: inner, sourceEl: whole });
+    else if (name === 'seg-source' && inUnit && version === '1.2') Object.assign(segment, { segSource: inner, segSourceEl: whole, segs: segRanges(this.text, inner) });
+    else if (name === 'target' && inUnit) Object.assign(segment, { target: whole, targetInner: inner });
+    else if (version === '2.0' && name === 'segment' && current && segment) this.closeSegment(current, segment, frame.start);
+    else if (this.isUnit(name)) this.closeUnit(frame.start);
+  }
+
+  /** 2.x: a segment keyed by its id (unique within the unit): inserting or removing a segment leaves the others' keys alone. */
+  private closeSegment(current: OpenUnit, segment: Partial<XUnit>, start: number): void {
+    if (segment.source) {
+      const { segId } = segment;
+      const at = `${this.fileId}/${current.id}/${this.segIndex}`;
+      const key = segId === undefined ? at : `${this.fileId}/${current.id}#${segId}`;
+      if (segId !== undefined && current.segments.some((s) => s.key === key)) throw new UsageError(`${this.at(start)}: the segment id "${segId}" appears twice in unit "${current.id}"`);
+      current.segments.push({ ...(segment as XUnit), key, ...(segId !== undefined ? { legacyKey: at } : {}), translate: current.translate, unit: current.info });
     }
-  });
+    this.segIndex++;
+    this.segment = undefined;
+  }
+
+  private closeUnit(start: number): void {
+    const { current, segment } = this;
+    if (current) {
+      if (this.version === '1.2' && segment?.source) current.segments.push({ ...(segment as XUnit), key: `${this.fileId}/${current.id}`, translate: current.translate, unit: current.info });
+      for (const s of current.segments) {
+        if (this.ids.has(s.key)) throw new UsageError(`${this.at(start)}: the unit id "${current.id}" appears twice${this.fileIndex > 0 ? ` in file "${this.fileId}"` : ''}`);
+        this.ids.add(s.key);
+        this.units.push(s);
+      }
+    }
+    this.current = undefined;
+    this.segment = undefined;
+  }
+}
+
+/** Reads the structure of an XLIFF document; a malformed one is a usage error naming file:line:column. */
+export function scan(text: string, file: string): XDoc {
+  const parser = new saxes!.SaxesParser({ position: true, fileName: file });
+  const doc = new Scan(text, file);
+  parser.on('opentag', (tag: SaxesTag) => doc.open(tag, parser.position));
+  parser.on('closetag', (tag: SaxesTag) => doc.close(tag, parser.position));
   try {
     parser.write(text).close();
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}`);
   }
+  const { version, units, unitInfos, langTags, sourceLanguage, targetLanguage } = doc;
   if (!version) throw new UsageError(`${file}: not an XLIFF document (no <xliff> element)`);
   return { version, units, unitInfos, langTags, sourceLanguage, targetLanguage };
 }
