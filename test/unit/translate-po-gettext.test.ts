@@ -104,3 +104,23 @@ describe('a template against the catalogue of the version before', () => {
     expect(out).not.toMatch(/^#~ msgid ""\n#~ "Usage: %s \[OPTION\]\.\.\. \[FILE\]\.\.\.\\n"\n#~ "Compress/m);
   });
 });
+
+describe('parsePo: the structure it reads and the lines it refuses', () => {
+  const po = ['# translator', '#, fuzzy, c-format', 'msgctxt "menu"', 'msgid ""', '"Open "', '"%s"', 'msgid_plural "Open many"', 'msgstr[0] "Öffnen"', 'msgstr[1] ""', '"Viele"', '', '#~ msgid "gone"', '#~ msgstr "weg"', ''].join('\r\n');
+
+  it('reads fields, continued strings, plurals, flags and obsolete entries with their line ranges', () => {
+    const doc = parsePo(po, 'a.po');
+    expect(doc.eol).toBe('\r\n');
+    expect(doc.entries).toEqual([
+      { start: 0, end: 10, comments: [0, 1], flagsLine: 1, flags: ['fuzzy', 'c-format'], msgctxt: 'menu', msgid: 'Open %s', msgidPlural: 'Open many', msgstr: ['Öffnen', 'Viele'], msgstrLines: [7, 10], obsolete: false, key: 'menu\u0004Open %s' },
+      { start: 11, end: 13, comments: [], flags: [], msgid: 'gone', msgstr: ['weg'], msgstrLines: [12, 13], obsolete: true, key: 'gone' },
+    ]);
+  });
+
+  it('refuses an entry without msgid, a duplicate message and a line of no kind, naming file:line', () => {
+    expect(() => parsePo('#. note\nmsgstr "x"\n', 'b.po')).toThrow('b.po:1:1: malformed PO: an entry without msgid');
+    expect(() => parsePo('msgid "a"\nmsgstr "x"\n\nmsgid "a"\nmsgstr "y"\n', 'c.po')).toThrow('c.po:4:1: malformed PO: duplicate message "a"');
+    expect(() => parsePo('msgid "a"\nmsgstr "x"\nwhat is this\n', 'd.po')).toThrow('d.po:3:1: malformed PO: unexpected "what is this"');
+    expect(() => parsePo('#~ msgid "a"\n#~ junk\n', 'e.po')).toThrow('e.po:2:1: malformed PO: unexpected "junk"');
+  });
+});

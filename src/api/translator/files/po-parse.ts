@@ -67,96 +67,100 @@ export function quote(s: string): string {
   return `"${s.replace(/[\\"\n\t\r\x07\b\f\v]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' })[c]!)}"`;
 }
 
+const FIELD = /^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(.*)$/;
+
+/** The entries of one catalogue as its lines are read: the entry and field open, the keys seen. */
+class PoReader {
+  readonly entries: Entry[] = [];
+  private e: Entry | undefined;
+  private field: { name: string; index?: number } | undefined;
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly file: string) {}
+
+  private error(line: number, what: string): UsageError {
+    return new UsageError(`${this.file}:${line}:1: malformed PO: ${what}`);
+  }
+
+  /** Closes the open entry at line index `end`. */
+  finish(end: number): void {
+    const e = this.e;
+    if (!e) return;
+    e.end = end;
+    if (e.msgid === undefined) throw this.error(e.start + 1, 'an entry without msgid');
+    e.key = e.msgctxt !== undefined ? `${e.msgctxt}\u0004${e.msgid}` : e.msgid;
+    if (!e.obsolete) {
+      if (this.keys.has(e.key)) throw this.error(e.start + 1, `duplicate message ${JSON.stringify(e.msgid.slice(0, 40))}${e.msgctxt !== undefined ? ` (msgctxt ${JSON.stringify(e.msgctxt)})` : ''}`);
+      this.keys.add(e.key);
+    }
+    this.entries.push(e);
+    this.e = undefined;
+    this.field = undefined;
+  }
+
+  private begin(i: number): Entry {
+    this.e ??= { start: i, end: i, comments: [], flags: [], msgid: undefined as unknown as string, msgstr: [], obsolete: false, key: '' };
+    return this.e;
+  }
+
+  /** Reads line `i`; a usage error when it is none of a PO file's kinds of line. */
+  read(line: string, i: number): void {
+    if (line.trim() === '') this.finish(i);
+    // the previous msgid of an obsolete entry
+    else if (line.startsWith('#~|')) this.begin(i).comments.push(i);
+    else if (line.startsWith('#~')) {
+      const rest = line.replace(/^#~\s?/, '');
+      if (rest.startsWith('#')) this.begin(i).comments.push(i);
+      else this.fieldLine(rest, i, true);
+    } else if (line.startsWith('#')) this.comment(line, i);
+    else this.fieldLine(line, i, false);
+  }
+
+  private comment(line: string, i: number): void {
+    // a comment after the fields starts the next entry
+    if (this.e && this.e.msgid !== undefined) this.finish(i);
+    const cur = this.begin(i);
+    cur.comments.push(i);
+    if (line.startsWith('#,')) {
+      cur.flagsLine = i;
+      cur.flags = line.slice(2).split(',').map((f) => f.trim()).filter(Boolean);
+    }
+  }
+
+  /** A keyword line (msgid "...") or a continued string ("..."). */
+  private fieldLine(line: string, i: number, obsolete: boolean): void {
+    const m = FIELD.exec(line);
+    if (m) {
+      const name = m[1].startsWith('msgstr') ? 'msgstr' : m[1];
+      if (this.e && this.e.msgid !== undefined && (name === 'msgid' || name === 'msgctxt') && this.e.msgstr.length) this.finish(i);
+      const cur = this.begin(i);
+      cur.obsolete ||= obsolete;
+      this.field = { name, index: m[2] !== undefined ? Number(m[2]) : undefined };
+      this.set(cur, unquote(m[3], this.file, i + 1), i, false);
+    } else if (/^\s*"/.test(line) && this.e && this.field) this.set(this.e, unquote(line, this.file, i + 1), i, true);
+    else throw this.error(i + 1, `unexpected ${JSON.stringify(line.trim().slice(0, 40))}`);
+  }
+
+  private set(e: Entry, value: string, i: number, more: boolean): void {
+    const { name, index = 0 } = this.field!;
+    if (name === 'msgctxt') e.msgctxt = more ? e.msgctxt! + value : value;
+    else if (name === 'msgid') e.msgid = more ? e.msgid + value : value;
+    else if (name === 'msgid_plural') e.msgidPlural = more ? e.msgidPlural! + value : value;
+    else {
+      e.msgstr[index] = more ? e.msgstr[index] + value : value;
+      if (!more) e.msgstrLines ??= [i, i + 1];
+      e.msgstrLines![1] = i + 1;
+    }
+  }
+}
+
 export function parsePo(text: string, file: string): PoDoc {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lines = text.split(/\r?\n/);
-  const entries: Entry[] = [];
-  let e: Entry | undefined;
-  let field: { name: string; index?: number } | undefined;
-  const keys = new Set<string>();
-  const finish = (end: number) => {
-    if (!e) return;
-    e.end = end;
-    if (e.msgid === undefined) {
-      const line = e.start + 1;
-      throw new UsageError(`${file}:${line}:1: malformed PO: an entry without msgid`);
-    }
-    e.key = e.msgctxt !== undefined ? `${e.msgctxt}\u0004${e.msgid}` : e.msgid;
-    if (!e.obsolete) {
-      if (keys.has(e.key)) throw new UsageError(`${file}:${e.start + 1}:1: malformed PO: duplicate message ${JSON.stringify(e.msgid.slice(0, 40))}${e.msgctxt !== undefined ? ` (msgctxt ${JSON.stringify(e.msgctxt)})` : ''}`);
-      keys.add(e.key);
-    }
-    entries.push(e);
-    e = undefined;
-    field = undefined;
-  };
-  const begin = (i: number) => {
-    e ??= { start: i, end: i, comments: [], flags: [], msgid: undefined as unknown as string, msgstr: [], obsolete: false, key: '' };
-    return e;
-  };
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
-    if (line.trim() === '') {
-      finish(i);
-      continue;
-    }
-    let obsolete = false;
-    if (line.startsWith('#~|')) {
-      // the previous msgid of an obsolete entry
-      begin(i).comments.push(i);
-      continue;
-    }
-    if (line.startsWith('#~')) {
-      obsolete = true;
-      line = line.replace(/^#~\s?/, '');
-      if (line.startsWith('#')) {
-        begin(i).comments.push(i);
-        continue;
-      }
-    } else if (line.startsWith('#')) {
-      // a comment after the fields starts the next entry
-      if (e && e.msgid !== undefined) finish(i);
-      const cur = begin(i);
-      cur.comments.push(i);
-      if (line.startsWith('#,')) {
-        cur.flagsLine = i;
-        cur.flags = line.slice(2).split(',').map((f) => f.trim()).filter(Boolean);
-      }
-      continue;
-    }
-    const m = /^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(.*)$/.exec(line);
-    if (m) {
-      const name = m[1].startsWith('msgstr') ? 'msgstr' : m[1];
-      if (e && e.msgid !== undefined && (name === 'msgid' || name === 'msgctxt') && e.msgstr.length) finish(i);
-      const cur = begin(i);
-      cur.obsolete ||= obsolete;
-      const value = unquote(m[3], file, i + 1);
-      field = { name, index: m[2] !== undefined ? Number(m[2]) : undefined };
-      if (name === 'msgctxt') cur.msgctxt = value;
-      else if (name === 'msgid') cur.msgid = value;
-      else if (name === 'msgid_plural') cur.msgidPlural = value;
-      else {
-        if (!cur.msgstrLines) cur.msgstrLines = [i, i + 1];
-        cur.msgstrLines[1] = i + 1;
-        cur.msgstr[field.index ?? 0] = value;
-      }
-      continue;
-    }
-    if (/^\s*"/.test(line) && e && field) {
-      const value = unquote(line, file, i + 1);
-      if (field.name === 'msgctxt') e.msgctxt! += value;
-      else if (field.name === 'msgid') e.msgid += value;
-      else if (field.name === 'msgid_plural') e.msgidPlural! += value;
-      else {
-        e.msgstr[field.index ?? 0] += value;
-        e.msgstrLines![1] = i + 1;
-      }
-      continue;
-    }
-    throw new UsageError(`${file}:${i + 1}:1: malformed PO: unexpected ${JSON.stringify(line.trim().slice(0, 40))}`);
-  }
-  finish(lines.length);
-  return { lines, eol, entries };
+  const reader = new PoReader(file);
+  for (let i = 0; i < lines.length; i++) reader.read(lines[i], i);
+  reader.finish(lines.length);
+  return { lines, eol, entries: reader.entries };
 }
 
 /** Plural-Forms of common languages (gettext's own table); others follow Intl.PluralRules. */
