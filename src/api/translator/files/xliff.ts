@@ -117,80 +117,26 @@ export const xliff: FileFormat = {
   },
 
   render(source, lang, values, target, opts: RenderOptions): string {
-    const src = source as XliffSource;
-    const { doc } = src;
-    const text = src.text;
-    const old = target as (TargetDoc & { doc: XDoc }) | undefined;
-    const oldUnits = new Map(old?.doc.units.map((u) => [u.key, u]));
-    const state = opts.state ?? XLIFF_STATES[doc.version][0];
-    const edits: [number, number, string][] = [];
+    const { doc, text } = source as XliffSource;
+    const old = target as OldTarget | undefined;
     const nl = text.includes('\r\n') ? '\r\n' : '\n';
-    /** a line break and the indentation of the element at `offset` (nothing on one line) */
-    const lineAs = (offset: number) => {
-      const indent = indentBefore(text, offset);
-      return indent !== undefined ? `${nl}${indent}` : '';
+    const r: Render = {
+      text,
+      doc,
+      old,
+      oldUnits: new Map(old?.doc.units.map((u) => [u.key, u])),
+      state: opts.state ?? XLIFF_STATES[doc.version][0],
+      edits: [],
+      lineAs: (offset) => {
+        const indent = indentBefore(text, offset);
+        return indent !== undefined ? `${nl}${indent}` : '';
+      },
+      translated: new Map(),
     };
-    /** units with a translation, and whether one of their segments is translated anew */
-    const translated = new Map<XUnitInfo, boolean>();
-    for (const t of doc.langTags) {
-      const tag = text.slice(t.start, t.end);
-      edits.push([t.start, t.end, setAttr(tag, doc.version === '1.2' ? 'target-language' : 'trgLang', lang)]);
-    }
-    for (const u of doc.units) {
-      const v: UnitValue | undefined = u.translate ? values.get(u.key) : undefined;
-      if (!u.translate) continue;
-      let element: string | undefined;
-      let segState: string | undefined;
-      let segSub: string | undefined;
-      if (v?.kind === 'keep') {
-        ({ element, segState, segSub } = keptTarget(old!, oldUnits.get(u.key)!, Boolean(v.review)));
-      } else if (v?.kind === 'new') {
-        const body = targetBody(text, u, v.parts);
-        if (doc.version === '1.2') element = `<target state="${state}">${body}</target>`;
-        else {
-          element = `<target>${body}</target>`;
-          segState = state;
-        }
-      }
-      if (element === undefined) {
-        // untranslated: a target the source carried (a copy of the source, say) is dropped, so nothing passes as translated
-        if (u.target) edits.push([removalStart(text, u.target.start), u.target.end, '']);
-        continue;
-      }
-      translated.set(u.unit, translated.get(u.unit) === true || v!.kind === 'new');
-      // 1.2: the target's own notes and alt-trans follow its <target>
-      if (doc.version === '1.2' && old) for (const n of ownNotes(text, u.unit, old.text, old.doc.unitInfos.get(u.unit.key))) element += `${lineAs(u.sourceEl.start)}${n}`;
-      if (u.target) edits.push([u.target.start, u.target.end, element]);
-      // (1.2: after <seg-source>, which comes before <target> in a trans-unit)
-      else edits.push([(u.segSourceEl ?? u.sourceEl).end, (u.segSourceEl ?? u.sourceEl).end, `${lineAs(u.sourceEl.start)}${element}`]);
-      if (u.segmentTag && segState !== undefined) {
-        const tag = text.slice(u.segmentTag.start, u.segmentTag.end);
-        const withState = setAttr(tag, 'state', segState);
-        edits.push([u.segmentTag.start, u.segmentTag.end, segSub !== undefined ? setAttr(withState, 'subState', segSub) : withState]);
-      }
-    }
-    for (const [info, anew] of translated) {
-      const o = old?.doc.unitInfos.get(info.key);
-      if (!o) continue;
-      const tag = text.slice(info.tag.start, info.tag.end);
-      let edited = tag;
-      // attributes only the target has (a translation made anew is not approved)
-      for (const [name, value] of Object.entries(o.attrs)) if (!(name in info.attrs) && !(anew && name === 'approved')) edited = setAttr(edited, name, value);
-      const notes = doc.version === '2.0' ? ownNotes(text, info, old!.text, o) : [];
-      const last = info.notes[info.notes.length - 1];
-      if (notes.length && last) edits.push([last.end, last.end, notes.map((n) => `${lineAs(last.start)}${n}`).join('')]);
-      else if (notes.length) {
-        // a <notes> of their own, first in the unit, one level deeper than the unit's children
-        const child = info.notesEl?.start ?? info.firstChild ?? info.tag.end;
-        const [outer, inner] = [indentBefore(text, info.tag.start), indentBefore(text, child)];
-        const step = outer !== undefined && inner !== undefined && inner.startsWith(outer) ? inner.slice(outer.length) : '';
-        const block = `<notes>${notes.map((n) => `${lineAs(child)}${step}${n}`).join('')}${lineAs(child)}</notes>`;
-        if (info.notesEl) edits.push([info.notesEl.start, info.notesEl.end, block]);
-        else edited += `${lineAs(child)}${block}`;
-      }
-      if (edited !== tag) edits.push([info.tag.start, info.tag.end, edited]);
-    }
-    return applyEdits(text, edits);
+    for (const t of doc.langTags) r.edits.push([t.start, t.end, setAttr(text.slice(t.start, t.end), doc.version === '1.2' ? 'target-language' : 'trgLang', lang)]);
+    for (const u of doc.units) if (u.translate) unitEdits(r, u, values.get(u.key));
+    for (const [info, anew] of r.translated) unitTagEdits(r, info, anew);
+    return applyEdits(text, r.edits);
   },
 
   // a segmented unit's target mirrors its <seg-source>: segment beside segment
@@ -217,6 +163,79 @@ export const xliff: FileFormat = {
 };
 
 /** 2.x has no state saying "review the translation": the user-defined sub-state vx writes beside `translated` */
+type OldTarget = TargetDoc & { doc: XDoc };
+
+/** One render: the source, the target it replaces, and the edits made so far. */
+interface Render {
+  text: string;
+  doc: XDoc;
+  old: OldTarget | undefined;
+  oldUnits: Map<string, XUnit>;
+  state: string;
+  edits: [number, number, string][];
+  /** a line break and the indentation of the element at `offset` (nothing on one line) */
+  lineAs: (offset: number) => string;
+  /** units with a translation, and whether one of their segments is translated anew */
+  translated: Map<XUnitInfo, boolean>;
+}
+
+/** The target of one unit (or 2.x segment): written, kept from the old target, or dropped. */
+function unitEdits(r: Render, u: XUnit, v: UnitValue | undefined): void {
+  const { text, doc, old, edits, lineAs } = r;
+  let element: string | undefined;
+  let segState: string | undefined;
+  let segSub: string | undefined;
+  if (v?.kind === 'keep') {
+    ({ element, segState, segSub } = keptTarget(old!, r.oldUnits.get(u.key)!, Boolean(v.review)));
+  } else if (v?.kind === 'new') {
+    const body = targetBody(text, u, v.parts);
+    if (doc.version === '1.2') element = `<target state="${r.state}">${body}</target>`;
+    else {
+      element = `<target>${body}</target>`;
+      segState = r.state;
+    }
+  }
+  if (element === undefined) {
+    // untranslated: a target the source carried (a copy of the source, say) is dropped, so nothing passes as translated
+    if (u.target) edits.push([removalStart(text, u.target.start), u.target.end, '']);
+    return;
+  }
+  r.translated.set(u.unit, r.translated.get(u.unit) === true || v!.kind === 'new');
+  // 1.2: the target's own notes and alt-trans follow its <target>
+  if (doc.version === '1.2' && old) for (const n of ownNotes(text, u.unit, old.text, old.doc.unitInfos.get(u.unit.key))) element += `${lineAs(u.sourceEl.start)}${n}`;
+  if (u.target) edits.push([u.target.start, u.target.end, element]);
+  // (1.2: after <seg-source>, which comes before <target> in a trans-unit)
+  else edits.push([(u.segSourceEl ?? u.sourceEl).end, (u.segSourceEl ?? u.sourceEl).end, `${lineAs(u.sourceEl.start)}${element}`]);
+  if (u.segmentTag && segState !== undefined) {
+    const withState = setAttr(text.slice(u.segmentTag.start, u.segmentTag.end), 'state', segState);
+    edits.push([u.segmentTag.start, u.segmentTag.end, segSub !== undefined ? setAttr(withState, 'subState', segSub) : withState]);
+  }
+}
+
+/** What a translated unit keeps of the old target's unit: the attributes only it has, and (2.x) its own notes. */
+function unitTagEdits(r: Render, info: XUnitInfo, anew: boolean): void {
+  const { text, doc, old, edits, lineAs } = r;
+  const o = old?.doc.unitInfos.get(info.key);
+  if (!o) return;
+  const tag = text.slice(info.tag.start, info.tag.end);
+  let edited = tag;
+  // attributes only the target has (a translation made anew is not approved)
+  for (const [name, value] of Object.entries(o.attrs)) if (!(name in info.attrs) && !(anew && name === 'approved')) edited = setAttr(edited, name, value);
+  const notes = doc.version === '2.0' ? ownNotes(text, info, old!.text, o) : [];
+  const last = info.notes[info.notes.length - 1];
+  if (notes.length && last) edits.push([last.end, last.end, notes.map((n) => `${lineAs(last.start)}${n}`).join('')]);
+  else if (notes.length) {
+    // a <notes> of their own, first in the unit, one level deeper than the unit's children
+    const child = info.notesEl?.start ?? info.firstChild ?? info.tag.end;
+    const [outer, inner] = [indentBefore(text, info.tag.start), indentBefore(text, child)];
+    const step = outer !== undefined && inner !== undefined && inner.startsWith(outer) ? inner.slice(outer.length) : '';
+    const block = `<notes>${notes.map((n) => `${lineAs(child)}${step}${n}`).join('')}${lineAs(child)}</notes>`;
+    if (info.notesEl) edits.push([info.notesEl.start, info.notesEl.end, block]);
+    else edited += `${lineAs(child)}${block}`;
+  }
+  if (edited !== tag) edits.push([info.tag.start, info.tag.end, edited]);
+}
+
 export const NEEDS_REVIEW_2 = 'vx:needs-review';
 
 /**
