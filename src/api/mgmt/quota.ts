@@ -266,66 +266,112 @@ export class RequestNotShownError extends ServiceError {}
  * uses (set, wizard, apply).
  */
 export async function pollRequest(c: MgmtClient, s: QuotaScope, requestId: string, o: PollOptions): Promise<QuotaRequest> {
-  let retryAfter = o.retryAfter;
-  const floor = o.floorMs ?? POLL_FLOOR_MS;
-  const timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
-  const clock = o.clock ?? systemClock;
-  const started = clock.now();
-  let state: string | undefined;
-  // the operation resource first (it takes precedence over Location); when it has ended, the
-  // request itself is read at once for the result
-  let operation = o.asyncUrl;
-  let operationEnded: { status: string; error?: string } | undefined;
-  // 404s of a resource not read yet (replication lag), and which of the two has been read
-  let misses = 0;
-  let lastMiss: VxError | undefined;
-  const seen = { operation: false, request: false };
-  const notShown = () =>
-    new RequestNotShownError(
-      `the quota change was accepted (request ${requestId}), but the service did not show its status: ${misses} read${misses === 1 ? '' : 's'} over ${Math.round((clock.now() - started) / 1000)} s answered 404${lastMiss?.code ? ` ${lastMiss.code}` : ''}; the change goes on; find its request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
-    );
+  const poll = new RequestPoll(c, s, requestId, o);
   for (let k = 0; ; k++) {
-    const left = timeout - (clock.now() - started);
-    if (left <= 0) {
-      if (lastMiss) throw notShown();
-      throw new ServiceError(
-        `quota request ${requestId} did not end within --wait-timeout ${Math.round(timeout / 1000)} s (last state ${state ?? 'unknown'}, ${k} status read${k === 1 ? '' : 's'}); the change was accepted and goes on`,
-      );
-    }
-    await clock.sleep(Math.min(lastMiss ? floor * 2 ** (misses - 1) : pollDelay(k - misses, retryAfter, o.intervalSeconds, floor), left), o.signal);
+    const left = poll.timeout - (poll.clock.now() - poll.started);
+    if (left <= 0) throw poll.timedOut(k);
+    await poll.clock.sleep(Math.min(poll.delay(k), left), o.signal);
     try {
-      if (operation) {
-        const op = await getOperation(c, operation);
-        seen.operation = true;
-        lastMiss = undefined;
-        retryAfter = op.retryAfter;
-        if (!op.ended) {
-          state = op.status ?? 'InProgress';
-          o.onState?.(state, {});
-          continue;
-        }
-        operation = undefined;
-        operationEnded = { status: op.status!, error: op.error };
-      }
-      const { body, retryAfter: ra, running } = await getRequest(c, s, requestId, o.url);
-      seen.request = true;
-      lastMiss = undefined;
-      state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
-      o.onState?.(state, body);
-      if (!running && isFinal(state)) return body;
-      // the operation failed or was cancelled and the request does not say how it ended: the operation's error is the outcome
-      if (operationEnded && operationEnded.status !== 'Succeeded') {
-        throw new ServiceError(`quota request ${requestId}: its operation ended ${operationEnded.status}${operationEnded.error ? `: ${operationEnded.error}` : ''} (the request reads ${state ?? 'no state'})`);
-      }
-      operationEnded = undefined;
-      retryAfter = ra;
+      const done = await poll.read();
+      if (done) return done;
     } catch (e) {
-      // a resource already read that answers 404 now is gone: that is no lag
-      if (!isVxError(e) || e.exitCode !== EXIT.notFound || seen[operation ? 'operation' : 'request']) throw e;
-      misses += 1;
-      lastMiss = e;
-      if (misses > NOT_FOUND_RETRIES) throw notShown();
+      poll.missed(e);
     }
+  }
+}
+
+/** One wait for a quota request: what has been read of it and of its operation resource. */
+class RequestPoll {
+  retryAfter: string | undefined;
+  readonly floor: number;
+  readonly timeout: number;
+  readonly clock: Clock;
+  readonly started: number;
+  state: string | undefined;
+  /**
+   * the operation resource first (it takes precedence over Location); when it has ended, the
+   * request itself is read at once for the result
+   */
+  operation: string | undefined;
+  operationEnded: { status: string; error?: string } | undefined;
+  /** 404s of a resource not read yet (replication lag), and which of the two has been read */
+  misses = 0;
+  lastMiss: VxError | undefined;
+  readonly seen = { operation: false, request: false };
+
+  constructor(
+    private readonly c: MgmtClient,
+    private readonly s: QuotaScope,
+    private readonly requestId: string,
+    private readonly o: PollOptions,
+  ) {
+    this.retryAfter = o.retryAfter;
+    this.floor = o.floorMs ?? POLL_FLOOR_MS;
+    this.timeout = (o.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_S) * 1000;
+    this.clock = o.clock ?? systemClock;
+    this.started = this.clock.now();
+    this.operation = o.asyncUrl;
+  }
+
+  /** The wait before read `k`: the back-off of a 404, else pollDelay's. */
+  delay(k: number): number {
+    return this.lastMiss ? this.floor * 2 ** (this.misses - 1) : pollDelay(k - this.misses, this.retryAfter, this.o.intervalSeconds, this.floor);
+  }
+
+  timedOut(k: number): VxError {
+    if (this.lastMiss) return this.notShown();
+    return new ServiceError(
+      `quota request ${this.requestId} did not end within --wait-timeout ${Math.round(this.timeout / 1000)} s (last state ${this.state ?? 'unknown'}, ${k} status read${k === 1 ? '' : 's'}); the change was accepted and goes on`,
+    );
+  }
+
+  notShown(): RequestNotShownError {
+    const { misses, s } = this;
+    return new RequestNotShownError(
+      `the quota change was accepted (request ${this.requestId}), but the service did not show its status: ${misses} read${misses === 1 ? '' : 's'} over ${Math.round((this.clock.now() - this.started) / 1000)} s answered 404${this.lastMiss?.code ? ` ${this.lastMiss.code}` : ''}; the change goes on; find its request with: vx mgmt quota requests list --provider ${s.provider} --location ${s.location} --subscription ${s.subscription}`,
+    );
+  }
+
+  /** One round of reads: the request once it has ended, else undefined (poll again). */
+  async read(): Promise<QuotaRequest | undefined> {
+    const { o, requestId } = this;
+    if (this.operation) {
+      const op = await getOperation(this.c, this.operation);
+      this.seen.operation = true;
+      this.lastMiss = undefined;
+      this.retryAfter = op.retryAfter;
+      if (!op.ended) {
+        this.state = op.status ?? 'InProgress';
+        o.onState?.(this.state, {});
+        return undefined;
+      }
+      this.operation = undefined;
+      this.operationEnded = { status: op.status!, error: op.error };
+    }
+    const { body, retryAfter, running } = await getRequest(this.c, this.s, requestId, o.url);
+    this.seen.request = true;
+    this.lastMiss = undefined;
+    const state = running ? (isFinal(stateOf(body)) ? undefined : stateOf(body)) ?? 'InProgress' : stateOf(body);
+    this.state = state;
+    o.onState?.(state, body);
+    if (!running && isFinal(state)) return body;
+    // the operation failed or was cancelled and the request does not say how it ended: the operation's error is the outcome
+    const ended = this.operationEnded;
+    if (ended && ended.status !== 'Succeeded') {
+      throw new ServiceError(`quota request ${requestId}: its operation ended ${ended.status}${ended.error ? `: ${ended.error}` : ''} (the request reads ${state ?? 'no state'})`);
+    }
+    this.operationEnded = undefined;
+    this.retryAfter = retryAfter;
+    return undefined;
+  }
+
+  /** A failed read: a 404 of a resource not read yet counts as a miss (up to NOT_FOUND_RETRIES); anything else ends the wait. */
+  missed(e: unknown): void {
+    // a resource already read that answers 404 now is gone: that is no lag
+    if (!isVxError(e) || e.exitCode !== EXIT.notFound || this.seen[this.operation ? 'operation' : 'request']) throw e;
+    this.misses += 1;
+    this.lastMiss = e;
+    if (this.misses > NOT_FOUND_RETRIES) throw this.notShown();
   }
 }
 
