@@ -122,38 +122,41 @@ export function parseFaults(spec: string): FaultSpec {
       if (kind === 'rate') rate = value;
       else burst = value;
     }
-    else {
-      let rule: FaultRule;
-      let ruleFamily = family?.toLowerCase();
-      if (/^\d{3}$/.test(kind)) {
-        const status = Number(kind);
-        if (status < 400 || status > 599) throw new Error(`invalid fault status ${status}: use 400-599`);
-        rule = { kind: 'status', status };
-      } else if (CODED && /^\d{6}$/.test(kind)) {
-        // the translator's 6-digit codes (the status followed by 3 digits): 403001 (free quota used), 429002 ...
-        const status = Math.floor(Number(kind) / 1000);
-        if (status < 400 || status > 599) throw new Error(`invalid fault code ${kind}: a ${CODED} error code is a status of 400-599 followed by 3 digits`);
-        if (ruleFamily && ruleFamily !== CODED) throw new Error(`invalid fault "${part}": ${kind} is a ${CODED} error code; use ${kind}:... or ${CODED}/${kind}:...`);
-        rule = { kind: 'status', status, code: kind };
-        ruleFamily = CODED;
-      } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
-        rule = { kind };
-      } else {
-        throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), a translator error code (403001, 429002...), reset, reset-after, hang, slow, latency, slow-ms, retry-after, seed, rate or rate-burst`);
-      }
-      if (ruleFamily) rule.family = ruleFamily;
-      if (method) rule.method = method.toUpperCase();
-      if (x) rule.remaining = value;
-      else {
-        if (value <= 0 || value > 1) throw new Error(`invalid probability in fault "${part}": use a number in (0, 1] or a count like 2x`);
-        rule.probability = value;
-      }
-      out.rules.push(rule);
-    }
+    else out.rules.push(faultRule(part, family, method, kind, value, x));
   }
   if (burst !== undefined && rate === undefined) throw new Error('rate-burst:N needs rate:N (the characters a second)');
   if (rate !== undefined) out.rate = charRate(rate, burst);
   return out;
+}
+
+/** A fault rule: a status, a translator error code or a kind of broken connection, by probability or count. */
+function faultRule(part: string, family: string | undefined, method: string | undefined, kind: string, value: number, x: string | undefined): FaultRule {
+  let rule: FaultRule;
+  let ruleFamily = family?.toLowerCase();
+  if (/^\d{3}$/.test(kind)) {
+    const status = Number(kind);
+    if (status < 400 || status > 599) throw new Error(`invalid fault status ${status}: use 400-599`);
+    rule = { kind: 'status', status };
+  } else if (CODED && /^\d{6}$/.test(kind)) {
+    // the translator's 6-digit codes (the status followed by 3 digits): 403001 (free quota used), 429002 ...
+    const status = Math.floor(Number(kind) / 1000);
+    if (status < 400 || status > 599) throw new Error(`invalid fault code ${kind}: a ${CODED} error code is a status of 400-599 followed by 3 digits`);
+    if (ruleFamily && ruleFamily !== CODED) throw new Error(`invalid fault "${part}": ${kind} is a ${CODED} error code; use ${kind}:... or ${CODED}/${kind}:...`);
+    rule = { kind: 'status', status, code: kind };
+    ruleFamily = CODED;
+  } else if (kind === 'reset' || kind === 'reset-after' || kind === 'hang' || kind === 'slow') {
+    rule = { kind };
+  } else {
+    throw new Error(`unknown fault "${kind}": use a status (429, 500, 503...), a translator error code (403001, 429002...), reset, reset-after, hang, slow, latency, slow-ms, retry-after, seed, rate or rate-burst`);
+  }
+  if (ruleFamily) rule.family = ruleFamily;
+  if (method) rule.method = method.toUpperCase();
+  if (x) rule.remaining = value;
+  else {
+    if (value <= 0 || value > 1) throw new Error(`invalid probability in fault "${part}": use a number in (0, 1] or a count like 2x`);
+    rule.probability = value;
+  }
+  return rule;
 }
 
 /** Decides the fault (if any) for one request. Count rules are used up first, in order. */

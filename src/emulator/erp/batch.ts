@@ -51,9 +51,11 @@ function opPath(req: EmuRequest, url: string): { path: string; url: URL } | unde
   return { path: u.pathname.slice(prefix.length) || '/', url: u };
 }
 
+type OpFail = (status: number, code: string, message: string) => BatchResponse;
+
 async function runOp(req: EmuRequest, routes: readonly (Route & { re: RegExp })[], op: BatchOp): Promise<BatchResponse> {
   const id = typeof op.id === 'string' || typeof op.id === 'number' ? String(op.id) : null;
-  const fail = (status: number, code: string, message: string): BatchResponse => ({
+  const fail: OpFail = (status, code, message) => ({
     id,
     status,
     headers: { ...ODATA_HEADERS },
@@ -65,53 +67,61 @@ async function runOp(req: EmuRequest, routes: readonly (Route & { re: RegExp })[
   const target = opPath(req, op.url);
   if (!target) return fail(404, req.family.codes.notFound, `The operation's url '${op.url}' is not a resource of this service`);
   if (/\/\$batch$/.test(target.path)) return fail(400, 'BadRequest', 'A batch may not contain another batch');
-  const headers: Record<string, string> = {};
-  if (op.headers && typeof op.headers === 'object') for (const [k, v] of Object.entries(op.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k.toLowerCase()] = v;
-  if (req.headers.host) headers.host = String(req.headers.host);
   let matched = false;
   for (const r of routes) {
     const m = r.re.exec(target.path);
     if (!m) continue;
     matched = true;
     if (r.method !== method) continue;
-    const text = op.body === undefined ? '' : typeof op.body === 'string' ? op.body : JSON.stringify(op.body);
-    const sub: EmuRequest = {
-      ...req,
-      method,
-      path: target.path,
-      url: target.url,
-      query: target.url.searchParams,
-      headers,
-      body: Buffer.from(text),
-      text,
-      json: <T>() => {
-        if (op.body === undefined) throw new EmuError(400, req.family.codes.badJson, 'The request body is empty; a JSON body is required.');
-        if (typeof op.body === 'string') {
-          try {
-            return JSON.parse(op.body) as T;
-          } catch {
-            throw new EmuError(400, req.family.codes.badJson, 'The request body is not valid JSON.');
-          }
-        }
-        return op.body as T;
-      },
-      params: { ...(m.groups ?? {}) },
-    };
     try {
-      const reply: EmuReply = await r.handler(sub);
-      const out: BatchResponse = { id, status: reply.status, headers: { ...(reply.body !== undefined ? ODATA_HEADERS : {}) } };
-      for (const [k, v] of Object.entries(reply.headers ?? {})) out.headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      if (reply.status === 201 && reply.body && typeof reply.body === 'object' && 'id' in reply.body) {
-        out.headers.location = `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}${target.path}(${String((reply.body as { id: unknown }).id)})`;
-      }
-      if (reply.body !== undefined) out.body = reply.body;
-      return out;
+      return replyOf(req, id, target.path, await r.handler(subRequest(req, op, method, target, m)));
     } catch (e) {
       if (e instanceof EmuError) return fail(e.status, e.code, e.message);
       throw e;
     }
   }
   return matched ? fail(405, req.family.codes.methodNotAllowed ?? 'BadRequest', `The method ${method} is not allowed on ${target.path}.`) : fail(404, req.family.codes.notFound, `The requested resource ${target.path} was not found.`);
+}
+
+/** The request an operation of the batch makes to the route it names: its own method, URL, headers and body. */
+function subRequest(req: EmuRequest, op: BatchOp, method: string, target: { path: string; url: URL }, m: RegExpExecArray): EmuRequest {
+  const headers: Record<string, string> = {};
+  if (op.headers && typeof op.headers === 'object') for (const [k, v] of Object.entries(op.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k.toLowerCase()] = v;
+  if (req.headers.host) headers.host = String(req.headers.host);
+  const text = op.body === undefined ? '' : typeof op.body === 'string' ? op.body : JSON.stringify(op.body);
+  return {
+    ...req,
+    method,
+    path: target.path,
+    url: target.url,
+    query: target.url.searchParams,
+    headers,
+    body: Buffer.from(text),
+    text,
+    json: <T>() => {
+      if (op.body === undefined) throw new EmuError(400, req.family.codes.badJson, 'The request body is empty; a JSON body is required.');
+      if (typeof op.body === 'string') {
+        try {
+          return JSON.parse(op.body) as T;
+        } catch {
+          throw new EmuError(400, req.family.codes.badJson, 'The request body is not valid JSON.');
+        }
+      }
+      return op.body as T;
+    },
+    params: { ...(m.groups ?? {}) },
+  };
+}
+
+/** A route's reply as the batch's response for the operation (a create's Location as the service gives it). */
+function replyOf(req: EmuRequest, id: string | null, path: string, reply: EmuReply): BatchResponse {
+  const out: BatchResponse = { id, status: reply.status, headers: { ...(reply.body !== undefined ? ODATA_HEADERS : {}) } };
+  for (const [k, v] of Object.entries(reply.headers ?? {})) out.headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  if (reply.status === 201 && reply.body && typeof reply.body === 'object' && 'id' in reply.body) {
+    out.headers.location = `http://${req.headers.host ?? '127.0.0.1'}${req.family.prefix}${path}(${String((reply.body as { id: unknown }).id)})`;
+  }
+  if (reply.body !== undefined) out.body = reply.body;
+  return out;
 }
 
 /** The `$batch` route over the family's other routes. */
