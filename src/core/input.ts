@@ -8,7 +8,7 @@ import { UsageError } from './errors.js';
 import { jsonErrorWithoutText, parseExact } from './json.js';
 
 /** Standard input redirected from a directory (`< notes/`) reads as empty: a usage error instead. */
-function notADirectory(stdin: NodeJS.ReadableStream): void {
+export function notADirectory(stdin: NodeJS.ReadableStream): void {
   let dir = false;
   try {
     dir = stdin === process.stdin && fstatSync(0).isDirectory();

@@ -4,12 +4,12 @@
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { capYoungGeneration, limitHeapGrowth } from '../../core/heap.js';
 import type { Http } from '../../core/http/index.js';
-import { readAllBytes } from '../../core/input.js';
 import { BATCH_MAX_OPERATIONS, MAX_REQUEST_MS, REQUEST_MARGIN_MS, type ErpSet } from '../../model/erp/index.js';
 import type { BatchClient } from './batch.js';
 import { checksFor, checkUnknown, type UnknownRow } from './check-unknown.js';
 import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type BulkOptions, type ResultLog, type RowResult } from './bulk.js';
 import type { ErpClient } from './client.js';
+import { checkUtf8, openImportInput, type ImportInput } from './import-input.js';
 import { outcomeLine, sentLine, type Journal, type JournalEntry } from './journal.js';
 import { formatOf, readCsv, type ReadRows, type Row, type RowMode, type RowProblem } from './rows.js';
 import { readJsonRows } from './rows-json.js';
@@ -32,38 +32,65 @@ const HEAP_GROWTH_PERCENT = 30;
 /** What becomes of the rows an earlier run sent without learning their outcome. */
 export type UnknownPolicy = 'leave' | 'check' | 'resend';
 
-/** Reads and checks the rows of the input file (`-`: standard input), CSV, NDJSON or JSON by `format` or the file's name. */
-export async function readImportFile(set: ErpSet, mode: RowMode, file: string | undefined, format: string | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ parsed: ReadRows; name: string }> {
+/**
+ * Opens the input file (`-`: standard input, kept in `tmp` for the run) and checks its rows, CSV,
+ * NDJSON or JSON by `format` or the file's name. The input is read as a stream, now and again as
+ * the rows are sent; close it when the run ends.
+ */
+export async function readImportFile(
+  set: ErpSet,
+  mode: RowMode,
+  file: string | undefined,
+  format: string | undefined,
+  stdin: () => NodeJS.ReadableStream,
+  tmp: string,
+): Promise<{ parsed: ReadRows; name: string; input: ImportInput }> {
   if (!file?.trim()) throw new UsageError('--file <path|-> is required: the file to import (- reads standard input)');
   const kind = formatOf(file, format);
-  const { name, bytes } = await readAllBytes(file, stdin);
+  const input = await openImportInput(file, stdin, tmp);
   // a large input is a long run from the start: its rows are all built once to be checked, then
   // again as they are sent, and V8's heap is kept close to what the run holds (core/heap.ts)
-  if (bytes.length >= LONG_RUN_BYTES) limitHeapGrowth(HEAP_GROWTH_PERCENT);
-  let text: string;
+  if (input.size >= LONG_RUN_BYTES) limitHeapGrowth(HEAP_GROWTH_PERCENT);
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`${name} is not valid UTF-8 text`);
+    const parsed = kind === 'csv' ? await readCsv(set, mode, input, input.name, true) : await readJsonRows(set, mode, kind, input, input.name, true);
+    return { parsed, name: input.name, input };
+  } catch (e) {
+    // text that is not UTF-8 is said first, wherever it is (as when the input was decoded whole)
+    if (e instanceof UsageError && e.message !== `${input.name} is not valid UTF-8 text`) {
+      try {
+        checkUtf8(input);
+      } catch (bad) {
+        input.close();
+        throw bad;
+      }
+    }
+    input.close();
+    throw e;
   }
-  // (the rows are checked now, and read again from the text as they are sent)
-  if (kind === 'csv') return { parsed: await readCsv(set, mode, text, name, true), name };
-  return { parsed: await readJsonRows(set, mode, kind, text, name, true), name };
 }
 
 /** --dry-run: the batches that would be sent (updates: the writes, with placeholders for what reads would find). Returns how many operations. */
 export function planImport(http: Http, r: ImportRun, rows: Iterable<Row>): number {
   const { client, set, batch, bulk } = r;
   const size = bulk.batchSize ?? BATCH_MAX_OPERATIONS;
-  const ops = [...rows].map((row) =>
+  const opOf = (row: Row) =>
     r.mode === 'create'
       ? { method: 'POST' as const, url: client.collectionUrl(set), body: row.body }
-      : { method: 'PATCH' as const, url: client.itemUrl(set, row.key!.field === 'id' ? row.key!.value : `${row.key!.field}=${row.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': row.etag ?? '<@odata.etag of a fresh read>' }, body: row.body },
-  );
-  for (let i = 0; i < ops.length; i += size) {
-    http.plan({ method: 'POST', url: batch.url, auth: batch.auth, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops.slice(i, i + size)) });
+      : { method: 'PATCH' as const, url: client.itemUrl(set, row.key!.field === 'id' ? row.key!.value : `${row.key!.field}=${row.key!.value}`.replace(/[^\w=.-]/g, '_')), headers: { 'If-Match': row.etag ?? '<@odata.etag of a fresh read>' }, body: row.body };
+  // (a batch at a time, as the rows are read)
+  let ops: ReturnType<typeof opOf>[] = [];
+  let n = 0;
+  const plan = () => http.plan({ method: 'POST', url: batch.url, auth: batch.auth, headers: batch.requestHeaders(bulk.atomic), body: batch.body(ops) });
+  for (const row of rows) {
+    ops.push(opOf(row));
+    n++;
+    if (ops.length === size) {
+      plan();
+      ops = [];
+    }
   }
-  return ops.length;
+  if (ops.length) plan();
+  return n;
 }
 
 /** A time as stderr and the results say it: UTC, to the second. */

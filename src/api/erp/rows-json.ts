@@ -1,15 +1,20 @@
 // Rows of an import given as NDJSON (one object per line, read a line at a time) or as a JSON
-// array of objects (parsed whole), typed by the set's model as `--data` is (rows.ts).
+// array of objects (read an element at a time: json-array.ts), typed by the set's model as
+// `--data` is (rows.ts).
 import { UsageError } from '../../core/errors.js';
 import { isExactNumber, jsonErrorWithoutText, parseExact, stringifyExact } from '../../core/json.js';
+import { MAX_WHOLE_BYTES } from '../../core/input.js';
 import type { ErpSet } from '../../model/erp/index.js';
+import { headOf } from './csv-records.js';
+import { linesOf, MAX_LINE_CHARS, textInput, type ImportInput } from './import-input.js';
+import { ArrayReader } from './json-array.js';
 import { collect, hashText, readOnlyColumns, rowBuilder, type ParsedRows, type ReadRows, type Row, type RowBuilder, type RowMode, type RowProblem } from './rows.js';
 
 /**
  * A JSON parse error of a whole file with its line and column (Node 20 names only the offset), and
  * a hint when the file is one object per line (NDJSON named .json).
  */
-function jsonProblem(body: string, message: string): string {
+export function jsonProblem(body: string, message: string): string {
   const at = /at position (\d+)/.exec(message);
   let out = message;
   if (at && !/line \d/.test(message)) {
@@ -29,37 +34,90 @@ function jsonProblem(body: string, message: string): string {
   return out;
 }
 
-/** Reads NDJSON (one JSON object per line; blank lines skipped) or a JSON array of objects (parsed whole; NDJSON is read a line at a time). */
-export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string): Promise<ParsedRows>;
-export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string, lazy: true): Promise<ReadRows>;
-export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string, name: string, lazy = false): Promise<ReadRows> {
-  const body = text.replace(/^\uFEFF/, '');
-  if (!body.trim()) throw new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
+/** Reads NDJSON (one JSON object per line, a line at a time; blank lines skipped) or a JSON array of objects (an element at a time). */
+export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string | ImportInput, name: string): Promise<ParsedRows>;
+export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string | ImportInput, name: string, lazy: true): Promise<ReadRows>;
+export async function readJsonRows(set: ErpSet, mode: RowMode, format: 'ndjson' | 'json', text: string | ImportInput, name: string, lazy = false): Promise<ReadRows> {
+  const input = typeof text === 'string' ? textInput(text, name) : text;
+  const empty = () => new UsageError(`${name} is empty: expected ${format === 'json' ? 'a JSON array of objects' : 'one JSON object per line'}`);
   let all: unknown[] | undefined;
+  let source = (head: string, rest: Iterator<string>): Iterable<[number, unknown] | RowProblem> => ndjsonValues(head, rest, name);
   if (format === 'json') {
-    let parsed: unknown;
-    try {
-      parsed = parseExact(body);
-    } catch (e) {
-      throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, jsonErrorWithoutText(body, e as Error))}`);
-    }
-    if (!Array.isArray(parsed)) throw new UsageError(`${name}: expected a JSON array of objects`);
-    all = parsed;
+    const start = headOf(input.chunks(), 1, name);
+    const rest = start.rest;
+    let head = start.head;
+    for (let x: IteratorResult<string>; !/\S/.test(head) && !(x = rest.next()).done; ) head += x.value;
+    const first = head.search(/\S/);
+    if (first < 0) throw empty();
+    // anything but an array is read whole, to say what it is
+    if (head[first] !== '[' || /[^ \t\r\n]/.test(head.slice(0, first))) all = wholeArray(head, rest, name);
+    else source = (h, r) => arrayValues(h, r, name);
   }
   const info = { ignored: [] as string[], total: 0 };
-  return collect(set, mode, () => jsonScan(set, mode, all, body, info), info, lazy);
+  const values = (): Iterable<[number, unknown] | RowProblem> => {
+    if (all) return all.map((v, i): [number, unknown] => [i + 1, v]);
+    const { head, rest } = headOf(input.chunks(), 1, name);
+    return source(head, rest);
+  };
+  const scanned = collect(set, mode, () => jsonScan(set, mode, values(), info), info, lazy);
+  // (blank lines only: nothing was read)
+  if (format === 'ndjson' && !info.total) throw empty();
+  return scanned;
 }
 
-/** The rows and problems of a JSON array (`all`) or of NDJSON text, one at a time. */
-function* jsonScan(set: ErpSet, mode: RowMode, all: unknown[] | undefined, body: string, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
+/** A JSON text that is not an array, read whole (as much as vx reads whole): the error that says what it is. */
+function wholeArray(head: string, rest: Iterator<string>, name: string): never {
+  let body = head;
+  for (let x = rest.next(); !x.done; x = rest.next()) {
+    body += x.value;
+    if (body.length > MAX_WHOLE_BYTES) throw new UsageError(`${name} is larger than ${MAX_WHOLE_BYTES / (1024 * 1024)} MiB, more than vx reads whole; nothing was sent`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseExact(body);
+  } catch (e) {
+    throw new UsageError(`${name}: not valid JSON: ${jsonProblem(body, jsonErrorWithoutText(body, e as Error))}`);
+  }
+  void parsed;
+  throw new UsageError(`${name}: expected a JSON array of objects`);
+}
+
+/** The elements of a JSON array, numbered from 1. */
+function* arrayValues(head: string, rest: Iterator<string>, name: string): Generator<[number, unknown]> {
+  let n = 0;
+  for (const v of new ArrayReader(head, rest, name).elements()) yield [++n, v];
+}
+
+/** The values of NDJSON text by line number (blank lines skipped; a line that is not JSON: a problem). */
+function* ndjsonValues(head: string, rest: Iterator<string>, name: string): Generator<[number, unknown] | RowProblem> {
+  let no = 0;
+  for (const line of linesOf(head, rest, () => new UsageError(`${name} line ${no + 1} is longer than ${MAX_LINE_CHARS / (1024 * 1024)} MiB`))) {
+    no++;
+    const s = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (!s.trim()) continue;
+    try {
+      yield [no, parseExact(s)];
+    } catch (e) {
+      yield { row: no, message: `not valid JSON: ${jsonErrorWithoutText(s, e as Error)}` };
+    }
+  }
+}
+
+/** The rows and problems of JSON values by row number, one at a time. */
+function* jsonScan(set: ErpSet, mode: RowMode, values: Iterable<[number, unknown] | RowProblem>, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
   let total = 0;
   const builders = new Map<string, RowBuilder>();
   const ignored = new Set<string>();
-  function* take(row: number, v: unknown): Generator<Row | RowProblem> {
+  for (const x of values) {
     total++;
+    if (!Array.isArray(x)) {
+      yield x;
+      continue;
+    }
+    const [row, v] = x;
     if (!v || typeof v !== 'object' || Array.isArray(v) || isExactNumber(v)) {
       yield { row, message: 'expected a JSON object' };
-      return;
+      continue;
     }
     const o = v as Record<string, unknown>;
     const names = Object.keys(o);
@@ -74,25 +132,6 @@ function* jsonScan(set: ErpSet, mode: RowMode, all: unknown[] | undefined, body:
     const r = build(row, Object.values(o), hashText(stringifyExact(o)));
     if (!Array.isArray(r)) yield r;
     else for (const m of r) yield { row, message: m };
-  }
-  if (all) for (let i = 0; i < all.length; i++) yield* take(i + 1, all[i]);
-  else {
-    for (let at = 0, no = 1; at <= body.length; no++) {
-      let end = body.indexOf('\n', at);
-      if (end < 0) end = body.length;
-      const s = body.slice(at, end).replace(/\r$/, '');
-      at = end + 1;
-      if (!s.trim()) continue;
-      let v: unknown;
-      try {
-        v = parseExact(s);
-      } catch (e) {
-        total++;
-        yield { row: no, message: `not valid JSON: ${jsonErrorWithoutText(s, e as Error)}` };
-        continue;
-      }
-      yield* take(no, v);
-    }
   }
   info.ignored = [...ignored];
   info.total = total;

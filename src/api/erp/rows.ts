@@ -9,6 +9,12 @@ import { csvUnguard } from '../../core/output/index.js';
 import { isExactNumber, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
+import { csvDelimiter, csvRecordsOf, GUESS_CHARS, headOf, loadPapa } from './csv-records.js';
+import { textInput, type ImportInput } from './import-input.js';
+
+export { csvDelimiter, csvRecords } from './csv-records.js';
+
+type Papa = typeof import('papaparse');
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 
@@ -260,48 +266,6 @@ function breaks(fields: readonly string[]): number {
   return n;
 }
 
-/**
- * The records of CSV text one at a time. Text with neither a quote nor a CR is cut at LF and at
- * commas, which is exactly what papaparse does with it (its "fast mode": no quote, so the line
- * ending it guesses is LF and no field can hold a delimiter), without holding every record at
- * once: an import of 10,000 rows then keeps only its rows alive, and the collector copies less
- * (~13 ms of GC before the first request went to papaparse's 10,000 retained records). Any other
- * text goes to papaparse.
- */
-export async function csvRecords(body: string, delimiter = ','): Promise<{ next(): string[] | undefined; quoteError?: { row: number; message: string } }> {
-  return csvRecordsWith(await papaFor(body), body, delimiter);
-}
-
-type Papa = typeof import('papaparse');
-
-/** papaparse, loaded only for text that needs it (a quote or a CR). */
-async function papaFor(body: string): Promise<Papa | undefined> {
-  if (!body.includes('"') && !body.includes('\r')) return undefined;
-  const m = (await import('papaparse')) as { default?: Papa } & Papa;
-  return m.default ?? m;
-}
-
-function csvRecordsWith(Papa: Papa | undefined, body: string, delimiter: string): { next(): string[] | undefined; quoteError?: { row: number; message: string } } {
-  if (!Papa) {
-    let at = 0;
-    return {
-      next() {
-        if (at > body.length) return undefined;
-        let end = body.indexOf('\n', at);
-        if (end < 0) end = body.length;
-        const line = body.slice(at, end);
-        at = end + 1;
-        return line.split(delimiter);
-      },
-    };
-  }
-  const parsed = Papa.parse<string[]>(body, { delimiter, quoteChar: '"', escapeChar: '"' });
-  const records = parsed.data;
-  let k = 0;
-  const quoteError = parsed.errors.find((e) => e.type === 'Quotes');
-  return { next: () => (k < records.length ? records[k++] : undefined), ...(quoteError ? { quoteError: { row: quoteError.row ?? -1, message: quoteError.message } } : {}) };
-}
-
 /** hashText(fields.join('\u0001')), without the joined string (the fields are hashed in turn, U+0001 between them). */
 export function hashFields(fields: readonly string[]): string {
   let h1 = 0xdeadbeef;
@@ -324,19 +288,6 @@ export function hashFields(fields: readonly string[]): string {
 }
 
 /**
- * The delimiter of CSV text, from its header line: field names never hold a comma, a semicolon or
- * a tab, so a header without commas that has semicolons (what a spreadsheet saves as CSV where the
- * decimal mark is a comma) or tabs (TSV) says which one separates the fields.
- */
-export function csvDelimiter(body: string): ',' | ';' | '\t' {
-  const nl = body.indexOf('\n');
-  const header = nl < 0 ? body : body.slice(0, nl);
-  if (header.includes(',')) return ',';
-  if (header.includes(';')) return ';';
-  return header.includes('\t') ? '\t' : ',';
-}
-
-/**
  * Reads CSV text (RFC 4180: quoted fields with commas, doubled quotes and line breaks; CRLF or LF;
  * a BOM; fields separated by commas, or semicolons or tabs as the header shows: see csvDelimiter)
  * with papaparse, a well-kept parser several times faster than the alternatives measured
@@ -345,34 +296,35 @@ export function csvDelimiter(body: string): ',' | ';' | '\t' {
  * problems. A row whose every cell is empty (what a spreadsheet writes for a blank row) is skipped
  * like a blank line.
  */
-export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string): Promise<ParsedRows>;
-export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string, lazy: true): Promise<ReadRows>;
-export async function readCsv(set: ErpSet, mode: RowMode, text: string, name: string, lazy = false): Promise<ReadRows> {
-  const body = text.replace(/^\uFEFF/, '');
-  const Papa = await papaFor(body);
+export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string): Promise<ParsedRows>;
+export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string, lazy: true): Promise<ReadRows>;
+export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string, lazy = false): Promise<ReadRows> {
+  const input = typeof text === 'string' ? textInput(text, name) : text;
+  const marks = input.marks();
+  const Papa = marks.quote || marks.cr ? await loadPapa() : undefined;
   const info = { ignored: [] as string[], total: 0 };
-  const scan = () => csvScan(set, mode, body, name, Papa, info);
+  const scan = () => csvScan(set, mode, input, name, Papa, marks.quote, info);
   return collect(set, mode, scan, info, lazy);
 }
 
 /**
  * The rows and problems of CSV text, one at a time (`info` gets the read-only columns and, once
  * the scan is done, the count of records). Header problems and malformed quoting are thrown.
+ * `quoted`: the text holds a quote somewhere (else no field holds a line break).
  */
-function* csvScan(set: ErpSet, mode: RowMode, body: string, name: string, Papa: Papa | undefined, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
+function* csvScan(set: ErpSet, mode: RowMode, input: ImportInput, name: string, Papa: Papa | undefined, quoted: boolean, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
   let header: string[] | undefined;
   let total = 0;
   // lines are counted here: a record spans one line plus the line breaks inside its quoted
   // fields, and an empty line comes as a record of one empty field
   let line = 1;
-  // without a quote no field holds a line break
-  const quoted = body.includes('"');
-  const records = csvRecordsWith(Papa, body, csvDelimiter(body));
-  const quoteError = records.quoteError;
+  const { head, rest } = headOf(input.chunks(), Papa ? GUESS_CHARS : 0, name, true);
+  const records = csvRecordsOf(Papa, head, rest, csvDelimiter(head), name);
   let build: RowBuilder | undefined;
   for (let k = 0, record = records.next(); record; k++, record = records.next()) {
     const start = line;
     line += quoted ? 1 + breaks(record) : 1;
+    const quoteError = records.quoteError;
     if (quoteError && quoteError.row === k) throw new UsageError(`${name} line ${start}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
     if (record.length === 1 && record[0] === '') continue; // an empty line
     if (!header) {
@@ -394,7 +346,7 @@ function* csvScan(set: ErpSet, mode: RowMode, body: string, name: string, Papa: 
     if (!Array.isArray(r)) yield r;
     else for (const m of r) yield { row: start, message: m };
   }
-  if (quoteError) throw new UsageError(`${name}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
+  if (records.quoteError) throw new UsageError(`${name}: not valid CSV: ${records.quoteError.message.replace(/\.$/, '')}`);
   if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
   info.total = total;
 }

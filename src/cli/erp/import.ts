@@ -1,7 +1,8 @@
 // `vx erp <set> import`: one record per row of a CSV, NDJSON or JSON file, over $batch, with a
 // journal so that a rerun goes on where the last one stopped.
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { batchFor, bulkOptions } from '../../api/erp/bulk.js';
+import { batchFor, bulkOptions, type BulkOptions } from '../../api/erp/bulk.js';
 import { ErpClient } from '../../api/erp/client.js';
 import { importRows, planImport, readImportFile, type ImportRun } from '../../api/erp/import.js';
 import { Journal } from '../../api/erp/journal.js';
@@ -45,7 +46,16 @@ export async function run(ctx: Ctx, set: ErpSet, opts: ImportOpts): Promise<void
   checkFlags(opts);
   const bulk = bulkOptions(ctx.config, opts, ctx.signal);
   const mode = opts.update ? 'update' : 'create';
-  const { parsed, name } = await readImportFile(set, mode, opts.file, opts.format, () => ctx.io.stdin);
+  const { parsed, name, input } = await readImportFile(set, mode, opts.file, opts.format, () => ctx.io.stdin, ctx.envVar('TMPDIR') || tmpdir());
+  try {
+    await send(ctx, set, opts, bulk, parsed, name);
+  } finally {
+    input.close();
+  }
+}
+
+async function send(ctx: Ctx, set: ErpSet, opts: ImportOpts, bulk: BulkOptions, parsed: ReadRows, name: string): Promise<void> {
+  const mode = opts.update ? 'update' : 'create';
   tellProblems(ctx, parsed, name, opts.skipInvalid);
   const client = await ErpClient.open(ctx.http, ctx.config, set, opts.company);
   const r: ImportRun = { client, set, batch: batchFor(client, set, ctx.http, bulk.pacer), mode, bulk };

@@ -1,10 +1,10 @@
 // The results of a bulk run that are printed at the end (-o json, csv, tsv, a table...), kept on
 // disk as they come rather than in memory: one JSON line each in a temporary file, removed from
-// its directory at once (the open file is all there is, so nothing is left behind, even by a
-// killed run), and read back in row order when the run ends.
-import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+// its directory at once (core/temp-file.ts: the open file is all there is, so nothing is left
+// behind, even by a killed run), and read back in row order when the run ends.
+import { closeSync, readSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { anonymousFile } from '../../core/temp-file.js';
 
 export class ResultSpool {
   private readonly fd: number;
@@ -17,11 +17,7 @@ export class ResultSpool {
   private last = 0;
 
   constructor() {
-    const dir = mkdtempSync(join(tmpdir(), 'vx-results-'));
-    const file = join(dir, 'results.ndjson');
-    this.fd = openSync(file, 'wx+', 0o600);
-    unlinkSync(file);
-    rmdirSync(dir);
+    this.fd = anonymousFile(tmpdir(), 'vx-results-');
   }
 
   /** Keeps the line of a row (its last one, if it has several). */

@@ -13,6 +13,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, VxError } from '../../../core/errors.js';
+import { tempDirProblem as why } from '../../../core/temp-file.js';
 import type { TranslateResult } from '../../../model/translator.js';
 import { TextFilter } from './bloom.js';
 import { H, hashText } from './hash.js';
@@ -24,17 +25,6 @@ const FILTER_BYTES = 32 * 1024 * 1024;
 
 /** The spill directory cannot be written any more (mid-run: the run stops, exit 1). */
 export class SpillFailure extends VxError {}
-
-/** Why the spill directory cannot be used, as its one line says it. */
-function why(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'full (no space left on the device)';
-  if (code === 'EACCES' || code === 'EPERM') return 'not writable (permission denied)';
-  if (code === 'EROFS') return 'not writable (a read-only file system)';
-  if (code === 'ENOENT') return 'no such directory';
-  if (code === 'ENOTDIR') return 'not a directory';
-  return `not usable (${(e as Error)?.message ?? String(e)})`;
-}
 
 export interface SpillOptions {
   /** the distinct texts the run may spill (sizes the first Bloom filter), when known */
