@@ -5,11 +5,13 @@
 // contract of both stores: the LMDB file, and PostgreSQL (when the test server is there).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it as itRun } from 'vitest';
+import { afterAll, describe, expect, it as itRun, vi } from 'vitest';
 
 const itSkip = itRun.skip;
 import { runOwner } from '../../src/api/translator/memory/claims.js';
 import { keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
+import { LmdbStore } from '../../src/api/translator/memory/store-lmdb.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { freshDatabase, NO_PG, PG_URL } from '../helpers/postgres.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
@@ -144,6 +146,47 @@ describe('memory claims, LMDB', () => {
     expect(await a.claim(ids, ['Save'])).toEqual(['held']);
     await b.close();
     await a.close();
+  });
+});
+
+describe('memory commits, LMDB', () => {
+  itRun("a run's answers ride with its next claim (one write transaction), or are committed on their own when no claim comes", async () => {
+    const clock = new FakeClock();
+    const path = join(dir, `m${n++}.tm`);
+    const a = await TranslationMemory.open(path, { owner: 'run-a', clock });
+    const b = await TranslationMemory.open(path, { owner: 'run-b', clock });
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    b.idsFor(keyOptions({ to: ['de'] }));
+    await a.flush();
+    const writes = vi.spyOn(LmdbStore.prototype, 'write');
+    const claims = vi.spyOn(LmdbStore.prototype, 'claim');
+    try {
+      await a.claim(ids, ['Save', 'Open']);
+      a.store(ids, 'Save', de('Speichern'));
+      await a.commit();
+      // the answer waits for the run's next claim: another run still finds the text held
+      expect(writes).not.toHaveBeenCalled();
+      expect(await b.claim(ids, ['Save'])).toEqual(['held']);
+      await a.claim(ids, ['Quit']);
+      expect(claims.mock.calls.at(-2)?.[3]).toHaveLength(2);
+      expect(writes).not.toHaveBeenCalled();
+      expect(await b.claim(ids, ['Save'])).toEqual([{ result: de('Speichern') }]);
+      // no claim comes: committed on its own once the wait is over
+      a.store(ids, 'Open', de('Öffnen'));
+      await a.commit();
+      expect(writes).not.toHaveBeenCalled();
+      await clock.run(199);
+      expect(writes).not.toHaveBeenCalled();
+      await clock.run(200);
+      expect(writes).toHaveBeenCalledTimes(1);
+      await a.flush();
+      expect(await b.claim(ids, ['Open'])).toEqual([{ result: de('Öffnen') }]);
+    } finally {
+      writes.mockRestore();
+      claims.mockRestore();
+      await a.close();
+      await b.close();
+    }
   });
 });
 

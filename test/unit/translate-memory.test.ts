@@ -152,6 +152,23 @@ describe('memory store', () => {
     await m.close();
   });
 
+  it.runIf(process.platform === 'linux')('a memory file smaller than what its pages may take is left mapped whole (a reopen would only map it again)', async () => {
+    const m = await TranslationMemory.open(join(dir, 'relieve-small.tm'));
+    const k = m.idsFor(keyOptions({ to: ['de'] }));
+    const texts = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
+    for (const t of texts) m.store(k, t, { translations: [{ text: t, to: 'de' }] });
+    await m.flush();
+    // its pages mapped: more than 1 kB past the limit, and the file (~200 kB) stays mapped
+    expect((await m.lookupMany(k, texts)).filter(Boolean)).toHaveLength(2000);
+    const backend = (m as unknown as { backend: { db: object } }).backend;
+    const before = backend.db;
+    await m.relieve(1);
+    expect(backend.db).toBe(before);
+    await m.relieve(-Infinity);
+    expect(backend.db).not.toBe(before);
+    await m.close();
+  });
+
   it.runIf(process.platform === 'linux')('a commit asked for while the reopen makes the queued writes durable waits for the reopen (lmdb-js cut it off: "Database is closed")', async () => {
     const m = await TranslationMemory.open(join(dir, 'relieve-race.tm'));
     const k = m.idsFor(keyOptions({ to: ['de'] }));

@@ -63,9 +63,9 @@ export class RunClaims {
     readonly leaseMs: number,
   ) {}
 
-  /** Claims `keys` (see store.ts); those now held are renewed until written or given up. */
-  async claim(keys: readonly string[]): Promise<ClaimState[]> {
-    const states = await this.store.claim(keys, this.owner, this.leaseMs);
+  /** Claims `keys` (see store.ts; `writes` committed with them); those now held are renewed until written or given up. */
+  async claim(keys: readonly string[], writes?: readonly (string | undefined)[]): Promise<ClaimState[]> {
+    const states = await this.store.claim(keys, this.owner, this.leaseMs, writes);
     states.forEach((s, i) => s === 'claimed' && this.held.add(keys[i]));
     if (this.held.size && !this.timer) {
       // renewed three times a lease: a renewal that is late (a busy machine) still comes in time

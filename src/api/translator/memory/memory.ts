@@ -3,10 +3,11 @@
 // processes. What it stores is one entry per (source text, target and options) in codec.ts's
 // form (whole or in part: recall.ts); where it stores it is a MemoryStore (store.ts): the embedded LMDB file (store-lmdb.ts).
 // Lookups come in batches (one store round trip each); writes are queued and committed in
-// batches, at most one commit behind the run. A run that sends a text claims it first (claims.ts),
+// batches, at most one commit behind the run (writes.ts). A run that sends a text claims it first (claims.ts),
 // so that concurrent runs sharing the memory pay for it once.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { systemClock, type Clock } from '../../../core/clock.js';
 import { isVxError, type UsageError } from '../../../core/errors.js';
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 import { badMemory, errText } from './checks.js';
@@ -21,6 +22,7 @@ import { joinParts, toRecall, type Claimed, type Recall } from './recall.js';
 import { openLmdbStore, type OpenStoreOptions } from './store-lmdb.js';
 import type { OpenPgOptions } from './store-pg.js';
 import type { MemoryStore } from './store.js';
+import { QueuedWrites } from './writes.js';
 
 /** One stored answer, as export and import see it. */
 export interface MemoryEntry {
@@ -62,10 +64,8 @@ export class TranslationMemory {
   private readonly ids = new Map<string, string>();
   /** options id -> canonical options, of every options record known (read at open) */
   private readonly options = new Map<string, string>();
-  /** writes waiting for the next commit: key, value (undefined: remove), key, value, ... */
-  private batch: (string | undefined)[] = [];
-  /** the commit under way, if any */
-  private committing?: Promise<void>;
+  /** the writes waiting for their commit */
+  private readonly writes: QueuedWrites;
   private readonly claims: RunClaims;
   private wasNew = false;
   /** the entry keys of the ids handed out (with a run's glossary) */
@@ -74,9 +74,10 @@ export class TranslationMemory {
   private constructor(
     private readonly backend: MemoryStore,
     private readonly readOnly: boolean,
-    lease: { owner?: string; leaseMs?: number },
+    lease: { owner?: string; leaseMs?: number; clock?: Clock },
   ) {
     this.claims = new RunClaims(backend, lease.owner ?? runOwner(), lease.leaseMs ?? LEASE_MS);
+    this.writes = new QueuedWrites(backend, lease.clock ?? systemClock);
   }
 
   /** this run created the file (and LMDB its `-lock` beside it): said once, the first time */
@@ -191,7 +192,7 @@ export class TranslationMemory {
    * after committing what is queued. Lookups call it between batches themselves.
    */
   async relieve(limitKb?: number): Promise<void> {
-    await this.backend.relieve?.(() => this.drain(), limitKb);
+    await this.backend.relieve?.(() => this.writes.drain(), limitKb);
   }
 
   /** The options id of each target (and its options record, stored once). */
@@ -294,7 +295,11 @@ export class TranslationMemory {
     // what the store holds of what was read is let go of as after lookups, and no claim meets a reopen
     if (this.backend.relieveDue) await this.relieve();
     if (this.backend.remapping) await this.backend.remapping;
-    const states = await this.claims.claim(keys);
+    // what is queued goes with the claims, in their transaction
+    const carried = this.writes.forClaim();
+    const claiming = this.claims.claim(keys, carried.writes);
+    carried.claiming(claiming);
+    const states = await claiming;
     const n = ids.length;
     const giveUp: string[] = [];
     const out = texts.map((text, t): Claimed => {
@@ -348,50 +353,27 @@ export class TranslationMemory {
   private queue(key: string, value: string | undefined): void {
     // a memory that may only be read (--estimate, --dry-run, a role without the right) keeps nothing
     if (this.readOnly) return;
-    this.batch.push(key, value);
+    this.writes.push(key, value);
   }
 
   /** writes queued and not yet committed */
   get queued(): number {
-    return this.batch.length / 2;
+    return this.writes.size;
   }
 
   /**
-   * Starts committing what is queued (one transaction) and waits only for the commit before it:
-   * at most one commit runs behind the caller, so writing never stops the run for a disk sync.
+   * Starts committing what is queued (one transaction), or leaves it for the run's next claim to
+   * carry (writes.ts), and waits only for the commit before it: at most one commit runs behind the
+   * caller, so writing never stops the run for a disk sync.
    */
   async commit(): Promise<void> {
-    if (this.backend.remapping) await this.backend.remapping;
-    await this.commitQueued();
-  }
-
-  /** commit's work, without waiting for a reopen under way (the reopen's own commit) */
-  private async commitQueued(): Promise<void> {
-    const before = this.committing;
-    if (this.batch.length) {
-      const batch = this.batch;
-      this.batch = [];
-      const started = this.backend.write(batch);
-      // a failure is reported by whoever waits for it next (this commit's successor, flush or close)
-      started.catch(() => undefined);
-      this.committing = started;
-    }
-    await before;
+    await this.writes.commit();
   }
 
   /** Waits until every queued write is committed (durable: a crash afterwards loses none of it). */
   async flush(): Promise<void> {
     if (this.backend.remapping) await this.backend.remapping;
-    await this.drain();
-  }
-
-  /** flush's work, without waiting for a reopen under way (the reopen's own flush) */
-  private async drain(): Promise<void> {
-    await this.commitQueued();
-    const last = this.committing;
-    this.committing = undefined;
-    await last;
-    await this.backend.flushed();
+    await this.writes.drain();
   }
 
   /** Every entry, in key order (for export); streams, holds a page at a time. `snapshot`: as they were when it began. */
@@ -470,6 +452,7 @@ export class TranslationMemory {
 
   /** Commits what is queued, gives up the claims still held (texts not sent), closes the store. */
   async close(): Promise<void> {
+    this.writes.stop();
     try {
       await this.flush();
       await this.claims.end();

@@ -291,7 +291,9 @@ export class PgStore implements MemoryStore {
     // a statement that returned is committed and durable (synchronous_commit)
   }
 
-  async claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]> {
+  async claim(keys: readonly string[], owner: string, leaseMs: number, writes?: readonly (string | undefined)[]): Promise<ClaimState[]> {
+    // (the writes go first, in a statement of their own)
+    if (writes?.length) await this.write(writes);
     const mine = (): ClaimState[] => keys.map(() => 'claimed');
     if (!keys.length) return [];
     const lease = Math.max(0, Math.round(leaseMs));

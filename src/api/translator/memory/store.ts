@@ -53,9 +53,13 @@ export interface MemoryStore {
   scan(start: string, end: string, snapshot: boolean): AsyncIterable<readonly StoredPair[]>;
   /**
    * Claims `keys` for `owner` for `leaseMs` (one atomic step, one round trip): see the top of this
-   * file. A store opened read-only has no claims (the memory does not ask).
+   * file. A store opened read-only has no claims (the memory does not ask). `writes`, a batch as
+   * `write` takes it, is committed with the claims, before them (in the same transaction where the
+   * store can: a run's answers ride with its next claims instead of paying for a commit of their own).
    */
-  claim(keys: readonly string[], owner: string, leaseMs: number): Promise<ClaimState[]>;
+  claim(keys: readonly string[], owner: string, leaseMs: number, writes?: readonly (string | undefined)[]): Promise<ClaimState[]>;
+  /** `claim` commits its `writes` in the claims' own transaction (so a run's answers may wait for its next claim) */
+  readonly claimsCarryWrites?: boolean;
   /** Gives up `owner`'s claims on `keys` (those with a value, or held by another, are left as they are). */
   release(keys: readonly string[], owner: string): Promise<void>;
   /** the store may only be read (a role without the right to write it): the memory looks up only */
