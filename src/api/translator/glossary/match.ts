@@ -32,8 +32,6 @@ const NOTRANSLATE = String.raw`<([A-Za-z][\w:-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?\
 /** what no term may be matched inside, in plain text and in HTML (elements first: they hold tags) */
 const PROTECTED_PLAIN = new RegExp(`${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
 const PROTECTED_HTML = new RegExp(`${CODE_ELEMENT}|${NOTRANSLATE}|${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
-/** a cheap test: a text without any of these has nothing protected */
-const MAY_PROTECT = /[<&`{%$@]|:\/\/|www\./;
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;
 const NO_SPACE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
@@ -86,82 +84,87 @@ interface Indexed {
   endBound: boolean;
 }
 
-/** a trie of the terms by UTF-16 unit: a text is walked from each position only as far as some term goes */
-interface Node {
-  next: Map<number, Node>;
-  /** the only unit that may follow (-1 when none or several): most of a term's length is such a chain, walked without a map lookup */
-  one: number;
-  oneNext?: Node;
-  /**
-   * the units that must follow, when nothing ends and nothing branches until after them (''
-   * when not so), and the node after them: a term's tail is compared at once, not walked
-   */
-  tail: string;
-  tailEnd?: Node;
-  /** the terms that end here */
-  terms?: Indexed[];
+/** a source term (each once, in UTF-16 unit order) and what of the table it stands for */
+interface Term {
+  text: string;
+  /** its entries (one, unless the table gives the term twice) */
+  items: Indexed[];
+  /** the longest other term that begins this one (its index), -1 when none: the terms that begin a text are such a chain */
+  parent: number;
 }
 
-const newNode = (): Node => ({ next: new Map(), one: -1, tail: '' });
+/** what a UTF-16 unit may start (bits of TermMatcher.kinds): a term that needs a word boundary before it, one that needs none, a protected span */
+const STARTS_BOUND = 1;
+const STARTS_FREE = 2;
+const PROTECTS = 4;
+/** `:` of `://`, `w` of `www.` */
+const PROTECTS_AFTER = 8;
+/** what the scan of a text meets that only the protected spans' expression can judge */
+const PROTECTED = -1;
 
-/** The node after `node` by the unit `c`. */
-function step(node: Node, c: number): Node | undefined {
-  return node.one >= 0 ? (node.one === c ? node.oneNext : undefined) : node.next.get(c);
+/** how many units `t` and text[i, to) have in common from their start, comparing from unit `k` */
+function common(t: string, text: string, i: number, to: number, k: number): number {
+  const n = Math.min(t.length, to - i);
+  while (k < n && t.charCodeAt(k) === text.charCodeAt(i + k)) k++;
+  return k;
 }
 
-/** Marks each node that one unit only may follow (see Node.one). */
-function chain(root: Node): void {
-  const todo = [root];
-  for (let node = todo.pop(); node; node = todo.pop()) {
-    if (node.next.size === 1) [[node.one, node.oneNext]] = node.next;
-    todo.push(...node.next.values());
+/** whether a word boundary is at `i`: ASCII either side at once, others as boundaryAt says */
+function boundaryFast(s: string, i: number): boolean {
+  if (i > 0 && i < s.length) {
+    const b = s.charCodeAt(i - 1);
+    const a = s.charCodeAt(i);
+    // (apostrophes, periods and colons: see isMid)
+    if (b < 128 && a < 128 && b !== 39 && b !== 46 && b !== 58 && a !== 39 && a !== 46 && a !== 58) return !(isWordUnit(b) && isWordUnit(a));
   }
-  const chains = [root];
-  for (let node = chains.pop(); node; node = chains.pop()) {
-    let end = node.oneNext;
-    let tail = '';
-    if (end) {
-      tail = String.fromCharCode(node.one);
-      while (!end.terms && end.oneNext) {
-        tail += String.fromCharCode(end.one);
-        end = end.oneNext;
-      }
-    }
-    if (tail.length > 1) {
-      node.tail = tail;
-      node.tailEnd = end;
-    }
-    chains.push(...node.next.values());
-  }
+  return boundaryAt(s, i);
 }
 
-/** Finds a table's terms in texts (see the top of this file). */
+/**
+ * Finds a table's terms in texts (see the top of this file). A text is read once: each unit's
+ * kind says whether a term may start there; where one may, the terms that begin with that unit
+ * (a range of the sorted terms) are searched for the last one not after the text there, and the
+ * terms that begin it are all that can match. A unit that may start a protected span sends the
+ * text to the protected spans' expression, and the ranges between its spans are read the same way.
+ */
 export class TermMatcher {
-  private readonly root: Node = newNode();
-  /**
-   * per UTF-16 unit: 1 when a term starts with it, 2 when one of those needs no word boundary
-   * before it (CJK, punctuation): most positions of a text are passed over on one look
-   */
-  private readonly first = new Uint8Array(65536);
+  private readonly terms: Term[] = [];
+  /** per UTF-16 unit: STARTS_BOUND, STARTS_FREE, PROTECTS, PROTECTS_AFTER */
+  private readonly kinds = new Uint8Array(65536);
+  /** per first UTF-16 unit: the range [lo, hi) of the terms that start with it */
+  private readonly lo = new Int32Array(65536);
+  private readonly hi = new Int32Array(65536);
+  /** the terms found at a position (kept: most positions have none) */
+  private readonly chain: number[] = [];
 
   constructor(readonly table: TermTable) {
+    const byText = new Map<string, Indexed[]>();
     for (const entry of table.entries) {
       const t = entry.term;
       if (!t) continue;
       const last = charBefore(t, t.length);
       const item = { entry, startBound: isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), endBound: isWord(last) && !noSpace(last) };
-      const c0 = t.charCodeAt(0);
-      this.first[c0] = Math.max(this.first[c0], item.startBound ? 1 : 2);
-      let node = this.root;
-      for (let i = 0; i < t.length; i++) {
-        const c = t.charCodeAt(i);
-        let n = node.next.get(c);
-        if (!n) node.next.set(c, (n = newNode()));
-        node = n;
-      }
-      (node.terms ??= []).push(item);
+      const items = byText.get(t);
+      if (items) items.push(item);
+      else byText.set(t, [item]);
     }
-    chain(this.root);
+    const texts = [...byText.keys()].sort();
+    const chain: number[] = [];
+    for (let k = 0; k < texts.length; k++) {
+      const t = texts[k];
+      // (a term that does not begin this one begins none after it: they sort between)
+      while (chain.length && !t.startsWith(texts[chain[chain.length - 1]])) chain.pop();
+      const items = byText.get(t)!;
+      this.terms.push({ text: t, items, parent: chain.length ? chain[chain.length - 1] : -1 });
+      chain.push(k);
+      const c = t.charCodeAt(0);
+      if (!(this.kinds[c] & (STARTS_BOUND | STARTS_FREE))) this.lo[c] = k;
+      this.hi[c] = k + 1;
+      for (const x of items) this.kinds[c] |= x.startBound ? STARTS_BOUND : STARTS_FREE;
+    }
+    // (a text with none of `<&`{%$@`, `://`, `www.` holds nothing the protected spans' expressions match)
+    for (const c of '<&`{%$@') this.kinds[c.charCodeAt(0)] |= PROTECTS;
+    for (const c of ':w') this.kinds[c.charCodeAt(0)] |= PROTECTS_AFTER;
   }
 
   get size(): number {
@@ -170,59 +173,76 @@ export class TermMatcher {
 
   /** The occurrences of terms in `text` (HTML when `html`), in order, never overlapping. */
   find(text: string, html: boolean): readonly Hit[] {
-    if (!this.root.next.size || !this.mayHold(text)) return NONE;
+    if (!this.terms.length) return NONE;
     const hits: Hit[] = [];
-    let from = 0;
-    if (MAY_PROTECT.test(text)) {
-      const re = html ? PROTECTED_HTML : PROTECTED_PLAIN;
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0].length === 0) {
-          re.lastIndex++;
-          continue;
-        }
-        this.scan(text, from, m.index, hits);
-        from = m.index + m[0].length;
-      }
+    if (this.scan(text, 0, text.length, hits, true) === PROTECTED) {
+      hits.length = 0;
+      this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     }
-    this.scan(text, from, text.length, hits);
     if (!hits.length) return NONE;
     return overlapping(hits) ? longestFirst(hits) : hits;
   }
 
-  /** whether any character of the text starts a term */
-  private mayHold(text: string): boolean {
-    const first = this.first;
-    for (let i = 0; i < text.length; i++) if (first[text.charCodeAt(i)]) return true;
-    return false;
+  /** the terms of a text that may hold protected spans: those of the ranges between them */
+  private findBetween(text: string, re: RegExp, hits: Hit[]): void {
+    let from = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      this.scan(text, from, m.index, hits, false);
+      from = m.index + m[0].length;
+    }
+    this.scan(text, from, text.length, hits, false);
   }
 
   /**
    * every term at each position of text[from, to) (a protected span beside the range is a
-   * boundary: `%sCloud` holds the word Cloud)
+   * boundary: `%sCloud` holds the word Cloud); with `guard`, PROTECTED at the first unit that may
+   * start a protected span
    */
-  private scan(text: string, from: number, to: number, hits: Hit[]): void {
-    const root = this.root.next;
-    const first = this.first;
+  private scan(text: string, from: number, to: number, hits: Hit[], guard: boolean): number {
+    const kinds = this.kinds;
     for (let i = from; i < to; i++) {
-      const f = first[text.charCodeAt(i)];
-      // (inside a word no term that needs a boundary before it starts)
-      if (f === 0 || (f === 1 && i > from && isWordUnit(text.charCodeAt(i - 1)) && !noSpace(charAt(text, i)))) continue;
-      let node = root.get(text.charCodeAt(i));
-      for (let j = i + 1; node; j++) {
-        if (node.terms) {
-          for (const x of node.terms) {
-            if (x.startBound && i !== from && !boundaryAt(text, i)) continue;
-            if (x.endBound && j !== to && !boundaryAt(text, j)) continue;
-            hits.push({ start: i, end: j, entry: x.entry });
-          }
-        }
-        if (node.tail) {
-          // (the loop's j++ then stands after the tail)
-          const t = node.tail;
-          node = j + t.length <= to && text.startsWith(t, j) ? node.tailEnd : undefined;
-          j += t.length - 1;
-        } else node = j < to ? step(node, text.charCodeAt(j)) : undefined;
+      const c = text.charCodeAt(i);
+      const f = kinds[c];
+      if (f === 0) continue;
+      if (f >= PROTECTS && guard && (f & PROTECTS || (c === 58 ? text.startsWith('//', i + 1) : text.startsWith('ww.', i + 1)))) return PROTECTED;
+      if (!(f & STARTS_FREE) && (!(f & STARTS_BOUND) || (i > from && isWordUnit(text.charCodeAt(i - 1)) && !noSpace(charAt(text, i))))) continue;
+      this.termsAt(text, i, from, to, this.lo[c], this.hi[c], hits);
+    }
+    return 0;
+  }
+
+  /** the terms of the range [lo, hi) (those that start with text[i]) that text[i, to) begins with */
+  private termsAt(text: string, i: number, from: number, to: number, lo: number, hi: number, hits: Hit[]): void {
+    const terms = this.terms;
+    // the last term not after text[i, to), and how much of it the text holds
+    let at = -1;
+    let same = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = terms[mid].text;
+      const k = common(t, text, i, to, 1);
+      if (k === t.length || (i + k < to && t.charCodeAt(k) < text.charCodeAt(i + k))) {
+        at = mid;
+        same = k;
+        lo = mid + 1;
+      } else hi = mid;
+    }
+    // (the terms that begin the text, the shorter first, as a text is read)
+    const chain = this.chain;
+    chain.length = 0;
+    for (; at >= 0; at = terms[at].parent) if (terms[at].text.length <= same) chain.push(at);
+    for (let n = chain.length - 1; n >= 0; n--) {
+      const t = terms[chain[n]];
+      const j = i + t.text.length;
+      for (const x of t.items) {
+        if (x.startBound && i !== from && !boundaryFast(text, i)) continue;
+        if (x.endBound && j !== to && !boundaryFast(text, j)) continue;
+        hits.push({ start: i, end: j, entry: x.entry });
       }
     }
   }
