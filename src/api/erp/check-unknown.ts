@@ -42,8 +42,8 @@ class Check {
     readonly mode: RowMode,
     rows: readonly UnknownRow[],
     private readonly record: (r: RowResult) => void,
-    /** create: lower-case id -> the row the journal records as having created that record */
-    readonly createdBy: ReadonlyMap<string, number>,
+    /** create: lower-case id -> the row the journal records as having created that record (of the ids found: set once they are) */
+    public createdBy: ReadonlyMap<string, number> = new Map(),
   ) {
     this.byRow = new Map(rows.map((r) => [r.row.row, r]));
     this.compare = mode === 'update' || set.naturalKey !== set.humanKey;
@@ -125,7 +125,7 @@ function sharedKeys(keys: readonly Key[]): (k: Key) => number[] {
 /**
  * --check-unknown: looks up each row an earlier run left unknown, in batched GETs. Create: by the
  * set's natural key; found -> created (journaled done, never sent) unless the journal records
- * another row as having created that very record (`createdBy`), not found when the key is one
+ * another row as having created that very record (`createdBy`, asked about the ids found), not found when the key is one
  * the service stores as written -> returned, to be sent now. Update: by the record's id (or the
  * row's key); found with the row's values in place -> updated. Anything else stays unknown, with why.
  */
@@ -137,9 +137,9 @@ export async function checkUnknown(
   rows: readonly UnknownRow[],
   bulk: BulkOptions,
   record: (r: RowResult) => void,
-  createdBy: ReadonlyMap<string, number> = new Map(),
+  createdBy: (ids: ReadonlySet<string>) => ReadonlyMap<string, number> = () => new Map(),
 ): Promise<Row[]> {
-  const c = new Check(set, mode, rows, record, createdBy);
+  const c = new Check(set, mode, rows, record);
   const keys = c.keys();
   let found: Map<number, Found>;
   try {
@@ -149,6 +149,9 @@ export async function checkUnknown(
     if (e instanceof InterruptedError) for (const k of keys) c.unknown(c.byRow.get(k.row)!.row, '--check-unknown was interrupted before it learned about it', c.byRow.get(k.row)!.id);
     throw e;
   }
+  const ids = new Set<string>();
+  for (const f of found.values()) if (f.id) ids.add(f.id.toLowerCase());
+  c.createdBy = createdBy(ids);
   const sharing = sharedKeys(mode === 'create' ? keys : []);
   const absent: Row[] = [];
   for (const k of keys) {

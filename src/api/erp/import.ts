@@ -102,20 +102,25 @@ const timeText = (ms: number): string => `${new Date(ms).toISOString().slice(0, 
  * plus the longest the service works on a request, and a margin. Before then a lookup can miss a
  * record the request is about to create, and sending the row again would create it twice.
  */
-function runningUntil(journal: Journal, prev: JournalEntry): number {
-  return (prev.at ?? journal.writtenBefore) + MAX_REQUEST_MS + REQUEST_MARGIN_MS;
+function runningUntil(journal: Journal, at: number | undefined): number {
+  return (at ?? journal.writtenBefore) + MAX_REQUEST_MS + REQUEST_MARGIN_MS;
 }
 
 type Decision = 'send' | 'changed' | 'done' | 'check' | 'unknown';
 
-/** What becomes of a row, from its entry in the journal (none: sent). */
-function decide(journal: Journal, row: Row, prev: JournalEntry | undefined, policy: UnknownPolicy, now: number): Decision {
+/** What becomes of a row, from its last entry in the journal (none: sent); `same`: the row's content is the one journaled. */
+function decide(journal: Journal, prev: Pick<JournalEntry, 'state' | 'at'> | undefined, same: boolean, policy: UnknownPolicy, now: number): Decision {
   if (!prev || prev.state === 'failed' || prev.state === 'rolled-back') return 'send';
-  // ('' : the hash was lost with a last line cut short)
-  if (prev.hash !== row.hash && prev.hash !== '') return 'changed';
+  if (!same) return 'changed';
   if (prev.state === 'done') return 'done';
   if (policy === 'resend') return 'send';
-  return policy === 'check' && runningUntil(journal, prev) <= now ? 'check' : 'unknown';
+  return policy === 'check' && runningUntil(journal, prev.at) <= now ? 'check' : 'unknown';
+}
+
+/** A row's last entry as far as its state and send time tell, without reading its line. */
+function brief(journal: Journal, row: number): Pick<JournalEntry, 'state' | 'at'> | undefined {
+  const state = journal.state(row);
+  return state && { state, at: journal.sentTime(row) };
 }
 
 /**
@@ -128,10 +133,14 @@ function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy
   const toCheck: UnknownRow[] = [];
   const changed: number[] = [];
   const stillRunning: number[] = [];
-  if (!journal.previous.size) return { toCheck, stillRunning };
+  if (!journal.size) return { toCheck, stillRunning };
   for (const row of rows) {
-    const prev = journal.previous.get(row.row);
-    const d = decide(journal, row, prev, policy, now);
+    // (the entry is read from the journal only for a row whose content it compares)
+    const state = journal.state(row.row);
+    if (!state || state === 'failed' || state === 'rolled-back') continue;
+    const prev = journal.entry(row.row);
+    // ('' : the hash was lost with a last line cut short)
+    const d = decide(journal, prev, prev?.hash === row.hash || prev?.hash === '', policy, now);
     if (d === 'send' || !prev) continue;
     if (d === 'changed') changed.push(row.row);
     else if (d === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
@@ -141,7 +150,7 @@ function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy
       const key = ownKey(r.set, row);
       let message = 'sent by an earlier run whose outcome is unknown; not sent again (--check-unknown looks it up; --resend-unknown sends it)';
       if (policy === 'check') {
-        const until = runningUntil(journal, prev);
+        const until = runningUntil(journal, prev.at);
         stillRunning.push(until);
         message = `sent by an earlier run${prev.at !== undefined ? ` at ${timeText(prev.at)}` : ''} whose outcome is unknown; its request may still be running on the service until ${timeText(until)} (the service ends a request after at most ${MAX_REQUEST_MS / 60_000} minutes): not looked up and not sent again; run with --check-unknown after that`;
       }
@@ -161,7 +170,8 @@ function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy
 /** The rows to send, read as the batches are made: those the journal does not record as done or unknown, and those --check-unknown found absent. */
 function* toSend(journal: Journal, rows: Iterable<Row>, policy: UnknownPolicy, now: number, absent: ReadonlySet<number>): Generator<Row> {
   for (const row of rows) {
-    const d = decide(journal, row, journal.previous.get(row.row), policy, now);
+    // (a row sent before with other content stopped the run before: fromJournal)
+    const d = decide(journal, brief(journal, row.row), true, policy, now);
     if (d === 'send' || (d === 'check' && absent.has(row.row))) yield row;
   }
 }
@@ -231,8 +241,7 @@ class Outcomes {
 /** --check-unknown: asks the service about each row an earlier run left unknown; returns those it shows it lacks (to be sent, on create). */
 async function lookUpUnknown(r: ImportRun, journal: Journal, toCheck: readonly UnknownRow[], out: Outcomes, info: (line: string) => void): Promise<Row[]> {
   // the records the journal has other rows created (done, with an id): an unknown row that finds one cannot have created it
-  const createdBy = new Map<string, number>();
-  if (r.mode === 'create') for (const e of journal.previous.values()) if (e.state === 'done' && e.id) createdBy.set(e.id.toLowerCase(), e.row);
+  const createdBy = (ids: ReadonlySet<string>) => (r.mode === 'create' ? journal.createdBy(ids) : new Map<string, number>());
   const counts = new Map<RowResult['status'], number>();
   const record = (x: RowResult) => {
     counts.set(x.status, (counts.get(x.status) ?? 0) + 1);

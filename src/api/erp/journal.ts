@@ -5,6 +5,7 @@
 // and the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
 import { closeSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { fileLines, lineAt, RowIndex, type FileLine } from './journal-index.js';
 import { lockHolderAlive } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -36,6 +37,9 @@ export interface JournalEntry {
 const STATES: ReadonlySet<string> = new Set<RowState>(['sent', 'done', 'failed', 'unknown', 'rolled-back']);
 
 const KIND = 'vx-erp-import-journal';
+
+/** the longest line read from a journal (its own lines are short): longer is damage */
+const MAX_LINE_BYTES = 1024 * 1024;
 
 // The row lines, written out: two per imported row, and JSON.stringify of 20,000 small entry
 // objects (built only to be serialized) was ~13 ms of a 10,000-row import, ~7 ms this way. Each
@@ -108,8 +112,14 @@ function danglingLink(path: string): boolean {
 export class Journal {
   private fd: number | undefined;
   private lockFile: string | undefined;
-  /** the last entry of each row read from an earlier run */
-  readonly previous = new Map<number, JournalEntry>();
+  /** where the last entry of each row an earlier run journaled is, and its state */
+  private readonly index = new RowIndex();
+  /** the send time of the rows an earlier run left sent or unknown (their entries' `at`, or the `at` of the `sent` line before) */
+  private readonly sentAt = new Map<number, number>();
+  /** entries that are not a line of the file (a row whose last line was cut short) */
+  private readonly made = new Map<number, JournalEntry>();
+  /** the file as read, for the entries (open while the run goes) */
+  private reader: number | undefined;
   /** this run created the file (said once, the first time: it appears beside the user's input) */
   created = false;
   /** what reading it found worth saying (a last line cut short) */
@@ -139,29 +149,12 @@ export class Journal {
     const path = this.path;
     let fresh = true;
     if (existsSync(path)) {
-      let text: string;
       try {
-        text = readFileSync(path, 'utf8');
+        this.reader = openSync(path, 'r');
+        fresh = !this.readLines(fileLines(this.reader, MAX_LINE_BYTES, (n) => this.damaged(n, '')), id);
       } catch (e) {
+        if (e instanceof UsageError) throw e;
         throw new UsageError(`cannot read the journal ${path}: ${(e as Error).message}`);
-      }
-      if (text.trim()) {
-        fresh = false;
-        if (!text.endsWith('\n')) this.cutLine = text.split('\n').length;
-        const lines = text.split('\n');
-        let head: Record<string, unknown>;
-        try {
-          head = JSON.parse(lines[0]);
-        } catch {
-          throw new UsageError(`${path} is not a vx import journal (its first line is not the journal's header); name another file with --journal`);
-        }
-        if (head.kind !== KIND) throw new UsageError(`${path} is not a vx import journal; name another file with --journal`);
-        for (const k of ['command', 'company', 'input'] as const) {
-          if (head[k] !== id[k]) {
-            throw new UsageError(`the journal ${path} belongs to another ${k === 'input' ? 'input' : k} (${k} ${JSON.stringify(head[k])}, not ${JSON.stringify(id[k])}); name another file with --journal, or delete it to start over`);
-          }
-        }
-        this.readEntries(lines);
       }
     }
     // a new journal is created with O_EXCL: the name is predictable, and a link planted there (to a
@@ -186,33 +179,123 @@ export class Journal {
   }
 
   /**
-   * The rows' entries, the last of each row kept (with the time its batch was sent). A line that is
-   * not an entry is damage: a usage error naming it, nothing sent. The last line alone may be cut
-   * short (the run that wrote it stopped mid-write): the row it names counts as unknown.
+   * Reads the journal a line at a time: its header (refused unless it is this import's), then the
+   * rows' entries (readEntry). False when it holds nothing but blanks (a new journal).
    */
-  private readEntries(lines: string[]): void {
-    const last = lines.length - (lines[lines.length - 1] === '' ? 2 : 1);
-    for (let i = 1; i <= last; i++) {
-      const line = lines[i];
-      if (!line.trim() || line === cutMark(i)) continue;
-      let e: JournalEntry | undefined;
+  private readLines(lines: Generator<FileLine>, id: JournalIdentity): boolean {
+    const first = lines.next().value as FileLine;
+    let held = first.text.trim() !== '';
+    let head: Record<string, unknown> | undefined;
+    const check = () => {
+      if (head) return;
       try {
-        e = JSON.parse(line);
+        head = JSON.parse(first.text);
       } catch {
-        // cut short: the last line, or one a later run ended with the mark that says so
-        if ((i === last && !line.endsWith('}')) || lines[i + 1] === cutMark(i + 1)) {
-          this.torn(line, i + 1);
-          continue;
+        throw new UsageError(`${this.path} is not a vx import journal (its first line is not the journal's header); name another file with --journal`);
+      }
+      if (head!.kind !== KIND) throw new UsageError(`${this.path} is not a vx import journal; name another file with --journal`);
+      for (const k of ['command', 'company', 'input'] as const) {
+        if (head![k] !== id[k]) {
+          throw new UsageError(`the journal ${this.path} belongs to another ${k === 'input' ? 'input' : k} (${k} ${JSON.stringify(head![k])}, not ${JSON.stringify(id[k])}); name another file with --journal, or delete it to start over`);
         }
       }
-      if (!e || typeof e !== 'object' || !Number.isSafeInteger(e.row) || typeof e.hash !== 'string' || !STATES.has(e.state)) {
-        throw new UsageError(`the journal ${this.path} is damaged at line ${i + 1} (${JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line)} is not a row's entry); nothing was sent. Name another file with --journal, or repair the line`);
+    };
+    if (held) check();
+    // each line is read with the next one known: a line cut short is told by what follows it
+    let prev: FileLine | undefined;
+    let no = 1;
+    for (let x = first; !x.last; ) {
+      x = lines.next().value as FileLine;
+      if (x.text.trim()) {
+        held = true;
+        check();
       }
-      if (e.key === undefined && typeof e.number === 'string') e.key = e.number;
-      const prev = this.previous.get(e.row);
-      if (e.at === undefined && prev?.at !== undefined) e.at = prev.at;
-      this.previous.set(e.row, e);
+      if (prev) this.readEntry(prev, no, x.text, x.last && x.text === '');
+      prev = x;
+      no++;
     }
+    if (!held) return false;
+    // (the last piece: a line with no line break after it was cut short)
+    if (prev && prev.text !== '') {
+      this.cutLine = no;
+      this.readEntry(prev, no, undefined, true);
+    } else if (!prev && first.text !== '') this.cutLine = 1;
+    return true;
+  }
+
+  /**
+   * A row's entry (line `no`, `next` after it; `last`: no line follows): the last of each row is
+   * kept (its place in the file), with the time its batch was sent. A line that is not an entry is
+   * damage: a usage error naming it, nothing sent. The last line alone may be cut short (the run
+   * that wrote it stopped mid-write): the row it names counts as unknown.
+   */
+  private readEntry(line: FileLine, no: number, next: string | undefined, last: boolean): void {
+    const text = line.text;
+    if (!text.trim() || text === cutMark(no - 1)) return;
+    let e: JournalEntry | undefined;
+    try {
+      e = JSON.parse(text);
+    } catch {
+      // cut short: the last line, or one a later run ended with the mark that says so
+      if ((last && !text.endsWith('}')) || next === cutMark(no)) {
+        this.torn(text, no);
+        return;
+      }
+    }
+    if (!e || typeof e !== 'object' || !Number.isSafeInteger(e.row) || typeof e.hash !== 'string' || !STATES.has(e.state)) throw this.damaged(no, text);
+    const at = e.at ?? this.sentAt.get(e.row);
+    if ((e.state === 'sent' || e.state === 'unknown') && at !== undefined) this.sentAt.set(e.row, at);
+    else this.sentAt.delete(e.row);
+    this.made.delete(e.row);
+    this.index.set(e.row, line.at, e.state);
+  }
+
+  private damaged(no: number, line: string): UsageError {
+    return new UsageError(
+      `the journal ${this.path} is damaged at line ${no} (${JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line)} is not a row's entry); nothing was sent. Name another file with --journal, or repair the line`,
+    );
+  }
+
+  /** how many rows an earlier run journaled */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** The state of a row's last entry (none: an earlier run did not journal it). */
+  state(row: number): RowState | undefined {
+    return this.index.state(row);
+  }
+
+  /** When the row's batch was sent, for a row an earlier run left sent or unknown. */
+  sentTime(row: number): number | undefined {
+    return this.sentAt.get(row);
+  }
+
+  /** The last entry an earlier run journaled for a row (read again from the file), with the time its batch was sent. */
+  entry(row: number): JournalEntry | undefined {
+    const made = this.made.get(row);
+    if (made) return made;
+    const offset = this.index.offset(row);
+    if (!offset || this.reader === undefined) return undefined;
+    const e = JSON.parse(lineAt(this.reader, offset)) as JournalEntry;
+    if (e.key === undefined && typeof e.number === 'string') e.key = e.number;
+    if (e.at === undefined) {
+      const at = this.sentAt.get(row);
+      if (at !== undefined) e.at = at;
+    }
+    return e;
+  }
+
+  /** The rows the earlier runs record as having created a record whose (lower-case) id is among `ids`: id -> row. */
+  createdBy(ids: ReadonlySet<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (!ids.size) return out;
+    for (const row of this.index.rows()) {
+      if (this.index.state(row) !== 'done') continue;
+      const id = this.entry(row)?.id?.toLowerCase();
+      if (id && ids.has(id)) out.set(id, row);
+    }
+    return out;
   }
 
   /** A last line cut short: the row it names counts as unknown (its batch may have left). */
@@ -223,10 +306,14 @@ export class Journal {
       return;
     }
     const row = Number(m[1]);
-    const prev = this.previous.get(row);
+    const prev = this.entry(row);
     // (hash '' when the line was cut before its hash: the row's content cannot be compared)
     const hash = prev?.hash ?? (m[2] ? (JSON.parse(m[2]) as string) : '');
-    this.previous.set(row, { row, hash, state: 'unknown', ...(prev?.id ? { id: prev.id } : {}), ...(prev?.at !== undefined ? { at: prev.at } : {}) });
+    const at = prev?.at;
+    this.made.set(row, { row, hash, state: 'unknown', ...(prev?.id ? { id: prev.id } : {}), ...(at !== undefined ? { at } : {}) });
+    if (at !== undefined) this.sentAt.set(row, at);
+    else this.sentAt.delete(row);
+    this.index.set(row, 0, 'unknown');
     this.notes.push(`the journal's last line (line ${lineNo}) was cut short (the run that wrote it stopped mid-write): row ${row} counts as unknown`);
   }
 
@@ -248,6 +335,8 @@ export class Journal {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    if (this.reader !== undefined) closeSync(this.reader);
+    this.reader = undefined;
     if (this.lockFile !== undefined) {
       try {
         unlinkSync(this.lockFile);
