@@ -3,7 +3,8 @@
 // rows are met); the entry itself is read again from the file when it is needed. The journal is
 // read as a stream of lines with their byte offsets, a chunk at a time.
 import { readSync } from 'node:fs';
-import type { RowState } from './journal.js';
+
+export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
 
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;

@@ -5,11 +5,11 @@
 // and the row's outcome once it is known. A rerun reads it back: rows done are skipped, rows sent
 // without a known outcome are unknown (never resent unless asked), failed rows are sent again.
 import { closeSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { fileLines, lineAt, RowIndex, type FileLine } from './journal-index.js';
+import { fileLines, lineAt, RowIndex, type FileLine, type RowState } from './journal-index.js';
 import { lockHolderAlive } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 
-export type RowState = 'sent' | 'done' | 'failed' | 'unknown' | 'rolled-back';
+export type { RowState } from './journal-index.js';
 
 export interface JournalIdentity {
   /** e.g. "salespeople import" or "salespeople import --update" */
