@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Spill, SpillFailure } from '../../src/api/translator/spill/spill.js';
 import { TextFilter } from '../../src/api/translator/spill/bloom.js';
 import { H, hashText } from '../../src/api/translator/spill/hash.js';
+import { RunTexts } from '../../src/api/translator/reuse/texts.js';
+import { newSlot } from '../../src/api/translator/reuse/types.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { TranslateResult } from '../../src/model/translator.js';
 
@@ -178,5 +180,55 @@ describe('the Bloom filter', () => {
       if (!f.has(H.hi, H.lo)) missed++;
     }
     expect(missed).toBe(0);
+  });
+});
+
+describe("the run's texts in memory", () => {
+  const result = (text: string): TranslateResult => ({ translations: [{ text: `[de] ${text}`, to: 'de' }] });
+  /** a text held by the run (answered unless `open`) */
+  const hold = (texts: RunTexts, text: string, item: number, open = false) => {
+    const slot = newSlot(text, item, open ? undefined : result(text));
+    texts.add(text, slot);
+    return slot;
+  };
+  const inSpill = (spill: Spill, text: string) => (spill.mayHold(text) ? spill.get(text) : undefined);
+
+  it('keeps what comes again in memory, spills once what did not come in a whole generation, keeps what is unanswered', () => {
+    const spill = Spill.open(parent());
+    try {
+      // a budget of about four short texts per generation
+      const texts = new RunTexts(4 * 2 * 300, 1, spill);
+      const often = hold(texts, 'a text that keeps coming back', 1);
+      const open = hold(texts, 'a text still out', 2, true);
+      hold(texts, 'a text seen once', 3);
+      let item = 3;
+      // generation after generation, the frequent text comes again: never spilled, always the same slot
+      for (let g = 0; g < 4; g++) {
+        while (!texts.full) hold(texts, `new text ${++item}`, item);
+        expect(texts.get('a text that keeps coming back')).toBe(often);
+        texts.rotate();
+      }
+      expect(inSpill(spill, often.text)).toBeUndefined();
+      // a text not answered yet stays (its answer will come into its slot), and is not spilled
+      expect(texts.get('a text still out')).toBe(open);
+      expect(inSpill(spill, open.text)).toBeUndefined();
+      // a text that did not come again is in the spill, once, with its answer; the run reads it back as its own
+      expect(texts.get('a text seen once')).toBeUndefined();
+      expect(inSpill(spill, 'a text seen once')).toEqual({ result: result('a text seen once') });
+      const back = texts.fromSpill('a text seen once', 99);
+      expect(back).toMatchObject({ result: result('a text seen once'), item: 99, spilled: true });
+      expect(texts.get('a text seen once')).toBe(back);
+      const spilled = spill.count;
+      for (let g = 0; g < 3; g++) {
+        while (!texts.full) hold(texts, `later text ${++item}`, item);
+        texts.rotate();
+      }
+      // read back from the spill, it is not written there again when it leaves memory
+      expect(texts.get('a text seen once')).toBeUndefined();
+      expect(spill.count - spilled).toBeLessThan(item);
+      expect(inSpill(spill, 'a text seen once')).toEqual({ result: result('a text seen once') });
+    } finally {
+      spill.close();
+    }
   });
 });

@@ -2,11 +2,12 @@
 // run's spill) once they no longer do, so that a text seen again at any distance is answered by
 // its first answer instead of being paid for again.
 //
-// In memory, two generations (maps): the newest and the one before. A text found in the older one
-// moves to the newest (a text that keeps coming back stays in memory); when the newest holds half
-// the budget, the older one goes: its answered texts to the spill in one batch, the texts still
-// out (sent, waited for) into the newest. No per-key deletes: a map that only grows stays fast.
-// Without a spill nothing goes (an input too short to need one).
+// In memory, one map of slots, each marked with the generation that last saw it: one lookup per
+// line. A text seen again is marked with the current generation (a text that keeps coming back
+// stays in memory); when the texts of the current generation take half the budget, those the
+// generation did not see go: the answered ones to the spill in one batch (and out of the map), the
+// ones still out (sent, waited for) are kept. Without a spill nothing goes (an input too short to
+// need one).
 import type { TranslateResult } from '../../../model/translator.js';
 import type { Spill } from '../spill/spill.js';
 import { newSlot, type Slot } from './types.js';
@@ -30,10 +31,10 @@ export function fitsBudget(items: number, units: number, targets: number, budget
 }
 
 export class RunTexts {
-  private newest = new Map<string, Slot>();
-  private older = new Map<string, Slot>();
+  /** every text the run holds in memory, each slot with the generation that last touched it */
+  private slots = new Map<string, Slot>();
   private gen = 1;
-  /** what the newest generation takes, about (bytes) */
+  /** what the texts touched in this generation take, about (bytes) */
   private used = 0;
   private readonly half: number;
 
@@ -50,11 +51,9 @@ export class RunTexts {
 
   /** The slot of `text`, if the run holds it in memory. */
   get(text: string): Slot | undefined {
-    const s = this.newest.get(text);
-    if (s) return s;
-    const o = this.older.get(text);
-    if (o) this.keep(text, o);
-    return o;
+    const s = this.slots.get(text);
+    if (s !== undefined && s.gen !== this.gen) this.touch(s);
+    return s;
   }
 
   /**
@@ -74,40 +73,46 @@ export class RunTexts {
   /** Holds a text new to the run (`slot.text` becomes a copy of its own, see own). */
   add(text: string, slot: Slot): void {
     slot.text = own(text);
-    this.keep(slot.text, slot);
+    this.slots.set(slot.text, slot);
+    this.touch(slot);
   }
 
-  private keep(text: string, slot: Slot): void {
+  /** The slot belongs to this generation (it stays in memory at the next rotation). */
+  private touch(slot: Slot): void {
     slot.gen = this.gen;
-    this.newest.set(text, slot);
-    this.used += ENTRY + (text.length * 2 + PER_TEXT) * (1 + this.targets);
+    this.used += ENTRY + (slot.text.length * 2 + PER_TEXT) * (1 + this.targets);
   }
 
-  /** Whether the newest generation is full: the older one should go (see rotate). */
+  /** Whether this generation's texts take half the budget: those of the one before should go (see rotate). */
   get full(): boolean {
     return this.spill !== undefined && this.used >= this.half;
   }
 
-  /** Lets the older generation go: its answered texts to the spill (one batch), those still out into the newest. */
+  /**
+   * Lets go of the texts not touched in this generation (they came in the one before, and did not
+   * come again): the answered ones to the spill (one batch), those still out are kept.
+   */
   rotate(): void {
     const texts: string[] = [];
     const results: (TranslateResult | undefined)[] = [];
     const out: Slot[] = [];
-    for (const [text, slot] of this.older) {
-      // moved to the newest already
-      if (slot.gen === this.gen) continue;
-      if (slot.result === undefined || slot.parts !== undefined || slot.waiting) out.push(slot);
-      else if (!slot.spilled) {
+    const gen = this.gen;
+    for (const [text, slot] of this.slots) {
+      if (slot.gen === gen) continue;
+      if (slot.result === undefined || slot.parts !== undefined || slot.waiting) {
+        out.push(slot);
+        continue;
+      }
+      if (!slot.spilled) {
         texts.push(text);
         if (this.answers) results.push(slot.result);
       }
+      this.slots.delete(text);
     }
     if (texts.length) this.spill!.add(texts, this.answers ? results : undefined);
-    this.older = this.newest;
-    this.newest = new Map();
     this.gen++;
     this.used = 0;
-    for (const slot of out) this.keep(slot.text, slot);
+    for (const slot of out) this.touch(slot);
   }
 }
 
