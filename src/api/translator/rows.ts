@@ -60,6 +60,20 @@ export function textOf(r: TranslateResult, several: boolean, oneLine = true, tra
   return s;
 }
 
+/**
+ * The `text` lines of consecutive results, as textOf writes each, in one string: the common case
+ * (one target, one line per item, no transliteration) without a call of textOf per item.
+ */
+export function textsOf(results: readonly TranslateResult[], several: boolean, oneLine = true, transliterated = false): string {
+  let s = '';
+  for (const r of results) {
+    const ts = r?.translations;
+    const text = !several && oneLine && !transliterated && ts?.length === 1 ? ts[0]?.text : undefined;
+    s += typeof text === 'string' ? `${escapeOneLine(text)}\n` : textOf(r, several, oneLine, transliterated);
+  }
+  return s;
+}
+
 /** what a one-line text escapes: the backslash, control characters, bidirectional overrides */
 const TO_ESCAPE = /[\\\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** a text on one line, reversibly: `\\`, `\n`, `\r`, the rest as terminalText writes it (`\u001b`); a tab kept */

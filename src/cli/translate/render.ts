@@ -5,7 +5,7 @@ import { flushDelay } from '../../api/translator/idle-flush.js';
 import { explainFailure, type Items } from '../../api/translator/input.js';
 import type { TranslateParams } from '../../api/translator/options.js';
 import type { ReuseEvent } from '../../api/translator/reuse/index.js';
-import { columnsFor, rowsOf, textOf, type Row } from '../../api/translator/rows.js';
+import { columnsFor, rowsOf, textsOf, type Row } from '../../api/translator/rows.js';
 import { asStreamFailure, describeRun, translateSession, type SessionClient, type SessionOptions } from '../../api/translator/session.js';
 import type { Batch, BatchOutcome } from '../../api/translator/stream.js';
 import type { Ctx } from '../../core/context.js';
@@ -41,13 +41,15 @@ class Output {
     readonly sink: ResultSink,
   ) {
     const several = params.to.length > 1;
+    const transliterated = params.toScript !== undefined;
+    const oneLine = !run.whole || several || transliterated;
     this.table = isTable(run.format) && !ctx.globals.query;
     this.byRow = run.format === 'tsv' || run.format === 'csv';
     this.renderer =
       STREAMABLE.has(run.format) && !ctx.globals.query
         ? new StreamRenderer(run.format, {
             // --whole keeps a translation's line breaks, unless lines hold columns (<lang>, transliteration)
-            text: (r) => textOf(r as TranslateResult, several, !run.whole || several || params.toScript !== undefined, params.toScript !== undefined),
+            texts: (rs) => textsOf(rs as TranslateResult[], several, oneLine, transliterated),
             rows: (pair) => rowsOf(...(pair as [string, TranslateResult]), true),
             columns: columnsFor(params),
           })

@@ -10,6 +10,8 @@ export const STREAMABLE: ReadonlySet<Format> = new Set<Format>(['json', 'ndjson'
 export interface StreamOptions {
   /** how `text` renders one item */
   text?: (item: unknown) => string;
+  /** how `text` renders consecutive items at once (default: each as `text` renders it); the same text */
+  texts?: (items: readonly unknown[]) => string;
   /** the rows one item gives in `tsv` and `csv` (default: the item itself) */
   rows?: (item: unknown) => unknown[];
   /** the tsv and csv columns (default: the scalar fields of the first item's rows) */
@@ -41,6 +43,7 @@ export class StreamRenderer {
         for (const v of values) s += `${stringifyExact(v)}\n`;
         return s;
       case 'text':
+        if (this.opts.texts) return this.opts.texts(values);
         for (const v of values) s += this.opts.text ? this.opts.text(v) : renderText(v, this.opts.columns);
         return s;
       case 'tsv':
