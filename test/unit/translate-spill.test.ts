@@ -193,10 +193,10 @@ describe("the run's texts in memory", () => {
   };
   const inSpill = (spill: Spill, text: string) => (spill.mayHold(text) ? spill.get(text) : undefined);
 
-  it('keeps what comes again in memory, spills once what did not come in a whole generation, keeps what is unanswered', () => {
+  it('keeps what comes again in memory, spills once what no generation in memory saw, keeps what is unanswered', () => {
     const spill = Spill.open(parent());
     try {
-      // a budget of about four short texts per generation
+      // a budget of about two short texts per generation
       const texts = new RunTexts(4 * 2 * 300, 1, spill);
       const often = hold(texts, 'a text that keeps coming back', 1);
       const open = hold(texts, 'a text still out', 2, true);
@@ -219,7 +219,7 @@ describe("the run's texts in memory", () => {
       expect(back).toMatchObject({ result: result('a text seen once'), item: 99, spilled: true });
       expect(texts.get('a text seen once')).toBe(back);
       const spilled = spill.count;
-      for (let g = 0; g < 3; g++) {
+      for (let g = 0; g < 4; g++) {
         while (!texts.full) hold(texts, `later text ${++item}`, item);
         texts.rotate();
       }

@@ -54,9 +54,9 @@ export async function* reuseMisses(items: ReuseInput, opts: EstimateOptions = {}
           texts.add(text, slot);
           fresh.push(slot);
         }
+        if (texts.full) texts.rotate();
       }
       yield* counted(fresh, opts, est, partial);
-      if (texts.full) texts.rotate();
     }
   }
 }

@@ -168,15 +168,19 @@ class ReuseRun implements LaneHost {
         fresh.push(slot);
       }
       this.lines.push(slot);
+      // (a generation is checked at each line: its part of the budget holds, whatever the slice)
+      if (this.texts.full) this.rotate();
     }
     if (fresh.length) await this.resolve(fresh);
-    if (this.texts.full) {
-      this.texts.rotate();
-      // a run long enough to spill keeps V8's heap close to what it holds (see core/heap.ts)
-      capYoungGeneration(YOUNG_GENERATION_MB);
-      limitHeapGrowth(HEAP_GROWTH_PERCENT);
-    }
     if (this.lines[this.head]?.result) this.answers.wake();
+  }
+
+  /** A new generation of the run's texts (those none in memory saw are spilled). */
+  private rotate(): void {
+    this.texts.rotate();
+    // a run long enough to spill keeps V8's heap close to what it holds (see core/heap.ts)
+    capYoungGeneration(YOUNG_GENERATION_MB);
+    limitHeapGrowth(HEAP_GROWTH_PERCENT);
   }
 
   /** The texts new to the run: sent, or answered (or waited for) as the memory says. */
