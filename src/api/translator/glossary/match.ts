@@ -10,7 +10,7 @@
 // element), code (`code`, `pre`, `kbd`, `samp`, `var`, script and style elements, backquoted
 // spans), URLs and e-mail addresses, placeholders ({0}, {{x}}, %s, %1$d, ${x}, $t(x)), or an
 // element marked notranslate (vx translate file's protected spans).
-import { DICTIONARY_ENTRY, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
+import { decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
@@ -293,10 +293,30 @@ export function appliedTerms(hits: readonly Hit[], k: number): string | undefine
   return pairs.size ? [...pairs].sort().join('\u0002') : undefined;
 }
 
+const ENTRY_OPEN = '<mstrans:dictionary translation="';
+const ENTRY_CLOSE = '</mstrans:dictionary>';
+
 /** A translation with any dictionary element the service left in it replaced by its translation (the markup never reaches the output). */
 export function stripMarkup(text: string, html: boolean): string {
-  if (!text.includes('<mstrans:dictionary')) return text;
-  return text.replace(DICTIONARY_ENTRY, (_, tr: string) => (html || !tr.includes('&') ? tr : decodeAttribute(tr)));
+  // (as model/translator.ts's DICTIONARY_ENTRY matches: the attribute up to its first quote, which `>` must follow; the element up to the first end tag)
+  let at = text.indexOf(ENTRY_OPEN);
+  if (at < 0) return text;
+  let out = '';
+  let last = 0;
+  while (at >= 0) {
+    const from = at + ENTRY_OPEN.length;
+    const quote = text.indexOf('"', from);
+    const end = quote >= 0 && text.charCodeAt(quote + 1) === 62 ? text.indexOf(ENTRY_CLOSE, quote + 2) : -1;
+    if (end < 0) {
+      at = text.indexOf(ENTRY_OPEN, at + 1);
+      continue;
+    }
+    const tr = text.slice(from, quote);
+    out += text.slice(last, at) + (html || !tr.includes('&') ? tr : decodeAttribute(tr));
+    last = end + ENTRY_CLOSE.length;
+    at = text.indexOf(ENTRY_OPEN, last);
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */

@@ -28,6 +28,8 @@ const CHECK = 1;
 interface Found {
   hits: readonly Hit[];
   sent?: string[];
+  /** the billed characters of each of `sent` */
+  chars?: number[];
 }
 
 export class GlossaryRun {
@@ -92,9 +94,19 @@ export class GlossaryRun {
     const sent = (f.sent ??= []);
     if (sent[k] === undefined) {
       const m = markText(text, f.hits, k);
-      sent[k] = m !== undefined && countChars(m) <= LIMITS.maxItemChars ? m : text;
+      const n = m === undefined ? 0 : countChars(m);
+      const fits = m !== undefined && n <= LIMITS.maxItemChars;
+      sent[k] = fits ? m : text;
+      (f.chars ??= [])[k] = fits ? n : countChars(text);
     }
     return sent[k];
+  }
+
+  /** the billed characters of the text as sent to target `k` */
+  private charsOf(text: string, f: Found, k: number): number {
+    if (!f.hits.length) return countChars(text);
+    this.sentOf(text, f, k);
+    return f.chars![k];
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
@@ -104,9 +116,15 @@ export class GlossaryRun {
     const ks = this.indexes(to);
     const found = ks.some((k) => k >= 0) ? texts.map((text) => this.found(text, WEIGH)) : [];
     for (const k of ks) {
-      const sent = k < 0 ? texts : texts.map((text, i) => this.sentOf(text, found[i], k));
-      if (k >= 0) per.set(k, sent as string[]);
-      for (const text of sent) n += countChars(text);
+      let nk = 0;
+      if (k < 0) nk = countAll(texts);
+      else {
+        const sent = texts.map((text, i) => this.sentOf(text, found[i], k));
+        for (let i = 0; i < texts.length; i++) nk += this.charsOf(texts[i], found[i], k);
+        per.set(k, sent);
+        this.counted.set(sent, nk);
+      }
+      n += nk;
     }
     // (the request of these texts is made next, at once: it takes them from here)
     this.weighed = { texts, per };
@@ -115,6 +133,13 @@ export class GlossaryRun {
 
   /** the texts of the batch weighed last as sent to each target (its request is made right after) */
   private weighed?: { texts: readonly string[]; per: Map<number, string[]> };
+  /** the billed characters of the texts as sent that a batch's weighing counted */
+  private readonly counted = new WeakMap<readonly string[], number>();
+
+  /** The billed characters of texts as sent (`sentAll`'s). */
+  chars(sent: readonly string[]): number {
+    return this.counted.get(sent) ?? countAll(sent);
+  }
 
   /** `texts` as sent to target `k` */
   sentAll(texts: readonly string[], k: number): string[] {
@@ -130,7 +155,7 @@ export class GlossaryRun {
     this.recent.add(text, f);
     if (!f.hits.length) return countChars(text);
     let n = 0;
-    for (const k of this.indexes(to)) n = Math.max(n, countChars(k < 0 ? text : this.sentOf(text, f, k)));
+    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : this.charsOf(text, f, k));
     return n;
   }
 
@@ -205,18 +230,19 @@ export class GlossaryClient {
     const per = this.marked(texts);
     if (!per) return this.inner.plan(texts);
     per.forEach((m, j) => {
-      for (const part of within(m)) (per.length === 1 ? this.inner : this.inner.forTargets([j])).plan(part);
+      for (const part of within(m, this.run.chars(m))) (per.length === 1 ? this.inner : this.inner.forTargets([j])).plan(part);
     });
   }
 
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
     const per = this.marked(texts);
     if (!per) return this.strip(await this.inner.translate(texts, signal, pace));
-    if (per.length === 1 && within(per[0]).length === 1) return this.strip(await this.inner.translate(per[0], signal, pace && { pacer: pace.pacer, cost: countAll(per[0]) }));
+    const chars = per.map((m) => this.run.chars(m));
+    if (per.length === 1 && within(per[0], chars[0]).length === 1) return this.strip(await this.inner.translate(per[0], signal, pace && { pacer: pace.pacer, cost: chars[0] }));
     const outs: BatchOutcome[] = [];
     for (let j = 0; j < per.length; j++) {
       const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
-      for (const part of within(per[j])) {
+      for (const part of within(per[j], chars[j])) {
         outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: countAll(part) })), target: j } as BatchOutcome & { target: number });
       }
     }
@@ -236,9 +262,9 @@ function countAll(texts: readonly string[]): number {
   return n;
 }
 
-/** `texts` in requests of one target within the service's limits (markup makes a batch longer than it was counted) */
-function within(texts: readonly string[]): (readonly string[])[] {
-  if (countAll(texts) <= LIMITS.maxRequestChars) return [texts];
+/** `texts` (`total` billed characters) in requests of one target within the service's limits (markup makes a batch longer than it was counted) */
+function within(texts: readonly string[], total: number): (readonly string[])[] {
+  if (total <= LIMITS.maxRequestChars) return [texts];
   const parts: string[][] = [];
   let part: string[] = [];
   let chars = 0;
