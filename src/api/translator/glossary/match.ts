@@ -32,6 +32,8 @@ const NOTRANSLATE = String.raw`<([A-Za-z][\w:-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?\
 /** what no term may be matched inside, in plain text and in HTML (elements first: they hold tags) */
 const PROTECTED_PLAIN = new RegExp(`${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
 const PROTECTED_HTML = new RegExp(`${CODE_ELEMENT}|${NOTRANSLATE}|${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
+/** a cheap test: a text without any of these has nothing protected */
+const MAY_PROTECT = /[<&`{%$@]|:\/\/|www\./;
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;
 const NO_SPACE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
@@ -93,14 +95,12 @@ interface Term {
   parent: number;
 }
 
-/** what a UTF-16 unit may start (bits of TermMatcher.kinds): a term that needs a word boundary before it, one that needs none, a protected span */
+/** what a UTF-16 unit may start (bits of TermMatcher.kinds): a term that needs a word boundary before it, one that needs none */
 const STARTS_BOUND = 1;
 const STARTS_FREE = 2;
-const PROTECTS = 4;
-/** `:` of `://`, `w` of `www.` */
-const PROTECTS_AFTER = 8;
-/** what the scan of a text meets that only the protected spans' expression can judge */
-const PROTECTED = -1;
+
+/** a character class of UTF-16 units (each as \uXXXX: a lone surrogate is one too) */
+const unitClass = (units: readonly number[]) => `[${units.map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('')}]`;
 
 /** how many units `t` and text[i, to) have in common from their start, comparing from unit `k` */
 function common(t: string, text: string, i: number, to: number, k: number): number {
@@ -121,21 +121,27 @@ function boundaryFast(s: string, i: number): boolean {
 }
 
 /**
- * Finds a table's terms in texts (see the top of this file). A text is read once: each unit's
- * kind says whether a term may start there; where one may, the terms that begin with that unit
- * (a range of the sorted terms) are searched for the last one not after the text there, and the
- * terms that begin it are all that can match. A unit that may start a protected span sends the
- * text to the protected spans' expression, and the ranges between its spans are read the same way.
+ * Finds a table's terms in texts (see the top of this file). Where a term may start (a unit some
+ * term starts with), the terms that begin with that unit (a range of the sorted terms) are
+ * searched for the last one not after the text there, and the terms that begin it are all that can
+ * match. A text without protected spans is searched for such units by one regular expression
+ * (native code from the first texts of a run on, where a loop over each unit would be interpreted
+ * for thousands of texts); the ranges between protected spans are read unit by unit.
  */
 export class TermMatcher {
   private readonly terms: Term[] = [];
-  /** per UTF-16 unit: STARTS_BOUND, STARTS_FREE, PROTECTS, PROTECTS_AFTER */
+  /** per UTF-16 unit: STARTS_BOUND, STARTS_FREE */
   private readonly kinds = new Uint8Array(65536);
   /** per first UTF-16 unit: the range [lo, hi) of the terms that start with it */
   private readonly lo = new Int32Array(65536);
   private readonly hi = new Int32Array(65536);
   /** the terms found at a position (kept: most positions have none) */
   private readonly chain: number[] = [];
+  /**
+   * the units where a term may start in a text without protected spans (an ASCII unit that only
+   * terms needing a word boundary start with, not after an ASCII letter, digit or `_`)
+   */
+  private readonly starts: RegExp;
 
   constructor(readonly table: TermTable) {
     const byText = new Map<string, Indexed[]>();
@@ -162,9 +168,15 @@ export class TermMatcher {
       this.hi[c] = k + 1;
       for (const x of items) this.kinds[c] |= x.startBound ? STARTS_BOUND : STARTS_FREE;
     }
-    // (a text with none of `<&`{%$@`, `://`, `www.` holds nothing the protected spans' expressions match)
-    for (const c of '<&`{%$@') this.kinds[c.charCodeAt(0)] |= PROTECTS;
-    for (const c of ':w') this.kinds[c.charCodeAt(0)] |= PROTECTS_AFTER;
+    this.starts = this.startsExpression();
+  }
+
+  private startsExpression(): RegExp {
+    const bound: number[] = [];
+    const any: number[] = [];
+    for (let c = 0; c < 65536; c++) if (this.kinds[c]) (this.kinds[c] === STARTS_BOUND && c < 128 ? bound : any).push(c);
+    const parts = [...(bound.length ? [`(?<![0-9A-Za-z_])${unitClass(bound)}`] : []), ...(any.length ? [unitClass(any)] : [])];
+    return new RegExp(parts.join('|') || '[^\\s\\S]', 'g');
   }
 
   get size(): number {
@@ -175,12 +187,29 @@ export class TermMatcher {
   find(text: string, html: boolean): readonly Hit[] {
     if (!this.terms.length) return NONE;
     const hits: Hit[] = [];
-    if (this.scan(text, 0, text.length, hits, true) === PROTECTED) {
-      hits.length = 0;
-      this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
-    }
+    if (MAY_PROTECT.test(text)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
+    else this.findAll(text, hits);
     if (!hits.length) return NONE;
     return overlapping(hits) ? longestFirst(hits) : hits;
+  }
+
+  /** the terms of a text without protected spans */
+  private findAll(text: string, hits: Hit[]): void {
+    const re = this.starts;
+    const to = text.length;
+    re.lastIndex = 0;
+    while (re.test(text)) {
+      const i = re.lastIndex - 1;
+      const c = text.charCodeAt(i);
+      if (this.startsAt(text, i, 0, c)) this.termsAt(text, i, 0, to, this.lo[c], this.hi[c], hits);
+    }
+  }
+
+  /** whether a term that starts with `c` may start at `i` (inside a word, none that needs a word boundary before it does) */
+  private startsAt(text: string, i: number, from: number, c: number): boolean {
+    const f = this.kinds[c];
+    if (f === 0) return false;
+    return (f & STARTS_FREE) !== 0 || !(i > from && isWordUnit(text.charCodeAt(i - 1)) && !noSpace(charAt(text, i)));
   }
 
   /** the terms of a text that may hold protected spans: those of the ranges between them */
@@ -192,28 +221,18 @@ export class TermMatcher {
         re.lastIndex++;
         continue;
       }
-      this.scan(text, from, m.index, hits, false);
+      this.scan(text, from, m.index, hits);
       from = m.index + m[0].length;
     }
-    this.scan(text, from, text.length, hits, false);
+    this.scan(text, from, text.length, hits);
   }
 
-  /**
-   * every term at each position of text[from, to) (a protected span beside the range is a
-   * boundary: `%sCloud` holds the word Cloud); with `guard`, PROTECTED at the first unit that may
-   * start a protected span
-   */
-  private scan(text: string, from: number, to: number, hits: Hit[], guard: boolean): number {
-    const kinds = this.kinds;
+  /** every term at each position of text[from, to) (a protected span beside the range is a boundary: `%sCloud` holds the word Cloud) */
+  private scan(text: string, from: number, to: number, hits: Hit[]): void {
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
-      const f = kinds[c];
-      if (f === 0) continue;
-      if (f >= PROTECTS && guard && (f & PROTECTS || (c === 58 ? text.startsWith('//', i + 1) : text.startsWith('ww.', i + 1)))) return PROTECTED;
-      if (!(f & STARTS_FREE) && (!(f & STARTS_BOUND) || (i > from && isWordUnit(text.charCodeAt(i - 1)) && !noSpace(charAt(text, i))))) continue;
-      this.termsAt(text, i, from, to, this.lo[c], this.hi[c], hits);
+      if (this.startsAt(text, i, from, c)) this.termsAt(text, i, from, to, this.lo[c], this.hi[c], hits);
     }
-    return 0;
   }
 
   /** the terms of the range [lo, hi) (those that start with text[i]) that text[i, to) begins with */
