@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BatchClient, OpResult } from '../../src/api/erp/batch.js';
 import { runBatches, type BulkItem } from '../../src/api/erp/bulk.js';
-import { readCsv } from '../../src/api/erp/rows.js';
+import { readCsv } from '../../src/api/erp/rows-csv.js';
 import { findSet } from '../../src/model/erp/index.js';
 import { render, type Format } from '../../src/core/output/index.js';
 import { json } from '../helpers/httpmock.js';

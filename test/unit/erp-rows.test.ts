@@ -1,6 +1,8 @@
 // Import rows: columns checked against the model, values typed as --set / --data, row numbers.
 import { describe, expect, it } from 'vitest';
-import { buildRow, checkColumns, csvDelimiter, formatOf, readCsv, readOnlyColumns, updateKeys } from '../../src/api/erp/rows.js';
+import { csvDelimiter } from '../../src/api/erp/csv-records.js';
+import { readCsv } from '../../src/api/erp/rows-csv.js';
+import { buildRow, checkColumns, formatOf, readOnlyColumns, updateKeys } from '../../src/api/erp/rows.js';
 import { readJsonRows } from '../../src/api/erp/rows-json.js';
 import { stringifyExact } from '../../src/core/json.js';
 import { findSet } from '../../src/model/erp/index.js';

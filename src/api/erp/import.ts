@@ -11,7 +11,8 @@ import { lookup, resultOf, rowList, runBatches, SUCCEEDED, type BulkItem, type B
 import type { ErpClient } from './client.js';
 import { checkUtf8, openImportInput, type ImportInput } from './import-input.js';
 import { outcomeLine, sentLine, type Journal, type JournalEntry } from './journal.js';
-import { formatOf, readCsv, type ReadRows, type Row, type RowMode, type RowProblem } from './rows.js';
+import { readCsv } from './rows-csv.js';
+import { formatOf, type ReadRows, type Row, type RowMode, type RowProblem } from './rows.js';
 import { readJsonRows } from './rows-json.js';
 
 /** One import: the set, its clients, create or update, and how the batches go. */
@@ -255,8 +256,24 @@ async function lookUpUnknown(r: ImportRun, journal: Journal, toCheck: readonly U
   return absent;
 }
 
+/** --update: the rows looked up and sent at a time, in batches of the run's size and concurrency (10,000 by default): only a window's rows and what was found for them are held */
+const UPDATE_WINDOW_BATCHES = 25;
+
+/** --update: the rows read as they are sent, a window at a time (updateWindow). */
+async function sendUpdates(r: ImportRun, rows: Iterable<Row>, out: Outcomes): Promise<void> {
+  const size = (r.bulk.batchSize ?? BATCH_MAX_OPERATIONS) * Math.max(1, r.bulk.concurrency ?? 4) * UPDATE_WINDOW_BATCHES;
+  let window: Row[] = [];
+  for (const x of rows) {
+    window.push(x);
+    if (window.length < size) continue;
+    await updateWindow(r, window, out);
+    window = [];
+  }
+  if (window.length) await updateWindow(r, window, out);
+}
+
 /** --update: find each record (unless the row names its id and ETag), then PATCH it with If-Match. */
-async function sendUpdates(r: ImportRun, rows: readonly Row[], out: Outcomes): Promise<void> {
+async function updateWindow(r: ImportRun, rows: readonly Row[], out: Outcomes): Promise<void> {
   const { client, set, batch, bulk } = r;
   const need = rows.filter((x) => !(x.key?.field === 'id' && x.etag));
   const found = await lookup(client, set, batch, need.map((x) => ({ row: x.row, field: x.key!.field, value: x.key!.value })), bulk);
@@ -336,7 +353,7 @@ export async function importRows(r: ImportRun, journal: Journal, parsed: ReadRow
     const absent = toCheck.length ? new Set((await lookUpUnknown(r, journal, toCheck, out, info)).map((x) => x.row)) : new Set<number>();
     const send = toSend(journal, parsed.rows, policy, now, absent);
     if (r.mode === 'create') await sendCreates(r, send, out);
-    else await sendUpdates(r, [...send], out);
+    else await sendUpdates(r, send, out);
   } catch (e) {
     if (!(e instanceof InterruptedError)) throw e;
     interrupted = e;

@@ -8,7 +8,8 @@ import type { ErpSet } from '../../model/erp/index.js';
 import { headOf } from './csv-records.js';
 import { linesOf, MAX_LINE_CHARS, textInput, type ImportInput } from './import-input.js';
 import { ArrayReader } from './json-array.js';
-import { collect, hashText, readOnlyColumns, rowBuilder, type ParsedRows, type ReadRows, type Row, type RowBuilder, type RowMode, type RowProblem } from './rows.js';
+import { collect } from './rows-collect.js';
+import { hashText, readOnlyColumns, rowBuilder, type ParsedRows, type ReadRows, type Row, type RowBuilder, type RowMode, type RowProblem } from './rows.js';
 
 /**
  * A JSON parse error of a whole file with its line and column (Node 20 names only the offset), and

@@ -4,22 +4,12 @@
 // numbers. A row number is the line the record starts on (the CSV header is row 1, as a
 // spreadsheet counts), or the element's position in a JSON array.
 import { UsageError } from '../../core/errors.js';
-import { capYoungGeneration } from '../../core/heap.js';
-import { csvUnguard } from '../../core/output/index.js';
 import { isExactNumber, stringifyExact } from '../../core/json.js';
 import { checkValue, parseFieldText, typeText, type ErpSet, type FieldDef } from '../../model/erp/index.js';
 import { exactNumber } from './body.js';
-import { csvDelimiter, csvRecordsOf, GUESS_CHARS, headOf, loadPapa } from './csv-records.js';
-import { textInput, type ImportInput } from './import-input.js';
-
-export { csvDelimiter, csvRecords } from './csv-records.js';
-
-type Papa = typeof import('papaparse');
 
 export type InputFormat = 'csv' | 'ndjson' | 'json';
 
-/** the young generation a long scan keeps (MB per semi-space) */
-const YOUNG_GENERATION_MB = 4;
 export type RowMode = 'create' | 'update';
 
 export interface Row {
@@ -76,7 +66,7 @@ export function updateKeys(set: ErpSet): string[] {
   return keys;
 }
 
-function writableList(set: ErpSet): string {
+export function writableList(set: ErpSet): string {
   return Object.entries(set.fields).filter(([, f]) => !f.readOnly).map(([n]) => n).join(', ');
 }
 
@@ -253,21 +243,13 @@ export function buildRow(set: ErpSet, mode: RowMode, row: number, names: readonl
   return Array.isArray(r) ? { problems: r } : { row: r, problems: [] };
 }
 
-/** whether every cell of a record is empty or blank */
-function blank(record: readonly string[]): boolean {
-  for (const f of record) if (f !== '' && f.trim() !== '') return false;
-  return true;
-}
-
-/** Line breaks inside a record's (quoted) fields: CRLF, LF or CR each count one. */
-function breaks(fields: readonly string[]): number {
-  let n = 0;
-  for (const f of fields) if (f.length && (f.includes('\n') || f.includes('\r'))) n += f.match(/\r\n|\r|\n/g)?.length ?? 0;
-  return n;
-}
-
 /** hashText(fields.join('\u0001')), without the joined string (the fields are hashed in turn, U+0001 between them). */
 export function hashFields(fields: readonly string[]): string {
+  return base36(hashNumber(fields));
+}
+
+/** The hash of hashFields as a number (below 2^53). */
+export function hashNumber(fields: readonly string[]): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let f = 0; f < fields.length; f++) {
@@ -284,125 +266,5 @@ export function hashFields(fields: readonly string[]): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return base36(4294967296 * (2097151 & h2) + (h1 >>> 0));
-}
-
-/**
- * Reads CSV text (RFC 4180: quoted fields with commas, doubled quotes and line breaks; CRLF or LF;
- * a BOM; fields separated by commas, or semicolons or tabs as the header shows: see csvDelimiter)
- * with papaparse, a well-kept parser several times faster than the alternatives measured
- * (plain text without quotes or CRs is cut directly: see csvRecords).
- * The header names fields; ragged rows, duplicate names, unknown columns and bad values are
- * problems. A row whose every cell is empty (what a spreadsheet writes for a blank row) is skipped
- * like a blank line.
- */
-export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string): Promise<ParsedRows>;
-export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string, lazy: true): Promise<ReadRows>;
-export async function readCsv(set: ErpSet, mode: RowMode, text: string | ImportInput, name: string, lazy = false): Promise<ReadRows> {
-  const input = typeof text === 'string' ? textInput(text, name) : text;
-  const marks = input.marks();
-  const Papa = marks.quote || marks.cr ? await loadPapa() : undefined;
-  const info = { ignored: [] as string[], total: 0 };
-  const scan = () => csvScan(set, mode, input, name, Papa, marks.quote, info);
-  return collect(set, mode, scan, info, lazy);
-}
-
-/**
- * The rows and problems of CSV text, one at a time (`info` gets the read-only columns and, once
- * the scan is done, the count of records). Header problems and malformed quoting are thrown.
- * `quoted`: the text holds a quote somewhere (else no field holds a line break).
- */
-function* csvScan(set: ErpSet, mode: RowMode, input: ImportInput, name: string, Papa: Papa | undefined, quoted: boolean, info: { ignored: string[]; total: number }): Generator<Row | RowProblem> {
-  let header: string[] | undefined;
-  let total = 0;
-  // lines are counted here: a record spans one line plus the line breaks inside its quoted
-  // fields, and an empty line comes as a record of one empty field
-  let line = 1;
-  const { head, rest } = headOf(input.chunks(), Papa ? GUESS_CHARS : 0, name, true);
-  const records = csvRecordsOf(Papa, head, rest, csvDelimiter(head), name);
-  let build: RowBuilder | undefined;
-  for (let k = 0, record = records.next(); record; k++, record = records.next()) {
-    const start = line;
-    line += quoted ? 1 + breaks(record) : 1;
-    const quoteError = records.quoteError;
-    if (quoteError && quoteError.row === k) throw new UsageError(`${name} line ${start}: not valid CSV: ${quoteError.message.replace(/\.$/, '')}`);
-    if (record.length === 1 && record[0] === '') continue; // an empty line
-    if (!header) {
-      header = record.map((h) => h.trim());
-      const bad = checkColumns(set, mode, header);
-      if (bad.length) throw new UsageError(`${name}: ${bad.join('; ')}`);
-      build = rowBuilder(set, mode, header, true);
-      info.ignored = readOnlyColumns(set, mode, header);
-      continue;
-    }
-    if (blank(record)) continue; // a spreadsheet's blank row: ",,,"
-    total++;
-    if (record.length !== header.length) {
-      yield { row: start, message: `has ${record.length} field${record.length === 1 ? '' : 's'}; the header has ${header.length}` };
-      continue;
-    }
-    // a field vx's own -o csv guarded against spreadsheets ('=...) is read as it was
-    const r = build!(start, record.map(csvUnguard), hashFields(record));
-    if (!Array.isArray(r)) yield r;
-    else for (const m of r) yield { row: start, message: m };
-  }
-  if (records.quoteError) throw new UsageError(`${name}: not valid CSV: ${records.quoteError.message.replace(/\.$/, '')}`);
-  if (!header) throw new UsageError(`${name} is empty: expected a header line naming the fields (${writableList(set)})`);
-  info.total = total;
-}
-
-const isRow = (x: Row | RowProblem): x is Row => 'body' in x;
-
-/** The valid rows of a scan, read again from the text each time they are iterated. */
-function rescanned(scan: () => Iterator<Row | RowProblem>): Iterable<Row> {
-  return {
-    *[Symbol.iterator]() {
-      const it = scan();
-      for (let x = it.next(); !x.done; x = it.next()) if (isRow(x.value)) yield x.value;
-    },
-  };
-}
-
-/**
- * The whole scan once (every problem listed, the count); the rows kept on update (two rows for
- * one record are problems: onePerRecord), and on create read again from the text when sent.
- */
-export function collect(set: ErpSet, mode: RowMode, scan: () => Iterator<Row | RowProblem>, info: { ignored: string[]; total: number }, lazy: boolean): ReadRows {
-  const keep = !lazy || mode === 'update';
-  const rows: Row[] = [];
-  const problems: RowProblem[] = [];
-  const it = scan();
-  let n = 0;
-  for (let x = it.next(); !x.done; x = it.next()) {
-    if (!isRow(x.value)) problems.push(x.value);
-    else if (keep) rows.push(x.value);
-    // (a long scan whose rows are dropped keeps V8's young generation small: core/heap.ts)
-    else if (++n % 1000 === 0) capYoungGeneration(YOUNG_GENERATION_MB);
-  }
-  const { total, ignored } = info;
-  return { rows: keep ? onePerRecord(set, mode, rows, problems) : rescanned(scan), problems, total, ignored };
-}
-
-/**
- * --update: a second row that finds the same record by the same key is a problem. Both would be
- * sent with the ETag of one read, so the later one failed as "changed by someone else" (by the
- * earlier row), or, in batches sent at once, either could win.
- */
-function onePerRecord(set: ErpSet, mode: RowMode, rows: Row[], problems: RowProblem[]): Row[] {
-  if (mode !== 'update') return rows;
-  const first = new Map<string, number>();
-  let found = false;
-  for (const r of rows) {
-    const k = `${r.key!.field}\u0000${r.key!.field === 'id' ? r.key!.value.toLowerCase() : r.key!.value}`;
-    const at = first.get(k);
-    if (at === undefined) first.set(k, r.row);
-    else {
-      problems.push({ row: r.row, message: `updates the same ${set.singular} as row ${at} (${r.key!.field} ${r.key!.value}): give each record one row` });
-      found = true;
-    }
-  }
-  if (!found) return rows;
-  problems.sort((a, b) => a.row - b.row);
-  const bad = new Set(problems.map((p) => p.row));
-  return rows.filter((r) => !bad.has(r.row));
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
