@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it as itRun, vi } from 'vitest';
 
 const itSkip = itRun.skip;
 import { runOwner } from '../../src/api/translator/memory/claims.js';
-import { keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
+import { entryKey, keyOptions, TranslationMemory, type OpenMemoryOptions } from '../../src/api/translator/memory/index.js';
 import { LmdbStore } from '../../src/api/translator/memory/store-lmdb.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { freshDatabase, NO_PG, PG_URL } from '../helpers/postgres.js';
@@ -146,6 +146,45 @@ describe('memory claims, LMDB', () => {
     expect(await a.claim(ids, ['Save'])).toEqual(['held']);
     await b.close();
     await a.close();
+  });
+});
+
+describe('the claims of a run alone on a memory file, LMDB', () => {
+  const raw = (m: TranslationMemory) => (m as unknown as { backend: { db: { transaction: unknown; get(k: string): string | undefined; putSync(k: string, v: string): void } } }).backend.db;
+
+  itRun('are kept in the process (no write transaction); a run that comes waits for every text without an answer until they are in the store', async () => {
+    const path = join(dir, `m${n++}.tm`);
+    const a = await TranslationMemory.open(path, { owner: 'run-a' });
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    expect(await a.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    const txn = vi.spyOn(raw(a) as { transaction(): unknown }, 'transaction');
+    expect(await a.claim(ids, ['Open'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    expect(txn).not.toHaveBeenCalled();
+    txn.mockRestore();
+    // what a run alone claimed is not in the store
+    expect(raw(a).get(entryKey(ids[0], 'Open'))).toBeUndefined();
+    const b = await TranslationMemory.open(path, { owner: 'run-b' });
+    b.idsFor(keyOptions({ to: ['de'] }));
+    // b finds a's mark: it waits, also for a text a never claimed
+    expect(await b.claim(ids, ['Save', 'Quit'])).toEqual(['held', 'held']);
+    // a's next write transaction sees b: a's claims go to the store
+    a.store(ids, 'Save', de('Speichern'));
+    await a.flush();
+    expect(raw(a).get(entryKey(ids[0], 'Open'))?.startsWith('\u0004run-a\u0000')).toBe(true);
+    expect(await b.claim(ids, ['Save', 'Open', 'Quit'])).toEqual([{ result: de('Speichern') }, 'held', { parts: [undefined], missing: [0] }]);
+    await a.close();
+    await b.close();
+  });
+
+  itRun('the mark of a run alone whose process no longer runs is no reason to wait', async () => {
+    const path = join(dir, `m${n++}.tm`);
+    const b = await TranslationMemory.open(path, { owner: 'run-b' });
+    const ids = b.idsFor(keyOptions({ to: ['de'] }));
+    await b.flush();
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await (raw(b) as unknown as { transaction(f: () => void): Promise<void> }).transaction(() => raw(b).putSync('\u0005solo', `${runOwner(ended)}\u0000${Date.now() + 30_000}`));
+    expect(await b.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+    await b.close();
   });
 });
 

@@ -8,7 +8,8 @@
 // SHA-256 of the canonical options) names a record (\x02 + id) holding those options: from (or
 // detected, with suggestedFrom), to, textType, category, profanity action and marker, alignment
 // and sentence-length flags, fromScript, the toScript of that target, allowFallback. Key \x00
-// "format" marks the store as a vx translation memory. The values are codec.ts's.
+// "format" marks the store as a vx translation memory; key \x05 "solo", while it is there, marks
+// the file as used by a run alone (solo.ts). The values are codec.ts's.
 import { createHash } from 'node:crypto';
 import type { TranslateParams } from '../options.js';
 

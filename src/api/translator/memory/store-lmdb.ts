@@ -8,7 +8,8 @@
 // CLAIM + owner + \0 + the lease's end (unix milliseconds); lookups and scans skip it. Claims are
 // taken in one write transaction per batch (LMDB's writers take turns on the file's lock, so two
 // processes never both take a key). A claim of a process of this machine that no longer runs is
-// taken over at once (claims.ts: ownerGone).
+// taken over at once (claims.ts: ownerGone). A run alone on the file keeps its claims in the
+// process until another comes (solo.ts).
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { capYoungGeneration } from '../../../core/heap.js';
@@ -18,6 +19,7 @@ import { holdExit } from '../../../core/exit-hold.js';
 import { badMemory, checkBeforeOpen, errText, type Env } from './checks.js';
 import { openElsewhere, probeLock, waitForLock, type LockWait } from './lock.js';
 import { ownerGone } from './claims.js';
+import { SoloClaims } from './solo.js';
 import type { ClaimState, MemoryStore, StoredPair } from './store.js';
 
 /** how long a write waits for another process holding the store's write lock */
@@ -49,6 +51,8 @@ interface LmdbDb {
   flushed: Promise<boolean>;
   committed: Promise<boolean>;
   getStats(): { entryCount: number; treeLeafPageCount: number; pageSize: number };
+  /** LMDB's table of readers: a header line, then pid, thread, transaction per slot */
+  readerList(): string;
   close(): Promise<void>;
 }
 
@@ -105,6 +109,7 @@ const NOTHING: LmdbDb = {
   flushed: Promise.resolve(true),
   committed: Promise.resolve(true),
   getStats: () => ({ entryCount: 0, treeLeafPageCount: 0, pageSize: 4096 }),
+  readerList: () => '',
   close: async () => undefined,
 };
 
@@ -178,6 +183,22 @@ function putAll(db: LmdbDb, batch: readonly (string | undefined)[]): void {
   }
 }
 
+/** The keys of a batch (key, value, key, value, ...). */
+function* writtenKeys(batch: readonly (string | undefined)[]): Generator<string> {
+  for (let i = 0; i < batch.length; i += 2) yield batch[i]!;
+}
+
+/**
+ * What a claim finds under a key: its value, 'held' (another owner's live claim), or 'free' (no
+ * value, and no claim or this owner's, or one whose lease ran out or whose process is gone).
+ */
+function stateOf(v: string | undefined, mine: string, now: number): { value: string } | 'held' | 'free' {
+  if (v === undefined) return 'free';
+  if (!isClaim(v)) return { value: v };
+  if (!v.startsWith(mine) && Number(v.slice(v.lastIndexOf('\0') + 1)) > now && !ownerGone(v.slice(1, v.lastIndexOf('\0')))) return 'held';
+  return 'free';
+}
+
 /** The LMDB store of the memory file at `path` (absolute); see openLmdbStore. */
 export class LmdbStore implements MemoryStore {
   /** a close and reopen under way (see relieve): reads and commits wait for it */
@@ -189,13 +210,19 @@ export class LmdbStore implements MemoryStore {
   /** lookups since relieve last looked at the RSS */
   private looked = 0;
 
+  /** the claims of the run while it is alone on the file */
+  private readonly solo: SoloClaims;
+
   constructor(
     readonly path: string,
     private db: LmdbDb,
     private readonly lockWait: LockWait,
     private readonly reopen: () => LmdbDb,
     private readonly wallClock: () => number = Date.now,
-  ) {}
+    real = path,
+  ) {
+    this.solo = new SoloClaims(real);
+  }
 
   readonly claimsCarryWrites = true;
 
@@ -224,16 +251,28 @@ export class LmdbStore implements MemoryStore {
     if (writes?.length) capYoungGeneration(YOUNG_GENERATION_MB);
     const db = this.db;
     const mine = CLAIM + owner + '\0';
+    // a run alone keeps its claims in the process (solo.ts): nobody else can write, no transaction is needed
+    if (!writes?.length && this.solo.quick(db, this.wallClock(), leaseMs)) {
+      try {
+        return Promise.resolve(this.claimAlone(db, keys, mine, this.wallClock()));
+      } catch (e) {
+        return Promise.reject(badMemory(this.path, errText(e, this.path)));
+      }
+    }
     return this.guard(() =>
       db.transaction(() => {
-        if (writes) putAll(db, writes);
+        if (writes) this.putAll(db, writes);
         // read inside the write transaction: the state no other writer can change before it commits
         const now = this.wallClock();
         const taken = mine + String(now + leaseMs);
+        const mode = this.solo.settle(db, owner, now, leaseMs, taken);
+        if (mode === 'solo') return this.claimAlone(db, keys, mine, now);
         return keys.map((k): ClaimState => {
           const v = db.get(k);
-          if (v !== undefined && !isClaim(v)) return { value: v };
-          if (v !== undefined && !v.startsWith(mine) && Number(v.slice(v.lastIndexOf('\0') + 1)) > now && !ownerGone(v.slice(1, v.lastIndexOf('\0')))) return 'held';
+          const s = stateOf(v, mine, now);
+          if (s !== 'free') return s;
+          // (a run waiting for one alone still renews what it holds)
+          if (mode === 'wait' && !v?.startsWith(mine)) return 'held';
           db.putSync(k, taken);
           return 'claimed';
         });
@@ -241,20 +280,39 @@ export class LmdbStore implements MemoryStore {
     );
   }
 
+  /** The claims of a run alone: kept in the process (solo.ts). */
+  private claimAlone(db: LmdbDb, keys: readonly string[], mine: string, now: number): ClaimState[] {
+    return keys.map((k): ClaimState => {
+      const s = stateOf(db.get(k), mine, now);
+      if (s !== 'free') return s;
+      this.solo.add(k);
+      return 'claimed';
+    });
+  }
+
   async release(keys: readonly string[], owner: string): Promise<void> {
     const db = this.db;
     const mine = CLAIM + owner + '\0';
+    this.solo.drop(keys);
     await this.guard(() =>
       db.transaction(() => {
         for (const k of keys) if (db.get(k)?.startsWith(mine)) db.removeSync(k);
+        this.solo.check(db);
       }),
     );
+  }
+
+  /** Puts a batch (see putAll); the keys written are no longer claimed, and the claims of a run alone go to the store if another came. */
+  private putAll(db: LmdbDb, batch: readonly (string | undefined)[]): void {
+    putAll(db, batch);
+    this.solo.drop(writtenKeys(batch));
+    this.solo.check(db);
   }
 
   write(batch: readonly (string | undefined)[]): Promise<void> {
     capYoungGeneration(YOUNG_GENERATION_MB);
     const db = this.db;
-    return this.guard(() => db.transaction(() => putAll(db, batch))).then(() => undefined);
+    return this.guard(() => db.transaction(() => this.putAll(db, batch))).then(() => undefined);
   }
 
   async flushed(): Promise<void> {
@@ -344,6 +402,7 @@ export class LmdbStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
+    this.solo.closed();
     // after a failed write lmdb-js never settles close() (and holds nothing that keeps the process
     // alive: awaiting it would end the process at once, exit 0, the error unsaid)
     if (this.failed) void this.db.close().catch(() => undefined);
@@ -402,7 +461,7 @@ export async function openLmdbStore(path: string, opts: OpenStoreOptions = {}): 
           maxReaders: 510,
         });
   try {
-    return new LmdbStore(path, reopen(), { ...lockWait, mine: true, stopsAfterNotice: true }, reopen, opts.wallClock);
+    return new LmdbStore(path, reopen(), { ...lockWait, mine: true, stopsAfterNotice: true }, reopen, opts.wallClock, real);
   } catch (e) {
     throw badMemory(path, errText(e, path));
   }
