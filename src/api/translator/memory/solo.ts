@@ -39,6 +39,7 @@ export class SoloClaims {
   /** the claim value of the run's keys should they go to the store (see publish) */
   private taken = '';
   private markedUntil = 0;
+  private leaseMs = 0;
   private open = true;
 
   constructor(private readonly real: string) {
@@ -65,6 +66,7 @@ export class SoloClaims {
    */
   settle(db: SoloDb, owner: string, now: number, leaseMs: number, taken: string): 'solo' | 'store' | 'wait' {
     this.taken = taken;
+    this.leaseMs = leaseMs;
     const alone = this.alone(db);
     if (this.held && !alone) this.publish(db);
     const mark = db.get(SOLO);
@@ -83,7 +85,7 @@ export class SoloClaims {
    * Whether a claim without writes may read the keys outside a write transaction: the run is alone
    * (nobody else can write the file) and its mark holds for more than half a lease.
    */
-  quick(db: SoloDb, now: number, leaseMs: number): boolean {
+  quick(db: SoloDb, now: number, leaseMs = this.leaseMs): boolean {
     return this.held !== undefined && this.markedUntil - now > leaseMs / 2 && this.alone(db);
   }
 

@@ -226,6 +226,11 @@ export class LmdbStore implements MemoryStore {
 
   readonly claimsCarryWrites = true;
 
+  /** the run is alone on the file (solo.ts): its claims take no transaction, and carry no writes */
+  get keepsClaims(): boolean {
+    return this.solo.quick(this.db, this.wallClock());
+  }
+
   /** keys a lookup batch holds at most between two looks of relieve */
   readonly relieveEvery = RELIEVE_EVERY;
 

@@ -60,6 +60,8 @@ export interface MemoryStore {
   claim(keys: readonly string[], owner: string, leaseMs: number, writes?: readonly (string | undefined)[]): Promise<ClaimState[]>;
   /** `claim` commits its `writes` in the claims' own transaction (so a run's answers may wait for its next claim) */
   readonly claimsCarryWrites?: boolean;
+  /** the run's claims are kept in the process for now (a run alone on an LMDB file): they carry no writes */
+  readonly keepsClaims?: boolean;
   /** Gives up `owner`'s claims on `keys` (those with a value, or held by another, are left as they are). */
   release(keys: readonly string[], owner: string): Promise<void>;
   /** the store may only be read (a role without the right to write it): the memory looks up only */

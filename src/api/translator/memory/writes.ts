@@ -45,7 +45,8 @@ export class QueuedWrites {
    */
   forClaim(): { writes?: (string | undefined)[]; claiming(p: Promise<unknown>): void } {
     this.claimedAt = this.clock.now();
-    if (!this.backend.claimsCarryWrites || !this.batch.length) return { claiming: () => undefined };
+    // (a run alone claims without a transaction: what is queued waits for its own, see ride)
+    if (!this.backend.claimsCarryWrites || !this.batch.length || this.backend.keepsClaims) return { claiming: () => undefined };
     const writes = this.batch;
     this.batch = [];
     return { writes, claiming: (p) => this.track(p.then(() => undefined)) };
