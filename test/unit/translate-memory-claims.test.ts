@@ -3,7 +3,8 @@
 // claim, an expired lease is taken over, a run that ends gives up what it still holds; lookups,
 // exports and stats never see a claim. Batched lookups answer whole results and parts. The same
 // contract of both stores: the LMDB file, and PostgreSQL (when the test server is there).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it as itRun, vi } from 'vitest';
 
@@ -15,6 +16,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { freshDatabase, NO_PG, PG_URL } from '../helpers/postgres.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
+const require = createRequire(import.meta.url);
 const dir = tempDir('vx-tm-claims-');
 afterAll(() => removeDir(dir));
 
@@ -174,6 +176,25 @@ describe('the claims of a run alone on a memory file, LMDB', () => {
     expect(await b.claim(ids, ['Save', 'Open', 'Quit'])).toEqual([{ result: de('Speichern') }, 'held', { parts: [undefined], missing: [0] }]);
     await a.close();
     await b.close();
+  });
+
+  itRun('a run is not alone while another process has the file open (it holds a reader slot): its claims go to the store', async () => {
+    const path = join(dir, `m${n++}.tm`);
+    const a = await TranslationMemory.open(path, { owner: 'run-a' });
+    const ids = a.idsFor(keyOptions({ to: ['de'] }));
+    await a.flush();
+    // another process opens the file and reads it (as every run does at open), then waits
+    const script = `const db = require(${JSON.stringify(require.resolve('lmdb'))}).open({ path: ${JSON.stringify(path)}, noSubdir: true, encoding: 'string' }); db.get('\\u0000format'); process.stdout.write('ready'); process.stdin.on('data', () => undefined).on('end', () => process.exit(0));`;
+    const other = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise((resolve) => other.stdout.once('data', resolve));
+      expect(await a.claim(ids, ['Save'])).toEqual([{ parts: [undefined], missing: [0] }]);
+      expect(raw(a).get(entryKey(ids[0], 'Save'))?.startsWith('\u0004run-a\u0000')).toBe(true);
+    } finally {
+      other.stdin.end();
+      await new Promise((resolve) => other.once('exit', resolve));
+      await a.close();
+    }
   });
 
   itRun('the mark of a run alone whose process no longer runs is no reason to wait', async () => {
