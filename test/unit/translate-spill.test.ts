@@ -231,4 +231,28 @@ describe("the run's texts in memory", () => {
       spill.close();
     }
   });
+
+  it('the texts still out that a rotation keeps do not fill the next generation alone', () => {
+    const spill = Spill.open(parent());
+    try {
+      // a generation of about one text
+      const texts = new RunTexts(3 * 300, 1, spill);
+      const open = Array.from({ length: 20 }, (_, i) => hold(texts, `a text still out, number ${i}`, i + 1, true));
+      for (let g = 0; g < 3; g++) {
+        if (g) hold(texts, `a text answered, number ${g}`, 20 + g);
+        expect(texts.full).toBe(true);
+        texts.rotate();
+      }
+      // the oldest generation went: its texts still out are kept, not spilled, and the next
+      // generation begins only once a text comes
+      expect(spill.count).toBe(0);
+      expect(texts.full).toBe(false);
+      expect(open.every((slot) => texts.get(slot.text) === slot)).toBe(true);
+      expect(texts.full).toBe(false);
+      hold(texts, 'a new text', 30);
+      expect(texts.full).toBe(true);
+    } finally {
+      spill.close();
+    }
+  });
 });

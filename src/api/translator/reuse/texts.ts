@@ -43,7 +43,12 @@ export class RunTexts {
   /** every text the run holds in memory, each slot with the generation that last touched it */
   private slots = new Map<string, Slot>();
   private gen = 1;
-  /** what the texts touched in this generation take, about (bytes) */
+  /**
+   * what the texts that came in this generation (new, or seen again) take, about (bytes); the
+   * texts still out that a rotation keeps are not counted again (they are items waiting for their
+   * answer: maxPending at most), else they could fill a generation alone and each text read would
+   * begin another
+   */
   private used = 0;
   private readonly part: number;
 
@@ -111,7 +116,7 @@ export class RunTexts {
     for (const [text, slot] of this.slots) {
       if (slot.gen > oldest) continue;
       if (slot.result === undefined || slot.parts !== undefined || slot.waiting) {
-        this.touch(slot);
+        slot.gen = this.gen;
         continue;
       }
       if (!slot.spilled) {
