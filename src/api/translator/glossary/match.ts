@@ -32,8 +32,13 @@ const NOTRANSLATE = String.raw`<([A-Za-z][\w:-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?\
 /** what no term may be matched inside, in plain text and in HTML (elements first: they hold tags) */
 const PROTECTED_PLAIN = new RegExp(`${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
 const PROTECTED_HTML = new RegExp(`${CODE_ELEMENT}|${NOTRANSLATE}|${MARKUP}|${URL}|${CODE_SPAN}|${PLACEHOLDER}`, 'g');
-/** a cheap test: a text without any of these has nothing protected */
-const MAY_PROTECT = /[<&`{%$@]|:\/\/|www\./;
+/** a text without any of these has nothing protected */
+const MAY_PROTECT = String.raw`[<&\u0060{%$@]|:\/\/|www\.`;
+
+/** whether what a search for MAY_PROTECT or a unit ended at `e` (the unit before it `c`) is MAY_PROTECT's */
+const protectEnds = (text: string, e: number, c: number) =>
+  // (< & ` { % $ @)
+  c === 60 || c === 38 || c === 96 || c === 123 || c === 37 || c === 36 || c === 64 || (c === 47 && text.startsWith('://', e - 3)) || (c === 46 && text.startsWith('www.', e - 4));
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;
 const NO_SPACE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
@@ -124,9 +129,10 @@ function boundaryFast(s: string, i: number): boolean {
  * Finds a table's terms in texts (see the top of this file). Where a term may start (a unit some
  * term starts with), the terms that begin with that unit (a range of the sorted terms) are
  * searched for the last one not after the text there, and the terms that begin it are all that can
- * match. A text without protected spans is searched for such units by one regular expression
- * (native code from the first texts of a run on, where a loop over each unit would be interpreted
- * for thousands of texts); the ranges between protected spans are read unit by unit.
+ * match. A text is searched for such units, and for anything that may start a protected span, by
+ * one regular expression (native code from a run's first texts on, where a loop over each unit
+ * would run interpreted for thousands of texts); a text that may hold protected spans is read
+ * between them unit by unit.
  */
 export class TermMatcher {
   private readonly terms: Term[] = [];
@@ -138,8 +144,9 @@ export class TermMatcher {
   /** the terms found at a position (kept: most positions have none) */
   private readonly chain: number[] = [];
   /**
-   * the units where a term may start in a text without protected spans (an ASCII unit that only
-   * terms needing a word boundary start with, not after an ASCII letter, digit or `_`)
+   * what may start a protected span (first: where it does, it is what a search meets), and the
+   * units where a term may start (an ASCII unit that only terms needing a word boundary start
+   * with, not after an ASCII letter, digit or `_`)
    */
   private readonly starts: RegExp;
 
@@ -175,8 +182,8 @@ export class TermMatcher {
     const bound: number[] = [];
     const any: number[] = [];
     for (let c = 0; c < 65536; c++) if (this.kinds[c]) (this.kinds[c] === STARTS_BOUND && c < 128 ? bound : any).push(c);
-    const parts = [...(bound.length ? [`(?<![0-9A-Za-z_])${unitClass(bound)}`] : []), ...(any.length ? [unitClass(any)] : [])];
-    return new RegExp(parts.join('|') || '[^\\s\\S]', 'g');
+    const parts = [MAY_PROTECT, ...(bound.length ? [`(?<![0-9A-Za-z_])${unitClass(bound)}`] : []), ...(any.length ? [unitClass(any)] : [])];
+    return new RegExp(parts.join('|'), 'g');
   }
 
   get size(): number {
@@ -187,22 +194,27 @@ export class TermMatcher {
   find(text: string, html: boolean): readonly Hit[] {
     if (!this.terms.length) return NONE;
     const hits: Hit[] = [];
-    if (MAY_PROTECT.test(text)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
-    else this.findAll(text, hits);
+    if (!this.findAll(text, hits)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     if (!hits.length) return NONE;
     return overlapping(hits) ? longestFirst(hits) : hits;
   }
 
-  /** the terms of a text without protected spans */
-  private findAll(text: string, hits: Hit[]): void {
+  /** the terms of a text, searched in one pass while nothing may start a protected span; false (none added) when something may */
+  private findAll(text: string, hits: Hit[]): boolean {
     const re = this.starts;
     const to = text.length;
     re.lastIndex = 0;
     while (re.test(text)) {
       const i = re.lastIndex - 1;
       const c = text.charCodeAt(i);
+      if (protectEnds(text, i + 1, c)) {
+        re.lastIndex = 0;
+        hits.length = 0;
+        return false;
+      }
       if (this.startsAt(text, i, 0, c)) this.termsAt(text, i, 0, to, this.lo[c], this.hi[c], hits);
     }
+    return true;
   }
 
   /** whether a term that starts with `c` may start at `i` (inside a word, none that needs a word boundary before it does) */
