@@ -32,6 +32,9 @@ interface Found {
   chars?: number[];
 }
 
+/** a text's Found, each field there from the start (one shape for all: code that reads them stays optimized) */
+const found = (hits: readonly Hit[]): Found => ({ hits, sent: undefined, chars: undefined });
+
 export class GlossaryRun {
   /** the texts found lately: emptied when full (one lookup a text; a text let go is found again, as it was) */
   private cache = new Map<string, Found>();
@@ -64,7 +67,7 @@ export class GlossaryRun {
     let f = this.cache.get(text);
     if (f) return f;
     const hits = this.matcher.find(text, this.html);
-    f = hits.length ? { hits } : NOTHING;
+    f = hits.length ? found(hits) : NOTHING;
     if (this.cache.size >= CACHE) this.cache.clear();
     this.cache.set(text, f);
     return f;
@@ -151,7 +154,7 @@ export class GlossaryRun {
   measure(text: string, to: readonly string[]): number {
     // (each text of a stream is measured once, as it is batched: its terms are found here and kept in order)
     const hits = this.matcher.find(text, this.html);
-    const f = hits.length ? { hits } : NOTHING;
+    const f = hits.length ? found(hits) : NOTHING;
     this.recent.add(text, f);
     if (!f.hits.length) return countChars(text);
     let n = 0;
