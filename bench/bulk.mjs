@@ -6,7 +6,8 @@
 // - export of 100,000 records: `vx erp salespeople export -o ndjson` vs a raw paging client
 //   writing the same NDJSON; and vx's peak RSS exporting 100,000 and 1,000,000 records.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bulkServer } from './servers.mjs';
@@ -20,12 +21,13 @@ function envFor(url, dir, company = COMPANY, token = 'bench-token') {
   return { ...process.env, VX_CONFIG_DIR: join(dir, 'config'), VX_ERP_PREFIX: url, VX_ERP_TOKEN: token, VX_ERP_COMPANY: company, VX_ERP_RATE_LIMIT: '1000000000/300' };
 }
 
-/** Runs a command; resolves with wall ms and (when wrapped by /usr/bin/time) peak RSS in MB. */
-function run(cmd, args, env, { rss = false } = {}) {
+/** Runs a command; resolves with wall ms and (when wrapped by /usr/bin/time) peak RSS in MB; `stdin`: a file piped to it. */
+function run(cmd, args, env, { rss = false, stdin } = {}) {
   return new Promise((resolve, reject) => {
     const [file, argv] = rss ? ['/usr/bin/time', ['-f', 'maxrss=%M', cmd, ...args]] : [cmd, args];
     const t0 = process.hrtime.bigint();
-    const child = spawn(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(file, argv, { env, stdio: [stdin ? 'pipe' : 'ignore', 'ignore', 'pipe'] });
+    if (stdin) createReadStream(stdin).pipe(child.stdin);
     let err = '';
     child.stderr.on('data', (b) => (err += b));
     child.on('error', reject);
@@ -159,19 +161,70 @@ export async function bulkList({ records = 1_000_000 } = {}) {
   }
 }
 
-/** `vx erp salespeople import` of 1,000,000 rows (`-o none` and `-o ndjson`): peak RSS against 150 MB. */
-export async function bulkImportMemory({ rows = 1_000_000, formats = ['none', 'ndjson'] } = {}) {
+/** Writes `rows` lines made by `line(i)` after `head`, a block at a time (the bench holds no input whole either). */
+async function writeRows(path, head, rows, line) {
+  const out = createWriteStream(path);
+  out.write(head);
+  for (let i = 0; i < rows; i += 10_000) {
+    let block = '';
+    for (let k = i; k < Math.min(rows, i + 10_000); k++) block += line(k);
+    if (!out.write(block)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/**
+ * `vx erp salespeople import` of 1,000,000 rows: peak RSS against 150 MB, `-o none` and
+ * `-o ndjson`; the rerun that finds every row done in the journal; --update (rows with their id
+ * and ETag: PATCHes only); a JSON array piped to standard input (kept in a temporary file, read an
+ * element at a time); and the growth from 1,000,000 to 2,000,000 rows (the input is read from the
+ * file, not held: <= 1.1x).
+ */
+export async function bulkImportMemory({ rows = 1_000_000, formats = ['none', 'ndjson'], growth = true, rerun = true, update = true, json = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'vx-bench-import-rss-'));
   const server = await bulkServer();
+  const rowsText = (n) => `${n.toLocaleString('en-US')} rows`;
+  const csvOf = async (n) => {
+    const csv = join(dir, `people-${n}.csv`);
+    await writeRows(csv, 'code,displayName,commisionPercent\n', n, (i) => `P${i},Salesperson ${i},${(i % 10) / 2}\n`);
+    return csv;
+  };
+  const importOf = (file, format, extra = [], opts = {}) => run(process.execPath, [VX, 'erp', 'salespeople', 'import', '--file', file, '-o', format, ...extra], envFor(server.url, dir), { rss: true, ...opts });
   try {
-    const csv = join(dir, 'people.csv');
-    const lines = ['code,displayName,commisionPercent\n'];
-    for (let i = 0; i < rows; i++) lines.push(`P${i},Salesperson ${i},${(i % 10) / 2}\n`);
-    writeFileSync(csv, lines.join(''));
+    const csv = await csvOf(rows);
+    let base;
     for (const format of formats) {
       rmSync(`${csv}.vx-journal`, { force: true });
-      const m = await run(process.execPath, [VX, 'erp', 'salespeople', 'import', '--file', csv, '-o', format], envFor(server.url, dir), { rss: true });
-      report(`vx erp salespeople import of ${rows.toLocaleString('en-US')} rows -o ${format}: peak RSS vs 150 MB (${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? Infinity, 150, 1, { unit: 'MB' });
+      const m = await importOf(csv, format);
+      if (format === 'none') base = m;
+      report(`vx erp salespeople import of ${rowsText(rows)} -o ${format}: peak RSS vs 150 MB (${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? Infinity, 150, 1, { unit: 'MB' });
+    }
+    if (rerun) {
+      // (the journal of the last run above: every row done, each skipped from it)
+      const m = await importOf(csv, 'none');
+      report(`  the rerun of it, every row done in the journal (skipped): peak RSS vs 150 MB (${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? Infinity, 150, 1, { unit: 'MB' });
+    }
+    if (update) {
+      const upd = join(dir, 'update.csv');
+      await writeRows(upd, 'id,@odata.etag,displayName\n', rows, (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')},"W/""JzQ0O${i}'""",Renamed ${i}\n`);
+      const m = await importOf(upd, 'none', ['--update']);
+      report(`vx erp salespeople import --update of ${rowsText(rows)} (id and ETag given: PATCHes) -o none: peak RSS vs 150 MB (${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? Infinity, 150, 1, { unit: 'MB' });
+    }
+    if (json) {
+      const arr = join(dir, 'people.json');
+      await writeRows(arr, '[\n', rows, (i) => `${i ? ',' : ' '}{"code":"J${i}","displayName":"Salesperson ${i}","commisionPercent":${(i % 10) / 2}}\n`);
+      const out = createWriteStream(arr, { flags: 'a' });
+      out.end(']\n');
+      await once(out, 'finish');
+      const m = await importOf('-', 'none', ['--format', 'json', '--journal', join(dir, 'stdin.vx-journal')], { stdin: arr });
+      report(`vx erp salespeople import of a JSON array of ${rowsText(rows)} piped to standard input -o none: peak RSS vs 150 MB (${(m.ms / 1000).toFixed(1)} s)`, m.rssMb ?? Infinity, 150, 1, { unit: 'MB' });
+    }
+    if (growth) {
+      base ??= await importOf(csv, 'none');
+      const twice = await csvOf(rows * 2);
+      const m = await importOf(twice, 'none');
+      report(`vx erp salespeople import -o none: peak RSS of ${rowsText(rows * 2)} (${m.rssMb?.toFixed(0)} MB, ${(m.ms / 1000).toFixed(1)} s) vs ${rowsText(rows)}`, m.rssMb ?? Infinity, base.rssMb ?? 1, 1.1, { unit: 'MB' });
     }
   } finally {
     await server.close();

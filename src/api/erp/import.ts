@@ -263,8 +263,11 @@ const UPDATE_WINDOW_BATCHES = 25;
 async function sendUpdates(r: ImportRun, rows: Iterable<Row>, out: Outcomes): Promise<void> {
   const size = (r.bulk.batchSize ?? BATCH_MAX_OPERATIONS) * Math.max(1, r.bulk.concurrency ?? 4) * UPDATE_WINDOW_BATCHES;
   let window: Row[] = [];
+  let n = 0;
   for (const x of rows) {
     window.push(x);
+    // (a long run keeps V8's heap close to what it holds, as sendCreates says)
+    if (++n % 1000 === 0 && n >= LONG_RUN_ROWS && capYoungGeneration(YOUNG_GENERATION_MB)) limitHeapGrowth(HEAP_GROWTH_PERCENT);
     if (window.length < size) continue;
     await updateWindow(r, window, out);
     window = [];
