@@ -14,6 +14,7 @@ import type { ReadRows } from '../../src/api/erp/rows.js';
 import { jsonProblem, readJsonRows } from '../../src/api/erp/rows-json.js';
 import { jsonErrorWithoutText } from '../../src/core/json.js';
 import { findSet } from '../../src/model/erp/index.js';
+import { offlineEnv, runInProc } from '../helpers/inproc.js';
 
 const people = findSet('salespeople')!;
 const dir = mkdtempSync(join(tmpdir(), 'vx-import-input-'));
@@ -128,6 +129,27 @@ describe('erp import input read a chunk at a time', () => {
     expect([...parsed.rows].map((r) => r.row)).toEqual([2, 3]);
     input.close();
     await expect(openImportInput('-', stdin, join(tmp, 'none'))).rejects.toMatchObject({ message: `cannot keep standard input in the temporary directory ${join(tmp, 'none')}: it is no such directory; an import reads its input twice (once to check every row, once to send them): set TMPDIR to another directory (nothing was sent)` });
+  });
+
+  it('the problems are not all held: past 10,000 they are read again from the input, in row order', async () => {
+    const rows = Array.from({ length: 10_050 }, (_, i) => (i === 5 ? 'A,B' : `R${i}`)).join('\n');
+    const parsed = await readCsv(people, 'create', `code,displayName\n${rows}\n`, 'f.csv', true);
+    expect(parsed.problems).toHaveLength(10_000);
+    expect(parsed.badRows).toBe(10_049);
+    const all = [...parsed.allProblems()];
+    expect(all).toHaveLength(10_049);
+    expect(all.slice(4, 6)).toEqual([{ row: 6, message: 'has 1 field; the header has 2' }, { row: 8, message: 'has 1 field; the header has 2' }]);
+    expect(all.at(-1)).toEqual({ row: 10_051, message: 'has 1 field; the header has 2' });
+    expect([...parsed.rows].map((r) => r.row)).toEqual([7]);
+    // listed every one, nothing sent
+    const p = join(dir, 'ragged.csv');
+    writeFileSync(p, `code,displayName\n${rows}\n`);
+    const r = await runInProc(['erp', 'salespeople', 'import', '--file', p], { env: offlineEnv() });
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(10_050);
+    expect(lines[10_048]).toBe(`${p} row 10051: has 1 field; the header has 2`);
+    expect(lines.at(-1)).toBe('vx: 10049 of 10050 rows are invalid (listed above); nothing was sent (--skip-invalid sends the valid rows)');
+    expect([r.code, r.http.requests.length]).toEqual([2, 0]);
   });
 
   it('text that is not UTF-8 is said first, as when the input was read whole', async () => {

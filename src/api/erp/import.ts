@@ -325,15 +325,17 @@ async function sendCreates(r: ImportRun, rows: Iterable<Row>, out: Outcomes): Pr
   });
 }
 
-/** One problem per row (a row with several problems gets them all, joined): one result per row. */
-function invalidRows(problems: readonly RowProblem[]): RowProblem[] {
-  const byRow = new Map<number, string[]>();
+/** One problem per row (a row with several problems gets them all, joined; they come together, in row order): one result per row. */
+function* invalidRows(problems: Iterable<RowProblem>): Generator<RowProblem> {
+  let at: RowProblem | undefined;
   for (const p of problems) {
-    const list = byRow.get(p.row);
-    if (list) list.push(p.message);
-    else byRow.set(p.row, [p.message]);
+    if (at?.row === p.row) at.message += `; ${p.message}`;
+    else {
+      if (at) yield at;
+      at = { row: p.row, message: p.message };
+    }
   }
-  return [...byRow].sort((a, b) => a[0] - b[0]).map(([row, messages]) => ({ row, message: messages.join('; ') }));
+  if (at) yield at;
 }
 
 /**
@@ -348,7 +350,7 @@ export async function importRows(r: ImportRun, journal: Journal, parsed: ReadRow
     const n = stillRunning.length;
     info(`--check-unknown: ${n} row${n === 1 ? '' : 's'} sent by an earlier run may still be running on the service (it ends a request after at most ${MAX_REQUEST_MS / 60_000} minutes): left unknown, neither looked up nor sent; run again after ${timeText(stillRunning.reduce((a, b) => Math.max(a, b), 0))}`);
   }
-  for (const p of invalidRows(parsed.problems)) results.add({ row: p.row, status: 'invalid', message: p.message });
+  for (const p of invalidRows(parsed.allProblems())) results.add({ row: p.row, status: 'invalid', message: p.message });
   const out = new Outcomes(r, journal, results);
   for (const c of toCheck) out.byRow.set(c.row.row, c.row);
   let interrupted: InterruptedError | undefined;

@@ -4,6 +4,9 @@ import { capYoungGeneration } from '../../core/heap.js';
 import type { ErpSet } from '../../model/erp/index.js';
 import { hashNumber, type ReadRows, type Row, type RowMode, type RowProblem } from './rows.js';
 
+/** the problems held in memory: more are read again from the input when they are listed */
+const MAX_HELD_PROBLEMS = 10_000;
+
 /** the young generation a long scan keeps (MB per semi-space) */
 const YOUNG_GENERATION_MB = 4;
 
@@ -39,9 +42,14 @@ export function collect(set: ErpSet, mode: RowMode, scan: () => Iterator<Row | R
   const keys = mode === 'update' ? new KeyHashes() : undefined;
   const it = scan();
   let n = 0;
-  for (let x = it.next(); !x.done; x = it.next()) {
+  let count = 0;
+  let badRows = 0;
+  for (let x = it.next(), last = -1; !x.done; x = it.next()) {
     if (!isRow(x.value)) {
-      problems.push(x.value);
+      // (a row's problems come together)
+      if (x.value.row !== last) badRows++;
+      last = x.value.row;
+      if (++count <= MAX_HELD_PROBLEMS) problems.push(x.value);
       continue;
     }
     keys?.add(recordKey(x.value));
@@ -51,8 +59,38 @@ export function collect(set: ErpSet, mode: RowMode, scan: () => Iterator<Row | R
   }
   const { total, ignored } = info;
   const valid = lazy ? rescanned(scan) : rows;
-  const twice = keys && onePerRecord(set, keys, valid, problems);
-  return { rows: twice?.size ? (lazy ? without(valid, twice) : rows.filter((r) => !twice.has(r.row))) : valid, problems, total, ignored };
+  const late: RowProblem[] = [];
+  const twice = keys && onePerRecord(set, keys, valid, late);
+  badRows += late.length;
+  const whole = count <= MAX_HELD_PROBLEMS;
+  if (whole && late.length) {
+    problems.push(...late);
+    problems.sort((a, b) => a.row - b.row);
+  }
+  return {
+    rows: twice?.size ? (lazy ? without(valid, twice) : rows.filter((r) => !twice.has(r.row))) : valid,
+    problems,
+    total,
+    ignored,
+    badRows,
+    allProblems: () => (whole ? problems : merged(scannedProblems(scan), late)),
+  };
+}
+
+/** The problems of a scan, read again from the input. */
+function* scannedProblems(scan: () => Iterator<Row | RowProblem>): Generator<RowProblem> {
+  const it = scan();
+  for (let x = it.next(); !x.done; x = it.next()) if (!isRow(x.value)) yield x.value;
+}
+
+/** Two lists of problems in row order, as one (`a`'s first for a row in both). */
+function* merged(a: Iterable<RowProblem>, b: readonly RowProblem[]): Generator<RowProblem> {
+  let k = 0;
+  for (const p of a) {
+    while (k < b.length && b[k].row < p.row) yield b[k++];
+    yield p;
+  }
+  while (k < b.length) yield b[k++];
 }
 
 /** What finds the record a row updates: its key field and value (an id in any case). */
@@ -85,7 +123,8 @@ class KeyHashes {
  * --update: a second row that finds the same record by the same key is a problem. Both would be
  * sent with the ETag of one read, so the later one failed as "changed by someone else" (by the
  * earlier row), or, in batches sent at once, either could win. Only the rows whose key's hash
- * came more than once are read again and compared by their keys. Returns the rows left out.
+ * came more than once are read again and compared by their keys (their problems go to
+ * `problems`, in row order). Returns the rows left out.
  */
 function onePerRecord(set: ErpSet, keys: KeyHashes, rows: Iterable<Row>, problems: RowProblem[]): Set<number> | undefined {
   const repeated = keys.repeated();
@@ -102,6 +141,5 @@ function onePerRecord(set: ErpSet, keys: KeyHashes, rows: Iterable<Row>, problem
       twice.add(r.row);
     }
   }
-  if (twice.size) problems.sort((a, b) => a.row - b.row);
   return twice;
 }

@@ -32,11 +32,16 @@ export interface RowProblem {
 
 export interface ParsedRows {
   rows: Row[];
+  /** the problems, in row order (the first 10,000 of them, when there are more: allProblems gives every one) */
   problems: RowProblem[];
   /** how many records the input held */
   total: number;
   /** read-only columns (not keys) the input has: not sent, the service sets them (an export's id, lastModifiedDateTime) */
   ignored: string[];
+  /** how many rows have a problem */
+  badRows: number;
+  /** Every problem in row order: `problems` when it holds them all (it holds at most 10,000), else read again from the input. */
+  allProblems(): Iterable<RowProblem>;
 }
 
 /**

@@ -25,9 +25,9 @@ function checkFlags(opts: ImportOpts): void {
 function tellProblems(ctx: Ctx, parsed: ReadRows, name: string, skipInvalid?: boolean): void {
   const n = parsed.ignored.length;
   if (n) ctx.info(`${name}: read-only column${n > 1 ? 's' : ''} ${parsed.ignored.map((c) => `"${c}"`).join(', ')} ${n > 1 ? 'are' : 'is'} not sent (the service sets ${n > 1 ? 'them' : 'it'})`);
-  if (!parsed.problems.length || skipInvalid) return;
-  for (const p of parsed.problems) ctx.info(oneLine(`${name} row ${p.row}: ${p.message}`));
-  const bad = new Set(parsed.problems.map((p) => p.row)).size;
+  if (!parsed.badRows || skipInvalid) return;
+  for (const p of parsed.allProblems()) ctx.info(oneLine(`${name} row ${p.row}: ${p.message}`));
+  const bad = parsed.badRows;
   throw new UsageError(`${bad} of ${parsed.total} row${parsed.total === 1 ? ' is' : 's are'} invalid (listed above); nothing was sent (--skip-invalid sends the valid rows)`);
 }
 
