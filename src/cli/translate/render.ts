@@ -21,7 +21,7 @@ export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reu
   newMode?: number;
   whole?: boolean;
   /** what is wrong with an answer (a glossary's term not translated as it says): said per item on stderr, exit 1 once all is written */
-  check?(text: string, result: TranslateResult): string[];
+  check?(text: string, result: TranslateResult): readonly string[];
 }
 
 /** Where the results go and how: streamed (a renderer), or kept for formats that need everything at once. */

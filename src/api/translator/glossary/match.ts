@@ -15,6 +15,8 @@ import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
 const NONE: readonly Hit[] = Object.freeze([]);
+/** what a translation that lacks nothing lacks (not frozen: a loop over a frozen array is not made as fast as over others) */
+export const NO_PROBLEMS: readonly string[] = [];
 
 /** one occurrence: [start, end) in the text, and its entry */
 export interface Hit {
@@ -141,8 +143,10 @@ export class TermMatcher {
   /** per first UTF-16 unit: the range [lo, hi) of the terms that start with it */
   private readonly lo = new Int32Array(65536);
   private readonly hi = new Int32Array(65536);
-  /** the terms found at a position (kept: most positions have none) */
-  private readonly chain: number[] = [];
+  /** the terms that begin the text at a position (as long as the longest chain of terms that begin one another) */
+  private readonly chain: Int32Array;
+  /** the occurrences found in the text being read (kept: most texts have none; a text's own are a copy) */
+  private readonly found: Hit[] = [];
   /**
    * what may start a protected span (first: where it does, it is what a search meets), and the
    * units where a term may start (an ASCII unit that only terms needing a word boundary start
@@ -163,6 +167,7 @@ export class TermMatcher {
     }
     const texts = [...byText.keys()].sort();
     const chain: number[] = [];
+    let depth = 0;
     for (let k = 0; k < texts.length; k++) {
       const t = texts[k];
       // (a term that does not begin this one begins none after it: they sort between)
@@ -170,11 +175,13 @@ export class TermMatcher {
       const items = byText.get(t)!;
       this.terms.push({ text: t, items, parent: chain.length ? chain[chain.length - 1] : -1 });
       chain.push(k);
+      depth = Math.max(depth, chain.length);
       const c = t.charCodeAt(0);
       if (!(this.kinds[c] & (STARTS_BOUND | STARTS_FREE))) this.lo[c] = k;
       this.hi[c] = k + 1;
       for (const x of items) this.kinds[c] |= x.startBound ? STARTS_BOUND : STARTS_FREE;
     }
+    this.chain = new Int32Array(depth);
     this.starts = this.startsExpression();
   }
 
@@ -193,10 +200,11 @@ export class TermMatcher {
   /** The occurrences of terms in `text` (HTML when `html`), in order, never overlapping. */
   find(text: string, html: boolean): readonly Hit[] {
     if (!this.terms.length) return NONE;
-    const hits: Hit[] = [];
+    const hits = this.found;
+    hits.length = 0;
     if (!this.findAll(text, hits)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     if (!hits.length) return NONE;
-    return overlapping(hits) ? longestFirst(hits) : hits;
+    return overlapping(hits) ? longestFirst(hits) : hits.slice();
   }
 
   /** the terms of a text, searched in one pass while nothing may start a protected span; false (none added) when something may */
@@ -265,15 +273,16 @@ export class TermMatcher {
     }
     // (the terms that begin the text, the shorter first, as a text is read)
     const chain = this.chain;
-    chain.length = 0;
-    for (; at >= 0; at = terms[at].parent) if (terms[at].text.length <= same) chain.push(at);
-    for (let n = chain.length - 1; n >= 0; n--) {
-      const t = terms[chain[n]];
+    let n = 0;
+    for (; at >= 0; at = terms[at].parent) if (terms[at].text.length <= same) chain[n++] = at;
+    while (n > 0) {
+      const t = terms[chain[--n]];
       const j = i + t.text.length;
-      for (const x of t.items) {
-        if (x.startBound && i !== from && !boundaryFast(text, i)) continue;
-        if (x.endBound && j !== to && !boundaryFast(text, j)) continue;
-        hits.push({ start: i, end: j, entry: x.entry });
+      for (let x = 0; x < t.items.length; x++) {
+        const item = t.items[x];
+        if (item.startBound && i !== from && !boundaryFast(text, i)) continue;
+        if (item.endBound && j !== to && !boundaryFast(text, j)) continue;
+        hits.push({ start: i, end: j, entry: item.entry });
       }
     }
   }
@@ -351,17 +360,17 @@ export function stripMarkup(text: string, html: boolean): string {
 }
 
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */
-export function missingTerms(hits: readonly Hit[], k: number, translation: string): string[] {
-  const out: string[] = [];
+export function missingTerms(hits: readonly Hit[], k: number, translation: string): readonly string[] {
+  let out: string[] | undefined;
   // (a term found twice is said once; most texts hold one term, and need no set)
   const seen = hits.length > 1 ? new Set<string>() : undefined;
   for (const h of hits) {
     const tr = h.entry.to[k];
     if (tr === undefined || seen?.has(h.entry.term)) continue;
     seen?.add(h.entry.term);
-    if (!translation.includes(tr) && !translation.includes(escapeHtml(tr))) out.push(`the term ${JSON.stringify(h.entry.term)} is not translated as ${JSON.stringify(tr)}`);
+    if (!translation.includes(tr) && !translation.includes(escapeHtml(tr))) (out ??= []).push(`the term ${JSON.stringify(h.entry.term)} is not translated as ${JSON.stringify(tr)}`);
   }
-  return out;
+  return out ?? NO_PROBLEMS;
 }
 
 /** Forbidden terms of target `k` that a translation uses (as whole words). */

@@ -7,7 +7,7 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markText, missingTerms, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { appliedTerms, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
@@ -33,7 +33,7 @@ interface Found {
 }
 
 /** a text's Found, each field there from the start (one shape for all: code that reads them stays optimized) */
-const found = (hits: readonly Hit[]): Found => ({ hits, sent: undefined, chars: undefined });
+const newFound = (hits: readonly Hit[]): Found => ({ hits, sent: undefined, chars: undefined });
 
 export class GlossaryRun {
   /** the texts found lately: emptied when full (one lookup a text; a text let go is found again, as it was) */
@@ -67,7 +67,7 @@ export class GlossaryRun {
     let f = this.cache.get(text);
     if (f) return f;
     const hits = this.matcher.find(text, this.html);
-    f = hits.length ? found(hits) : NOTHING;
+    f = hits.length ? newFound(hits) : NOTHING;
     if (this.cache.size >= CACHE) this.cache.clear();
     this.cache.set(text, f);
     return f;
@@ -94,13 +94,14 @@ export class GlossaryRun {
 
   private sentOf(text: string, f: Found, k: number): string {
     if (!f.hits.length) return text;
-    const sent = (f.sent ??= []);
+    // (arrays of the run's targets: an empty one would take room for 17)
+    const sent = (f.sent ??= new Array<string>(this.to.length));
     if (sent[k] === undefined) {
       const m = markText(text, f.hits, k);
       const n = m === undefined ? 0 : countChars(m);
       const fits = m !== undefined && n <= LIMITS.maxItemChars;
       sent[k] = fits ? m : text;
-      (f.chars ??= [])[k] = fits ? n : countChars(text);
+      (f.chars ??= new Array<number>(this.to.length))[k] = fits ? n : countChars(text);
     }
     return sent[k];
   }
@@ -154,7 +155,7 @@ export class GlossaryRun {
   measure(text: string, to: readonly string[]): number {
     // (each text of a stream is measured once, as it is batched: its terms are found here and kept in order)
     const hits = this.matcher.find(text, this.html);
-    const f = hits.length ? found(hits) : NOTHING;
+    const f = hits.length ? newFound(hits) : NOTHING;
     this.recent.add(text, f);
     if (!f.hits.length) return countChars(text);
     let n = 0;
@@ -188,20 +189,20 @@ export class GlossaryRun {
   /** What a translation into `to` lacks of the terms of its source text. */
   missingFor(text: string, translation: string, to: string): string[] {
     const k = this.index(to);
-    return k < 0 ? [] : missingTerms(this.hits(text), k, translation);
+    return k < 0 ? [] : [...missingTerms(this.hits(text), k, translation)];
   }
 
   /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
-  problems(text: string, result: TranslateResult): string[] {
+  problems(text: string, result: TranslateResult): readonly string[] {
     const hits = this.found(text, CHECK).hits;
-    if (!hits.length) return [];
-    const out: string[] = [];
+    if (!hits.length) return NO_PROBLEMS;
+    let out: string[] | undefined;
     const ts = result.translations ?? [];
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      if (typeof t?.text === 'string') for (const p of missingTerms(hits, k, t.text)) out.push(`${this.to[k]}: ${p}`);
+      if (typeof t?.text === 'string') for (const p of missingTerms(hits, k, t.text)) (out ??= []).push(`${this.to[k]}: ${p}`);
     }
-    return out;
+    return out ?? NO_PROBLEMS;
   }
 
   /** The client of the run around the translator's (its `forTargets` too). */
