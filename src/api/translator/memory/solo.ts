@@ -50,8 +50,15 @@ export class SoloClaims {
   private alone(db: SoloDb): boolean {
     if ((openHere.get(this.real) ?? 0) > 1) return false;
     const own = String(process.pid);
+    let list: string;
+    try {
+      list = db.readerList();
+    } catch {
+      // (a store being reopened: see store-lmdb.ts, relieve)
+      return false;
+    }
     // a header line, then one line per slot: pid, thread, transaction
-    const lines = db.readerList().split('\n');
+    const lines = list.split('\n');
     for (let i = 1; i < lines.length; i++) {
       const pid = lines[i].trim().split(/\s+/)[0];
       if (pid && pid !== own) return false;
