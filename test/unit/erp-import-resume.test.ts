@@ -94,4 +94,17 @@ describe('erp import: a rerun goes on from a long journal', () => {
     expect(out.find((x) => x.row === 1500)).toEqual({ row: 1500, status: 'skipped', id: id(1500), code: 'K1498' });
     expect(out.filter((x) => x.status === 'created').map((x) => x.row)).toEqual([12, 2000, 2001]);
   });
+
+  it('a journal of another version of the input: the first ten rows named, the others counted, nothing sent', async () => {
+    const p = join(dir, 'other.csv');
+    writeFileSync(p, `code\n${Array.from({ length: 13 }, (_, i) => `N${i}`).join('\n')}\n`);
+    const head = { kind: 'vx-erp-import-journal', version: 1, command: 'erp salespeople import', company, input: p };
+    const old = Array.from({ length: 13 }, (_, i) => ({ row: i + 2, hash: hashFields([`O${i}`]), state: 'done', id: id(i) }));
+    writeFileSync(`${p}.vx-journal`, [head, ...old].map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await runInProc(['erp', 'salespeople', 'import', '--file', p], { env });
+    expect(r.stderr).toBe(
+      `vx: the journal ${p}.vx-journal belongs to another version of the input: rows 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … 3 more were sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (the rows it records as created would be created twice)\n`,
+    );
+    expect([r.code, r.http.requests.length]).toEqual([2, 0]);
+  });
 });

@@ -148,10 +148,10 @@ export async function runBatches(
   if (interrupted) throw interrupted;
 }
 
-/** "row 5", "rows 2, 3" or "rows 2, 3, … 5 more" */
-export function rowList(rows: readonly number[]): string {
+/** "row 5", "rows 2, 3" or "rows 2, 3, … 5 more" (`count`: how many rows in all, when `rows` names only the first) */
+export function rowList(rows: readonly number[], count = rows.length): string {
   const s = rows.slice(0, 10).join(', ');
-  return `${rows.length === 1 ? 'row' : 'rows'} ${rows.length > 10 ? `${s}, … ${rows.length - 10} more` : s}`;
+  return `${count === 1 ? 'row' : 'rows'} ${count > 10 ? `${s}, … ${count - 10} more` : s}`;
 }
 
 /** The OData string literal of a value. */

@@ -113,10 +113,10 @@ export function checkUtf8(input: ImportInput): void {
 
 /**
  * Keeps a stream (standard input, a pipe) in a temporary file of `tmp` for the run, so that it
- * can be read twice, up to MAX_WHOLE_BYTES. A directory that cannot hold it is a usage error
+ * can be read twice, up to `max` bytes. A directory that cannot hold it is a usage error
  * naming it: nothing is sent.
  */
-async function spool(stream: AsyncIterable<unknown>, name: string, tmp: string): Promise<ImportInput> {
+async function spool(stream: AsyncIterable<unknown>, name: string, tmp: string, max: number): Promise<ImportInput> {
   const fail = (e: unknown) =>
     new UsageError(`cannot keep ${name} in the temporary directory ${tmp}: it is ${tempDirProblem(e)}; an import reads its input twice (once to check every row, once to send them): set TMPDIR to another directory (nothing was sent)`);
   let fd: number;
@@ -131,7 +131,7 @@ async function spool(stream: AsyncIterable<unknown>, name: string, tmp: string):
     for await (const c of stream) {
       const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
       // (a stream that never ends, `yes |` or a device, would fill the directory)
-      if (size + b.length > MAX_WHOLE_BYTES) throw new UsageError(`${name} is larger than ${MAX_WHOLE_BYTES / (1024 * 1024)} MiB, more than vx keeps of a stream (a regular file named with --file is read where it is); nothing was sent`);
+      if (size + b.length > max) throw new UsageError(`${name} is larger than ${max / (1024 * 1024)} MiB, more than vx keeps of a stream (a regular file named with --file is read where it is); nothing was sent`);
       marks.quote ||= b.includes(QUOTE);
       marks.cr ||= b.includes(CR);
       for (let done = 0; done < b.length; ) {
@@ -155,7 +155,7 @@ async function spool(stream: AsyncIterable<unknown>, name: string, tmp: string):
  * input redirected from one) is read where it is; a pipe is spooled to `tmp` first. A missing,
  * unreadable or directory path is a usage error at once, before anything is sent.
  */
-export async function openImportInput(path: string, stdin: () => NodeJS.ReadableStream, tmp: string): Promise<ImportInput> {
+export async function openImportInput(path: string, stdin: () => NodeJS.ReadableStream, tmp: string, max = MAX_WHOLE_BYTES): Promise<ImportInput> {
   if (path === '-') {
     // (standard input is asked for only here: building process.stdin costs a few ms)
     const stream = stdin();
@@ -168,13 +168,13 @@ export async function openImportInput(path: string, stdin: () => NodeJS.Readable
         // (closed: read as a stream, empty)
       }
     }
-    return spool(stream, 'standard input', tmp);
+    return spool(stream, 'standard input', tmp, max);
   }
   let fd: number;
   try {
     const st = statSync(path);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (!st.isFile()) return await spool(createReadStream(path), path, tmp);
+    if (!st.isFile()) return await spool(createReadStream(path), path, tmp, max);
     fd = openSync(path, 'r');
     return fdInput(fd, path, fstatSync(fd).size, true);
   } catch (e) {

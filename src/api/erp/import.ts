@@ -133,6 +133,7 @@ function brief(journal: Journal, row: number): Pick<JournalEntry, 'state' | 'at'
 function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy: UnknownPolicy, results: ResultLog, now: number): { toCheck: UnknownRow[]; stillRunning: number[] } {
   const toCheck: UnknownRow[] = [];
   const changed: number[] = [];
+  let changedRows = 0;
   const stillRunning: number[] = [];
   if (!journal.size) return { toCheck, stillRunning };
   for (const row of rows) {
@@ -143,7 +144,8 @@ function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy
     // ('' : the hash was lost with a last line cut short)
     const d = decide(journal, prev, prev?.hash === row.hash || prev?.hash === '', policy, now);
     if (d === 'send' || !prev) continue;
-    if (d === 'changed') changed.push(row.row);
+    // (the first ten are named, the others counted)
+    if (d === 'changed' && ++changedRows <= 10) changed.push(row.row);
     else if (d === 'done') results.add({ row: row.row, status: 'skipped', ...(prev.id ? { id: prev.id } : {}), ...(prev.key || ownKey(r.set, row) ? { key: prev.key ?? ownKey(r.set, row) } : {}) });
     else if (d === 'check') toCheck.push({ row, id: prev.id });
     else {
@@ -158,11 +160,11 @@ function fromJournal(r: ImportRun, journal: Journal, rows: Iterable<Row>, policy
       results.add({ row: row.row, status: 'unknown', ...(prev.id ? { id: prev.id } : {}), ...(key ? { key } : {}), message, ...(check ? { check } : {}) });
     }
   }
-  if (changed.length) {
+  if (changedRows) {
     // ("start over" read as safe: it sends the rows done before again, a second record each on create)
     const again = r.mode === 'create' ? 'the rows it records as created would be created twice' : 'the rows it records as updated would be updated again';
     throw new UsageError(
-      `the journal ${journal.path} belongs to another version of the input: ${rowList(changed)} ${changed.length > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
+      `the journal ${journal.path} belongs to another version of the input: ${rowList(changed, changedRows)} ${changedRows > 1 ? 'were' : 'was'} sent before with other content (rows are told apart by their line: add new rows at the end); name another file with --journal, or delete it to send every row again (${again})`,
     );
   }
   return { toCheck, stillRunning };
