@@ -1,11 +1,13 @@
 // The build, shaped for start-up time (see bench/README.md).
 //
-// dist/main.cjs: one CommonJS file with all of vx's own code (main, the command tree, the run
-//   functions, core, api, spec) and the small libraries it always needs (commander, chalk). A
-//   single CommonJS file is the cheapest thing Node 20 loads: no ESM loader, no per-file
-//   resolution, builtins through plain require(). The run functions stay lazy inside it (each
-//   `await import('./x-run.js')` becomes a lazily initialised module of the same file), so a
-//   command only executes what it uses. bin/vx.js runs it from a V8 code cache.
+// dist/main.cjs, translate.cjs, erp.cjs, mgmt.cjs: vx's own code (main, the command tree, the run
+//   functions, core, api, model) and the small libraries it always needs (commander, chalk), one
+//   CommonJS file per part: main.cjs holds what every command needs and what families share, each
+//   family's file what only its commands run (see "Bundle 1" below). CommonJS files are the
+//   cheapest thing Node 20 loads: no ESM loader, no per-file resolution, builtins through plain
+//   require(). The run functions stay lazy inside each (each `await import('./x-run.js')` becomes
+//   a lazily initialised module of the same file, or of the family's), so a command only executes
+//   what it uses. bin/vx.js runs each from its V8 code cache.
 // dist/vendor/*.js: the heavy libraries, loaded only by the commands that need them (undici,
 //   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
 //   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
@@ -14,7 +16,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, writeFileSyn
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // `prepare` runs on `npm ci`/`npm install` in a clone and when npm installs vx from a git URL
@@ -104,7 +106,7 @@ const builtinsViaRequire = {
 // store) loads its prebuilt binary from @lmdb/lmdb-<platform>, installed from the registry with it.
 const NATIVE = new Set(['lmdb']);
 
-// Small libraries a hot command needs stay in main.cjs, still loaded only when imported (esbuild
+// Small libraries a hot command needs stay in vx's own files, still loaded only when imported (esbuild
 // turns the dynamic import into a lazily run module of the same file): the first import from
 // dist/vendor starts Node's ESM loader, ~6 ms, a third of what `erp import` of 10,000 rows spends
 // on its CSV. papaparse is ~20 KB minified.
@@ -122,7 +124,7 @@ const splitVendor = {
       let file;
       if (/^\.\.?\//.test(args.path)) {
         file = resolve(dirname(args.importer), args.path).replace(/\.js$/, '.ts');
-        if (!file.startsWith(emulatorDir)) return undefined; // vx's own code stays in main.cjs
+        if (!file.startsWith(emulatorDir)) return undefined; // vx's own code stays in its parts
         name = 'emulator';
       } else {
         name = args.path.replace(/^@/, '').replace(/[^a-zA-Z0-9.-]+/g, '-');
@@ -134,27 +136,131 @@ const splitVendor = {
     });
   },
 };
-await build({
-  entryPoints: { main: join(src, 'main.ts') },
-  outdir: dist,
-  outExtension: { '.js': '.cjs' },
+// Bundle 1, split by family: vx's own code is one CommonJS file per part, dist/<part>.cjs.
+// main.cjs holds the entry, the command tree, core and everything two families share (so a class
+// has one copy, and instanceof holds wherever it is checked); translate.cjs, erp.cjs and mgmt.cjs
+// hold the code only that family's commands run (the translator's api alone is a third of vx), so
+// a command reads and deserializes only main and its own family. Each stays CommonJS (Node's ESM
+// loader costs ~6 ms to start) and has its own code cache. A part's modules reach another part's
+// through `vx:<part>:<module>` (bin/vx.js resolves it: require() for a static import, __vxImport
+// for a dynamic one); each part exports `modules`, the lazy loaders of the modules others use.
+const FAMILIES = { translate: /^src\/(cli\/translate|api\/translator)\//, erp: /^src\/(cli\/erp|api\/erp)\//, mgmt: /^src\/(cli\/mgmt|api\/mgmt)\// };
+const bundleOptions = {
+  absWorkingDir: root,
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20.19',
   sourcemap: 'linked',
   minifySyntax: true,
+  // a quarter less source to read and keep in memory at every start (names stay: errors and
+  // stack traces keep them)
+  minifyWhitespace: true,
   legalComments: 'none',
   define,
-  plugins: [lazyChildProcess, splitVendor],
   logLevel: 'warning',
-});
+};
+const { metafile } = await build({ ...bundleOptions, entryPoints: [join(src, 'main.ts')], outdir: dist, write: false, metafile: true, plugins: [lazyChildProcess, splitVendor] });
+const parts = partition(metafile.inputs);
+await Promise.all(
+  [...new Set(parts.owner.values())].map(async (name) => {
+    const outfile = join(dist, `${name}.cjs`);
+    await build({
+      ...bundleOptions,
+      stdin: { contents: partEntry(name, parts), resolveDir: root, loader: 'js', sourcefile: `vx-${name}-entry.js` },
+      outfile,
+      plugins: [lazyChildProcess, splitVendor, partBoundary(name, parts)],
+    });
+    finishPart(outfile);
+  }),
+);
 
-// bin/vx.js runs main.cjs from a V8 code cache, under which Node 20 has no dynamic-import hook:
-// the launcher provides __vxImport (relative to dist/main.cjs; it unwraps the vendor namespaces).
-const mainFile = join(dist, 'main.cjs');
-const rewritten = readFileSync(mainFile, 'utf8').replaceAll(/\bimport\((?=["'])/g, '__vxImport(');
-writeFileSync(mainFile, rewritten);
+/**
+ * A part as bin/vx.js compiles it. It runs from a V8 code cache, under which Node 20 has no
+ * dynamic-import hook: the launcher provides __vxImport (relative to dist/; it unwraps the vendor
+ * namespaces and resolves the `vx:` modules of the other parts). The file is the CommonJS wrapper
+ * function itself, on a line of its own (the source map gets the line), so that the launcher
+ * compiles the string it read, not a concatenation V8 would copy again. Non-ASCII characters
+ * (esbuild leaves them in regular expressions) are escaped: one of them makes the whole source a
+ * two-byte string, twice the memory.
+ */
+function finishPart(outfile) {
+  const code = readFileSync(outfile, 'utf8')
+    .replaceAll(/\bimport\((?=["'])/g, '__vxImport(')
+    .replaceAll(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(outfile, `(function (exports, require, module, __filename, __dirname) {\n${code}\n})`);
+  const map = JSON.parse(readFileSync(`${outfile}.map`, 'utf8'));
+  writeFileSync(`${outfile}.map`, JSON.stringify({ ...map, mappings: `;${map.mappings}` }));
+}
+
+/**
+ * Which part each module of vx's graph goes to. main: what src/main.ts reaches (statically, or
+ * through dynamic imports that are not a family's), and any module two families reach. A family:
+ * the modules only it reaches from the dynamic imports of its files (the commands' run modules).
+ */
+function partition(inputs) {
+  const edges = (f) => (inputs[f]?.imports ?? []).filter((i) => !i.external && i.path in inputs);
+  const familyOf = (f) => Object.keys(FAMILIES).find((n) => FAMILIES[n].test(f));
+  const reach = (starts, stop) => {
+    const seen = new Set();
+    const todo = [...starts];
+    while (todo.length) {
+      const f = todo.pop();
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const i of edges(f)) if (!seen.has(i.path) && !stop(i)) todo.push(i.path);
+    }
+    return seen;
+  };
+  const targets = new Set(Object.keys(inputs).flatMap((f) => edges(f).filter((i) => i.kind === 'dynamic-import').map((i) => i.path)));
+  const isFamilyTarget = (i, name) => i.kind === 'dynamic-import' && familyOf(i.path) !== undefined && familyOf(i.path) !== name;
+  const main = reach(['src/main.ts'], (i) => isFamilyTarget(i, undefined));
+  const owner = new Map([...main].map((f) => [f, 'main']));
+  const reachedBy = new Map();
+  for (const name of Object.keys(FAMILIES)) {
+    const starts = [...targets].filter((f) => familyOf(f) === name && !main.has(f));
+    for (const f of reach(starts, (i) => main.has(i.path) || isFamilyTarget(i, name))) reachedBy.set(f, [...(reachedBy.get(f) ?? []), name]);
+  }
+  for (const [f, names] of reachedBy) owner.set(f, names.length === 1 ? names[0] : 'main');
+  // the modules each part must hand to the others: those another part's modules import
+  const exported = new Map();
+  for (const [f, part] of owner) {
+    for (const i of edges(f)) {
+      const to = owner.get(i.path);
+      if (to !== part) exported.set(to, new Set([...(exported.get(to) ?? []), i.path]));
+    }
+  }
+  return { owner, exported };
+}
+
+/** A part's entry: its `modules` (loaders of the modules other parts import); main also runs src/main.ts. */
+function partEntry(name, { exported }) {
+  const loaders = [...(exported.get(name) ?? [])].map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(join(root, f))}),`);
+  return `exports.modules = {\n${loaders.join('\n')}\n};\n${name === 'main' ? `require(${JSON.stringify(join(src, 'main.ts'))});\n` : ''}`;
+}
+
+/** Imports of a module another part holds become the external `vx:<part>:<module>`. */
+function partBoundary(name, { owner }) {
+  return {
+    name: 'part-boundary',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'vx-inner' || BUILTINS.has(args.path) || args.namespace !== 'file') return undefined;
+        // vx's own `./x.js` is `./x.ts`: found without asking esbuild (a round trip per import)
+        let rel = /^\.\.?\//.test(args.path) ? relative(root, resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts') : undefined;
+        if (rel === undefined || !owner.has(rel)) {
+          const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'vx-inner' });
+          if (found.errors.length || found.external) return undefined;
+          rel = relative(root, found.path);
+        }
+        const part = owner.get(rel);
+        if (part === undefined || part === name) return undefined;
+        if (args.kind !== 'dynamic-import' && name === 'main') throw new Error(`main imports ${rel} of ${part}.cjs statically`);
+        return { path: `vx:${part}:${rel}`, external: true };
+      });
+    },
+  };
+}
 
 // Bundle 2: each vendor entry re-exports its module's namespace as `__vxNs`, so CommonJS and ES
 // packages alike arrive with their named exports, as `await import('pkg')` gives them in source.
@@ -193,12 +299,12 @@ await build({
   logLevel: 'warning',
 });
 
-// The code cache of main.cjs, made in one process that runs the root help and then one whole command
+// The code caches of the parts, made in one process that runs the root help and then one whole command
 // that sends a request (`vx mgmt quota get` against the emulator on loopback, the cheapest command
 // of that kind and the one scripts call in loops), so that the tree, the help, the config, the HTTP
 // transport and the renderer come compiled. Whatever those runs do not compile (another command's
-// adapter) is compiled on first use, as without a cache. A cache from another Node version is
-// rejected by V8 and ignored.
+// adapter) is compiled on first use, as without a cache; a part those runs do not load gets the
+// cache of its top level. A cache from another Node version is rejected by V8 and ignored.
 await writeCodeCache();
 
 async function writeCodeCache() {
@@ -215,7 +321,7 @@ async function writeCodeCache() {
       child.on('error', fail);
       child.on('close', done);
     });
-    if (code !== 0) throw new Error(`the run that writes dist/main.cjs.cache exited ${code}`);
+    if (code !== 0) throw new Error(`the run that writes the code caches of dist/ exited ${code}`);
   } finally {
     await emu.close();
     rmSync(configDir, { recursive: true, force: true });

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The launcher: run the built entry, dist/main.cjs. It is compiled with the V8 code cache the
-// build writes next to it (main.cjs.cache), which saves several milliseconds of every start; a
-// missing or rejected cache only means an ordinary compile. Node 20 loses the dynamic-import
-// hook of a script compiled from a cache, so the entry's on-demand imports (the vendor bundle,
-// node: builtins) go through __vxImport, defined here (see build.mjs).
+// The launcher: run the built entry, dist/main.cjs, and the part of dist/ of the family a command
+// runs (translate.cjs, erp.cjs, mgmt.cjs) when it first needs it. Each part is compiled with the V8
+// code cache the build writes next to it (<part>.cjs.cache), which saves several milliseconds of
+// every start; a missing or rejected cache only means an ordinary compile. Node 20 loses the
+// dynamic-import hook of a script compiled from a cache, so the parts' on-demand imports (the
+// vendor bundle, node: builtins, another part's modules) go through __vxImport, defined here (see
+// build.mjs).
 'use strict';
-const { readFileSync, writeFileSync, writeSync } = require('node:fs');
+const { readdirSync, readFileSync, writeFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 const Module = require('node:module');
@@ -30,34 +32,81 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   }
   return;
 }
-const file = join(__dirname, '..', 'dist', 'main.cjs');
-const base = pathToFileURL(file);
-globalThis.__vxImport = (spec) =>
-  import(new URL(spec, base).href).then((ns) => (ns && '__vxNs' in ns ? ns.__vxNs : ns));
-let cachedData;
-try {
-  cachedData = readFileSync(`${file}.cache`);
-} catch {
-  cachedData = undefined;
+const dist = join(__dirname, '..', 'dist');
+const base = pathToFileURL(join(dist, 'main.cjs'));
+/** each part of dist/ compiled once a process (the build's cache run shares them between its runs) */
+const scripts = new Map();
+/** the exports of each part, and the modules taken from them, for the command line being run */
+let parts;
+let modules;
+
+function compile(name) {
+  let script = scripts.get(name);
+  if (!script) {
+    const file = join(dist, `${name}.cjs`);
+    let cachedData;
+    try {
+      cachedData = readFileSync(`${file}.cache`);
+    } catch {
+      cachedData = undefined;
+    }
+    script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
+    scripts.set(name, script);
+  }
+  return script;
 }
-const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
-function start() {
+
+/** Runs a part (dist/<name>.cjs) once per command line; its exports hold `modules`, the loaders of what other parts import. */
+function part(name) {
+  let exports = parts.get(name);
+  if (exports) return exports;
+  const file = join(dist, `${name}.cjs`);
   const entry = new Module(file, module);
   entry.filename = file;
-  entry.paths = Module._nodeModulePaths(dirname(file));
-  script.runInThisContext().call(entry.exports, entry.exports, Module.createRequire(file), entry, file, dirname(file));
+  entry.paths = Module._nodeModulePaths(dist);
+  const nodeRequire = Module.createRequire(file);
+  const req = Object.assign((id) => (id.startsWith('vx:') ? own(id) : nodeRequire(id)), nodeRequire);
+  compile(name).runInThisContext().call(entry.exports, entry.exports, req, entry, file, dist);
+  exports = entry.exports;
+  parts.set(name, exports);
+  return exports;
+}
+
+/** `vx:<part>:<module>`: a module of vx held by another part (one instance per command line). */
+function own(spec) {
+  let ns = modules.get(spec);
+  if (!ns) {
+    const at = spec.indexOf(':', 3);
+    ns = part(spec.slice(3, at)).modules[spec.slice(at + 1)]();
+    modules.set(spec, ns);
+  }
+  return ns;
+}
+
+globalThis.__vxImport = (spec) =>
+  spec.startsWith('vx:')
+    ? new Promise((resolve) => resolve(own(spec)))
+    : import(new URL(spec, base).href).then((ns) => (ns && '__vxNs' in ns ? ns.__vxNs : ns));
+
+function start() {
+  parts = new Map();
+  modules = new Map();
+  part('main');
 }
 if (process.env.VX_WRITE_CODE_CACHE) {
   // The build: run each command line of VX_WRITE_CODE_CACHE (a JSON array of argument arrays) in
-  // turn from this one compiled script, then write the cache of everything they compiled. Each
-  // run ends in process.exit(), which starts the next one instead.
+  // turn from the same compiled parts, then write the cache of each part: everything the runs
+  // compiled, and for a part they did not load, its top level. Each run ends in process.exit(),
+  // which starts the next one instead.
   const lines = JSON.parse(process.env.VX_WRITE_CODE_CACHE);
   const exit = process.exit;
   let failed = 0;
   process.exit = (code) => {
     if (code) failed = code;
     if (lines.length === 0) {
-      writeFileSync(`${file}.cache`, script.createCachedData());
+      for (const f of readdirSync(dist)) {
+        if (f.endsWith('.cjs')) writeFileSync(join(dist, `${f}.cache`), compile(f.slice(0, -4)).createCachedData());
+      }
       exit(failed);
     }
     process.argv = [process.argv[0], process.argv[1], ...lines.shift()];
