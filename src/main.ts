@@ -69,7 +69,8 @@ function leave(code: number): void {
 
 void run(process.argv.slice(2), factory).then((code) => {
   process.exitCode = code;
-  // flush stdout/stderr, then leave at once even if a prompt or timer still holds the loop
-  if (streamsUsed) process.stdout.write('', () => process.stderr.write('', () => leave(code)));
+  // flush stdout/stderr (stderr only when the run built it), then leave at once even if a prompt
+  // or timer still holds the loop
+  if (streamsUsed) process.stdout.write('', () => (factory.io.stderrUsed() ? process.stderr.write('', () => leave(code)) : leave(code)));
   else leave(code);
 });

@@ -22,6 +22,11 @@ export interface Factory extends CtxDeps {
   interrupted?(): { code: number; by: NodeJS.Signals } | undefined;
   /** why writing help or a usage message to stdout failed (not EPIPE), once it has: the output is lost */
   outputLost?(): string | undefined;
+  /**
+   * The process exits as soon as the run ends, its connections with it: they are not closed one by
+   * one (node:net builds process.stderr when it closes a socket, 0.4-0.8 ms of a one-request command).
+   */
+  exitsAfterRun?: boolean;
 }
 
 let devNull: number | undefined;
@@ -59,15 +64,21 @@ function writeFd(fd: 1 | 2, s: string, lost: (message: string) => void): void {
   }
 }
 
-/** The process's streams, each built only when first used (process.stdin costs 2-5 ms to build). */
-function processStreams(): Streams {
+/**
+ * The process's streams, each built only when first used (process.stdin costs 2-5 ms to build,
+ * process.stderr 0.4-0.8 ms); `stderrUsed` says whether stderr was.
+ */
+function processStreams(): Streams & { stderrUsed(): boolean } {
+  let stderrUsed = false;
   return {
     get stdout() {
       return process.stdout;
     },
     get stderr() {
+      stderrUsed = true;
       return process.stderr;
     },
+    stderrUsed: () => stderrUsed,
     get stdin() {
       return process.stdin;
     },
@@ -79,7 +90,11 @@ function processStreams(): Streams {
  * says by which signal, `onAction` is called when an action starts; the returned factory's `host`
  * is where the running command leaves its wishes for those handlers.
  */
-export function processFactory(signal: AbortSignal, interrupted: () => { code: number; by: NodeJS.Signals } | undefined, onAction: () => void): Factory & { host: Host } {
+export function processFactory(
+  signal: AbortSignal,
+  interrupted: () => { code: number; by: NodeJS.Signals } | undefined,
+  onAction: () => void,
+): Factory & { host: Host; io: ReturnType<typeof processStreams> } {
   const host: Host = {};
   let lost: string | undefined;
   return {
@@ -94,8 +109,10 @@ export function processFactory(signal: AbortSignal, interrupted: () => { code: n
     writeErr: (s) => writeFd(2, s, () => undefined),
     helpWidth: (fd) => (isTerminal(fd) ? (fd === 1 ? process.stdout.columns : process.stderr.columns) : undefined),
     helpColors: (fd) => isTerminal(fd) && Boolean((fd === 1 ? process.stdout : process.stderr).hasColors?.()),
+    isTerminal,
     onAction,
     interrupted,
     outputLost: () => lost,
+    exitsAfterRun: true,
   };
 }

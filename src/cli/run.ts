@@ -48,6 +48,6 @@ export async function run(argv: readonly string[], factory: Factory): Promise<nu
     const { report } = await import('./report.js');
     return report(err, session.ctx, factory.io.stderr, argv.includes('--debug'));
   } finally {
-    await session.ctx?.http.close();
+    if (!factory.exitsAfterRun) await session.ctx?.http.close();
   }
 }

@@ -15,7 +15,7 @@ import { parseRetryAfter, retryDelay } from '../../src/core/http/index.js';
 import { FORMATS, render, parseFormat } from '../../src/core/output/index.js';
 import { resolveNextLink } from '../../src/core/paging.js';
 import { addSecret, clearSecrets, redact, redactHeaders } from '../../src/core/redact.js';
-import { ERP_SETS, checkValue, parseFieldText } from '../../src/model/erp/index.js';
+import { erpSets, checkValue, parseFieldText } from '../../src/model/erp/index.js';
 import { RULES, type RuleName } from '../../src/model/mgmt.js';
 
 const SEED = Number(process.env.VX_REL_PROPS_SEED ?? 424242);
@@ -93,7 +93,7 @@ describe('validators of user input: a value or one UsageError line, never a cras
   });
 
   it('erp: --set pairs and --data of any shape for every entity set, create and update', () => {
-    const settable = ERP_SETS.filter((s) => s.operations.includes('create') || s.operations.includes('update'));
+    const settable = erpSets().filter((s) => s.operations.includes('create') || s.operations.includes('update'));
     const pair = fc.oneof(
       fc.tuple(fc.constantFrom(...settable.flatMap((s) => Object.keys(s.fields))), text).map(([k, v]) => `${k}=${v}`),
       text,
@@ -108,7 +108,7 @@ describe('validators of user input: a value or one UsageError line, never a cras
   });
 
   it('erp: a field value typed on the command line is parsed by its type, and what is accepted passes its own check', () => {
-    const fields = ERP_SETS.flatMap((s) => Object.values(s.fields));
+    const fields = erpSets().flatMap((s) => Object.values(s.fields));
     fc.assert(
       fc.property(fc.constantFrom(...fields), text, (f, v) => {
         // parseFieldText's errors are reasons that parseSets wraps into a UsageError naming the flag

@@ -2,7 +2,7 @@
 // answers 204 No Content (the service's reference: "The response has no content"), so the order
 // is told by the quote's values (customer, external document number, currency, amount): the one
 // record of the target set that holds them after the action and did not before.
-import { ERP_SETS, type ActionDef, type ErpSet } from '../../model/erp/index.js';
+import { erpSets, type ActionDef, type ErpSet } from '../../model/erp/index.js';
 import { odataLiteral } from './bulk.js';
 import type { Entity, ErpClient } from './client.js';
 
@@ -45,7 +45,7 @@ export interface CreatingPlan {
 
 /** Reads the records of the target set holding the source's values (the source `id` read unless `source` has them). */
 export async function beforeCreating(client: ErpClient, set: ErpSet, creates: NonNullable<ActionDef['creates']>, id: string, source?: Entity): Promise<CreatingPlan> {
-  const target = ERP_SETS.find((s) => s.name === creates.set)!;
+  const target = erpSets().find((s) => s.name === creates.set)!;
   const from = source && creates.match.every((f) => f in source) ? source : await client.get(set, id);
   const filter = matchFilter(from, creates.match);
   return { target, filter, before: await idsMatching(client, target, filter), source: from };

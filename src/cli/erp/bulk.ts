@@ -8,7 +8,7 @@ import { checkSelection, filterTargets, idTargets, type Target } from '../../api
 import { fmt } from '../../api/translator/batcher.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { ERP_SETS, type ErpSet } from '../../model/erp/index.js';
+import { erpSets, type ErpSet } from '../../model/erp/index.js';
 import type { BulkActionOpts } from './options.js';
 import { actionQuestion } from './question.js';
 import { finishRun, Results } from './results.js';
@@ -43,7 +43,7 @@ export async function run(ctx: Ctx, set: ErpSet, action: BulkVerb, opts: BulkAct
   if (ctx.http.dryRun) return planTargets(ctx.http, r, list);
   await confirm.ask(actionQuestion(action, `${fmt(list.length)} ${list.length === 1 ? set.singular : plural} ${what}`));
   if (ctx.stderrIsTTY) ctx.info(`${list.length} ${plural} ${what}`);
-  const creates = action !== 'delete' && action.creates ? ERP_SETS.find((s) => s.name === action.creates!.set) : undefined;
+  const creates = action !== 'delete' && action.creates ? erpSets().find((s) => s.name === action.creates!.set) : undefined;
   const results = new Results(ctx, list.length, set, creates);
   const { interrupted, checks } = await runBulkAction(r, list, results);
   await finishRun(ctx, results, action === 'delete' ? 'deleted from' : `${action.command}:`, interrupted, checks);

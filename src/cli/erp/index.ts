@@ -2,7 +2,7 @@
 // the verbs its model allows, its bound actions and its navigation properties; plus `refresh`.
 // Declarations only; every action loads its verb's module when it runs.
 import type { Command } from 'commander';
-import { ERP_SETS, typeText, type ErpSet } from '../../model/erp/index.js';
+import { erpSets, typeText, type ErpSet } from '../../model/erp/index.js';
 import { arg, command, group, mount, type Spec } from '../define.js';
 import { BATCH, BODY, BULK_TARGET, company, ETAG, EXPORT, GET, importOptions, LIST, REFRESH_OPTIONS, REFRESH_STATUS_OPTIONS, RELATED_OUT } from './options.js';
 
@@ -224,7 +224,7 @@ export function setSpec(set: ErpSet): Spec {
   });
 }
 
-export function registerErpSets(erp: Command, sets: readonly ErpSet[] = ERP_SETS): void {
+export function registerErpSets(erp: Command, sets: readonly ErpSet[] = erpSets()): void {
   for (const set of sets) mount(erp, setSpec(set));
 }
 
@@ -251,5 +251,5 @@ export const ERP = group({
   name: 'erp',
   summary: 'business data of a company (salespeople, currencies, job queue entries, sales orders and quotes) and the database refresh',
   examples: ['vx erp companies list', "vx erp sales-orders list --filter \"status eq 'Open'\" --top 20", 'vx erp refresh --project 1234 --source <envId> --target <envId> --wait'],
-  commands: () => [...ERP_SETS.map(setSpec), REFRESH],
+  commands: () => [...erpSets().map(setSpec), REFRESH],
 });

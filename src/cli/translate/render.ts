@@ -12,6 +12,7 @@ import type { Ctx } from '../../core/context.js';
 import { VxError } from '../../core/errors.js';
 import { atomicFileSink, isTable, STREAMABLE, StreamRenderer, type Format, type ResultSink } from '../../core/output/index.js';
 import { Progress } from '../../core/progress.js';
+import { monotonicMs } from '../../core/clock.js';
 import type { TranslateResult } from '../../model/translator.js';
 
 export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reuse' | 'perMinute' | 'budget' | 'weigh' | 'measure'> {
@@ -102,7 +103,7 @@ export async function render(ctx: Ctx, client: SessionClient, params: TranslateP
   const sharesTerminal = Boolean(progress && run.out === undefined && ctx.stdoutIsTTY);
   let delivered = 0;
   const { events, counts } = translateSession(client, input, { ...run, to: params.to, signal: ctx.signal, clock: ctx.clock, flushMs: flushDelay(ctx.env), onBatch: ctx.globals.debug ? debugLine(ctx, params) : undefined });
-  const started = performance.now();
+  const started = monotonicMs();
   let unfit = 0;
   try {
     for await (const ev of events) {
@@ -130,7 +131,7 @@ export async function render(ctx: Ctx, client: SessionClient, params: TranslateP
   } finally {
     if (ctx.globals.verbose) {
       // the run's summary comes last, after each request's line (told as it was answered)
-      const ms = performance.now() - started;
+      const ms = monotonicMs() - started;
       for (const line of describeRun(delivered, counts, ms)) ctx.verbose(line);
     }
   }

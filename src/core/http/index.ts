@@ -17,6 +17,7 @@ import { chooseTransport } from './proxy.js';
 import { readBody, toResponse } from './response.js';
 import type { HttpOptions, HttpRequest, HttpResponse, RequestDescription, Transport, TransportRequest } from './types.js';
 import { UndiciTransport } from './undici-transport.js';
+import { monotonicMs } from '../clock.js';
 
 export type { Authenticator } from './auth.js';
 export { USER_AGENT, VERSION } from './outgoing.js';
@@ -97,16 +98,16 @@ export class Http {
       if (run.signal?.aborted) throw new InterruptedError();
       const ticket: Ticket | undefined = req.pace ? await req.pace.pacer.acquire(req.pace.cost, run.signal) : undefined;
       try {
-        const started = performance.now();
+        const started = monotonicMs();
         run.traceRequest(body);
         let res: HttpResponse;
         try {
           res = await this.onceObserved(run.method, req.url, run.headers, body, run.signal);
         } catch (err) {
-          await run.failed(err, Math.round(performance.now() - started));
+          await run.failed(err, Math.round(monotonicMs() - started));
           continue;
         }
-        const ms = Math.round(performance.now() - started);
+        const ms = Math.round(monotonicMs() - started);
         this.opts.exchanged?.({ method: run.method, url: req.url, status: res.status, ms, requestId: res.requestId });
         run.traceResponse(res, ms);
         const done = await run.answered(res, ticket);
@@ -122,10 +123,10 @@ export class Http {
   private async onceObserved(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const observer = this.opts.observer;
     if (!observer) return this.once(method, url, headers, body, signal);
-    const started = performance.now();
+    const started = monotonicMs();
     const timeoutMs = this.opts.timeoutMs ?? 60_000;
     let tick: NodeJS.Timeout | undefined;
-    const notify = () => observer.waiting({ method, url, elapsedMs: Math.round(performance.now() - started), timeoutMs });
+    const notify = () => observer.waiting({ method, url, elapsedMs: Math.round(monotonicMs() - started), timeoutMs });
     const first = setTimeout(() => {
       notify();
       tick = setInterval(notify, 1000);

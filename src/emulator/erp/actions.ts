@@ -1,5 +1,5 @@
 // The bound actions of the entity sets and their effect on the records.
-import { ERP_SETS, type ErpSet } from '../../model/erp/index.js';
+import { erpSets, type ErpSet } from '../../model/erp/index.js';
 import type { EmuRequest } from '../server/index.js';
 import { bad, notFound } from './errors.js';
 import { newRecord } from './records.js';
@@ -20,7 +20,7 @@ export function runAction(req: EmuRequest, company: string, set: ErpSet, rows: R
       touch(req, row, { status: 'Sent' });
       return;
     case 'salesQuotes.makeOrder': {
-      const orderSet = ERP_SETS.find((s) => s.name === 'salesOrders')!;
+      const orderSet = erpSets().find((s) => s.name === 'salesOrders')!;
       const order = newRecord(req, orderSet, {
         customerId: row.customerId,
         customerNumber: row.customerNumber,

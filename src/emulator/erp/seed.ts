@@ -1,7 +1,7 @@
 // Seed data of the emulated business-data service: two companies, records in every entity set
 // (45 sales orders, enough to page), and the customers, payment terms and shipment methods that
 // sales orders link to. Deterministic: the same ids on every start.
-import { ERP_SETS, type ErpSet, type FieldDef, type ScalarType } from '../../model/erp/index.js';
+import { erpSets, type ErpSet, type FieldDef, type ScalarType } from '../../model/erp/index.js';
 import { anyObject, arrayOf, bool, both, nullable, number, recordOf, shape, text, type StateCheck } from '../state-check.js';
 
 export const DEFAULT_COMPANY = '5f1b6a3e-0c4d-4e2a-9b7f-1a2b3c4d5e6f';
@@ -38,7 +38,7 @@ export function defaultValue(f: FieldDef): unknown {
 
 /** A full record of a set: every field of the model, defaults where not given. */
 export function fullRecord(setName: string, values: Record<string, unknown>): Record<string, unknown> {
-  const set = ERP_SETS.find((s) => s.name === setName)!;
+  const set = erpSets().find((s) => s.name === setName)!;
   const out: Record<string, unknown> = {};
   for (const [n, f] of Object.entries(set.fields)) out[n] = values[n] !== undefined ? values[n] : defaultValue(f);
   return out;
@@ -326,7 +326,7 @@ function seedQuote(st: Stamps, i: number, currencies: Rec[]): Rec {
 
 /** A company's sets, empty, or (`withRecords`) with the seed's records and the orders' lines. */
 function companyData(st: Stamps, withRecords: boolean): { data: CompanyData; lines: Record<string, Rec[]> } {
-  const data: CompanyData = Object.fromEntries(ERP_SETS.filter((s) => s.scope !== 'root').map((s) => [s.name, []]));
+  const data: CompanyData = Object.fromEntries(erpSets().filter((s) => s.scope !== 'root').map((s) => [s.name, []]));
   const lines: Record<string, Rec[]> = {};
   if (!withRecords) return { data, lines };
   data.salespeoplePurchasers = seedSalespeople(st);
@@ -375,7 +375,7 @@ function recordCheck(set: ErpSet): StateCheck {
   return shape({ id: text, '@odata.etag': text, ...Object.fromEntries(fields.map(([n, f]) => [n, nullable(FIELD_CHECK[f.type])])) }, ['@odata.etag', ...fields.map(([n]) => n)]);
 }
 
-const COMPANY_SETS = ERP_SETS.filter((s) => s.scope !== 'root');
+const COMPANY_SETS = erpSets().filter((s) => s.scope !== 'root');
 
 /** The erp entry of a --state file (what seedErp makes). */
 export const checkErpState: StateCheck = both(

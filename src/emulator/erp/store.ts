@@ -1,6 +1,6 @@
 // The emulated business-data store: the state of the family, the entity set a path names, the
 // rows of a company's set, and the checks every write passes (body, If-Match, unique codes).
-import { checkValue, ERP_SETS, type ErpSet } from '../../model/erp/index.js';
+import { checkValue, erpSets, type ErpSet } from '../../model/erp/index.js';
 import { EmuError, type EmuRequest } from '../server/index.js';
 import { bad, notFound, parseKey } from './errors.js';
 import { etagOf, type ErpState } from './seed.js';
@@ -24,7 +24,7 @@ export function base(req: EmuRequest): string {
 
 /** An entity set of the API version in the path; another one is the platform's 404 BadRequest_ResourceNotFound. */
 export function setFor(name: string, version: string, scope: 'root' | 'company'): ErpSet {
-  const set = ERP_SETS.find((s) => s.name === name && (s.scope ?? 'company') === scope);
+  const set = erpSets().find((s) => s.name === name && (s.scope ?? 'company') === scope);
   const missing = (why: string) => new EmuError(404, 'BadRequest_ResourceNotFound', `Resource not found for the segment '${name}'${why}`);
   if (!set) throw missing('');
   if (set.apiVersion !== version) throw missing(` (it is in API version ${set.apiVersion}, not ${version})`);
