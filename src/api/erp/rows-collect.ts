@@ -103,7 +103,8 @@ class KeyHashes {
 
   add(key: string): void {
     if (this.n === this.all.length) {
-      const more = new Float64Array(this.n * 2);
+      // (by half again: a list near its end is not twice what it holds)
+      const more = new Float64Array(Math.ceil(this.n * 1.5));
       more.set(this.all);
       this.all = more;
     }
