@@ -10,7 +10,9 @@
 const { readdirSync, readFileSync, writeFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
-const Module = require('node:module');
+// the loader's own class: require('node:module') would also load the ESM loader and the source
+// map support behind the public module (~0.3 ms)
+const Module = module.constructor;
 const { pathToFileURL } = require('node:url');
 
 // `vx --version` alone needs nothing but the version.
