@@ -41,7 +41,7 @@ beforeAll(() => {
   const installed = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--offline', `--allow-scripts=lmdb,msgpackr-extract,file:${tarball}`, tarball], { cwd: dir, env: npmEnv(), encoding: 'utf8' });
   if (installed.status !== 0) throw new Error(`npm install -g failed: ${installed.stderr}`);
   installErr = installed.stderr;
-}, 120_000);
+}, 240_000); // pack builds the bundles and their code caches: over a minute on a busy machine
 
 afterAll(() => dir && removeDir(dir));
 
