@@ -133,7 +133,6 @@ export class BatchClient {
    * operations unknown and rethrows InterruptedError after.
    */
   async send(ops: readonly BatchOp[], opts: BatchOptions = {}): Promise<OpResult[]> {
-    const unknown = (reason: string): OpResult[] => ops.map(() => ({ kind: 'unknown', reason }));
     let res;
     try {
       res = await this.http.send({
@@ -147,23 +146,7 @@ export class BatchClient {
         ...(this.pacer ? { pace: { pacer: this.pacer, cost: ops.length } } : {}),
       });
     } catch (e) {
-      if (!isVxError(e)) throw e;
-      if (e instanceof AuthError || e instanceof UsageError) throw e;
-      if (e instanceof InterruptedError) {
-        // Ctrl-C while the batch was out: it may have been done. Before it went out (waiting for
-        // its turn under the rate limit, or to be sent again after a 429 or 503): it was not
-        const out = /outcome is unknown/.test(e.message);
-        throw Object.assign(e, { results: out ? unknown('interrupted while the batch was out') : ops.map((): OpResult => ({ kind: 'failed', status: 0, message: 'interrupted before its batch was sent: not done (a rerun sends it)' })) });
-      }
-      if (e instanceof NetworkError) {
-        if (!/outcome is unknown/.test(e.message)) return unknown(e.message);
-        return unknown(/timed out/.test(e.message) ? 'no answer came in time (--timeout) after the batch was sent' : 'the connection was lost after the batch was sent');
-      }
-      const status = (e as VxError).status;
-      // 429 and 503 (after every retry) prove nothing was done; another 5xx does not
-      if (e instanceof ThrottledError || status === 503) return ops.map(() => ({ kind: 'failed', status: status ?? 429, code: e.code, message: e.message }));
-      if (e instanceof UnavailableError) return unknown(`the batch failed with HTTP ${status ?? '5xx'}: ${e.message}`);
-      return ops.map(() => ({ kind: 'failed', status: status ?? 0, code: e.code, message: e.message }));
+      return sendFailed(e, ops);
     }
     let answer: { responses?: unknown };
     try {
@@ -171,29 +154,60 @@ export class BatchClient {
       // texts, none of which a long number literal could change, so the exact-number scan is skipped)
       answer = res.json<{ responses?: unknown }>(false);
     } catch (e) {
-      if (e instanceof ServiceError) return unknown(`the batch answer was not JSON (${res.headers['content-type'] ?? 'no content type'})`);
+      if (e instanceof ServiceError) return unknownAll(ops, `the batch answer was not JSON (${res.headers['content-type'] ?? 'no content type'})`);
       throw e;
     }
-    if (!answer || typeof answer !== 'object' || !Array.isArray(answer.responses)) return unknown('the batch answer had no responses array');
-    type Answer = { id?: unknown; status?: unknown; headers?: unknown; body?: unknown };
-    const responses = answer.responses as Answer[];
-    // the responses in the order of the operations (the usual answer: no lookup needed), or by id
-    const inOrder = responses.length === ops.length && responses.every((r, i) => r && typeof r === 'object' && (r.id === String(i + 1) || r.id === i + 1));
-    let byId: Map<string, Answer> | undefined;
-    if (!inOrder) {
-      byId = new Map();
-      for (const r of responses) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
-    }
-    const results: OpResult[] = ops.map((_, i) => {
-      const r = byId ? byId.get(String(i + 1)) : responses[i];
-      if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
-      if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers: lowerKeys(r.headers), body: r.body };
-      return { kind: 'failed', status: r.status, ...errorOf(r.body) };
-    });
+    if (!answer || typeof answer !== 'object' || !Array.isArray(answer.responses)) return unknownAll(ops, 'the batch answer had no responses array');
+    const results = resultsOf(answer.responses as Answer[], ops.length);
     if (opts.atomic && results.some((r) => r.kind === 'failed')) {
       // the batch ran as one transaction: the failure undid everything else it did
       return results.map((r) => (r.kind === 'failed' ? { ...r, rolledBack: true } : { kind: 'rolled-back' }));
     }
     return results;
   }
+}
+
+const unknownAll = (ops: readonly BatchOp[], reason: string): OpResult[] => ops.map(() => ({ kind: 'unknown', reason }));
+
+/**
+ * The outcome of each operation of a batch whose request failed: unknown where the batch may have
+ * been done, failed where it was not. Bad credentials and usage errors stop the run (rethrown);
+ * Ctrl-C is rethrown carrying the results.
+ */
+function sendFailed(e: unknown, ops: readonly BatchOp[]): OpResult[] {
+  if (!isVxError(e)) throw e;
+  if (e instanceof AuthError || e instanceof UsageError) throw e;
+  if (e instanceof InterruptedError) {
+    // Ctrl-C while the batch was out: it may have been done. Before it went out (waiting for
+    // its turn under the rate limit, or to be sent again after a 429 or 503): it was not
+    const out = /outcome is unknown/.test(e.message);
+    throw Object.assign(e, { results: out ? unknownAll(ops, 'interrupted while the batch was out') : ops.map((): OpResult => ({ kind: 'failed', status: 0, message: 'interrupted before its batch was sent: not done (a rerun sends it)' })) });
+  }
+  if (e instanceof NetworkError) {
+    if (!/outcome is unknown/.test(e.message)) return unknownAll(ops, e.message);
+    return unknownAll(ops, /timed out/.test(e.message) ? 'no answer came in time (--timeout) after the batch was sent' : 'the connection was lost after the batch was sent');
+  }
+  const status = (e as VxError).status;
+  // 429 and 503 (after every retry) prove nothing was done; another 5xx does not
+  if (e instanceof ThrottledError || status === 503) return ops.map(() => ({ kind: 'failed', status: status ?? 429, code: e.code, message: e.message }));
+  if (e instanceof UnavailableError) return unknownAll(ops, `the batch failed with HTTP ${status ?? '5xx'}: ${e.message}`);
+  return ops.map(() => ({ kind: 'failed', status: status ?? 0, code: e.code, message: e.message }));
+}
+
+type Answer = { id?: unknown; status?: unknown; headers?: unknown; body?: unknown };
+
+/** One result per operation from the batch's responses: in the order of the operations (the usual answer: no lookup needed), or by id. */
+function resultsOf(responses: Answer[], n: number): OpResult[] {
+  const inOrder = responses.length === n && responses.every((r, i) => r && typeof r === 'object' && (r.id === String(i + 1) || r.id === i + 1));
+  let byId: Map<string, Answer> | undefined;
+  if (!inOrder) {
+    byId = new Map();
+    for (const r of responses) if (r && typeof r === 'object' && (typeof r.id === 'string' || typeof r.id === 'number')) byId.set(String(r.id), r);
+  }
+  return Array.from({ length: n }, (_, i): OpResult => {
+    const r = byId ? byId.get(String(i + 1)) : responses[i];
+    if (!r || typeof r.status !== 'number') return { kind: 'unknown', reason: 'the batch answer had no response for this operation' };
+    if (r.status >= 200 && r.status < 300) return { kind: 'done', status: r.status, headers: lowerKeys(r.headers), body: r.body };
+    return { kind: 'failed', status: r.status, ...errorOf(r.body) };
+  });
 }
