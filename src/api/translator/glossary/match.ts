@@ -10,7 +10,7 @@
 // element), code (`code`, `pre`, `kbd`, `samp`, `var`, script and style elements, backquoted
 // spans), URLs and e-mail addresses, placeholders ({0}, {{x}}, %s, %1$d, ${x}, $t(x)), or an
 // element marked notranslate (vx translate file's protected spans).
-import { decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
+import { countChars, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
@@ -308,6 +308,26 @@ function elementOf(entry: TermEntry, k: number, tr: string): string {
   let els = ELEMENTS.get(entry);
   if (!els) ELEMENTS.set(entry, (els = []));
   return (els[k] ??= dictionaryEntry(entry.term, tr));
+}
+
+/** the billed characters a term's dictionary element for target `k` adds to it */
+const EXTRA = new WeakMap<TermEntry, number[]>();
+
+/**
+ * The billed characters of markText(text, hits, k), without making it (-1 when it is undefined):
+ * the characters of a text are the sum of its parts', so each element adds what it has beyond its
+ * term.
+ */
+export function markedChars(text: string, hits: readonly Hit[], k: number): number {
+  let n = -1;
+  for (const h of hits) {
+    const tr = h.entry.to[k];
+    if (tr === undefined) continue;
+    let extra = EXTRA.get(h.entry);
+    if (!extra) EXTRA.set(h.entry, (extra = []));
+    n = (n < 0 ? countChars(text) : n) + (extra[k] ??= countChars(elementOf(h.entry, k, tr)) - countChars(h.entry.term));
+  }
+  return n;
 }
 
 /** `text` with each hit that has a translation into target `k` wrapped in the dictionary markup; undefined when none has. */

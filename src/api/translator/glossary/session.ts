@@ -7,7 +7,7 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { appliedTerms, markedChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
@@ -24,16 +24,14 @@ const RECENT_BITS = 14;
 const WEIGH = 0;
 const CHECK = 1;
 
-/** a text's terms, and the text as sent to each target (found once) */
+/** a text's terms (found once), and its billed characters as sent to each target */
 interface Found {
   hits: readonly Hit[];
-  sent?: string[];
-  /** the billed characters of each of `sent` */
   chars?: number[];
 }
 
 /** a text's Found, each field there from the start (one shape for all: code that reads them stays optimized) */
-const newFound = (hits: readonly Hit[]): Found => ({ hits, sent: undefined, chars: undefined });
+const newFound = (hits: readonly Hit[]): Found => ({ hits, chars: undefined });
 
 export class GlossaryRun {
   /** the texts found lately: emptied when full (one lookup a text; a text let go is found again, as it was) */
@@ -92,25 +90,26 @@ export class GlossaryRun {
     return this.sentOf(text, this.found(text), k);
   }
 
+  /**
+   * (made when asked, not kept: a text is sent soon after it is weighed, and a marked text kept
+   * with its terms until its answer is checked would outlive young collections for nothing)
+   */
   private sentOf(text: string, f: Found, k: number): string {
     if (!f.hits.length) return text;
-    // (arrays of the run's targets: an empty one would take room for 17)
-    const sent = (f.sent ??= new Array<string>(this.to.length));
-    if (sent[k] === undefined) {
-      const m = markText(text, f.hits, k);
-      const n = m === undefined ? 0 : countChars(m);
-      const fits = m !== undefined && n <= LIMITS.maxItemChars;
-      sent[k] = fits ? m : text;
-      (f.chars ??= new Array<number>(this.to.length))[k] = fits ? n : countChars(text);
-    }
-    return sent[k];
+    const n = markedChars(text, f.hits, k);
+    return n >= 0 && n <= LIMITS.maxItemChars ? markText(text, f.hits, k)! : text;
   }
 
-  /** the billed characters of the text as sent to target `k` */
+  /** the billed characters of the text as sent to target `k` (counted once, without marking it) */
   private charsOf(text: string, f: Found, k: number): number {
     if (!f.hits.length) return countChars(text);
-    this.sentOf(text, f, k);
-    return f.chars![k];
+    // (an array of the run's targets: an empty one would take room for 17)
+    const chars = (f.chars ??= new Array<number>(this.to.length));
+    if (chars[k] === undefined) {
+      const n = markedChars(text, f.hits, k);
+      chars[k] = n >= 0 && n <= LIMITS.maxItemChars ? n : countChars(text);
+    }
+    return chars[k];
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
