@@ -1,7 +1,7 @@
 // The build, shaped for start-up time (see bench/README.md).
 //
 // dist/main.cjs, translate.cjs, erp.cjs, mgmt.cjs: vx's own code (main, the command tree, the run
-//   functions, core, api, model) and the small libraries it always needs (commander, chalk), one
+//   functions, core, api, model) and the small library it always needs (commander), one
 //   CommonJS file per part: main.cjs holds what every command needs and what families share, each
 //   family's file what only its commands run (see "Bundle 1" below). CommonJS files are the
 //   cheapest thing Node 20 loads: no ESM loader, no per-file resolution, builtins through plain

@@ -7,8 +7,7 @@ import { seconds, StatusLine } from './progress.js';
 import { applyQuery, parseFormat, render, streamSink, type Format, type RenderOptions, type ResultSink } from './output/index.js';
 import { Confirmation, terminalPrompter, type Prompter } from './prompt.js';
 import { redact } from './redact.js';
-import { colorEnabled, makeChalk, terminalWidth } from './term.js';
-import type { ChalkInstance } from 'chalk';
+import { colorEnabled, makePalette, terminalWidth, type Palette } from './term.js';
 import { stringifyExact } from './json.js';
 import { systemClock, type Clock } from './clock.js';
 
@@ -87,7 +86,7 @@ export class Ctx {
   readonly config: Config;
   readonly http: Http;
   readonly prompter: Prompter;
-  readonly chalk: ChalkInstance;
+  readonly chalk: Palette;
   readonly timeoutMs: number;
   readonly retries: number;
   readonly io: Streams;
@@ -99,7 +98,7 @@ export class Ctx {
   readonly self: readonly string[];
   private readonly pagerAllowed: boolean;
   private readonly terminal: (fd: 1 | 2) => boolean;
-  private errChalkMade: ChalkInstance | undefined;
+  private errChalkMade: Palette | undefined;
   private readonly envFormat: Format | undefined;
   private readonly flagFormat: Format | undefined;
 
@@ -153,12 +152,12 @@ export class Ctx {
       env,
     });
     this.prompter = deps.prompter ?? terminalPrompter(signal, { noColor: globals.color === false, env: env as Record<string, string | undefined>, io });
-    this.chalk = makeChalk(colorEnabled(io.stdout, globals.color === false, env));
+    this.chalk = makePalette(colorEnabled(io.stdout, globals.color === false, env));
   }
 
   /** the colours of stderr, made when first used (asking whether stderr is a terminal builds the stream) */
-  get errChalk(): ChalkInstance {
-    return (this.errChalkMade ??= makeChalk(colorEnabled(this.io.stderr, this.globals.color === false, this.env)));
+  get errChalk(): Palette {
+    return (this.errChalkMade ??= makePalette(colorEnabled(this.io.stderr, this.globals.color === false, this.env)));
   }
 
   /**

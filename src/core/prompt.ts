@@ -2,10 +2,9 @@
 // Commands receive a Prompter; tests inject one. Without a terminal nothing is ever asked.
 import { isatty } from 'node:tty';
 import { stripVTControlCharacters } from 'node:util';
-import type { ChalkInstance } from 'chalk';
 import { InterruptedError, terminalText, UsageError } from './errors.js';
 import { displayWidth } from './output/width.js';
-import { colorEnabled, makeChalk, terminalWidth } from './term.js';
+import { colorEnabled, makePalette, terminalWidth, type Palette } from './term.js';
 
 export interface Choice<T = string> {
   name: string;
@@ -130,7 +129,7 @@ class Trail implements ScreenTrail {
 
   constructor(
     private readonly stream: NodeJS.WriteStream,
-    private readonly chalk: ChalkInstance,
+    private readonly chalk: Palette,
     private readonly env: Record<string, string | undefined>,
   ) {}
 
@@ -183,7 +182,7 @@ export function terminalPrompter(
   };
   // made when first used: it builds process.stderr (0.4-0.8 ms), which a command that asks nothing never needs
   let made: Trail | undefined;
-  const trail = () => (made ??= new Trail(io.stderr, makeChalk(colorEnabled(io.stderr, opts.noColor === true, opts.env)), opts.env));
+  const trail = () => (made ??= new Trail(io.stderr, makePalette(colorEnabled(io.stderr, opts.noColor === true, opts.env)), opts.env));
   const ask = <T>(back: boolean | undefined, run: (c: PromptContext) => Promise<T>, message: string, shown: (v: T) => string = String) =>
     askOnce(ctx, back, run, (v) => trail().answer(terminalText(message), terminalText(shown(v))));
   return {

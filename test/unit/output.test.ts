@@ -22,7 +22,7 @@ import {
   shortTime,
   truncateToWidth,
 } from '../../src/core/output/index.js';
-import { colorEnabled, makeChalk, terminalWidth } from '../../src/core/term.js';
+import { colorEnabled, makePalette, terminalWidth } from '../../src/core/term.js';
 import { parseExact } from '../../src/core/json.js';
 
 const rows = [
@@ -433,9 +433,18 @@ describe('colour', () => {
     expect(colorEnabled(tty, true, { FORCE_COLOR: '1' })).toBe(false);
     expect(colorEnabled(tty, false, { TERM: 'dumb' })).toBe(false);
   });
-  it('chalk follows the decision, not its own detection', () => {
-    expect(makeChalk(true).red('x')).toBe('\u001b[31mx\u001b[39m');
-    expect(makeChalk(false).red('x')).toBe('x');
+  it('the palette follows the decision, not a detection of its own', () => {
+    expect(makePalette(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(makePalette(false).red('x')).toBe('x');
+    expect(makePalette(false).level).toBe(0);
+    expect(makePalette(true).level).toBe(1);
+  });
+  it('the palette writes what chalk writes: a nested style reopened, each line closed and reopened', () => {
+    const { red, green, bold, dim } = makePalette(true);
+    expect(red(`a${dim('b')}c`)).toBe('\u001b[31ma\u001b[2mb\u001b[22mc\u001b[39m');
+    expect(bold(`a${dim('b')}c`)).toBe('\u001b[1ma\u001b[2mb\u001b[22m\u001b[1mc\u001b[22m');
+    expect(green('x\r\ny\nz')).toBe('\u001b[32mx\u001b[39m\r\n\u001b[32my\u001b[39m\n\u001b[32mz\u001b[39m');
+    expect(red('')).toBe('');
   });
   it('table width: COLUMNS, else the terminal, else unlimited', () => {
     expect(terminalWidth(tty, {})).toBe(100);
