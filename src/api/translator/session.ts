@@ -89,7 +89,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
   const partial = forTargets && ((targets: readonly number[]) => streamTo(targets.map((k) => o.to[k]), forTargets(targets)));
   // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
   const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
-  return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending, targets: o.to.length }, counts.totals), counts };
+  return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending }, counts.totals), counts };
 }
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */

@@ -40,7 +40,7 @@ export interface Miss {
  * item, as the run would (a pipe's lines are checked only as they are read).
  */
 export async function* reuseMisses(items: ReuseInput, opts: EstimateOptions = {}, est: ReuseEstimate = newEstimate(), partial?: (text: string, missing: readonly number[], item: number) => void): AsyncGenerator<Miss> {
-  const texts = new RunTexts(opts.budget ?? BUDGET, 0, opts.spill, false);
+  const texts = new RunTexts(opts.budget ?? BUDGET, opts.spill, false);
   for await (const v of items as AsyncIterable<string | readonly string[]>) {
     const chunk = typeof v === 'string' ? [v] : v;
     for (let at = 0; at < chunk.length; at += SLICE) {

@@ -3,6 +3,7 @@
 // the lane of the others (one per set of missing targets, made when first needed), and its result
 // is put together from the stored parts and that answer, so that no target is paid for twice.
 import { Wakeup } from '../../../core/wakeup.js';
+import type { TranslateResult } from '../../../model/translator.js';
 import { completeResult, type TranslationMemory } from '../memory/index.js';
 import { ItemTooLong } from '../stream.js';
 import type { InnerBatch, InnerStream, Slot } from './types.js';
@@ -35,6 +36,8 @@ export interface LaneHost {
   readonly stopping: boolean;
   /** answers came: the consumer may hand more out */
   answered(): void;
+  /** `result` is the answer of `slot` (held as the run holds answers, held.ts) */
+  answer(slot: Slot, result: TranslateResult): void;
   /** the lane's stream failed */
   failed(error: unknown): void;
 }
@@ -81,9 +84,10 @@ async function answer(lane: Lane, b: InnerBatch, host: LaneHost): Promise<void> 
     const slot = lane.sent[b.batch.first + i - lane.base];
     const result = b.outcome.results[i];
     if (slot.parts) {
-      slot.result = completeResult(slot.parts, lane.targets!, result);
+      const parts = slot.parts;
       slot.parts = undefined;
-    } else slot.result = result;
+      host.answer(slot, completeResult(parts, lane.targets!, result));
+    } else host.answer(slot, result);
     if (memory) memory.store.store(ids!, slot.text, result);
   }
   // each answered batch is committed as one transaction while the run goes on (what waits for its

@@ -15,10 +15,12 @@
 import { InterruptedError, UsageError } from '../../../core/errors.js';
 import { capYoungGeneration, limitHeapGrowth } from '../../../core/heap.js';
 import { Wakeup } from '../../../core/wakeup.js';
+import type { TranslateResult } from '../../../model/translator.js';
 import type { Claimed } from '../memory/index.js';
 import { SpillFailure } from '../spill/spill.js';
 import { nextOrStop } from '../stream.js';
 import { claimTexts, Waiting, type RunMemory } from './claims.js';
+import { Holder } from './held.js';
 import { drive, give, newLane, type Lane, type LaneHost } from './lanes.js';
 import { BUDGET, RunTexts } from './texts.js';
 import { newSlot, ReuseFailure, type InnerStream, type ReuseEvent, type ReuseInput, type ReuseOptions, type ReuseTotals, type Slot } from './types.js';
@@ -38,6 +40,7 @@ const HEAP_GROWTH_PERCENT = 30;
 class ReuseRun implements LaneHost {
   readonly memory?: RunMemory;
   private readonly texts: RunTexts;
+  private readonly holder = new Holder();
   /** input items waiting to be handed out, in order (from `head` on) */
   private readonly lines: Slot[] = [];
   private head = 0;
@@ -67,7 +70,7 @@ class ReuseRun implements LaneHost {
     private readonly totals: ReuseTotals,
   ) {
     this.memory = opts.memory;
-    this.texts = new RunTexts(opts.budget ?? BUDGET, opts.targets ?? opts.memory?.ids.length ?? 1, opts.spill);
+    this.texts = new RunTexts(opts.budget ?? BUDGET, opts.spill, true, this.holder);
     this.look = !opts.memory?.store.fresh;
     if (this.memory) {
       const hooks = { settle: (slot: Slot, c: Exclude<Claimed, 'held'>) => this.settle(slot, c), failed: (e: unknown) => this.failed(e), idle: () => this.wakeLanes() };
@@ -82,6 +85,10 @@ class ReuseRun implements LaneHost {
 
   get stopping(): boolean {
     return this.closing || this.failure !== undefined;
+  }
+
+  answer(slot: Slot, result: TranslateResult): void {
+    this.texts.answer(slot, result);
   }
 
   answered(): void {
@@ -172,7 +179,7 @@ class ReuseRun implements LaneHost {
       if (this.texts.full) this.rotate();
     }
     if (fresh.length) await this.resolve(fresh);
-    if (this.lines[this.head]?.result) this.answers.wake();
+    if (this.lines[this.head]?.result !== undefined) this.answers.wake();
   }
 
   /** A new generation of the run's texts (those none in memory saw are spilled). */
@@ -204,7 +211,7 @@ class ReuseRun implements LaneHost {
   /** What the memory said of a text (or of one waited for): its answer, or the targets this run holds and sends. */
   private settle(slot: Slot, c: Exclude<Claimed, 'held'>): void {
     if ('result' in c) {
-      slot.result = c.result;
+      this.texts.answer(slot, c.result);
       this.totals.memoryHits++;
       if (this.lines[this.head] === slot) this.answers.wake();
       return;
@@ -258,13 +265,13 @@ class ReuseRun implements LaneHost {
     const chunk = this.opts.chunk ?? 1000;
     const { lines, head } = this;
     let n = 0;
-    while (head + n < lines.length && n < chunk && lines[head + n].result) n++;
+    while (head + n < lines.length && n < chunk && lines[head + n].result !== undefined) n++;
     if (!n) return undefined;
     const texts = new Array<string>(n);
-    const results = new Array<NonNullable<Slot['result']>>(n);
+    const results = new Array<TranslateResult>(n);
     for (let i = 0; i < n; i++) {
       texts[i] = lines[head + i].text;
-      results[i] = lines[head + i].result!;
+      results[i] = this.holder.result(lines[head + i].result!);
     }
     this.head += n;
     if (this.head > 4096 && this.head * 2 > lines.length) {

@@ -11,6 +11,7 @@
 // nothing goes (an input too short to need one).
 import type { TranslateResult } from '../../../model/translator.js';
 import type { Spill } from '../spill/spill.js';
+import { ARRAY, heldBytes, Holder, textBytes } from './held.js';
 import { newSlot, type Slot } from './types.js';
 
 /**
@@ -26,17 +27,24 @@ export const BUDGET = 16 * 1024 * 1024;
  * back with three, 6,172 with two, 4,580 with four)
  */
 const GENERATIONS = 3;
-/** a slot, its map entry and an answer's object and array, about (bytes) */
+/**
+ * a slot, its map entry and the text's own copy (a slice of a flat string of its own, see own),
+ * beside the copy's characters, about (bytes). Measured with the heap, 42,014 realistic texts of 44
+ * characters take 287 bytes each with their answers to one target (held as strings) and 415 to
+ * two (an array of strings); this count says 287 and 415 (and ~10% more than the heap when the
+ * answers are held whole, as with a detected language).
+ */
 const ENTRY = 160;
-/** a string's header and a translation's object, about (bytes, beside its characters) */
-const PER_TEXT = 64;
+/** a string's header, and its characters' rounding to 8 bytes, about (bytes, beside its characters) */
+const PER_TEXT = 24;
 
 /**
  * Whether the distinct texts of `items` items of `units` UTF-16 units in all (to `targets`
- * targets) surely fit the budget: such a run never spills (and needs no spill directory).
+ * targets) surely fit the budget: such a run never spills (and needs no spill directory). Each
+ * answer counts as held in its common shape (held.ts), its characters as two bytes each.
  */
 export function fitsBudget(items: number, units: number, targets: number, budget = BUDGET): boolean {
-  return items * (ENTRY + PER_TEXT * (1 + targets)) + units * 2 * (1 + targets) <= budget / 2;
+  return items * (ENTRY + PER_TEXT * (1 + targets) + (targets > 1 ? ARRAY + 8 * targets : 0)) + units * 2 * (1 + targets) <= budget / 2;
 }
 
 export class RunTexts {
@@ -54,11 +62,11 @@ export class RunTexts {
 
   constructor(
     budget: number,
-    /** the translations of each answer */
-    private readonly targets: number,
     private readonly spill?: Spill,
     /** an estimate's texts have no answers: spilled as texts alone */
     private readonly answers = true,
+    /** how the run holds its answers (spilled whole, held again when read back) */
+    private readonly holder = new Holder(),
   ) {
     this.part = budget / GENERATIONS;
   }
@@ -78,7 +86,7 @@ export class RunTexts {
     if (!this.spill?.count || !this.spill.mayHold(text)) return undefined;
     const found = this.spill.get(text);
     if (!found) return undefined;
-    const slot = newSlot(text, item, found.result ?? ANSWERED);
+    const slot = newSlot(text, item, found.result && this.answers ? this.holder.hold(found.result) : ANSWERED);
     slot.spilled = true;
     this.add(text, slot);
     return slot;
@@ -87,14 +95,24 @@ export class RunTexts {
   /** Holds a text new to the run (`slot.text` becomes a copy of its own, see own). */
   add(text: string, slot: Slot): void {
     slot.text = own(text);
+    slot.size = ENTRY + textBytes(slot.text) + (this.answers && slot.result !== undefined ? heldBytes(slot.result) : 0);
     this.slots.set(slot.text, slot);
     this.touch(slot);
+  }
+
+  /** The answer of a text the run holds, as the run holds it (held.ts), counted in this generation. */
+  answer(slot: Slot, result: TranslateResult): void {
+    const held = this.holder.hold(result);
+    const bytes = heldBytes(held);
+    slot.result = held;
+    slot.size += bytes;
+    this.used += bytes;
   }
 
   /** The slot belongs to this generation (it stays in memory at the next rotation). */
   private touch(slot: Slot): void {
     slot.gen = this.gen;
-    this.used += ENTRY + (slot.text.length * 2 + PER_TEXT) * (1 + this.targets);
+    this.used += slot.size;
   }
 
   /** Whether this generation's texts take its part of the budget: a new generation should begin (see rotate). */
@@ -121,7 +139,7 @@ export class RunTexts {
       }
       if (!slot.spilled) {
         texts.push(text);
-        if (this.answers) results.push(slot.result);
+        if (this.answers) results.push(this.holder.result(slot.result));
       }
       this.slots.delete(text);
     }

@@ -4,6 +4,7 @@
 import type { TranslateResult } from '../../../model/translator.js';
 import type { TranslationMemory } from '../memory/index.js';
 import type { Spill } from '../spill/spill.js';
+import type { Held } from './held.js';
 
 /** What the inner stream reports: the results of consecutive texts it was given, in order. */
 export interface InnerBatch {
@@ -37,8 +38,6 @@ export interface ReuseOptions {
   spill?: Spill;
   /** the bytes of heap the distinct texts and their answers may take, about (default BUDGET) */
   budget?: number;
-  /** the number of targets (the budget counts each answer's translations) */
-  targets?: number;
   /** input items that may wait for their answer (default MAX_PENDING) */
   maxPending?: number;
   /** items per event at most (default 1,000) */
@@ -73,14 +72,16 @@ export interface ReuseTotals {
 /** A distinct text of the run while the run holds it in memory. */
 export interface Slot {
   text: string;
-  /** its answer, once in */
-  result?: TranslateResult;
+  /** its answer, once in, as the run holds it (held.ts) */
+  result?: Held;
   /** 1-based input item that first had it */
   item: number;
   /** what the memory holds of it, per target, while the missing targets are out (see Lane) */
   parts?: (TranslateResult | undefined)[];
   /** the generation of the run's texts that holds it (texts.ts) */
   gen: number;
+  /** the heap it takes, about (bytes, texts.ts) */
+  size: number;
   /** it came from the spill (it is there already) */
   spilled?: boolean;
   /** another run holds it: its answer is waited for */
@@ -88,8 +89,8 @@ export interface Slot {
 }
 
 /** A slot with every field it will have (one shape for all: no property added later). */
-export function newSlot(text: string, item: number, result?: TranslateResult): Slot {
-  return { text, result, item, parts: undefined, gen: 0, spilled: false, waiting: false };
+export function newSlot(text: string, item: number, result?: Held): Slot {
+  return { text, result, item, parts: undefined, gen: 0, size: 0, spilled: false, waiting: false };
 }
 
 /** The inner stream failed; `item` is the first input item (1-based) that has no answer. */

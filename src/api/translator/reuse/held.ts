@@ -1,0 +1,107 @@
+// An answer as the run holds it while the text stays in memory. The service's common answer,
+// `{translations: [{text, to}, ...]}` to the run's targets in order and nothing else, takes three
+// objects per text (~130 bytes beside the translations); the run holds only the translated
+// strings instead (one target: the string; several: an array of them) and makes the answer again
+// when an item is handed out. An answer of any other shape (a detected language, a transliteration,
+// an alignment, sentence lengths, keys in another order, a target code written otherwise) is held
+// whole, as it came.
+import type { TranslateResult, Translation } from '../../../model/translator.js';
+
+/** An answer held by the run: the translated string(s) of the common shape, or the answer itself. */
+export type Held = string | readonly string[] | TranslateResult;
+
+/** whether `o` has exactly the own enumerable keys `a` then `b` (the order the output keeps), without making an array of them */
+function keysAre(o: object, a: string, b?: string): boolean {
+  let n = 0;
+  for (const k in o) {
+    if (n === 0 ? k !== a : n !== 1 || k !== b) return false;
+    n++;
+  }
+  return n === (b === undefined ? 1 : 2);
+}
+
+/** One run's way of holding answers: the target codes of the common shape are those of the first answer that has it. */
+export class Holder {
+  private codes?: readonly string[];
+
+  /** `result` as the run holds it (see Held). */
+  hold(result: TranslateResult): Held {
+    const ts = result.translations;
+    if (!Array.isArray(ts) || ts.length === 0 || !keysAre(result, 'translations')) return result;
+    let codes = this.codes;
+    if (codes === undefined) {
+      if (!ts.every((t) => plain(t))) return result;
+      codes = this.codes = ts.map((t) => t.to);
+    }
+    if (ts.length !== codes.length) return result;
+    if (ts.length === 1) {
+      const t = ts[0];
+      return plain(t) && t.to === codes[0] ? t.text : result;
+    }
+    const texts = new Array<string>(ts.length);
+    for (let k = 0; k < ts.length; k++) {
+      const t = ts[k];
+      if (!plain(t) || t.to !== codes[k]) return result;
+      texts[k] = t.text;
+    }
+    return texts;
+  }
+
+  /** The answer `held` stands for (a new object each time for the common shape). */
+  result(held: Held): TranslateResult {
+    if (typeof held === 'string') return { translations: [{ text: held, to: this.codes![0] }] };
+    if (!isTexts(held)) return held;
+    const codes = this.codes!;
+    const translations = new Array<Translation>(held.length);
+    for (let k = 0; k < held.length; k++) translations[k] = { text: held[k], to: codes[k] };
+    return { translations };
+  }
+}
+
+function plain(t: Translation | undefined): t is Translation {
+  return typeof t === 'object' && t !== null && keysAre(t, 'text', 'to') && typeof t.text === 'string' && typeof t.to === 'string';
+}
+
+function isTexts(held: Held): held is readonly string[] {
+  return Array.isArray(held);
+}
+
+/** an array's object and its elements' header (bytes, beside 8 bytes an element) */
+export const ARRAY = 48;
+/** an object's header (bytes, beside 8 bytes a field), and a number's box */
+const OBJECT = 24;
+const NUMBER = 16;
+
+/**
+ * The heap a string takes, about (bytes): V8 keeps a string whose characters are all Latin-1 in
+ * one byte a character, any other in two; a header, and the characters rounded up to 8 bytes.
+ */
+export function textBytes(s: string): number {
+  const chars = LATIN1.test(s) ? s.length : s.length * 2;
+  return 16 + ((chars + 7) & ~7);
+}
+
+const LATIN1 = /^[\0-\xff]*$/;
+
+/** The heap a held answer takes, about (bytes): its strings, and its objects when held whole. */
+export function heldBytes(held: Held): number {
+  if (typeof held === 'string') return textBytes(held);
+  return valueBytes(held);
+}
+
+function valueBytes(v: unknown): number {
+  if (typeof v === 'string') return textBytes(v);
+  if (typeof v === 'number') return NUMBER;
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  let bytes = 0;
+  if (Array.isArray(v)) {
+    for (const x of v as unknown[]) bytes += valueBytes(x);
+    return ARRAY + 8 * v.length + bytes;
+  }
+  for (const k in v) {
+    n++;
+    bytes += valueBytes((v as Record<string, unknown>)[k]);
+  }
+  return OBJECT + 8 * n + bytes;
+}
