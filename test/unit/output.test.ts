@@ -59,6 +59,11 @@ describe('formats', () => {
   // a tab was written bare in a plain scalar ('name: a<TAB>b'), which PyYAML refuses ("found
   // character '\\t' that cannot start any token"); NEL, LS and PS were written raw, which a YAML 1.1
   // reader takes for line breaks
+  it('yaml writes an object that occurs twice out each time (no anchors, no aliases)', async () => {
+    const shared = { translations: [{ text: 'Hallo', to: 'de' }] };
+    expect(await render([shared, shared], 'yaml')).toBe('- translations:\n    - text: Hallo\n      to: de\n- translations:\n    - text: Hallo\n      to: de\n');
+  });
+
   it('yaml a YAML 1.1 reader can read: tabs, line separators, BOM and C1 controls are escaped in double quotes', async () => {
     const value = { name: 'Research\tDev, "x"', 'k\tz': 1, ls: 'a\u2028b\u2029c', nel: 'x\u0085y', bom: '\ufeffz', c1: 'a\u009bb', both: 'a\tb\nc', plain: 'plain' };
     const out = await render(value, 'yaml');

@@ -42,6 +42,14 @@ describe('Holder', () => {
     }
   });
 
+  it('keeps the order of text and to of the first answer', () => {
+    const h = new Holder();
+    expect(h.hold({ translations: [{ to: 'de', text: 'Hallo' }] })).toBe('Hallo');
+    expect(JSON.stringify(h.result('Welt'))).toBe('{"translations":[{"to":"de","text":"Welt"}]}');
+    const other = { translations: [{ text: 'Welt', to: 'de' }] };
+    expect(h.hold(other)).toBe(other);
+  });
+
   it('learns the target codes from the first answer of the common shape only', () => {
     const h = new Holder();
     const first = { translations: [{ text: 'x', to: 'zh-Hans', alignment: { proj: '' } }] };

@@ -7,8 +7,10 @@ export async function renderYaml(value: unknown): Promise<string> {
   // the bundled CommonJS build exposes its functions on `default`
   const YAML = mod.default ?? mod;
   // YAML 1.2 output that YAML 1.1 readers (PyYAML, Ruby's Psych, many CI tools) read the same: a
-  // string such as yes, no, on, off or y is quoted, else they read it as a boolean
-  return YAML.stringify(value, { lineWidth: 0, compat: 'yaml-1.1', customTags: [EXACT_NUMBER_TAG, AWKWARD_STRING_TAG] });
+  // string such as yes, no, on, off or y is quoted, else they read it as a boolean; an object that
+  // occurs twice (an answer shared by repeated items) is written out each time, never as an anchor
+  // and alias, so that the output does not depend on how the data was put together
+  return YAML.stringify(value, { lineWidth: 0, compat: 'yaml-1.1', aliasDuplicateObjects: false, customTags: [EXACT_NUMBER_TAG, AWKWARD_STRING_TAG] });
 }
 
 /**

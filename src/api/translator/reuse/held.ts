@@ -2,7 +2,8 @@
 // `{translations: [{text, to}, ...]}` to the run's targets in order and nothing else, takes three
 // objects per text (~130 bytes beside the translations); the run holds only the translated
 // strings instead (one target: the string; several: an array of them) and makes the answer again
-// when an item is handed out. An answer of any other shape (a detected language, a transliteration,
+// when an item is handed out. The target codes and the order of `text` and `to` are those of the
+// run's first such answer; an answer of any other shape (a detected language, a transliteration,
 // an alignment, sentence lengths, keys in another order, a target code written otherwise) is held
 // whole, as it came.
 import type { TranslateResult, Translation } from '../../../model/translator.js';
@@ -23,6 +24,8 @@ function keysAre(o: object, a: string, b?: string): boolean {
 /** One run's way of holding answers: the target codes of the common shape are those of the first answer that has it. */
 export class Holder {
   private codes?: readonly string[];
+  /** the translations' keys are `to`, `text` (else `text`, `to`) */
+  private toFirst = false;
 
   /** `result` as the run holds it (see Held). */
   hold(result: TranslateResult): Held {
@@ -30,18 +33,19 @@ export class Holder {
     if (!Array.isArray(ts) || ts.length === 0 || !keysAre(result, 'translations')) return result;
     let codes = this.codes;
     if (codes === undefined) {
-      if (!ts.every((t) => plain(t))) return result;
+      this.toFirst = typeof ts[0] === 'object' && ts[0] !== null && keysAre(ts[0], 'to', 'text');
+      if (!ts.every((t) => this.plain(t))) return result;
       codes = this.codes = ts.map((t) => t.to);
     }
     if (ts.length !== codes.length) return result;
     if (ts.length === 1) {
       const t = ts[0];
-      return plain(t) && t.to === codes[0] ? t.text : result;
+      return this.plain(t) && t.to === codes[0] ? t.text : result;
     }
     const texts = new Array<string>(ts.length);
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      if (!plain(t) || t.to !== codes[k]) return result;
+      if (!this.plain(t) || t.to !== codes[k]) return result;
       texts[k] = t.text;
     }
     return texts;
@@ -49,17 +53,21 @@ export class Holder {
 
   /** The answer `held` stands for (a new object each time for the common shape). */
   result(held: Held): TranslateResult {
-    if (typeof held === 'string') return { translations: [{ text: held, to: this.codes![0] }] };
+    if (typeof held === 'string') return { translations: [this.translation(held, this.codes![0])] };
     if (!isTexts(held)) return held;
     const codes = this.codes!;
     const translations = new Array<Translation>(held.length);
-    for (let k = 0; k < held.length; k++) translations[k] = { text: held[k], to: codes[k] };
+    for (let k = 0; k < held.length; k++) translations[k] = this.translation(held[k], codes[k]);
     return { translations };
   }
-}
 
-function plain(t: Translation | undefined): t is Translation {
-  return typeof t === 'object' && t !== null && keysAre(t, 'text', 'to') && typeof t.text === 'string' && typeof t.to === 'string';
+  private translation(text: string, to: string): Translation {
+    return this.toFirst ? { to, text } : { text, to };
+  }
+
+  private plain(t: Translation | undefined): t is Translation {
+    return typeof t === 'object' && t !== null && (this.toFirst ? keysAre(t, 'to', 'text') : keysAre(t, 'text', 'to')) && typeof t.text === 'string' && typeof t.to === 'string';
+  }
 }
 
 function isTexts(held: Held): held is readonly string[] {
