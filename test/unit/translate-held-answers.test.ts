@@ -24,7 +24,9 @@ describe('Holder', () => {
     const h = new Holder();
     h.hold(two('a', 'b'));
     const unusual: TranslateResult[] = [
-      { detectedLanguage: { language: 'en', score: 0.98 }, translations: [{ text: 'a', to: 'de' }, { text: 'b', to: 'fr' }] },
+      { detectedLanguage: { language: 'en', score: 0.98, isTranslationSupported: true } as TranslateResult['detectedLanguage'], translations: [{ text: 'a', to: 'de' }, { text: 'b', to: 'fr' }] },
+      { translations: [{ text: 'a', to: 'de' }, { text: 'b', to: 'fr' }], detectedLanguage: { language: 'en', score: 0.98 } },
+      { detectedLanguage: { language: 'en', score: 1 }, translations: [{ text: 'a', to: 'de', alignment: { proj: '0:0-0:0' } }, { text: 'b', to: 'fr' }] },
       { translations: [{ text: 'a', to: 'de', transliteration: { script: 'Latn', text: 'a' } }, { text: 'b', to: 'fr' }] },
       { translations: [{ text: 'a', to: 'de', alignment: { proj: '0:0-0:0' } }, { text: 'b', to: 'fr' }] },
       { translations: [{ text: 'a', to: 'de' }, { text: 'b', to: 'fr', sentLen: { srcSentLen: [1], transSentLen: [1] } }] },
@@ -40,6 +42,22 @@ describe('Holder', () => {
       expect(held).toBe(r);
       expect(JSON.stringify(h.result(held))).toBe(json);
     }
+  });
+
+  it('holds an answer with the detected language as one object and makes the same answer again', () => {
+    const h = new Holder();
+    for (const r of [
+      { detectedLanguage: { language: 'en', score: 0.98 }, translations: [{ text: 'Hallo', to: 'de' }, { text: 'Bonjour', to: 'fr' }] },
+      { detectedLanguage: { language: 'pt-PT', score: 1 }, translations: [{ text: '', to: 'de' }, { text: 'x', to: 'fr' }] },
+    ]) {
+      const held = h.hold(r);
+      expect(held).not.toBe(r);
+      expect(JSON.stringify(h.result(held))).toBe(JSON.stringify(r));
+      expect(heldBytes(held)).toBeLessThan(heldBytes(r as never));
+    }
+    const one = new Holder();
+    const r = { detectedLanguage: { language: 'en', score: 0.5 }, translations: [{ text: 'Hallo', to: 'de' }] };
+    expect(JSON.stringify(one.result(one.hold(r)))).toBe('{"detectedLanguage":{"language":"en","score":0.5},"translations":[{"text":"Hallo","to":"de"}]}');
   });
 
   it('keeps the order of text and to of the first answer', () => {
@@ -62,7 +80,7 @@ describe('Holder', () => {
     expect(textBytes('abcdefgh')).toBe(24);
     expect(textBytes('abcdefghi')).toBe(32);
     expect(textBytes('你好你好')).toBe(24);
-    expect(heldBytes(['abcdefgh', 'abcdefgh'])).toBe(48 + 16 + 48);
+    expect(heldBytes(['abcdefgh', 'abcdefgh'])).toBe(56 + 16 + 48);
     expect(heldBytes({ translations: [{ text: 'abcdefgh', to: 'de' }] })).toBeGreaterThan(heldBytes('abcdefgh') + 100);
   });
 });

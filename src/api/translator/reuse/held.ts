@@ -2,14 +2,25 @@
 // `{translations: [{text, to}, ...]}` to the run's targets in order and nothing else, takes three
 // objects per text (~130 bytes beside the translations); the run holds only the translated
 // strings instead (one target: the string; several: an array of them) and makes the answer again
-// when an item is handed out. The target codes and the order of `text` and `to` are those of the
-// run's first such answer; an answer of any other shape (a detected language, a transliteration,
-// an alignment, sentence lengths, keys in another order, a target code written otherwise) is held
+// when an item is handed out; with the detected language the service adds when no source language
+// was given (`{detectedLanguage: {language, score}, translations: [...]}`), one object holds the
+// language, its score and the strings. The target codes and the order of `text` and `to` are
+// those of the run's first such answer; an answer of any other shape (a transliteration, an
+// alignment, sentence lengths, keys in another order, a target code written otherwise) is held
 // whole, as it came.
 import type { TranslateResult, Translation } from '../../../model/translator.js';
 
-/** An answer held by the run: the translated string(s) of the common shape, or the answer itself. */
-export type Held = string | readonly string[] | TranslateResult;
+/** An answer held by the run: the translated string(s) of the common shape (with its detected language), or the answer itself. */
+export type Held = string | readonly string[] | Detected | TranslateResult;
+
+/** The translated string(s) of an answer of the common shape with the language the service detected. */
+class Detected {
+  constructor(
+    readonly language: string,
+    readonly score: number,
+    readonly texts: string | readonly string[],
+  ) {}
+}
 
 /** whether `o` has exactly the own enumerable keys `a` then `b` (the order the output keeps), without making an array of them */
 function keysAre(o: object, a: string, b?: string): boolean {
@@ -29,23 +40,32 @@ export class Holder {
 
   /** `result` as the run holds it (see Held). */
   hold(result: TranslateResult): Held {
-    const ts = result.translations;
-    if (!Array.isArray(ts) || ts.length === 0 || !keysAre(result, 'translations')) return result;
+    if (keysAre(result, 'translations')) return this.texts(result.translations) ?? result;
+    const d = result.detectedLanguage;
+    if (!keysAre(result, 'detectedLanguage', 'translations') || typeof d !== 'object' || d === null || !keysAre(d, 'language', 'score')) return result;
+    if (typeof d.language !== 'string' || typeof d.score !== 'number') return result;
+    const texts = this.texts(result.translations);
+    return texts === undefined ? result : new Detected(d.language, d.score, texts);
+  }
+
+  /** the translated string(s) of `ts`, when they are of the common shape */
+  private texts(ts: Translation[]): string | string[] | undefined {
+    if (!Array.isArray(ts) || ts.length === 0) return undefined;
     let codes = this.codes;
     if (codes === undefined) {
       this.toFirst = typeof ts[0] === 'object' && ts[0] !== null && keysAre(ts[0], 'to', 'text');
-      if (!ts.every((t) => this.plain(t))) return result;
+      if (!ts.every((t) => this.plain(t))) return undefined;
       codes = this.codes = ts.map((t) => t.to);
     }
-    if (ts.length !== codes.length) return result;
+    if (ts.length !== codes.length) return undefined;
     if (ts.length === 1) {
       const t = ts[0];
-      return this.plain(t) && t.to === codes[0] ? t.text : result;
+      return this.plain(t) && t.to === codes[0] ? t.text : undefined;
     }
     const texts = new Array<string>(ts.length);
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      if (!this.plain(t) || t.to !== codes[k]) return result;
+      if (!this.plain(t) || t.to !== codes[k]) return undefined;
       texts[k] = t.text;
     }
     return texts;
@@ -53,12 +73,17 @@ export class Holder {
 
   /** The answer `held` stands for (a new object each time for the common shape). */
   result(held: Held): TranslateResult {
-    if (typeof held === 'string') return { translations: [this.translation(held, this.codes![0])] };
-    if (!isTexts(held)) return held;
+    if (typeof held === 'string' || isTexts(held)) return { translations: this.translations(held) };
+    if (held instanceof Detected) return { detectedLanguage: { language: held.language, score: held.score }, translations: this.translations(held.texts) };
+    return held;
+  }
+
+  private translations(texts: string | readonly string[]): Translation[] {
+    if (typeof texts === 'string') return [this.translation(texts, this.codes![0])];
     const codes = this.codes!;
-    const translations = new Array<Translation>(held.length);
-    for (let k = 0; k < held.length; k++) translations[k] = this.translation(held[k], codes[k]);
-    return { translations };
+    const translations = new Array<Translation>(texts.length);
+    for (let k = 0; k < texts.length; k++) translations[k] = this.translation(texts[k], codes[k]);
+    return translations;
   }
 
   private translation(text: string, to: string): Translation {
@@ -75,7 +100,7 @@ function isTexts(held: Held): held is readonly string[] {
 }
 
 /** an array's object and its elements' header (bytes, beside 8 bytes an element) */
-export const ARRAY = 48;
+export const ARRAY = 56;
 /** an object's header (bytes, beside 8 bytes a field), and a number's box */
 const OBJECT = 24;
 const NUMBER = 16;
@@ -94,6 +119,7 @@ const LATIN1 = /^[\0-\xff]*$/;
 /** The heap a held answer takes, about (bytes): its strings, and its objects when held whole. */
 export function heldBytes(held: Held): number {
   if (typeof held === 'string') return textBytes(held);
+  if (held instanceof Detected) return OBJECT + 3 * 8 + NUMBER + textBytes(held.language) + heldBytes(held.texts);
   return valueBytes(held);
 }
 
