@@ -110,11 +110,11 @@ const NUMBER = 16;
  * one byte a character, any other in two; a header, and the characters rounded up to 8 bytes.
  */
 export function textBytes(s: string): number {
-  const chars = LATIN1.test(s) ? s.length : s.length * 2;
+  const chars = BEYOND_LATIN1.test(s) ? s.length * 2 : s.length;
   return 16 + ((chars + 7) & ~7);
 }
 
-const LATIN1 = /^[\0-\xff]*$/;
+const BEYOND_LATIN1 = /[^\0-\xff]/;
 
 /** The heap a held answer takes, about (bytes): its strings, and its objects when held whole. */
 export function heldBytes(held: Held): number {

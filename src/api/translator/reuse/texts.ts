@@ -15,8 +15,8 @@ import { ARRAY, heldBytes, Holder, textBytes } from './held.js';
 import { newSlot, type Slot } from './types.js';
 
 /**
- * the heap the distinct texts of a run and their answers may take, about (~27,000 short lines to
- * two targets): with what a run holds besides, a million-line run peaks at ~120 MB of RSS
+ * the heap the distinct texts of a run and their answers may take, about (~40,000 short lines to
+ * two targets): with what a run holds besides, a million-line run peaks at ~125 MB of RSS
  */
 export const BUDGET = 16 * 1024 * 1024;
 /**
