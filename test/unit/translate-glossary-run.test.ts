@@ -50,6 +50,24 @@ describe('vx translate --glossary', () => {
     expect(e2e.emu.state.translator.calls).toEqual([]);
   });
 
+  it('--estimate bills the markup as the run does (markupCharacters its share), and stops at --budget where the run would', async () => {
+    const de = 'Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>';
+    const fr = 'Your <mstrans:dictionary translation="relevé de compte">account statement</mstrans:dictionary>';
+    const args = ['translate', '--to', 'de,fr', '--from', 'en', '--glossary', glossary, 'Your account statement', 'Hi'];
+    const r = await e2e.run([...args, '--estimate', '-o', 'json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const plain = ('Your account statement'.length + 2) * 2;
+    const billed = de.length + fr.length + 2 * 2;
+    expect(JSON.parse(r.stdout)).toMatchObject({ items: 2, toSend: 2, characters: 24, targets: 2, billedCharacters: billed, markupCharacters: billed - plain });
+    expect(e2e.emu.state.translator.calls).toEqual([]);
+    // a budget the texts fit without their markup, not with it: the estimate stops as the run does
+    const budget = ['--budget', String(plain + 10)];
+    const est = await e2e.run([...args, '--estimate', ...budget]);
+    const run = await e2e.run([...args, ...budget]);
+    expect([est.code, run.code]).toEqual([6, 6]);
+    expect(est.stderr.split('\n')[0]).toBe(run.stderr.split('\n')[0]);
+  });
+
   it('needs --from (exit 2 saying why, nothing sent); the setting names the glossary; a bad file is one line', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--glossary', glossary, 'account statement']);
     expect(r.code).toBe(2);

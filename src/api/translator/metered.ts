@@ -52,6 +52,25 @@ export function affordable(texts: readonly string[], targets: number, budget: nu
   return texts.length;
 }
 
+/**
+ * affordable for texts a client adds to (a glossary's markup, weighed per request by `weigh`):
+ * all of them without a budget, else the longest prefix that fits, found by halving.
+ */
+export function affordableWeighed(texts: readonly string[], weigh: (texts: readonly string[]) => number, budget: number | undefined, spent: number): number {
+  // (without a budget every batch fits: the request weighs it once, when it is charged)
+  if (budget === undefined) return texts.length;
+  const left = budget - spent;
+  if (weigh(texts) <= left) return texts.length;
+  let lo = 0;
+  let hi = texts.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (weigh(texts.slice(0, mid)) <= left) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** The stop of a request billing `cost` when `spent` is billed already: undefined within the budget. */
 export function overBudget(budget: number | undefined, spent: number, cost: number): BudgetExceeded | undefined {
   return budget !== undefined && spent + cost > budget ? new BudgetExceeded(budget, spent, cost) : undefined;
@@ -76,19 +95,7 @@ export class MeteredSender {
   affordable(texts: readonly string[]): number {
     const { budget, weigh } = this.opts;
     if (!weigh) return affordable(texts, this.opts.targets, budget, this.spent);
-    // (without a budget every batch fits: the request weighs it once, when it is charged)
-    if (budget === undefined) return texts.length;
-    const left = budget - this.spent;
-    if (weigh(texts) <= left) return texts.length;
-    // a glossary's markup is weighed per request: the longest prefix that fits, found by halving
-    let lo = 0;
-    let hi = texts.length - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (weigh(texts.slice(0, mid)) <= left) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return affordableWeighed(texts, weigh, budget, this.spent);
   }
 
   translate(texts: readonly string[], signal?: AbortSignal): Promise<BatchOutcome> {

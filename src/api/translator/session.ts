@@ -5,7 +5,7 @@
 // is one event per answered run of input items, in input order, and the run's counts. No terminal.
 import { fmt } from './batcher.js';
 import type { Items } from './input.js';
-import { affordable, billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
+import { affordable, affordableWeighed, billedChars, BudgetExceeded, MeteredSender, overBudget } from './metered.js';
 import { mismatch } from './rows.js';
 import { newEstimate, ReuseFailure, reuseMisses, translateReusing, type InnerStream, type ReuseEstimate, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './reuse/index.js';
 import type { TranslatorClient } from './client.js';
@@ -134,20 +134,23 @@ function failureAt(item: number, cause: unknown): BatchFailure<Batch> {
  */
 export async function planSession(
   input: Items,
-  o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number },
+  o: PlanOptions,
   est: ReuseEstimate,
   plan?: (texts: readonly string[], missing?: readonly number[]) => void,
 ): Promise<void> {
   let spent = 0;
   let stop: BudgetExceeded | undefined;
+  const weighed = planWeigh(o);
+  if (weighed) est.markup ??= 0;
   /** how many of the texts the run sends (as the run does: those that fit the budget, then it stops) */
   const admit = (texts: readonly string[], targets: number, missing?: readonly number[]) => {
     if (stop) return 0;
-    const fits = affordable(texts, targets, o.budget, spent);
-    if (fits < texts.length) stop = overBudget(o.budget, spent + billedChars(texts.slice(0, fits), targets), billedChars(texts.slice(fits), targets));
+    const cost = (ts: readonly string[]) => (weighed ? weighed(ts, missing) : billedChars(ts, targets));
+    const fits = weighed ? affordableWeighed(texts, cost, o.budget, spent) : affordable(texts, targets, o.budget, spent);
+    if (fits < texts.length) stop = overBudget(o.budget, spent + cost(texts.slice(0, fits)), cost(texts.slice(fits)));
     if (!fits) return 0;
     const sent = fits < texts.length ? texts.slice(0, fits) : texts;
-    spent += billedChars(sent, targets);
+    spent += cost(sent);
     plan?.(sent, missing);
     return fits;
   };
@@ -158,6 +161,7 @@ export async function planSession(
   // (a count alone needs no texts kept: they are kept for a plan, or for where a budget stops it)
   const keep = plan !== undefined || o.budget !== undefined;
   const onPartial = (text: string, missing: readonly number[], item: number) => {
+    if (weighed) est.markup = (est.markup ?? 0) + weighed([text], missing) - billedChars([text], missing.length);
     if (!keep) return;
     const key = missing.join(',');
     let p = partial.get(key);
@@ -167,6 +171,7 @@ export async function planSession(
   };
   async function* misses() {
     for await (const { text, item } of reuseMisses(input.items, { ...o.reuse, targets: o.targets }, est, onPartial)) {
+      if (weighed) est.markup = (est.markup ?? 0) + weighed([text]) - billedChars([text], o.targets);
       if (!stop) all.items.push(item);
       yield text;
     }
@@ -177,6 +182,16 @@ export async function planSession(
   if (!stop) return;
   const unplanned = [all, ...partial.values()].map((g) => g.items[0]).filter((i) => i !== undefined);
   throw failureAt(Math.min(...unplanned), stop);
+}
+
+/** What --estimate and --dry-run plan with: the run's memory, budget and targets, and the client's weight of what it adds (a glossary's markup). */
+export type PlanOptions = Pick<SessionOptions, 'reuse' | 'budget' | 'weigh'> & { targets: number; to?: readonly string[] };
+
+/** the billed characters of texts sent to every target (or those of `missing`), as the client weighs them; undefined when it adds nothing */
+function planWeigh(o: PlanOptions): ((texts: readonly string[], missing?: readonly number[]) => number) | undefined {
+  const { weigh, to } = o;
+  if (!weigh || !to) return undefined;
+  return (texts, missing) => weigh(texts, missing ? missing.map((k) => to[k]!) : to);
 }
 
 /** The budget's stop of a planned run (other failures thrown). */
@@ -200,12 +215,12 @@ export interface Planner {
   forTargets(targets: readonly number[]): Planner;
 }
 
-export function planRun(client: Planner, input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<BatchFailure<Batch> | undefined> {
+export function planRun(client: Planner, input: Items, o: PlanOptions): Promise<BatchFailure<Batch> | undefined> {
   return budgetStop(planSession(input, o, newEstimate(), (texts, missing) => void (missing ? client.forTargets(missing) : client).plan(texts)));
 }
 
 /** --estimate: what the run would send and bill (estimateRecord), nothing sent; and the budget's stop, as the run would meet it. */
-export async function estimateRun(input: Items, o: Pick<SessionOptions, 'reuse' | 'budget'> & { targets: number }): Promise<{ record: ReturnType<typeof estimateRecord>; stopped?: BatchFailure<Batch> }> {
+export async function estimateRun(input: Items, o: PlanOptions): Promise<{ record: ReturnType<typeof estimateRecord>; stopped?: BatchFailure<Batch> }> {
   const est = newEstimate();
   const stopped = await budgetStop(planSession(input, o, est));
   return { record: estimateRecord(est, o.targets), stopped };
@@ -223,6 +238,8 @@ export function estimateRecord(est: ReuseEstimate, targets: number) {
     toSend: est.sent,
     characters: est.chars,
     targets,
-    billedCharacters: est.chars * targets - (est.partialSaved ?? 0),
+    billedCharacters: est.chars * targets - (est.partialSaved ?? 0) + (est.markup ?? 0),
+    // (with a glossary: the dictionary markup's share of them, which the service bills too)
+    ...(est.markup !== undefined ? { markupCharacters: est.markup } : {}),
   };
 }

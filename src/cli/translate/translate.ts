@@ -93,7 +93,8 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
     if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };
-    const planned = { reuse, budget: settings.budget, targets: params.to.length };
+    // (a glossary's markup is billed: the estimate and the plan's budget count it as the run does)
+    const planned: Planned = { reuse, budget: settings.budget, targets: params.to.length, to: params.to, ...(glossary ? { weigh: glossary.weigh.bind(glossary) } : {}) };
     // (a line no request can carry is named as the run names it: nothing was sent)
     const nothingSent = (e: unknown) => {
       throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });

@@ -12,6 +12,8 @@ export interface ReuseEstimate extends ReuseTotals {
   chars: number;
   /** what the memory saves of texts it holds for some targets (partialHits): characters x the targets it holds */
   partialSaved?: number;
+  /** billed characters a client adds to the texts it sends (a glossary's markup), when it adds any */
+  markup?: number;
 }
 
 /** An estimate that has counted nothing yet. */
