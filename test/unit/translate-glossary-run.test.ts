@@ -68,6 +68,15 @@ describe('vx translate --glossary', () => {
     expect(est.stderr.split('\n')[0]).toBe(run.stderr.split('\n')[0]);
   });
 
+  it('a run without English on either side is warned that the service applies the dictionary between English and another language only', async () => {
+    const r = await e2e.run(['translate', '--from', 'fr', '--to', 'de,en', '--glossary', glossary, 'Votre relevé de compte']);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning: --glossary'))).toEqual([
+      'warning: --glossary: the service applies its dynamic dictionary between English and another language only; from fr to de it may leave a term as it is (each term missing from a translation is named)',
+    ]);
+    const en = await e2e.run(['translate', '--from', 'en', '--to', 'de,fr', '--glossary', glossary, 'Your account statement']);
+    expect([en.code, en.stderr]).toEqual([0, '']);
+  });
+
   it('needs --from (exit 2 saying why, nothing sent); the setting names the glossary; a bad file is one line', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--glossary', glossary, 'account statement']);
     expect(r.code).toBe(2);

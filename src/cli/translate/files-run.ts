@@ -32,7 +32,7 @@ export async function runFiles(ctx: Ctx, opts: FilesOptions, sources: string[], 
   const protect = protectOf(opts);
   const plans = await planSources(sources, { to: params.to, from: params.from, format: opts.format, out: opts.out, outDir: opts.outDir, state: opts.state, fuzzy: opts.fuzzy, ...readingOf(ctx, opts) }, mode, (m) => ctx.warn(m));
   // a glossary's terms: in the markup of what is sent, in each unit's lock entry, checked in each answer
-  const glossary = await openFilesGlossary(glossaryPath(ctx, opts.glossary), sources, sourcesLanguage(plans, params.from), params.to);
+  const glossary = await openFilesGlossary(glossaryPath(ctx, opts.glossary), sources, sourcesLanguage(plans, params.from), params.to, (m) => ctx.warn(m));
   const needs = unitNeeds(plans, mode, { check: opts.check, protect, retranslateChanged: opts.retranslateChanged, applied: glossary?.applied.bind(glossary) });
   if (opts.check) return check(ctx, needs.stale);
   const translated = await translate(ctx, opts, { plans, needs, params, concurrency, protect, glossary });

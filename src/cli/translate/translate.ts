@@ -76,7 +76,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   const reading = new AbortController();
   const settings = runSettings(ctx, opts);
   const glossaryFile = glossaryPath(ctx, opts.glossary);
-  const glossary = glossaryFile === undefined ? undefined : await openGlossary(glossaryFile, glossarySource(params.from, 'give --from <lang>'), params.to, params.textType === 'html');
+  const glossary = glossaryFile === undefined ? undefined : await openGlossary(glossaryFile, glossarySource(params.from, 'give --from <lang>'), params.to, params.textType === 'html', (m) => ctx.warn(m));
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
   // what vx makes of a private file (--out, a new memory) is private too

@@ -72,9 +72,9 @@ export function glossaryChecker(g: Glossary, from: string | undefined, file: str
  * The glossary of a vx translate file|sync run (`given`: --glossary or the setting, else the one
  * beside the sources), its terms for the service languages of `to`; undefined without one.
  */
-export async function openFilesGlossary(given: string | undefined, sources: readonly string[], from: string | undefined, to: readonly string[]): Promise<GlossaryRun | undefined> {
+export async function openFilesGlossary(given: string | undefined, sources: readonly string[], from: string | undefined, to: readonly string[], warn?: (m: string) => void): Promise<GlossaryRun | undefined> {
   const file = await filesGlossary(given, sources);
   if (file === undefined) return undefined;
   const source = glossarySource(from, `give --from <lang> (the sources name no language, or not the same one)${given === undefined ? `; ${file} is the glossary beside them` : ''}`);
-  return openGlossary(file, source, [...new Set(to.map(serviceLanguage))], true);
+  return openGlossary(file, source, [...new Set(to.map(serviceLanguage))], true, warn);
 }

@@ -14,8 +14,24 @@ export function glossarySource(from: string | undefined, how: string): string {
   return from;
 }
 
-/** A run's glossary: the file read and its terms resolved for `from` and the targets `to`. */
-export async function openGlossary(file: string, from: string, to: readonly string[], html: boolean): Promise<GlossaryRun> {
+const english = (lang: string) => /^en(?:-|$)/i.test(lang);
+
+/**
+ * The service's documentation asks that "the From and To languages must include English and
+ * another supported language" for the dynamic dictionary: the note for the targets of `to` a run
+ * from `from` sends terms to without English on either side; undefined when there are none.
+ */
+export function englishPairNote(from: string, to: readonly string[]): string | undefined {
+  if (english(from)) return undefined;
+  const others = to.filter((t) => !english(t));
+  if (!others.length) return undefined;
+  return `--glossary: the service applies its dynamic dictionary between English and another language only; from ${from} to ${others.join(', ')} it may leave a term as it is (each term missing from a translation is named)`;
+}
+
+/** A run's glossary: the file read and its terms resolved for `from` and the targets `to`; `warn` gets the note of a pair without English. */
+export async function openGlossary(file: string, from: string, to: readonly string[], html: boolean, warn?: (m: string) => void): Promise<GlossaryRun> {
   const table = termTable(await readGlossary(file), from, to);
+  const note = englishPairNote(from, to);
+  if (note) warn?.(note);
   return new GlossaryRun(new TermMatcher(table), html, to);
 }
