@@ -130,9 +130,10 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
   const made = new MadeRecords(r);
   let interrupted: InterruptedError | undefined;
   try {
-    await readEtags(r, list, results);
+    // (the rows the lookup of ETags gave a result: not found, say; they are not sent)
+    const reported = new Set<number>();
+    await readEtags(r, list, { add: (x) => void (reported.add(x.row), results.add(x)), flush: () => results.flush(), unknown: results.unknown });
     if (made.active) await made.prepare(list);
-    const reported = new Set(results.kept.map((x) => x.row));
     const items: BulkItem[] = [];
     for (const t of list) if ((r.action !== 'delete' || r.force || t.etag) && !reported.has(t.row)) items.push({ row: t.row, op: opFor(r, t, r.force ? '*' : t.etag!) });
     await runBatches(r.batch, items, r.bulk, () => undefined, (chunk, res, no) => {
@@ -153,7 +154,7 @@ export async function runBulkAction(r: BulkRun, list: Target[], results: ResultL
     interrupted = e;
   }
   await made.release(results, !interrupted);
-  const unknown = results.kept.filter((x) => x.status === 'unknown').map((x) => x.id!);
+  const unknown = results.unknown.map((x) => x.id!);
   const checks = unknown.length ? [checkCommand(r.set, 'id', unknown)!.replace(/'([0-9a-f-]{36})'/gi, '$1')] : [];
   return { interrupted, checks };
 }

@@ -40,8 +40,11 @@ export interface ResultLog {
   add(r: RowResult): void;
   /** the results added since the last flush may be written out (once per batch) */
   flush(): void;
-  /** the results that did not succeed (those that did are counted and written out, not kept) */
-  readonly kept: readonly RowResult[];
+  /**
+   * the results of unknown outcome (a check is made of them); the others are counted and written
+   * out, not kept, so that a run's memory does not grow with its failures
+   */
+  readonly unknown: readonly RowResult[];
 }
 
 export interface BulkOptions {

@@ -368,7 +368,7 @@ export async function importRows(r: ImportRun, journal: Journal, parsed: ReadRow
     out.flush();
   }
   // (those of an earlier run too: they are checked the same way)
-  const unknownIds = new Map(results.kept.filter((x) => x.status === 'unknown').map((x) => [x.row, x.id]));
+  const unknownIds = new Map(results.unknown.map((x) => [x.row, x.id]));
   const unknownRows: Row[] = [];
   if (unknownIds.size) for (const x of parsed.rows) if (unknownIds.has(x.row)) unknownRows.push(x);
   return { interrupted, checks: checksFor(r.set, r.mode, unknownRows, (x) => unknownIds.get(x.row)) };

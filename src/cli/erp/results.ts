@@ -49,19 +49,34 @@ function resultView(keyName: string, made: ErpSet | undefined): (r: RowResult) =
   };
 }
 
+/** at a terminal without -o: the rows the table lists at most (the others are counted; -o ndjson lists every one) */
+const LISTED = 1000;
+/** the failures named on stderr */
+const FAILURES_NAMED = 20;
+
 /** The formats written at the end a result at a time, read back from the spool. */
 const STREAMED: ReadonlySet<Format> = new Set<Format>(['json', 'csv', 'tsv', 'ndjson']);
 
 /**
  * Where results go: ndjson line by line as they come; other formats at the end, in row order,
- * from a spool on disk (memory holds the counts and the results that did not succeed, not one
- * result per row). At a terminal without -o only those that did not succeed are listed.
+ * from a spool on disk. Memory holds counts and what stderr names (the first failures, the first
+ * rows of unknown outcome, the batches rolled back), not one result per row, whatever fails. At a
+ * terminal without -o the rows that did not succeed (and those that made a record) are listed, the
+ * first LISTED of them.
  */
 export class Results implements ResultLog {
-  /** the results that did not succeed, in the order they came */
-  readonly kept: RowResult[] = [];
-  /** for a person at a terminal: the results that succeeded and created a record (each is named) */
-  private readonly made: RowResult[] = [];
+  /** for a person at a terminal: the first LISTED results that did not succeed or created a record (each is named) */
+  private readonly listed: RowResult[] = [];
+  private unlisted = 0;
+  /** the first failures (neither unknown nor rolled back), in the order they came, and how many there were */
+  readonly failures: RowResult[] = [];
+  failureCount = 0;
+  /** the results of unknown outcome (a check is made of them) */
+  readonly unknown: RowResult[] = [];
+  /** the batches rolled back (--atomic): their first and last rows */
+  readonly rolled = new Map<number, { first: number; last: number }>();
+  /** how many results did not succeed */
+  failed = 0;
   readonly counts = new Map<ResultStatus, number>();
   /** how many results came */
   added = 0;
@@ -96,10 +111,27 @@ export class Results implements ResultLog {
   add(r: RowResult): void {
     this.added++;
     this.counts.set(r.status, (this.counts.get(r.status) ?? 0) + 1);
-    if (!SUCCEEDED.has(r.status)) this.kept.push(r);
-    else if (this.forPerson && (r.made || r.message)) this.made.push(r);
+    if (!SUCCEEDED.has(r.status)) this.notDone(r);
+    if (this.forPerson && (!SUCCEEDED.has(r.status) || r.made || r.message)) {
+      if (this.listed.length < LISTED) this.listed.push(r);
+      else this.unlisted++;
+    }
     if (this.streaming) this.lines += `${JSON.stringify(this.view(r))}\n`;
     else this.spool?.add(r.row, `${JSON.stringify(this.view(r))}\n`);
+  }
+
+  /** Counts a result that did not succeed, keeping what stderr names of it. */
+  private notDone(r: RowResult): void {
+    this.failed++;
+    if (r.batch !== undefined) {
+      const b = this.rolled.get(r.batch);
+      if (!b) this.rolled.set(r.batch, { first: r.row, last: r.row });
+      else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
+    }
+    if (r.status === 'unknown') this.unknown.push(r);
+    else if (r.status !== 'rolled-back') {
+      if (++this.failureCount <= FAILURES_NAMED) this.failures.push(r);
+    }
   }
 
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
@@ -114,18 +146,15 @@ export class Results implements ResultLog {
     this.pending = this.pending.then(() => this.ctx.write(text));
   }
 
-  get failed(): number {
-    return this.kept.length;
-  }
-
   async finish(): Promise<void> {
     this.flush();
     await this.pending;
     try {
       if (this.streaming || this.outputGone) return;
       if (this.forPerson) {
-        const rows = [...this.kept, ...this.made].sort((a, b) => a.row - b.row);
+        const rows = this.listed.sort((a, b) => a.row - b.row);
         if (rows.length) await this.ctx.print(rows.map(this.view), { columns: this.columns, empty: 'no rows' });
+        if (this.unlisted) this.ctx.info(`… and ${fmt(this.unlisted)} more rows not listed (all of them with -o ndjson)`);
         return;
       }
       const format = this.ctx.format();
@@ -172,20 +201,13 @@ export class Results implements ResultLog {
 
 /** The batches rolled back (--atomic), each named with its rows (batch numbers alone mean nothing to a rerun, which numbers its own). */
 function rolledBack(results: Results): string[] {
-  const rolled = new Map<number, { first: number; last: number }>();
-  for (const r of results.kept) {
-    if (r.batch === undefined) continue;
-    const b = rolled.get(r.batch);
-    if (!b) rolled.set(r.batch, { first: r.row, last: r.row });
-    else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
-  }
-  return [...rolled].sort((a, b) => a[0] - b[0]).map(([no, b]) => `batch ${no} (${b.first === b.last ? `row ${b.first}` : `rows ${b.first}-${b.last}`})`);
+  return [...results.rolled].sort((a, b) => a[0] - b[0]).map(([no, b]) => `batch ${no} (${b.first === b.last ? `row ${b.first}` : `rows ${b.first}-${b.last}`})`);
 }
 
 function tellUnknown(ctx: Ctx, results: Results, checks: readonly string[], journaled: boolean): void {
-  const unknown = results.kept.filter((r) => r.status === 'unknown');
-  if (!unknown.length) return;
-  ctx.info(`${unknown.length} row${unknown.length > 1 ? 's have' : ' has'} an unknown outcome (${rowList(unknown.map((r) => r.row))}): ${unknown.length > 1 ? 'they' : 'it'} may or may not have been done, and ${unknown.length > 1 ? 'were' : 'was'} not sent again`);
+  const n = results.unknown.length;
+  if (!n) return;
+  ctx.info(`${fmt(n)} row${n > 1 ? 's have' : ' has'} an unknown outcome (${rowList(results.unknown.map((r) => r.row))}): ${n > 1 ? 'they' : 'it'} may or may not have been done, and ${n > 1 ? 'were' : 'was'} not sent again`);
   for (const c of checks) ctx.info(`  check with: ${c}`);
   if (journaled) ctx.info(`  a rerun leaves them alone; --check-unknown looks them up (and sends those the service shows it does not have), --resend-unknown sends them all again`);
 }
@@ -197,9 +219,8 @@ export async function finishRun(ctx: Ctx, results: Results, verb: string, interr
   const batches = rolledBack(results);
   if (batches.length) ctx.info(`rolled back (--atomic): ${batches.join(', ')}; their rows were not changed`);
   tellUnknown(ctx, results, checks, journal !== undefined);
-  const failures = results.kept.filter((r) => r.status !== 'unknown' && r.status !== 'rolled-back');
-  for (const f of failures.slice(0, 20)) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
-  if (failures.length > 20) ctx.info(`  … and ${failures.length - 20} more (all of them with -o ndjson)`);
+  for (const f of results.failures) ctx.info(oneLine(`  row ${f.row}: ${f.status}${f.httpStatus ? ` (HTTP ${f.httpStatus}${f.code ? ` ${f.code}` : ''})` : ''}: ${f.message ?? ''}`));
+  if (results.failureCount > FAILURES_NAMED) ctx.info(`  … and ${results.failureCount - FAILURES_NAMED} more (all of them with -o ndjson)`);
   if (results.outputGone) ctx.info("standard output was closed by its reader: the results after that were not written there (the journal has each row's outcome)");
   if (journal) ctx.info(`journal: ${journal.path}`);
   journal?.close();
