@@ -12,7 +12,7 @@
 //   conf, @inquirer/prompts, yaml, JMESPath, string-width, ...) and the emulator, as an ESM bundle
 //   with code splitting. Every bare `await import('pkg')` in src/ lands here automatically.
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
@@ -66,6 +66,31 @@ if (process.argv.includes('--reference')) {
   console.log(`wrote ${files.length} files of the command reference (docs/commands, docs/man)`);
   process.exit(0);
 }
+// `--if-stale` (npm test): nothing to do when dist/ was built after the last change of every file
+// it is made of (the stamp a whole build leaves in dist/): in a clone, `npm ci` built it already
+const STAMP = join(dist, '.built');
+if (process.argv.includes('--if-stale') && builtAfter(STAMP, [src, join(root, 'bin'), join(root, 'build.mjs'), join(root, 'package.json'), join(root, 'package-lock.json')])) {
+  console.log('dist/ is up to date');
+  process.exit(0);
+}
+
+/** Whether `stamp` is newer than every file of `paths` (files, or directories read whole). */
+function builtAfter(stamp, paths) {
+  let built;
+  try {
+    built = statSync(stamp).mtimeMs;
+  } catch {
+    return false;
+  }
+  const newer = (p) => {
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (!st) return false;
+    if (!st.isDirectory()) return st.mtimeMs >= built;
+    return st.mtimeMs >= built || readdirSync(p).some((f) => newer(join(p, f)));
+  };
+  return !paths.some(newer);
+}
+
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 rmSync(dist, { recursive: true, force: true });
 
@@ -306,6 +331,8 @@ await build({
 // adapter) is compiled on first use, as without a cache; a part those runs do not load gets the
 // cache of its top level. A cache from another Node version is rejected by V8 and ignored.
 await writeCodeCache();
+// (written last: a build that fails on the way leaves no stamp, and the next --if-stale builds)
+writeFileSync(STAMP, '');
 
 async function writeCodeCache() {
   const { startEmulator } = (await import(pathToFileURL(join(dist, 'vendor', 'emulator.js')).href)).__vxNs;
