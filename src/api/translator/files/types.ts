@@ -159,7 +159,12 @@ let lineIndex: { text: string; starts: number[] } | undefined;
 
 /** Offsets where each line starts (kept for the last text asked about: units are numbered in order). */
 function lineStarts(text: string): number[] {
-  if (lineIndex?.text === text) return lineIndex.starts;
+  if (lineIndex?.text === text) {
+    // the text asked about is kept: a text of the same content (a target identical to its
+    // source) is compared whole once, then found by identity at each of its units
+    lineIndex.text = text;
+    return lineIndex.starts;
+  }
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   lineIndex = { text, starts };
