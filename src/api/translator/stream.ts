@@ -102,46 +102,13 @@ const GONE = new InterruptedError();
  * the loop early cancels the requests in flight.
  */
 export async function* translateStream(sender: BatchSender, items: ItemInput, opts: StreamOptions): AsyncGenerator<StreamEvent, void, undefined> {
-  const queue: StreamEvent[] = [];
-  let ack: (() => void) | undefined;
-  const events = new Wakeup();
+  const run = new StreamRun();
+  const { queue, events } = run;
   const notify = () => events.wake();
-  let closing = false;
-  const totals: ProgressEvent = { type: 'progress', items: 0, requests: 0, billed: 0, unmetered: 0 };
-
-  // a failed pipeline stops the reading at once (a quiet pipe would otherwise hold the error until its next line)
-  const feedStop = new AbortController();
-  let stoppedBy: unknown;
-  const stopFeed = (e: unknown) => {
-    if (stoppedBy === undefined) stoppedBy = e;
-    feedStop.abort();
-  };
-  const keepTexts = opts.keepTexts ?? false;
-  const pipeline = new OrderedPipeline<Batch, BatchOutcome>({
-    concurrency: opts.concurrency,
-    onStop: stopFeed,
-    send: (b, signal) => {
-      const sent = sender.translate(b.texts, signal);
-      // the request body holds the texts now: let them go at once unless asked to keep them
-      // (less to keep through each round trip: measurably less GC)
-      if (!keepTexts) b.texts = [];
-      return sent;
-    },
-    deliver: (batch, outcome) => {
-      if (closing) throw GONE;
-      totals.requests++;
-      if (outcome.billed === undefined) totals.unmetered++;
-      else totals.billed += outcome.billed;
-      totals.items = batch.first + batch.count;
-      queue.push({ type: 'batch', batch, outcome }, { ...totals });
-      notify();
-      return new Promise<void>((resolve) => (ack = resolve));
-    },
-    signal: opts.signal,
-  });
+  const pipeline = streamPipeline(sender, opts, run);
 
   let outcome: { error?: unknown } | undefined;
-  const driver = drive(items, pipeline, opts, feedStop.signal, stopFeed, () => stoppedBy).then(
+  const driver = drive(items, pipeline, opts, run.feedStop.signal, run.stopFeed, () => run.stoppedBy).then(
     () => void (outcome = {}),
     (e: unknown) => void (outcome = { error: e }),
   );
@@ -154,8 +121,8 @@ export async function* translateStream(sender: BatchSender, items: ItemInput, op
         continue;
       }
       // everything handed out was consumed: the pipeline may deliver the next batch
-      const a = ack;
-      ack = undefined;
+      const a = run.ack;
+      run.ack = undefined;
       a?.();
       if (outcome && !queue.length) {
         if ('error' in outcome) throw outcome.error;
@@ -166,13 +133,59 @@ export async function* translateStream(sender: BatchSender, items: ItemInput, op
   } finally {
     if (!outcome) {
       // the consumer left early: cancel what is in flight and stop reading
-      closing = true;
-      stopFeed(GONE);
+      run.closing = true;
+      run.stopFeed(GONE);
       pipeline.cancel();
-      ack?.();
+      run.ack?.();
       await driver;
     }
   }
+}
+
+/** What a stream's pipeline and its consumer share: the events handed out, the consumer's acknowledgement, the stop. */
+class StreamRun {
+  readonly queue: StreamEvent[] = [];
+  /** resolves the delivery the consumer has taken in (the pipeline waits for it) */
+  ack: (() => void) | undefined;
+  readonly events = new Wakeup();
+  /** the consumer left: a delivery after that ends the pipeline */
+  closing = false;
+  readonly totals: ProgressEvent = { type: 'progress', items: 0, requests: 0, billed: 0, unmetered: 0 };
+  /** a failed pipeline stops the reading at once (a quiet pipe would otherwise hold the error until its next line) */
+  readonly feedStop = new AbortController();
+  stoppedBy: unknown;
+  readonly stopFeed = (e: unknown) => {
+    if (this.stoppedBy === undefined) this.stoppedBy = e;
+    this.feedStop.abort();
+  };
+}
+
+/** The requests in flight, in order: each delivery queued for the consumer, with the run's totals after it. */
+function streamPipeline(sender: BatchSender, opts: StreamOptions, run: StreamRun): OrderedPipeline<Batch, BatchOutcome> {
+  const keepTexts = opts.keepTexts ?? false;
+  const { totals } = run;
+  return new OrderedPipeline<Batch, BatchOutcome>({
+    concurrency: opts.concurrency,
+    onStop: run.stopFeed,
+    send: (b, signal) => {
+      const sent = sender.translate(b.texts, signal);
+      // the request body holds the texts now: let them go at once unless asked to keep them
+      // (less to keep through each round trip: measurably less GC)
+      if (!keepTexts) b.texts = [];
+      return sent;
+    },
+    deliver: (batch, outcome) => {
+      if (run.closing) throw GONE;
+      totals.requests++;
+      if (outcome.billed === undefined) totals.unmetered++;
+      else totals.billed += outcome.billed;
+      totals.items = batch.first + batch.count;
+      run.queue.push({ type: 'batch', batch, outcome }, { ...totals });
+      run.events.wake();
+      return new Promise<void>((resolve) => (run.ack = resolve));
+    },
+    signal: opts.signal,
+  });
 }
 
 /** Feeds the items through the batcher into the pipeline and waits for every delivery. */
