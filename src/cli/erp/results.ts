@@ -68,15 +68,12 @@ export class Results implements ResultLog {
   /** for a person at a terminal: the first LISTED results that did not succeed or created a record (each is named) */
   private readonly listed: RowResult[] = [];
   private unlisted = 0;
-  /** the first failures (neither unknown nor rolled back), in the order they came, and how many there were */
+  /** the first failures (neither unknown nor rolled back), in the order they came */
   readonly failures: RowResult[] = [];
-  failureCount = 0;
   /** the results of unknown outcome (a check is made of them) */
   readonly unknown: RowResult[] = [];
   /** the batches rolled back (--atomic): their first and last rows */
   readonly rolled = new Map<number, { first: number; last: number }>();
-  /** how many results did not succeed */
-  failed = 0;
   readonly counts = new Map<ResultStatus, number>();
   /** how many results came */
   added = 0;
@@ -120,18 +117,27 @@ export class Results implements ResultLog {
     else this.spool?.add(r.row, `${JSON.stringify(this.view(r))}\n`);
   }
 
-  /** Counts a result that did not succeed, keeping what stderr names of it. */
+  /** how many results did not succeed */
+  get failed(): number {
+    let n = 0;
+    for (const [status, count] of this.counts) if (!SUCCEEDED.has(status)) n += count;
+    return n;
+  }
+
+  /** how many failed (neither unknown nor rolled back) */
+  get failureCount(): number {
+    return this.failed - (this.counts.get('unknown') ?? 0) - (this.counts.get('rolled-back') ?? 0);
+  }
+
+  /** Keeps what stderr names of a result that did not succeed. */
   private notDone(r: RowResult): void {
-    this.failed++;
     if (r.batch !== undefined) {
       const b = this.rolled.get(r.batch);
       if (!b) this.rolled.set(r.batch, { first: r.row, last: r.row });
       else [b.first, b.last] = [Math.min(b.first, r.row), Math.max(b.last, r.row)];
     }
     if (r.status === 'unknown') this.unknown.push(r);
-    else if (r.status !== 'rolled-back') {
-      if (++this.failureCount <= FAILURES_NAMED) this.failures.push(r);
-    }
+    else if (r.status !== 'rolled-back' && this.failures.length < FAILURES_NAMED) this.failures.push(r);
   }
 
   /** Writes the ndjson lines gathered since the last flush (one write per batch). */
