@@ -93,8 +93,10 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     if (memory?.created) tellCreated(ctx, createdNote(memory.path));
     if (glossary) memory?.useGlossary((text, to) => glossary.applied(text, to));
     const reuse = { memory: memory && { store: memory, ids: memory.idsFor(keyOptions(params)) }, spill, budget };
-    // (a glossary's markup is billed: the estimate and the plan's budget count it as the run does)
-    const planned: Planned = { reuse, budget: settings.budget, targets: params.to.length, to: params.to, ...(glossary ? { weigh: glossary.weigh.bind(glossary) } : {}) };
+    // with a glossary, what the run sends is weighed, measured and checked with its terms (its
+    // markup is billed: the estimate and the plan's budget count it as the run does)
+    const terms = glossary && { weigh: glossary.weigh.bind(glossary), measure: glossary.measure.bind(glossary), check: glossary.problems.bind(glossary) };
+    const planned: Planned = { reuse, budget: settings.budget, targets: params.to.length, to: params.to, weigh: terms?.weigh };
     // (a line no request can carry is named as the run names it: nothing was sent)
     const nothingSent = (e: unknown) => {
       throw explainFailure(e, input, 0, undefined, { requests: 0, billed: 0, unmetered: 0 });
@@ -105,7 +107,6 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
     const client = glossary ? glossary.client(service) : service;
     if (ctx.http.dryRun) return await dryRun(ctx, client, input, planned).catch(nothingSent);
     ctx.http.opts.connections = concurrency;
-    const terms = glossary && { weigh: glossary.weigh.bind(glossary), measure: glossary.measure.bind(glossary), check: glossary.problems.bind(glossary) };
     await render(ctx, client, params, input, { concurrency, format, out: opts.out, newMode, whole: Boolean(opts.whole), reuse, perMinute: settings.perMinute, budget: settings.budget, ...terms });
   } catch (e) {
     failed = true;
