@@ -3,12 +3,17 @@
 // ever shown (status, --debug, errors).
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { DEVICE_URL, drive, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
 import { runVxInProc } from '../helpers/inproc.js';
 
 const t = useAuthEmulator();
+// the device code sign-ins here only set up a stored sign-in: polled every 50 ms, not every second
+// (auth-login.test.ts drives the device code flow itself)
+beforeEach(() => {
+  t.emu.state.auth.deviceInterval = 0.05;
+});
 // these tests set up stored sign-ins (some already expired, tokenTtl 0): stored without the check login makes
 const ccArgs = (service: string) => ['auth', 'login', '--service', service, '--with-secret', '--client-id', 'ci-app', '--tenant', 'contoso', '--no-verify'];
 const loginCc = async (service: string) => {
