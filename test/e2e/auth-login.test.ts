@@ -4,11 +4,15 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { deliverFragment, DEVICE_URL, drive, followAuthorize, SIGN_IN_URL, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
 
 const t = useAuthEmulator();
+// a device code is polled every 50 ms, not every second: when it is polled is not what these tests check
+beforeEach(() => {
+  t.emu.state.auth.deviceInterval = 0.05;
+});
 const signIn = (p: Record<string, string>, service: string) => JSON.parse(p[`${service}.signIn`]);
 const tokenCalls = () => t.emu.log.filter((l) => l.family === 'auth').map((l) => `${l.method} ${l.path.replace(/\?.*/, '')}`);
 

@@ -21,6 +21,8 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   emu.reset();
+  // a device code is polled every 50 ms, not every second: when it is polled is not what these tests check
+  emu.state.auth.deviceInterval = 0.05;
   if (configDir) removeDir(configDir);
   configDir = tempDir();
 });
