@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 import { BIN, baseEnv, removeDir, tempDir } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -290,7 +291,8 @@ describe('translation memory', () => {
 
   it('a throttled run waits 429s out and they teach the pacer (a service answering only 429 meets --retries: exit 6)', async () => {
     e2e.emu.setFaults('translator/429:3x,retry-after:1');
-    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--verbose', 'Hello']);
+    // the three 1 s waits on a fake clock
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--verbose', 'Hello'], { clock: new FakeClock() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[de] Ĥéļļö\n');
     expect(e2e.emu.log.filter((l) => l.family === 'translator').map((l) => l.status)).toEqual([429, 429, 429, 200]);
