@@ -106,6 +106,35 @@ describe('term matching', () => {
     expect(found(t, 'an account, an account statement')).toEqual(['account', 'account statement']);
   });
 
+  it('finds what a search of every term at every position finds (many terms sharing long beginnings, random texts)', () => {
+    // a seeded generator: the same cases each run
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const word = () => ['par', 'part', 'parts', 'pa', 'p1', 'part1', 'art'][rand(7)];
+    const phrase = (words: number) => Array.from({ length: words }, word).join(' ');
+    const word_ = /[A-Za-z0-9_]/;
+    // the rules for these texts (ASCII letters, digits, spaces): a term starts and ends at a word's edge; of overlapping ones the longest, then the first
+    const brute = (terms: readonly string[], text: string): string[] => {
+      const all: { start: number; end: number }[] = [];
+      for (let i = 0; i < text.length; i++) {
+        if (i > 0 && word_.test(text[i - 1])) continue;
+        for (const t of terms) if (text.startsWith(t, i) && !word_.test(text[i + t.length] ?? ' ')) all.push({ start: i, end: i + t.length });
+      }
+      const taken: typeof all = [];
+      for (const h of [...all].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) if (!taken.some((x) => h.start < x.end && x.start < h.end)) taken.push(h);
+      return taken.sort((a, b) => a.start - b.start).map((h) => text.slice(h.start, h.end));
+    };
+    for (let round = 0; round < 200; round++) {
+      const terms = [...new Set(Array.from({ length: 1 + rand(12) }, () => phrase(1 + rand(3))))];
+      const t = table(Object.fromEntries(terms.map((x) => [x, { de: 'X' }])));
+      const text = phrase(3 + rand(8));
+      expect(found(t, text), `${JSON.stringify(terms)} in ${JSON.stringify(text)}`).toEqual(brute(terms, text));
+    }
+  });
+
   it('CJK without spaces: a term matches inside a run; a Latin term beside Han characters is a word', () => {
     const t = table({ 账户: { en: 'account' }, 账户余额: { en: 'account balance' }, Contoso: { en: 'Contoso' } }, ['en']);
     expect(found(t, '您的账户余额和账户已更新')).toEqual(['账户余额', '账户']);

@@ -10,7 +10,7 @@
 // element), code (`code`, `pre`, `kbd`, `samp`, `var`, script and style elements, backquoted
 // spans), URLs and e-mail addresses, placeholders ({0}, {{x}}, %s, %1$d, ${x}, $t(x)), or an
 // element marked notranslate (vx translate file's protected spans).
-import { countChars, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
+import { decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
@@ -18,11 +18,12 @@ const NONE: readonly Hit[] = Object.freeze([]);
 /** what a translation that lacks nothing lacks (not frozen: a loop over a frozen array is not made as fast as over others) */
 export const NO_PROBLEMS: readonly string[] = [];
 
-/** one occurrence: [start, end) in the text, and its entry */
+/** one occurrence: [start, end) in the text, its entry, and the entry's dictionary element per target (undefined where it has no translation) */
 export interface Hit {
   start: number;
   end: number;
   entry: TermEntry;
+  marks: readonly (string | undefined)[];
 }
 
 const PLACEHOLDER = String.raw`\{\{[^{}]*\}\}|\{[^{}\s]*\}|%(?:\d+\$)?[-+ 0#]*\d*(?:\.\d+)?[sdifuxXoeEgGcp@]|%\d+|\$\{[^}]*\}|\$t\([^)]*\)`;
@@ -88,6 +89,8 @@ function boundaryAt(s: string, i: number): boolean {
 
 interface Indexed {
   entry: TermEntry;
+  /** its dictionary element per target (made once: a hit is the term itself, matching is exact) */
+  marks: (string | undefined)[];
   /** whether its first and last characters need a word boundary beside them */
   startBound: boolean;
   endBound: boolean;
@@ -160,7 +163,8 @@ export class TermMatcher {
       const t = entry.term;
       if (!t) continue;
       const last = charBefore(t, t.length);
-      const item = { entry, startBound: isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), endBound: isWord(last) && !noSpace(last) };
+      const marks = entry.to.map((tr) => (tr === undefined ? undefined : dictionaryEntry(t, tr)));
+      const item = { entry, marks, startBound: isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), endBound: isWord(last) && !noSpace(last) };
       const items = byText.get(t);
       if (items) items.push(item);
       else byText.set(t, [item]);
@@ -201,10 +205,12 @@ export class TermMatcher {
   find(text: string, html: boolean): readonly Hit[] {
     if (!this.terms.length) return NONE;
     const hits = this.found;
-    hits.length = 0;
     if (!this.findAll(text, hits)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     if (!hits.length) return NONE;
-    return overlapping(hits) ? longestFirst(hits) : hits.slice();
+    const own = overlapping(hits) ? longestFirst(hits) : hits.slice();
+    // (emptied only when something was found: most texts find nothing)
+    hits.length = 0;
+    return own;
   }
 
   /** the terms of a text, searched in one pass while nothing may start a protected span; false (none added) when something may */
@@ -217,7 +223,7 @@ export class TermMatcher {
       const c = text.charCodeAt(i);
       if (protectEnds(text, i + 1, c)) {
         re.lastIndex = 0;
-        hits.length = 0;
+        if (hits.length) hits.length = 0;
         return false;
       }
       if (this.startsAt(text, i, 0, c)) this.termsAt(text, i, 0, to, this.lo[c], this.hi[c], hits);
@@ -258,18 +264,26 @@ export class TermMatcher {
   /** the terms of the range [lo, hi) (those that start with text[i]) that text[i, to) begins with */
   private termsAt(text: string, i: number, from: number, to: number, lo: number, hi: number, hits: Hit[]): void {
     const terms = this.terms;
-    // the last term not after text[i, to), and how much of it the text holds
+    // the last term not after text[i, to), and how much of it the text holds; each term between
+    // two others holds at least as much of the text as the lesser of theirs (sorted order), so a
+    // comparison begins there (every term of the range holds its first unit)
     let at = -1;
     let same = 0;
+    let below = 1;
+    let above = 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const t = terms[mid].text;
-      const k = common(t, text, i, to, 1);
+      const k = common(t, text, i, to, below < above ? below : above);
       if (k === t.length || (i + k < to && t.charCodeAt(k) < text.charCodeAt(i + k))) {
         at = mid;
         same = k;
+        below = k;
         lo = mid + 1;
-      } else hi = mid;
+      } else {
+        above = k;
+        hi = mid;
+      }
     }
     // (the terms that begin the text, the shorter first, as a text is read)
     const chain = this.chain;
@@ -282,7 +296,7 @@ export class TermMatcher {
         const item = t.items[x];
         if (item.startBound && i !== from && !boundaryFast(text, i)) continue;
         if (item.endBound && j !== to && !boundaryFast(text, j)) continue;
-        hits.push({ start: i, end: j, entry: item.entry });
+        hits.push({ start: i, end: j, entry: item.entry, marks: item.marks });
       }
     }
   }
@@ -301,43 +315,14 @@ function longestFirst(hits: readonly Hit[]): Hit[] {
   return taken.sort((a, b) => a.start - b.start);
 }
 
-/** each entry's dictionary element per target, made once (a hit is the term itself: matching is exact) */
-const ELEMENTS = new WeakMap<TermEntry, string[]>();
-
-function elementOf(entry: TermEntry, k: number, tr: string): string {
-  let els = ELEMENTS.get(entry);
-  if (!els) ELEMENTS.set(entry, (els = []));
-  return (els[k] ??= dictionaryEntry(entry.term, tr));
-}
-
-/** the billed characters a term's dictionary element for target `k` adds to it */
-const EXTRA = new WeakMap<TermEntry, number[]>();
-
-/**
- * The billed characters of markText(text, hits, k), without making it (-1 when it is undefined):
- * the characters of a text are the sum of its parts', so each element adds what it has beyond its
- * term.
- */
-export function markedChars(text: string, hits: readonly Hit[], k: number): number {
-  let n = -1;
-  for (const h of hits) {
-    const tr = h.entry.to[k];
-    if (tr === undefined) continue;
-    let extra = EXTRA.get(h.entry);
-    if (!extra) EXTRA.set(h.entry, (extra = []));
-    n = (n < 0 ? countChars(text) : n) + (extra[k] ??= countChars(elementOf(h.entry, k, tr)) - countChars(h.entry.term));
-  }
-  return n;
-}
-
 /** `text` with each hit that has a translation into target `k` wrapped in the dictionary markup; undefined when none has. */
 export function markText(text: string, hits: readonly Hit[], k: number): string | undefined {
   let out = '';
   let last = 0;
   for (const h of hits) {
-    const tr = h.entry.to[k];
-    if (tr === undefined) continue;
-    out += text.slice(last, h.start) + elementOf(h.entry, k, tr);
+    const el = h.marks[k];
+    if (el === undefined) continue;
+    out += text.slice(last, h.start) + el;
     last = h.end;
   }
   return last === 0 ? undefined : out + text.slice(last);
@@ -354,29 +339,18 @@ export function appliedTerms(hits: readonly Hit[], k: number): string | undefine
 }
 
 const ENTRY_OPEN = '<mstrans:dictionary translation="';
-const ENTRY_CLOSE = '</mstrans:dictionary>';
+
+/**
+ * each dictionary element, as model/translator.ts's DICTIONARY_ENTRY matches one: the attribute up
+ * to its first quote, which `>` must follow; the element up to the first end tag
+ */
+const ENTRY = /<mstrans:dictionary translation="([^"]*)">[\s\S]*?<\/mstrans:dictionary>/g;
 
 /** A translation with any dictionary element the service left in it replaced by its translation (the markup never reaches the output). */
 export function stripMarkup(text: string, html: boolean): string {
-  // (as model/translator.ts's DICTIONARY_ENTRY matches: the attribute up to its first quote, which `>` must follow; the element up to the first end tag)
-  let at = text.indexOf(ENTRY_OPEN);
-  if (at < 0) return text;
-  let out = '';
-  let last = 0;
-  while (at >= 0) {
-    const from = at + ENTRY_OPEN.length;
-    const quote = text.indexOf('"', from);
-    const end = quote >= 0 && text.charCodeAt(quote + 1) === 62 ? text.indexOf(ENTRY_CLOSE, quote + 2) : -1;
-    if (end < 0) {
-      at = text.indexOf(ENTRY_OPEN, at + 1);
-      continue;
-    }
-    const tr = text.slice(from, quote);
-    out += text.slice(last, at) + (html || !tr.includes('&') ? tr : decodeAttribute(tr));
-    last = end + ENTRY_CLOSE.length;
-    at = text.indexOf(ENTRY_OPEN, last);
-  }
-  return last === 0 ? text : out + text.slice(last);
+  if (!text.includes(ENTRY_OPEN)) return text;
+  // (in plain text an entity of the attribute is its character)
+  return html || !text.includes('&') ? text.replace(ENTRY, '$1') : text.replace(ENTRY, (_, tr: string) => decodeAttribute(tr));
 }
 
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */

@@ -7,12 +7,10 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markedChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { appliedTerms, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
-
-const NOTHING: Found = Object.freeze({ hits: Object.freeze([]) });
 
 /** texts whose terms are kept found (a text is found, weighed, sent and checked within a few batches; finding one again is cheap) */
 const CACHE = 32_768;
@@ -24,23 +22,46 @@ const RECENT_BITS = 14;
 const WEIGH = 0;
 const CHECK = 1;
 
-/** a text's terms (found once), and its billed characters as sent to each target */
-interface Found {
-  hits: readonly Hit[];
-  chars?: number[];
+/**
+ * A text that holds terms: its terms (found once), and per run target the text as sent (its terms
+ * in the markup; the text itself where none has a translation into that target, or where the
+ * markup makes it longer than an item may be) and its billed characters. A text without terms is
+ * null wherever one of these stands.
+ */
+class Marked {
+  constructor(
+    readonly hits: readonly Hit[],
+    readonly sent: readonly string[],
+    readonly chars: readonly number[],
+  ) {}
 }
 
-/** a text's Found, each field there from the start (one shape for all: code that reads them stays optimized) */
-const newFound = (hits: readonly Hit[]): Found => ({ hits, chars: undefined });
+/** `text` (which holds `hits`) as sent to each of `targets` targets, and the billed characters of each */
+function marked(text: string, hits: readonly Hit[], targets: number): Marked {
+  const sent = new Array<string>(targets);
+  const chars = new Array<number>(targets);
+  for (let k = 0; k < targets; k++) {
+    const m = markText(text, hits, k);
+    const n = m === undefined ? -1 : countChars(m);
+    if (m !== undefined && n <= LIMITS.maxItemChars) {
+      sent[k] = m;
+      chars[k] = n;
+    } else {
+      sent[k] = text;
+      chars[k] = countChars(text);
+    }
+  }
+  return new Marked(hits, sent, chars);
+}
 
 export class GlossaryRun {
   /** the texts found lately: emptied when full (one lookup a text; a text let go is found again, as it was) */
-  private cache = new Map<string, Found>();
+  private cache = new Map<string, Marked | null>();
   private readonly lower: string[];
   /** the target indexes of the `to` array resolved last (each batch passes the same one) */
   private lastTo?: { to: readonly string[]; ks: number[] };
   /** the texts measured lately, in order, and where each reader of them last stopped */
-  private readonly recent = new Recent<Found>(RECENT_BITS);
+  private readonly recent = new Recent<Marked | null>(RECENT_BITS);
   private readonly cursors = [0, 0];
 
   constructor(
@@ -53,8 +74,14 @@ export class GlossaryRun {
     this.lower = to.map((t) => t.toLowerCase());
   }
 
+  /** `text` with its terms found and marked for every target; null when it holds none */
+  private mark(text: string): Marked | null {
+    const hits = this.matcher.find(text, this.html);
+    return hits.length ? marked(text, hits, this.to.length) : null;
+  }
+
   /** a text's terms: from the texts measured lately when `reader` finds it there, else the cache, else found now */
-  private found(text: string, reader?: number): Found {
+  private found(text: string, reader?: number): Marked | null {
     if (reader !== undefined) {
       const p = this.recent.locate(text, this.cursors[reader]);
       if (p >= 0) {
@@ -62,13 +89,12 @@ export class GlossaryRun {
         return this.recent.at(p);
       }
     }
-    let f = this.cache.get(text);
-    if (f) return f;
-    const hits = this.matcher.find(text, this.html);
-    f = hits.length ? newFound(hits) : NOTHING;
+    let m = this.cache.get(text);
+    if (m !== undefined) return m;
+    m = this.mark(text);
     if (this.cache.size >= CACHE) this.cache.clear();
-    this.cache.set(text, f);
-    return f;
+    this.cache.set(text, m);
+    return m;
   }
 
   /** the run's target index of each of `to` (-1 when not one of them) */
@@ -82,51 +108,40 @@ export class GlossaryRun {
 
   /** The occurrences of terms in a text. */
   hits(text: string): readonly Hit[] {
-    return this.found(text).hits;
+    return this.found(text)?.hits ?? NO_HITS;
   }
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
   sent(text: string, k: number): string {
-    return this.sentOf(text, this.found(text), k);
-  }
-
-  /**
-   * (made when asked, not kept: a text is sent soon after it is weighed, and a marked text kept
-   * with its terms until its answer is checked would outlive young collections for nothing)
-   */
-  private sentOf(text: string, f: Found, k: number): string {
-    if (!f.hits.length) return text;
-    const n = markedChars(text, f.hits, k);
-    return n >= 0 && n <= LIMITS.maxItemChars ? markText(text, f.hits, k)! : text;
-  }
-
-  /** the billed characters of the text as sent to target `k` (counted once, without marking it) */
-  private charsOf(text: string, f: Found, k: number): number {
-    if (!f.hits.length) return countChars(text);
-    // (an array of the run's targets: an empty one would take room for 17)
-    const chars = (f.chars ??= new Array<number>(this.to.length));
-    if (chars[k] === undefined) {
-      const n = markedChars(text, f.hits, k);
-      chars[k] = n >= 0 && n <= LIMITS.maxItemChars ? n : countChars(text);
-    }
-    return chars[k];
+    return this.found(text)?.sent[k] ?? text;
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
   weigh(texts: readonly string[], to: readonly string[]): number {
-    let n = 0;
-    const per = new Map<number, string[]>();
     const ks = this.indexes(to);
-    const found = ks.some((k) => k >= 0) ? texts.map((text) => this.found(text, WEIGH)) : [];
+    let n = 0;
+    let marks: (Marked | null)[] | undefined;
+    const per: (string[] | undefined)[] = [];
     for (const k of ks) {
-      let nk = 0;
-      if (k < 0) nk = countAll(texts);
-      else {
-        const sent = texts.map((text, i) => this.sentOf(text, found[i], k));
-        for (let i = 0; i < texts.length; i++) nk += this.charsOf(texts[i], found[i], k);
-        per.set(k, sent);
-        this.counted.set(sent, nk);
+      if (k < 0) {
+        n += countAll(texts);
+        continue;
       }
+      marks ??= this.marks(texts);
+      const sent = new Array<string>(texts.length);
+      let nk = 0;
+      for (let i = 0; i < texts.length; i++) {
+        const m = marks[i];
+        if (m === null) {
+          sent[i] = texts[i];
+          nk += countChars(texts[i]);
+        } else {
+          sent[i] = m.sent[k];
+          nk += m.chars[k];
+        }
+      }
+      per[k] = sent;
+      this.counted.set(sent, nk);
       n += nk;
     }
     // (the request of these texts is made next, at once: it takes them from here)
@@ -134,8 +149,15 @@ export class GlossaryRun {
     return n;
   }
 
+  /** each text's Marked (null: no terms), in order */
+  private marks(texts: readonly string[]): (Marked | null)[] {
+    const marks = new Array<Marked | null>(texts.length);
+    for (let i = 0; i < texts.length; i++) marks[i] = this.found(texts[i], WEIGH);
+    return marks;
+  }
+
   /** the texts of the batch weighed last as sent to each target (its request is made right after) */
-  private weighed?: { texts: readonly string[]; per: Map<number, string[]> };
+  private weighed?: { texts: readonly string[]; per: (string[] | undefined)[] };
   /** the billed characters of the texts as sent that a batch's weighing counted */
   private readonly counted = new WeakMap<readonly string[], number>();
 
@@ -147,18 +169,21 @@ export class GlossaryRun {
   /** `texts` as sent to target `k` */
   sentAll(texts: readonly string[], k: number): string[] {
     const w = this.weighed;
-    return (w?.texts === texts && w.per.get(k)) || texts.map((t) => this.sent(t, k));
+    return (w?.texts === texts && w.per[k]) || texts.map((t) => this.sent(t, k));
   }
 
   /** The characters a text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
   measure(text: string, to: readonly string[]): number {
-    // (each text of a stream is measured once, as it is batched: its terms are found here and kept in order)
-    const hits = this.matcher.find(text, this.html);
-    const f = hits.length ? newFound(hits) : NOTHING;
-    this.recent.add(text, f);
-    if (!f.hits.length) return countChars(text);
+    // (each text of a stream is measured once, as it is batched: its terms are found and marked here and kept in order)
+    const m = this.mark(text);
+    this.recent.add(text, m);
+    return m === null ? countChars(text) : this.longest(text, m, to);
+  }
+
+  /** the billed characters of the longest of a marked text's forms for the targets `to` */
+  private longest(text: string, m: Marked, to: readonly string[]): number {
     let n = 0;
-    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : this.charsOf(text, f, k));
+    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : m.chars[k]);
     return n;
   }
 
@@ -175,7 +200,7 @@ export class GlossaryRun {
   /** The text as sent to target `to` when its terms apply to it; undefined when none does. */
   markFor(text: string, to: string): string | undefined {
     const k = this.index(to);
-    if (k < 0 || !this.hits(text).length) return undefined;
+    if (k < 0) return undefined;
     const m = this.sent(text, k);
     return m === text ? undefined : m;
   }
@@ -193,8 +218,11 @@ export class GlossaryRun {
 
   /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
   problems(text: string, result: TranslateResult): readonly string[] {
-    const hits = this.found(text, CHECK).hits;
-    if (!hits.length) return NO_PROBLEMS;
+    const m = this.found(text, CHECK);
+    return m === null ? NO_PROBLEMS : this.lacks(m.hits, result);
+  }
+
+  private lacks(hits: readonly Hit[], result: TranslateResult): readonly string[] {
     let out: string[] | undefined;
     const ts = result.translations ?? [];
     for (let k = 0; k < ts.length; k++) {
@@ -209,6 +237,8 @@ export class GlossaryRun {
     return new GlossaryClient(this, inner, this.to.map((_, k) => k));
   }
 }
+
+const NO_HITS: readonly Hit[] = Object.freeze([]);
 
 /** Sends a batch per target when any text of it carries markup for that target; otherwise as it is. */
 export class GlossaryClient {
