@@ -34,8 +34,8 @@ export interface SessionOptions {
   flushMs?: number;
   /** billed characters of `texts` sent to `to` when the client adds to them (a glossary's markup) */
   weigh?(texts: readonly string[], to: readonly string[]): number;
-  /** the characters a text takes in a request to one of `to` when the client adds to it (batches are cut by them) */
-  measure?(text: string, to: readonly string[]): number;
+  /** the characters each text takes in a request to one of `to` when the client adds to it (batches are cut by them), in order */
+  measure?(texts: readonly string[], to: readonly string[]): ArrayLike<number>;
   /** called with each answered request (the --debug line): `to` the targets it was sent to */
   onBatch?(batch: Batch, outcome: BatchOutcome, items: string, to: readonly string[]): void;
 }
@@ -68,7 +68,7 @@ export function translateSession(client: SessionClient, input: Items, o: Session
     // a partial batch goes when no new distinct text comes for a while: the input's pause when it
     // is live, else shortly (the reader may be waiting for the output to catch up)
     const affordable = (batch: readonly string[]) => sender.affordable(batch);
-    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal, measure: o.measure && ((t) => o.measure!(t, to)), affordable })) {
+    for await (const ev of translateStream(sender, texts, { targets, concurrency: o.concurrency, live: true, flushMs: input.live ? o.flushMs : REUSE_FLUSH_MS, signal: o.signal, measure: o.measure && ((ts) => o.measure!(ts, to)), affordable })) {
       if (ev.type !== 'batch') continue;
       const { batch: b, outcome: out } = ev;
       const wrong = mismatch(out.results, to);

@@ -82,8 +82,8 @@ export interface StreamOptions {
   keepTexts?: boolean;
   /** an interruption: requests are cancelled, the iterator throws an InterruptedError */
   signal?: AbortSignal;
-  /** the characters a text takes in a request when it is sent longer than it is (a glossary's markup; default: its own) */
-  measure?(text: string): number;
+  /** the characters each text takes in a request when it is sent longer than it is (a glossary's markup; default: its own), in order */
+  measure?(texts: readonly string[]): ArrayLike<number>;
   /**
    * How many of a batch's texts, from the first, its request may carry (a budget): a batch cut
    * short is sent as two, the second failing as the sender refuses it, so what fits is answered.
@@ -203,9 +203,8 @@ async function drive(
     submitted++;
     const fits = opts.affordable?.(b.texts) ?? b.count;
     if (fits > 0 && fits < b.count) {
-      const size = opts.measure ?? countChars;
-      await pipeline.submit(splitBatch(b, 0, fits, size));
-      b = splitBatch(b, fits, b.count, size);
+      await pipeline.submit(splitBatch(b, 0, fits, opts.measure));
+      b = splitBatch(b, fits, b.count, opts.measure);
     }
     return pipeline.submit(b);
   };
@@ -260,16 +259,17 @@ async function drive(
  * for that send before it adds the next item. `stop` ends the reading at once (an InterruptedError),
  * even while the input is waiting for more.
  */
-async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, measure?: (text: string) => number): Promise<void> {
+async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, measure?: (texts: readonly string[]) => ArrayLike<number>): Promise<void> {
   let n = 0;
   const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
     if (a) await send(a);
     if (b) await send(b);
   };
-  const add = (text: string): void | Promise<void> => {
+  // (`measured`: the text's size as measure gave it with its chunk's)
+  const add = (text: string, measured?: number): void | Promise<void> => {
     n++;
     const chars = countChars(text);
-    const size = measure ? measure(text) : chars;
+    const size = measured ?? chars;
     const fits = batcher.fits(size);
     if (!fits || chars > LIMITS.maxItemChars) {
       const problem = itemProblem(chars);
@@ -286,13 +286,15 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
   const one = async (v: string | readonly string[]) => {
     if (typeof v === 'string') {
       if (idle?.pending) await idle.pending;
-      const p = add(v);
+      const p = add(v, measure?.([v])[0]);
       if (p) await p;
       return;
     }
-    for (const text of v) {
+    // (a chunk is measured whole: one call, not one per text)
+    const sizes = measure?.(v);
+    for (let i = 0; i < v.length; i++) {
       if (idle?.pending) await idle.pending;
-      const p = add(text);
+      const p = add(v[i], sizes?.[i]);
       if (p) await p;
     }
   };
@@ -340,9 +342,12 @@ export function nextOrStop<T>(it: AsyncIterator<T>, stop: AbortSignal): Promise<
 }
 
 /** The texts `from` to `to` (exclusive) of a batch, as a batch of their own. */
-function splitBatch(b: Batch, from: number, to: number, size: (text: string) => number): Batch {
+function splitBatch(b: Batch, from: number, to: number, measure?: (texts: readonly string[]) => ArrayLike<number>): Batch {
   const texts = b.texts.slice(from, to);
-  return { texts, count: texts.length, chars: texts.reduce((n, t) => n + size(t), 0), first: b.first + from, seq: b.seq };
+  const sizes = measure?.(texts);
+  let chars = 0;
+  for (let i = 0; i < texts.length; i++) chars += sizes ? sizes[i] : countChars(texts[i]);
+  return { texts, count: texts.length, chars, first: b.first + from, seq: b.seq };
 }
 
 /** --dry-run: the request of every batch, in order, nothing sent. */

@@ -21,8 +21,8 @@ export interface RenderOptions extends Pick<SessionOptions, 'concurrency' | 'reu
   /** the permissions of a new --out file (its source's) */
   newMode?: number;
   whole?: boolean;
-  /** what is wrong with an answer (a glossary's term not translated as it says): said per item on stderr, exit 1 once all is written */
-  check?(text: string, result: TranslateResult): readonly string[];
+  /** what is wrong with answers (a glossary's term not translated as it says): the index and problems of each that has some; said per item on stderr, exit 1 once all is written */
+  check?(texts: readonly string[], results: readonly TranslateResult[]): readonly (readonly [number, readonly string[]])[];
 }
 
 /** Where the results go and how: streamed (a renderer), or kept for formats that need everything at once. */
@@ -81,13 +81,9 @@ class Output {
 
 /** Says on stderr what is wrong with each answer of an event (its item named); how many items had something. */
 function checkEvent(ctx: Ctx, input: Items, ev: ReuseEvent, check: NonNullable<RenderOptions['check']>): number {
-  let n = 0;
-  for (let i = 0; i < ev.results.length; i++) {
-    const problems = check(ev.texts[i], ev.results[i]);
-    for (const p of problems) ctx.warn(`${input.label.one(ev.first + i + 1)}: ${p}`);
-    if (problems.length) n++;
-  }
-  return n;
+  const found = check(ev.texts, ev.results);
+  for (const [i, problems] of found) for (const p of problems) ctx.warn(`${input.label.one(ev.first + i + 1)}: ${p}`);
+  return found.length;
 }
 
 /** The --debug line of each answered request. */

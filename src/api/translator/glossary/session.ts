@@ -172,12 +172,17 @@ export class GlossaryRun {
     return (w?.texts === texts && w.per[k]) || texts.map((t) => this.sent(t, k));
   }
 
-  /** The characters a text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
-  measure(text: string, to: readonly string[]): number {
+  /** The characters each text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
+  measure(texts: readonly string[], to: readonly string[]): number[] {
     // (each text of a stream is measured once, as it is batched: its terms are found and marked here and kept in order)
-    const m = this.mark(text);
-    this.recent.add(text, m);
-    return m === null ? countChars(text) : this.longest(text, m, to);
+    const sizes = new Array<number>(texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      const m = this.mark(text);
+      this.recent.add(text, m);
+      sizes[i] = m === null ? countChars(text) : this.longest(text, m, to);
+    }
+    return sizes;
   }
 
   /** the billed characters of the longest of a marked text's forms for the targets `to` */
@@ -216,10 +221,19 @@ export class GlossaryRun {
     return k < 0 ? [] : [...missingTerms(this.hits(text), k, translation)];
   }
 
-  /** What an answer lacks: `<lang>: the term "x" is not translated as "y"`, per target. */
-  problems(text: string, result: TranslateResult): readonly string[] {
-    const m = this.found(text, CHECK);
-    return m === null ? NO_PROBLEMS : this.lacks(m.hits, result);
+  /**
+   * What the answers of `texts` lack, each `<lang>: the term "x" is not translated as "y"`: the
+   * index and the problems of each answer that lacks something (none: an empty array).
+   */
+  problems(texts: readonly string[], results: readonly TranslateResult[]): [number, readonly string[]][] {
+    let out: [number, readonly string[]][] | undefined;
+    for (let i = 0; i < texts.length; i++) {
+      const m = this.found(texts[i], CHECK);
+      if (m === null) continue;
+      const lacks = this.lacks(m.hits, results[i]);
+      if (lacks.length) (out ??= []).push([i, lacks]);
+    }
+    return out ?? [];
   }
 
   private lacks(hits: readonly Hit[], result: TranslateResult): readonly string[] {
@@ -269,9 +283,9 @@ export class GlossaryClient {
 
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
     const per = this.marked(texts);
-    if (!per) return this.strip(await this.inner.translate(texts, signal, pace));
+    if (!per) return this.inner.translate(texts, signal, pace);
     const chars = per.map((m) => this.run.chars(m));
-    if (per.length === 1 && within(per[0], chars[0]).length === 1) return this.strip(await this.inner.translate(per[0], signal, pace && { pacer: pace.pacer, cost: chars[0] }));
+    if (per.length === 1 && within(per[0], chars[0]).length === 1) return this.strip(texts, per, await this.inner.translate(per[0], signal, pace && { pacer: pace.pacer, cost: chars[0] }));
     const outs: BatchOutcome[] = [];
     for (let j = 0; j < per.length; j++) {
       const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
@@ -279,12 +293,20 @@ export class GlossaryClient {
         outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: countAll(part) })), target: j } as BatchOutcome & { target: number });
       }
     }
-    return this.strip(joinOutcomes(outs as (BatchOutcome & { target: number })[], texts.length, per.length));
+    return this.strip(texts, per, joinOutcomes(outs as (BatchOutcome & { target: number })[], texts.length, per.length));
   }
 
-  private strip(out: BatchOutcome): BatchOutcome {
+  /** the answers with the markup taken out where the service left it: those of the texts sent marked (per[j]: as sent to target j) */
+  private strip(texts: readonly string[], per: readonly (readonly string[])[], out: BatchOutcome): BatchOutcome {
     const html = this.run.html;
-    for (const r of out.results) for (const t of r.translations ?? []) if (typeof t?.text === 'string') t.text = stripMarkup(t.text, html);
+    for (let j = 0; j < per.length; j++) {
+      const sent = per[j];
+      for (let i = 0; i < texts.length; i++) {
+        if (sent[i] === texts[i]) continue;
+        const t = out.results[i]?.translations?.[j];
+        if (typeof t?.text === 'string') t.text = stripMarkup(t.text, html);
+      }
+    }
     return out;
   }
 }
