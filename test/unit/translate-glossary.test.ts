@@ -113,10 +113,10 @@ describe('term matching', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return (seed >>> 8) % n;
     };
-    const word = () => ['par', 'part', 'parts', 'pa', 'p1', 'part1', 'art'][rand(7)];
+    const word = () => ['par', 'part', 'parts', 'pa', 'p1', 'part1', 'art', 'part-1', 'par-t', 'p_a'][rand(10)];
     const phrase = (words: number) => Array.from({ length: words }, word).join(' ');
     const word_ = /[A-Za-z0-9_]/;
-    // the rules for these texts (ASCII letters, digits, spaces): a term starts and ends at a word's edge; of overlapping ones the longest, then the first
+    // the rules for these texts (ASCII letters, digits, `_`, `-` and spaces): a term starts and ends at a word's edge; of overlapping ones the longest, then the first
     const brute = (terms: readonly string[], text: string): string[] => {
       const all: { start: number; end: number }[] = [];
       for (let i = 0; i < text.length; i++) {
@@ -127,7 +127,7 @@ describe('term matching', () => {
       for (const h of [...all].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) if (!taken.some((x) => h.start < x.end && x.start < h.end)) taken.push(h);
       return taken.sort((a, b) => a.start - b.start).map((h) => text.slice(h.start, h.end));
     };
-    for (let round = 0; round < 200; round++) {
+    for (let round = 0; round < 400; round++) {
       const terms = [...new Set(Array.from({ length: 1 + rand(12) }, () => phrase(1 + rand(3))))];
       const t = table(Object.fromEntries(terms.map((x) => [x, { de: 'X' }])));
       const text = phrase(3 + rand(8));

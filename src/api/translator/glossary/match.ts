@@ -119,6 +119,21 @@ function common(t: string, text: string, i: number, to: number, k: number): numb
   return k;
 }
 
+/** whether a UTF-16 unit is an ASCII letter, digit or `_` */
+const asciiWord = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
+/** the range [lo, hi) of the sorted terms that begin with a run of ASCII word units */
+interface WordRange {
+  lo: number;
+  hi: number;
+}
+
+/** the end of the run of ASCII letters, digits and `_` of s from `i` (at most `to`) */
+function wordEnd(s: string, i: number, to: number): number {
+  while (i < to && asciiWord(s.charCodeAt(i))) i++;
+  return i;
+}
+
 /** whether a word boundary is at `i`: ASCII either side at once, others as boundaryAt says */
 function boundaryFast(s: string, i: number): boolean {
   if (i > 0 && i < s.length) {
@@ -146,6 +161,13 @@ export class TermMatcher {
   /** per first UTF-16 unit: the range [lo, hi) of the terms that start with it */
   private readonly lo = new Int32Array(65536);
   private readonly hi = new Int32Array(65536);
+  /**
+   * per run of ASCII letters, digits and `_` that begins a term (up to its first other unit): the
+   * range [lo, hi) of the terms that begin with it. A term that begins with such a unit matches only
+   * where the text's run is the same (each side of it needs a word boundary), so a text's run finds
+   * its few terms by one lookup instead of a search among all that share its first unit.
+   */
+  private readonly words = new Map<string, WordRange>();
   /** the terms that begin the text at a position (as long as the longest chain of terms that begin one another) */
   private readonly chain: Int32Array;
   /** the occurrences found in the text being read (kept: most texts have none; a text's own are a copy) */
@@ -187,6 +209,18 @@ export class TermMatcher {
     }
     this.chain = new Int32Array(depth);
     this.starts = this.startsExpression();
+    for (let k = 0; k < texts.length; k++) {
+      const t = texts[k];
+      if (!asciiWord(t.charCodeAt(0))) continue;
+      const run = t.slice(0, wordEnd(t, 0, t.length));
+      if (this.words.has(run)) continue;
+      // (sorted: the terms that begin with the run follow one another, from the first)
+      let lo = k;
+      while (lo > 0 && texts[lo - 1].startsWith(run)) lo--;
+      let hi = k + 1;
+      while (hi < texts.length && texts[hi].startsWith(run)) hi++;
+      this.words.set(run, { lo, hi });
+    }
   }
 
   private startsExpression(): RegExp {
@@ -264,13 +298,23 @@ export class TermMatcher {
   /** the terms of the range [lo, hi) (those that start with text[i]) that text[i, to) begins with */
   private termsAt(text: string, i: number, from: number, to: number, lo: number, hi: number, hits: Hit[]): void {
     const terms = this.terms;
+    // (a run of ASCII word units: only the terms that begin with the whole run)
+    let held = 1;
+    if (asciiWord(text.charCodeAt(i))) {
+      const end = wordEnd(text, i + 1, to);
+      const range = this.words.get(text.slice(i, end));
+      if (range === undefined) return;
+      lo = range.lo;
+      hi = range.hi;
+      held = end - i;
+    }
     // the last term not after text[i, to), and how much of it the text holds; each term between
     // two others holds at least as much of the text as the lesser of theirs (sorted order), so a
-    // comparison begins there (every term of the range holds its first unit)
+    // comparison begins there (every term of the range holds the first `held` units)
     let at = -1;
     let same = 0;
-    let below = 1;
-    let above = 1;
+    let below = held;
+    let above = held;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const t = terms[mid].text;
