@@ -136,7 +136,7 @@ async function sweep(lane: Lane, args: string[], mode: Mode): Promise<Outcome> {
   prepare(lane);
   if (mode === '500') lane.emu.setFaults('500:1');
   if (mode === 'timeout') lane.emu.setFaults('latency:1500');
-  const extra = mode === 'timeout' ? ['--timeout', '0.3', '--retries', '0'] : mode === 'env' || mode === 'profile' ? [] : ['--retries', '0'];
+  const extra = mode === 'timeout' ? ['--timeout', '0.1', '--retries', '0'] : mode === 'env' || mode === 'profile' ? [] : ['--retries', '0'];
   const r = await lane.run([...extra, ...args], { env: envFor(lane, mode), timeoutMs: 20_000 });
   return { args, mode, r };
 }
@@ -180,9 +180,9 @@ describe('no secret leaks', () => {
 
   it('failing requests: 401, 500, connection refused and a timeout, with --debug and --verbose', async () => {
     const jobs: { args: string[]; mode: Mode }[] = [];
-    for (const c of COMMANDS) {
-      if (c()[0] === 'profile' || c()[0] === 'completion') continue;
-      for (const mode of ['wrong', '500', 'refused', 'timeout'] as const) jobs.push({ args: ['--debug', '--verbose', ...c()], mode });
+    // mode by mode: the two lanes wait out their timeouts side by side
+    for (const mode of ['wrong', '500', 'refused', 'timeout'] as const) {
+      for (const c of COMMANDS) if (c()[0] !== 'profile' && c()[0] !== 'completion') jobs.push({ args: ['--debug', '--verbose', ...c()], mode });
     }
     const results = await runAll(jobs);
     expectClean(results);
