@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { FakeClock } from '../helpers/fake-clock.js';
 
 const e2e = useEmulator();
 const ORDER = '0000100e-0000-4000-8000-0000000e0001';
@@ -89,7 +90,8 @@ describe('5,000 records across pages with 10% faults', () => {
     orders.length = 0;
     for (let i = 0; i < 5000; i++) orders.push({ ...template, id: randomUUID(), number: `S-${String(i).padStart(5, '0')}` });
     e2e.emu.setFaults('429:0.03,503:0.02,500:0.02,reset:0.015,reset-after:0.01,slow:0.005,slow-ms:100,retry-after:1,seed:12');
-    const r = await e2e.run(['--retries', '6', 'erp', 'sales-orders', 'list', '--page-size', '100', '--select', 'id,number', '-q', '[].number', '-o', 'json'], { timeoutMs: 60_000 });
+    // the waits between attempts (Retry-After: 1, back-off) on a fake clock
+    const r = await e2e.run(['--retries', '6', 'erp', 'sales-orders', 'list', '--page-size', '100', '--select', 'id,number', '-q', '[].number', '-o', 'json'], { timeoutMs: 60_000, clock: new FakeClock() });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const numbers = JSON.parse(r.stdout) as string[];
