@@ -35,6 +35,12 @@ export function addSecret(value: string | undefined | null): void {
   pattern = undefined;
 }
 
+/** Empties the registry: a test worker runs one test file after another in one process, each from none. */
+export function forgetSecrets(): void {
+  secrets.clear();
+  pattern = undefined;
+}
+
 /**
  * `user:password@` in a URL (an endpoint may carry one): hidden wherever the URL is shown. Up to
  * the last @ before the path: URL parsers accept an unencoded @ in the password (`bob:p@ss@host`)

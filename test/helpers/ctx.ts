@@ -6,7 +6,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach } from 'vitest';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Ctx, type GlobalOptions, type Streams } from '../../src/core/context.js';
 import type { Prompter } from '../../src/core/prompt.js';
@@ -61,11 +60,9 @@ export function confirmingPrompter(answer: boolean): { prompter: Prompter; asked
   return { prompter, asked };
 }
 
-const made: HttpMock[] = [];
-// every stub registered in a test must have been used by its end
-afterEach(() => {
-  for (const m of made.splice(0)) m.verify();
-});
+// every stub registered in a test must have been used by its end (test/setup.ts checks after each
+// test: a hook registered here would be registered once per worker, by the first file that loads this module)
+const made: HttpMock[] = ((globalThis as { __vxHttpMocks?: HttpMock[] }).__vxHttpMocks ??= []);
 
 export function testCtx(o: TestCtxOptions = {}): TestCtx {
   const stdout = tty(100);
