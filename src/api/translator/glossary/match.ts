@@ -87,22 +87,40 @@ function boundaryAt(s: string, i: number): boolean {
   return true;
 }
 
-interface Indexed {
-  entry: TermEntry;
-  /** its dictionary element per target (made once: a hit is the term itself, matching is exact) */
-  marks: (string | undefined)[];
-  /** whether its first and last characters need a word boundary beside them */
-  startBound: boolean;
-  endBound: boolean;
+// (the matcher's records are classes: each has a map of its own. An object literal shares its
+// map with every literal whose first fields have the same names (`{text, ...}` with the service's
+// translations), and a field another one changes makes V8 compile again the code that reads it.)
+
+class Indexed {
+  constructor(
+    readonly entry: TermEntry,
+    /** its dictionary element per target (made once: a hit is the term itself, matching is exact) */
+    readonly marks: (string | undefined)[],
+    /** whether its first and last characters need a word boundary beside them */
+    readonly startBound: boolean,
+    readonly endBound: boolean,
+  ) {}
 }
 
 /** a source term (each once, in UTF-16 unit order) and what of the table it stands for */
-interface Term {
-  text: string;
-  /** its entries (one, unless the table gives the term twice) */
-  items: Indexed[];
-  /** the longest other term that begins this one (its index), -1 when none: the terms that begin a text are such a chain */
-  parent: number;
+class Term {
+  constructor(
+    readonly text: string,
+    /** its entries (one, unless the table gives the term twice) */
+    readonly items: Indexed[],
+    /** the longest other term that begins this one (its index), -1 when none: the terms that begin a text are such a chain */
+    readonly parent: number,
+  ) {}
+}
+
+/** an occurrence found (see Hit) */
+class Occurrence implements Hit {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly entry: TermEntry,
+    readonly marks: readonly (string | undefined)[],
+  ) {}
 }
 
 /** what a UTF-16 unit may start (bits of TermMatcher.kinds): a term that needs a word boundary before it, one that needs none */
@@ -186,7 +204,7 @@ export class TermMatcher {
       if (!t) continue;
       const last = charBefore(t, t.length);
       const marks = entry.to.map((tr) => (tr === undefined ? undefined : dictionaryEntry(t, tr)));
-      const item = { entry, marks, startBound: isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), endBound: isWord(last) && !noSpace(last) };
+      const item = new Indexed(entry, marks, isWord(charAt(t, 0)) && !noSpace(charAt(t, 0)), isWord(last) && !noSpace(last));
       const items = byText.get(t);
       if (items) items.push(item);
       else byText.set(t, [item]);
@@ -199,7 +217,7 @@ export class TermMatcher {
       // (a term that does not begin this one begins none after it: they sort between)
       while (chain.length && !t.startsWith(texts[chain[chain.length - 1]])) chain.pop();
       const items = byText.get(t)!;
-      this.terms.push({ text: t, items, parent: chain.length ? chain[chain.length - 1] : -1 });
+      this.terms.push(new Term(t, items, chain.length ? chain[chain.length - 1] : -1));
       chain.push(k);
       depth = Math.max(depth, chain.length);
       const c = t.charCodeAt(0);
@@ -340,7 +358,7 @@ export class TermMatcher {
         const item = t.items[x];
         if (item.startBound && i !== from && !boundaryFast(text, i)) continue;
         if (item.endBound && j !== to && !boundaryFast(text, j)) continue;
-        hits.push({ start: i, end: j, entry: item.entry, marks: item.marks });
+        hits.push(new Occurrence(i, j, item.entry, item.marks));
       }
     }
   }

@@ -31,27 +31,30 @@ const CHECK = 1;
 class Marked {
   constructor(
     readonly hits: readonly Hit[],
-    readonly sent: readonly string[],
-    readonly chars: readonly number[],
+    /** as sent to the target */
+    readonly sent: string,
+    /** and its billed characters */
+    readonly chars: number,
+    /** the same for the next target of the run, if any */
+    readonly next: Marked | undefined,
   ) {}
+
+  /** the form for target `k` */
+  at(k: number): Marked {
+    return k === 0 ? this : this.next!.at(k - 1);
+  }
 }
 
-/** `text` (which holds `hits`) as sent to each of `targets` targets, and the billed characters of each */
-function marked(text: string, hits: readonly Hit[], targets: number): Marked {
-  const sent = new Array<string>(targets);
-  const chars = new Array<number>(targets);
-  for (let k = 0; k < targets; k++) {
-    const m = markText(text, hits, k);
-    const n = m === undefined ? -1 : countChars(m);
-    if (m !== undefined && n <= LIMITS.maxItemChars) {
-      sent[k] = m;
-      chars[k] = n;
-    } else {
-      sent[k] = text;
-      chars[k] = countChars(text);
-    }
-  }
-  return new Marked(hits, sent, chars);
+/**
+ * `text` (which holds `hits`) as sent to each of the run's targets from `k` on (`targets` in all),
+ * as a chain, the first target's first (no array per text: a text's forms are made while it is
+ * batched and kept until its answer is checked)
+ */
+function marked(text: string, hits: readonly Hit[], targets: number, k = 0): Marked {
+  const next = k + 1 < targets ? marked(text, hits, targets, k + 1) : undefined;
+  const m = markText(text, hits, k);
+  const n = m === undefined ? -1 : countChars(m);
+  return m !== undefined && n <= LIMITS.maxItemChars ? new Marked(hits, m, n, next) : new Marked(hits, text, countChars(text), next);
 }
 
 export class GlossaryRun {
@@ -113,7 +116,7 @@ export class GlossaryRun {
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
   sent(text: string, k: number): string {
-    return this.found(text)?.sent[k] ?? text;
+    return this.found(text)?.at(k).sent ?? text;
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
@@ -136,8 +139,8 @@ export class GlossaryRun {
           sent[i] = texts[i];
           nk += countChars(texts[i]);
         } else {
-          sent[i] = m.sent[k];
-          nk += m.chars[k];
+          sent[i] = m.at(k).sent;
+          nk += m.at(k).chars;
         }
       }
       per[k] = sent;
@@ -188,7 +191,7 @@ export class GlossaryRun {
   /** the billed characters of the longest of a marked text's forms for the targets `to` */
   private longest(text: string, m: Marked, to: readonly string[]): number {
     let n = 0;
-    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : m.chars[k]);
+    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : m.at(k).chars);
     return n;
   }
 
