@@ -227,8 +227,10 @@ export function decodeAttribute(value: string): string {
 
 /** Text for HTML: `&`, `<`, `>` and `"` written as entities. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return HTML_SPECIAL.test(text) ? text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : text;
 }
+
+const HTML_SPECIAL = /[&<>"]/;
 
 /**
  * The dictionary element that makes the service translate `term` as `translation` (the

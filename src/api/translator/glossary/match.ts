@@ -177,8 +177,7 @@ export class TermMatcher {
   /** per UTF-16 unit: STARTS_BOUND, STARTS_FREE */
   private readonly kinds = new Uint8Array(65536);
   /** per first UTF-16 unit: the range [lo, hi) of the terms that start with it */
-  private readonly lo = new Int32Array(65536);
-  private readonly hi = new Int32Array(65536);
+  private readonly firsts = new Map<number, WordRange>();
   /**
    * per run of ASCII letters, digits and `_` that begins a term (up to its first other unit): the
    * range [lo, hi) of the terms that begin with it. A term that begins with such a unit matches only
@@ -221,8 +220,9 @@ export class TermMatcher {
       chain.push(k);
       depth = Math.max(depth, chain.length);
       const c = t.charCodeAt(0);
-      if (!(this.kinds[c] & (STARTS_BOUND | STARTS_FREE))) this.lo[c] = k;
-      this.hi[c] = k + 1;
+      const first = this.firsts.get(c);
+      if (first) first.hi = k + 1;
+      else this.firsts.set(c, { lo: k, hi: k + 1 });
       for (const x of items) this.kinds[c] |= x.startBound ? STARTS_BOUND : STARTS_FREE;
     }
     this.chain = new Int32Array(depth);
@@ -244,7 +244,7 @@ export class TermMatcher {
   private startsExpression(): RegExp {
     const bound: number[] = [];
     const any: number[] = [];
-    for (let c = 0; c < 65536; c++) if (this.kinds[c]) (this.kinds[c] === STARTS_BOUND && c < 128 ? bound : any).push(c);
+    for (const c of [...this.firsts.keys()].sort((a, b) => a - b)) (this.kinds[c] === STARTS_BOUND && c < 128 ? bound : any).push(c);
     const parts = [MAY_PROTECT, ...(bound.length ? [`(?<![0-9A-Za-z_])${unitClass(bound)}`] : []), ...(any.length ? [unitClass(any)] : [])];
     return new RegExp(parts.join('|'), 'g');
   }
@@ -278,7 +278,7 @@ export class TermMatcher {
         if (hits.length) hits.length = 0;
         return false;
       }
-      if (this.startsAt(text, i, 0, c)) this.termsAt(text, i, 0, to, this.lo[c], this.hi[c], hits);
+      if (this.startsAt(text, i, 0, c)) this.termsAt(text, i, 0, to, hits);
     }
     return true;
   }
@@ -309,23 +309,25 @@ export class TermMatcher {
   private scan(text: string, from: number, to: number, hits: Hit[]): void {
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
-      if (this.startsAt(text, i, from, c)) this.termsAt(text, i, from, to, this.lo[c], this.hi[c], hits);
+      if (this.startsAt(text, i, from, c)) this.termsAt(text, i, from, to, hits);
     }
   }
 
-  /** the terms of the range [lo, hi) (those that start with text[i]) that text[i, to) begins with */
-  private termsAt(text: string, i: number, from: number, to: number, lo: number, hi: number, hits: Hit[]): void {
+  /** the terms that text[i, to) begins with (among those that start with text[i]) */
+  private termsAt(text: string, i: number, from: number, to: number, hits: Hit[]): void {
     const terms = this.terms;
-    // (a run of ASCII word units: only the terms that begin with the whole run)
+    // the terms that begin with text[i] (a run of ASCII word units: those that begin with the whole run)
+    const c = text.charCodeAt(i);
+    let range: WordRange | undefined;
     let held = 1;
-    if (asciiWord(text.charCodeAt(i))) {
+    if (asciiWord(c)) {
       const end = wordEnd(text, i + 1, to);
-      const range = this.words.get(text.slice(i, end));
-      if (range === undefined) return;
-      lo = range.lo;
-      hi = range.hi;
+      range = this.words.get(text.slice(i, end));
       held = end - i;
-    }
+    } else range = this.firsts.get(c);
+    if (range === undefined) return;
+    let lo = range.lo;
+    let hi = range.hi;
     // the last term not after text[i, to), and how much of it the text holds; each term between
     // two others holds at least as much of the text as the lesser of theirs (sorted order), so a
     // comparison begins there (every term of the range holds the first `held` units)
