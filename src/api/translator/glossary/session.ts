@@ -125,7 +125,8 @@ export class GlossaryRun {
     let n = 0;
     let marks: (Marked | null)[] | undefined;
     const per: (string[] | undefined)[] = [];
-    for (const k of ks) {
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
       if (k < 0) {
         n += countAll(texts);
         continue;
@@ -191,7 +192,8 @@ export class GlossaryRun {
   /** the billed characters of the longest of a marked text's forms for the targets `to` */
   private longest(text: string, m: Marked, to: readonly string[]): number {
     let n = 0;
-    for (const k of this.indexes(to)) n = Math.max(n, k < 0 ? countChars(text) : m.at(k).chars);
+    const ks = this.indexes(to);
+    for (let j = 0; j < ks.length; j++) n = Math.max(n, ks[j] < 0 ? countChars(text) : m.at(ks[j]).chars);
     return n;
   }
 
@@ -244,7 +246,9 @@ export class GlossaryRun {
     const ts = result.translations ?? [];
     for (let k = 0; k < ts.length; k++) {
       const t = ts[k];
-      if (typeof t?.text === 'string') for (const p of missingTerms(hits, k, t.text)) (out ??= []).push(`${this.to[k]}: ${p}`);
+      if (typeof t?.text !== 'string') continue;
+      const missing = missingTerms(hits, k, t.text);
+      for (let x = 0; x < missing.length; x++) (out ??= []).push(`${this.to[k]}: ${missing[x]}`);
     }
     return out ?? NO_PROBLEMS;
   }
@@ -316,7 +320,7 @@ export class GlossaryClient {
 
 function countAll(texts: readonly string[]): number {
   let n = 0;
-  for (const t of texts) n += countChars(t);
+  for (let i = 0; i < texts.length; i++) n += countChars(texts[i]);
   return n;
 }
 
