@@ -28,6 +28,8 @@ export class Recent<T> {
 
   /** The position of `text` near `from` (forward first, then back), or -1 when it is not kept there. */
   locate(text: string, from: number): number {
+    // (most often the very text there)
+    if (from < this.added && from >= this.added - this.mask && this.texts[from & this.mask] === text) return from;
     const lo = Math.max(0, this.added - this.mask - 1);
     const at = Math.min(Math.max(from, lo), this.added);
     for (let p = at, end = Math.min(this.added, at + SPAN); p < end; p++) if (this.texts[p & this.mask] === text) return p;
