@@ -116,6 +116,21 @@ describe('vx translate --glossary', () => {
 });
 
 describe('the missing-term check', () => {
+  it('batches are cut by the texts as sent, markup included: no request carries more than 50,000 characters, and none is split after its batch was made', async () => {
+    // 1,000 lines of 35 characters: 35,000 as they are (one request), ~94,000 with their markup
+    const file = join(dir, 'many.txt');
+    writeFileSync(file, Array.from({ length: 1000 }, (_, i) => `Line ${String(i).padStart(4, '0')}: your account statement\n`).join(''));
+    const r = await e2e.run(['--debug', 'translate', '--to', 'de', '--from', 'en', '--glossary', glossary, '--file', file, '-o', 'none']);
+    expect(r.code).toBe(0);
+    const sent = calls().map((c) => c.texts.reduce((n, t) => n + t.length, 0));
+    expect(sent.length).toBe(2);
+    for (const n of sent) expect(n).toBeLessThanOrEqual(50_000);
+    expect(sent.reduce((a, b) => a + b)).toBe(1000 * 'Line 0000: your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>'.length);
+    // one request a batch: the batcher cut them (its debug line per batch names the items of each)
+    const batches = r.stderr.split('\n').filter((l) => /batch \d+: /.test(l));
+    expect(batches.map((l) => /\((\d+) items, ([\d,]+) characters/.exec(l)!.slice(1).join(' '))).toEqual(sent.map((n, i) => `${calls()[i].texts.length} ${n.toLocaleString('en-US')}`));
+  });
+
   it('a service answer that drops the term: the item named on stderr, every translation written, exit 1', async () => {
     // a service that ignores the dictionary: the term comes back translated its own way
     const answer = (req: { text: string }) => {

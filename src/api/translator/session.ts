@@ -34,7 +34,7 @@ export interface SessionOptions {
   flushMs?: number;
   /** billed characters of `texts` sent to `to` when the client adds to them (a glossary's markup) */
   weigh?(texts: readonly string[], to: readonly string[]): number;
-  /** the characters each text takes in a request to one of `to` when the client adds to it (batches are cut by them), in order */
+  /** the characters each text takes in a request to one of `to` when the client adds to it (batches are cut by them), in order; -1: its own */
   measure?(texts: readonly string[], to: readonly string[]): ArrayLike<number>;
   /** called with each answered request (the --debug line): `to` the targets it was sent to */
   onBatch?(batch: Batch, outcome: BatchOutcome, items: string, to: readonly string[]): void;

@@ -82,7 +82,7 @@ export interface StreamOptions {
   keepTexts?: boolean;
   /** an interruption: requests are cancelled, the iterator throws an InterruptedError */
   signal?: AbortSignal;
-  /** the characters each text takes in a request when it is sent longer than it is (a glossary's markup; default: its own), in order */
+  /** the characters each text takes in a request when it is sent longer than it is (a glossary's markup), in order; -1: its own (the default) */
   measure?(texts: readonly string[]): ArrayLike<number>;
   /**
    * How many of a batch's texts, from the first, its request may carry (a budget): a batch cut
@@ -269,7 +269,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
   const add = (text: string, measured?: number): void | Promise<void> => {
     n++;
     const chars = countChars(text);
-    const size = measured ?? chars;
+    const size = measured === undefined || measured < 0 ? chars : measured;
     const fits = batcher.fits(size);
     if (!fits || chars > LIMITS.maxItemChars) {
       const problem = itemProblem(chars);
@@ -346,7 +346,7 @@ function splitBatch(b: Batch, from: number, to: number, measure?: (texts: readon
   const texts = b.texts.slice(from, to);
   const sizes = measure?.(texts);
   let chars = 0;
-  for (let i = 0; i < texts.length; i++) chars += sizes ? sizes[i] : countChars(texts[i]);
+  for (let i = 0; i < texts.length; i++) chars += sizes && sizes[i] >= 0 ? sizes[i] : countChars(texts[i]);
   return { texts, count: texts.length, chars, first: b.first + from, seq: b.seq };
 }
 

@@ -176,7 +176,7 @@ export class GlossaryRun {
     return (w?.texts === texts && w.per[k]) || texts.map((t) => this.sent(t, k));
   }
 
-  /** The characters each text takes in a request to one of `to` (the longest with its markup): batches are cut by them. */
+  /** The characters each text takes in a request to one of `to` (the longest with its markup; -1 for a text without terms: its own): batches are cut by them. */
   measure(texts: readonly string[], to: readonly string[]): number[] {
     // (each text of a stream is measured once, as it is batched: its terms are found and marked here and kept in order)
     const sizes = new Array<number>(texts.length);
@@ -184,7 +184,8 @@ export class GlossaryRun {
       const text = texts[i];
       const m = this.mark(text);
       this.recent.add(text, m);
-      sizes[i] = m === null ? countChars(text) : this.longest(text, m, to);
+      // (-1: as many as its own, which the batcher counts)
+      sizes[i] = m === null ? -1 : this.longest(text, m, to);
     }
     return sizes;
   }
