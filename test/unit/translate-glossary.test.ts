@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readGlossary } from '../../src/api/translator/glossary/read.js';
 import { termTable, type TermTable } from '../../src/api/translator/glossary/terms.js';
-import { forbiddenTerms, markText, missingTerms, stripMarkup, TermMatcher } from '../../src/api/translator/glossary/match.js';
+import { forbiddenTerms, markedChars, markText, missingTerms, stripMarkup, TermMatcher } from '../../src/api/translator/glossary/match.js';
+import { countChars } from '../../src/model/translator.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const dir = tempDir('vx-glossary-');
@@ -167,6 +168,13 @@ describe('term matching', () => {
     expect(markText(text, hits, 0)).toBe('Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary> is ready');
     expect(markText(text, hits, 1)).toBe('Your <mstrans:dictionary translation="relevé &amp; compte">account statement</mstrans:dictionary> is ready');
     expect(markText(text, hits, 2)).toBeUndefined();
+    // the billed characters of a marked text, counted without making it (code points: an emoji is one)
+    const astral = table({ '🚀 launch': { de: 'Start 🚀' } });
+    const rocket = 'Ready 🚀 launch, 🚀 launch 😀';
+    const rocketHits = new TermMatcher(astral).find(rocket, false);
+    expect(rocketHits.length).toBe(2);
+    expect(markedChars(rocket, rocketHits, 0)).toBe(countChars(markText(rocket, rocketHits, 0)!));
+    expect(markedChars(text, hits, 1)).toBe(countChars(markText(text, hits, 1)!));
     expect(stripMarkup('a <mstrans:dictionary translation="relevé &amp; compte">x</mstrans:dictionary> b', false)).toBe('a relevé & compte b');
     expect(stripMarkup('a <mstrans:dictionary translation="relevé &amp; compte">x</mstrans:dictionary> b', true)).toBe('a relevé &amp; compte b');
     expect(missingTerms(hits, 0, 'Ihr Kontoauszug ist fertig')).toEqual([]);

@@ -10,7 +10,7 @@
 // element), code (`code`, `pre`, `kbd`, `samp`, `var`, script and style elements, backquoted
 // spans), URLs and e-mail addresses, placeholders ({0}, {{x}}, %s, %1$d, ${x}, $t(x)), or an
 // element marked notranslate (vx translate file's protected spans).
-import { decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
+import { countChars, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
@@ -24,6 +24,8 @@ export interface Hit {
   end: number;
   entry: TermEntry;
   marks: readonly (string | undefined)[];
+  /** the billed characters its element adds to the text per target (0 where it has none) */
+  extras: readonly number[];
 }
 
 const PLACEHOLDER = String.raw`\{\{[^{}]*\}\}|\{[^{}\s]*\}|%(?:\d+\$)?[-+ 0#]*\d*(?:\.\d+)?[sdifuxXoeEgGcp@]|%\d+|\$\{[^}]*\}|\$t\([^)]*\)`;
@@ -99,6 +101,8 @@ class Indexed {
     /** whether its first and last characters need a word boundary beside them */
     readonly startBound: boolean,
     readonly endBound: boolean,
+    /** the billed characters each element adds to the term */
+    readonly extras = marks.map((el) => (el === undefined ? 0 : countChars(el) - countChars(entry.term))),
   ) {}
 }
 
@@ -120,6 +124,7 @@ class Occurrence implements Hit {
     readonly end: number,
     readonly entry: TermEntry,
     readonly marks: readonly (string | undefined)[],
+    readonly extras: readonly number[],
   ) {}
 }
 
@@ -360,7 +365,7 @@ export class TermMatcher {
         const item = t.items[x];
         if (item.startBound && i !== from && !boundaryFast(text, i)) continue;
         if (item.endBound && j !== to && !boundaryFast(text, j)) continue;
-        hits.push(new Occurrence(i, j, item.entry, item.marks));
+        hits.push(new Occurrence(i, j, item.entry, item.marks, item.extras));
       }
     }
   }
@@ -393,6 +398,13 @@ export function markText(text: string, hits: readonly Hit[], k: number): string 
     last = h.end;
   }
   return last === 0 ? undefined : out + text.slice(last);
+}
+
+/** The billed characters of markText(text, hits, k) without making it (the sum of its parts': each element adds its extra to the text's). */
+export function markedChars(text: string, hits: readonly Hit[], k: number): number {
+  let n = countChars(text);
+  for (let x = 0; x < hits.length; x++) n += hits[x].extras[k];
+  return n;
 }
 
 /** What of the glossary applied to a text for target `k` (part of its memory key): its terms and their translations; undefined when none. */

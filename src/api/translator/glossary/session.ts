@@ -7,7 +7,7 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { appliedTerms, markedChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
@@ -53,7 +53,7 @@ class Marked {
 function marked(text: string, hits: readonly Hit[], targets: number, k = 0): Marked {
   const next = k + 1 < targets ? marked(text, hits, targets, k + 1) : undefined;
   const m = markText(text, hits, k);
-  const n = m === undefined ? -1 : countChars(m);
+  const n = m === undefined ? -1 : markedChars(text, hits, k);
   return m !== undefined && n <= LIMITS.maxItemChars ? new Marked(hits, m, n, next) : new Marked(hits, text, countChars(text), next);
 }
 
