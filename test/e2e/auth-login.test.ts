@@ -4,15 +4,11 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMULATOR_CLIENT_SECRET } from '../../src/emulator/auth.js';
 import { deliverFragment, DEVICE_URL, drive, followAuthorize, SIGN_IN_URL, useAuthEmulator, waitForStderr } from '../helpers/auth.js';
 
 const t = useAuthEmulator();
-// a device code is polled every 50 ms, not every second: when it is polled is not what these tests check
-beforeEach(() => {
-  t.emu.state.auth.deviceInterval = 0.05;
-});
 const signIn = (p: Record<string, string>, service: string) => JSON.parse(p[`${service}.signIn`]);
 const tokenCalls = () => t.emu.log.filter((l) => l.family === 'auth').map((l) => `${l.method} ${l.path.replace(/\?.*/, '')}`);
 
@@ -225,6 +221,9 @@ describe('browser sign-in (implicit flow with a loopback listener)', () => {
 
 describe('device code sign-in', () => {
   it('shows the code and address, polls until the person approves, stores token and refresh token', async () => {
+    // polled every 50 ms, not every second (only where the sign-in succeeds: a run stopped while it
+    // polls may leave a poll on its way, which the next test's request log would see)
+    t.emu.state.auth.deviceInterval = 0.05;
     const { result } = await drive(t, ['auth', 'login', '--service', 'erp', '--device-code'], async (child) => {
       const [, url] = await waitForStderr(child, DEVICE_URL);
       const page = await fetch(url);
@@ -417,6 +416,7 @@ describe('sign-in requests go through the one HTTP door', () => {
   });
 
   it('--debug traces the exchange without the secret or the tokens; a refused connection is exit 8', async () => {
+    t.emu.state.auth.deviceInterval = 0.05;
     const { result: r } = await drive(t, ['auth', 'login', '--service', 'mgmt', '--device-code', '--debug'], async (child) => {
       const [, url] = await waitForStderr(child, DEVICE_URL);
       await fetch(url);
