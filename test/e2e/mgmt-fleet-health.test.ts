@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { driveClock, FakeClock } from '../helpers/fake-clock.js';
+import { driveClock, RecordingClock } from '../helpers/fake-clock.js';
 import { runInProc, type InProcResult } from '../helpers/inproc.js';
 import { baseEnv, BIN } from '../helpers/vx.js';
 
@@ -173,15 +173,8 @@ function longWatch(args: string[], steps: { when: RegExp; then: (child: import('
  * `watch` in-process on a fake clock that records each wait (with the number of GETs the emulator
  * had answered when it began), stopped as a Ctrl-C would once its output matches `stopAt`.
  */
-async function watchUntil(args: string[], stopAt: RegExp): Promise<{ r: InProcResult; waits: { ms: number; gets: number }[] }> {
-  const waits: { ms: number; gets: number }[] = [];
-  const gets = () => mgmtLog().filter((e) => e.method === 'GET').length;
-  const clock = new (class extends FakeClock {
-    override sleep(ms: number, signal?: AbortSignal) {
-      waits.push({ ms, gets: gets() });
-      return super.sleep(ms, signal);
-    }
-  })();
+async function watchUntil(args: string[], stopAt: RegExp): Promise<{ r: InProcResult; waits: { ms: number; at: number }[] }> {
+  const clock = new RecordingClock(() => mgmtLog().filter((e) => e.method === 'GET').length);
   const stop = new AbortController();
   let out = () => '';
   const running = runInProc(['mgmt', 'health', 'watch', ...args], { env: e2e.env, network: true, clock, signal: stop.signal, setup: (t) => (out = () => t.stdout.text) });
@@ -192,7 +185,7 @@ async function watchUntil(args: string[], stopAt: RegExp): Promise<{ r: InProcRe
       return false;
     },
   });
-  return { r, waits };
+  return { r, waits: clock.waits };
 }
 
 describe('vx mgmt health watch, polling', () => {
@@ -228,8 +221,8 @@ describe('vx mgmt health watch, polling', () => {
     ]);
     // 2 s after the first refused GET, 4 s after the second
     expect(waits.slice(0, 2)).toEqual([
-      { ms: 2000, gets: 1 },
-      { ms: 4000, gets: 2 },
+      { ms: 2000, at: 1 },
+      { ms: 4000, at: 2 },
     ]);
     expect(ndjson(r.stdout)).toHaveLength(SEEDED.length);
   });
@@ -240,7 +233,7 @@ describe('vx mgmt health watch, polling', () => {
     expect(r.code).toBe(130);
     expect(r.stderr.split('\n')[0]).toMatch(/^warning: HTTP 429 Too Many Requests .*; trying again in 5 s \(the service's Retry-After\)$/);
     // the wait after the refused GET is the service's 5 s (the back-off alone is 2 s), and the next GET follows it
-    expect(waits[0]).toEqual({ ms: 5000, gets: 1 });
+    expect(waits[0]).toEqual({ ms: 5000, at: 1 });
     expect(mgmtLog().filter((e) => e.method === 'GET').map((e) => e.status).slice(0, 2)).toEqual([429, 200]);
     expect(ndjson(r.stdout)).toHaveLength(SEEDED.length);
   });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TranslateCall } from '../../src/emulator/translator/index.js';
 import { translatePlain } from '../../src/emulator/translator/text.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { RecordingClock } from '../helpers/fake-clock.js';
 import { runVxInProc } from '../helpers/inproc.js';
 import { baseEnv, BIN, removeDir, tempDir } from '../helpers/vx.js';
 
@@ -79,14 +80,19 @@ describe('translate streams', () => {
 describe('translate retries honour Retry-After', () => {
   it('a 429 and a 503 with Retry-After: 1 are each waited out (backoff alone is 5 ms here) before the batch goes again', async () => {
     e2e.emu.setFaults('translator/429:1x,translator/503:1x,retry-after:1');
-    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello']);
+    const translatorLog = () => e2e.emu.log.filter((l) => l.family === 'translator');
+    // the waits on a fake clock that records them, with the number of requests answered when each began
+    const clock = new RecordingClock(() => translatorLog().length);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', 'Hello'], { clock });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[de] Ĥéļļö\n');
-    const log = e2e.emu.log.filter((l) => l.family === 'translator');
-    expect(log.map((l) => l.status)).toEqual([429, 503, 200]);
-    expect(log[1].time - log[0].time).toBeGreaterThanOrEqual(950);
-    expect(log[2].time - log[1].time).toBeGreaterThanOrEqual(950);
+    expect(translatorLog().map((l) => l.status)).toEqual([429, 503, 200]);
+    // the Retry-After of each (1 s, not the 5 ms back-off), waited out before the batch went again
+    expect(clock.waits.filter((w) => w.ms > 0)).toEqual([
+      { ms: 1000, at: 1 },
+      { ms: 1000, at: 2 },
+    ]);
     expect(calls().map((c) => c.texts)).toEqual([['Hello']]);
   });
 });

@@ -57,6 +57,20 @@ export class FakeClock implements Clock {
   }
 }
 
+/** A FakeClock that records each wait asked of it, with what `note()` says as it begins (e.g. how many requests a server has answered). */
+export class RecordingClock<T> extends FakeClock {
+  readonly waits: { ms: number; at: T }[] = [];
+
+  constructor(private readonly note: () => T) {
+    super();
+  }
+
+  override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.waits.push({ ms, at: this.note() });
+    return super.sleep(ms, signal);
+  }
+}
+
 /**
  * Waits for `work` (a run on a real loopback network) while moving `clock`: each turn fires every
  * timer the run has set (time moves only while the run waits for it), then lets real I/O go on.
