@@ -3,6 +3,7 @@
 // names the guarantee each holds.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { RecordingClock } from '../helpers/fake-clock.js';
 
 const e2e = useEmulator();
 const VS = ['--resource-group', 'web', '--service', 'contoso-api'];
@@ -289,12 +290,19 @@ describe('12. following a quota request that never ends, with Retry-After: 0', (
   it('polls no faster than 1 s (growing), stops at --wait-timeout with the request id and how to follow it', async () => {
     e2e.emu.state.mgmt.retryAfter = 0;
     e2e.emu.state.mgmt.pollsToFinish = 1_000_000;
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...QUOTA, '--limit', '150', '--yes', '--wait-timeout', '3'], { env: { VX_POLL_FLOOR_MS: undefined } });
+    // the waits and the deadline on a fake clock that records each wait, with the status reads answered when it began
+    const clock = new RecordingClock(() => e2e.emu.count({ family: 'mgmt', method: 'GET', path: 'serviceLimitsRequests/' }));
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...QUOTA, '--limit', '150', '--yes', '--wait-timeout', '3'], { env: { VX_POLL_FLOOR_MS: undefined }, clock });
     const id = /quota request ([0-9a-f-]{36}) was submitted; follow it with: vx mgmt quota requests get \1 --provider Vendor\.Compute --location eastus --subscription [0-9a-f-]{36} --wait\n/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeDefined();
     expect(r.stderr).toMatch(/\nvx: quota request [0-9a-f-]{36} did not end within --wait-timeout 3 s \(last state InProgress, [234] status reads\); the change was accepted and goes on\n$/);
     expect(r.code).toBe(1);
-    // the status reads: at about 1 s, 2.5 s and 3 s (the deadline), never a tight loop (a loaded machine may fit one fewer)
+    // the status reads: at 1 s, 2.5 s and 3 s (the deadline), never a tight loop
+    expect(clock.waits.filter((w) => w.ms > 0)).toEqual([
+      { ms: 1000, at: 0 },
+      { ms: 1500, at: 1 },
+      { ms: 500, at: 2 },
+    ]);
     const reads = e2e.emu.count({ family: 'mgmt', method: 'GET', path: 'serviceLimitsRequests/' });
     expect(reads).toBeGreaterThanOrEqual(2);
     expect(reads).toBeLessThanOrEqual(4);

@@ -1,6 +1,7 @@
 // vx mgmt quota get|set|requests against the emulator.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { RecordingClock } from '../helpers/fake-clock.js';
 import { withoutRequestLines } from '../helpers/vx.js';
 
 const e2e = useEmulator();
@@ -83,11 +84,16 @@ describe('vx mgmt quota set', () => {
 
   it('honours Retry-After between polls', async () => {
     e2e.emu.state.mgmt.retryAfter = 1;
-    const started = Date.now();
-    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '140', '--yes', '--poll-interval', '0']);
+    // the waits on a fake clock that records them, with the number of requests answered when each began
+    const clock = new RecordingClock(() => e2e.emu.count({ family: 'mgmt' }));
+    const r = await e2e.run(['mgmt', 'quota', 'set', 'cores', ...SCOPE, '--limit', '140', '--yes', '--poll-interval', '0'], { clock });
     expect(r.code).toBe(0);
-    // 201 and two InProgress reads each ask for one second
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+    // 201 and two InProgress reads each ask for one second: a second after each (the 4th request is the PATCH)
+    expect(clock.waits.filter((w) => w.ms > 0)).toEqual([
+      { ms: 1000, at: 4 },
+      { ms: 1000, at: 5 },
+      { ms: 1000, at: 6 },
+    ]);
   });
 
   it('a request that ends Failed prints it and exits 1 with the message', async () => {
