@@ -283,23 +283,24 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     const sending = sendTwo(before, full);
     return idle ? idle.hold(sending) : sending;
   };
-  const one = async (v: string | readonly string[]) => {
+  // `sizes`: what measure gave for v (a chunk is measured whole: one call, not one per text, and
+  // made by the caller of this loop, which V8 then compiles without the measuring in it)
+  const one = async (v: string | readonly string[], sizes: ArrayLike<number> | undefined) => {
     if (typeof v === 'string') {
       if (idle?.pending) await idle.pending;
-      const p = add(v, measure?.([v])[0]);
+      const p = add(v, sizes?.[0]);
       if (p) await p;
       return;
     }
-    // (a chunk is measured whole: one call, not one per text)
-    const sizes = measure?.(v);
     for (let i = 0; i < v.length; i++) {
       if (idle?.pending) await idle.pending;
       const p = add(v[i], sizes?.[i]);
       if (p) await p;
     }
   };
+  const sized = (v: string | readonly string[]) => (measure ? measure(typeof v === 'string' ? [v] : v) : undefined);
   if (!(Symbol.asyncIterator in items)) {
-    for (const v of items) await one(v);
+    for (const v of items) await one(v, sized(v));
     return;
   }
   const it = items[Symbol.asyncIterator]();
@@ -315,7 +316,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
         done = true;
         return;
       }
-      await one(r.value);
+      await one(r.value, sized(r.value));
     }
   } finally {
     // a source left early is closed (unless a read is still pending: its owner ends it)
