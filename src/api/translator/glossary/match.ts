@@ -400,9 +400,13 @@ export function markText(text: string, hits: readonly Hit[], k: number): string 
   return last === 0 ? undefined : out + text.slice(last);
 }
 
-/** The billed characters of markText(text, hits, k) without making it (the sum of its parts': each element adds its extra to the text's). */
-export function markedChars(text: string, hits: readonly Hit[], k: number): number {
-  let n = countChars(text);
+/**
+ * The billed characters that markText(text, hits, k) adds to the text, without making it (0 when
+ * no hit has a translation into target `k`): a text's characters are the sum of its parts', and
+ * each element adds what it has beyond its term.
+ */
+export function markupChars(hits: readonly Hit[], k: number): number {
+  let n = 0;
   for (let x = 0; x < hits.length; x++) n += hits[x].extras[k];
   return n;
 }

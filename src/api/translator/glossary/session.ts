@@ -7,7 +7,7 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markedChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { appliedTerms, markupChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
@@ -23,17 +23,19 @@ const WEIGH = 0;
 const CHECK = 1;
 
 /**
- * A text that holds terms: its terms (found once), and per run target the text as sent (its terms
- * in the markup; the text itself where none has a translation into that target, or where the
- * markup makes it longer than an item may be) and its billed characters. A text without terms is
- * null wherever one of these stands.
+ * A text that holds terms: its terms (found once), and per run target whether it is sent with them
+ * in the markup (not where none has a translation into that target, or where the markup makes it
+ * longer than an item may be) and its billed characters as sent. A text without terms is null
+ * wherever one of these stands. (The marked text itself is made when its batch is weighed, just
+ * before its request: kept from the batcher to the answer's check, it would outlive the young
+ * generation's collections.)
  */
 class Marked {
   constructor(
     readonly hits: readonly Hit[],
-    /** as sent to the target */
-    readonly sent: string,
-    /** and its billed characters */
+    /** whether it is sent to the target with its terms in the markup */
+    readonly marks: boolean,
+    /** its billed characters as sent */
     readonly chars: number,
     /** the same for the next target of the run, if any */
     readonly next: Marked | undefined,
@@ -43,18 +45,22 @@ class Marked {
   at(k: number): Marked {
     return k === 0 ? this : this.next!.at(k - 1);
   }
+
+  /** `text` (whose Marked this is) as sent to target `k` */
+  sent(text: string, k: number): string {
+    return this.at(k).marks ? markText(text, this.hits, k)! : text;
+  }
 }
 
 /**
- * `text` (which holds `hits`) as sent to each of the run's targets from `k` on (`targets` in all),
- * as a chain, the first target's first (no array per text: a text's forms are made while it is
- * batched and kept until its answer is checked)
+ * `text` (which holds `hits`) for each of the run's targets from `k` on (`targets` in all), as a
+ * chain, the first target's first (no array per text)
  */
 function marked(text: string, hits: readonly Hit[], targets: number, k = 0): Marked {
   const next = k + 1 < targets ? marked(text, hits, targets, k + 1) : undefined;
-  const m = markText(text, hits, k);
-  const n = m === undefined ? -1 : markedChars(text, hits, k);
-  return m !== undefined && n <= LIMITS.maxItemChars ? new Marked(hits, m, n, next) : new Marked(hits, text, countChars(text), next);
+  const own = countChars(text);
+  const markup = markupChars(hits, k);
+  return markup > 0 && own + markup <= LIMITS.maxItemChars ? new Marked(hits, true, own + markup, next) : new Marked(hits, false, own, next);
 }
 
 export class GlossaryRun {
@@ -116,7 +122,7 @@ export class GlossaryRun {
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
   sent(text: string, k: number): string {
-    return this.found(text)?.at(k).sent ?? text;
+    return this.found(text)?.sent(text, k) ?? text;
   }
 
   /** Billed characters of `texts` sent to the targets `to`, markup included (the budget and the pace count them). */
@@ -140,7 +146,7 @@ export class GlossaryRun {
           sent[i] = texts[i];
           nk += countChars(texts[i]);
         } else {
-          sent[i] = m.at(k).sent;
+          sent[i] = m.sent(texts[i], k);
           nk += m.at(k).chars;
         }
       }
