@@ -258,6 +258,16 @@ export class TermMatcher {
     return this.table.entries.length;
   }
 
+  /** Whether `text` may hold a term (false: find gives none), by one search of the units that may begin one (or a protected span). */
+  mayHold(text: string): boolean {
+    if (!this.terms.length) return false;
+    const re = this.starts;
+    re.lastIndex = 0;
+    const may = re.test(text);
+    re.lastIndex = 0;
+    return may;
+  }
+
   /** The occurrences of terms in `text` (HTML when `html`), in order, never overlapping. */
   find(text: string, html: boolean): readonly Hit[] {
     if (!this.terms.length) return NONE;

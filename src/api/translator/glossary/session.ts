@@ -188,7 +188,8 @@ export class GlossaryRun {
     const sizes = new Array<number>(texts.length);
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
-      const m = this.mark(text);
+      // (most texts hold no unit a term may begin with: that one search, and nothing more)
+      const m = this.matcher.mayHold(text) ? this.mark(text) : null;
       this.recent.add(text, m);
       // (-1: as many as its own, which the batcher counts)
       sizes[i] = m === null ? -1 : this.longest(text, m, to);
@@ -284,7 +285,8 @@ export class GlossaryClient {
   /** each target's texts (undefined when no text carries markup) */
   private marked(texts: readonly string[]): string[][] | undefined {
     const per = this.targets.map((k) => this.run.sentAll(texts, k));
-    return per.some((m) => m.some((s, i) => s !== texts[i])) ? per : undefined;
+    for (let j = 0; j < per.length; j++) for (let i = 0; i < texts.length; i++) if (per[j][i] !== texts[i]) return per;
+    return undefined;
   }
 
   plan(texts: readonly string[]): void {
