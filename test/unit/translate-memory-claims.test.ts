@@ -72,7 +72,8 @@ describe.each(STORES)('memory claims, $name', ({ location, skip }) => {
   });
 
   it('a claim whose lease ran out (its run died) is taken over', async () => {
-    // (a lease of 0 runs out at once, by the store's clock: the database's for PostgreSQL)
+    // (a lease of 0 runs out at once, by the store's clock: the database's for PostgreSQL; and it
+    // is not renewed, as a run that died does not renew its leases)
     const [a, b] = await twoRuns({ leaseMs: 0 });
     const ids = a.idsFor(keyOptions({ to: ['de'] }));
     b.idsFor(keyOptions({ to: ['de'] }));

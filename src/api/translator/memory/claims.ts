@@ -67,7 +67,8 @@ export class RunClaims {
   async claim(keys: readonly string[], writes?: readonly (string | undefined)[]): Promise<ClaimState[]> {
     const states = await this.store.claim(keys, this.owner, this.leaseMs, writes);
     states.forEach((s, i) => s === 'claimed' && this.held.add(keys[i]));
-    if (this.held.size && !this.timer) {
+    // (a lease of 0 has run out as it is taken: nothing to renew)
+    if (this.held.size && !this.timer && this.leaseMs > 0) {
       // renewed three times a lease: a renewal that is late (a busy machine) still comes in time
       this.timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
       this.timer.unref();
