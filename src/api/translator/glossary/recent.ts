@@ -37,7 +37,26 @@ export class Recent<T> {
     return -1;
   }
 
-  at(p: number): T {
-    return this.values[p & this.mask] as T;
+  /**
+   * The values kept for `texts`, in order, each looked for where the one before it was found (from
+   * `from` for the first), else near (see locate): undefined for a text not kept. Returns the
+   * position after the last one found (where the next text of that reader is).
+   */
+  valuesOf(texts: readonly string[], from: number, out: (T | undefined)[]): number {
+    let p = from;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      if (!(p < this.added && p >= this.added - this.mask && this.texts[p & this.mask] === text)) {
+        const q = this.locate(text, p);
+        if (q < 0) {
+          out[i] = undefined;
+          continue;
+        }
+        p = q;
+      }
+      out[i] = this.values[p & this.mask];
+      p++;
+    }
+    return p;
   }
 }

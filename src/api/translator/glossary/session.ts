@@ -89,15 +89,8 @@ export class GlossaryRun {
     return hits.length ? marked(text, hits, this.to.length) : null;
   }
 
-  /** a text's terms: from the texts measured lately when `reader` finds it there, else the cache, else found now */
-  private found(text: string, reader?: number): Marked | null {
-    if (reader !== undefined) {
-      const p = this.recent.locate(text, this.cursors[reader]);
-      if (p >= 0) {
-        this.cursors[reader] = p + 1;
-        return this.recent.at(p);
-      }
-    }
+  /** a text's terms, from the cache, else found now (the texts measured lately are read by marks) */
+  private found(text: string): Marked | null {
     let m = this.cache.get(text);
     if (m !== undefined) return m;
     m = this.mark(text);
@@ -160,10 +153,12 @@ export class GlossaryRun {
   }
 
   /** each text's Marked (null: no terms), in order */
-  private marks(texts: readonly string[]): (Marked | null)[] {
-    const marks = new Array<Marked | null>(texts.length);
-    for (let i = 0; i < texts.length; i++) marks[i] = this.found(texts[i], WEIGH);
-    return marks;
+  private marks(texts: readonly string[], reader = WEIGH): (Marked | null)[] {
+    const marks = new Array<Marked | null | undefined>(texts.length);
+    this.cursors[reader] = this.recent.valuesOf(texts, this.cursors[reader], marks);
+    // (one the texts measured lately no longer hold: from the cache, or found again)
+    for (let i = 0; i < texts.length; i++) if (marks[i] === undefined) marks[i] = this.found(texts[i]);
+    return marks as (Marked | null)[];
   }
 
   /** the texts of the batch weighed last as sent to each target (its request is made right after) */
@@ -240,8 +235,9 @@ export class GlossaryRun {
    */
   problems(texts: readonly string[], results: readonly TranslateResult[]): [number, readonly string[]][] {
     let out: [number, readonly string[]][] | undefined;
+    const marks = this.marks(texts, CHECK);
     for (let i = 0; i < texts.length; i++) {
-      const m = this.found(texts[i], CHECK);
+      const m = marks[i];
       if (m === null) continue;
       const lacks = this.lacks(m.hits, results[i]);
       if (lacks.length) (out ??= []).push([i, lacks]);
