@@ -8,6 +8,8 @@ import { readGlossary } from '../../src/api/translator/glossary/read.js';
 import { termTable, type TermTable } from '../../src/api/translator/glossary/terms.js';
 import { forbiddenTerms, markupChars, markText, missingTerms, stripMarkup, TermMatcher } from '../../src/api/translator/glossary/match.js';
 import { countChars } from '../../src/model/translator.js';
+import { GlossaryRun } from '../../src/api/translator/glossary/session.js';
+import { pendingItems } from '../../src/api/translator/session.js';
 import { removeDir, tempDir } from '../helpers/vx.js';
 
 const dir = tempDir('vx-glossary-');
@@ -184,5 +186,28 @@ describe('term matching', () => {
     const f: TermTable = { ...t, forbidden: [['Kontoübersicht'], [], []] };
     expect(forbiddenTerms(f, 0, 'Ihre Kontoübersicht ist fertig')).toEqual(['the forbidden term "Kontoübersicht"']);
     expect(forbiddenTerms(f, 0, 'Ihre Kontoübersichten')).toEqual([]);
+  });
+});
+
+describe('a run with a glossary', () => {
+  // 20,000 texts measured before the first is checked: what 19 requests in flight and the next
+  // batch may hold (vx translate --concurrency 19)
+  const texts = Array.from({ length: 20_000 }, (_, i) => `Line ${i}: your account statement`);
+  const run = (window?: number) => {
+    const g = new GlossaryRun(new TermMatcher(table({ 'account statement': { de: 'Kontoauszug' } })), false, ['de']);
+    if (window !== undefined) g.window(window);
+    let finds = 0;
+    const find = g.matcher.find.bind(g.matcher);
+    g.matcher.find = (text, html) => (finds++, find(text, html));
+    for (let i = 0; i < texts.length; i += 1000) g.measure(texts.slice(i, i + 1000), ['de']);
+    const before = finds;
+    const problems = g.problems(texts.slice(0, 1000), texts.slice(0, 1000).map((t) => ({ translations: [{ text: t.replace('account statement', 'Kontoauszug'), to: 'de' }] })));
+    return { problems, again: finds - before };
+  };
+
+  it('finds each text measured as many requests ago as its requests in flight hold, without searching it again', () => {
+    expect(run(pendingItems(19))).toEqual({ problems: [], again: 0 });
+    // kept for fewer texts (the default, 16,384): the first ones are searched again (same answer)
+    expect(run()).toEqual({ problems: [], again: 1000 });
   });
 });

@@ -88,8 +88,13 @@ export function translateSession(client: SessionClient, input: Items, o: Session
   const forTargets = client.forTargets?.bind(client);
   const partial = forTargets && ((targets: readonly number[]) => streamTo(targets.map((k) => o.to[k]), forTargets(targets)));
   // read ahead what the requests in flight and the next batch can carry (more only keeps the items longer)
-  const maxPending = (o.concurrency + 1) * LIMITS.maxItems;
+  const maxPending = pendingItems(o.concurrency);
   return { events: translateReusing(input.items, streamTo(o.to, client), { ...o.reuse, partial, maxPending }, counts.totals), counts };
+}
+
+/** The items a run with `concurrency` requests in flight reads ahead of its answers: what those requests and the next batch can carry. */
+export function pendingItems(concurrency: number): number {
+  return (concurrency + 1) * LIMITS.maxItems;
 }
 
 /** --verbose: what was sent and billed, what the memory and the dedupe saved, the rate reached. */

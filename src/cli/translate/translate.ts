@@ -8,7 +8,7 @@ import { createdNote, keyOptions } from '../../api/translator/memory/index.js';
 import { ineffectiveParams, parseConcurrency, parseParams, type TranslateFlags } from '../../api/translator/options.js';
 import { closeRunMemory, glossaryPath, openRunMemory, runSettings } from '../../api/translator/run-settings.js';
 import { runBudget, runSpill } from '../../api/translator/reuse/index.js';
-import { estimateRun, planRun, type Planner } from '../../api/translator/session.js';
+import { estimateRun, pendingItems, planRun, type Planner } from '../../api/translator/session.js';
 import type { Ctx } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { openTextSource, sameFile } from '../../core/input.js';
@@ -77,6 +77,7 @@ export async function run(ctx: Ctx, given: TranslateOptions, args: string[] = []
   const settings = runSettings(ctx, opts);
   const glossaryFile = glossaryPath(ctx, opts.glossary);
   const glossary = glossaryFile === undefined ? undefined : await openGlossary(glossaryFile, glossarySource(params.from, 'give --from <lang>'), params.to, params.textType === 'html', (m) => ctx.warn(m));
+  glossary?.window(pendingItems(concurrency));
   if (opts.estimate && opts.out !== undefined) throw new UsageError('--estimate sends nothing and writes no translation: leave out --out');
   const { input, close } = await chooseInput(ctx, opts, args, params.to.length, AbortSignal.any([ctx.signal, reading.signal]));
   // what vx makes of a private file (--out, a new memory) is private too

@@ -15,7 +15,10 @@ type Pace = HttpRequest['pace'];
 /** texts whose terms are kept found (a text is found, weighed, sent and checked within a few batches; finding one again is cheap) */
 const CACHE = 32_768;
 
-/** the texts measured lately that weighing, requests and checks find by their order (2^14) */
+/**
+ * the texts measured lately that weighing, requests and checks find by their order: half as many
+ * again as a run has out at once (see window), 2^14 by default
+ */
 const RECENT_BITS = 14;
 
 /** the readers of the texts measured lately, each where it last stopped */
@@ -70,7 +73,7 @@ export class GlossaryRun {
   /** the target indexes of the `to` array resolved last (each batch passes the same one) */
   private lastTo?: { to: readonly string[]; ks: number[] };
   /** the texts measured lately, in order, and where each reader of them last stopped */
-  private readonly recent = new Recent<Marked | null>(RECENT_BITS);
+  private recent = new Recent<Marked | null>(RECENT_BITS);
   private readonly cursors = [0, 0];
 
   constructor(
@@ -81,6 +84,15 @@ export class GlossaryRun {
     readonly to: readonly string[],
   ) {
     this.lower = to.map((t) => t.toLowerCase());
+  }
+
+  /**
+   * The texts the run may have measured and not yet checked (those its requests in flight and the
+   * batch being filled carry, see pendingItems): the texts measured lately are kept for that many
+   * and half as many again (a text let go is found again, at a cost). Before the first is measured.
+   */
+  window(items: number): void {
+    this.recent = new Recent(Math.max(12, Math.min(22, Math.ceil(Math.log2(items * 1.5)))));
   }
 
   /** `text` with its terms found and marked for every target; null when it holds none */
