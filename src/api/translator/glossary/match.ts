@@ -193,7 +193,7 @@ export class TermMatcher {
   /** the terms that begin the text at a position (as long as the longest chain of terms that begin one another) */
   private readonly chain: Int32Array;
   /** the occurrences found in the text being read (kept: most texts have none; a text's own are a copy) */
-  private readonly found: Hit[] = [];
+  private found: Hit[] = [];
   /**
    * what may start a protected span (first: where it does, it is what a search meets), and the
    * units where a term may start (an ASCII unit that only terms needing a word boundary start
@@ -274,10 +274,9 @@ export class TermMatcher {
     const hits = this.found;
     if (!this.findAll(text, hits)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     if (!hits.length) return NONE;
-    const own = overlapping(hits) ? longestFirst(hits) : hits.slice();
-    // (emptied only when something was found: most texts find nothing)
-    hits.length = 0;
-    return own;
+    // (the text's own, and a new one for the next text that holds terms: most find nothing)
+    this.found = [];
+    return overlapping(hits) ? longestFirst(hits) : hits;
   }
 
   /** the terms of a text, searched in one pass while nothing may start a protected span; false (none added) when something may */
