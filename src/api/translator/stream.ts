@@ -299,8 +299,16 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     }
   };
   const sized = (v: string | readonly string[]) => (measure ? measure(typeof v === 'string' ? [v] : v) : undefined);
+  await eachValue(items, stop, (v) => one(v, sized(v)));
+}
+
+/**
+ * Hands each value of `items` to `each` in turn, waiting for it. `stop` ends the reading at once
+ * (an InterruptedError), even while the input is waiting for more; a source left early is closed.
+ */
+async function eachValue<T>(items: Iterable<T> | AsyncIterable<T>, stop: AbortSignal, each: (v: T) => Promise<void>): Promise<void> {
   if (!(Symbol.asyncIterator in items)) {
-    for (const v of items) await one(v, sized(v));
+    for (const v of items) await each(v);
     return;
   }
   const it = items[Symbol.asyncIterator]();
@@ -316,7 +324,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
         done = true;
         return;
       }
-      await one(r.value, sized(r.value));
+      await each(r.value);
     }
   } finally {
     // a source left early is closed (unless a read is still pending: its owner ends it)
