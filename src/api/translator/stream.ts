@@ -283,8 +283,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
     const sending = sendTwo(before, full);
     return idle ? idle.hold(sending) : sending;
   };
-  // `sizes`: what measure gave for v (a chunk is measured whole: one call, not one per text, and
-  // made by the caller of this loop, which V8 then compiles without the measuring in it)
+  // `sizes`: what measure gave for v (a chunk is measured whole: one call, not one per text)
   const one = async (v: string | readonly string[], sizes: ArrayLike<number> | undefined) => {
     if (typeof v === 'string') {
       if (idle?.pending) await idle.pending;

@@ -10,11 +10,11 @@
 // element), code (`code`, `pre`, `kbd`, `samp`, `var`, script and style elements, backquoted
 // spans), URLs and e-mail addresses, placeholders ({0}, {{x}}, %s, %1$d, ${x}, $t(x)), or an
 // element marked notranslate (vx translate file's protected spans).
-import { countChars, decodeAttribute, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
+import { countChars, decodeAttribute, DICTIONARY_ENTRY, dictionaryEntry, escapeHtml } from '../../../model/translator.js';
 import type { TermEntry, TermTable } from './terms.js';
 
 /** what a text without terms holds */
-const NONE: readonly Hit[] = Object.freeze([]);
+export const NONE: readonly Hit[] = Object.freeze([]);
 /** what a translation that lacks nothing lacks (not frozen: a loop over a frozen array is not made as fast as over others) */
 export const NO_PROBLEMS: readonly string[] = [];
 
@@ -192,7 +192,7 @@ export class TermMatcher {
   private readonly words = new Map<string, WordRange>();
   /** the terms that begin the text at a position (as long as the longest chain of terms that begin one another) */
   private readonly chain: Int32Array;
-  /** the occurrences found in the text being read (kept: most texts have none; a text's own are a copy) */
+  /** the occurrences found in the text being read (kept while none is: most texts have none; a text that holds some takes the list) */
   private found: Hit[] = [];
   /**
    * what may start a protected span (first: where it does, it is what a search meets), and the
@@ -436,17 +436,11 @@ export function appliedTerms(hits: readonly Hit[], k: number): string | undefine
 
 const ENTRY_OPEN = '<mstrans:dictionary translation="';
 
-/**
- * each dictionary element, as model/translator.ts's DICTIONARY_ENTRY matches one: the attribute up
- * to its first quote, which `>` must follow; the element up to the first end tag
- */
-const ENTRY = /<mstrans:dictionary translation="([^"]*)">[\s\S]*?<\/mstrans:dictionary>/g;
-
 /** A translation with any dictionary element the service left in it replaced by its translation (the markup never reaches the output). */
 export function stripMarkup(text: string, html: boolean): string {
   if (!text.includes(ENTRY_OPEN)) return text;
-  // (in plain text an entity of the attribute is its character)
-  return html || !text.includes('&') ? text.replace(ENTRY, '$1') : text.replace(ENTRY, (_, tr: string) => decodeAttribute(tr));
+  // (each element as DICTIONARY_ENTRY matches one; in plain text an entity of the attribute is its character)
+  return html || !text.includes('&') ? text.replace(DICTIONARY_ENTRY, '$1') : text.replace(DICTIONARY_ENTRY, (_, tr: string) => decodeAttribute(tr));
 }
 
 /** The terms whose translation into target `k` a translation lacks: "term" should be "translation". */

@@ -45,17 +45,13 @@ export class Recent<T> {
   valuesOf(texts: readonly string[], from: number, out: (T | undefined)[]): number {
     let p = from;
     for (let i = 0; i < texts.length; i++) {
-      const text = texts[i];
-      if (!(p < this.added && p >= this.added - this.mask && this.texts[p & this.mask] === text)) {
-        const q = this.locate(text, p);
-        if (q < 0) {
-          out[i] = undefined;
-          continue;
-        }
-        p = q;
+      const q = this.locate(texts[i], p);
+      if (q < 0) {
+        out[i] = undefined;
+        continue;
       }
-      out[i] = this.values[p & this.mask];
-      p++;
+      out[i] = this.values[q & this.mask];
+      p = q + 1;
     }
     return p;
   }

@@ -7,7 +7,8 @@ import { countChars, LIMITS, type TranslateResult } from '../../../model/transla
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
-import { appliedTerms, markupChars, markText, missingTerms, NO_PROBLEMS, stripMarkup, type Hit, type TermMatcher } from './match.js';
+import { billedChars } from '../metered.js';
+import { appliedTerms, markupChars, markText, missingTerms, NO_PROBLEMS, NONE, stripMarkup, type Hit, type TermMatcher } from './match.js';
 
 type Inner = Pick<TranslatorClient, 'translate' | 'plan' | 'forTargets'>;
 type Pace = HttpRequest['pace'];
@@ -122,7 +123,7 @@ export class GlossaryRun {
 
   /** The occurrences of terms in a text. */
   hits(text: string): readonly Hit[] {
-    return this.found(text)?.hits ?? NO_HITS;
+    return this.found(text)?.hits ?? NONE;
   }
 
   /** The text as sent to target `k`: its terms in the markup (none when that makes it longer than an item may be: the check then says what is missing). */
@@ -139,7 +140,7 @@ export class GlossaryRun {
     for (let j = 0; j < ks.length; j++) {
       const k = ks[j];
       if (k < 0) {
-        n += countAll(texts);
+        n += billedChars(texts, 1);
         continue;
       }
       marks ??= this.marks(texts);
@@ -180,7 +181,7 @@ export class GlossaryRun {
 
   /** The billed characters of texts as sent (`sentAll`'s). */
   chars(sent: readonly string[]): number {
-    return this.counted.get(sent) ?? countAll(sent);
+    return this.counted.get(sent) ?? billedChars(sent, 1);
   }
 
   /** `texts` as sent to target `k` */
@@ -275,7 +276,6 @@ export class GlossaryRun {
   }
 }
 
-const NO_HITS: readonly Hit[] = Object.freeze([]);
 
 /** Sends a batch per target when any text of it carries markup for that target; otherwise as it is. */
 export class GlossaryClient {
@@ -314,7 +314,7 @@ export class GlossaryClient {
     for (let j = 0; j < per.length; j++) {
       const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
       for (const part of within(per[j], chars[j])) {
-        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: countAll(part) })), target: j } as BatchOutcome & { target: number });
+        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: billedChars(part, 1) })), target: j } as BatchOutcome & { target: number });
       }
     }
     return this.strip(texts, per, joinOutcomes(outs as (BatchOutcome & { target: number })[], texts.length, per.length));
@@ -333,12 +333,6 @@ export class GlossaryClient {
     }
     return out;
   }
-}
-
-function countAll(texts: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < texts.length; i++) n += countChars(texts[i]);
-  return n;
 }
 
 /** `texts` (`total` billed characters) in requests of one target within the service's limits (markup makes a batch longer than it was counted) */
