@@ -56,10 +56,18 @@ export function quotaServer() {
   });
 }
 
+/** a dynamic dictionary element, as the service reads it: its translation attribute stands for it */
+const DICTIONARY = /<mstrans:dictionary translation="([^"]*)">[\s\S]*?<\/mstrans:dictionary>/g;
+const ENTITIES = { '&quot;': '"', '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#39;': "'" };
+const fromAttribute = (v) => v.replace(/&(?:quot|amp|lt|gt|#39);/g, (e) => ENTITIES[e]);
+/** the text as the service translates it with an identity model: each dictionary element replaced by its translation, as the service does */
+const applyDictionary = (text) => (text.includes('<mstrans:dictionary') ? text.replace(DICTIONARY, (_, tr) => fromAttribute(tr)) : text);
+
 /**
  * A minimal translate server: answers the translator's result shape for every item and every
- * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares),
- * after `delayMs` (a service's latency: concurrent clients overlap); counts the billed characters.
+ * `to`, echoing the text (the client's work, not the server's, is what the benchmark compares)
+ * with any dynamic dictionary element replaced by its translation as the service does, after
+ * `delayMs` (a service's latency: concurrent clients overlap); counts the billed characters.
  */
 export function translateServer({ delayMs = 0 } = {}) {
   let requests = 0;
@@ -71,7 +79,7 @@ export function translateServer({ delayMs = 0 } = {}) {
       requests++;
       const to = new URL(req.url, 'http://x').searchParams.getAll('to').flatMap((t) => t.split(','));
       const items = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const out = items.map((it) => ({ translations: to.map((t) => ({ text: it.Text ?? it.text, to: t })) }));
+      const out = items.map((it) => ({ translations: to.map((t) => ({ text: applyDictionary(it.Text ?? it.text), to: t })) }));
       const body = JSON.stringify(out);
       let chars = 0;
       for (const it of items) chars += (it.Text ?? it.text).length;

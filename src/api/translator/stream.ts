@@ -261,10 +261,15 @@ async function drive(
  */
 async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) => void | Promise<void>, idle: IdleFlush | undefined, stop: AbortSignal, measure?: (texts: readonly string[]) => ArrayLike<number>): Promise<void> {
   let n = 0;
+  // (the first batch sent by one call, whichever it is: a batch closed because the next text does
+  // not fit is rare in some runs, and a call first made late has V8 compile the feed again)
   const sendTwo = async (a: Batch | undefined, b: Batch | undefined) => {
-    if (a) await send(a);
-    if (b) await send(b);
+    await send((a ?? b)!);
+    if (a && b) await send(b);
   };
+  // (the open batch closed by one call, before a text that does not fit it or after one that fills
+  // it: one of the two is rare in some runs, and a call first made late has V8 compile the feed again)
+  const closeIf = (close: boolean) => (close ? batcher.take() : undefined);
   // (`measured`: the text's size as measure gave it with its chunk's)
   const add = (text: string, measured?: number): void | Promise<void> => {
     n++;
@@ -275,9 +280,9 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
       const problem = itemProblem(chars);
       if (problem) throw new ItemTooLong(n, problem);
     }
-    const before = fits ? undefined : batcher.take();
+    const before = closeIf(!fits);
     batcher.push(text, size);
-    const full = batcher.full ? batcher.take() : undefined;
+    const full = closeIf(batcher.full);
     if (!full) idle?.line();
     if (!before && !full) return;
     const sending = sendTwo(before, full);

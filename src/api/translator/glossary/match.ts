@@ -192,8 +192,13 @@ export class TermMatcher {
   private readonly words = new Map<string, WordRange>();
   /** the terms that begin the text at a position (as long as the longest chain of terms that begin one another) */
   private readonly chain: Int32Array;
-  /** the occurrences found in the text being read (kept while none is: most texts have none; a text that holds some takes the list) */
-  private found: Hit[] = [];
+  /**
+   * the occurrences found in the text being read (one list for every text: a text that holds some
+   * takes a copy. An array made by a literal for each text would be counted by V8 at its literal,
+   * and once enough of them outlive a collection V8 throws away the code that makes them, mid-run,
+   * to make them in the old generation from then on)
+   */
+  private readonly found: Hit[] = [];
   /**
    * what may start a protected span (first: where it does, it is what a search meets), and the
    * units where a term may start (an ASCII unit that only terms needing a word boundary start
@@ -274,9 +279,9 @@ export class TermMatcher {
     const hits = this.found;
     if (!this.findAll(text, hits)) this.findBetween(text, html ? PROTECTED_HTML : PROTECTED_PLAIN, hits);
     if (!hits.length) return NONE;
-    // (the text's own, and a new one for the next text that holds terms: most find nothing)
-    this.found = [];
-    return overlapping(hits) ? longestFirst(hits) : hits;
+    const own = overlapping(hits) ? longestFirst(hits) : hits.slice();
+    hits.length = 0;
+    return own;
   }
 
   /** the terms of a text, searched in one pass while nothing may start a protected span; false (none added) when something may */

@@ -88,9 +88,27 @@ export interface Slot {
   waiting?: boolean;
 }
 
-/** A slot with every field it will have (one shape for all: no property added later). */
+/**
+ * A slot of a class, with every field it will have (one shape for all: no property added later).
+ * Not an object literal: V8 counts the objects a literal makes, and when enough of them outlive a
+ * collection (a run's slots do) it throws away the code that makes them, mid-run, to make them in
+ * the old generation; an instance of a class is not counted so.
+ */
+class RunSlot implements Slot {
+  parts: (TranslateResult | undefined)[] | undefined = undefined;
+  gen = 0;
+  size = 0;
+  spilled = false;
+  waiting = false;
+  constructor(
+    readonly text: string,
+    public result: Held | undefined,
+    public item: number,
+  ) {}
+}
+
 export function newSlot(text: string, item: number, result?: Held): Slot {
-  return { text, result, item, parts: undefined, gen: 0, size: 0, spilled: false, waiting: false };
+  return new RunSlot(text, result, item);
 }
 
 /** The inner stream failed; `item` is the first input item (1-based) that has no answer. */
