@@ -50,7 +50,8 @@ export class IdleFlush {
   /** a line joined the open batch */
   line(): void {
     this.lines++;
-    if (!this.timer && !this.stopped) this.arm();
+    // (both read each time: a read first made late in a run has V8 compile the feed again)
+    if (!this.stopped && !this.timer) this.arm();
   }
 
   /** the feed is sending (and may be waiting for room) until `p` settles */

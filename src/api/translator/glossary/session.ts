@@ -210,7 +210,9 @@ export class GlossaryRun {
     let n = 0;
     const ks = this.indexes(to);
     for (let j = 0; j < ks.length; j++) n = Math.max(n, ks[j] < 0 ? countChars(text) : m.at(ks[j]).chars);
-    return n;
+    // (a whole number as V8 keeps small integers: Math.max's may be a boxed double, which would
+    // change the representation of the batcher's count, and the code that reads it)
+    return n | 0;
   }
 
   /** What of the glossary applied to a text for target `to` (the memory key holds it), undefined when nothing did. */

@@ -22,6 +22,47 @@ class Detected {
   ) {}
 }
 
+// The answers made again are instances of classes, not object literals: V8 counts the objects a
+// literal makes, and when enough of them outlive a collection (answers wait for their turn in the
+// output) it throws away the code that makes them, mid-run, to make them in the old generation.
+// An instance has the same own keys, in the same order, as the literal it stands for.
+
+/** `{translations}` */
+class Answer implements TranslateResult {
+  constructor(public translations: Translation[]) {}
+}
+
+/** `{detectedLanguage: {language, score}, translations}` */
+class DetectedAnswer implements TranslateResult {
+  constructor(
+    public detectedLanguage: { language: string; score: number },
+    public translations: Translation[],
+  ) {}
+}
+
+class Language {
+  constructor(
+    public language: string,
+    public score: number,
+  ) {}
+}
+
+/** `{text, to}` */
+class TextTo implements Translation {
+  constructor(
+    public text: string,
+    public to: string,
+  ) {}
+}
+
+/** `{to, text}` */
+class ToText implements Translation {
+  constructor(
+    public to: string,
+    public text: string,
+  ) {}
+}
+
 /** whether `o` has exactly the own enumerable keys `a` then `b` (the order the output keeps), without making an array of them */
 function keysAre(o: object, a: string, b?: string): boolean {
   let n = 0;
@@ -73,21 +114,26 @@ export class Holder {
 
   /** The answer `held` stands for (a new object each time for the common shape). */
   result(held: Held): TranslateResult {
-    if (typeof held === 'string' || isTexts(held)) return { translations: this.translations(held) };
-    if (held instanceof Detected) return { detectedLanguage: { language: held.language, score: held.score }, translations: this.translations(held.texts) };
+    if (typeof held === 'string' || isTexts(held)) return new Answer(this.translations(held));
+    if (held instanceof Detected) return new DetectedAnswer(new Language(held.language, held.score), this.translations(held.texts));
     return held;
   }
 
   private translations(texts: string | readonly string[]): Translation[] {
-    if (typeof texts === 'string') return [this.translation(texts, this.codes![0])];
     const codes = this.codes!;
+    if (typeof texts === 'string') {
+      // (not an array literal: see Answer)
+      const one = new Array<Translation>(1);
+      one[0] = this.translation(texts, codes[0]);
+      return one;
+    }
     const translations = new Array<Translation>(texts.length);
     for (let k = 0; k < texts.length; k++) translations[k] = this.translation(texts[k], codes[k]);
     return translations;
   }
 
   private translation(text: string, to: string): Translation {
-    return this.toFirst ? { to, text } : { text, to };
+    return this.toFirst ? new ToText(to, text) : new TextTo(text, to);
   }
 
   private plain(t: Translation | undefined): t is Translation {

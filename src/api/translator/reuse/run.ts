@@ -267,11 +267,13 @@ class ReuseRun implements LaneHost {
     let n = 0;
     while (head + n < lines.length && n < chunk && lines[head + n].result !== undefined) n++;
     if (!n) return undefined;
-    const texts = new Array<string>(n);
-    const results = new Array<TranslateResult>(n);
+    // (pushed, not set in an array made n long: the batches' texts are pushed too, and a check
+    // that reads both compiles once for one kind of array)
+    const texts: string[] = [];
+    const results: TranslateResult[] = [];
     for (let i = 0; i < n; i++) {
-      texts[i] = lines[head + i].text;
-      results[i] = this.holder.result(lines[head + i].result!);
+      texts.push(lines[head + i].text);
+      results.push(this.holder.result(lines[head + i].result!));
     }
     this.head += n;
     if (this.head > 4096 && this.head * 2 > lines.length) {
