@@ -50,6 +50,22 @@ describe('glossary files', () => {
     expect(termTable(tsv, 'en', ['de']).entries).toEqual([{ term: 'account statement', to: ['Kontoauszug'] }]);
   });
 
+  it('a table without quotes is read as one with them: a byte order mark, CRLF and CR line ends, blank and empty-celled lines', async () => {
+    const rows = ['en,de,fr', '', 'account statement,Kontoauszug,relevé de compte', ' , ,', 'invoice,,facture', 'Save then exit , Speichern, '];
+    const want = [
+      { term: 'account statement', to: ['Kontoauszug', 'relevé de compte'] },
+      { term: 'invoice', to: [undefined, 'facture'] },
+      { term: 'Save then exit', to: ['Speichern', undefined] },
+    ];
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const plain = await readGlossary(file(`p${eol.length}${eol.charCodeAt(0)}.csv`, `\ufeff${rows.join(eol)}${eol}`));
+      expect(termTable(plain, 'en', ['de', 'fr']).entries).toEqual(want);
+    }
+    // the same with a quoted cell goes through the RFC 4180 reader
+    const quoted = await readGlossary(file('q.csv', `${rows.join('\n').replace('invoice', '"invoice"')}\n`));
+    expect(termTable(quoted, 'en', ['de', 'fr']).entries).toEqual(want);
+  });
+
   it('YAML and JSON maps: keys in the source language; an empty translation is none', async () => {
     const y = await readGlossary(file('g.yaml', 'account statement:\n  de: Kontoauszug\n  fr: ""\ninvoice:\n  fr: facture\n'));
     expect(termTable(y, 'en', ['de', 'fr']).entries).toEqual([
@@ -161,6 +177,23 @@ describe('term matching', () => {
     expect(found(t, html, true)).toEqual(['Cloud', 'Cloud']);
     // a tag in plain text is markup too
     expect(found(t, '<b class="Cloud">Cloud</b>')).toEqual(['Cloud']);
+  });
+
+  it('the texts that may hold a term are found by one search of them all: every one find gives terms in, in order, and the rest need none', () => {
+    const t = table({ Cloud: { de: 'Wolke' }, 'Contoso Cloud': { de: 'Contoso-Wolke' }, 账户: { de: 'Konto' } });
+    const m = new TermMatcher(t);
+    const texts = ['Cloud first', 'none here', '', 'xCloud inside a word', 'a {0} placeholder', 'Contoso Cloud', '您的账户', 'plain', 'ends with Cloud', 'x', 'Cloud'];
+    const may = m.mayHoldAll(texts);
+    // in order, each once
+    expect(may).toEqual([...new Set(may)].sort((a, b) => a - b));
+    // every text with terms is among them; a text that holds no unit a term begins with is not
+    texts.forEach((text, i) => {
+      if (m.find(text, false).length) expect(may).toContain(i);
+    });
+    expect(may).toEqual([0, 4, 5, 6, 8, 10]);
+    expect(m.mayHoldAll([])).toEqual([]);
+    expect(m.mayHoldAll(['', '', 'Cloud'])).toEqual([2]);
+    expect(new TermMatcher(table({})).mayHoldAll(texts)).toEqual([]);
   });
 
   it('marks per target, strips what the service left, finds missing and forbidden terms', () => {

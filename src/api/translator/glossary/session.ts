@@ -74,7 +74,9 @@ export class GlossaryRun {
   /** the target indexes of the `to` array resolved last (each batch passes the same one) */
   private lastTo?: { to: readonly string[]; ks: number[] };
   /** the texts measured lately, in order, and where each reader of them last stopped */
-  private recent = new Recent<Marked | null>(RECENT_BITS);
+  private ring?: Recent<Marked | null>;
+  /** its size (2^bits texts), set by window */
+  private bits = RECENT_BITS;
   private readonly cursors = [0, 0];
 
   constructor(
@@ -93,7 +95,12 @@ export class GlossaryRun {
    * and half as many again (a text let go is found again, at a cost). Before the first is measured.
    */
   window(items: number): void {
-    this.recent = new Recent(Math.max(12, Math.min(22, Math.ceil(Math.log2(items * 1.5)))));
+    this.bits = Math.max(12, Math.min(22, Math.ceil(Math.log2(items * 1.5))));
+  }
+
+  /** the texts measured lately (made when first needed: a run that measures nothing makes no ring) */
+  private recent(): Recent<Marked | null> {
+    return (this.ring ??= new Recent(this.bits));
   }
 
   /** `text` with its terms found and marked for every target; null when it holds none */
@@ -168,7 +175,7 @@ export class GlossaryRun {
   /** each text's Marked (null: no terms), in order */
   private marks(texts: readonly string[], reader = WEIGH): (Marked | null)[] {
     const marks = new Array<Marked | null | undefined>(texts.length);
-    this.cursors[reader] = this.recent.valuesOf(texts, this.cursors[reader], marks);
+    this.cursors[reader] = this.recent().valuesOf(texts, this.cursors[reader], marks);
     // (one the texts measured lately no longer hold: from the cache, or found again)
     for (let i = 0; i < texts.length; i++) if (marks[i] === undefined) marks[i] = this.found(texts[i]);
     return marks as (Marked | null)[];
@@ -194,11 +201,19 @@ export class GlossaryRun {
   measure(texts: readonly string[], to: readonly string[]): number[] {
     // (each text of a stream is measured once, as it is batched: its terms are found and marked here and kept in order)
     const sizes = new Array<number>(texts.length);
+    const recent = this.recent();
+    // (most texts hold no unit a term may begin with: one search of them all finds those that do)
+    const may = this.matcher.mayHoldAll(texts);
+    let x = 0;
+    let next = may.length ? may[0] : -1;
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
-      // (most texts hold no unit a term may begin with: that one search, and nothing more)
-      const m = this.matcher.mayHold(text) ? this.mark(text) : null;
-      this.recent.add(text, m);
+      let m: Marked | null = null;
+      if (i === next) {
+        m = this.mark(text);
+        next = ++x < may.length ? may[x] : -1;
+      }
+      recent.add(text, m);
       // (-1: as many as its own, which the batcher counts)
       sizes[i] = m === null ? -1 : this.longest(text, m, to);
     }
