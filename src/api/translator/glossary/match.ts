@@ -105,27 +105,6 @@ interface WordRange {
   hi: number;
 }
 
-/** the first of sorted[from, to] that begins with `prefix` (sorted[to] does) */
-function firstWith(sorted: readonly string[], prefix: string, from: number, to: number): number {
-  while (from < to) {
-    const mid = (from + to) >>> 1;
-    if (sorted[mid] < prefix) from = mid + 1;
-    else to = mid;
-  }
-  return to;
-}
-
-/** the first of sorted[from..] that does not begin with `prefix` (those before it from `from` on do: they sort together) */
-function firstWithout(sorted: readonly string[], prefix: string, from: number): number {
-  let to = sorted.length;
-  while (from < to) {
-    const mid = (from + to) >>> 1;
-    if (sorted[mid].startsWith(prefix)) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
-
 /**
  * Finds a table's terms in texts (see the top of this file). Where a term may start (a unit some
  * term starts with), the terms that begin with that unit (a range of the sorted terms) are
@@ -200,9 +179,12 @@ export class TermMatcher {
       if (!asciiWord(t.charCodeAt(0))) continue;
       const run = t.slice(0, wordEnd(t, 0, t.length));
       if (this.words.has(run)) continue;
-      // (sorted: the terms that begin with the run follow one another, from the first; a run that
-      // begins a thousand terms is found in ten steps, not a thousand)
-      this.words.set(run, { lo: firstWith(texts, run, 0, k), hi: firstWithout(texts, run, k + 1) });
+      // (sorted: the terms that begin with the run follow one another, from the first)
+      let lo = k;
+      while (lo > 0 && texts[lo - 1].startsWith(run)) lo--;
+      let hi = k + 1;
+      while (hi < texts.length && texts[hi].startsWith(run)) hi++;
+      this.words.set(run, { lo, hi });
     }
   }
 
