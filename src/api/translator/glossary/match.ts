@@ -200,31 +200,14 @@ export class TermMatcher {
     return this.table.entries.length;
   }
 
-  /**
-   * The indexes of the texts that may hold a term (find gives none for the others: no unit a term
-   * may begin with, and nothing that may begin a protected span), in order, by one search of them
-   * all joined (a search of each costs a call each; most texts hold none).
-   */
-  mayHoldAll(texts: readonly string[]): number[] {
-    const out: number[] = [];
-    if (!this.terms.length || !texts.length) return out;
+  /** Whether `text` may hold a term (false: find gives none), by one search of the units that may begin one (or a protected span). */
+  mayHold(text: string): boolean {
+    if (!this.terms.length) return false;
     const re = this.starts;
-    // (joined by a line feed: no unit a search looks for, so no match spans two texts)
-    const all = texts.join('\n');
-    let i = 0;
-    let end = texts[0].length;
     re.lastIndex = 0;
-    while (re.test(all)) {
-      const at = re.lastIndex - 1;
-      while (at >= end) end += 1 + texts[++i].length;
-      out.push(i);
-      // (the next text's search begins at its start)
-      if (++i === texts.length) break;
-      re.lastIndex = end + 1;
-      end += 1 + texts[i].length;
-    }
+    const may = re.test(text);
     re.lastIndex = 0;
-    return out;
+    return may;
   }
 
   /** The occurrences of terms in `text` (HTML when `html`), in order, never overlapping. */

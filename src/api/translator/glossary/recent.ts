@@ -26,8 +26,10 @@ export class Recent<T> {
     this.values[i] = value;
   }
 
-  /** The position of `text` near `from` (forward first, then back), or -1 when it is not kept there (valuesOf looks at `from` itself first). */
-  private locate(text: string, from: number): number {
+  /** The position of `text` near `from` (forward first, then back), or -1 when it is not kept there. */
+  locate(text: string, from: number): number {
+    // (most often the very text there)
+    if (from < this.added && from >= this.added - this.mask && this.texts[from & this.mask] === text) return from;
     const lo = Math.max(0, this.added - this.mask - 1);
     const at = Math.min(Math.max(from, lo), this.added);
     for (let p = at, end = Math.min(this.added, at + SPAN); p < end; p++) if (this.texts[p & this.mask] === text) return p;
@@ -42,22 +44,13 @@ export class Recent<T> {
    */
   valuesOf(texts: readonly string[], from: number, out: (T | undefined)[]): number {
     let p = from;
-    const mask = this.mask;
     for (let i = 0; i < texts.length; i++) {
-      const text = texts[i];
-      // (most often the very text there: found without a call, which costs most before V8 has
-      // compiled this, a good part of a run)
-      if (p < this.added && p >= this.added - mask && this.texts[p & mask] === text) {
-        out[i] = this.values[p & mask];
-        p++;
-        continue;
-      }
-      const q = this.locate(text, p);
+      const q = this.locate(texts[i], p);
       if (q < 0) {
         out[i] = undefined;
         continue;
       }
-      out[i] = this.values[q & mask];
+      out[i] = this.values[q & this.mask];
       p = q + 1;
     }
     return p;

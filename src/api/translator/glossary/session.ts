@@ -202,17 +202,10 @@ export class GlossaryRun {
     // (each text of a stream is measured once, as it is batched: its terms are found and marked here and kept in order)
     const sizes = new Array<number>(texts.length);
     const recent = this.recent();
-    // (most texts hold no unit a term may begin with: one search of them all finds those that do)
-    const may = this.matcher.mayHoldAll(texts);
-    let x = 0;
-    let next = may.length ? may[0] : -1;
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
-      let m: Marked | null = null;
-      if (i === next) {
-        m = this.mark(text);
-        next = ++x < may.length ? may[x] : -1;
-      }
+      // (most texts hold no unit a term may begin with: that one search, and nothing more)
+      const m = this.matcher.mayHold(text) ? this.mark(text) : null;
       recent.add(text, m);
       // (-1: as many as its own, which the batcher counts)
       sizes[i] = m === null ? -1 : this.longest(text, m, to);
@@ -292,7 +285,6 @@ export class GlossaryRun {
     return new GlossaryClient(this, inner, this.to.map((_, k) => k));
   }
 }
-
 
 /** Sends a batch per target when any text of it carries markup for that target; otherwise as it is. */
 export class GlossaryClient {
