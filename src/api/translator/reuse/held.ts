@@ -28,7 +28,7 @@ class Detected {
 // An instance has the same own keys, in the same order, as the literal it stands for.
 
 /** `{translations}` */
-class Answer implements TranslateResult {
+class CommonAnswer implements TranslateResult {
   constructor(public translations: Translation[]) {}
 }
 
@@ -114,7 +114,7 @@ export class Holder {
 
   /** The answer `held` stands for (a new object each time for the common shape). */
   result(held: Held): TranslateResult {
-    if (typeof held === 'string' || isTexts(held)) return new Answer(this.translations(held));
+    if (typeof held === 'string' || isTexts(held)) return new CommonAnswer(this.translations(held));
     if (held instanceof Detected) return new DetectedAnswer(new Language(held.language, held.score), this.translations(held.texts));
     return held;
   }
@@ -122,7 +122,7 @@ export class Holder {
   private translations(texts: string | readonly string[]): Translation[] {
     const codes = this.codes!;
     if (typeof texts === 'string') {
-      // (not an array literal: see Answer)
+      // (not an array literal: see CommonAnswer)
       const one = new Array<Translation>(1);
       one[0] = this.translation(texts, codes[0]);
       return one;
