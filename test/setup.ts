@@ -3,7 +3,7 @@
 // behind in them is reset here, and the checks after each test are registered for every file.
 import { afterEach } from 'vitest';
 import { forgetSecrets } from '../src/core/redact.js';
-import type { HttpMock } from './helpers/httpmock.js';
+import { registeredMocks } from './helpers/httpmock.js';
 import { ROOT } from './helpers/vx.js';
 
 // the working directory a file starts in (in-process runs move it), and no secrets known yet
@@ -12,5 +12,5 @@ forgetSecrets();
 
 // every stub registered in a test (test/helpers/ctx.ts) must have been used by its end
 afterEach(() => {
-  for (const m of (globalThis as { __vxHttpMocks?: HttpMock[] }).__vxHttpMocks?.splice(0) ?? []) m.verify();
+  for (const m of registeredMocks().splice(0)) m.verify();
 });

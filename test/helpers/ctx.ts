@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { SETTINGS } from '../../src/api/settings.js';
 import { Ctx, type GlobalOptions, type Streams } from '../../src/core/context.js';
 import type { Prompter } from '../../src/core/prompt.js';
-import { HttpMock } from './httpmock.js';
+import { HttpMock, registeredMocks } from './httpmock.js';
 import { tty, type FakeTty } from './tty.js';
 
 export interface TestCtxOptions {
@@ -62,7 +62,7 @@ export function confirmingPrompter(answer: boolean): { prompter: Prompter; asked
 
 // every stub registered in a test must have been used by its end (test/setup.ts checks after each
 // test: a hook registered here would be registered once per worker, by the first file that loads this module)
-const made: HttpMock[] = ((globalThis as { __vxHttpMocks?: HttpMock[] }).__vxHttpMocks ??= []);
+const made = registeredMocks();
 
 export function testCtx(o: TestCtxOptions = {}): TestCtx {
   const stdout = tty(100);

@@ -46,3 +46,11 @@ export class HttpMock {
     if (unused.length) throw new Error(`httpmock: stubs never used: ${unused.map((s) => `${s.method} ${s.url} (${s.used}/${s.times})`).join(', ')}`);
   }
 }
+
+/**
+ * The stubs registered in the worker and not yet checked (test/helpers/ctx.ts adds, test/setup.ts
+ * checks after each test). On globalThis: one list for a worker, whichever module instance asks.
+ */
+export function registeredMocks(): HttpMock[] {
+  return ((globalThis as { __vxHttpMocks?: HttpMock[] }).__vxHttpMocks ??= []);
+}
