@@ -32,6 +32,9 @@ export type { BatchOutcome } from './client.js';
  */
 export type ItemInput = AsyncIterable<string | readonly string[]> | Iterable<string | readonly string[]>;
 
+/** What a text of `own` characters takes in a request, as measure gave it (`measured`; -1 or none: its own). */
+const takes = (measured: number | undefined, own: number): number => (measured === undefined || measured < 0 ? own : measured);
+
 /** Item `index` (1-based) can never be sent: `problem` says why. */
 export class ItemTooLong extends UsageError {
   constructor(
@@ -274,7 +277,7 @@ async function feedBatches(items: ItemInput, batcher: Batcher, send: (b: Batch) 
   const add = (text: string, measured?: number): void | Promise<void> => {
     n++;
     const chars = countChars(text);
-    const size = measured === undefined || measured < 0 ? chars : measured;
+    const size = takes(measured, chars);
     const fits = batcher.fits(size);
     if (!fits || chars > LIMITS.maxItemChars) {
       const problem = itemProblem(chars);
@@ -359,7 +362,7 @@ function splitBatch(b: Batch, from: number, to: number, measure?: (texts: readon
   const texts = b.texts.slice(from, to);
   const sizes = measure?.(texts);
   let chars = 0;
-  for (let i = 0; i < texts.length; i++) chars += sizes && sizes[i] >= 0 ? sizes[i] : countChars(texts[i]);
+  for (let i = 0; i < texts.length; i++) chars += takes(sizes?.[i], countChars(texts[i]));
   return { texts, count: texts.length, chars, first: b.first + from, seq: b.seq };
 }
 
