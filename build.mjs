@@ -339,12 +339,15 @@ await build({
   logLevel: 'warning',
 });
 
-// The code caches of the parts, made in one process that runs the root help and then one whole command
-// that sends a request (`vx mgmt quota get` against the emulator on loopback, the cheapest command
-// of that kind and the one scripts call in loops), so that the tree, the help, the config, the HTTP
-// transport and the renderer come compiled. Whatever those runs do not compile (another command's
-// adapter) is compiled on first use, as without a cache; a part those runs do not load gets the
-// cache of its top level. A cache from another Node version is rejected by V8 and ignored.
+// The code caches of the parts, made in one process that runs the root help and then a whole command
+// of each family against the emulator on loopback: `vx mgmt quota get` (the cheapest command that
+// sends a request, and the one scripts call in loops), `vx translate` of a file with a glossary and
+// `vx translate file` of a JSON catalogue (the translation pipeline, the glossary, the locale files),
+// and `vx erp currencies list`, so that the tree, the help, the config, the HTTP transport, the
+// renderer and each family's common path come compiled (a short `vx translate` starts ~5 ms sooner
+// than with its part's top level alone; the root help is no slower for the larger main cache).
+// Whatever those runs do not compile (another command's adapter) is compiled on first use, as
+// without a cache. A cache from another Node version is rejected by V8 and ignored.
 await writeCodeCache();
 // (written last: a build that fails on the way leaves no stamp, and the next --if-stale builds)
 writeFileSync(STAMP, '');
@@ -356,7 +359,19 @@ async function writeCodeCache() {
   try {
     // the user's own VX_* settings (a profile, an output format) stay out of the run
     const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VX_')));
-    const lines = [['--help'], ['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'json']];
+    const input = join(configDir, 'lines.txt');
+    const glossary = join(configDir, 'terms.csv');
+    writeFileSync(input, 'Good morning\nThe account statement is ready\n');
+    writeFileSync(glossary, 'en,de\naccount statement,Kontoauszug\n');
+    const locale = join(configDir, 'en.json');
+    writeFileSync(locale, '{"greeting": "Hello {{name}}", "statement": "Your account statement is ready"}\n');
+    const lines = [
+      ['--help'],
+      ['mgmt', 'quota', 'get', 'cores', '--provider', 'Vendor.Compute', '--location', 'eastus', '-o', 'json'],
+      ['translate', '--from', 'en', '--to', 'de', '--file', input, '--glossary', glossary],
+      ['translate', 'file', locale, '--to', 'de', '--out-dir', join(configDir, 'out')],
+      ['erp', 'currencies', 'list', '-o', 'json'],
+    ];
     const env = { ...own, ...emu.env(), VX_CONFIG_DIR: configDir, VX_WRITE_CODE_CACHE: JSON.stringify(lines) };
     const code = await new Promise((done, fail) => {
       const child = spawn(process.execPath, [join(root, 'bin', 'vx.js')], { env, stdio: 'ignore' });
