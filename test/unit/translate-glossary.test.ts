@@ -90,6 +90,7 @@ describe('glossary files', () => {
     expect(await bad('e.tbx', '<martif/>')).toMatch(/no termEntry/);
     expect(await bad('h.csv', 'en,Notes\na,b\n')).toMatch(/column 2 of the header is "Notes", not a language code/);
     expect(await bad('r.csv', 'en,de\na,b,c\n')).toMatch(/line 2 has 3 cells, the header 2/);
+    expect(await bad('d.csv', 'Description [en],Part of Speech [en]\nx,noun\n')).toMatch(/its header names no column of terms/);
     expect(await bad('m.json', '["a"]')).toMatch(/not a map of terms/);
     expect(await bad('v.yaml', 'a:\n  de: [1]\n')).toMatch(/the de translation of the term "a" is not a text/);
     expect(await bad('j.json', '{')).toMatch(/not valid JSON/);

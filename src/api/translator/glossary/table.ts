@@ -1,6 +1,9 @@
-// CSV and TSV glossaries: a header row of language codes (`en,de,fr`), then one concept a row,
+// CSV and TSV glossaries: a header row that names each column's language, then one concept a row,
 // one term a cell; an empty cell is no term for that language. Read with papaparse (RFC 4180:
-// quoted cells may hold the separator, quotes and line breaks).
+// quoted cells may hold the separator, quotes and line breaks). A header cell is a language code
+// (`en,de,fr`), or a field of a language as Crowdin names it: `Term [en]` or `Term:en` is that
+// language's terms, any other field (`Description [en]`, `Part of Speech [en]`, `Part:English`)
+// says something of a term and is not read. A cell that is neither is refused.
 import { LANGUAGE_CODE } from '../../../model/translator.js';
 import { addTerm, badGlossary, newConcept, type Glossary } from './types.js';
 
@@ -11,26 +14,42 @@ async function papa(): Promise<Papa> {
   return mod.default ?? mod;
 }
 
+/** `Field [lang]` or `Field:lang` */
+const FIELD = /^(.+?)\s*(?:\[\s*([^\]]*?)\s*\]|:\s*(.*?))$/;
+
+/** The language of a header cell's terms, or undefined for a column that holds no terms. */
+function columnLanguage(cell: string, i: number, file: string): string | undefined {
+  const h = cell.trim();
+  if (LANGUAGE_CODE.test(h)) return h;
+  const m = FIELD.exec(h);
+  if (!m) throw badGlossary(file, `column ${i + 1} of the header is ${JSON.stringify(h)}, not a language code (the header names each column's language: en,de,fr, or Term [en] and Description [en] as Crowdin writes them)`);
+  if (m[1].toLowerCase() !== 'term') return undefined;
+  const lang = m[2] ?? m[3];
+  if (!LANGUAGE_CODE.test(lang)) throw badGlossary(file, `column ${i + 1} of the header is ${JSON.stringify(h)}: ${JSON.stringify(lang)} is not a language code (name the language by its code: Term [en] or Term:en)`);
+  return lang;
+}
+
 export async function readTable(text: string, file: string, delimiter: ',' | '\t'): Promise<Glossary> {
   const parsed = (await papa()).parse<string[]>(text.replace(/^\ufeff/, ''), { delimiter, skipEmptyLines: 'greedy' });
   const err = parsed.errors[0];
   if (err) throw badGlossary(file, `line ${(err.row ?? 0) + 1}: ${err.message}`);
   const [header, ...rows] = parsed.data;
   if (!header) throw badGlossary(file, 'it is empty (a header row of language codes comes first: en,de,fr)');
-  const langs = header.map((h, i) => {
-    const code = h.trim();
-    if (!LANGUAGE_CODE.test(code)) throw badGlossary(file, `column ${i + 1} of the header is ${JSON.stringify(code)}, not a language code (the header names each column's language: en,de,fr)`);
-    return code;
-  });
+  const langs = header.map((h, i) => columnLanguage(h, i, file));
   const seen = new Set<string>();
   for (const l of langs) {
+    if (l === undefined) continue;
     if (seen.has(l.toLowerCase())) throw badGlossary(file, `the header names ${l} twice`);
     seen.add(l.toLowerCase());
   }
+  if (!seen.size) throw badGlossary(file, 'its header names no column of terms (language codes: en,de,fr, or Term [en])');
   const concepts = rows.map((row, r) => {
     if (row.length > langs.length) throw badGlossary(file, `line ${r + 2} has ${row.length} cells, the header ${langs.length}`);
     const c = newConcept();
-    row.forEach((cell, i) => addTerm(c, langs[i], cell));
+    row.forEach((cell, i) => {
+      const lang = langs[i];
+      if (lang !== undefined) addTerm(c, lang, cell);
+    });
     return c;
   });
   return { file, concepts };

@@ -1,8 +1,8 @@
-// A glossary for one run: its source terms in the run's source language, each with the translation
-// every target language is to get (the concept's preferred term in that language), and the terms
-// each target must not use. A language of the glossary serves a run's language of the same code
-// (any case), else one of the same primary language (de-DE for de; de for de-CH; never zh-Hant
-// for zh-Hans).
+// A glossary for one run: its source terms in the run's source language (its forbidden ones too:
+// a source that still uses one means the concept), each with the translation every target language
+// is to get (the concept's preferred term in that language), and the terms each target must not
+// use. A language of the glossary serves a run's language of the same code (any case), else one of
+// the same primary language (de-DE for de; de for de-CH; never zh-Hant for zh-Hans).
 import { badGlossary, SOURCE, type Glossary } from './types.js';
 
 export interface TermEntry {
@@ -40,7 +40,8 @@ export function termTable(g: Glossary, from: string, to: readonly string[]): Ter
   const byTerm = new Map<string, TermEntry>();
   const forbidden = to.map(() => new Set<string>());
   for (const c of g.concepts) {
-    const sources = (src && c.terms.get(src)) || c.terms.get(SOURCE) || [];
+    // (a deprecated or superseded source term is still the concept's name in a source text: it asks for the same translation)
+    const sources = [...((src && c.terms.get(src)) || c.terms.get(SOURCE) || []), ...((src && c.forbidden.get(src)) || [])];
     const translations = targets.map((l) => (l ? c.terms.get(l)?.[0] : undefined));
     targets.forEach((l, k) => {
       for (const f of (l && c.forbidden.get(l)) || []) forbidden[k].add(f);
