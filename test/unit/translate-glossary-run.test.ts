@@ -89,6 +89,23 @@ describe('vx translate --glossary', () => {
     expect(e2e.emu.state.translator.calls).toHaveLength(1);
   });
 
+  it("DeepL's glossary export and term pairs without a header: the run's terms as any glossary's; pairs with two targets refused, nothing sent", async () => {
+    const deepl = join(dir, 'deepl.csv');
+    writeFileSync(deepl, 'account statement,Kontoauszug,EN,DE,0.93\n');
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', deepl, 'Your account statement']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '[de] Ýöûŕ Kontoauszug\n', '']);
+    expect(calls()).toEqual([{ to: 'de', texts: ['Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>'] }]);
+    const pairs = join(dir, 'pairs.tsv');
+    writeFileSync(pairs, 'account statement\tKontoauszug\n');
+    e2e.emu.reset();
+    const p = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', pairs, 'Your account statement']);
+    expect([p.code, p.stdout]).toEqual([0, '[de] Ýöûŕ Kontoauszug\n']);
+    e2e.emu.reset();
+    const two = await e2e.run(['translate', '--to', 'de,fr', '--from', 'en', '--glossary', pairs, 'Your account statement']);
+    expect([two.code, two.stdout, two.stderr]).toEqual([2, '', `vx: glossary ${pairs}: it pairs each term with one translation and names no language: translate into one language at a time with it (this run: de, fr), or give it a header row of language codes (en,de)\n`]);
+    expect(calls()).toEqual([]);
+  });
+
   it('HTML: the markup goes into the text, not into tags or notranslate elements', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--glossary', glossary, '<p title="account statement">Your account statement <code>account statement</code></p>']);
     expect([r.code, r.stdout]).toEqual([0, '<p title="account statement">[de] Ýöûŕ Kontoauszug <code>åççöûñţ šţåţéɱéñţ</code></p>\n']);

@@ -66,6 +66,36 @@ describe('glossary files', () => {
     expect(termTable(quoted, 'en', ['de', 'fr']).entries).toEqual(want);
   });
 
+  it("bilingual tables as other services write them: DeepL's export (languages on each row), term pairs without a header (DeepL's and Google's entries), a source and a target column (Weblate)", async () => {
+    // DeepL's export: term, translation, source language, target language (and a relevance)
+    const deepl = await readGlossary(file('deepl.csv', '"account statement",Kontoauszug,EN,DE\ninvoice,Rechnung,EN,DE,0.93\n"Save, then exit","Speichern, dann beenden",EN,DE\nfacture,invoice,FR,EN\n'));
+    expect(termTable(deepl, 'en-US', ['de', 'fr']).entries).toEqual([
+      { term: 'account statement', to: ['Kontoauszug', undefined] },
+      { term: 'invoice', to: ['Rechnung', 'facture'] },
+      { term: 'Save, then exit', to: ['Speichern, dann beenden', undefined] },
+    ]);
+    // pairs without a header: in the run's source language and its one target
+    const pairs = await readGlossary(file('pairs.csv', 'account statement,Kontoauszug\n"Save, then exit","Speichern, dann beenden"\n'));
+    expect(termTable(pairs, 'en', ['de-CH'])).toEqual({
+      file: join(dir, 'pairs.csv'),
+      entries: [
+        { term: 'account statement', to: ['Kontoauszug'] },
+        { term: 'Save, then exit', to: ['Speichern, dann beenden'] },
+      ],
+      forbidden: [[]],
+    });
+    const tsv = await readGlossary(file('pairs.tsv', 'account statement\tKontoauszug\n'));
+    expect(termTable(tsv, 'en', ['de']).entries).toEqual([{ term: 'account statement', to: ['Kontoauszug'] }]);
+    expect(() => termTable(pairs, 'en', ['de', 'fr'])).toThrow(
+      `glossary ${join(dir, 'pairs.csv')}: it pairs each term with one translation and names no language: translate into one language at a time with it (this run: de, fr), or give it a header row of language codes (en,de)`,
+    );
+    // Weblate's bilingual CSV: source and target, its other columns not read
+    const weblate = await readGlossary(file('weblate.csv', 'location,source,target,id,fuzzy,context,translator_comments,developer_comments\n,account statement,Kontoauszug,,False,,,bank\n,invoice,,,False,,,\n'));
+    expect(termTable(weblate, 'en', ['de']).entries).toEqual([{ term: 'account statement', to: ['Kontoauszug'] }]);
+    // a first row with a language code in it is a header, and refused as one when the rest is not
+    expect(((await readGlossary(file('h2.csv', 'en,Notes\na,b\n')).catch((e: Error) => e)) as Error).message).toMatch(/column 2 of the header is "Notes", not a language code/);
+  });
+
   it('YAML and JSON maps: keys in the source language; an empty translation is none', async () => {
     const y = await readGlossary(file('g.yaml', 'account statement:\n  de: Kontoauszug\n  fr: ""\ninvoice:\n  fr: facture\n'));
     expect(termTable(y, 'en', ['de', 'fr']).entries).toEqual([

@@ -3,9 +3,14 @@
 // quoted cells may hold the separator, quotes and line breaks). A header cell is a language code
 // (`en,de,fr`), or a field of a language as Crowdin names it: `Term [en]` or `Term:en` is that
 // language's terms, any other field (`Description [en]`, `Part of Speech [en]`, `Part:English`)
-// says something of a term and is not read. A cell that is neither is refused.
+// says something of a term and is not read. A cell that is neither is refused, unless the file is
+// one of the bilingual forms other services take: a header with `source` and `target` columns
+// (Weblate's, translate-toolkit's; its other columns not read), or no header at all, a term and
+// its translation a row (DeepL's and Google's glossary entries), with the source and target
+// languages after them on every row (DeepL's export: `term,translation,EN,DE`, and its relevance).
+// Two columns that name no language are in the run's source language and its one target.
 import { LANGUAGE_CODE } from '../../../model/translator.js';
-import { addTerm, badGlossary, newConcept, type Glossary } from './types.js';
+import { addTerm, badGlossary, newConcept, SOURCE, TARGET, type Concept, type Glossary } from './types.js';
 
 type Papa = typeof import('papaparse');
 
@@ -35,6 +40,8 @@ export async function readTable(text: string, file: string, delimiter: ',' | '\t
   if (err) throw badGlossary(file, `line ${(err.row ?? 0) + 1}: ${err.message}`);
   const [header, ...rows] = parsed.data;
   if (!header) throw badGlossary(file, 'it is empty (a header row of language codes comes first: en,de,fr)');
+  const bilingual = bilingualTable(parsed.data);
+  if (bilingual) return { file, concepts: bilingual };
   const langs = header.map((h, i) => columnLanguage(h, i, file));
   const seen = new Set<string>();
   for (const l of langs) {
@@ -53,4 +60,32 @@ export async function readTable(text: string, file: string, delimiter: ',' | '\t
     return c;
   });
   return { file, concepts };
+}
+
+/** a concept of a term and its translation */
+function pair(term: string, sourceLang: string, translation: string, targetLang: string): Concept {
+  const c = newConcept();
+  addTerm(c, sourceLang, term);
+  addTerm(c, targetLang, translation);
+  return c;
+}
+
+/**
+ * The concepts of a bilingual table (see the top of this file), or undefined when `rows` (the
+ * first one a header, if any) are not one. A first row whose every cell is a language code or a
+ * Crowdin field is a header; a first row of two cells with a language code in it (`en,Notes`) too,
+ * and is refused as one.
+ */
+function bilingualTable(rows: readonly string[][]): Concept[] | undefined {
+  const first = rows[0].map((h) => h.trim());
+  const named = (h: string) => LANGUAGE_CODE.test(h) || FIELD.test(h);
+  if (first.every(named)) return undefined;
+  const languages = (r: readonly string[]) => (r.length === 4 || r.length === 5) && LANGUAGE_CODE.test(r[2].trim()) && LANGUAGE_CODE.test(r[3].trim());
+  if (rows.every(languages)) return rows.map((r) => pair(r[0], r[2].trim(), r[1], r[3].trim()));
+  const lower = first.map((h) => h.toLowerCase());
+  const s = lower.indexOf('source');
+  const t = lower.indexOf('target');
+  if (s >= 0 && t >= 0) return rows.slice(1).map((r) => pair(r[s] ?? '', SOURCE, r[t] ?? '', TARGET));
+  if (!first.some(named) && rows.every((r) => r.length === 2)) return rows.map((r) => pair(r[0], SOURCE, r[1], TARGET));
+  return undefined;
 }

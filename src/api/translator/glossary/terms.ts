@@ -3,7 +3,7 @@
 // is to get (the concept's preferred term in that language), and the terms each target must not
 // use. A language of the glossary serves a run's language of the same code (any case), else one of
 // the same primary language (de-DE for de; de for de-CH; never zh-Hant for zh-Hans).
-import { badGlossary, SOURCE, type Glossary } from './types.js';
+import { badGlossary, SOURCE, TARGET, type Glossary } from './types.js';
 
 export interface TermEntry {
   /** the source term, as the text must hold it (case-sensitive, as the service's dictionary is) */
@@ -37,6 +37,11 @@ export function termTable(g: Glossary, from: string, to: readonly string[]): Ter
   const src = pickLanguage(available, from);
   if (!src && !available.has(SOURCE) && g.concepts.length) throw badGlossary(g.file, `it has no terms in the source language ${from} (its languages: ${[...available].sort().join(', ')})`);
   const targets = to.map((t) => pickLanguage(available, t));
+  // (a term and its translation a row, no language named: the translation is the run's one target's)
+  if (available.has(TARGET)) {
+    if (to.length > 1) throw badGlossary(g.file, `it pairs each term with one translation and names no language: translate into one language at a time with it (this run: ${to.join(', ')}), or give it a header row of language codes (en,de)`);
+    if (to.length === 1) targets[0] ??= TARGET;
+  }
   const byTerm = new Map<string, TermEntry>();
   const forbidden = to.map(() => new Set<string>());
   for (const c of g.concepts) {

@@ -6,9 +6,11 @@ import { UsageError } from '../../../core/errors.js';
 
 /** the language of a map file's keys: the run's source language */
 export const SOURCE = '*';
+/** the language of a bilingual file's translations that names none (two columns): the run's one target */
+export const TARGET = '+';
 
 export interface Concept {
-  /** language code (lower case, or SOURCE) -> terms, the preferred one first */
+  /** language code (lower case, or SOURCE or TARGET) -> terms, the preferred one first */
   terms: Map<string, string[]>;
   /** language code (lower case) -> terms a translation must not use */
   forbidden: Map<string, string[]>;
@@ -30,7 +32,7 @@ export function addTerm(c: Concept, lang: string, term: string, forbidden = fals
   const t = term.trim();
   if (!t) return;
   const m = forbidden ? c.forbidden : c.terms;
-  const key = lang === SOURCE ? lang : lang.toLowerCase();
+  const key = lang === SOURCE || lang === TARGET ? lang : lang.toLowerCase();
   const list = m.get(key);
   if (!list) m.set(key, [t]);
   else if (!list.includes(t)) list.push(t);
