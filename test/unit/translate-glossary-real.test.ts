@@ -114,3 +114,32 @@ describe("freeCodeCamp's Crowdin glossary (crowdin-glossaries: glossaries/docs.c
     ]);
   });
 });
+
+describe("a DeepL glossary's entries (SRTranslator: glossary/glossary.csv, English to Chinese)", () => {
+  const SRT = `${REAL}/srtranslator/glossary.csv`;
+
+  it("term pairs without a header: the run's source language and its one target; a term given twice is one entry; with two targets it is refused", async () => {
+    const g = await readGlossary(SRT);
+    expect(g.concepts).toHaveLength(191);
+    const t = termTable(g, 'en', ['zh-Hans']);
+    // "RLHF,RLHF" is on two lines
+    expect(t.entries).toHaveLength(190);
+    const to = (term: string) => t.entries.find((e) => e.term === term)?.to;
+    expect(to('Activation Function')).toEqual(['激活函数']);
+    expect(to('Open AI')).toEqual(['OpenAI']);
+    expect(to('Play Ground')).toEqual(['PlayGround']);
+    expect(to('o1')).toEqual(['o1']);
+    expect(t.entries.at(-1)).toEqual({ term: 'Sparse Attention', to: ['稀疏注意力'] });
+    const m = new TermMatcher(t);
+    // case-sensitive and whole words: "fine-tune" is no term, "o1" inside "o1-mini" loses to the longer term
+    const text = 'We fine-tune o1-mini with LoRA and RLHF, then Fine-tuning with a Learning Rate of 1e-4.';
+    expect(m.find(text, false).map((h) => [h.start, h.end, h.entry.term, h.entry.to[0]])).toEqual([
+      [13, 20, 'o1-mini', 'o1-mini'],
+      [26, 30, 'LoRA', 'LoRA'],
+      [35, 39, 'RLHF', 'RLHF'],
+      [46, 57, 'Fine-tuning', '微调'],
+      [65, 78, 'Learning Rate', '学习率'],
+    ]);
+    expect(() => termTable(g, 'en', ['zh-Hans', 'ja'])).toThrow(/it pairs each term with one translation and names no language/);
+  });
+});

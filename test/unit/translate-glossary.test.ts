@@ -92,6 +92,8 @@ describe('glossary files', () => {
     // Weblate's bilingual CSV: source and target, its other columns not read
     const weblate = await readGlossary(file('weblate.csv', 'location,source,target,id,fuzzy,context,translator_comments,developer_comments\n,account statement,Kontoauszug,,False,,,bank\n,invoice,,,False,,,\n'));
     expect(termTable(weblate, 'en', ['de']).entries).toEqual([{ term: 'account statement', to: ['Kontoauszug'] }]);
+    const named = await readGlossary(file('named.csv', 'Source term,Target term,comment\nfile,Datei,UI label\n'));
+    expect(termTable(named, 'en', ['de']).entries).toEqual([{ term: 'file', to: ['Datei'] }]);
     // a first row with a language code in it is a header, and refused as one when the rest is not
     expect(((await readGlossary(file('h2.csv', 'en,Notes\na,b\n')).catch((e: Error) => e)) as Error).message).toMatch(/column 2 of the header is "Notes", not a language code/);
   });

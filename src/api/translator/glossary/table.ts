@@ -5,10 +5,11 @@
 // language's terms, any other field (`Description [en]`, `Part of Speech [en]`, `Part:English`)
 // says something of a term and is not read. A cell that is neither is refused, unless the file is
 // one of the bilingual forms other services take: a header with `source` and `target` columns
-// (Weblate's, translate-toolkit's; its other columns not read), or no header at all, a term and
-// its translation a row (DeepL's and Google's glossary entries), with the source and target
-// languages after them on every row (DeepL's export: `term,translation,EN,DE`, and its relevance).
-// Two columns that name no language are in the run's source language and its one target.
+// (Weblate's, translate-toolkit's, `source_term,target_term`; its other columns not read), or no
+// header at all, a term and its translation a row (DeepL's and Google's glossary entries), with
+// the source and target languages after them on every row (DeepL's export:
+// `term,translation,EN,DE`, and its relevance). Two columns that name no language are in the run's
+// source language and its one target.
 import { LANGUAGE_CODE } from '../../../model/translator.js';
 import { addTerm, badGlossary, newConcept, SOURCE, TARGET, type Concept, type Glossary } from './types.js';
 
@@ -62,6 +63,10 @@ export async function readTable(text: string, file: string, delimiter: ',' | '\t
   return { file, concepts };
 }
 
+/** the header of a bilingual table's columns: `source` and `target` (also `source_term`, `Target term`, `target-text`) */
+const SOURCE_COLUMN = /^source(?:[ _-]?(?:term|text|phrase))?$/i;
+const TARGET_COLUMN = /^target(?:[ _-]?(?:term|text|phrase))?$/i;
+
 /** a concept of a term and its translation */
 function pair(term: string, sourceLang: string, translation: string, targetLang: string): Concept {
   const c = newConcept();
@@ -82,9 +87,8 @@ function bilingualTable(rows: readonly string[][]): Concept[] | undefined {
   if (first.every(named)) return undefined;
   const languages = (r: readonly string[]) => (r.length === 4 || r.length === 5) && LANGUAGE_CODE.test(r[2].trim()) && LANGUAGE_CODE.test(r[3].trim());
   if (rows.every(languages)) return rows.map((r) => pair(r[0], r[2].trim(), r[1], r[3].trim()));
-  const lower = first.map((h) => h.toLowerCase());
-  const s = lower.indexOf('source');
-  const t = lower.indexOf('target');
+  const s = first.findIndex((h) => SOURCE_COLUMN.test(h));
+  const t = first.findIndex((h) => TARGET_COLUMN.test(h));
   if (s >= 0 && t >= 0) return rows.slice(1).map((r) => pair(r[s] ?? '', SOURCE, r[t] ?? '', TARGET));
   if (!first.some(named) && rows.every((r) => r.length === 2)) return rows.map((r) => pair(r[0], SOURCE, r[1], TARGET));
   return undefined;
