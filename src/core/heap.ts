@@ -5,7 +5,7 @@
 // once the semi-spaces have reached the cap, they grow no more. (--max-semi-space-size would do
 // it from the start, but only as a node flag, for every command, and it costs the short
 // commands' CPU; this applies to the run that asks, from the moment it asks.)
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 let capped = false;
 
@@ -35,4 +35,15 @@ export function limitHeapGrowth(percent: number): void {
   if (growth === percent) return;
   growth = percent;
   setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+/** Node 20's young generation at most on a 64-bit machine (3 semi-spaces of 16 MB), which heap_size_limit counts */
+const YOUNG_MAX = 48 * 1024 * 1024;
+
+/**
+ * What V8's old generation may hold at most (bytes): the heap's limit without the young
+ * generation's part (a quarter of it at least, for a heap given less than that: --max-old-space-size=24).
+ */
+export function oldSpaceLimit(heapLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.max(heapLimit / 4, heapLimit - YOUNG_MAX);
 }

@@ -106,6 +106,17 @@ describe('vx translate --glossary', () => {
     expect(calls()).toEqual([]);
   });
 
+  it('a glossary too large for the heap node was given: exit 2 in one line, nothing sent (not V8 running out of memory)', async () => {
+    const big = join(dir, 'big.csv');
+    const rows = ['en,de'];
+    for (let i = 0; i < 60_000; i++) rows.push(`widget ${i},Teil ${i}`);
+    writeFileSync(big, `${rows.join('\n')}\n`);
+    const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--glossary', big, 'widget 7'], { spawn: true, env: { NODE_OPTIONS: '--max-old-space-size=48' } });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^vx: glossary ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: reading its 2 MB takes about \\d+ MB of memory, more than node gives this process \\(\\d+ MB free\\): cut it to the project's terms, or give node more \\(NODE_OPTIONS=--max-old-space-size=<MB>\\)\n$`));
+    expect(calls()).toEqual([]);
+  });
+
   it('HTML: the markup goes into the text, not into tags or notranslate elements', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--glossary', glossary, '<p title="account statement">Your account statement <code>account statement</code></p>']);
     expect([r.code, r.stdout]).toEqual([0, '<p title="account statement">[de] Ýöûŕ Kontoauszug <code>åççöûñţ šţåţéɱéñţ</code></p>\n']);

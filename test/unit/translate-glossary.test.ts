@@ -126,8 +126,17 @@ describe('glossary files', () => {
     expect(await bad('m.json', '["a"]')).toMatch(/not a map of terms/);
     expect(await bad('v.yaml', 'a:\n  de: [1]\n')).toMatch(/the de translation of the term "a" is not a text/);
     expect(await bad('j.json', '{')).toMatch(/not valid JSON/);
+    expect(await bad('dup.yaml', 'a:\n  de: x\nb:\n  de: y\na:\n  de: z\n')).toBe(`glossary ${join(dir, 'dup.yaml')}: the key "a" is given twice (line 5)`);
+    expect(await bad('dup2.yaml', 'a:\n  de: x\n  fr: y\n  de: z\n')).toBe(`glossary ${join(dir, 'dup2.yaml')}: the key "de" is given twice (line 4)`);
+    expect(await bad('y.yaml', 'a: [1\n')).toMatch(/^glossary .*y\.yaml: [A-Z]/);
     const tbx = await readGlossary('test/fixtures/glossary/terms.tbx');
     expect(() => termTable(tbx, 'ja', ['de'])).toThrow(/has no terms in the source language ja/);
+    // a file whose reading would take more memory than the heap has left: refused before it is read
+    const small = file('room.csv', 'en,de\naccount statement,Kontoauszug\n');
+    expect(((await readGlossary(small, 1024).catch((e: Error) => e)) as Error).message).toBe(
+      `glossary ${small}: reading its 1 MB takes about 1 MB of memory, more than node gives this process (1 MB free): cut it to the project's terms, or give node more (NODE_OPTIONS=--max-old-space-size=<MB>)`,
+    );
+    expect((await readGlossary(small, 60 * 40)).concepts).toHaveLength(1);
   });
 });
 

@@ -2,15 +2,13 @@
 // answers not at all, the texts another run is translating waited for; and what a run would send
 // (estimate.ts), for --estimate and --dry-run.
 import { getHeapStatistics } from 'node:v8';
+import { oldSpaceLimit } from '../../../core/heap.js';
 import { Spill } from '../spill/spill.js';
 import { BUDGET, fitsBudget } from './texts.js';
 
 export { translateReusing } from './run.js';
 export { estimateReuse, newEstimate, reuseMisses, type ReuseEstimate } from './estimate.js';
 export { ReuseFailure, type InnerBatch, type InnerStream, type ReuseEvent, type ReuseOptions, type ReuseTotals } from './types.js';
-
-/** Node 20's young generation at most on a 64-bit machine (3 semi-spaces of 16 MB), which heap_size_limit counts */
-const YOUNG_MAX = 48 * 1024 * 1024;
 
 /**
  * The run's memory budget (bytes): VX_TRANSLATE_BUDGET (a test hook, whole bytes from 1; any other
@@ -20,7 +18,7 @@ const YOUNG_MAX = 48 * 1024 * 1024;
 export function runBudget(env: Readonly<Record<string, string | undefined>>, heapLimit = getHeapStatistics().heap_size_limit): number {
   const v = env.VX_TRANSLATE_BUDGET;
   if (v !== undefined && /^\d+$/.test(v) && Number(v) >= 1) return Number(v);
-  const old = Math.max(heapLimit / 4, heapLimit - YOUNG_MAX);
+  const old = oldSpaceLimit(heapLimit);
   return Math.min(BUDGET, Math.floor(old / 4));
 }
 
