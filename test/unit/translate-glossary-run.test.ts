@@ -117,6 +117,15 @@ describe('vx translate --glossary', () => {
     expect(calls()).toEqual([]);
   });
 
+  it('a target no term has a translation into: warned once, translated without the glossary', async () => {
+    const r = await e2e.run(['translate', '--to', 'de,ja,it', '--from', 'en', '--glossary', glossary, 'Your account statement']);
+    expect([r.code, r.stderr]).toEqual([0, `warning: --glossary: no term of ${glossary} has a translation into ja, it: they are translated without the glossary\n`]);
+    expect(calls()).toEqual([
+      { to: 'de', texts: ['Your <mstrans:dictionary translation="Kontoauszug">account statement</mstrans:dictionary>'] },
+      { to: 'ja,it', texts: ['Your account statement'] },
+    ]);
+  });
+
   it('HTML: the markup goes into the text, not into tags or notranslate elements', async () => {
     const r = await e2e.run(['translate', '--to', 'de', '--from', 'en', '--text-type', 'html', '--glossary', glossary, '<p title="account statement">Your account statement <code>account statement</code></p>']);
     expect([r.code, r.stdout]).toEqual([0, '<p title="account statement">[de] Ýöûŕ Kontoauszug <code>åççöûñţ šţåţéɱéñţ</code></p>\n']);

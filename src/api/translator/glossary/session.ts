@@ -1,9 +1,10 @@
 // A run with a glossary: each text's terms found once (bounded cache), the text sent to each
 // target with that target's terms in the dictionary markup, one `to` per request that carries
-// markup (a batch without any goes to all its targets at once, as without a glossary), the markup
-// never handed on (an element the service left is replaced by its translation), and each answer
-// checked for the translations the glossary asks for.
-import { countChars, LIMITS, type TranslateResult } from '../../../model/translator.js';
+// markup (the targets a batch carries none for together, and a batch without any to all its
+// targets at once, as without a glossary), the markup never handed on (an element the service left
+// is replaced by its translation), and each answer checked for the translations the glossary asks
+// for.
+import { countChars, LIMITS, type TranslateResult, type Translation } from '../../../model/translator.js';
 import type { BatchOutcome, TranslatorClient } from '../client.js';
 import type { HttpRequest } from '../../../core/http/index.js';
 import { Recent } from './recent.js';
@@ -309,9 +310,10 @@ export class GlossaryClient {
   plan(texts: readonly string[]): void {
     const per = this.marked(texts);
     if (!per) return this.inner.plan(texts);
-    per.forEach((m, j) => {
-      for (const part of within(m, this.run.chars(m))) (per.length === 1 ? this.inner : this.inner.forTargets([j])).plan(part);
-    });
+    for (const g of targetGroups(per, texts)) {
+      const sent = per[g[0]];
+      for (const part of within(sent, g.length === 1 ? this.run.chars(sent) : billedChars(sent, 1), g.length)) (g.length === per.length ? this.inner : this.inner.forTargets(g)).plan(part);
+    }
   }
 
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
@@ -322,14 +324,15 @@ export class GlossaryClient {
     // pace made here would be an object of the same shape made at another place, which has V8
     // compile again the code that reads the one the sender makes)
     if (per.length === 1 && within(per[0], chars[0]).length === 1) return this.strip(texts, per, await this.inner.translate(per[0], signal, pace && (pace.cost === chars[0] ? pace : { pacer: pace.pacer, cost: chars[0] })));
-    const outs: BatchOutcome[] = [];
-    for (let j = 0; j < per.length; j++) {
-      const client = per.length === 1 ? this.inner : this.inner.forTargets([j]);
-      for (const part of within(per[j], chars[j])) {
-        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: billedChars(part, 1) })), target: j } as BatchOutcome & { target: number });
+    const outs: Part[] = [];
+    for (const g of targetGroups(per, texts)) {
+      const client = g.length === per.length ? this.inner : this.inner.forTargets(g);
+      const sent = per[g[0]];
+      for (const part of within(sent, g.length === 1 ? chars[g[0]] : billedChars(sent, 1), g.length)) {
+        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: billedChars(part, g.length) })), targets: g });
       }
     }
-    return this.strip(texts, per, joinOutcomes(outs as (BatchOutcome & { target: number })[], texts.length, per.length));
+    return this.strip(texts, per, joinOutcomes(outs, texts.length, per.length));
   }
 
   /** the answers with the markup taken out where the service left it: those of the texts sent marked (per[j]: as sent to target j) */
@@ -347,14 +350,32 @@ export class GlossaryClient {
   }
 }
 
-/** `texts` (`total` billed characters) in requests of one target within the service's limits (markup makes a batch longer than it was counted) */
-function within(texts: readonly string[], total: number): (readonly string[])[] {
-  if (total <= LIMITS.maxRequestChars) return [texts];
+/** whether any of `sent` (texts as sent to a target) differs from `texts`: carries markup */
+function carriesMarkup(sent: readonly string[], texts: readonly string[]): boolean {
+  for (let i = 0; i < texts.length; i++) if (sent[i] !== texts[i]) return true;
+  return false;
+}
+
+/** The requests of a batch by targets (`per[j]`: its texts as sent to target j): each target whose texts carry markup alone, then the others, if any, together. */
+function targetGroups(per: readonly (readonly string[])[], texts: readonly string[]): number[][] {
+  const groups: number[][] = [];
+  const plain: number[] = [];
+  for (let j = 0; j < per.length; j++) {
+    if (carriesMarkup(per[j], texts)) groups.push([j]);
+    else plain.push(j);
+  }
+  if (plain.length) groups.push(plain);
+  return groups;
+}
+
+/** `texts` (`total` billed characters to one target) in requests to `targets` targets within the service's limits (markup makes a batch longer than it was counted) */
+function within(texts: readonly string[], total: number, targets = 1): (readonly string[])[] {
+  if (total * targets <= LIMITS.maxRequestChars) return [texts];
   const parts: string[][] = [];
   let part: string[] = [];
   let chars = 0;
   for (const t of texts) {
-    const n = countChars(t);
+    const n = countChars(t) * targets;
     if (part.length && chars + n > LIMITS.maxRequestChars) {
       parts.push(part);
       part = [];
@@ -367,18 +388,30 @@ function within(texts: readonly string[], total: number): (readonly string[])[] 
   return parts;
 }
 
-/** The answers of the requests per target (in target order, each target's parts in order) as one request to every target gives. */
-function joinOutcomes(outs: readonly (BatchOutcome & { target: number })[], count: number, targets: number): BatchOutcome {
-  const byTarget: TranslateResult[][] = Array.from({ length: targets }, () => []);
-  for (const o of outs) byTarget[o.target].push(...o.results);
-  const results: TranslateResult[] = [];
+/** the answer of one request of a batch and the run's targets it went to (their translations in that order) */
+type Part = BatchOutcome & { targets: readonly number[] };
+
+/** The answers of the requests per target group (each group's parts in order) as one request to every target gives. */
+function joinOutcomes(outs: readonly Part[], count: number, targets: number): BatchOutcome {
+  // per target, each item's result (the whole of it, for what else the service said) and its translation there
+  const results: TranslateResult[][] = Array.from({ length: targets }, () => []);
+  const translations: (Translation | undefined)[][] = Array.from({ length: targets }, () => []);
+  for (const o of outs) {
+    for (let x = 0; x < o.targets.length; x++) {
+      const j = o.targets[x];
+      for (const r of o.results) {
+        results[j].push(r);
+        translations[j].push(r?.translations?.[x]);
+      }
+    }
+  }
+  const joined: TranslateResult[] = [];
   for (let i = 0; i < count; i++) {
-    const first = byTarget[0][i];
-    results.push({ ...first, translations: byTarget.map((rs) => rs[i]?.translations?.[0]).filter((t) => t !== undefined) });
+    joined.push({ ...results[0][i], translations: translations.map((ts) => ts[i]).filter((t) => t !== undefined) });
   }
   const join = (values: (string | undefined)[]) => (values.every((v) => v === undefined) ? undefined : values.map((v) => v ?? '-').join(', '));
   return {
-    results,
+    results: joined,
     requestId: join(outs.map((o) => o.requestId)),
     mtSystem: outs.every((o) => o.mtSystem !== undefined) ? outs.map((o) => o.mtSystem).join(',') : undefined,
     billed: outs.every((o) => o.billed !== undefined) ? outs.reduce((n, o) => n + o.billed!, 0) : undefined,
