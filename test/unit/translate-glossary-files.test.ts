@@ -96,6 +96,23 @@ describe('vx translate sync with a glossary', () => {
 });
 
 describe('vx translate check --glossary', () => {
+  it('term pairs that name no language check one catalogue language; two are refused in one line, nothing printed', async () => {
+    const dir = tempDir('vx-glossary-check-pairs-');
+    try {
+      const pairs = join(dir, 'pairs.csv');
+      writeFileSync(pairs, 'account statement,Kontoauszug\n');
+      const po = (lang: string, str: string) => `msgid ""\nmsgstr "Language: ${lang}\\nContent-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Your account statement"\nmsgstr "${str}"\n`;
+      writeFileSync(join(dir, 'de.po'), po('de', 'Ihr Kontoübersicht'));
+      writeFileSync(join(dir, 'fr.po'), po('fr', 'Votre relevé de compte'));
+      const one = await e2e.run(['translate', 'check', 'de.po', '--from', 'en', '--glossary', pairs], { cwd: dir });
+      expect([one.code, one.stdout]).toEqual([9, 'de.po:4: unit "Your account statement": the term "account statement" is not translated as "Kontoauszug"\n']);
+      const two = await e2e.run(['translate', 'check', 'de.po', 'fr.po', '--from', 'en', '--glossary', pairs], { cwd: dir });
+      expect([two.code, two.stdout, two.stderr]).toEqual([2, '', `vx: glossary ${pairs}: it pairs each term with one translation and names no language: check one language at a time with it (this check: de, fr)\n`]);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
   it('reports terms not translated as the glossary says and forbidden terms, whoever translated the catalogue', async () => {
     const dir = tempDir('vx-glossary-check-');
     try {

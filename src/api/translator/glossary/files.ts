@@ -11,7 +11,7 @@ import { glossarySource, openGlossary } from './index.js';
 import { readGlossary } from './read.js';
 import type { GlossaryRun } from './session.js';
 import { termTable } from './terms.js';
-import type { Glossary } from './types.js';
+import { badGlossary, TARGET, type Glossary } from './types.js';
 
 /** the names of the glossary beside locale sources, in the order they are looked for */
 export const GLOSSARY_NAMES = ['.vxglossary.tbx', '.vxglossary.csv', '.vxglossary.tsv', '.vxglossary.yaml', '.vxglossary.yml', '.vxglossary.json'] as const;
@@ -57,12 +57,25 @@ export async function checkGlossary(given: string | undefined, files: readonly s
   return file === undefined ? undefined : readGlossary(file);
 }
 
+/** the catalogue languages a glossary of term pairs (no language named) was checked against: one at most */
+const paired = new WeakMap<Glossary, Set<string>>();
+
+/** Term pairs that name no language are one language's: a check of a second is refused, as a run to two targets is. */
+function pairedWith(g: Glossary, lang: string): void {
+  let langs = paired.get(g);
+  if (!langs) paired.set(g, (langs = new Set()));
+  langs.add(lang);
+  if (langs.size > 1) throw badGlossary(g.file, `it pairs each term with one translation and names no language: check one language at a time with it (this check: ${[...langs].join(', ')})`);
+}
+
 /** vx translate check's glossary (texts as HTML, placeholders protected): what a translation into `lang` lacks of its source's terms, and the forbidden terms it uses. */
 export function glossaryChecker(g: Glossary, from: string | undefined, file: string): (source: string, translation: string, lang: string) => string[] {
   const src = glossarySource(from, `give --from <lang> (${file} does not name the language of its sources)`);
   const matchers = new Map<string, TermMatcher>();
+  const pairs = g.concepts.some((c) => c.terms.has(TARGET));
   return (source, translation, lang) => {
     let m = matchers.get(lang);
+    if (!m && pairs) pairedWith(g, lang);
     if (!m) matchers.set(lang, (m = new TermMatcher(termTable(g, src, [lang]))));
     return [...missingTerms(m.find(source, true), 0, translation), ...forbiddenTerms(m.table, 0, translation)];
   };
