@@ -74,6 +74,12 @@ describe('glossary files', () => {
       { term: 'invoice', to: ['Rechnung', 'facture'] },
       { term: 'Save, then exit', to: ['Speichern, dann beenden', undefined] },
     ]);
+    // (a first term that looks like a header's cells: still DeepL's rows)
+    const colon = await readGlossary(file('deepl2.csv', 'Note: draft,Hinweis: Entwurf,EN,DE\nAPI,API,EN,DE\n'));
+    expect(termTable(colon, 'en', ['de']).entries).toEqual([
+      { term: 'Note: draft', to: ['Hinweis: Entwurf'] },
+      { term: 'API', to: ['API'] },
+    ]);
     // pairs without a header: in the run's source language and its one target
     const pairs = await readGlossary(file('pairs.csv', 'account statement,Kontoauszug\n"Save, then exit","Speichern, dann beenden"\n'));
     expect(termTable(pairs, 'en', ['de-CH'])).toEqual({

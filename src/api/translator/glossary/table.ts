@@ -77,16 +77,18 @@ function pair(term: string, sourceLang: string, translation: string, targetLang:
 
 /**
  * The concepts of a bilingual table (see the top of this file), or undefined when `rows` (the
- * first one a header, if any) are not one. A first row whose every cell is a language code or a
- * Crowdin field is a header; a first row of two cells with a language code in it (`en,Notes`) too,
- * and is refused as one.
+ * first one a header, if any) are not one. Rows of 4 or 5 cells, language codes in the third and
+ * fourth, are DeepL's; otherwise a first row whose every cell is a language code or a Crowdin field
+ * is a header, and so is a first row of two cells with a language code in it (`en,Notes`, refused
+ * as one).
  */
 function bilingualTable(rows: readonly string[][]): Concept[] | undefined {
+  // (DeepL's first: its rows' terms may look like anything, its languages are where no header's terms are)
+  const languages = (r: readonly string[]) => (r.length === 4 || r.length === 5) && LANGUAGE_CODE.test(r[2].trim()) && LANGUAGE_CODE.test(r[3].trim());
+  if (rows.every(languages)) return rows.map((r) => pair(r[0], r[2].trim(), r[1], r[3].trim()));
   const first = rows[0].map((h) => h.trim());
   const named = (h: string) => LANGUAGE_CODE.test(h) || FIELD.test(h);
   if (first.every(named)) return undefined;
-  const languages = (r: readonly string[]) => (r.length === 4 || r.length === 5) && LANGUAGE_CODE.test(r[2].trim()) && LANGUAGE_CODE.test(r[3].trim());
-  if (rows.every(languages)) return rows.map((r) => pair(r[0], r[2].trim(), r[1], r[3].trim()));
   const s = first.findIndex((h) => SOURCE_COLUMN.test(h));
   const t = first.findIndex((h) => TARGET_COLUMN.test(h));
   if (s >= 0 && t >= 0) return rows.slice(1).map((r) => pair(r[s] ?? '', SOURCE, r[t] ?? '', TARGET));
