@@ -10,8 +10,8 @@ import { serviceLanguage } from '../../../model/translator.js';
 import { glossarySource, openGlossary } from './index.js';
 import { readGlossary } from './read.js';
 import type { GlossaryRun } from './session.js';
-import { termTable } from './terms.js';
-import { badGlossary, TARGET, type Glossary } from './types.js';
+import { termTable, unnamedPairs } from './terms.js';
+import { TARGET, type Glossary } from './types.js';
 
 /** the names of the glossary beside locale sources, in the order they are looked for */
 export const GLOSSARY_NAMES = ['.vxglossary.tbx', '.vxglossary.csv', '.vxglossary.tsv', '.vxglossary.yaml', '.vxglossary.yml', '.vxglossary.json'] as const;
@@ -65,7 +65,7 @@ function pairedWith(g: Glossary, lang: string): void {
   let langs = paired.get(g);
   if (!langs) paired.set(g, (langs = new Set()));
   langs.add(lang);
-  if (langs.size > 1) throw badGlossary(g.file, `it pairs each term with one translation and names no language: check one language at a time with it (this check: ${[...langs].join(', ')})`);
+  if (langs.size > 1) throw unnamedPairs(g.file, `check one language at a time with it (this check: ${[...langs].join(', ')})`);
 }
 
 /** vx translate check's glossary (texts as HTML, placeholders protected): what a translation into `lang` lacks of its source's terms, and the forbidden terms it uses. */

@@ -303,34 +303,37 @@ export class GlossaryClient {
   /** each target's texts (undefined when no text carries markup) */
   private marked(texts: readonly string[]): string[][] | undefined {
     const per = this.targets.map((k) => this.run.sentAll(texts, k));
-    for (let j = 0; j < per.length; j++) for (let i = 0; i < texts.length; i++) if (per[j][i] !== texts[i]) return per;
+    for (let j = 0; j < per.length; j++) if (carriesMarkup(per[j], texts)) return per;
     return undefined;
+  }
+
+  /** The requests of a batch sent as `per` (see marked): by target group (targetGroups), its client and its texts in parts within the service's limits. */
+  private requests(per: readonly (readonly string[])[], texts: readonly string[]): { targets: number[]; client: Inner; parts: (readonly string[])[] }[] {
+    return targetGroups(per, texts).map((g) => {
+      const sent = per[g[0]];
+      return { targets: g, client: g.length === per.length ? this.inner : this.inner.forTargets(g), parts: within(sent, g.length === 1 ? this.run.chars(sent) : billedChars(sent, 1), g.length) };
+    });
   }
 
   plan(texts: readonly string[]): void {
     const per = this.marked(texts);
     if (!per) return this.inner.plan(texts);
-    for (const g of targetGroups(per, texts)) {
-      const sent = per[g[0]];
-      for (const part of within(sent, g.length === 1 ? this.run.chars(sent) : billedChars(sent, 1), g.length)) (g.length === per.length ? this.inner : this.inner.forTargets(g)).plan(part);
-    }
+    for (const r of this.requests(per, texts)) for (const part of r.parts) r.client.plan(part);
   }
 
   async translate(texts: readonly string[], signal?: AbortSignal, pace?: Pace): Promise<BatchOutcome> {
     const per = this.marked(texts);
     if (!per) return this.inner.translate(texts, signal, pace);
-    const chars = per.map((m) => this.run.chars(m));
     // (the pace as given when it counts what this request costs, as it does for one target: a
     // pace made here would be an object of the same shape made at another place, which has V8
     // compile again the code that reads the one the sender makes)
-    if (per.length === 1 && within(per[0], chars[0]).length === 1) return this.strip(texts, per, await this.inner.translate(per[0], signal, pace && (pace.cost === chars[0] ? pace : { pacer: pace.pacer, cost: chars[0] })));
+    if (per.length === 1) {
+      const chars = this.run.chars(per[0]);
+      if (within(per[0], chars).length === 1) return this.strip(texts, per, await this.inner.translate(per[0], signal, pace && (pace.cost === chars ? pace : { pacer: pace.pacer, cost: chars })));
+    }
     const outs: Part[] = [];
-    for (const g of targetGroups(per, texts)) {
-      const client = g.length === per.length ? this.inner : this.inner.forTargets(g);
-      const sent = per[g[0]];
-      for (const part of within(sent, g.length === 1 ? chars[g[0]] : billedChars(sent, 1), g.length)) {
-        outs.push({ ...(await client.translate(part, signal, pace && { pacer: pace.pacer, cost: billedChars(part, g.length) })), targets: g });
-      }
+    for (const r of this.requests(per, texts)) {
+      for (const part of r.parts) outs.push({ ...(await r.client.translate(part, signal, pace && { pacer: pace.pacer, cost: billedChars(part, r.targets.length) })), targets: r.targets });
     }
     return this.strip(texts, per, joinOutcomes(outs, texts.length, per.length));
   }

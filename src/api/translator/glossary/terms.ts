@@ -3,6 +3,7 @@
 // is to get (the concept's preferred term in that language), and the terms each target must not
 // use. A language of the glossary serves a run's language of the same code (any case), else one of
 // the same primary language (de-DE for de; de for de-CH; never zh-Hant for zh-Hans).
+import type { UsageError } from '../../../core/errors.js';
 import { badGlossary, SOURCE, TARGET, type Glossary } from './types.js';
 
 export interface TermEntry {
@@ -30,6 +31,11 @@ export function pickLanguage(available: ReadonlySet<string>, wanted: string): st
   return available.has(primary) ? primary : undefined;
 }
 
+/** A glossary of term pairs that names no language (TARGET), used for two languages at once: refused, `how` saying what to do instead. */
+export function unnamedPairs(file: string, how: string): UsageError {
+  return badGlossary(file, `it pairs each term with one translation and names no language: ${how}`);
+}
+
 /** The run's table of terms: `from` the source language, `to` the targets in --to order. */
 export function termTable(g: Glossary, from: string, to: readonly string[]): TermTable {
   const available = new Set<string>();
@@ -39,7 +45,7 @@ export function termTable(g: Glossary, from: string, to: readonly string[]): Ter
   const targets = to.map((t) => pickLanguage(available, t));
   // (a term and its translation a row, no language named: the translation is the run's one target's)
   if (available.has(TARGET)) {
-    if (to.length > 1) throw badGlossary(g.file, `it pairs each term with one translation and names no language: translate into one language at a time with it (this run: ${to.join(', ')}), or give it a header row of language codes (en,de)`);
+    if (to.length > 1) throw unnamedPairs(g.file, `translate into one language at a time with it (this run: ${to.join(', ')}), or give it a header row of language codes (en,de)`);
     if (to.length === 1) targets[0] ??= TARGET;
   }
   const byTerm = new Map<string, TermEntry>();
