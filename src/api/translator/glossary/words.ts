@@ -4,6 +4,9 @@
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;
 const NO_SPACE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
 
+/** whether a UTF-16 unit is an ASCII letter, digit or `_` */
+export const asciiWord = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
 /** the code point at `i` as a string (a surrogate pair whole) */
 export function charAt(s: string, i: number): string {
   const c = s.charCodeAt(i);
@@ -18,12 +21,12 @@ export function charBefore(s: string, i: number): string {
 export function isWord(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   const c = ch.charCodeAt(0);
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  if (c < 128) return asciiWord(c);
   return WORD_CHAR.test(ch);
 }
 /** whether a UTF-16 unit is a word character of a script written with spaces (no word boundary after it before another): ASCII at once */
 export function isWordUnit(c: number): boolean {
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  if (c < 128) return asciiWord(c);
   // (a low surrogate: its pair is read where a boundary is checked; it may be a letter)
   if (c >= 0xdc00 && c <= 0xdfff) return false;
   const ch = String.fromCharCode(c);
@@ -44,9 +47,6 @@ export function boundaryAt(s: string, i: number): boolean {
   if (isMid(before) && isWord(after) && i >= 2 && isWord(charBefore(s, i - 1))) return false;
   return true;
 }
-
-/** whether a UTF-16 unit is an ASCII letter, digit or `_` */
-export const asciiWord = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
 /** the end of the run of ASCII letters, digits and `_` of s from `i` (at most `to`) */
 export function wordEnd(s: string, i: number, to: number): number {
